@@ -1,0 +1,3 @@
+// Placeholder: the PNG shim lives here (see the codecs issue).
+#pragma once
+#include <png.h>

@@ -1,0 +1,1 @@
+#include "cpng_shim.h"

@@ -1,0 +1,3 @@
+@_exported import CropGeometry
+@_exported import CropPixels
+@_exported import CropCodecs

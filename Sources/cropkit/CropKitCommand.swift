@@ -1,0 +1,11 @@
+import ArgumentParser
+import CropKit
+
+@main
+struct CropKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cropkit",
+        abstract: "Crop, straighten, rotate and resize photos with the right orientation at full resolution.",
+        subcommands: []
+    )
+}
