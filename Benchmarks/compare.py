@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark: CropKit's CLI against libvips, ImageMagick and Pillow on the same tasks.
+
+Every tool runs as a separate process on the same input; we record median wall time and peak RSS (the child's
+ru_maxrss) over several runs after a warm-up, and print CropKit's ratio to each tool. Tools that are not installed are
+skipped. This is a measurement, not a test: it never fails on a slow figure.
+
+    Benchmarks/compare.py [--runs N] [--tasks T0,T1,T2,T3] [--image PATH] [--cropkit PATH]
+
+Tasks (the issues' definitions):
+    T0  decode and re-encode as JPEG q90                         (issue 2, vs `vips copy`)
+    T1  thumbnail, longest side 256, JPEG q85                    (issue 4)
+    T2  resize to 1920 wide, Lanczos3, JPEG q90                   (issue 4; also PSNR against Pillow's LANCZOS)
+    T3  straighten 7.5°, largest crop of the original aspect with no fill pixels, native resolution, JPEG q90
+"""
+
+import argparse
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DEFAULT_IMAGE = os.path.join(ROOT, "..", "shared", "testdata", "photos", "unsplash-rachel-hisko-6000x4000.jpg")
+
+
+def pillow_python():
+    """A Python interpreter that has Pillow, or None."""
+    for exe in [sys.executable, "/usr/bin/python3"]:
+        if exe and os.path.exists(exe):
+            ok = subprocess.run([exe, "-c", "import PIL"], capture_output=True).returncode == 0
+            if ok:
+                return exe
+    return None
+
+
+def image_size(path):
+    """(width, height) of a JPEG or PNG, read from its header with no dependency."""
+    with open(path, "rb") as f:
+        data = f.read(1 << 20)
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    i = 2
+    while i + 9 < len(data):
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+        if marker == 0xD8 or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+            i += 1 if marker == 0xFF else 2
+            continue
+        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    raise ValueError(f"cannot read the size of {path}")
+
+
+def inner_rect(w, h, degrees):
+    """The largest w:h rectangle centred in a w×h picture turned by `degrees` (the T3 crop)."""
+    t = math.radians(abs(degrees))
+    c, s = math.cos(t), math.sin(t)
+    k = min(w / (w * c + h * s), h / (w * s + h * c))
+    return int(w * k), int(h * k)
+
+
+def commands(task, src, out, tools):
+    """The command each available tool runs for a task, writing `out` (its extension picks the format)."""
+    w, h = image_size(src)
+    ext = os.path.splitext(out)[1]
+    q = {"T0": 90, "T1": 85, "T2": 90, "T3": 90}[task]
+    jpeg_opts = f"[Q={q}]" if ext == ".jpg" else ""
+    cmds = {}
+    ck = tools.get("cropkit")
+    if ck:
+        common = ["-o", out, "--force", "--quiet", "--quality", str(q)]
+        cmds["cropkit"] = {
+            "T0": [ck, "convert", src] + common,
+            "T1": [ck, "resize", src, "--size", "256x256", "--mode", "fit"] + common,
+            "T2": [ck, "resize", src, "--width", "1920", "--filter", "lanczos3"] + common,
+            "T3": [ck, "crop", src, "--straighten", "7.5"] + common,
+        }[task]
+    if tools.get("vips"):
+        t = math.radians(7.5)
+        c, s = math.cos(t), math.sin(t)
+        cw, ch = inner_rect(w, h, 7.5)
+        cx, cy = w / 2 * c + h / 2 * s, -w / 2 * s + h / 2 * c
+        cmds["vips"] = {
+            "T0": ["vips", "copy", src, out + jpeg_opts],
+            "T1": ["vipsthumbnail", src, "-s", "256", "-o", out + jpeg_opts],
+            "T2": ["vips", "resize", src, out + jpeg_opts, str(1920 / w), "--kernel", "lanczos3"],
+            # One-step affine: rotate counter-clockwise on screen and generate only the inner crop.
+            "T3": ["vips", "affine", src, out + jpeg_opts, f"{c} {s} {-s} {c}",
+                   "--oarea", f"{round(cx - cw / 2)} {round(cy - ch / 2)} {cw} {ch}", "--interpolate", "bicubic"],
+        }[task]
+    if tools.get("magick"):
+        cw, ch = inner_rect(w, h, 7.5)
+        m = tools["magick"]
+        cmds["ImageMagick"] = {
+            "T0": [m, src, "-quality", str(q), out],
+            "T1": [m, "-define", "jpeg:size=512x512", src, "-thumbnail", "256x256", "-quality", str(q), out],
+            "T2": [m, src, "-filter", "Lanczos", "-resize", "1920x", "-quality", str(q), out],
+            # ImageMagick's SRT angle is clockwise on screen, so −7.5 turns counter-clockwise like the others.
+            "T3": [m, src, "-distort", "SRT", "-7.5", "-gravity", "center", "-crop", f"{cw}x{ch}+0+0", "+repage",
+                   "-quality", str(q), out],
+        }[task]
+    if tools.get("pillow"):
+        name = {"T0": "transcode", "T1": "thumbnail", "T2": "resize", "T3": "straighten"}[task]
+        cmds["Pillow"] = [tools["pillow"], os.path.join(HERE, "pillow_tasks.py"), name, src, out]
+    return cmds
+
+
+def run_once(cmd):
+    """Runs a command; returns (wall seconds, peak RSS in MB). Raises on a non-zero exit."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited with {code}: {err.strip()}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def psnr(path_a, path_b, python):
+    """PSNR in dB between two images of the same size, computed by a Python that has Pillow."""
+    code = r"""
+import sys, math
+from PIL import Image
+a = Image.open(sys.argv[1]).convert("RGB"); b = Image.open(sys.argv[2]).convert("RGB")
+if a.size != b.size: print("size-mismatch"); sys.exit(0)
+try:
+    import numpy as np
+    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64); mse = float((d * d).mean())
+except ImportError:
+    da, db = a.tobytes(), b.tobytes(); mse = sum((x - y) ** 2 for x, y in zip(da, db)) / len(da)
+print("inf" if mse == 0 else 10 * math.log10(255 * 255 / mse))
+"""
+    out = subprocess.run([python, "-c", code, path_a, path_b], capture_output=True, text=True)
+    return out.stdout.strip() or out.stderr.strip()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--tasks", default="T0,T1,T2,T3")
+    ap.add_argument("--image", default=DEFAULT_IMAGE)
+    ap.add_argument("--cropkit", default=os.path.join(ROOT, ".build", "release", "cropkit"))
+    args = ap.parse_args()
+
+    tools = {
+        "cropkit": args.cropkit if os.access(args.cropkit, os.X_OK) else None,
+        "vips": shutil.which("vips") and shutil.which("vipsthumbnail"),
+        "magick": shutil.which("magick") or (os.path.exists("/usr/bin/convert") and "/usr/bin/convert"),
+        "pillow": pillow_python(),
+    }
+    missing = [k for k, v in tools.items() if not v]
+    if missing:
+        print(f"skipping (not installed): {', '.join(missing)}")
+    src = os.path.abspath(args.image)
+    w, h = image_size(src)
+    print(f"input: {os.path.basename(src)} {w}×{h}; {args.runs} runs after a warm-up; median wall time, peak RSS")
+    print(f"machine: {os.cpu_count()} cores\n")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for task in args.tasks.split(","):
+            out = os.path.join(tmp, f"{task}.jpg")
+            results = {}
+            for tool, cmd in commands(task, src, out, tools).items():
+                try:
+                    run_once(cmd)
+                    samples = [run_once(cmd) for _ in range(args.runs)]
+                    results[tool] = (statistics.median(s[0] for s in samples), max(s[1] for s in samples),
+                                     image_size(out))
+                except RuntimeError as e:
+                    print(f"{task} {tool}: FAILED: {e}")
+                if os.path.exists(out):
+                    os.remove(out)
+            print(f"{task}")
+            for tool, (wall, rss, size) in results.items():
+                line = f"  {tool:12s} {wall:7.3f} s {rss:7.1f} MB  {size[0]}×{size[1]}"
+                if tool != "cropkit" and "cropkit" in results:
+                    cw, cr = results["cropkit"][0], results["cropkit"][1]
+                    line += f"   cropkit/{tool}: time {cw / wall:.2f}×, memory {cr / rss:.2f}×"
+                print(line)
+            if task == "T2" and tools["pillow"] and results:
+                reference = os.path.join(tmp, "T2-pillow.png")
+                subprocess.run(commands(task, src, reference, {"pillow": tools["pillow"]})["Pillow"], check=True)
+                for tool in [t for t in results if t != "Pillow"]:
+                    png = os.path.join(tmp, f"T2-{tool}.png")
+                    cmd = commands(task, src, png, {k: v for k, v in tools.items() if k in
+                                   ({"cropkit": "cropkit", "vips": "vips", "ImageMagick": "magick"}[tool],)})
+                    subprocess.run(list(cmd.values())[0], check=True, capture_output=True)
+                    print(f"  PSNR {tool} vs Pillow LANCZOS (PNG): {psnr(png, reference, tools['pillow'])} dB")
+            print()
+
+
+if __name__ == "__main__":
+    main()
