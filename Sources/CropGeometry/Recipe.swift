@@ -188,8 +188,10 @@ public struct Recipe: Hashable, Sendable, Codable {
 
 extension CropState {
     /// How far (as a fraction of the picture's larger side) a recipe's crop may reach outside the straightened
-    /// picture and still be accepted (JSON written by other tools may round its fractions).
-    public static let recipeTolerance = 1e-6
+    /// picture and still be accepted. A crop that touches the edge on a preview can overhang by a pixel or so on the
+    /// original, whose proportions differ by the preview's rounding; such small overhangs are absorbed by the minimal
+    /// zoom. Anything further out is an error.
+    public static let recipeTolerance = 0.02
 
     /// The state as a recipe: the crop as seen, as fractions of the upright picture; angle; canonical turns and
     /// flip; aspect lock. The wanted-versus-allowed memory is session state and is not saved: a loaded recipe's
@@ -206,10 +208,13 @@ extension CropState {
 
     /// Applies a recipe to a stored image of `sourceSize` with EXIF `orientation` (any resolution).
     ///
-    /// With a ratio lock the crop is first reduced to the largest crop of the exact ratio inside it, centred (a
-    /// preview's rounded size may make the fractions a hair off). Throws
-    /// ``GeometryError/invalidRecipe(field:reason:)`` (field `"crop"`) when the crop reaches outside the
-    /// straightened picture by more than ``recipeTolerance`` or its proportions are more than 1 % off the lock.
+    /// The recipe's crop becomes the wanted crop. With a ratio lock it is first reduced to the largest crop of the
+    /// exact ratio inside it, centred (a preview's rounded size may make the fractions a hair off); a small overhang
+    /// past the straightened picture is then removed by the minimal zoom, exactly as in an edit. So at the same
+    /// resolution the state comes back equal, and at another the same region is selected within about a pixel of
+    /// the smaller picture. Throws ``GeometryError/invalidRecipe(field:reason:)`` (field `"crop"`) when the crop
+    /// reaches outside the straightened picture by more than ``recipeTolerance`` or its proportions are more than
+    /// 1 % off the lock.
     public init(recipe: Recipe, sourceSize: PixelSize, orientation: Orientation = .up, minimumCropSize: Double = 1)
         throws(GeometryError)
     {
