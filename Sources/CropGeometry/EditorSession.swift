@@ -335,33 +335,31 @@ public struct EditorSession: Sendable {
             }
             isDragging = true
         }
-        switch gesture {
-        case .pressing(let id, let start, _):
+        /// The pointer's displacement since `start`, in frame pixels.
+        func delta(_ id: Int, from start: Point) -> Point? {
+            pointers[id].map { Point(x: ($0.x - start.x) / k, y: ($0.y - start.y) / k) }
+        }
+        if case .pressing(let id, let start, _) = gesture {
             gesture = .drawing(pointer: id, start: start)
-            try update()
+        }
+        // Always recomputed from the gesture's start state, never accumulated on the current one.
+        var s = gestureStart
+        switch gesture {
         case .drawing(let id, let start):
             guard let p = pointers[id] else { return }
-            var s = gestureStart
             try s.drawCrop(from: gestureLayout.framePoint(fromView: start), to: gestureLayout.framePoint(fromView: p))
-            state = s
         case .moving(let id, let start):
-            guard let p = pointers[id] else { return }
-            var s = gestureStart
-            try s.moveCrop(by: Point(x: (p.x - start.x) / k, y: (p.y - start.y) / k))
-            state = s
+            guard let d = delta(id, from: start) else { return }
+            try s.moveCrop(by: d)
         case .resizing(let id, let handle, let start):
-            guard let p = pointers[id] else { return }
-            var s = gestureStart
-            let target = handle.position(in: s.crop) + Point(x: (p.x - start.x) / k, y: (p.y - start.y) / k)
-            try s.resizeCrop(handle, to: target)
-            state = s
+            guard let d = delta(id, from: start) else { return }
+            try s.resizeCrop(handle, to: handle.position(in: s.crop) + d)
         case .panning(let id, let start):
-            guard let p = pointers[id] else { return }
-            var s = gestureStart
-            try s.panPicture(by: Point(x: (p.x - start.x) / k, y: (p.y - start.y) / k))
-            state = s
+            guard let d = delta(id, from: start) else { return }
+            try s.panPicture(by: d)
         case .pinching(let a, let b, let a0, let b0):
-            guard let pa = pointers[a], let pb = pointers[b], var s = pinchBase else { return }
+            guard let pa = pointers[a], let pb = pointers[b], let base = pinchBase else { return }
+            s = base
             let d0 = a0.distance(to: b0), d = pa.distance(to: pb)
             let factor = d0 > 0 && d > 0 ? d / d0 : 1
             let mid0 = Point(x: (a0.x + b0.x) / 2, y: (a0.y + b0.y) / 2)
@@ -371,10 +369,10 @@ public struct EditorSession: Sendable {
             // The picture follows the midpoint at the zoomed scale.
             let k1 = k * before / s.crop.width
             try s.panPicture(by: Point(x: (mid.x - mid0.x) / k1, y: (mid.y - mid0.y) / k1))
-            state = s
         default:
             return
         }
+        state = s
     }
 
     private mutating func pointerUp(id: Int) throws(GeometryError) {
