@@ -53,7 +53,9 @@ extension CropState {
     /// Moves the crop by `delta` (frame pixels) as far as the picture allows; at an edge it slides along it.
     public mutating func moveCrop(by delta: Point) throws(GeometryError) {
         try requireFinite(delta, "delta")
-        setWanted(upright: uprightPicture.moved(crop, by: delta))
+        let picture = uprightPicture
+        let limited = picture.tamed(delta + crop.center) - crop.center
+        setWanted(upright: picture.moved(crop, by: limited))
     }
 
     /// Pans the picture under a fixed crop by `delta` frame pixels (the crop moves by `−delta`).
@@ -67,15 +69,18 @@ extension CropState {
     public mutating func zoom(by factor: Double, anchor: Point) throws(GeometryError) {
         try requirePositive(factor, "factor")
         try requireFinite(anchor, "anchor")
-        setWanted(upright: uprightPicture.zoomed(crop, factor: factor, anchor: anchor, minimumSide: effectiveMinimumCropSize))
+        let picture = uprightPicture
+        setWanted(upright: picture.zoomed(
+            crop, factor: factor, anchor: picture.tamed(anchor), minimumSide: effectiveMinimumCropSize))
     }
 
     /// Resizes the crop by dragging `handle` to `point` (frame coordinates); the opposite corner (or, locked on an
     /// edge, the opposite edge's midpoint) stays put. Aspect lock, minimum size and picture apply.
     public mutating func resizeCrop(_ handle: CropHandle, to point: Point) throws(GeometryError) {
         try requireFinite(point, "point")
-        setWanted(upright: uprightPicture.resized(
-            crop, handle: handle, to: point, unit: lockUnit, minimumSide: effectiveMinimumCropSize))
+        let picture = uprightPicture
+        setWanted(upright: picture.resized(
+            crop, handle: handle, to: picture.tamed(point), unit: lockUnit, minimumSide: effectiveMinimumCropSize))
     }
 
     /// Replaces the crop by a new one dragged from `start` to `end` (frame coordinates), in whichever quadrant
@@ -84,7 +89,8 @@ extension CropState {
         try requireFinite(start, "start")
         try requireFinite(end, "end")
         let picture = uprightPicture
-        let anchor = picture.clampPoint(start)
+        let anchor = picture.clampPoint(picture.tamed(start))
+        let end = picture.tamed(end)
         let desired = Size(width: abs(end.x - anchor.x), height: abs(end.y - anchor.y))
         setWanted(upright: picture.cornerCrop(
             anchor: anchor, dx: end.x - anchor.x, dy: end.y - anchor.y, desired: desired, unit: lockUnit,
@@ -92,18 +98,32 @@ extension CropState {
     }
 
     /// Sets the wanted crop (frame coordinates). A locked crop is first reduced to the largest crop of the lock's
-    /// proportions inside `rect`, centred; a side under the minimum grows about the centre. The allowed crop is then
-    /// derived (shrunk, not moved, if `rect` reaches outside the straightened picture).
+    /// proportions inside `rect`, centred; a side under the minimum grows about the centre (a locked crop grows
+    /// uniformly). The allowed crop is then derived (shrunk, not moved, if `rect` reaches outside the straightened
+    /// picture).
     public mutating func setCrop(_ rect: Rect) throws(GeometryError) {
         try requireValid(rect, "crop")
-        var size = rect.size
-        if let unit = lockUnit {
-            let k = Swift.min(size.width / unit.width, size.height / unit.height)
-            size = unit * k
+        let picture = uprightPicture
+        var rect = rect
+        let a = picture.tamed(Point(x: rect.minX, y: rect.minY)), b = picture.tamed(Point(x: rect.maxX, y: rect.maxY))
+        if a != Point(x: rect.minX, y: rect.minY) || b != Point(x: rect.maxX, y: rect.maxY) {
+            // Reaching further out than any fit can use: keep the part within reach (so sizes cannot overflow).
+            rect = Rect(x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y)
+            guard rect.width > 0, rect.height > 0 else {
+                throw .invalidRect("crop lies entirely beyond eight picture sizes from the picture")
+            }
         }
         let m = effectiveMinimumCropSize
-        let grow = Swift.max(1, m / size.width, m / size.height)
-        setWanted(upright: Rect(center: rect.center, size: size * grow))
+        let size: Size
+        if let unit = lockUnit {
+            // The largest crop of the lock's proportions inside `rect`, at least the minimum.
+            let k = Swift.max(Swift.min(rect.width / unit.width, rect.height / unit.height),
+                              m / unit.width, m / unit.height)
+            size = unit * k
+        } else {
+            size = Size(width: Swift.max(rect.width, m), height: Swift.max(rect.height, m))
+        }
+        setWanted(upright: Rect(center: rect.center, size: size))
     }
 
     /// Makes the crop the whole picture again (the largest crop of the lock's proportions, centred), keeping

@@ -20,9 +20,9 @@
 ///   `s = min(1, (W/2 − |c'x|)/ex, (H/2 − |c'y|)/ey)`, where `c'` is the wanted centre turned back into the picture
 ///   relative to its centre and `(ex, ey)` the wanted crop's half-extents turned back (closed form; see
 ///   `StraightenedPicture`). So it keeps its centre and proportions and shrinks by the smallest factor, and a crop
-///   0.1 % larger breaks the constraint. Only when that would leave it under ``minimumCropSize`` does it keep the
-///   minimum size and move the shortest way to where it fits (or, in a picture too small for the minimum, take the
-///   largest size that fits, centred).
+///   0.1 % larger breaks the constraint. Only when that would leave a side under ``effectiveMinimumCropSize`` does
+///   it take the minimum size instead (or, for proportions whose minimum cannot fit, the largest that does) and move
+///   its centre the shortest way to where that size fits.
 /// - **Wanted versus allowed.** Every operation edits the wanted crop and re-derives the allowed one. Straightening
 ///   never touches the wanted crop, so straightening to 10° and back restores the crop bit for bit. Turns and flips
 ///   never touch the stored numbers either (they are kept in the oriented picture's coordinates), so turning left then

@@ -35,6 +35,10 @@ public struct Recipe: Hashable, Sendable, Codable {
     /// The version this code writes and reads.
     public static let currentVersion = 1
 
+    /// The smallest crop width or height accepted, as a fraction of the picture: far below a pixel of any picture
+    /// CropKit accepts (2³⁰ px), and far above the numbers that would underflow.
+    public static let minimumFraction = 1e-12
+
     /// The format version.
     public let version: Int
     /// The crop as fractions of the upright picture.
@@ -60,9 +64,11 @@ public struct Recipe: Hashable, Sendable, Codable {
         {
             throw .invalidRecipe(field: name, reason: "\(value) is not a finite number")
         }
-        guard crop.width > 0 else { throw .invalidRecipe(field: "crop.width", reason: "\(crop.width) must be > 0") }
-        guard crop.height > 0 else {
-            throw .invalidRecipe(field: "crop.height", reason: "\(crop.height) must be > 0")
+        guard crop.width >= Self.minimumFraction else {
+            throw .invalidRecipe(field: "crop.width", reason: "\(crop.width) must be at least \(Self.minimumFraction)")
+        }
+        guard crop.height >= Self.minimumFraction else {
+            throw .invalidRecipe(field: "crop.height", reason: "\(crop.height) must be at least \(Self.minimumFraction)")
         }
         guard angle.isFinite, abs(angle) <= CropState.maximumStraightenAngle else {
             throw .invalidRecipe(field: "angle", reason: "\(angle) must be a number of degrees in −45…45")

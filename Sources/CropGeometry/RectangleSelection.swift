@@ -157,6 +157,7 @@ public struct RectangleSelection: Hashable, Sendable {
 
     private mutating func update(to p: Point) throws(GeometryError) {
         guard let region = visibleImageRect, let toImage = imageToView.inverted() else { return }
+        try requireFinite(p - startPoint, "drag")  // finite points can still be infinitely far apart
         let picture = StraightenedPicture(bounds: region, angleDegrees: 0)
         let m = Swift.min(configuration.minimumSize, region.width, region.height)
         let unit = lockUnit
@@ -172,18 +173,18 @@ public struct RectangleSelection: Hashable, Sendable {
             interaction = .drawing
             try update(to: p)
         case .drawing:
-            let anchor = picture.clampPoint(toImage.apply(to: startPoint))
-            let q = toImage.apply(to: p)
+            let anchor = picture.clampPoint(picture.tamed(toImage.apply(to: startPoint)))
+            let q = picture.tamed(toImage.apply(to: p))
             selection = picture.cornerCrop(
                 anchor: anchor, dx: q.x - anchor.x, dy: q.y - anchor.y,
                 desired: Size(width: abs(q.x - anchor.x), height: abs(q.y - anchor.y)), unit: unit, minimumSide: m)
         case .moving:
             guard let start = startSelection else { return }
-            let delta = toImage.applyLinear(to: p - startPoint)
-            selection = picture.moved(start, by: delta)
+            let target = picture.tamed(start.center + toImage.applyLinear(to: p - startPoint))
+            selection = picture.moved(start, by: target - start.center)
         case .resizing(let handle):
             guard let start = startSelection else { return }
-            let target = handle.position(in: start) + toImage.applyLinear(to: p - startPoint)
+            let target = picture.tamed(handle.position(in: start) + toImage.applyLinear(to: p - startPoint))
             selection = picture.resized(start, handle: handle, to: target, unit: unit, minimumSide: m)
         }
     }

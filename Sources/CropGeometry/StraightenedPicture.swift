@@ -118,6 +118,15 @@ struct StraightenedPicture: Sendable {
         return toFrame(Point(x: p.x.clamped(bounds.minX, bounds.maxX), y: p.y.clamped(bounds.minY, bounds.maxY)))
     }
 
+    /// `q` with each coordinate limited to within eight picture sizes of the picture. Every fit clamps to the
+    /// picture, so a point further out has no different effect, and limiting it keeps astronomically far (but
+    /// finite) input from overflowing to infinity inside the fits.
+    func tamed(_ q: Point) -> Point {
+        let reach = 8 * Swift.max(bounds.width, bounds.height, 1)
+        return Point(x: q.x.clamped(bounds.minX - reach, bounds.maxX + reach),
+                     y: q.y.clamped(bounds.minY - reach, bounds.maxY + reach))
+    }
+
     /// For a crop whose corners move as `corners[i] + t·velocities[i]`, the largest `t` in `0...1` that keeps every
     /// corner inside the picture, assuming `t = 0` is inside (0 when it is not).
     func largestStep(corners: [Point], velocities: [Point]) -> Double {
