@@ -1,8 +1,12 @@
 /// Distances inset from each edge of a rectangle, as UIKit's `UIEdgeInsets` (all in the same units as the rectangle).
 public struct EdgeInsets: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Distance from the top edge.
     public var top: Double
+    /// Distance from the left edge.
     public var left: Double
+    /// Distance from the bottom edge.
     public var bottom: Double
+    /// Distance from the right edge.
     public var right: Double
 
     /// Creates insets from the four distances.

@@ -33,18 +33,25 @@
 public struct EditorViewState: Hashable, Sendable, Codable {
     /// A resize handle's hit area in view coordinates.
     public struct HandleRect: Hashable, Sendable {
+        /// Which handle.
         public var handle: CropHandle
+        /// Its square, centred on the handle's point of the crop box.
         public var rect: Rect
     }
 
+    /// The viewport the state was laid out for.
     public var viewportSize: Size
     /// The preview image's size (stored orientation) that ``imageTransform`` expects.
     public var imageSize: PixelSize
     /// Preview pixel coordinates → view coordinates.
     public var imageTransform: AffineTransform2D
+    /// The crop box.
     public var cropBox: Rect
+    /// The eight handles, in ``CropHandle/allCases`` order.
     public var handles: [HandleRect]
+    /// The upright picture's corners: top-left, top-right, bottom-right, bottom-left.
     public var pictureCorners: [Point]
+    /// Whether to draw the rule-of-thirds grid over the crop box.
     public var showsGrid: Bool
     /// Straighten, degrees counter-clockwise on screen.
     public var angle: Double
@@ -52,13 +59,19 @@ public struct EditorViewState: Hashable, Sendable, Codable {
     public var quarterTurns: Int
     /// Mirrored left–right after the turns.
     public var flipped: Bool
+    /// The aspect lock.
     public var aspect: AspectLock
     /// The full-resolution output size.
     public var outputSize: PixelSize
+    /// Whether undo would do something.
     public var canUndo: Bool
+    /// Whether redo would do something.
     public var canRedo: Bool
+    /// The pointer mode.
     public var mode: InteractionMode
+    /// The gesture in progress.
     public var gesture: EditorGesture
+    /// The current state as a recipe (what the server saves to restore the session).
     public var recipe: Recipe
 
     private enum Key: String, CodingKey {
@@ -88,6 +101,7 @@ public struct EditorViewState: Hashable, Sendable, Codable {
         var height: Double
     }
 
+    /// Creates a view state from its fields.
     public init(
         viewportSize: Size, imageSize: PixelSize, imageTransform: AffineTransform2D, cropBox: Rect,
         handles: [HandleRect], pictureCorners: [Point], showsGrid: Bool, angle: Double, quarterTurns: Int,
