@@ -11,11 +11,17 @@
 ///
 /// Composition follows Core Graphics too: `t1.concatenating(t2)` applies `t1` first, then `t2`.
 public struct AffineTransform2D: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// x scale (the x coefficient of x').
     public var a: Double
+    /// The x coefficient of y'.
     public var b: Double
+    /// The y coefficient of x'.
     public var c: Double
+    /// y scale (the y coefficient of y').
     public var d: Double
+    /// x translation.
     public var tx: Double
+    /// y translation.
     public var ty: Double
 
     /// Creates a transform from its six coefficients (Core Graphics order).

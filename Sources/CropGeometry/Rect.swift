@@ -47,13 +47,21 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The empty rectangle at the origin.
     public static let zero = Rect(origin: .zero, size: .zero)
 
+    /// The left edge.
     @inlinable public var minX: Double { origin.x }
+    /// The top edge.
     @inlinable public var minY: Double { origin.y }
+    /// The right edge.
     @inlinable public var maxX: Double { origin.x + size.width }
+    /// The bottom edge.
     @inlinable public var maxY: Double { origin.y + size.height }
+    /// The horizontal centre.
     @inlinable public var midX: Double { origin.x + size.width / 2 }
+    /// The vertical centre.
     @inlinable public var midY: Double { origin.y + size.height / 2 }
+    /// The horizontal extent.
     @inlinable public var width: Double { size.width }
+    /// The vertical extent.
     @inlinable public var height: Double { size.height }
 
     /// The centre point.

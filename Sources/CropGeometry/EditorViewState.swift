@@ -1,0 +1,200 @@
+/// What an ``EditorSession`` gives a UI to draw after each event. A UI draws exactly this and holds no crop
+/// mathematics of its own.
+///
+/// JSON (all coordinates in view points, y down; rects are `{x, y, width, height}`):
+/// ```json
+/// {
+///   "viewport": {"width": 800, "height": 600},
+///   "image": {"width": 1000, "height": 750,
+///             "transform": {"a": 0.5, "b": 0, "c": 0, "d": 0.5, "tx": 150, "ty": 112.5}},
+///   "cropBox": {"x": 150, "y": 112.5, "width": 500, "height": 375},
+///   "handles": [{"handle": "topLeft", "x": 140, "y": 102.5, "width": 20, "height": 20}, …],
+///   "pictureCorners": [{"x": 150, "y": 112.5}, …],
+///   "showsGrid": false,
+///   "angle": 0, "quarterTurns": 0, "flipped": false, "aspect": "free",
+///   "outputSize": {"width": 4032, "height": 3024},
+///   "canUndo": false, "canRedo": false,
+///   "mode": "crop", "gesture": "none",
+///   "recipe": { …see Recipe… }
+/// }
+/// ```
+///
+/// **Drawing the picture.** `image.transform` maps pixel coordinates of the *stored-orientation* preview image (the
+/// file's pixels as stored, downscaled to `image.width × image.height`, with no EXIF orientation applied) to view
+/// coordinates; it already contains the EXIF orientation, the user's turns and flips, the straighten and the zoom.
+/// In a browser: an `<img>` with `transform-origin: 0 0`, `transform: matrix(a, b, c, d, tx, ty)` and
+/// `image-orientation: none` (or a preview re-encoded without EXIF), at its natural size. The stored orientation is
+/// chosen so the preview is made once and never re-made when the user turns or flips, and so the server never
+/// turns pixels for it.
+///
+/// `pictureCorners` are the upright picture's corners (a turned quadrilateral when straightened), for outlines.
+/// `showsGrid` is true while a gesture or slider drag is in progress (rule-of-thirds grid over `cropBox`).
+/// `gesture` names the ``EditorGesture`` in progress.
+public struct EditorViewState: Hashable, Sendable, Codable {
+    /// A resize handle's hit area in view coordinates.
+    public struct HandleRect: Hashable, Sendable {
+        /// Which handle.
+        public var handle: CropHandle
+        /// Its square, centred on the handle's point of the crop box.
+        public var rect: Rect
+    }
+
+    /// The viewport the state was laid out for.
+    public var viewportSize: Size
+    /// The preview image's size (stored orientation) that ``imageTransform`` expects.
+    public var imageSize: PixelSize
+    /// Preview pixel coordinates → view coordinates.
+    public var imageTransform: AffineTransform2D
+    /// The crop box.
+    public var cropBox: Rect
+    /// The eight handles, in ``CropHandle/allCases`` order.
+    public var handles: [HandleRect]
+    /// The upright picture's corners: top-left, top-right, bottom-right, bottom-left.
+    public var pictureCorners: [Point]
+    /// Whether to draw the rule-of-thirds grid over the crop box.
+    public var showsGrid: Bool
+    /// Straighten, degrees counter-clockwise on screen.
+    public var angle: Double
+    /// Clockwise quarter turns (0…3) before the flip.
+    public var quarterTurns: Int
+    /// Mirrored left–right after the turns.
+    public var flipped: Bool
+    /// The aspect lock.
+    public var aspect: AspectLock
+    /// The full-resolution output size.
+    public var outputSize: PixelSize
+    /// Whether undo would do something.
+    public var canUndo: Bool
+    /// Whether redo would do something.
+    public var canRedo: Bool
+    /// The pointer mode.
+    public var mode: InteractionMode
+    /// The gesture in progress.
+    public var gesture: EditorGesture
+    /// The current state as a recipe (what the server saves to restore the session).
+    public var recipe: Recipe
+
+    private enum Key: String, CodingKey {
+        case viewport, image, cropBox, handles, pictureCorners, showsGrid, angle, quarterTurns, flipped, aspect
+        case outputSize, canUndo, canRedo, mode, gesture, recipe
+    }
+
+    private struct FlatRect: Codable {
+        var x, y, width, height: Double
+        init(_ r: Rect) { (x, y, width, height) = (r.minX, r.minY, r.width, r.height) }
+        var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
+    }
+
+    private struct FlatHandle: Codable {
+        var handle: CropHandle
+        var x, y, width, height: Double
+    }
+
+    private struct Image: Codable {
+        var width: Int
+        var height: Int
+        var transform: AffineTransform2D
+    }
+
+    private struct Extent: Codable {
+        var width: Double
+        var height: Double
+    }
+
+    /// Creates a view state from its fields.
+    public init(
+        viewportSize: Size, imageSize: PixelSize, imageTransform: AffineTransform2D, cropBox: Rect,
+        handles: [HandleRect], pictureCorners: [Point], showsGrid: Bool, angle: Double, quarterTurns: Int,
+        flipped: Bool, aspect: AspectLock, outputSize: PixelSize, canUndo: Bool, canRedo: Bool,
+        mode: InteractionMode, gesture: EditorGesture, recipe: Recipe
+    ) {
+        self.viewportSize = viewportSize
+        self.imageSize = imageSize
+        self.imageTransform = imageTransform
+        self.cropBox = cropBox
+        self.handles = handles
+        self.pictureCorners = pictureCorners
+        self.showsGrid = showsGrid
+        self.angle = angle
+        self.quarterTurns = quarterTurns
+        self.flipped = flipped
+        self.aspect = aspect
+        self.outputSize = outputSize
+        self.canUndo = canUndo
+        self.canRedo = canRedo
+        self.mode = mode
+        self.gesture = gesture
+        self.recipe = recipe
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let viewport = try c.decode(Extent.self, forKey: .viewport)
+        viewportSize = Size(width: viewport.width, height: viewport.height)
+        let image = try c.decode(Image.self, forKey: .image)
+        imageSize = try PixelSize(width: image.width, height: image.height)
+        imageTransform = image.transform
+        cropBox = try c.decode(FlatRect.self, forKey: .cropBox).rect
+        handles = try c.decode([FlatHandle].self, forKey: .handles).map {
+            HandleRect(handle: $0.handle, rect: Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height))
+        }
+        pictureCorners = try c.decode([Point].self, forKey: .pictureCorners)
+        showsGrid = try c.decode(Bool.self, forKey: .showsGrid)
+        angle = try c.decode(Double.self, forKey: .angle)
+        quarterTurns = try c.decode(Int.self, forKey: .quarterTurns)
+        flipped = try c.decode(Bool.self, forKey: .flipped)
+        aspect = try c.decode(AspectLock.self, forKey: .aspect)
+        outputSize = try c.decode(PixelSize.self, forKey: .outputSize)
+        canUndo = try c.decode(Bool.self, forKey: .canUndo)
+        canRedo = try c.decode(Bool.self, forKey: .canRedo)
+        mode = try c.decode(InteractionMode.self, forKey: .mode)
+        gesture = try c.decode(EditorGesture.self, forKey: .gesture)
+        recipe = try c.decode(Recipe.self, forKey: .recipe)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(Extent(width: viewportSize.width, height: viewportSize.height), forKey: .viewport)
+        try c.encode(Image(width: imageSize.width, height: imageSize.height, transform: imageTransform), forKey: .image)
+        try c.encode(FlatRect(cropBox), forKey: .cropBox)
+        try c.encode(handles.map {
+            FlatHandle(handle: $0.handle, x: $0.rect.minX, y: $0.rect.minY, width: $0.rect.width,
+                       height: $0.rect.height)
+        }, forKey: .handles)
+        try c.encode(pictureCorners, forKey: .pictureCorners)
+        try c.encode(showsGrid, forKey: .showsGrid)
+        try c.encode(angle, forKey: .angle)
+        try c.encode(quarterTurns, forKey: .quarterTurns)
+        try c.encode(flipped, forKey: .flipped)
+        try c.encode(aspect, forKey: .aspect)
+        try c.encode(outputSize, forKey: .outputSize)
+        try c.encode(canUndo, forKey: .canUndo)
+        try c.encode(canRedo, forKey: .canRedo)
+        try c.encode(mode, forKey: .mode)
+        try c.encode(gesture, forKey: .gesture)
+        try c.encode(recipe, forKey: .recipe)
+    }
+}
+
+/// The gesture an ``EditorSession`` is in the middle of. JSON: its name.
+public enum EditorGesture: String, CaseIterable, Hashable, Sendable, Codable {
+    case none
+    /// A press outside the box that has not moved past the tap slop yet.
+    case pressing
+    /// Drawing a new box (the view is frozen until the pointer lifts).
+    case drawing
+    /// Moving the box (view frozen).
+    case moving
+    /// Resizing the box by a handle (view frozen).
+    case resizing
+    /// Panning the picture under the fixed box.
+    case panning
+    /// Two-pointer pinch: zoom about the midpoint and pan.
+    case pinching
+    /// Slider drag or straighten steps (one undo step).
+    case straightening
+    /// Wheel zoom steps (one undo step).
+    case zooming
+    /// Arrow-key nudges (one undo step).
+    case nudging
+}
