@@ -1,0 +1,127 @@
+// PixelsBench: release-mode micro-benchmarks of the CropPixels engine on synthetic buffers.
+//
+//   swift run -c release PixelsBench                 # every benchmark, medians of several runs
+//   swift run -c release PixelsBench resize rotate   # only those whose name contains a word given
+//   swift run -c release PixelsBench raw-resize IN.rgb W H OUT_W OUT_H OUT.rgb
+//                                                    # resizes raw RGB8 bytes (for comparisons with Pillow)
+//
+// Timings are wall-clock medians; the machine's other load shows up in them, so compare runs made side by side.
+
+import CropGeometry
+import CropPixels
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A deterministic generator (SplitMix64) for synthetic content.
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A photo-like synthetic image: smooth gradients, edges and some noise.
+func syntheticImage(width: Int, height: Int, format: PixelFormat) -> PixelBuffer {
+    var buffer = try! PixelBuffer(width: width, height: height, format: format)
+    var rng = SplitMix64(state: 42)
+    let c = format.channelCount
+    let maxValue = format.depth.maxValue
+    buffer.withUnsafeMutableRows { rows in
+        for y in 0..<height {
+            let row = rows.row(y)
+            for x in 0..<width {
+                let noise = Int(rng.next() & 31)
+                for ch in 0..<c {
+                    var v = ((x * (ch + 1) + y * (3 - ch % 3)) % 512)
+                    if v > 255 { v = 511 - v }
+                    if (x / 97 + y / 89) % 2 == 0 { v = 255 - v }
+                    if format.hasAlpha && ch == c - 1 { v = 255 }
+                    v = min(255, v + noise - 16 < 0 ? 0 : v + noise - 16)
+                    let sample = v * maxValue / 255
+                    if format.depth == .eight {
+                        row.storeBytes(of: UInt8(sample), toByteOffset: x * c + ch, as: UInt8.self)
+                    } else {
+                        row.storeBytes(of: UInt16(sample), toByteOffset: (x * c + ch) * 2, as: UInt16.self)
+                    }
+                }
+            }
+        }
+    }
+    return buffer
+}
+
+/// Runs `body` `runs` times after one warm-up and returns the median wall time in milliseconds.
+func medianMilliseconds(runs: Int, _ body: () throws -> Void) rethrows -> Double {
+    try body()
+    var times: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<runs {
+        let d = try clock.measure { try body() }
+        times.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+    }
+    times.sort()
+    return times[times.count / 2]
+}
+
+func report(_ name: String, _ ms: Double, note: String = "") {
+    let padded = name.padding(toLength: 58, withPad: " ", startingAt: 0)
+    print("\(padded) \(String(format: "%8.2f", ms)) ms  \(note)")
+}
+
+// MARK: Raw resize (for comparisons with Pillow)
+
+func rawResize(_ args: [String]) throws {
+    guard args.count == 6, let w = Int(args[1]), let h = Int(args[2]), let ow = Int(args[3]), let oh = Int(args[4]) else {
+        print("usage: PixelsBench raw-resize IN.rgb W H OUT_W OUT_H OUT.rgb")
+        exit(2)
+    }
+    guard let file = fopen(args[0], "rb") else { print("cannot open \(args[0])"); exit(1) }
+    var bytes = [UInt8](repeating: 0, count: w * h * 3)
+    _ = fread(&bytes, 1, bytes.count, file)
+    fclose(file)
+    let image = try PixelBuffer(width: w, height: h, layout: .rgb, samples: bytes)
+    let out = try image.resized(width: ow, height: oh)
+    let samples = out.samples.map { UInt8($0) }
+    guard let o = fopen(args[5], "wb") else { print("cannot write \(args[5])"); exit(1) }
+    _ = fwrite(samples, 1, samples.count, o)
+    fclose(o)
+}
+
+// MARK: Benchmarks
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "raw-resize" {
+    try rawResize(Array(arguments.dropFirst()))
+    exit(0)
+}
+
+func selected(_ name: String) -> Bool {
+    arguments.isEmpty || arguments.contains { name.lowercased().contains($0.lowercased()) }
+}
+
+print("PixelsBench: median wall time, \(ProcessInfoShim.cores) cores")
+
+let big = syntheticImage(width: 6000, height: 4000, format: .rgb8)
+let small = syntheticImage(width: 750, height: 500, format: .rgb8)
+
+if selected("resize rgb8 6000x4000 -> 1920x1280 lanczos3") {
+    let ms = try medianMilliseconds(runs: 7) { _ = try big.resized(width: 1920, height: 1280) }
+    report("resize RGB8 6000×4000 → 1920×1280 Lanczos3", ms, note: "(target ≲ 40)")
+}
+if selected("resize rgb8 750x500 -> 256x171 lanczos3") {
+    let ms = try medianMilliseconds(runs: 31) { _ = try small.resized(width: 256, height: 171) }
+    report("resize RGB8 750×500 → 256×171 Lanczos3", ms, note: "(target ≲ 3)")
+}
+
+enum ProcessInfoShim {
+    static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+}
