@@ -122,6 +122,73 @@ if selected("resize rgb8 750x500 -> 256x171 lanczos3") {
     report("resize RGB8 750×500 → 256×171 Lanczos3", ms, note: "(target ≲ 3)")
 }
 
+/// Output → source for a picture straightened by `degrees` about its centre and cropped to `output` at scale 1.
+func straighten(degrees: Double, source: PixelSize, output: PixelSize, scale: Double = 1) -> AffineTransform2D {
+    AffineTransform2D.translation(x: -Double(output.width) / 2, y: -Double(output.height) / 2)
+        .concatenating(.rotation(counterClockwiseOnScreen: degrees * Double.pi / 180))
+        .scaledBy(x: 1 / scale, y: 1 / scale)
+        .translatedBy(x: Double(source.width) / 2, y: Double(source.height) / 2)
+}
+
+let bigSize = PixelSize(6000, 4000)
+for filter in [ResamplingFilter.catmullRom, .lanczos3] {
+    let name = "render straighten 7.5° 6000×4000 → 4700×3100 RGB8 \(filter)"
+    if selected(name) {
+        let out = PixelSize(4700, 3100)
+        let r = try AffineRenderer(
+            sourceSize: bigSize, outputSize: out, transform: straighten(degrees: 7.5, source: bigSize, output: out),
+            rotationFilter: filter)
+        let ms = try medianMilliseconds(runs: 5) { _ = try r.render(big) }
+        report(name, ms, note: filter == .catmullRom ? "(target ≲ 90)" : "")
+    }
+}
+if selected("render straighten 7.5° reduced 4× 6000×4000 → 1175×775 RGB8 catmull-rom") {
+    let out = PixelSize(1175, 775)
+    let r = try AffineRenderer(
+        sourceSize: bigSize, outputSize: out,
+        transform: straighten(degrees: 7.5, source: bigSize, output: out, scale: 0.25))
+    let ms = try medianMilliseconds(runs: 5) { _ = try r.render(big) }
+    report("render straighten 7.5° reduced 4× → 1175×775 RGB8 Catmull-Rom", ms)
+}
+if selected("render axis-aligned crop+turn+scale (separable) 6000×4000 → 1280×1920") {
+    let t = Orientation.rightTop.inverseTransform(storedSize: Size(width: 1920, height: 1280))
+        .scaledBy(x: 3.125, y: 3.125)
+    let r = try AffineRenderer(sourceSize: bigSize, outputSize: PixelSize(1280, 1920), transform: t)
+    let ms = try medianMilliseconds(runs: 5) { _ = try r.render(big) }
+    report("render quarter turn + resize (separable) → 1280×1920", ms)
+}
+if selected("orientation bake rotate 90 6000×4000 rgb8") {
+    let ms = medianMilliseconds(runs: 5) { _ = big.applyingOrientation(.rightTop) }
+    report("orientation bake 6 (90° cw) 6000×4000 RGB8", ms)
+}
+if selected("stream resize rgb8 6000x4000 -> 1920x1280 pushed 16 rows at a time") {
+    let bands = (0..<250).map { try! big.cropped(x: 0, y: $0 * 16, width: 6000, height: 16) }
+    let ms = try medianMilliseconds(runs: 5) {
+        let s = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280)
+        var out = try PixelBuffer(width: 1920, height: 1280, format: .rgb8)
+        var row = 0
+        for b in bands {
+            try s.push(b)
+            row += try s.pull(into: &out, startRow: row)
+        }
+    }
+    report("ResizeStream RGB8 6000×4000 → 1920×1280, 16-row pushes", ms)
+}
+for format in [PixelFormat.rgba8, .rgb16] {
+    let name = "resize \(format) 6000x4000 -> 1920x1280 lanczos3"
+    if selected(name) {
+        let image = syntheticImage(width: 6000, height: 4000, format: format)
+        let ms = try medianMilliseconds(runs: 3) { _ = try image.resized(width: 1920, height: 1280) }
+        report("resize \(format) 6000×4000 → 1920×1280 Lanczos3", ms)
+    }
+}
+if selected("resize rgb8 linear light 6000x4000 -> 1920x1280") {
+    let ms = try medianMilliseconds(runs: 3) {
+        _ = try big.resized(width: 1920, height: 1280, options: ResampleOptions(linearLight: true))
+    }
+    report("resize RGB8 linear light 6000×4000 → 1920×1280", ms)
+}
+
 enum ProcessInfoShim {
     static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }
