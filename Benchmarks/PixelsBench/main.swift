@@ -192,3 +192,43 @@ if selected("resize rgb8 linear light 6000x4000 -> 1920x1280") {
 enum ProcessInfoShim {
     static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }
+if selected("threads1") {
+    let ms = try medianMilliseconds(runs: 5) { _ = try big.resized(width: 1920, height: 1280, options: ResampleOptions(maxThreads: 1)) }
+    report("resize 1 thread", ms)
+    let bands = (0..<250).map { try! big.cropped(x: 0, y: $0 * 16, width: 6000, height: 16) }
+    for threads in [1, 2] {
+        let ms2 = try medianMilliseconds(runs: 5) {
+            let s = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280, options: ResampleOptions(maxThreads: threads))
+            var out = try PixelBuffer(width: 1920, height: 1280, format: .rgb8)
+            var row = 0
+            for b in bands { try s.push(b); row += try s.pull(into: &out, startRow: row) }
+        }
+        report("stream \(threads) threads", ms2)
+    }
+}
+if selected("groupsweep") {
+    let bands = (0..<250).map { try! big.cropped(x: 0, y: $0 * 16, width: 6000, height: 16) }
+    for g in [16, 32, 64, 128, 256] {
+        let ms2 = try medianMilliseconds(runs: 5) {
+            let s = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280, groupRows: g)
+            var out = try PixelBuffer(width: 1920, height: 1280, format: .rgb8)
+            var row = 0
+            for b in bands { try s.push(b); row += try s.pull(into: &out, startRow: row) }
+        }
+        report("stream group \(g)", ms2)
+    }
+    let ms3 = try medianMilliseconds(runs: 5) {
+        let s = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280)
+        try s.push(big)
+    }
+    report("stream one push", ms3)
+}
+if selected("onepushonly") {
+    for t in [1, 2] {
+        let ms3 = try medianMilliseconds(runs: 9) {
+            let s = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280, options: ResampleOptions(maxThreads: t))
+            try s.push(big)
+        }
+        report("stream one push threads \(t)", ms3)
+    }
+}

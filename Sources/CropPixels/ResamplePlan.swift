@@ -41,10 +41,34 @@ final class ResamplePlan: @unchecked Sendable {
 
     /// Plans a resize of the `sourceRect` part of a `sourceWidth × sourceHeight` image to `outputWidth ×
     /// outputHeight`. The caller has validated the sizes and that `sourceRect` lies inside the source.
-    init(
+    convenience init(
         format: PixelFormat, sourceWidth: Int, sourceHeight: Int, outputWidth: Int, outputHeight: Int,
         sourceRect: Rect, options: ResampleOptions
     ) {
+        let horizontal = ResampleAxis(
+            filter: options.filter, inSize: sourceWidth, outSize: outputWidth,
+            in0: sourceRect.minX, in1: sourceRect.maxX)
+        let vertical = ResampleAxis(
+            filter: options.filter, inSize: sourceHeight, outSize: outputHeight,
+            in0: sourceRect.minY, in1: sourceRect.maxY)
+        self.init(
+            format: format, sourceWidth: sourceWidth, sourceHeight: sourceHeight, horizontal: horizontal,
+            vertical: vertical, options: options)
+    }
+
+    /// The same resize restricted to output columns `columns` (its output column 0 is column
+    /// `columns.lowerBound` of this one), with identical taps.
+    func slice(columns: Range<Int>, options: ResampleOptions) -> ResamplePlan {
+        ResamplePlan(
+            format: format, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+            horizontal: ResampleAxis(slicing: horizontal, columns), vertical: vertical, options: options)
+    }
+
+    private init(
+        format: PixelFormat, sourceWidth: Int, sourceHeight: Int, horizontal: ResampleAxis, vertical: ResampleAxis,
+        options: ResampleOptions
+    ) {
+        let outputWidth = horizontal.outCount, outputHeight = vertical.outCount
         self.format = format
         channels = format.channelCount
         hasAlpha = format.hasAlpha
@@ -54,12 +78,8 @@ final class ResamplePlan: @unchecked Sendable {
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight
         kind = options.filter == .nearest ? .nearest : (options.usesFloat(for: format) ? .float : .fixed8)
-        horizontal = ResampleAxis(
-            filter: options.filter, inSize: sourceWidth, outSize: outputWidth,
-            in0: sourceRect.minX, in1: sourceRect.maxX)
-        vertical = ResampleAxis(
-            filter: options.filter, inSize: sourceHeight, outSize: outputHeight,
-            in0: sourceRect.minY, in1: sourceRect.maxY)
+        self.horizontal = horizontal
+        self.vertical = vertical
         verticalTaps = vertical.stride
         rowSamples = outputWidth * channels
         let columns = horizontal.sourceRange(for: 0..<outputWidth)

@@ -105,6 +105,15 @@ struct ResampleAxis {
         }
     }
 
+    /// The taps of outputs `range` only (output `range.lowerBound` becomes output 0).
+    init(slicing axis: ResampleAxis, _ range: Range<Int>) {
+        outCount = range.count
+        stride = axis.stride
+        first = Array(axis.first[range])
+        count = Array(axis.count[range])
+        weights = Array(axis.weights[(range.lowerBound * axis.stride)..<(range.upperBound * axis.stride)])
+    }
+
     /// The source samples read by outputs `outputs`: from the lowest first tap to past the highest last tap.
     func sourceRange(for outputs: Range<Int>) -> Range<Int> {
         guard !outputs.isEmpty else { return 0..<0 }

@@ -11,14 +11,15 @@ import Musl
 /// A resize that consumes source rows as they arrive and hands out output rows as soon as they are complete, so a
 /// large image can be resized while it is being decoded without ever being held whole.
 ///
-/// Push source rows top to bottom with ``push(_:)`` (any number at a time: rows outside the ones the resize reads
-/// are skipped), then ``pull(maxRows:)`` the output rows that became ready. The stream keeps a ring of
-/// horizontally filtered rows, `O(outputWidth × vertical filter taps)`, a group of pushed rows not yet filtered
-/// (at most ``groupRows``), and the output rows not yet pulled.
+/// Push source rows top to bottom with ``push(_:)-(UnsafePixelRows)`` (any number at a time: rows outside the ones
+/// the resize reads are skipped), then ``pull(maxRows:)`` the output rows that became ready. The results are
+/// identical to ``PixelBuffer/resized(width:height:from:options:)`` with the same arguments.
 ///
-/// Pushed rows are filtered in groups: the group's batches of 8 rows are filtered horizontally in parallel, then the
-/// output rows they complete are produced in parallel. The results are identical to
-/// ``PixelBuffer/resized(width:height:from:options:)`` for the same arguments.
+/// Work is split across threads by output columns: each thread owns a slice of the output width and its own ring
+/// of horizontally filtered rows (`O(slice width × vertical filter taps)`), and runs both passes on every group of
+/// pushed rows, so the threads never wait for each other inside a group. Rows are filtered straight from the
+/// caller's memory; only the rows of an incomplete group are copied (at most ``groupRows`` of them). Output rows
+/// wait in a queue until pulled.
 ///
 /// ```swift
 /// let stream = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8,
@@ -39,7 +40,7 @@ public final class ResizeStream {
     public let outputWidth: Int
     /// Output rows.
     public let outputHeight: Int
-    /// Source rows filtered together between two vertical passes.
+    /// Pushed rows are filtered once at least this many are waiting (or the last row has arrived).
     public let groupRows: Int
     /// Source rows pushed so far (the index of the next row to push).
     public private(set) var rowsPushed = 0
@@ -47,13 +48,14 @@ public final class ResizeStream {
     public private(set) var rowsPulled = 0
 
     private let plan: ResamplePlan
-    private let engine: ResampleEngine
-    private let threads: Int
-    /// Pointers to the pushed rows of the current group (into the caller's memory until copied to `staging`).
-    private let pending: UnsafeMutablePointer<UnsafeRawPointer>
-    private var pendingCount = 0
-    private var pendingFirstRow: Int
+    /// One engine per slice of output columns.
+    private let parts: [(columns: Range<Int>, engine: ResampleEngine)]
+    private let neededRows: Range<Int>
+    /// The next source row to filter.
+    private var nextRow: Int
+    /// Copies of pushed rows not filtered yet: rows `nextRow ..< nextRow + stagedCount`.
     private let staging: ScratchBuffer
+    private var stagedCount = 0
     private let sourceRowBytes: Int
     /// Output rows computed so far.
     private var rowsProduced = 0
@@ -65,8 +67,8 @@ public final class ResizeStream {
     /// Creates a stream that resizes the `sourceRect` part of a `sourceWidth × sourceHeight` image (all of it when
     /// `nil`) to `outputWidth × outputHeight`.
     ///
-    /// - Parameter groupRows: source rows filtered per parallel step (rounded up to a multiple of 8); `nil` picks
-    ///   16 per thread.
+    /// - Parameter groupRows: rows to collect before filtering (rounded up to a multiple of 8); `nil` picks 32.
+    ///   Pushes of at least that many rows are filtered in place without copying.
     /// - Throws: ``PixelError`` for invalid sizes or a source rectangle that is empty or outside the image.
     public init(
         sourceWidth: Int, sourceHeight: Int, format: PixelFormat, outputWidth: Int, outputHeight: Int,
@@ -82,29 +84,30 @@ public final class ResizeStream {
         self.format = format
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight
-        threads = Parallel.threads(options.maxThreads)
-        self.groupRows = ((groupRows ?? 16 * threads) + 7) / 8 * 8
-        plan = ResamplePlan(
+        self.groupRows = Swift.max(8, ((groupRows ?? 32) + 7) / 8 * 8)
+        let plan = ResamplePlan(
             format: format, sourceWidth: sourceWidth, sourceHeight: sourceHeight, outputWidth: outputWidth,
             outputHeight: outputHeight, sourceRect: rect, options: options)
-        engine = ResampleEngine(
-            plan: plan, outputRows: 0..<outputHeight, groupRows: self.groupRows,
-            workerCount: Swift.max(threads, self.groupRows / 8))
-        pendingFirstRow = engine.sourceRows.lowerBound
-        pending = .allocate(capacity: self.groupRows)
+        self.plan = plan
+        // Slices of at least 64 columns: narrower ones would mostly filter their neighbours' overlap.
+        let threads = Swift.min(Parallel.threads(options.maxThreads), Swift.max(1, outputWidth / 64))
+        parts = Parallel.chunks(0..<outputWidth, parts: threads).map { columns in
+            let slice = threads == 1 ? plan : plan.slice(columns: columns, options: options)
+            return (columns, ResampleEngine(plan: slice, outputRows: 0..<outputHeight))
+        }
+        neededRows = plan.sourceRows(for: 0..<outputHeight)
+        nextRow = neededRows.lowerBound
         sourceRowBytes = sourceWidth * format.bytesPerPixel
         staging = ScratchBuffer(byteCount: self.groupRows * sourceRowBytes)
         outputRowBytes = outputWidth * format.bytesPerPixel
-        queue = ScratchBuffer(byteCount: 4 * outputRowBytes)
+        queue = ScratchBuffer(byteCount: 8 * outputRowBytes)
     }
 
-    deinit { pending.deallocate() }
-
     /// The source rows the resize reads; rows pushed outside this range are skipped.
-    public var sourceRowsNeeded: Range<Int> { engine.sourceRows }
+    public var sourceRowsNeeded: Range<Int> { neededRows }
 
     /// Whether every source row the resize reads has been pushed.
-    public var hasAllSourceRows: Bool { rowsPushed >= engine.sourceRows.upperBound }
+    public var hasAllSourceRows: Bool { rowsPushed >= neededRows.upperBound }
 
     /// Output rows ready to pull.
     public var availableRows: Int { rowsProduced - rowsPulled }
@@ -126,23 +129,33 @@ public final class ResizeStream {
             throw .invalidArgument(
                 name: "rows", reason: "\(rows.height) rows after \(rowsPushed) exceed the source height \(sourceHeight)")
         }
-        let needed = engine.sourceRows
-        for i in 0..<rows.height {
-            let y = rowsPushed
-            rowsPushed += 1
-            guard needed.contains(y) else { continue }
-            pending[pendingCount] = UnsafeRawPointer(rows.row(i))
-            pendingCount += 1
-            if pendingCount == groupRows || y == needed.upperBound - 1 {
-                flush()
+        let pushedFirst = rowsPushed
+        rowsPushed += rows.height
+        let first = Swift.max(pushedFirst, neededRows.lowerBound)
+        let last = Swift.min(rowsPushed, neededRows.upperBound)
+        guard first < last else { return }
+        let fresh = last - first
+        let total = stagedCount + fresh
+        let isLast = last == neededRows.upperBound
+        guard total >= groupRows || isLast else {
+            for i in 0..<fresh {
+                (staging.pointer + (stagedCount + i) * sourceRowBytes)
+                    .copyMemory(from: rows.row(first - pushedFirst + i), byteCount: sourceRowBytes)
+            }
+            stagedCount = total
+            return
+        }
+        let count = isLast ? total : total / 8 * 8
+        withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: total) { pointers in
+            for i in 0..<stagedCount { pointers[i] = UnsafeRawPointer(staging.pointer + i * sourceRowBytes) }
+            for i in 0..<fresh { pointers[stagedCount + i] = UnsafeRawPointer(rows.row(first - pushedFirst + i)) }
+            filter(pointers.baseAddress!, count: count)
+            // The few rows left over (fewer than 8) are the caller's: keep copies.
+            for i in count..<total {
+                (staging.pointer + (i - count) * sourceRowBytes).copyMemory(from: pointers[i], byteCount: sourceRowBytes)
             }
         }
-        // Rows still pending point into the caller's memory: keep copies.
-        for i in 0..<pendingCount where !isStaged(pending[i]) {
-            let slot = staging.pointer + i * sourceRowBytes
-            slot.copyMemory(from: pending[i], byteCount: sourceRowBytes)
-            pending[i] = UnsafeRawPointer(slot)
-        }
+        stagedCount = total - count
     }
 
     /// Pushes every row of `buffer`. See ``push(_:)-(UnsafePixelRows)``.
@@ -157,13 +170,7 @@ public final class ResizeStream {
         let n = Swift.min(maxRows, availableRows)
         guard n > 0 else { return nil }
         var band = try PixelBuffer(width: outputWidth, height: n, format: format, limits: .unlimited)
-        band.withUnsafeMutableRows { dst in
-            for i in 0..<n {
-                dst.row(i).copyMemory(from: queue.pointer + (queueStart + i) * outputRowBytes, byteCount: outputRowBytes)
-            }
-        }
-        queueStart += n
-        rowsPulled += n
+        band.withUnsafeMutableRows { dst in dequeue(n, into: dst, startRow: 0) }
         return band
     }
 
@@ -177,53 +184,45 @@ public final class ResizeStream {
             throw .invalidArgument(name: "startRow", reason: "\(startRow) outside 0…\(destination.height)")
         }
         let n = Swift.min(destination.height - startRow, availableRows)
-        destination.withUnsafeMutableRows { dst in
-            for i in 0..<n {
-                dst.row(startRow + i).copyMemory(
-                    from: queue.pointer + (queueStart + i) * outputRowBytes, byteCount: outputRowBytes)
-            }
-        }
-        queueStart += n
-        rowsPulled += n
+        destination.withUnsafeMutableRows { dst in dequeue(n, into: dst, startRow: startRow) }
         return n
     }
 
     // MARK: Internals
 
-    private func isStaged(_ p: UnsafeRawPointer) -> Bool {
-        p >= UnsafeRawPointer(staging.pointer) && p < UnsafeRawPointer(staging.pointer + staging.byteCount)
+    private func dequeue(_ n: Int, into dst: UnsafePixelRows, startRow: Int) {
+        for i in 0..<n {
+            dst.row(startRow + i).copyMemory(
+                from: queue.pointer + (queueStart + i) * outputRowBytes, byteCount: outputRowBytes)
+        }
+        queueStart += n
+        rowsPulled += n
     }
 
-    /// Filters the pending rows and produces every output row they complete.
-    private func flush() {
-        guard pendingCount > 0 else { return }
-        let first = pendingFirstRow, count = pendingCount
-        let batches = (count + 7) / 8
-        let engine = self.engine, pending = self.pending
-        Parallel.forEach(Swift.min(batches, threads)) { t in
-            var b = t
-            while b < batches {
-                let n = Swift.min(8, count - b * 8)
-                engine.horizontal(rows: pending + b * 8, count: n, firstRow: first + b * 8, worker: t)
-                b += Swift.min(batches, threads)
-            }
-        }
-        pendingFirstRow += count
-        pendingCount = 0
-
+    /// Filters source rows `nextRow ..< nextRow + count` (`rows[i]` is row `nextRow + i`) and produces every
+    /// output row they complete; each column slice runs on its own thread.
+    private func filter(_ rows: UnsafePointer<UnsafeRawPointer>, count: Int) {
+        let start = nextRow, end = nextRow + count
         var ready = rowsProduced
-        while ready < outputHeight, plan.sourceRowsEnd(forOutputRow: ready) <= pendingFirstRow { ready += 1 }
-        let newRows = ready - rowsProduced
-        guard newRows > 0 else { return }
-        reserveQueue(newRows)
-        let base = queue.pointer + (queueStart + availableRows) * outputRowBytes
-        let produced = rowsProduced, rowBytes = outputRowBytes
-        let chunks = Parallel.chunks(0..<newRows, parts: newRows >= 4 ? threads : 1)
-        Parallel.forEach(chunks.count) { t in
-            for i in chunks[t] {
-                engine.vertical(outputRow: produced + i, into: base + i * rowBytes, worker: t)
+        while ready < outputHeight, plan.sourceRowsEnd(forOutputRow: ready) <= end { ready += 1 }
+        reserveQueue(ready - rowsProduced)
+        let produced = rowsProduced, rowBytes = outputRowBytes, bpp = format.bytesPerPixel
+        let base = queue.pointer + (queueStart + availableRows) * rowBytes
+        let plan = self.plan, parts = self.parts
+        Parallel.forEach(parts.count) { k in
+            let (columns, engine) = parts[k]
+            var y = produced, r = 0
+            while r < count {
+                let n = Swift.min(8, count - r)
+                engine.horizontal(rows: rows + r, count: n, firstRow: start + r, worker: 0)
+                r += n
+                while y < ready, plan.sourceRowsEnd(forOutputRow: y) <= start + r {
+                    engine.vertical(outputRow: y, into: base + (y - produced) * rowBytes + columns.lowerBound * bpp, worker: 0)
+                    y += 1
+                }
             }
         }
+        nextRow = end
         rowsProduced = ready
     }
 

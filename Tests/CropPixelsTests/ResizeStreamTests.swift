@@ -57,6 +57,21 @@ struct ResizeStreamTests {
         }
     }
 
+    @Test("wide outputs split across threads by columns still match the whole-buffer resize exactly")
+    func columnSlices() throws {
+        var rng = SplitMix64(seed: 77)
+        for format in [PixelFormat.rgb8, .rgba8, .gray16, .grayAlpha8] {
+            let image = randomBuffer(width: 300, height: 37, format: format, seed: rng.next())
+            for (w, h, filter) in [(130, 21, ResamplingFilter.lanczos3), (257, 60, .catmullRom), (140, 9, .nearest)] {
+                let options = ResampleOptions(filter: filter, maxThreads: 2)
+                let whole = try image.resized(width: w, height: h, options: options)
+                let streamed = try Self.streamed(
+                    image, width: w, height: h, rect: nil, options: options, groupRows: 16, rng: &rng)
+                #expect(streamed == whole, "\(format) \(filter) → \(w)×\(h)")
+            }
+        }
+    }
+
     @Test("only the rows the resize reads are needed; rows outside them are skipped")
     func sourceRowsNeeded() throws {
         let image = randomBuffer(width: 20, height: 40, format: .rgb8, seed: 5)
