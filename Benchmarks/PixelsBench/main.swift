@@ -104,25 +104,20 @@ if arguments.first == "raw-resize" {
     exit(0)
 }
 
+/// Whether a benchmark runs: all of them without arguments, else those whose name contains an argument.
 func selected(_ name: String) -> Bool {
     arguments.isEmpty || arguments.contains { name.lowercased().contains($0.lowercased()) }
 }
 
-print("PixelsBench: median wall time, \(ProcessInfoShim.cores) cores")
-
-let big = syntheticImage(width: 6000, height: 4000, format: .rgb8)
-let small = syntheticImage(width: 750, height: 500, format: .rgb8)
-
-if selected("resize rgb8 6000x4000 -> 1920x1280 lanczos3") {
-    let ms = try medianMilliseconds(runs: 7) { _ = try big.resized(width: 1920, height: 1280) }
-    report("resize RGB8 6000×4000 → 1920×1280 Lanczos3", ms, note: "(target ≲ 40)")
-}
-if selected("resize rgb8 750x500 -> 256x171 lanczos3") {
-    let ms = try medianMilliseconds(runs: 31) { _ = try small.resized(width: 256, height: 171) }
-    report("resize RGB8 750×500 → 256×171 Lanczos3", ms, note: "(target ≲ 3)")
+/// Runs `body(threads)` for all cores and for one thread, and prints both medians.
+func bench(_ name: String, runs: Int, target: String = "", _ body: (Int) throws -> Void) rethrows {
+    guard selected(name) else { return }
+    let all = try medianMilliseconds(runs: runs) { try body(0) }
+    let one = try medianMilliseconds(runs: runs) { try body(1) }
+    report(name, all, note: "(1 thread \(String(format: "%.2f", one)) ms) \(target)")
 }
 
-/// Output → source for a picture straightened by `degrees` about its centre and cropped to `output` at scale 1.
+/// Output → source for a picture straightened by `degrees` about its centre and cropped to `output` at `scale`.
 func straighten(degrees: Double, source: PixelSize, output: PixelSize, scale: Double = 1) -> AffineTransform2D {
     AffineTransform2D.translation(x: -Double(output.width) / 2, y: -Double(output.height) / 2)
         .concatenating(.rotation(counterClockwiseOnScreen: degrees * Double.pi / 180))
@@ -130,105 +125,110 @@ func straighten(degrees: Double, source: PixelSize, output: PixelSize, scale: Do
         .translatedBy(x: Double(source.width) / 2, y: Double(source.height) / 2)
 }
 
+print("PixelsBench: median wall time over several runs, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print("(the machine is shared: compare runs made side by side; one-thread figures are the steadier ones)")
+
+let big = syntheticImage(width: 6000, height: 4000, format: .rgb8)
 let bigSize = PixelSize(6000, 4000)
+let small = syntheticImage(width: 750, height: 500, format: .rgb8)
+
+// Resampler
+try bench("resize RGB8 6000×4000 → 1920×1280 Lanczos3", runs: 7, target: "target ≲ 40") { t in
+    _ = try big.resized(width: 1920, height: 1280, options: ResampleOptions(maxThreads: t))
+}
+try bench("resize RGB8 750×500 → 256×171 Lanczos3", runs: 31, target: "target ≲ 3") { t in
+    _ = try small.resized(width: 256, height: 171, options: ResampleOptions(maxThreads: t))
+}
+try bench("resize RGB8 6000×4000 → 1920×1280 Lanczos3, linear light", runs: 3) { t in
+    _ = try big.resized(width: 1920, height: 1280, options: ResampleOptions(linearLight: true, maxThreads: t))
+}
+for format in [PixelFormat.rgba8, .rgb16] {
+    let name = "resize \(format) 6000×4000 → 1920×1280 Lanczos3"
+    if selected(name) {
+        let image = syntheticImage(width: 6000, height: 4000, format: format)
+        try bench(name, runs: 3) { t in
+            _ = try image.resized(width: 1920, height: 1280, options: ResampleOptions(maxThreads: t))
+        }
+    }
+}
+
+// Streaming
+let streamNames = ["ResizeStream parallel RGB8 6000×4000 → 1920×1280, 16-row pushes", "ResizeStream background"]
+let bands = streamNames.contains(where: selected)
+    ? (0..<250).map { try! big.cropped(x: 0, y: $0 * 16, width: 6000, height: 16) } : []
+try bench(streamNames[0], runs: 5) { t in
+    let s = try ResizeStream(
+        sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280,
+        options: ResampleOptions(maxThreads: t))
+    var out = try PixelBuffer(width: 1920, height: 1280, format: .rgb8)
+    var row = 0
+    for b in bands {
+        try s.push(b)
+        row += try s.pull(into: &out, startRow: row)
+    }
+}
+if selected(streamNames[1]) {
+    // A stand-in decoder: each 16-row band costs the caller some work (copying it twice), as decoding would.
+    var pushTimes: [Double] = [], totals: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<5 {
+        var pushing = Duration.zero
+        let total = try clock.measure {
+            let s = try ResizeStream(
+                sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280,
+                concurrency: .background)
+            var out = try PixelBuffer(width: 1920, height: 1280, format: .rgb8)
+            var row = 0
+            for b in bands {
+                var decoded = b
+                decoded[x: 0, y: 0, channel: 0] = 1  // forces a copy, like a decoder writing its rows
+                pushing += try clock.measure { try s.push(decoded) }
+                row += try s.pull(into: &out, startRow: row)
+            }
+            s.waitUntilFiltered()
+            row += try s.pull(into: &out, startRow: row)
+        }
+        pushTimes.append(Double(pushing.components.attoseconds) / 1e15 + Double(pushing.components.seconds) * 1000)
+        totals.append(Double(total.components.attoseconds) / 1e15 + Double(total.components.seconds) * 1000)
+    }
+    report("ResizeStream background, 16-row pushes: total", totals.sorted()[2],
+           note: "(caller blocked in push \(String(format: "%.2f", pushTimes.sorted()[2])) ms)")
+}
+
+// Renderer
 for filter in [ResamplingFilter.catmullRom, .lanczos3] {
+    let out = PixelSize(4700, 3100)
     let name = "render straighten 7.5° 6000×4000 → 4700×3100 RGB8 \(filter)"
     if selected(name) {
-        let out = PixelSize(4700, 3100)
         let r = try AffineRenderer(
             sourceSize: bigSize, outputSize: out, transform: straighten(degrees: 7.5, source: bigSize, output: out),
             rotationFilter: filter)
-        let ms = try medianMilliseconds(runs: 5) { _ = try r.render(big) }
-        report(name, ms, note: filter == .catmullRom ? "(target ≲ 90)" : "")
+        try bench(name, runs: 5, target: filter == .catmullRom ? "target ≲ 90" : "") { t in
+            _ = try r.render(big, maxThreads: t)
+        }
     }
 }
-if selected("render straighten 7.5° reduced 4× 6000×4000 → 1175×775 RGB8 catmull-rom") {
+if selected("render straighten 7.5° reduced 4× → 1175×775 RGB8 Catmull-Rom") {
     let out = PixelSize(1175, 775)
     let r = try AffineRenderer(
         sourceSize: bigSize, outputSize: out,
         transform: straighten(degrees: 7.5, source: bigSize, output: out, scale: 0.25))
-    let ms = try medianMilliseconds(runs: 5) { _ = try r.render(big) }
-    report("render straighten 7.5° reduced 4× → 1175×775 RGB8 Catmull-Rom", ms)
+    try bench("render straighten 7.5° reduced 4× → 1175×775 RGB8 Catmull-Rom", runs: 5) { t in
+        _ = try r.render(big, maxThreads: t)
+    }
 }
-if selected("render axis-aligned crop+turn+scale (separable) 6000×4000 → 1280×1920") {
-    let t = Orientation.rightTop.inverseTransform(storedSize: Size(width: 1920, height: 1280))
-        .scaledBy(x: 3.125, y: 3.125)
+if selected("render quarter turn + resize (separable path) → 1280×1920") {
+    let t = Orientation.rightTop.inverseTransform(storedSize: Size(width: 1920, height: 1280)).scaledBy(x: 3.125, y: 3.125)
     let r = try AffineRenderer(sourceSize: bigSize, outputSize: PixelSize(1280, 1920), transform: t)
-    let ms = try medianMilliseconds(runs: 5) { _ = try r.render(big) }
-    report("render quarter turn + resize (separable) → 1280×1920", ms)
-}
-if selected("orientation bake rotate 90 6000×4000 rgb8") {
-    let ms = medianMilliseconds(runs: 5) { _ = big.applyingOrientation(.rightTop) }
-    report("orientation bake 6 (90° cw) 6000×4000 RGB8", ms)
-}
-if selected("stream resize rgb8 6000x4000 -> 1920x1280 pushed 16 rows at a time") {
-    let bands = (0..<250).map { try! big.cropped(x: 0, y: $0 * 16, width: 6000, height: 16) }
-    let ms = try medianMilliseconds(runs: 5) {
-        let s = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280)
-        var out = try PixelBuffer(width: 1920, height: 1280, format: .rgb8)
-        var row = 0
-        for b in bands {
-            try s.push(b)
-            row += try s.pull(into: &out, startRow: row)
-        }
+    try bench("render quarter turn + resize (separable path) → 1280×1920", runs: 5) { t in
+        _ = try r.render(big, maxThreads: t)
     }
-    report("ResizeStream RGB8 6000×4000 → 1920×1280, 16-row pushes", ms)
-}
-for format in [PixelFormat.rgba8, .rgb16] {
-    let name = "resize \(format) 6000x4000 -> 1920x1280 lanczos3"
-    if selected(name) {
-        let image = syntheticImage(width: 6000, height: 4000, format: format)
-        let ms = try medianMilliseconds(runs: 3) { _ = try image.resized(width: 1920, height: 1280) }
-        report("resize \(format) 6000×4000 → 1920×1280 Lanczos3", ms)
-    }
-}
-if selected("resize rgb8 linear light 6000x4000 -> 1920x1280") {
-    let ms = try medianMilliseconds(runs: 3) {
-        _ = try big.resized(width: 1920, height: 1280, options: ResampleOptions(linearLight: true))
-    }
-    report("resize RGB8 linear light 6000×4000 → 1920×1280", ms)
 }
 
-enum ProcessInfoShim {
-    static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+// Other operations
+try bench("orientation bake 6 (90° clockwise) 6000×4000 RGB8", runs: 5) { t in
+    _ = big.applyingOrientation(.rightTop, maxThreads: t)
 }
-if selected("threads1") {
-    let ms = try medianMilliseconds(runs: 5) { _ = try big.resized(width: 1920, height: 1280, options: ResampleOptions(maxThreads: 1)) }
-    report("resize 1 thread", ms)
-    let bands = (0..<250).map { try! big.cropped(x: 0, y: $0 * 16, width: 6000, height: 16) }
-    for threads in [1, 2] {
-        let ms2 = try medianMilliseconds(runs: 5) {
-            let s = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280, options: ResampleOptions(maxThreads: threads))
-            var out = try PixelBuffer(width: 1920, height: 1280, format: .rgb8)
-            var row = 0
-            for b in bands { try s.push(b); row += try s.pull(into: &out, startRow: row) }
-        }
-        report("stream \(threads) threads", ms2)
-    }
-}
-if selected("groupsweep") {
-    let bands = (0..<250).map { try! big.cropped(x: 0, y: $0 * 16, width: 6000, height: 16) }
-    for g in [16, 32, 64, 128, 256] {
-        let ms2 = try medianMilliseconds(runs: 5) {
-            let s = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280, groupRows: g)
-            var out = try PixelBuffer(width: 1920, height: 1280, format: .rgb8)
-            var row = 0
-            for b in bands { try s.push(b); row += try s.pull(into: &out, startRow: row) }
-        }
-        report("stream group \(g)", ms2)
-    }
-    let ms3 = try medianMilliseconds(runs: 5) {
-        let s = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280)
-        try s.push(big)
-    }
-    report("stream one push", ms3)
-}
-if selected("onepushonly") {
-    for t in [1, 2] {
-        let ms3 = try medianMilliseconds(runs: 9) {
-            let s = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280, options: ResampleOptions(maxThreads: t))
-            try s.push(big)
-        }
-        report("stream one push threads \(t)", ms3)
-    }
+try bench("thumbnail 256 px, 8 px border, radius 24, from 750×500", runs: 31) { t in
+    _ = try small.thumbnail(side: 256, border: 8, cornerRadius: 24, options: ResampleOptions(maxThreads: t))
 }

@@ -99,7 +99,7 @@ struct AffineKernel: Sendable {
                     base: UnsafeRawPointer(src.base), stride: src.bytesPerRow, top: sourceFirstRow,
                     rows: src.height, width: src.width, pictureHeight: sourceHeight)
                 let chunks = Parallel.chunks(rows, parts: rows.count >= 8 ? threads * 4 : 1)
-                Parallel.forEach(chunks.count) { i in
+                Parallel.forEach(chunks.count, threads: threads) { i in
                     for y in chunks[i] {
                         let start = t.apply(to: Point(x: 0.5, y: Double(y) + 0.5))
                         let half = Int64(1) << (31 - Self.phaseBits)

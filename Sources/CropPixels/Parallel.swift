@@ -18,9 +18,16 @@ enum Parallel {
         maxThreads <= 0 ? coreCount : Swift.min(maxThreads, coreCount)
     }
 
-    /// Runs `body(0..<count)`, concurrently when `count > 1`. Returns when every call has returned.
-    static func forEach(_ count: Int, _ body: (Int) -> Void) {
-        if count == 1 {
+    /// Runs `body(0..<count)`, on up to `threads` threads (all of them by default). Returns when every call has
+    /// returned.
+    static func forEach(_ count: Int, threads: Int = .max, _ body: (Int) -> Void) {
+        if threads < count {
+            // Fewer threads than items: thread t takes items t, t + threads, t + 2·threads …
+            let n = Swift.max(threads, 1)
+            forEach(n) { t in
+                for i in stride(from: t, to: count, by: n) { body(i) }
+            }
+        } else if count == 1 {
             body(0)
         } else if count > 1 {
             // The work items only touch disjoint memory; the box tells the compiler so.

@@ -52,10 +52,13 @@ final class ResampleEngine {
                 temp = ScratchBuffer(byteCount: ((plan.rowSamples + 7) & ~7) * 4 + 64)
             }
             rowCapacity = Swift.max(8, plan.verticalTaps + 2)
-            rows = .allocate(capacity: rowCapacity)
+            // Whole cache lines of its own: another thread's worker writing its pointers next door would otherwise
+            // evict these from under the vertical pass, which reads them in its inner loop.
+            rowStorage = ScratchBuffer(byteCount: (rowCapacity * MemoryLayout<UnsafeRawPointer>.stride + 63) & ~63)
+            rows = rowStorage.typed(UnsafeRawPointer.self)
         }
 
-        deinit { rows.deallocate() }
+        private let rowStorage: ScratchBuffer
     }
 
     /// Creates an engine for output rows `outputRows` that filters up to `groupRows` source rows between two

@@ -1,4 +1,5 @@
 import CropGeometry
+import Dispatch
 
 #if canImport(Darwin)
 import Darwin
@@ -15,11 +16,16 @@ import Musl
 /// the resize reads are skipped), then ``pull(maxRows:)`` the output rows that became ready. The results are
 /// identical to ``PixelBuffer/resized(width:height:from:options:)`` with the same arguments.
 ///
-/// Work is split across threads by output columns: each thread owns a slice of the output width and its own ring
-/// of horizontally filtered rows (`O(slice width × vertical filter taps)`), and runs both passes on every group of
-/// pushed rows, so the threads never wait for each other inside a group. Rows are filtered straight from the
-/// caller's memory; only the rows of an incomplete group are copied (at most ``groupRows`` of them). Output rows
-/// wait in a queue until pulled.
+/// Two ways to use more than one core (``Concurrency``):
+/// - ``Concurrency/parallel``: each group of pushed rows is filtered during `push`, split across threads by output
+///   columns. Each thread owns a slice of the output width and its own ring of horizontally filtered rows
+///   (`O(slice width × vertical filter taps)`) and runs both passes, so the threads never wait for each other
+///   inside a group. Rows are filtered straight from the caller's memory; only an incomplete group is copied.
+/// - ``Concurrency/background``: `push` only copies the rows into one of two blocks of ``groupRows`` rows and
+///   returns; a background thread filters full blocks. The caller (a decoder) keeps its core while the resize runs
+///   on the other. Call ``waitUntilFiltered()`` after the last push before pulling the last rows.
+///
+/// Output rows wait in a queue until pulled.
 ///
 /// ```swift
 /// let stream = try ResizeStream(sourceWidth: 6000, sourceHeight: 4000, format: .rgb8,
@@ -30,6 +36,14 @@ import Musl
 /// }
 /// ```
 public final class ResizeStream {
+    /// How a stream spreads its work over cores.
+    public enum Concurrency: Hashable, Sendable {
+        /// Filter during `push`, on every core, split by output columns.
+        case parallel
+        /// Filter on one background thread while the caller goes on; `push` only copies rows.
+        case background
+    }
+
     /// Source columns.
     public let sourceWidth: Int
     /// Source rows.
@@ -40,39 +54,52 @@ public final class ResizeStream {
     public let outputWidth: Int
     /// Output rows.
     public let outputHeight: Int
-    /// Pushed rows are filtered once at least this many are waiting (or the last row has arrived).
+    /// Pushed rows are filtered once this many are waiting (or the last row has arrived).
     public let groupRows: Int
+    /// How the work is spread over cores.
+    public let concurrency: Concurrency
     /// Source rows pushed so far (the index of the next row to push).
     public private(set) var rowsPushed = 0
-    /// Output rows pulled so far (the index of the next row to pull).
-    public private(set) var rowsPulled = 0
 
     private let plan: ResamplePlan
     /// One engine per slice of output columns.
     private let parts: [(columns: Range<Int>, engine: ResampleEngine)]
     private let neededRows: Range<Int>
-    /// The next source row to filter.
-    private var nextRow: Int
-    /// Copies of pushed rows not filtered yet: rows `nextRow ..< nextRow + stagedCount`.
-    private let staging: ScratchBuffer
-    private var stagedCount = 0
     private let sourceRowBytes: Int
+    private let outputRowBytes: Int
+    /// The next source row to filter (touched only by the filtering thread).
+    private var nextRow: Int
+    /// Copies of pushed rows not filtered yet: rows `nextRow ..< nextRow + stagedCount` (parallel), or the block
+    /// being filled (background).
+    private var staging: ScratchBuffer
+    private var stagedCount = 0
+
+    /// Guards everything below.
+    private let lock = Lock()
     /// Output rows computed so far.
     private var rowsProduced = 0
-    /// Produced, not yet pulled rows: row `rowsPulled + i` at `queue + (queueStart + i) · outputRowBytes`.
+    /// Output rows pulled so far.
+    private var pulled = 0
+    /// Produced, not yet pulled rows: row `pulled + i` at `queue + (queueStart + i) · outputRowBytes`.
     private var queue: ScratchBuffer
     private var queueStart = 0
-    private let outputRowBytes: Int
+
+    /// Background mode: the filtering thread, and the blocks `push` fills (at most two exist).
+    private let worker: DispatchQueue?
+    private let freeBlockCount = DispatchSemaphore(value: 1)
+    private var freeBlocks: [ScratchBuffer] = []
 
     /// Creates a stream that resizes the `sourceRect` part of a `sourceWidth × sourceHeight` image (all of it when
     /// `nil`) to `outputWidth × outputHeight`.
     ///
-    /// - Parameter groupRows: rows to collect before filtering (rounded up to a multiple of 8); `nil` picks 32.
-    ///   Pushes of at least that many rows are filtered in place without copying.
+    /// - Parameter groupRows: rows to collect before filtering (rounded up to a multiple of 8); `nil` picks 128 for
+    ///   ``Concurrency/parallel`` and 64 for ``Concurrency/background``. In parallel mode, pushes of at least that
+    ///   many rows are filtered in place without copying.
     /// - Throws: ``PixelError`` for invalid sizes or a source rectangle that is empty or outside the image.
     public init(
         sourceWidth: Int, sourceHeight: Int, format: PixelFormat, outputWidth: Int, outputHeight: Int,
-        sourceRect: Rect? = nil, options: ResampleOptions = .default, groupRows: Int? = nil
+        sourceRect: Rect? = nil, options: ResampleOptions = .default, groupRows: Int? = nil,
+        concurrency: Concurrency = .parallel
     ) throws(PixelError) {
         try PixelLimits.unlimited.check(width: sourceWidth, height: sourceHeight)
         try PixelLimits.default.check(width: outputWidth, height: outputHeight)
@@ -84,13 +111,15 @@ public final class ResizeStream {
         self.format = format
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight
-        self.groupRows = Swift.max(8, ((groupRows ?? 32) + 7) / 8 * 8)
+        self.concurrency = concurrency
+        self.groupRows = Swift.max(8, ((groupRows ?? (concurrency == .parallel ? 128 : 64)) + 7) / 8 * 8)
         let plan = ResamplePlan(
             format: format, sourceWidth: sourceWidth, sourceHeight: sourceHeight, outputWidth: outputWidth,
             outputHeight: outputHeight, sourceRect: rect, options: options)
         self.plan = plan
         // Slices of at least 64 columns: narrower ones would mostly filter their neighbours' overlap.
-        let threads = Swift.min(Parallel.threads(options.maxThreads), Swift.max(1, outputWidth / 64))
+        let threads = concurrency == .background
+            ? 1 : Swift.min(Parallel.threads(options.maxThreads), Swift.max(1, outputWidth / 64))
         parts = Parallel.chunks(0..<outputWidth, parts: threads).map { columns in
             let slice = threads == 1 ? plan : plan.slice(columns: columns, options: options)
             return (columns, ResampleEngine(plan: slice, outputRows: 0..<outputHeight))
@@ -101,6 +130,12 @@ public final class ResizeStream {
         staging = ScratchBuffer(byteCount: self.groupRows * sourceRowBytes)
         outputRowBytes = outputWidth * format.bytesPerPixel
         queue = ScratchBuffer(byteCount: 8 * outputRowBytes)
+        worker = concurrency == .background ? DispatchQueue(label: "CropPixels.ResizeStream") : nil
+        if worker != nil { freeBlocks = [ScratchBuffer(byteCount: self.groupRows * sourceRowBytes)] }
+    }
+
+    deinit {
+        worker?.sync {}
     }
 
     /// The source rows the resize reads; rows pushed outside this range are skipped.
@@ -109,17 +144,21 @@ public final class ResizeStream {
     /// Whether every source row the resize reads has been pushed.
     public var hasAllSourceRows: Bool { rowsPushed >= neededRows.upperBound }
 
+    /// Output rows pulled so far (the index of the next row to pull).
+    public var rowsPulled: Int { lock.locked { pulled } }
+
     /// Output rows ready to pull.
-    public var availableRows: Int { rowsProduced - rowsPulled }
+    public var availableRows: Int { lock.locked { rowsProduced - pulled } }
 
     /// Whether every output row has been pulled.
-    public var isFinished: Bool { rowsPulled == outputHeight }
+    public var isFinished: Bool { lock.locked { pulled == outputHeight } }
 
     /// Pushes the next `rows.height` source rows, top to bottom.
     ///
     /// - Throws: ``PixelError/formatMismatch(_:)`` when the rows' width or format differ from the stream's, or
     ///   ``PixelError/invalidArgument(name:reason:)`` when they run past the source height.
-    /// - Complexity: amortised O(row width × horizontal taps) per row.
+    /// - Complexity: amortised O(row width × horizontal taps) per row (in background mode, O(row width) here and
+    ///   the rest on the background thread).
     public func push(_ rows: UnsafePixelRows) throws(PixelError) {
         guard rows.width == sourceWidth, rows.format == format else {
             throw .formatMismatch(
@@ -134,6 +173,10 @@ public final class ResizeStream {
         let first = Swift.max(pushedFirst, neededRows.lowerBound)
         let last = Swift.min(rowsPushed, neededRows.upperBound)
         guard first < last else { return }
+        if concurrency == .background {
+            pushToBackground(rows, (first - pushedFirst)..<(last - pushedFirst), isLast: last == neededRows.upperBound)
+            return
+        }
         let fresh = last - first
         let total = stagedCount + fresh
         let isLast = last == neededRows.upperBound
@@ -161,6 +204,12 @@ public final class ResizeStream {
     /// Pushes every row of `buffer`. See ``push(_:)-(UnsafePixelRows)``.
     public func push(_ buffer: PixelBuffer) throws(PixelError) {
         try buffer.withUnsafeRows { rows throws(PixelError) in try push(rows) }
+    }
+
+    /// Waits until every pushed row has been filtered (background mode; returns at once in parallel mode). After
+    /// the last push, all output rows are then available.
+    public func waitUntilFiltered() {
+        worker?.sync {}
     }
 
     /// Takes up to `maxRows` ready output rows as a buffer (`nil` when none is ready).
@@ -191,23 +240,54 @@ public final class ResizeStream {
     // MARK: Internals
 
     private func dequeue(_ n: Int, into dst: UnsafePixelRows, startRow: Int) {
-        for i in 0..<n {
-            dst.row(startRow + i).copyMemory(
-                from: queue.pointer + (queueStart + i) * outputRowBytes, byteCount: outputRowBytes)
+        lock.locked {
+            for i in 0..<n {
+                dst.row(startRow + i).copyMemory(
+                    from: queue.pointer + (queueStart + i) * outputRowBytes, byteCount: outputRowBytes)
+            }
+            queueStart += n
+            pulled += n
         }
-        queueStart += n
-        rowsPulled += n
+    }
+
+    /// Copies rows `range` of `rows` into the block being filled, handing full blocks to the background thread.
+    private func pushToBackground(_ rows: UnsafePixelRows, _ range: Range<Int>, isLast: Bool) {
+        for i in range {
+            (staging.pointer + stagedCount * sourceRowBytes).copyMemory(from: rows.row(i), byteCount: sourceRowBytes)
+            stagedCount += 1
+            if stagedCount == groupRows || (isLast && i == range.upperBound - 1) {
+                let block = staging, count = stagedCount
+                let job = UncheckedSendable((self, block))
+                worker!.async {
+                    let (stream, block) = job.value
+                    withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: count) { pointers in
+                        for r in 0..<count { pointers[r] = UnsafeRawPointer(block.pointer + r * stream.sourceRowBytes) }
+                        stream.filter(pointers.baseAddress!, count: count)
+                    }
+                    stream.lock.locked { stream.freeBlocks.append(block) }
+                    stream.freeBlockCount.signal()
+                }
+                // Take a free block (the other one, or this one once the background thread is done with it).
+                freeBlockCount.wait()
+                staging = lock.locked { freeBlocks.removeLast() }
+                stagedCount = 0
+            }
+        }
     }
 
     /// Filters source rows `nextRow ..< nextRow + count` (`rows[i]` is row `nextRow + i`) and produces every
     /// output row they complete; each column slice runs on its own thread.
     private func filter(_ rows: UnsafePointer<UnsafeRawPointer>, count: Int) {
         let start = nextRow, end = nextRow + count
-        var ready = rowsProduced
+        let produced = lock.locked { rowsProduced }
+        var ready = produced
         while ready < outputHeight, plan.sourceRowsEnd(forOutputRow: ready) <= end { ready += 1 }
-        reserveQueue(ready - rowsProduced)
-        let produced = rowsProduced, rowBytes = outputRowBytes, bpp = format.bytesPerPixel
-        let base = queue.pointer + (queueStart + availableRows) * rowBytes
+        // Only this thread moves or grows the queue, and readers hold the lock while they copy out.
+        let base = lock.locked {
+            reserveQueue(ready - produced)
+            return queue.pointer + (queueStart + rowsProduced - pulled) * outputRowBytes
+        }
+        let rowBytes = outputRowBytes, bpp = format.bytesPerPixel
         let plan = self.plan, parts = self.parts
         Parallel.forEach(parts.count) { k in
             let (columns, engine) = parts[k]
@@ -223,12 +303,13 @@ public final class ResizeStream {
             }
         }
         nextRow = end
-        rowsProduced = ready
+        lock.locked { rowsProduced = ready }
     }
 
     /// Makes room for `extra` more rows after the unpulled ones, moving them to the front or growing the queue.
+    /// Called with the lock held.
     private func reserveQueue(_ extra: Int) {
-        let waiting = availableRows
+        let waiting = rowsProduced - pulled
         let capacity = queue.byteCount / Swift.max(outputRowBytes, 1)
         if queueStart + waiting + extra <= capacity { return }
         if waiting + extra <= capacity {
@@ -239,5 +320,28 @@ public final class ResizeStream {
             queue = grown
         }
         queueStart = 0
+    }
+}
+
+/// A mutual-exclusion lock (a pthread mutex; Foundation's `NSLock` without Foundation).
+final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the lock held.
+    @inline(__always)
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
     }
 }

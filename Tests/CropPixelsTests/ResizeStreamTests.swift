@@ -7,11 +7,11 @@ struct ResizeStreamTests {
     /// Pushes `image` in random chunks, pulls at random moments, and returns the assembled output.
     static func streamed(
         _ image: PixelBuffer, width: Int, height: Int, rect: Rect?, options: ResampleOptions, groupRows: Int,
-        rng: inout SplitMix64
+        concurrency: ResizeStream.Concurrency = .parallel, rng: inout SplitMix64
     ) throws -> PixelBuffer {
         let stream = try ResizeStream(
             sourceWidth: image.width, sourceHeight: image.height, format: image.format, outputWidth: width,
-            outputHeight: height, sourceRect: rect, options: options, groupRows: groupRows)
+            outputHeight: height, sourceRect: rect, options: options, groupRows: groupRows, concurrency: concurrency)
         var output = try PixelBuffer(width: width, height: height, format: image.format)
         var pulled = 0
         var y = 0
@@ -22,6 +22,7 @@ struct ResizeStreamTests {
             if rng.next() % 3 == 0 { pulled += try stream.pull(into: &output, startRow: pulled) }
         }
         #expect(stream.hasAllSourceRows)
+        stream.waitUntilFiltered()
         while let band = try stream.pull(maxRows: 3) {
             try band.withUnsafeRows { src in
                 output.withUnsafeMutableRows { dst in
@@ -48,9 +49,12 @@ struct ResizeStreamTests {
                         let whole = try rect.map { try image.resized(width: w, height: h, from: $0, options: options) }
                             ?? image.resized(width: w, height: h, options: options)
                         let group = [8, 16, 24][Int(rng.next() % 3)]
-                        let streamed = try Self.streamed(
-                            image, width: w, height: h, rect: rect, options: options, groupRows: group, rng: &rng)
-                        #expect(streamed == whole, "\(format) \(filter) linear \(linear) → \(w)×\(h) rect \(String(describing: rect))")
+                        for concurrency in [ResizeStream.Concurrency.parallel, .background] {
+                            let streamed = try Self.streamed(
+                                image, width: w, height: h, rect: rect, options: options, groupRows: group,
+                                concurrency: concurrency, rng: &rng)
+                            #expect(streamed == whole, "\(format) \(filter) linear \(linear) \(concurrency) → \(w)×\(h) rect \(String(describing: rect))")
+                        }
                     }
                 }
             }
