@@ -208,12 +208,31 @@ for filter in [ResamplingFilter.catmullRom, .lanczos3] {
         }
     }
 }
+for format in [PixelFormat.rgba8, .rgb16] {
+    let name = "render straighten 7.5° 3000×2000 → 2350×1550 \(format) Catmull-Rom"
+    if selected(name) {
+        let image = syntheticImage(width: 3000, height: 2000, format: format)
+        let size = PixelSize(3000, 2000), out = PixelSize(2350, 1550)
+        let r = try AffineRenderer(
+            sourceSize: size, outputSize: out, transform: straighten(degrees: 7.5, source: size, output: out))
+        try bench(name, runs: 3) { t in _ = try r.render(image, maxThreads: t) }
+    }
+}
 if selected("render straighten 7.5° reduced 4× → 1175×775 RGB8 Catmull-Rom") {
     let out = PixelSize(1175, 775)
     let r = try AffineRenderer(
         sourceSize: bigSize, outputSize: out,
         transform: straighten(degrees: 7.5, source: bigSize, output: out, scale: 0.25))
     try bench("render straighten 7.5° reduced 4× → 1175×775 RGB8 Catmull-Rom", runs: 5) { t in
+        _ = try r.render(big, maxThreads: t)
+    }
+}
+if selected("render straighten 7.5° reduced 20× → 235×155 RGB8 Catmull-Rom (box pre-shrink 6×)") {
+    let out = PixelSize(235, 155)
+    let r = try AffineRenderer(
+        sourceSize: bigSize, outputSize: out,
+        transform: straighten(degrees: 7.5, source: bigSize, output: out, scale: 0.05))
+    try bench("render straighten 7.5° reduced 20× → 235×155 RGB8 Catmull-Rom (box pre-shrink 6×)", runs: 5) { t in
         _ = try r.render(big, maxThreads: t)
     }
 }

@@ -316,43 +316,39 @@ struct AffineKernel: Sendable {
         let hx = nx / 2 - 1, hy = ny / 2 - 1
         let out16 = dst.assumingMemoryBound(to: UInt16.self)
         let wxAll = tables.floatX, wyAll = tables.floatY
-        do {
-            do {
-                var u = row.u, v = row.v
-                for x in 0..<width {
-                    let bx = Int(truncatingIfNeeded: u >> 32), by = Int(truncatingIfNeeded: v >> 32)
-                    let px = Int(truncatingIfNeeded: u >> (32 - Int64(Self.phaseBits))) & (Self.phases - 1)
-                    let py = Int(truncatingIfNeeded: v >> (32 - Int64(Self.phaseBits))) & (Self.phases - 1)
-                    u &+= row.du
-                    v &+= row.dv
-                    let wx = wxAll + px * nx, wy = wyAll + py * ny
-                    var acc = SIMD4<Float>()
-                    for j in 0..<ny {
-                        let p = window.row(clamping: by - hy + j).assumingMemoryBound(to: UInt16.self)
-                        var r = SIMD4<Float>()
-                        for i in 0..<nx {
-                            let xi = Swift.min(Swift.max(bx - hx + i, 0), window.width - 1) * c
-                            var s = SIMD4<Float>()
-                            for ch in 0..<c { s[ch] = Float(p[xi + ch]) }
-                            if alpha {
-                                let a = s[c - 1] * (1 / 65535)
-                                for ch in 0..<(c - 1) { s[ch] *= a }
-                            }
-                            r += s * wx[i]
-                        }
-                        acc += r * wy[j]
-                    }
-                    let o = out16 + x * c
-                    var a: Float = 65535
+        var u = row.u, v = row.v
+        for x in 0..<width {
+            let bx = Int(truncatingIfNeeded: u >> 32), by = Int(truncatingIfNeeded: v >> 32)
+            let px = Int(truncatingIfNeeded: u >> (32 - Int64(Self.phaseBits))) & (Self.phases - 1)
+            let py = Int(truncatingIfNeeded: v >> (32 - Int64(Self.phaseBits))) & (Self.phases - 1)
+            u &+= row.du
+            v &+= row.dv
+            let wx = wxAll + px * nx, wy = wyAll + py * ny
+            var acc = SIMD4<Float>()
+            for j in 0..<ny {
+                let p = window.row(clamping: by - hy + j).assumingMemoryBound(to: UInt16.self)
+                var r = SIMD4<Float>()
+                for i in 0..<nx {
+                    let xi = Swift.min(Swift.max(bx - hx + i, 0), window.width - 1) * c
+                    var s = SIMD4<Float>()
+                    for ch in 0..<c { s[ch] = Float(p[xi + ch]) }
                     if alpha {
-                        a = Swift.min(Swift.max(acc[c - 1], 0), 65535)
-                        o[c - 1] = UInt16(a + 0.5)
+                        let a = s[c - 1] * (1 / 65535)
+                        for ch in 0..<(c - 1) { s[ch] *= a }
                     }
-                    for ch in 0..<(alpha ? c - 1 : c) {
-                        let value = a > 0 ? Swift.min(Swift.max(acc[ch], 0), a) * (65535 / a) : 0
-                        o[ch] = UInt16(Swift.min(value, 65535) + 0.5)
-                    }
+                    r += s * wx[i]
                 }
+                acc += r * wy[j]
+            }
+            let o = out16 + x * c
+            var a: Float = 65535
+            if alpha {
+                a = Swift.min(Swift.max(acc[c - 1], 0), 65535)
+                o[c - 1] = UInt16(a + 0.5)
+            }
+            for ch in 0..<(alpha ? c - 1 : c) {
+                let value = a > 0 ? Swift.min(Swift.max(acc[ch], 0), a) * (65535 / a) : 0
+                o[ch] = UInt16(Swift.min(value, 65535) + 0.5)
             }
         }
     }

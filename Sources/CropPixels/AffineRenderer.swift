@@ -14,8 +14,10 @@ import CropGeometry
 ///   (``ResampleOptions``, `filter`) on the source rectangle, then the permutation.
 /// - **general** — a rotation or shear: each output pixel is filtered from the source with `rotationFilter`,
 ///   separable in source x and y, its support stretched by the local reduction factor (the length of the
-///   transform's rows, at least 1) so that reduced rotated renders do not alias. Sub-pixel positions are quantised
-///   to 1/128 pixel. 8-bit images use 14-bit fixed-point weights, 16-bit images `Float`.
+///   transform's rows, at least 1) so that reduced rotated renders do not alias. From a 6× reduction on, the
+///   source is first averaged in `k × k` blocks (`k = ⌊reduction / 3⌋`, alpha-weighted), leaving the stretched
+///   kernel the last 3–6×. Sub-pixel positions are quantised to 1/128 pixel. 8-bit images use 14-bit fixed-point
+///   weights, 16-bit images `Float`.
 ///
 /// Edges: taps that fall outside the source are clamped to the nearest edge pixel, so sampling at the picture's
 /// border never pulls in black (the separable path renormalises weights instead; both keep constant images
@@ -52,6 +54,9 @@ public struct AffineRenderer: Sendable {
     let sourceRect: Rect
     /// For the general path: the filter taps.
     let kernel: AffineKernel?
+    /// For the general path: the box pre-shrink factor (1: none), and the transform from output to shrunk source.
+    let preShrink: Int
+    let kernelTransform: AffineTransform2D
     /// Use the portable 8-bit kernel even where the SSE2 one exists (tests compare the two).
     var forcesPortableKernel = false
 
@@ -90,6 +95,8 @@ public struct AffineRenderer: Sendable {
         if let orientation = axisAligned, bounds.contains(covered, tolerance: 1e-6) {
             sourceRect = covered.intersection(bounds) ?? covered
             kernel = nil
+            preShrink = 1
+            kernelTransform = transform
             let unitScale = orientation.swapsDimensions
                 ? abs(abs(t.b) - 1) <= 1e-9 && abs(abs(t.c) - 1) <= 1e-9
                 : abs(abs(t.a) - 1) <= 1e-9 && abs(abs(t.d) - 1) <= 1e-9
@@ -98,7 +105,10 @@ public struct AffineRenderer: Sendable {
         } else {
             sourceRect = covered
             path = .general
-            kernel = AffineKernel(filter: rotationFilter, transform: t)
+            let fx = (t.a * t.a + t.c * t.c).squareRoot(), fy = (t.b * t.b + t.d * t.d).squareRoot()
+            preShrink = rotationFilter == .nearest ? 1 : BoxShrink.factor(fx: fx, fy: fy)
+            kernelTransform = t.scaledBy(x: 1 / Double(preShrink), y: 1 / Double(preShrink))
+            kernel = AffineKernel(filter: rotationFilter, transform: kernelTransform)
         }
     }
 
@@ -118,9 +128,16 @@ public struct AffineRenderer: Sendable {
                 filter: filter, inSize: sourceSize.height, outSize: band.height, in0: r.minY, in1: r.maxY)
             return axis.sourceRange(for: 0..<band.height)
         case .general:
-            return kernel!.sourceRows(
-                forOutputRows: rows, width: outputSize.width, transform: transform, sourceHeight: sourceSize.height)
+            let shrunk = shrunkSourceRows(forOutputRows: rows)
+            return (shrunk.lowerBound * preShrink)..<Swift.min(shrunk.upperBound * preShrink, sourceSize.height)
         }
+    }
+
+    /// The rows of the pre-shrunk source (the source itself without pre-shrink) that output rows `rows` read.
+    private func shrunkSourceRows(forOutputRows rows: Range<Int>) -> Range<Int> {
+        kernel!.sourceRows(
+            forOutputRows: rows, width: outputSize.width, transform: kernelTransform,
+            sourceHeight: (sourceSize.height + preShrink - 1) / preShrink)
     }
 
     /// Renders output rows `outputRows` (all of them by default) as a buffer of that many rows.
@@ -197,6 +214,15 @@ public struct AffineRenderer: Sendable {
                     map.permute(src, originX: 0, originY: 0, into: dst, rows: 0..<rows.count, destinationFirstRow: 0)
                 }
             }
+        case .general where preShrink > 1:
+            let shrunkRows = shrunkSourceRows(forOutputRows: rows)
+            let shrunk = BoxShrink.shrink(
+                source, sourceFirstRow: sourceFirstRow, pictureHeight: sourceSize.height, factor: preShrink,
+                rows: shrunkRows, threads: threads)
+            kernel!.render(
+                shrunk, sourceFirstRow: shrunkRows.lowerBound,
+                sourceHeight: (sourceSize.height + preShrink - 1) / preShrink, transform: kernelTransform,
+                outputRows: rows, into: &out, threads: threads, portable: forcesPortableKernel)
         case .general:
             kernel!.render(
                 source, sourceFirstRow: sourceFirstRow, sourceHeight: sourceSize.height, transform: transform,

@@ -60,8 +60,11 @@ public struct ResizeLayout: Hashable, Sendable, CustomStringConvertible {
     public let sourceRect: Rect
     /// The size the source rectangle is resampled to.
     public let imageSize: PixelSize
-    /// Where the resampled image's top-left pixel sits in the output (non-zero only for ``ResizeMode/pad(background:alignment:)``).
+    /// The column of the output where the resampled image's left edge sits (non-zero only for
+    /// ``ResizeMode/pad(background:alignment:)``).
     public let imageX: Int
+    /// The row of the output where the resampled image's top edge sits (non-zero only for
+    /// ``ResizeMode/pad(background:alignment:)``).
     public let imageY: Int
 
     init(outputSize: PixelSize, sourceRect: Rect, imageSize: PixelSize, imageOrigin: (Int, Int)) {

@@ -241,6 +241,27 @@ struct ResamplerTests {
         }
     }
 
+    @Test("degenerate sizes: 1-pixel sources and outputs, extreme ratios", arguments: allFormats)
+    func degenerateSizes(_ format: PixelFormat) throws {
+        let maxValue = format.depth.maxValue
+        for (sw, sh, ow, oh) in [(1, 1, 5, 3), (7, 1, 1, 1), (1, 9, 4, 2), (300, 2, 1, 7), (2, 2, 1, 1)] {
+            let image = makeBuffer(width: sw, height: sh, format: format) { x, y, c in (x * 31 + y * 17 + c * 5) % (maxValue + 1) }
+            for filter in ResamplingFilter.allCases {
+                let out = try image.resized(width: ow, height: oh, options: ResampleOptions(filter: filter))
+                #expect(out.width == ow && out.height == oh && out.format == format)
+                // Every output sample lies within the source's range (filters are normalised, overshoot clamped).
+                let (lo, hi) = (image.samples.min()!, image.samples.max()!)
+                if !format.hasAlpha, filter != .lanczos3, filter != .catmullRom {
+                    #expect(out.samples.allSatisfy { $0 >= lo && $0 <= hi }, "\(format) \(filter) \(sw)×\(sh) → \(ow)×\(oh)")
+                }
+            }
+        }
+        // A single pixel enlarged is that pixel everywhere.
+        let dot = makeBuffer(width: 1, height: 1, format: format) { _, _, c in [maxValue / 3, maxValue / 2, maxValue / 5, maxValue][c] }
+        let big = try dot.resized(width: 6, height: 4)
+        #expect((0..<4).allSatisfy { y in (0..<6).allSatisfy { x in big.pixel(x: x, y: y) == dot.pixel(x: 0, y: 0) } })
+    }
+
     @Test("invalid arguments throw PixelError")
     func invalidArguments() {
         let image = randomBuffer(width: 8, height: 8, format: .rgb8, seed: 1)
