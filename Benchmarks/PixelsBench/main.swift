@@ -4,6 +4,7 @@
 //   swift run -c release PixelsBench resize rotate   # only those whose name contains a word given
 //   swift run -c release PixelsBench raw-resize IN.rgb W H OUT_W OUT_H OUT.rgb
 //                                                    # resizes raw RGB8 bytes (for comparisons with Pillow)
+//   swift run -c release PixelsBench stream-rss      # peak memory of a streamed 6000×4000 → 1920×1280 resize
 //
 // Timings are wall-clock medians; the machine's other load shows up in them, so compare runs made side by side.
 
@@ -96,11 +97,50 @@ func rawResize(_ args: [String]) throws {
     fclose(o)
 }
 
+// MARK: Peak memory of a streamed resize
+
+/// `PixelsBench stream-rss`: resizes a synthetic 6000×4000 RGB8 image generated 16 rows at a time through a
+/// ResizeStream (the whole source never exists) and prints the peak resident set size.
+func streamPeakMemory() throws {
+    var band = try PixelBuffer(width: 6000, height: 16, format: .rgb8)
+    let stream = try ResizeStream(
+        sourceWidth: 6000, sourceHeight: 4000, format: .rgb8, outputWidth: 1920, outputHeight: 1280,
+        concurrency: .background)
+    var out = try PixelBuffer(width: 1920, height: 1280, format: .rgb8)
+    var row = 0
+    for b in 0..<250 {
+        band.withUnsafeMutableRows { rows in
+            for y in 0..<16 {
+                let r = rows.row8(y)
+                for i in 0..<(6000 * 3) { r[i] = UInt8(truncatingIfNeeded: i &* 7 &+ (b * 16 + y) &* 13) }
+            }
+        }
+        try stream.push(band)
+        row += try stream.pull(into: &out, startRow: row)
+    }
+    stream.waitUntilFiltered()
+    row += try stream.pull(into: &out, startRow: row)
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let peakMB = usage.ru_maxrss / 1024
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    let peakMB = usage.ru_maxrss / (1024 * 1024)
+    #endif
+    print("streamed 6000×4000 → 1920×1280 (\(row) rows out): peak RSS \(peakMB) MB "
+        + "(the decoded source alone would be 72 MB, the output is 7 MB)")
+}
+
 // MARK: Benchmarks
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "raw-resize" {
     try rawResize(Array(arguments.dropFirst()))
+    exit(0)
+}
+if arguments.first == "stream-rss" {
+    try streamPeakMemory()
     exit(0)
 }
 
