@@ -19,6 +19,8 @@ import CropGeometry
 ///   kernel the last 3–6×. Sub-pixel positions are quantised to 1/128 pixel. 8-bit images use 14-bit fixed-point
 ///   weights, 16-bit images `Float`.
 ///
+/// Filtering is on the stored values (there is no linear-light option here, unlike ``ResampleOptions``).
+///
 /// Edges: taps that fall outside the source are clamped to the nearest edge pixel, so sampling at the picture's
 /// border never pulls in black (the separable path renormalises weights instead; both keep constant images
 /// constant). Alpha is premultiplied while filtering, as in the resampler.
