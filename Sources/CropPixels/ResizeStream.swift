@@ -25,6 +25,11 @@ import Musl
 ///   returns; a background thread filters full blocks. The caller (a decoder) keeps its core while the resize runs
 ///   on the other. Call ``waitUntilFiltered()`` after the last push before pulling the last rows.
 ///
+/// For a decoder handing over small bands, `.background` is the better choice: `.parallel` pays a thread hand-off
+/// per group and its second thread reads rows the caller's core has just written; it pays off for large pushes
+/// (measured on the 2-core machine: one push of 6000×4000 → 1920×1280 in 19 ms instead of 36 ms on one thread,
+/// but 16-row pushes anywhere from 24 to 55 ms).
+///
 /// Output rows wait in a queue until pulled.
 ///
 /// ```swift
