@@ -47,6 +47,9 @@ let package = Package(
             resources: [.copy("Samples")]
         ),
 
+        // Release-mode micro-benchmarks of the pixel engine (not a test).
+        .executableTarget(name: "PixelsBench", dependencies: ["CropPixels"], path: "Benchmarks/PixelsBench"),
+
         .testTarget(name: "CropGeometryTests", dependencies: ["CropGeometry"]),
         .testTarget(name: "CropPixelsTests", dependencies: ["CropPixels", "CropGeometry"]),
         .testTarget(

@@ -80,13 +80,21 @@ public struct PixelFormat: Hashable, Sendable, Codable, CustomStringConvertible 
         self.depth = depth
     }
 
+    /// Gray, 8-bit.
     public static let gray8 = PixelFormat(.gray)
+    /// Gray and alpha, 8-bit.
     public static let grayAlpha8 = PixelFormat(.grayAlpha)
+    /// RGB, 8-bit.
     public static let rgb8 = PixelFormat(.rgb)
+    /// RGBA, 8-bit.
     public static let rgba8 = PixelFormat(.rgba)
+    /// Gray, 16-bit.
     public static let gray16 = PixelFormat(.gray, .sixteen)
+    /// Gray and alpha, 16-bit.
     public static let grayAlpha16 = PixelFormat(.grayAlpha, .sixteen)
+    /// RGB, 16-bit.
     public static let rgb16 = PixelFormat(.rgb, .sixteen)
+    /// RGBA, 16-bit.
     public static let rgba16 = PixelFormat(.rgba, .sixteen)
 
     /// Channels per pixel.

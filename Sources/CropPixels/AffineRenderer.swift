@@ -1,0 +1,261 @@
+import CropGeometry
+
+/// Renders an output image through an affine map from output pixels to source pixels, in a single resampling pass.
+///
+/// `transform` maps continuous output coordinates to continuous source coordinates (pixel `(i, j)` covers
+/// `[i, i+1) × [j, j+1)`; its centre is `(i + 0.5, j + 0.5)`). A crop engine's render plan is exactly that: the
+/// orientation, quarter turns, flips, straightening, crop and scale folded into one transform, so no intermediate
+/// full-size image is ever made.
+///
+/// Three paths, chosen from the transform (see ``Path``):
+/// - **copy** — a quarter-turn/mirror permutation with unit scale and whole-pixel offsets: pixels are copied, not
+///   filtered (bit-exact).
+/// - **separable** — axis-aligned but scaled or shifted by a fraction: the separable resampler
+///   (``ResampleOptions``, `filter`) on the source rectangle, then the permutation.
+/// - **general** — a rotation or shear: each output pixel is filtered from the source with `rotationFilter`,
+///   separable in source x and y, its support stretched by the local reduction factor (the length of the
+///   transform's rows, at least 1) so that reduced rotated renders do not alias. From a 6× reduction on, the
+///   source is first averaged in `k × k` blocks (`k = ⌊reduction / 3⌋`, alpha-weighted), leaving the stretched
+///   kernel the last 3–6×. Sub-pixel positions are quantised to 1/128 pixel. 8-bit images use 14-bit fixed-point
+///   weights, 16-bit images `Float`.
+///
+/// Filtering is on the stored values (there is no linear-light option here, unlike ``ResampleOptions``).
+///
+/// Edges: taps that fall outside the source are clamped to the nearest edge pixel, so sampling at the picture's
+/// border never pulls in black (the separable path renormalises weights instead; both keep constant images
+/// constant). Alpha is premultiplied while filtering, as in the resampler.
+///
+/// The renderer can produce any band of output rows (``render(_:sourceFirstRow:outputRows:maxThreads:)``) from a
+/// source that holds only the rows that band reads (``sourceRows(forOutputRows:)``), so a pipeline can decode and
+/// encode band by band.
+public struct AffineRenderer: Sendable {
+    /// How the renderer samples, decided from the transform.
+    public enum Path: Hashable, Sendable {
+        /// Pixel copies permuted by the orientation (quarter turns and mirrors); no filtering.
+        case copy(Orientation)
+        /// A separable resample of an axis-aligned source rectangle, then the orientation's permutation.
+        case separable(Orientation)
+        /// A 2-D filter per output pixel (rotations, shears).
+        case general
+    }
+
+    /// The full source picture's size.
+    public let sourceSize: PixelSize
+    /// The output's size.
+    public let outputSize: PixelSize
+    /// Output coordinates → source coordinates.
+    public let transform: AffineTransform2D
+    /// The filter of the separable path.
+    public let filter: ResamplingFilter
+    /// The filter of the general path.
+    public let rotationFilter: ResamplingFilter
+    /// The path this transform takes.
+    public let path: Path
+
+    /// For the copy and separable paths: the source rectangle the output covers, in source coordinates.
+    let sourceRect: Rect
+    /// For the general path: the filter taps.
+    let kernel: AffineKernel?
+    /// For the general path: the box pre-shrink factor (1: none), and the transform from output to shrunk source.
+    let preShrink: Int
+    let kernelTransform: AffineTransform2D
+    /// Use the portable 8-bit kernel even where the SSE2 one exists (tests compare the two).
+    var forcesPortableKernel = false
+
+    /// Creates a renderer.
+    ///
+    /// - Parameters:
+    ///   - sourceSize: the size of the whole source picture (the stored pixels).
+    ///   - outputSize: the size of the output.
+    ///   - transform: maps output coordinates to source coordinates; it must be invertible.
+    ///   - filter: the separable path's filter (default Lanczos3).
+    ///   - rotationFilter: the general path's filter (default Catmull-Rom: sharp, and 4×4 taps at scale 1).
+    /// - Throws: ``PixelError/invalidArgument(name:reason:)`` when the transform is not finite or not invertible.
+    public init(
+        sourceSize: PixelSize, outputSize: PixelSize, transform: AffineTransform2D,
+        filter: ResamplingFilter = .lanczos3, rotationFilter: ResamplingFilter = .catmullRom
+    ) throws(PixelError) {
+        guard transform.isFinite, transform.isInvertible else {
+            throw .invalidArgument(name: "transform", reason: "\(transform) is not finite and invertible")
+        }
+        self.sourceSize = sourceSize
+        self.outputSize = outputSize
+        self.transform = transform
+        self.filter = filter
+        self.rotationFilter = rotationFilter
+        let (w, h) = (Double(outputSize.width), Double(outputSize.height))
+        let t = transform
+        let tiny = 1e-9 * Swift.max(abs(t.a), abs(t.b), abs(t.c), abs(t.d))
+        var axisAligned: Orientation?
+        if abs(t.b) <= tiny, abs(t.c) <= tiny {
+            axisAligned = t.a > 0 ? (t.d > 0 ? .up : .bottomLeft) : (t.d > 0 ? .topRight : .bottomRight)
+        } else if abs(t.a) <= tiny, abs(t.d) <= tiny {
+            axisAligned = t.c > 0 ? (t.b > 0 ? .leftTop : .rightTop) : (t.b > 0 ? .leftBottom : .rightBottom)
+        }
+        let bounds = Rect(x: 0, y: 0, width: Double(sourceSize.width), height: Double(sourceSize.height))
+        let covered = t.apply(to: Rect(x: 0, y: 0, width: w, height: h))
+        if let orientation = axisAligned, bounds.contains(covered, tolerance: 1e-6) {
+            sourceRect = covered.intersection(bounds) ?? covered
+            kernel = nil
+            preShrink = 1
+            kernelTransform = transform
+            let unitScale = orientation.swapsDimensions
+                ? abs(abs(t.b) - 1) <= 1e-9 && abs(abs(t.c) - 1) <= 1e-9
+                : abs(abs(t.a) - 1) <= 1e-9 && abs(abs(t.d) - 1) <= 1e-9
+            let whole = { (v: Double) in abs(v - v.rounded()) <= 1e-6 }
+            path = unitScale && whole(covered.minX) && whole(covered.minY) ? .copy(orientation) : .separable(orientation)
+        } else {
+            sourceRect = covered
+            path = .general
+            let fx = (t.a * t.a + t.c * t.c).squareRoot(), fy = (t.b * t.b + t.d * t.d).squareRoot()
+            preShrink = rotationFilter == .nearest ? 1 : BoxShrink.factor(fx: fx, fy: fy)
+            kernelTransform = t.scaledBy(x: 1 / Double(preShrink), y: 1 / Double(preShrink))
+            kernel = AffineKernel(filter: rotationFilter, transform: kernelTransform)
+        }
+    }
+
+    /// The source rows that output rows `rows` read (within the source picture). A source window passed to
+    /// ``render(_:sourceFirstRow:outputRows:maxThreads:)`` for those rows must contain them.
+    public func sourceRows(forOutputRows rows: Range<Int>) -> Range<Int> {
+        let rows = rows.clamped(to: 0..<outputSize.height)
+        guard !rows.isEmpty else { return 0..<0 }
+        switch path {
+        case .copy(let orientation):
+            let r = bandSourceRect(rows, orientation).integral()
+            return Int(r.minY)..<Int(r.maxY)
+        case .separable(let orientation):
+            let band = bandImageRect(rows, orientation)
+            let r = bandSourceRect(rows, orientation)
+            let axis = ResampleAxis(
+                filter: filter, inSize: sourceSize.height, outSize: band.height, in0: r.minY, in1: r.maxY)
+            return axis.sourceRange(for: 0..<band.height)
+        case .general:
+            let shrunk = shrunkSourceRows(forOutputRows: rows)
+            return (shrunk.lowerBound * preShrink)..<Swift.min(shrunk.upperBound * preShrink, sourceSize.height)
+        }
+    }
+
+    /// The rows of the pre-shrunk source (the source itself without pre-shrink) that output rows `rows` read.
+    private func shrunkSourceRows(forOutputRows rows: Range<Int>) -> Range<Int> {
+        kernel!.sourceRows(
+            forOutputRows: rows, width: outputSize.width, transform: kernelTransform,
+            sourceHeight: (sourceSize.height + preShrink - 1) / preShrink)
+    }
+
+    /// Renders output rows `outputRows` (all of them by default) as a buffer of that many rows.
+    ///
+    /// - Parameters:
+    ///   - source: the source picture, or a window of its rows: row 0 of `source` is picture row `sourceFirstRow`.
+    ///     It must have the picture's width and hold ``sourceRows(forOutputRows:)``.
+    ///   - maxThreads: the most threads to use; `0` for one per core.
+    /// - Throws: ``PixelError/formatMismatch(_:)`` when the source's width differs from the picture's,
+    ///   ``PixelError/invalidArgument(name:reason:)`` when the window misses rows the band reads or the band is
+    ///   outside the output.
+    /// - Complexity: O(output pixels × taps) for the general path (taps grow with the square of the reduction),
+    ///   as the resampler for the separable path, O(output pixels) for the copy path.
+    public func render(
+        _ source: PixelBuffer, sourceFirstRow: Int = 0, outputRows: Range<Int>? = nil, maxThreads: Int = 0
+    ) throws(PixelError) -> PixelBuffer {
+        let rows = outputRows ?? 0..<outputSize.height
+        guard !rows.isEmpty, rows.lowerBound >= 0, rows.upperBound <= outputSize.height else {
+            throw .invalidArgument(name: "outputRows", reason: "\(rows) is empty or outside 0..<\(outputSize.height)")
+        }
+        guard source.width == sourceSize.width, sourceFirstRow >= 0,
+              sourceFirstRow + source.height <= sourceSize.height
+        else {
+            throw .formatMismatch(
+                "source window \(source.width)×\(source.height) at row \(sourceFirstRow) does not fit the "
+                    + "\(sourceSize) picture")
+        }
+        let needed = sourceRows(forOutputRows: rows)
+        guard needed.lowerBound >= sourceFirstRow, needed.upperBound <= sourceFirstRow + source.height else {
+            throw .invalidArgument(
+                name: "source",
+                reason: "rows \(sourceFirstRow)..<\(sourceFirstRow + source.height) do not cover rows \(needed)")
+        }
+        var out = try PixelBuffer(width: outputSize.width, height: rows.count, format: source.format)
+        let threads = Parallel.threads(maxThreads)
+        switch path {
+        case .copy(let orientation):
+            let r = bandSourceRect(rows, orientation).integral()
+            let map = OrientationMap(orientation, width: Int(r.width), height: Int(r.height))
+            source.withUnsafeRows { src in
+                out.withUnsafeMutableRows { dst in
+                    map.permute(
+                        src, originX: Int(r.minX), originY: Int(r.minY) - sourceFirstRow, into: dst,
+                        rows: 0..<rows.count, destinationFirstRow: 0)
+                }
+            }
+        case .separable(let orientation):
+            let band = bandImageRect(rows, orientation)
+            let plan = ResamplePlan(
+                format: source.format, sourceWidth: sourceSize.width, sourceHeight: sourceSize.height,
+                outputWidth: band.width, outputHeight: band.height, sourceRect: bandSourceRect(rows, orientation),
+                options: ResampleOptions(filter: filter, maxThreads: maxThreads))
+            if orientation == .up {
+                source.withUnsafeRows { src in
+                    out.withUnsafeMutableRows { dst in
+                        ResampleEngine.run(
+                            plan, source: src, sourceFirstRow: sourceFirstRow, outputRows: 0..<band.height,
+                            into: dst, threads: threads)
+                    }
+                }
+                return out
+            }
+            var image = PixelBuffer(derivedWidth: band.width, height: band.height, format: source.format)
+            source.withUnsafeRows { src in
+                image.withUnsafeMutableRows { dst in
+                    ResampleEngine.run(
+                        plan, source: src, sourceFirstRow: sourceFirstRow, outputRows: 0..<band.height, into: dst,
+                        threads: threads)
+                }
+            }
+            let map = OrientationMap(orientation, width: band.width, height: band.height)
+            image.withUnsafeRows { src in
+                out.withUnsafeMutableRows { dst in
+                    map.permute(src, originX: 0, originY: 0, into: dst, rows: 0..<rows.count, destinationFirstRow: 0)
+                }
+            }
+        case .general where preShrink > 1:
+            let shrunkRows = shrunkSourceRows(forOutputRows: rows)
+            let shrunk = BoxShrink.shrink(
+                source, sourceFirstRow: sourceFirstRow, pictureHeight: sourceSize.height, factor: preShrink,
+                rows: shrunkRows, threads: threads)
+            kernel!.render(
+                shrunk, sourceFirstRow: shrunkRows.lowerBound,
+                sourceHeight: (sourceSize.height + preShrink - 1) / preShrink, transform: kernelTransform,
+                outputRows: rows, into: &out, threads: threads, portable: forcesPortableKernel)
+        case .general:
+            kernel!.render(
+                source, sourceFirstRow: sourceFirstRow, sourceHeight: sourceSize.height, transform: transform,
+                outputRows: rows, into: &out, threads: threads, portable: forcesPortableKernel)
+        }
+        return out
+    }
+
+    // MARK: Axis-aligned bands
+
+    /// The part of the intermediate image (the output in the source's orientation) that output rows `rows` show:
+    /// a band of its rows, or of its columns when the orientation swaps the axes.
+    private func bandImageRect(_ rows: Range<Int>, _ o: Orientation) -> (x: Int, y: Int, width: Int, height: Int) {
+        let (w, h) = (outputSize.width, outputSize.height)
+        // The intermediate is w × h (or h × w when swapped); output rows map to its rows or columns, maybe reversed.
+        let reversed: Bool
+        switch o {
+        case .bottomLeft, .bottomRight, .leftBottom, .rightBottom: reversed = true
+        default: reversed = false
+        }
+        let lo = reversed ? h - rows.upperBound : rows.lowerBound
+        return o.swapsDimensions ? (lo, 0, rows.count, w) : (0, lo, w, rows.count)
+    }
+
+    /// The source rectangle behind ``bandImageRect(_:_:)``.
+    private func bandSourceRect(_ rows: Range<Int>, _ o: Orientation) -> Rect {
+        let band = bandImageRect(rows, o)
+        let full = o.swapsDimensions ? (outputSize.height, outputSize.width) : (outputSize.width, outputSize.height)
+        let sx = sourceRect.width / Double(full.0), sy = sourceRect.height / Double(full.1)
+        return Rect(
+            x: sourceRect.minX + Double(band.x) * sx, y: sourceRect.minY + Double(band.y) * sy,
+            width: Double(band.width) * sx, height: Double(band.height) * sy)
+    }
+}

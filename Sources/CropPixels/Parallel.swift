@@ -1,0 +1,73 @@
+import Dispatch
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Splitting pixel work across cores.
+enum Parallel {
+    /// Processor cores available to this process (at least 1).
+    static let coreCount: Int = Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+    /// The number of threads to use given a `maxThreads` option (`0` = all cores).
+    static func threads(_ maxThreads: Int) -> Int {
+        maxThreads <= 0 ? coreCount : Swift.min(maxThreads, coreCount)
+    }
+
+    /// Runs `body(0..<count)`, on up to `threads` threads (all of them by default). Returns when every call has
+    /// returned.
+    static func forEach(_ count: Int, threads: Int = .max, _ body: (Int) -> Void) {
+        if threads < count {
+            // Fewer threads than items: thread t takes items t, t + threads, t + 2·threads …
+            let n = Swift.max(threads, 1)
+            forEach(n) { t in
+                for i in stride(from: t, to: count, by: n) { body(i) }
+            }
+        } else if count == 1 {
+            body(0)
+        } else if count > 1 {
+            // The work items only touch disjoint memory; the box tells the compiler so.
+            withoutActuallyEscaping(body) { escaping in
+                let box = UncheckedSendable(escaping)
+                DispatchQueue.concurrentPerform(iterations: count) { box.value($0) }
+            }
+        }
+    }
+
+    /// Splits `range` into `parts` contiguous chunks of nearly equal size (fewer when the range is short).
+    static func chunks(_ range: Range<Int>, parts: Int) -> [Range<Int>] {
+        let n = Swift.max(1, Swift.min(parts, range.count))
+        return (0..<n).map { i in
+            (range.lowerBound + range.count * i / n)..<(range.lowerBound + range.count * (i + 1) / n)
+        }
+    }
+}
+
+/// Carries a value the caller knows to be safe across threads (pointers into disjoint rows, a closure that
+/// only writes its own rows).
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// A zero-filled, 64-byte-aligned scratch allocation, freed with its owner.
+final class ScratchBuffer {
+    let pointer: UnsafeMutableRawPointer
+    let byteCount: Int
+
+    init(byteCount: Int) {
+        self.byteCount = Swift.max(byteCount, 64)
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: self.byteCount, alignment: 64)
+        memset(pointer, 0, self.byteCount)
+    }
+
+    func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> {
+        pointer.assumingMemoryBound(to: T.self)
+    }
+
+    deinit { pointer.deallocate() }
+}

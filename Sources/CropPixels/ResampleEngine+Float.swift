@@ -1,0 +1,140 @@
+// The floating-point passes, for 16-bit samples and for linear light.
+//
+// The batch layout is the fixed-point one without the pairing: for each channel and column, the 8 rows' samples as
+// one `SIMD8<Float>`. Samples are normalised to 0…1 (decoded to linear light when asked) and premultiplied by
+// alpha on the way in; the vertical pass divides alpha out, clamps colour to alpha and encodes.
+
+extension ResampleEngine {
+    func horizontalFloat(count: Int, firstRow: Int, worker w: Worker) {
+        let plan = self.plan
+        let c = plan.channels
+        let columns = plan.windowColumns
+        let packed = w.packed.typed(SIMD8<Float>.self)
+        packFloat(worker: w)
+
+        let tile = w.tile.typed(SIMD8<Float>.self)
+        let taps = plan.hFloat!
+        taps.start.withUnsafeBufferPointer { start in
+            taps.count.withUnsafeBufferPointer { tapCount in
+                taps.offset.withUnsafeBufferPointer { offset in
+                    taps.coefficients.withUnsafeBufferPointer { coefficients in
+                        for x in 0..<plan.outputWidth {
+                            let x0 = Int(start[x]) - plan.windowStart, n = Int(tapCount[x])
+                            let k = coefficients.baseAddress! + Int(offset[x])
+                            for ch in 0..<c {
+                                let src = packed + ch * columns + x0
+                                var acc = SIMD8<Float>()
+                                for i in 0..<n { acc += src[i] * k[i] }
+                                tile[x * c + ch] = acc
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let samples = plan.rowSamples
+        for r in 0..<count {
+            let dst = ringRow(firstRow + r).assumingMemoryBound(to: Float.self)
+            for s in 0..<samples { dst[s] = tile[s][r] }
+        }
+    }
+
+    /// Normalises, linearises and premultiplies the batch into `packed[channel · columns + column][row]`.
+    private func packFloat(worker w: Worker) {
+        let plan = self.plan
+        let c = plan.channels
+        let columns = plan.windowColumns
+        let packed = w.packed.typed(Float.self)
+        let alpha = plan.hasAlpha
+        let colorChannels = alpha ? c - 1 : c
+        let sixteen = plan.format.depth == .sixteen
+        let table: [Float] = plan.linear ? (sixteen ? SRGB.decode16 : SRGB.decode8) : []
+        let scale: Float = sixteen ? 1 / 65535 : 1 / 255
+        table.withUnsafeBufferPointer { decode in
+            let linear = !decode.isEmpty
+            for r in 0..<8 {
+                let row = w.rows[r]
+                for xi in 0..<columns {
+                    let x = plan.windowStart + xi
+                    var values = SIMD4<Float>()
+                    for ch in 0..<c {
+                        let raw = sixteen
+                            ? Int(row.load(fromByteOffset: (x * c + ch) * 2, as: UInt16.self))
+                            : Int(row.load(fromByteOffset: x * c + ch, as: UInt8.self))
+                        values[ch] = linear && ch < colorChannels ? decode[raw] : Float(raw) * scale
+                    }
+                    if alpha {
+                        for ch in 0..<colorChannels { values[ch] *= values[c - 1] }
+                    }
+                    for ch in 0..<c { packed[((ch * columns) + xi) * 8 + r] = values[ch] }
+                }
+            }
+        }
+    }
+
+    func verticalFloat(outputRow y: Int, into destination: UnsafeMutableRawPointer, worker w: Worker) {
+        let plan = self.plan
+        let taps = plan.vFloat!
+        let n = gatherRingRows(outputRow: y, evenCount: false, worker: w)
+        let samples = plan.rowSamples
+        let rows = w.rows
+        let temp = w.temp.typed(SIMD8<Float>.self)
+        taps.coefficients.withUnsafeBufferPointer { all in
+            let k = all.baseAddress! + Int(taps.offset[y])
+            var s = 0
+            while s < samples {
+                var acc = SIMD8<Float>()
+                for i in 0..<n { acc += rows[i].load(fromByteOffset: s * 4, as: SIMD8<Float>.self) * k[i] }
+                temp[s / 8] = acc
+                s += 8
+            }
+        }
+        encodeFloatRow(UnsafeRawPointer(temp).assumingMemoryBound(to: Float.self), into: destination)
+    }
+
+    /// Converts one row of premultiplied, normalised (and possibly linear) samples to the plan's format.
+    private func encodeFloatRow(_ src: UnsafePointer<Float>, into destination: UnsafeMutableRawPointer) {
+        let plan = self.plan
+        let c = plan.channels
+        let alpha = plan.hasAlpha
+        let colorChannels = alpha ? c - 1 : c
+        let sixteen = plan.format.depth == .sixteen
+        let maxValue: Float = sixteen ? 65535 : 255
+        SRGB.encode16.withUnsafeBufferPointer { encode in
+            let table = encode.baseAddress!
+            for x in 0..<plan.outputWidth {
+                let p = src + x * c
+                var a: Float = 1
+                if alpha {
+                    a = Swift.min(Swift.max(p[c - 1], 0), 1)
+                    let stored = (a * maxValue + 0.5).rounded(.down)
+                    if sixteen {
+                        destination.storeBytes(of: UInt16(stored), toByteOffset: (x * c + c - 1) * 2, as: UInt16.self)
+                    } else {
+                        destination.storeBytes(of: UInt8(stored), toByteOffset: x * c + c - 1, as: UInt8.self)
+                    }
+                }
+                for ch in 0..<colorChannels {
+                    var v: Float = 0
+                    if a > 0 { v = Swift.min(Swift.max(p[ch], 0), a) / a }
+                    if plan.linear {
+                        let e = SRGB.encode(v, table: table)
+                        if sixteen {
+                            destination.storeBytes(of: e, toByteOffset: (x * c + ch) * 2, as: UInt16.self)
+                        } else {
+                            destination.storeBytes(
+                                of: UInt8((UInt32(e) * 255 + 32767) / 65535), toByteOffset: x * c + ch, as: UInt8.self)
+                        }
+                    } else {
+                        let stored = (Swift.min(v, 1) * maxValue + 0.5).rounded(.down)
+                        if sixteen {
+                            destination.storeBytes(of: UInt16(stored), toByteOffset: (x * c + ch) * 2, as: UInt16.self)
+                        } else {
+                            destination.storeBytes(of: UInt8(stored), toByteOffset: x * c + ch, as: UInt8.self)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import CropGeometry
+
+/// How an image is resized into a box of a given size.
+public enum ResizeMode: Hashable, Sendable {
+    /// Scale each axis to the box; the aspect ratio is not kept. The output is the box.
+    case stretch
+    /// Scale, keeping the aspect ratio, to the largest size that fits in the box. The output is that fitted size
+    /// (one side equals the box, the other is at most the box).
+    case fit
+    /// Scale, keeping the aspect ratio, to the smallest size that covers the box, and crop the overhang; `gravity`
+    /// says which part is kept (the centre, an edge or a corner). The output is the box.
+    case fill(gravity: Alignment = .center)
+    /// Fit, then pad to the box with `background` (transparent or a colour), the image placed by `alignment`. The
+    /// output is the box; it gains an alpha channel only if `background` is not opaque.
+    case pad(background: PixelColor = .transparent, alignment: Alignment = .center)
+
+    /// The geometry of resizing a `sourceWidth × sourceHeight` image into a `width × height` box.
+    ///
+    /// - Throws: ``PixelError/invalidDimensions(width:height:reason:)`` when a size is below 1.
+    public func layout(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws(PixelError) -> ResizeLayout {
+        try PixelLimits.unlimited.check(width: sourceWidth, height: sourceHeight)
+        try PixelLimits.unlimited.check(width: width, height: height)
+        let (sw, sh) = (Double(sourceWidth), Double(sourceHeight))
+        let full = Rect(x: 0, y: 0, width: sw, height: sh)
+        // Whether the source is relatively wider than the box (exact integer comparison of the two ratios).
+        let wider = sourceWidth * height >= sourceHeight * width
+        func fitted() -> PixelSize {
+            wider
+                ? PixelSize(width, Swift.max(1, Int((sh * Double(width) / sw).rounded())))
+                : PixelSize(Swift.max(1, Int((sw * Double(height) / sh).rounded())), height)
+        }
+        let box = PixelSize(width, height)
+        switch self {
+        case .stretch:
+            return ResizeLayout(outputSize: box, sourceRect: full, imageSize: box, imageOrigin: (0, 0))
+        case .fit:
+            let size = fitted()
+            return ResizeLayout(outputSize: size, sourceRect: full, imageSize: size, imageOrigin: (0, 0))
+        case .fill(let gravity):
+            // Crop the source to the box's aspect ratio, placed by the gravity, then scale that to the box.
+            let crop = wider
+                ? Size(width: sh * Double(width) / Double(height), height: sh)
+                : Size(width: sw, height: sw * Double(height) / Double(width))
+            let rect = gravity.place(crop, in: full)
+            return ResizeLayout(outputSize: box, sourceRect: rect, imageSize: box, imageOrigin: (0, 0))
+        case .pad(_, let alignment):
+            let size = fitted()
+            let x = Int((Double(width - size.width) * alignment.horizontalFraction).rounded())
+            let y = Int((Double(height - size.height) * alignment.verticalFraction).rounded())
+            return ResizeLayout(outputSize: box, sourceRect: full, imageSize: size, imageOrigin: (x, y))
+        }
+    }
+}
+
+/// Where a content-mode resize samples the source and where the result goes.
+public struct ResizeLayout: Hashable, Sendable, CustomStringConvertible {
+    /// The size of the output image.
+    public let outputSize: PixelSize
+    /// The part of the source that is resampled (fractional; the whole source except for ``ResizeMode/fill(gravity:)``).
+    public let sourceRect: Rect
+    /// The size the source rectangle is resampled to.
+    public let imageSize: PixelSize
+    /// The column of the output where the resampled image's left edge sits (non-zero only for
+    /// ``ResizeMode/pad(background:alignment:)``).
+    public let imageX: Int
+    /// The row of the output where the resampled image's top edge sits (non-zero only for
+    /// ``ResizeMode/pad(background:alignment:)``).
+    public let imageY: Int
+
+    init(outputSize: PixelSize, sourceRect: Rect, imageSize: PixelSize, imageOrigin: (Int, Int)) {
+        self.outputSize = outputSize
+        self.sourceRect = sourceRect
+        self.imageSize = imageSize
+        imageX = imageOrigin.0
+        imageY = imageOrigin.1
+    }
+
+    public var description: String {
+        "ResizeLayout(output \(outputSize), source \(sourceRect) → \(imageSize) at (\(imageX), \(imageY)))"
+    }
+}
+
+extension PixelBuffer {
+    /// Resizes into a `width × height` box with a content mode, in one resampling pass (a fill crop is part of the
+    /// resampling, not a separate step).
+    ///
+    /// The format is kept, except that ``ResizeMode/pad(background:alignment:)`` with a background that is not
+    /// opaque adds alpha to an opaque image.
+    ///
+    /// - Throws: ``PixelError`` for a box below 1×1 or above the default pixel limit.
+    /// - Complexity: as ``resized(width:height:from:options:)``.
+    public func resized(
+        width: Int, height: Int, mode: ResizeMode, options: ResampleOptions = .default
+    ) throws(PixelError) -> PixelBuffer {
+        let layout = try mode.layout(sourceWidth: self.width, sourceHeight: self.height, width: width, height: height)
+        let image = try resized(
+            width: layout.imageSize.width, height: layout.imageSize.height, from: layout.sourceRect, options: options)
+        guard case .pad(let background, _) = mode, layout.imageSize != layout.outputSize else { return image }
+        let layoutWithAlpha = background.isOpaque ? format.layout : format.layout.withAlpha
+        var out = try PixelBuffer(width: width, height: height, format: format.with(layout: layoutWithAlpha))
+        out.fill(background)
+        (layoutWithAlpha == format.layout ? image : image.addingAlpha()).copy(into: &out, x: layout.imageX, y: layout.imageY)
+        return out
+    }
+
+    /// A square thumbnail `side` pixels wide: the image scaled to cover the square with the longer side cropped
+    /// about the centre, optionally inside a transparent border of `border` pixels (the picture then fills the
+    /// inner `side − 2·border` square) and with corners rounded to `cornerRadius` (see ``roundedCorners(radius:border:)``).
+    /// Alpha is added only for a border or rounded corners.
+    ///
+    /// - Throws: ``PixelError/invalidArgument(name:reason:)`` when the border leaves no pixel or the radius is
+    ///   negative; ``PixelError`` for a side below 1.
+    /// - Complexity: as ``resized(width:height:from:options:)`` plus O(side²).
+    public func thumbnail(
+        side: Int, border: Int = 0, cornerRadius: Double = 0, options: ResampleOptions = .default
+    ) throws(PixelError) -> PixelBuffer {
+        guard border >= 0, side - 2 * border >= 1 else {
+            throw .invalidArgument(name: "border", reason: "\(border) leaves no pixel of a \(side)-pixel thumbnail")
+        }
+        guard cornerRadius >= 0, !cornerRadius.isNaN else {
+            throw .invalidArgument(name: "cornerRadius", reason: "\(cornerRadius) must be a number ≥ 0")
+        }
+        let inner = side - 2 * border
+        var thumb = try resized(width: inner, height: inner, mode: .fill(gravity: .center), options: options)
+        if border > 0 { thumb = try thumb.addingTransparentBorder(border) }
+        if cornerRadius > 0 { thumb = try thumb.roundedCorners(radius: cornerRadius, border: border) }
+        return thumb
+    }
+}

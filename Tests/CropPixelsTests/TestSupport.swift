@@ -1,0 +1,51 @@
+import CropGeometry
+@testable import CropPixels
+
+/// SplitMix64: a small seeded generator, so every "random" test is reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Every channel layout at both depths.
+let allFormats: [PixelFormat] = BitDepth.allCases.flatMap { d in ChannelLayout.allCases.map { PixelFormat($0, d) } }
+
+/// A buffer whose every sample is `f(x, y, channel)`.
+func makeBuffer(width: Int, height: Int, format: PixelFormat, _ f: (Int, Int, Int) -> Int) -> PixelBuffer {
+    var b = try! PixelBuffer(width: width, height: height, format: format)
+    for y in 0..<height {
+        for x in 0..<width {
+            for c in 0..<format.channelCount { b[x: x, y: y, channel: c] = f(x, y, c) }
+        }
+    }
+    return b
+}
+
+/// A buffer of uniformly random samples.
+func randomBuffer(width: Int, height: Int, format: PixelFormat, seed: UInt64) -> PixelBuffer {
+    var rng = SplitMix64(seed: seed)
+    let maxValue = format.depth.maxValue
+    return makeBuffer(width: width, height: height, format: format) { _, _, _ in
+        Int(rng.next() % UInt64(maxValue + 1))
+    }
+}
+
+/// The largest absolute difference between two buffers of the same size and format.
+func maxDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+    precondition(a.width == b.width && a.height == b.height && a.format == b.format)
+    return zip(a.samples, b.samples).map { abs($0 - $1) }.max() ?? 0
+}
+
+/// Root-mean-square deviation of every sample from `value`.
+func rmsDeviation(_ samples: [Int], from value: Double) -> Double {
+    guard !samples.isEmpty else { return 0 }
+    let s = samples.reduce(0.0) { $0 + (Double($1) - value) * (Double($1) - value) }
+    return (s / Double(samples.count)).squareRoot()
+}
