@@ -134,6 +134,14 @@ struct ck_jpeg_decoder {
   int buffered;
   ck_jpeg_output output;
   uint8_t *scratch;  // one CMYK row
+  // Metadata kept by ck_read_app_marker: the first EXIF APP1 and up to CK_JPEG_MAX_ICC_SEGMENTS ICC APP2 payloads.
+  uint8_t *marker_buffer;  // 65533 bytes, for one payload at a time
+  uint8_t *exif;
+  size_t exif_length;
+  uint8_t *icc[CK_JPEG_MAX_ICC_SEGMENTS];
+  size_t icc_length[CK_JPEG_MAX_ICC_SEGMENTS];
+  int icc_count;
+  int icc_dropped;
 };
 
 static const JOCTET ck_fake_eoi[2] = {0xFF, JPEG_EOI};
@@ -169,6 +177,56 @@ static void ck_src_skip(j_decompress_ptr cinfo, long num_bytes) {
 
 static void ck_src_term(j_decompress_ptr cinfo) { (void)cinfo; }
 
+// Reads one byte through the source manager (which longjmps on a header truncation).
+static int ck_next_byte(j_decompress_ptr cinfo) {
+  struct jpeg_source_mgr *src = cinfo->src;
+  if (src->bytes_in_buffer == 0) (void)(*src->fill_input_buffer)(cinfo);
+  src->bytes_in_buffer--;
+  return *src->next_input_byte++;
+}
+
+// The APP1/APP2 marker processor. Unlike jpeg_save_markers, which keeps every marker, it keeps only what CropKit
+// uses, so memory stays bounded however many markers a file has: the first EXIF APP1 (64 KB at most) and the first
+// 255 ICC APP2 segments (16 MB at most). Everything else is skipped.
+static boolean ck_read_app_marker(j_decompress_ptr cinfo) {
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
+  int high = ck_next_byte(cinfo);
+  int low = ck_next_byte(cinfo);
+  long length = (long)((high << 8) | low) - 2;
+  if (length < 0) ck_fail(&dec->err, CK_JPEG_ERR_CORRUPT, JERR_BAD_LENGTH, "Bogus marker length");
+  struct jpeg_source_mgr *src = cinfo->src;
+  size_t filled = 0;
+  while (filled < (size_t)length) {
+    if (src->bytes_in_buffer == 0) (void)(*src->fill_input_buffer)(cinfo);
+    size_t n = (size_t)length - filled;
+    if (n > src->bytes_in_buffer) n = src->bytes_in_buffer;
+    memcpy(dec->marker_buffer + filled, src->next_input_byte, n);
+    src->next_input_byte += n;
+    src->bytes_in_buffer -= n;
+    filled += n;
+  }
+  const uint8_t *payload = dec->marker_buffer;
+  size_t size = (size_t)length;
+  if (cinfo->unread_marker == JPEG_APP0 + 1 && dec->exif == NULL && size > 6 && memcmp(payload, "Exif\0", 5) == 0) {
+    dec->exif = (uint8_t *)malloc(size);
+    if (dec->exif == NULL) ck_fail(&dec->err, CK_JPEG_ERR_MEMORY, JERR_OUT_OF_MEMORY, "Insufficient memory");
+    memcpy(dec->exif, payload, size);
+    dec->exif_length = size;
+  } else if (cinfo->unread_marker == JPEG_APP0 + 2 && size >= 14 && memcmp(payload, "ICC_PROFILE\0", 12) == 0) {
+    if (dec->icc_count >= CK_JPEG_MAX_ICC_SEGMENTS) {
+      dec->icc_dropped++;
+    } else {
+      uint8_t *copy = (uint8_t *)malloc(size);
+      if (copy == NULL) ck_fail(&dec->err, CK_JPEG_ERR_MEMORY, JERR_OUT_OF_MEMORY, "Insufficient memory");
+      memcpy(copy, payload, size);
+      dec->icc[dec->icc_count] = copy;
+      dec->icc_length[dec->icc_count] = size;
+      dec->icc_count++;
+    }
+  }
+  return TRUE;
+}
+
 static void ck_progress(j_common_ptr cinfo) {
   j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
   ck_jpeg_decoder *dec = (ck_jpeg_decoder *)dinfo->client_data;
@@ -182,11 +240,17 @@ static void ck_progress(j_common_ptr cinfo) {
 ck_jpeg_decoder *ck_jpeg_decoder_create(const uint8_t *data, size_t size, int strict) {
   ck_jpeg_decoder *dec = (ck_jpeg_decoder *)calloc(1, sizeof(ck_jpeg_decoder));
   if (dec == NULL) return NULL;
+  dec->marker_buffer = (uint8_t *)malloc(65536);
+  if (dec->marker_buffer == NULL) {
+    free(dec);
+    return NULL;
+  }
   ck_init_error(&dec->err, strict);
   dec->data = data;
   dec->size = size;
   dec->cinfo.err = &dec->err.pub;
   if (setjmp(dec->err.jump)) {
+    free(dec->marker_buffer);
     free(dec);
     return NULL;
   }
@@ -202,8 +266,8 @@ ck_jpeg_decoder *ck_jpeg_decoder_create(const uint8_t *data, size_t size, int st
   dec->src.bytes_in_buffer = size;
   dec->cinfo.src = &dec->src;
   dec->progress.progress_monitor = ck_progress;
-  jpeg_save_markers(&dec->cinfo, JPEG_APP0 + 1, 0xFFFF);
-  jpeg_save_markers(&dec->cinfo, JPEG_APP0 + 2, 0xFFFF);
+  jpeg_set_marker_processor(&dec->cinfo, JPEG_APP0 + 1, ck_read_app_marker);
+  jpeg_set_marker_processor(&dec->cinfo, JPEG_APP0 + 2, ck_read_app_marker);
   return dec;
 }
 
@@ -214,6 +278,9 @@ void ck_jpeg_decoder_destroy(ck_jpeg_decoder *dec) {
     if (setjmp(dec->err.jump) == 0) jpeg_destroy_decompress(&dec->cinfo);
   }
   free(dec->scratch);
+  free(dec->marker_buffer);
+  free(dec->exif);
+  for (int i = 0; i < dec->icc_count; i++) free(dec->icc[i]);
   free(dec);
 }
 
@@ -242,9 +309,24 @@ int ck_jpeg_decoder_read_header(ck_jpeg_decoder *dec, ck_jpeg_header *header) {
   return CK_JPEG_OK;
 }
 
-jpeg_saved_marker_ptr ck_jpeg_decoder_markers(ck_jpeg_decoder *dec) {
-  return dec->state >= STATE_HEADER && dec->state != STATE_DONE ? dec->cinfo.marker_list : NULL;
+int ck_jpeg_decoder_exif(const ck_jpeg_decoder *dec, const uint8_t **data, size_t *length) {
+  *data = dec->exif;
+  *length = dec->exif_length;
+  return dec->exif != NULL;
 }
+
+int ck_jpeg_decoder_icc_segment_count(const ck_jpeg_decoder *dec) { return dec->icc_count; }
+
+int ck_jpeg_decoder_icc_segment(const ck_jpeg_decoder *dec, int index, const uint8_t **data, size_t *length) {
+  *data = NULL;
+  *length = 0;
+  if (index < 0 || index >= dec->icc_count) return 0;
+  *data = dec->icc[index];
+  *length = dec->icc_length[index];
+  return 1;
+}
+
+int ck_jpeg_decoder_icc_segments_dropped(const ck_jpeg_decoder *dec) { return dec->icc_dropped; }
 
 // Natural-order position of each zigzag index (the order coef_bits uses).
 static const int ck_natural_order[DCTSIZE2] = {

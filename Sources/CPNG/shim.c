@@ -100,8 +100,11 @@ ck_png_decoder *ck_png_decoder_create(const uint8_t *data, size_t size, int stri
   png_set_read_fn(dec->png, dec, ck_png_read);
   // Benign errors are errors in strict mode and warnings otherwise (libpng's release default).
   png_set_benign_errors(dec->png, strict ? 0 : 1);
-  // Keep unknown chunks out of memory; iCCP and eXIf are known chunks and still read.
+  // Keep unknown chunks out of memory, and the known ones CropKit does not use that can be large or numerous
+  // (text and suggested palettes: up to 1000 chunks of up to 8 MB decompressed each). iCCP and eXIf are still read.
   png_set_keep_unknown_chunks(dec->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+  static const png_byte ignored[] = "tEXt\0zTXt\0iTXt\0sPLT\0";
+  png_set_keep_unknown_chunks(dec->png, PNG_HANDLE_CHUNK_NEVER, ignored, 4);
   return dec;
 }
 

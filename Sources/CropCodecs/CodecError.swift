@@ -43,7 +43,7 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         case .ioFailure(let path, let operation, let reason):
             "cannot \(operation) \(path): \(reason)"
         case .fileExists(let path):
-            "\(path) already exists (use --force / overwrite to replace it)"
+            "\(path) already exists and overwriting was not allowed"
         case .invalidArgument(let name, let reason):
             "invalid \(name): \(reason)"
         }

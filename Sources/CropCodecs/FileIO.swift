@@ -47,14 +47,26 @@ public enum FileIO {
     public static func writeAtomically(_ bytes: [UInt8], toPath path: String, overwrite: Bool = false)
         throws(CodecError)
     {
-        try writeAtomically(bytes, toPath: path, overwrite: overwrite, failBeforeCommit: false)
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(CodecError) in
+                try writeAtomically(buffer, toPath: path, overwrite: overwrite, failBeforeCommit: false)
+            }
+        }
+        try result.get()
+    }
+
+    /// Writes the bytes in `buffer` to `path` atomically; see ``writeAtomically(_:toPath:overwrite:)``.
+    public static func writeAtomically(_ buffer: UnsafeRawBufferPointer, toPath path: String, overwrite: Bool = false)
+        throws(CodecError)
+    {
+        try writeAtomically(buffer, toPath: path, overwrite: overwrite, failBeforeCommit: false)
     }
 
     /// The implementation, with a fault-injection switch for tests: `failBeforeCommit` fails after the data was
     /// written and synced, just before the file would be moved into place.
-    static func writeAtomically(_ bytes: [UInt8], toPath path: String, overwrite: Bool, failBeforeCommit: Bool)
-        throws(CodecError)
-    {
+    static func writeAtomically(
+        _ bytes: UnsafeRawBufferPointer, toPath path: String, overwrite: Bool, failBeforeCommit: Bool
+    ) throws(CodecError) {
         guard !path.isEmpty, !path.hasSuffix("/") else {
             throw .ioFailure(path: path, operation: "write", reason: "not a file name")
         }
@@ -144,21 +156,17 @@ public enum FileIO {
         throw .ioFailure(path: path, operation: "create a temporary file for", reason: "no free temporary name")
     }
 
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(CodecError) {
+    private static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(CodecError) {
+        guard let base = buffer.baseAddress else { return }
         var written = 0
-        var writeError: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let n = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n >= 0 {
-                    written += n
-                } else if errno != EINTR {
-                    writeError = errno
-                    break
-                }
+        while written < buffer.count {
+            let n = write(fd, base + written, buffer.count - written)
+            if n >= 0 {
+                written += n
+            } else if errno != EINTR {
+                throw failure(path, "write")
             }
         }
-        if writeError != 0 { throw failure(path, "write", writeError) }
     }
 
     private static func syncDirectory(_ directory: String) {

@@ -47,6 +47,34 @@ public enum ImageCodec {
         return DecodedImage(pixels: pixels, metadata: decoder.metadata, info: decoder.info, warnings: decoder.warnings)
     }
 
+    /// Reads and decodes an image file.
+    public static func decode(fileAtPath path: String, options: DecodeOptions = DecodeOptions()) throws(CodecError)
+        -> DecodedImage
+    {
+        try decode(FileIO.readFile(atPath: path), options: options)
+    }
+
+    /// Encodes an image and writes it atomically to `path` (see ``FileIO/writeAtomically(_:toPath:overwrite:)``).
+    ///
+    /// - Parameter format: the format to write; `nil` takes it from the path's extension.
+    /// - Throws: ``CodecError/invalidArgument(name:reason:)`` when no format is given and the extension names none,
+    ///   ``CodecError/fileExists(path:)`` when the file exists and `overwrite` is false, encoding and I/O errors.
+    public static func write(
+        _ image: PixelBuffer, toPath path: String, format: ImageFormat? = nil, metadata: ImageMetadata = .none,
+        options: EncodeOptions = EncodeOptions(), overwrite: Bool = false
+    ) throws(CodecError) {
+        guard let format = format ?? ImageFormat(pathExtensionOf: path) else {
+            throw .invalidArgument(
+                name: "output format", reason: "cannot tell it from the name \(path); use a .jpg or .png extension")
+        }
+        try FileIO.checkCanCreate(path: path, overwrite: overwrite)
+        let encoder = try makeEncoder(
+            format: format, width: image.width, height: image.height, inputFormat: image.format, metadata: metadata,
+            options: options)
+        try encoder.writeRows(from: image, startRow: 0, count: image.height)
+        try encoder.finish(writingTo: path, overwrite: overwrite)
+    }
+
     /// Makes a streaming encoder.
     public static func makeEncoder(
         format: ImageFormat, width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,

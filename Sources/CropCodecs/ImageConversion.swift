@@ -61,15 +61,27 @@ public enum ImageConversion {
         }
         try FileIO.checkCanCreate(path: outputPath, overwrite: options.overwrite)
         let data = try FileIO.readFile(atPath: inputPath)
-        let (bytes, result) = try convert(data, to: format, options: options)
-        try FileIO.writeAtomically(bytes, toPath: outputPath, overwrite: options.overwrite)
-        return result
+        return try transcode(data, to: format, options: options) { encoder throws(CodecError) in
+            try encoder.finish(writingTo: outputPath, overwrite: options.overwrite)
+        }
     }
 
     /// Converts in-memory image data to `format`, streaming rows.
     public static func convert(_ data: [UInt8], to format: ImageFormat, options: ConversionOptions = ConversionOptions())
         throws(CodecError) -> ([UInt8], ConversionResult)
     {
+        var bytes: [UInt8] = []
+        let result = try transcode(data, to: format, options: options) { encoder throws(CodecError) in
+            bytes = try encoder.finish()
+        }
+        return (bytes, result)
+    }
+
+    /// Decodes, streams every row into a new encoder, and lets `output` finish the encoder.
+    private static func transcode(
+        _ data: [UInt8], to format: ImageFormat, options: ConversionOptions,
+        output: (any ImageRowEncoder) throws(CodecError) -> Void
+    ) throws(CodecError) -> ConversionResult {
         let decoder = try ImageCodec.makeDecoder(data: data, options: options.decode)
         let metadata = options.stripMetadata ? ImageMetadata.none : decoder.metadata
         let encoder = try ImageCodec.makeEncoder(
@@ -77,11 +89,12 @@ public enum ImageConversion {
             inputFormat: decoder.outputFormat, metadata: metadata, options: options.encode)
         try pump(from: decoder, to: encoder)
         try decoder.finish()
-        let bytes = try encoder.finish()
-        let result = ConversionResult(
-            input: decoder.info, outputFormat: format, outputByteCount: bytes.count,
+        var count = 0
+        try encoder.finish { bytes throws(CodecError) in count = bytes.count }
+        try output(encoder)
+        return ConversionResult(
+            input: decoder.info, outputFormat: format, outputByteCount: count,
             warnings: decoder.warnings + encoder.warnings)
-        return (bytes, result)
     }
 
     /// Moves every row from `decoder` to `encoder` through a strip buffer.

@@ -117,11 +117,23 @@ public protocol ImageRowEncoder: AnyObject {
     ///   would go past `height`; the codec's errors otherwise.
     func writeRows(from source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(CodecError)
 
-    /// Finishes the file after the last row and returns its bytes.
-    func finish() throws(CodecError) -> [UInt8]
+    /// Finishes the file after the last row and lends its bytes to `body` without copying them (the encoder owns
+    /// them; they are valid only inside `body`). Calling it again lends the same bytes.
+    func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R
 }
 
 extension ImageRowEncoder {
+    /// Finishes the file after the last row and returns a copy of its bytes.
+    public func finish() throws(CodecError) -> [UInt8] {
+        try finish { bytes throws(CodecError) in Array(bytes.bindMemory(to: UInt8.self)) }
+    }
+
+    /// Finishes the file and writes it atomically to `path` (see ``FileIO/writeAtomically(_:toPath:overwrite:)``),
+    /// straight from the encoder's buffer.
+    public func finish(writingTo path: String, overwrite: Bool = false) throws(CodecError) {
+        try finish { bytes throws(CodecError) in try FileIO.writeAtomically(bytes, toPath: path, overwrite: overwrite) }
+    }
+
     /// Compresses `count` rows of `buffer` starting at `startRow`.
     public func writeRows(from buffer: PixelBuffer, startRow: Int, count: Int) throws(CodecError) {
         guard buffer.width == width, buffer.format == inputFormat else {

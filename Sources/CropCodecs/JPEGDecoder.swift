@@ -60,7 +60,7 @@ public final class JPEGDecoder: ImageRowDecoder {
             throw error
         }
         var warnings: [CodecWarning] = []
-        let metadata = Self.readMetadata(ck_jpeg_decoder_markers(handle), warnings: &warnings)
+        let metadata = Self.readMetadata(handle, warnings: &warnings)
         let described = Self.describe(header)
         guard let layout = described.layout else {
             ck_jpeg_decoder_destroy(handle)
@@ -230,32 +230,30 @@ public final class JPEGDecoder: ImageRowDecoder {
         }
     }
 
-    private static func readMetadata(_ markers: jpeg_saved_marker_ptr?, warnings: inout [CodecWarning])
-        -> ImageMetadata
-    {
-        var exif: [UInt8]?
-        var iccPayloads: [[UInt8]] = []
-        var marker = markers
-        while let m = marker {
-            let length = Int(m.pointee.data_length)
-            let payload = m.pointee.data.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
-            switch Int(m.pointee.marker) {
-            case Int(JPEG_APP0) + 1 where exif == nil:
-                exif = EXIF.tiffBytes(fromAPP1: payload)
-            case Int(JPEG_APP0) + 2 where ICCProfileChunks.isICCSegment(payload):
-                iccPayloads.append(payload)
-            default:
-                break
-            }
-            marker = m.pointee.next
-        }
-        var metadata = ImageMetadata(exif: exif)
-        if let exif {
-            let reading = EXIF.readOrientation(tiff: exif)
+    private static func readMetadata(_ handle: OpaquePointer, warnings: inout [CodecWarning]) -> ImageMetadata {
+        var metadata = ImageMetadata()
+        var data: UnsafePointer<UInt8>?
+        var length = 0
+        if ck_jpeg_decoder_exif(handle, &data, &length) != 0, let data,
+            let tiff = EXIF.tiffBytes(fromAPP1: Array(UnsafeBufferPointer(start: data, count: length)))
+        {
+            let reading = EXIF.readOrientation(tiff: tiff)
+            metadata.exif = tiff
             metadata.orientation = reading.orientation
             if let warning = reading.warning { warnings.append(CodecWarning(.exif, warning)) }
         }
-        let icc = ICCProfileChunks.assemble(iccPayloads)
+        let dropped = Int(ck_jpeg_decoder_icc_segments_dropped(handle))
+        if dropped > 0 {
+            warnings.append(CodecWarning(.icc, "more than \(CK_JPEG_MAX_ICC_SEGMENTS) ICC profile segments; profile ignored"))
+            return metadata
+        }
+        var payloads: [[UInt8]] = []
+        for index in 0..<ck_jpeg_decoder_icc_segment_count(handle) {
+            if ck_jpeg_decoder_icc_segment(handle, index, &data, &length) != 0, let data {
+                payloads.append(Array(UnsafeBufferPointer(start: data, count: length)))
+            }
+        }
+        let icc = ICCProfileChunks.assemble(payloads)
         metadata.iccProfile = icc.profile
         if let warning = icc.warning { warnings.append(CodecWarning(.icc, warning)) }
         return metadata

@@ -61,9 +61,9 @@ public final class JPEGEncoder: ImageRowEncoder {
         params.quality = Int32(options.quality)
         params.subsampling =
             switch options.effectiveSubsampling {
-            case .none: 0
-            case .half: 1
-            case .quarter: 2
+            case .s444: 0
+            case .s422: 1
+            case .s420: 2
             }
         params.progressive = options.progressive ? 1 : 0
         params.optimize_coding = options.optimizeHuffman ? 1 : 0
@@ -102,7 +102,7 @@ public final class JPEGEncoder: ImageRowEncoder {
         }
     }
 
-    public func finish() throws(CodecError) -> [UInt8] {
+    public func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
         if let failure { throw failure }
         guard rowsWritten == height else {
             throw .invalidArgument(name: "rows", reason: "finish after \(rowsWritten) of \(height) rows")
@@ -112,8 +112,8 @@ public final class JPEGEncoder: ImageRowEncoder {
             finished = true
         }
         var length = 0
-        guard let bytes = ck_jpeg_encoder_output(handle, &length) else { return [] }
-        return Array(UnsafeBufferPointer(start: bytes, count: length))
+        let bytes = ck_jpeg_encoder_output(handle, &length)
+        return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
     }
 
     private func writeMetadata(_ metadata: ImageMetadata) throws(CodecError) {

@@ -93,7 +93,7 @@ public final class PNGEncoder: ImageRowEncoder {
         rowsWritten += count
     }
 
-    public func finish() throws(CodecError) -> [UInt8] {
+    public func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
         if let failure { throw failure }
         guard rowsWritten == height else {
             throw .invalidArgument(name: "rows", reason: "finish after \(rowsWritten) of \(height) rows")
@@ -103,8 +103,8 @@ public final class PNGEncoder: ImageRowEncoder {
             finished = true
         }
         var length = 0
-        guard let bytes = ck_png_encoder_output(handle, &length) else { return [] }
-        return Array(UnsafeBufferPointer(start: bytes, count: length))
+        let bytes = ck_png_encoder_output(handle, &length)
+        return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
     }
 
     private func check(_ status: Int32) throws(CodecError) {

@@ -17,6 +17,7 @@ struct ConvertCommand: ParsableCommand {
               cropkit convert photo.jpg -o photo.png
               cropkit convert scan.png -o scan.jpg --progressive --strip
               cropkit convert in.jpg -o out.jpg --quality 90 --subsampling 420 --force
+              cropkit convert big.jpg -o preview.jpg --scale 8 --early-stop dc
             """)
 
     @Argument(help: "The input image (JPEG or PNG).")
@@ -43,6 +44,12 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "PNG zlib compression level, 0–9.")
     var compression = 6
 
+    @Option(help: "Shrink a JPEG on load by 1, 2, 4 or 8 (libjpeg DCT scaling).")
+    var scale: ScaleChoice = .one
+
+    @Option(help: "Progressive JPEG at --scale 8: stop reading once the output is final (exact), after the DC scans (dc), or never (off).")
+    var earlyStop: EarlyStopChoice = .exact
+
     @Flag(help: "Drop all metadata (EXIF, orientation, ICC profile).")
     var strip = false
 
@@ -67,7 +74,7 @@ struct ConvertCommand: ParsableCommand {
                     quality: quality, subsampling: subsampling.value, progressive: progressive,
                     optimizeHuffman: optimize),
                 png: PNGEncodeOptions(compressionLevel: compression)),
-            decode: DecodeOptions(strict: strict),
+            decode: DecodeOptions(strict: strict, jpegScale: scale.value, jpegEarlyStop: earlyStop.value),
             stripMetadata: strip, overwrite: force)
         do {
             let result = try ImageConversion.convert(inputPath: input, outputPath: output, options: options)
@@ -75,6 +82,36 @@ struct ConvertCommand: ParsableCommand {
         } catch {
             printError("cropkit convert: \(input) → \(output): \(error)")
             throw ExitCode.failure
+        }
+    }
+}
+
+/// The `--scale` values.
+enum ScaleChoice: String, ExpressibleByArgument, CaseIterable {
+    case one = "1"
+    case two = "2"
+    case four = "4"
+    case eight = "8"
+
+    var value: JPEGScale {
+        switch self {
+        case .one: .full
+        case .two: .half
+        case .four: .quarter
+        case .eight: .eighth
+        }
+    }
+}
+
+/// The `--early-stop` values.
+enum EarlyStopChoice: String, ExpressibleByArgument, CaseIterable {
+    case off, exact, dc
+
+    var value: JPEGEarlyStop {
+        switch self {
+        case .off: .off
+        case .exact: .exact
+        case .dc: .dcOnly
         }
     }
 }
@@ -89,9 +126,9 @@ enum SubsamplingChoice: String, ExpressibleByArgument, CaseIterable {
     var value: ChromaSubsampling? {
         switch self {
         case .auto: nil
-        case .s444: ChromaSubsampling.none
-        case .s422: .half
-        case .s420: .quarter
+        case .s444: .s444
+        case .s422: .s422
+        case .s420: .s420
         }
     }
 }

@@ -43,6 +43,17 @@ struct EXIFTests {
         }
     }
 
+    @Test("PNG eXIf chunks written by Pillow are read, both byte orders, and match the JPEG's pixels",
+          arguments: [(6, "mm"), (8, "ii"), (3, "ii")])
+    func pngEXIf(_ value: Int, _ byteOrder: String) throws {
+        let png = try PNGDecoder.decode(Fixtures.bytes("exif/landscape-\(value)-\(byteOrder).png"))
+        let jpeg = try JPEGDecoder.decode(Fixtures.bytes("exif/landscape-\(value)-\(byteOrder).jpg"))
+        #expect(png.metadata.orientation == Orientation(exifValue: value))
+        #expect(png.metadata.exif == jpeg.metadata.exif)
+        #expect(png.pixels == jpeg.pixels)
+        #expect(png.warnings.isEmpty)
+    }
+
     @Test("a real camera's little-endian EXIF (Leica T, orientation 8) is read")
     func leica() throws {
         let info = try ImageInfo.read(Fixtures.bytes("exif/leica-orient8-ii.jpg"))

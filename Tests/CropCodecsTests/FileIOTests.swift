@@ -43,17 +43,27 @@ struct FileIOTests {
         #expect(try Self.contents(dir) == ["out.bin"])
     }
 
+    /// Runs the atomic writer with a failure injected after the data was written and synced.
+    static func writeFailingBeforeCommit(_ bytes: [UInt8], _ path: String, overwrite: Bool) throws(CodecError) {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(CodecError) in
+                try FileIO.writeAtomically(buffer, toPath: path, overwrite: overwrite, failBeforeCommit: true)
+            }
+        }
+        try result.get()
+    }
+
     @Test("a failure before the commit leaves no partial file and keeps an existing one intact")
     func failureLeavesNothing() throws {
         let dir = try Self.scratchDirectory()
         let path = dir + "/out.bin"
         #expect(throws: CodecError.self) {
-            try FileIO.writeAtomically([UInt8](repeating: 1, count: 5000), toPath: path, overwrite: false, failBeforeCommit: true)
+            try Self.writeFailingBeforeCommit([UInt8](repeating: 1, count: 5000), path, overwrite: false)
         }
         #expect(try Self.contents(dir).isEmpty)
         try FileIO.writeAtomically([7], toPath: path)
         #expect(throws: CodecError.self) {
-            try FileIO.writeAtomically([1, 1, 1], toPath: path, overwrite: true, failBeforeCommit: true)
+            try Self.writeFailingBeforeCommit([1, 1, 1], path, overwrite: true)
         }
         #expect(try FileIO.readFile(atPath: path) == [7])
         #expect(try Self.contents(dir) == ["out.bin"])

@@ -100,6 +100,16 @@ struct ICCTests {
         #expect(ICCProfileChunks.assemble([a, b]).profile == [10, 11, 12])
     }
 
+    @Test("a JPEG with more than 255 ICC segments keeps none of them, with a warning")
+    func tooManySegments() throws {
+        var bytes = try JPEGEncoder.encode(TestImages.smooth(width: 8, height: 8, seed: 4))
+        let segment: [UInt8] = [0xFF, 0xE2, 0x00, 0x11] + ICCProfileChunks.identifier + [1, 1, 42]
+        bytes.insert(contentsOf: Array([[UInt8]](repeating: segment, count: 300).joined()), at: 2)
+        let decoded = try JPEGDecoder.decode(bytes)
+        #expect(decoded.metadata.iccProfile == nil)
+        #expect(decoded.warnings.contains { $0.message.contains("more than 255") })
+    }
+
     @Test("a JPEG with an inconsistent ICC set decodes, without the profile, with a warning")
     func inconsistentInFile() throws {
         let image = try TestImages.smooth(width: 8, height: 8, seed: 4)

@@ -23,7 +23,7 @@ struct ProgressiveEarlyStopTests {
     }
 
     @Test("exact early stop is byte-identical to a full decode at 1/8 and skips the last scans",
-          arguments: [(ChromaSubsampling.none, 7), (.half, 7), (.quarter, 9)])
+          arguments: [(ChromaSubsampling.s444, 7), (.s422, 7), (.s420, 9)])
     func exact(_ subsampling: ChromaSubsampling, _ expectedScans: Int) throws {
         let data = try Self.progressive(subsampling)
         let (full, fullDecoder) = try Self.decode(data, .off)
@@ -42,7 +42,7 @@ struct ProgressiveEarlyStopTests {
 
     @Test("grayscale progressive files stop after the DC scans, byte-identical")
     func gray() throws {
-        let data = try Self.progressive(.none, layout: .gray)
+        let data = try Self.progressive(.s444, layout: .gray)
         let (full, _) = try Self.decode(data, .off)
         let (fast, decoder) = try Self.decode(data, .exact)
         #expect(decoder.stoppedEarly)
@@ -52,7 +52,7 @@ struct ProgressiveEarlyStopTests {
 
     @Test("DC-only stops earlier on 4:2:0 and stays close to the exact result")
     func dcOnly() throws {
-        let data = try Self.progressive(.quarter)
+        let data = try Self.progressive(.s420)
         let (exact, exactDecoder) = try Self.decode(data, .exact)
         let (approximate, dcDecoder) = try Self.decode(data, .dcOnly)
         #expect(dcDecoder.stoppedEarly)
@@ -60,13 +60,13 @@ struct ProgressiveEarlyStopTests {
         #expect(try #require(dcDecoder.bytesConsumedBeforeOutput) < exactDecoder.bytesConsumedBeforeOutput!)
         #expect(Measure.psnr(approximate, exact) > 30)
         // Where DC is all libjpeg reads (4:4:4), DC-only is exact.
-        let data444 = try Self.progressive(.none)
+        let data444 = try Self.progressive(.s444)
         #expect(try Self.decode(data444, .dcOnly).0 == Self.decode(data444, .off).0)
     }
 
     @Test("no early stop at other scales or for baseline files")
     func notApplicable() throws {
-        let data = try Self.progressive(.none)
+        let data = try Self.progressive(.s444)
         let (_, quarter) = try Self.decode(data, .exact, scale: .quarter)
         #expect(!quarter.stoppedEarly)
         let baseline = try JPEGEncoder.encode(TestImages.smooth(width: 64, height: 64, seed: 3))
@@ -76,7 +76,7 @@ struct ProgressiveEarlyStopTests {
 
     @Test("a progressive file with more scans than allowed is refused, in both paths")
     func scanLimit() throws {
-        let data = try Self.progressive(.quarter)
+        let data = try Self.progressive(.s420)
         for scale in [JPEGScale.full, .eighth] {
             let options = DecodeOptions(jpegScale: scale, maxProgressiveScans: 5)
             #expect(throws: CodecError.resourceLimit(format: .jpeg, message: "Progressive JPEG has more than 5 scans")) {

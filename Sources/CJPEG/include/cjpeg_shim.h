@@ -51,6 +51,8 @@ enum {
 /// How many warning messages are kept (the count of all warnings is kept separately).
 #define CK_JPEG_MAX_WARNINGS 8
 #define CK_JPEG_MESSAGE_LENGTH 200
+/// The most ICC APP2 segments kept (a profile has at most 255).
+#define CK_JPEG_MAX_ICC_SEGMENTS 255
 
 /// What jpeg_read_header found.
 typedef struct {
@@ -88,16 +90,22 @@ typedef struct ck_jpeg_decoder ck_jpeg_decoder;
 
 /// Creates a decoder over `size` bytes at `data`. The bytes are not copied: they must stay valid until
 /// ck_jpeg_decoder_destroy. `strict` turns libjpeg's corrupt-data warnings into CK_JPEG_ERR_STRICT_WARNING.
-/// Saves APP1 and APP2 markers (EXIF, ICC). Returns NULL only when memory runs out.
+/// Keeps the first EXIF APP1 segment and the ICC APP2 segments. Returns NULL only when memory runs out.
 ck_jpeg_decoder *ck_jpeg_decoder_create(const uint8_t *data, size_t size, int strict);
 void ck_jpeg_decoder_destroy(ck_jpeg_decoder *dec);
 
 /// Reads the markers up to the first SOS. Cheap: allocates no pixel or coefficient memory.
 int ck_jpeg_decoder_read_header(ck_jpeg_decoder *dec, ck_jpeg_header *header);
 
-/// The markers saved by ck_jpeg_decoder_read_header (APP1, APP2), a linked list owned by the decoder. Valid until
-/// the decoder is finished or destroyed.
-jpeg_saved_marker_ptr ck_jpeg_decoder_markers(ck_jpeg_decoder *dec);
+/// The payload of the first EXIF APP1 segment (starting with "Exif\0"), if any: returns 1 and sets *data/*length.
+/// Owned by the decoder, valid until it is destroyed.
+int ck_jpeg_decoder_exif(const ck_jpeg_decoder *dec, const uint8_t **data, size_t *length);
+/// How many ICC APP2 segments (payloads starting with "ICC_PROFILE\0") were kept, in file order.
+int ck_jpeg_decoder_icc_segment_count(const ck_jpeg_decoder *dec);
+/// ICC segment `index`'s payload; returns 0 when out of range.
+int ck_jpeg_decoder_icc_segment(const ck_jpeg_decoder *dec, int index, const uint8_t **data, size_t *length);
+/// How many ICC segments beyond CK_JPEG_MAX_ICC_SEGMENTS were skipped.
+int ck_jpeg_decoder_icc_segments_dropped(const ck_jpeg_decoder *dec);
 
 /// Chooses the output (scale 1/scale_denom with scale_denom 1, 2, 4 or 8) and starts decompression. For a
 /// progressive file this reads the scans into libjpeg's coefficient buffer (stopping early as `early_stop` allows

@@ -8,6 +8,8 @@ exif/landscape-N-mm.jpg  N = 0…8: the recurser/exif-orientation-examples Lands
                          (big-endian "MM" TIFF, as the samples are written).
 exif/landscape-N-ii.jpg  the same pixels with that EXIF block rewritten to little-endian ("II"): header, IFD entries
                          and the values they point at, nothing else changed.
+exif/landscape-N-BO.png  N/BO = 6/mm, 8/ii, 3/ii: the same pixels decoded and saved by Pillow as PNG with that EXIF block
+                         in an eXIf chunk (Pillow writes the TIFF bytes without the "Exif\\0\\0" prefix).
 exif/leica-orient8-ii.jpg a 64 px shrink of photos/leica-t-4928x3264-orient8.jpg with that camera's own APP1
                          (little-endian, orientation 8, maker notes and thumbnail included).
 photo-128.png            Landscape_1 shrunk to 128×85, lossless: the source for lossy round-trip tests.
@@ -129,6 +131,11 @@ def main():
         little = payload[:6] + tiff_to_little_endian(payload[6:])
         with open(os.path.join(exif_dir, f"landscape-{n}-ii.jpg"), "wb") as f:
             f.write(splice_app1(small, little))
+
+    for n, order in [(6, "mm"), (8, "ii"), (3, "ii")]:
+        path = os.path.join(exif_dir, f"landscape-{n}-{order}.jpg")
+        exif = app1_exif(path)
+        Image.open(path).convert("RGB").save(os.path.join(exif_dir, f"landscape-{n}-{order}.png"), exif=exif)
 
     leica = os.path.join(DATA, "photos", "leica-t-4928x3264-orient8.jpg")
     with open(os.path.join(exif_dir, "leica-orient8-ii.jpg"), "wb") as f:
