@@ -29,7 +29,7 @@ public protocol ImageRowDecoder: AnyObject {
     ///
     /// The caller guarantees that `destination` points to at least `(maxRows − 1) × bytesPerRow +` row size
     /// writable bytes.
-    /// - Returns: the number of rows written; 0 once every row was read.
+    /// - Returns: the number of rows written (at most `maxRows`); 0 once every row was read, or when `maxRows` is 0.
     /// - Throws: ``CodecError`` for corrupt or truncated data, or ``CodecError/invalidArgument(name:reason:)`` when
     ///   `bytesPerRow` is smaller than a row or `maxRows` is negative.
     func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int) throws(CodecError) -> Int
@@ -48,19 +48,25 @@ extension ImageRowDecoder {
     /// - Throws: ``CodecError/invalidArgument(name:reason:)`` when the buffer's width or format differs from the
     ///   output's, or the rows do not fit; decoding errors as ``readRows(into:bytesPerRow:maxRows:)``.
     public func readRows(into buffer: inout PixelBuffer, startRow: Int, maxRows: Int) throws(CodecError) -> Int {
-        guard buffer.width == outputWidth, buffer.format == outputFormat else {
+        try buffer.withUnsafeMutableRows { rows throws(CodecError) in
+            try readRows(into: rows, startRow: startRow, maxRows: maxRows)
+        }
+    }
+
+    /// Decodes up to `maxRows` rows into `rows` (from a ``PixelBuffer``'s `withUnsafeMutableRows`), starting at its
+    /// row `startRow`, with the same checks as the `PixelBuffer` variant.
+    public func readRows(into rows: UnsafePixelRows, startRow: Int, maxRows: Int) throws(CodecError) -> Int {
+        guard rows.width == outputWidth, rows.format == outputFormat else {
             throw .invalidArgument(
                 name: "buffer",
-                reason: "\(buffer.width) px wide \(buffer.format), the output is \(outputWidth) px wide \(outputFormat)")
+                reason: "\(rows.width) px wide \(rows.format), the output is \(outputWidth) px wide \(outputFormat)")
         }
-        guard startRow >= 0, maxRows >= 0, startRow <= buffer.height - maxRows else {
+        guard startRow >= 0, maxRows >= 0, startRow <= rows.height - maxRows else {
             throw .invalidArgument(
-                name: "rows", reason: "\(maxRows) rows from row \(startRow) do not fit in \(buffer.height) rows")
+                name: "rows", reason: "\(maxRows) rows from row \(startRow) do not fit in \(rows.height) rows")
         }
         if maxRows == 0 { return 0 }
-        return try buffer.withUnsafeMutableRows { rows throws(CodecError) in
-            try readRows(into: rows.row(startRow), bytesPerRow: rows.bytesPerRow, maxRows: maxRows)
-        }
+        return try readRows(into: rows.row(startRow), bytesPerRow: rows.bytesPerRow, maxRows: maxRows)
     }
 
     /// Allocates a buffer for the output and reads every remaining row into it, then finishes.
@@ -136,19 +142,25 @@ extension ImageRowEncoder {
 
     /// Compresses `count` rows of `buffer` starting at `startRow`.
     public func writeRows(from buffer: PixelBuffer, startRow: Int, count: Int) throws(CodecError) {
-        guard buffer.width == width, buffer.format == inputFormat else {
+        try buffer.withUnsafeRows { rows throws(CodecError) in try writeRows(from: rows, startRow: startRow, count: count) }
+    }
+
+    /// Compresses `count` rows of `rows` (from a ``PixelBuffer``'s `withUnsafeRows`) starting at `startRow`.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(name:reason:)`` when the width or format differs from the encoder's or
+    ///   the rows do not fit; the codec's errors otherwise.
+    public func writeRows(from rows: UnsafePixelRows, startRow: Int, count: Int) throws(CodecError) {
+        guard rows.width == width, rows.format == inputFormat else {
             throw .invalidArgument(
                 name: "buffer",
-                reason: "\(buffer.width) px wide \(buffer.format), the encoder takes \(width) px wide \(inputFormat)")
+                reason: "\(rows.width) px wide \(rows.format), the encoder takes \(width) px wide \(inputFormat)")
         }
-        guard startRow >= 0, count >= 0, startRow <= buffer.height - count else {
+        guard startRow >= 0, count >= 0, startRow <= rows.height - count else {
             throw .invalidArgument(
-                name: "rows", reason: "\(count) rows from row \(startRow) do not fit in \(buffer.height) rows")
+                name: "rows", reason: "\(count) rows from row \(startRow) do not fit in \(rows.height) rows")
         }
         if count == 0 { return }
-        try buffer.withUnsafeRows { rows throws(CodecError) in
-            try writeRows(from: rows.row(startRow), bytesPerRow: rows.bytesPerRow, count: count)
-        }
+        try writeRows(from: rows.row(startRow), bytesPerRow: rows.bytesPerRow, count: count)
     }
 
     /// Validates the arguments of ``writeRows(from:bytesPerRow:count:)``.

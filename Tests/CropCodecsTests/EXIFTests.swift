@@ -54,6 +54,30 @@ struct EXIFTests {
         #expect(png.warnings.isEmpty)
     }
 
+    @Test("an eXIf chunk after the image data is picked up when decoding finishes")
+    func lateEXIf() throws {
+        let png = try Fixtures.bytes("exif/landscape-6-mm.png")
+        // Split into chunks and move eXIf behind the last IDAT.
+        var chunks: [(type: String, bytes: ArraySlice<UInt8>)] = []
+        var at = 8
+        while at + 12 <= png.count {
+            let length = png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: png[at + 4..<at + 8], as: UTF8.self)
+            chunks.append((type, png[at..<at + 12 + length]))
+            at += 12 + length
+        }
+        let exif = try #require(chunks.first { $0.type == "eXIf" })
+        var reordered = chunks.filter { $0.type != "eXIf" }
+        let lastIDAT = try #require(reordered.lastIndex { $0.type == "IDAT" })
+        reordered.insert(exif, at: lastIDAT + 1)
+        let moved = Array(png.prefix(8)) + reordered.flatMap { Array($0.bytes) }
+        #expect(moved.count == png.count)
+        #expect(try ImageInfo.read(moved).orientation == .up, "the header alone does not see it")
+        let decoded = try PNGDecoder.decode(moved)
+        #expect(decoded.metadata.orientation == .rightTop)
+        #expect(decoded.metadata.exif != nil)
+    }
+
     @Test("a real camera's little-endian EXIF (Leica T, orientation 8) is read")
     func leica() throws {
         let info = try ImageInfo.read(Fixtures.bytes("exif/leica-orient8-ii.jpg"))

@@ -63,6 +63,22 @@ struct ICCTests {
         #expect(decoded.warnings.isEmpty, "\(decoded.warnings)")
     }
 
+    @Test("a profile libpng refuses is dropped from a PNG with a warning, not a failure")
+    func refusedByLibpng() throws {
+        let rgb = try TestImages.smooth(width: 6, height: 6, seed: 4)
+        let gray = try TestImages.smooth(width: 6, height: 6, layout: .gray, seed: 4)
+        let garbage = (0..<600).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        for (image, profile) in [(rgb, garbage), (gray, Self.profile)] {
+            let encoder = try PNGEncoder(
+                width: 6, height: 6, inputFormat: image.format, metadata: ImageMetadata(iccProfile: profile))
+            try encoder.writeRows(from: image, startRow: 0, count: 6)
+            let decoded = try PNGDecoder.decode(encoder.finish())
+            #expect(!encoder.warnings.isEmpty)
+            #expect(decoded.metadata.iccProfile == nil)
+            #expect(decoded.pixels == image)
+        }
+    }
+
     @Test("a profile larger than one APP2 segment is split and reassembled")
     func multiSegment() throws {
         var rng = SplitMix64(seed: 77)
