@@ -1,1 +1,718 @@
+// libjpeg-turbo behind setjmp/longjmp guards. See include/cjpeg_shim.h for the contract.
+
 #include "cjpeg_shim.h"
+
+#include <jerror.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+// MARK: - Error manager shared by the decoder and the encoder
+
+typedef struct {
+  struct jpeg_error_mgr pub;
+  jmp_buf jump;
+  int strict;
+  int status;
+  int message_code;
+  char message[CK_JPEG_MESSAGE_LENGTH];
+  int warning_count;
+  char warnings[CK_JPEG_MAX_WARNINGS][CK_JPEG_MESSAGE_LENGTH];
+  // Set by the decoder's source manager: once the data has run out, any corrupt-data warning in the data phase
+  // means the entropy decoder needed bytes that are not there, i.e. the file is truncated.
+  int eof_hit;
+  int in_data_phase;
+} ck_error_mgr;
+
+static void ck_copy_message(char *dst, const char *src) {
+  strncpy(dst, src, CK_JPEG_MESSAGE_LENGTH - 1);
+  dst[CK_JPEG_MESSAGE_LENGTH - 1] = '\0';
+}
+
+static int ck_classify(int code) {
+  switch (code) {
+    case JERR_NO_SOI:
+      return CK_JPEG_ERR_NOT_JPEG;
+    case JERR_INPUT_EMPTY:
+    case JERR_INPUT_EOF:
+      return CK_JPEG_ERR_TRUNCATED;
+    case JERR_BAD_PRECISION:
+    case JERR_SOF_UNSUPPORTED:
+    case JERR_NOT_COMPILED:
+    case JERR_ARITH_NOTIMPL:
+    case JERR_CCIR601_NOTIMPL:
+    case JERR_COMPONENT_COUNT:
+    case JERR_CONVERSION_NOTIMPL:
+    case JERR_IMAGE_TOO_BIG:
+    case JERR_EMPTY_IMAGE:
+      return CK_JPEG_ERR_UNSUPPORTED;
+    case JERR_OUT_OF_MEMORY:
+    case JERR_NO_BACKING_STORE:
+    case JERR_TFILE_CREATE:
+    case JERR_TFILE_READ:
+    case JERR_TFILE_SEEK:
+    case JERR_TFILE_WRITE:
+      return CK_JPEG_ERR_MEMORY;
+    case JERR_BAD_STATE:
+      return CK_JPEG_ERR_USAGE;
+    default:
+      return CK_JPEG_ERR_CORRUPT;
+  }
+}
+
+static void ck_fail(ck_error_mgr *err, int status, int code, const char *message) {
+  err->status = status;
+  err->message_code = code;
+  ck_copy_message(err->message, message);
+  longjmp(err->jump, 1);
+}
+
+static void ck_error_exit(j_common_ptr cinfo) {
+  ck_error_mgr *err = (ck_error_mgr *)cinfo->err;
+  char buffer[JMSG_LENGTH_MAX];
+  (*cinfo->err->format_message)(cinfo, buffer);
+  if (err->eof_hit) {
+    // Past the end of the data libjpeg only sees the fake EOI it was handed; whatever it objects to now (a table
+    // cut in half, a missing scan) is the truncation.
+    char message[CK_JPEG_MESSAGE_LENGTH];
+    snprintf(message, sizeof message, "Premature end of JPEG data (the file is truncated; libjpeg: %s)", buffer);
+    ck_fail(err, CK_JPEG_ERR_TRUNCATED, err->pub.msg_code, message);
+  }
+  ck_fail(err, ck_classify(err->pub.msg_code), err->pub.msg_code, buffer);
+}
+
+static void ck_record_warning(ck_error_mgr *err, const char *message) {
+  if (err->warning_count < CK_JPEG_MAX_WARNINGS) {
+    ck_copy_message(err->warnings[err->warning_count], message);
+  }
+  err->warning_count++;
+}
+
+static void ck_emit_message(j_common_ptr cinfo, int msg_level) {
+  ck_error_mgr *err = (ck_error_mgr *)cinfo->err;
+  if (msg_level >= 0) return;  // trace messages: ignored
+  char buffer[JMSG_LENGTH_MAX];
+  (*cinfo->err->format_message)(cinfo, buffer);
+  err->pub.num_warnings++;
+  if (err->eof_hit && err->in_data_phase) {
+    ck_fail(err, CK_JPEG_ERR_TRUNCATED, err->pub.msg_code, "Premature end of JPEG data (the file is truncated)");
+  }
+  if (err->strict) ck_fail(err, CK_JPEG_ERR_STRICT_WARNING, err->pub.msg_code, buffer);
+  ck_record_warning(err, buffer);
+}
+
+static void ck_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void ck_init_error(ck_error_mgr *err, int strict) {
+  memset(err, 0, sizeof(*err));
+  jpeg_std_error(&err->pub);
+  err->pub.error_exit = ck_error_exit;
+  err->pub.emit_message = ck_emit_message;
+  err->pub.output_message = ck_output_message;
+  err->strict = strict;
+  err->message_code = -1;
+}
+
+// MARK: - Decoder
+
+enum { PHASE_HEADER = 0, PHASE_DATA = 1, PHASE_FINISH = 2 };
+enum { STATE_NEW = 0, STATE_HEADER = 1, STATE_STARTED = 2, STATE_DONE = 3 };
+
+struct ck_jpeg_decoder {
+  struct jpeg_decompress_struct cinfo;
+  ck_error_mgr err;
+  struct jpeg_source_mgr src;
+  struct jpeg_progress_mgr progress;
+  const uint8_t *data;
+  size_t size;
+  int phase;
+  int state;
+  int created;
+  int max_scans;
+  int cmyk;
+  int adobe_inverted;
+  int buffered;
+  ck_jpeg_output output;
+  uint8_t *scratch;  // one CMYK row
+  // Metadata kept by ck_read_app_marker: the first EXIF APP1 and up to CK_JPEG_MAX_ICC_SEGMENTS ICC APP2 payloads.
+  uint8_t *marker_buffer;  // 65533 bytes, for one payload at a time
+  uint8_t *exif;
+  size_t exif_length;
+  uint8_t *icc[CK_JPEG_MAX_ICC_SEGMENTS];
+  size_t icc_length[CK_JPEG_MAX_ICC_SEGMENTS];
+  int icc_count;
+  int icc_dropped;
+};
+
+static const JOCTET ck_fake_eoi[2] = {0xFF, JPEG_EOI};
+
+static void ck_src_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean ck_src_fill(j_decompress_ptr cinfo) {
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
+  if (dec->phase == PHASE_HEADER) {
+    ck_fail(&dec->err, CK_JPEG_ERR_TRUNCATED, JERR_INPUT_EOF,
+            "Premature end of JPEG data in the header (the file is truncated)");
+  }
+  // Hand libjpeg an EOI marker, as its own memory source does, and remember that the data ran out. Whether that is
+  // truncation (data needed) or only a missing EOI is decided by whoever sees the consequences.
+  dec->err.eof_hit = 1;
+  cinfo->src->next_input_byte = ck_fake_eoi;
+  cinfo->src->bytes_in_buffer = 2;
+  return TRUE;
+}
+
+static void ck_src_skip(j_decompress_ptr cinfo, long num_bytes) {
+  struct jpeg_source_mgr *src = cinfo->src;
+  if (num_bytes <= 0) return;
+  if ((size_t)num_bytes > src->bytes_in_buffer) {
+    // Skipping past the end: the data has run out.
+    src->bytes_in_buffer = 0;
+    (void)ck_src_fill(cinfo);
+    return;
+  }
+  src->next_input_byte += num_bytes;
+  src->bytes_in_buffer -= (size_t)num_bytes;
+}
+
+static void ck_src_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+// Reads one byte through the source manager (which longjmps on a header truncation).
+static int ck_next_byte(j_decompress_ptr cinfo) {
+  struct jpeg_source_mgr *src = cinfo->src;
+  if (src->bytes_in_buffer == 0) (void)(*src->fill_input_buffer)(cinfo);
+  src->bytes_in_buffer--;
+  return *src->next_input_byte++;
+}
+
+// The APP1/APP2 marker processor. Unlike jpeg_save_markers, which keeps every marker, it keeps only what CropKit
+// uses, so memory stays bounded however many markers a file has: the first EXIF APP1 (64 KB at most) and the first
+// 255 ICC APP2 segments (16 MB at most). Everything else is skipped.
+static boolean ck_read_app_marker(j_decompress_ptr cinfo) {
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
+  int high = ck_next_byte(cinfo);
+  int low = ck_next_byte(cinfo);
+  long length = (long)((high << 8) | low) - 2;
+  if (length < 0) ck_fail(&dec->err, CK_JPEG_ERR_CORRUPT, JERR_BAD_LENGTH, "Bogus marker length");
+  struct jpeg_source_mgr *src = cinfo->src;
+  size_t filled = 0;
+  while (filled < (size_t)length) {
+    if (src->bytes_in_buffer == 0) (void)(*src->fill_input_buffer)(cinfo);
+    size_t n = (size_t)length - filled;
+    if (n > src->bytes_in_buffer) n = src->bytes_in_buffer;
+    memcpy(dec->marker_buffer + filled, src->next_input_byte, n);
+    src->next_input_byte += n;
+    src->bytes_in_buffer -= n;
+    filled += n;
+  }
+  const uint8_t *payload = dec->marker_buffer;
+  size_t size = (size_t)length;
+  if (cinfo->unread_marker == JPEG_APP0 + 1 && dec->exif == NULL && size > 6 && memcmp(payload, "Exif\0", 5) == 0) {
+    dec->exif = (uint8_t *)malloc(size);
+    if (dec->exif == NULL) ck_fail(&dec->err, CK_JPEG_ERR_MEMORY, JERR_OUT_OF_MEMORY, "Insufficient memory");
+    memcpy(dec->exif, payload, size);
+    dec->exif_length = size;
+  } else if (cinfo->unread_marker == JPEG_APP0 + 2 && size >= 14 && memcmp(payload, "ICC_PROFILE\0", 12) == 0) {
+    if (dec->icc_count >= CK_JPEG_MAX_ICC_SEGMENTS) {
+      dec->icc_dropped++;
+    } else {
+      uint8_t *copy = (uint8_t *)malloc(size);
+      if (copy == NULL) ck_fail(&dec->err, CK_JPEG_ERR_MEMORY, JERR_OUT_OF_MEMORY, "Insufficient memory");
+      memcpy(copy, payload, size);
+      dec->icc[dec->icc_count] = copy;
+      dec->icc_length[dec->icc_count] = size;
+      dec->icc_count++;
+    }
+  }
+  return TRUE;
+}
+
+static void ck_progress(j_common_ptr cinfo) {
+  j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)dinfo->client_data;
+  if (dec->max_scans > 0 && dinfo->input_scan_number > dec->max_scans) {
+    char buffer[CK_JPEG_MESSAGE_LENGTH];
+    snprintf(buffer, sizeof buffer, "Progressive JPEG has more than %d scans", dec->max_scans);
+    ck_fail(&dec->err, CK_JPEG_ERR_TOO_MANY_SCANS, -1, buffer);
+  }
+}
+
+ck_jpeg_decoder *ck_jpeg_decoder_create(const uint8_t *data, size_t size, int strict) {
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)calloc(1, sizeof(ck_jpeg_decoder));
+  if (dec == NULL) return NULL;
+  dec->marker_buffer = (uint8_t *)malloc(65536);
+  if (dec->marker_buffer == NULL) {
+    free(dec);
+    return NULL;
+  }
+  ck_init_error(&dec->err, strict);
+  dec->data = data;
+  dec->size = size;
+  dec->cinfo.err = &dec->err.pub;
+  if (setjmp(dec->err.jump)) {
+    free(dec->marker_buffer);
+    free(dec);
+    return NULL;
+  }
+  jpeg_create_decompress(&dec->cinfo);
+  dec->created = 1;
+  dec->cinfo.client_data = dec;
+  dec->src.init_source = ck_src_init;
+  dec->src.fill_input_buffer = ck_src_fill;
+  dec->src.skip_input_data = ck_src_skip;
+  dec->src.resync_to_restart = jpeg_resync_to_restart;
+  dec->src.term_source = ck_src_term;
+  dec->src.next_input_byte = data;
+  dec->src.bytes_in_buffer = size;
+  dec->cinfo.src = &dec->src;
+  dec->progress.progress_monitor = ck_progress;
+  jpeg_set_marker_processor(&dec->cinfo, JPEG_APP0 + 1, ck_read_app_marker);
+  jpeg_set_marker_processor(&dec->cinfo, JPEG_APP0 + 2, ck_read_app_marker);
+  return dec;
+}
+
+void ck_jpeg_decoder_destroy(ck_jpeg_decoder *dec) {
+  if (dec == NULL) return;
+  if (dec->created) {
+    // jpeg_destroy only frees memory pools; it cannot fail, but guard anyway so no longjmp can escape.
+    if (setjmp(dec->err.jump) == 0) jpeg_destroy_decompress(&dec->cinfo);
+  }
+  free(dec->scratch);
+  free(dec->marker_buffer);
+  free(dec->exif);
+  for (int i = 0; i < dec->icc_count; i++) free(dec->icc[i]);
+  free(dec);
+}
+
+int ck_jpeg_decoder_read_header(ck_jpeg_decoder *dec, ck_jpeg_header *header) {
+  memset(header, 0, sizeof(*header));
+  if (dec->state != STATE_NEW) return CK_JPEG_ERR_USAGE;
+  dec->phase = PHASE_HEADER;
+  if (setjmp(dec->err.jump)) return dec->err.status;
+  (void)jpeg_read_header(&dec->cinfo, TRUE);
+  dec->state = STATE_HEADER;
+  struct jpeg_decompress_struct *c = &dec->cinfo;
+  header->width = c->image_width;
+  header->height = c->image_height;
+  header->components = c->num_components;
+  header->color_space = (int32_t)c->jpeg_color_space;
+  header->progressive = c->progressive_mode ? 1 : 0;
+  header->arithmetic = c->arith_code ? 1 : 0;
+  header->data_precision = c->data_precision;
+  header->saw_adobe_marker = c->saw_Adobe_marker ? 1 : 0;
+  header->adobe_transform = c->Adobe_transform;
+  header->saw_jfif_marker = c->saw_JFIF_marker ? 1 : 0;
+  for (int i = 0; i < 4 && i < c->num_components; i++) {
+    header->h_samp[i] = c->comp_info[i].h_samp_factor;
+    header->v_samp[i] = c->comp_info[i].v_samp_factor;
+  }
+  return CK_JPEG_OK;
+}
+
+int ck_jpeg_decoder_exif(const ck_jpeg_decoder *dec, const uint8_t **data, size_t *length) {
+  *data = dec->exif;
+  *length = dec->exif_length;
+  return dec->exif != NULL;
+}
+
+int ck_jpeg_decoder_icc_segment_count(const ck_jpeg_decoder *dec) { return dec->icc_count; }
+
+int ck_jpeg_decoder_icc_segment(const ck_jpeg_decoder *dec, int index, const uint8_t **data, size_t *length) {
+  *data = NULL;
+  *length = 0;
+  if (index < 0 || index >= dec->icc_count) return 0;
+  *data = dec->icc[index];
+  *length = dec->icc_length[index];
+  return 1;
+}
+
+int ck_jpeg_decoder_icc_segments_dropped(const ck_jpeg_decoder *dec) { return dec->icc_dropped; }
+
+// Natural-order position of each zigzag index (the order coef_bits uses).
+static const int ck_natural_order[DCTSIZE2] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
+    41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
+    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+};
+
+// Whether libjpeg's reduced IDCT of size `size` (1, 2: jidctred.c) reads the coefficient at natural position `pos`.
+// The 1×1 IDCT reads the DC term only; the 2×2 IDCT reads rows and columns 0, 1, 3, 5 and 7. Larger sizes are
+// treated as reading everything.
+static int ck_idct_reads(int size, int pos) {
+  int row = pos / DCTSIZE, col = pos % DCTSIZE;
+  if (size == 1) return pos == 0;
+  if (size == 2) {
+    int row_used = row == 0 || row == 1 || row == 3 || row == 5 || row == 7;
+    int col_used = col == 0 || col == 1 || col == 3 || col == 5 || col == 7;
+    return row_used && col_used;
+  }
+  return 1;
+}
+
+// Whether every coefficient the output pass needs is final (coef_bits == 0).
+static int ck_needed_coefficients_final(j_decompress_ptr cinfo, int mode) {
+  if (cinfo->coef_bits == NULL) return 0;
+  for (int ci = 0; ci < cinfo->num_components; ci++) {
+    const int *bits = cinfo->coef_bits[ci];
+    int size = mode == CK_JPEG_EARLY_STOP_DC ? 1 : cinfo->comp_info[ci].DCT_scaled_size;
+    for (int k = 0; k < DCTSIZE2; k++) {
+      if (ck_idct_reads(size, ck_natural_order[k]) && bits[k] != 0) return 0;
+    }
+  }
+  return 1;
+}
+
+// Whether every coefficient of every component is final: the progression is complete.
+static int ck_all_coefficients_final(j_decompress_ptr cinfo) {
+  if (cinfo->coef_bits == NULL) return 0;
+  for (int ci = 0; ci < cinfo->num_components; ci++) {
+    for (int k = 0; k < DCTSIZE2; k++) {
+      if (cinfo->coef_bits[ci][k] != 0) return 0;
+    }
+  }
+  return 1;
+}
+
+int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop, long max_memory, int max_scans,
+                          ck_jpeg_output *output) {
+  memset(output, 0, sizeof(*output));
+  if (dec->state != STATE_HEADER) return CK_JPEG_ERR_USAGE;
+  if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) return CK_JPEG_ERR_USAGE;
+  struct jpeg_decompress_struct *c = &dec->cinfo;
+  dec->phase = PHASE_DATA;
+  dec->err.in_data_phase = 1;
+  if (setjmp(dec->err.jump)) return dec->err.status;
+
+  switch (c->jpeg_color_space) {
+    case JCS_GRAYSCALE:
+      c->out_color_space = JCS_GRAYSCALE;
+      break;
+    case JCS_YCbCr:
+    case JCS_RGB:
+      c->out_color_space = JCS_RGB;
+      break;
+    case JCS_CMYK:
+    case JCS_YCCK:
+      c->out_color_space = JCS_CMYK;
+      dec->cmyk = 1;
+      // Photoshop writes CMYK inverted and marks it with an Adobe APP14 segment; treat every Adobe CMYK file so.
+      dec->adobe_inverted = c->saw_Adobe_marker ? 1 : 0;
+      break;
+    default: {
+      char buffer[CK_JPEG_MESSAGE_LENGTH];
+      snprintf(buffer, sizeof buffer, "Unsupported JPEG colour space with %d components", c->num_components);
+      ck_fail(&dec->err, CK_JPEG_ERR_UNSUPPORTED, -1, buffer);
+    }
+  }
+  c->scale_num = 1;
+  c->scale_denom = (unsigned int)scale_denom;
+  c->dct_method = JDCT_ISLOW;
+  // Block smoothing only changes files whose progression never completes; leaving it off keeps the early-stop
+  // output identical to a full decode in every case.
+  c->do_block_smoothing = FALSE;
+  c->mem->max_memory_to_use = max_memory;
+  dec->max_scans = max_scans;
+  if (max_scans > 0) c->progress = &dec->progress;
+
+  int use_early_stop = 0;
+  if (c->progressive_mode && early_stop != CK_JPEG_EARLY_STOP_OFF && scale_denom == 8) {
+    jpeg_calc_output_dimensions(c);
+    use_early_stop = 1;
+    if (early_stop == CK_JPEG_EARLY_STOP_EXACT) {
+      for (int ci = 0; ci < c->num_components; ci++) {
+        if (c->comp_info[ci].DCT_scaled_size > 2) use_early_stop = 0;  // would need every coefficient anyway
+      }
+    }
+  }
+
+  if (use_early_stop) {
+    dec->buffered = 1;
+    c->buffered_image = TRUE;
+    (void)jpeg_start_decompress(c);
+    int needed_final = 0;
+    for (;;) {
+      ck_progress((j_common_ptr)c);
+      int status = jpeg_consume_input(c);
+      if (status == JPEG_SUSPENDED) {
+        ck_fail(&dec->err, CK_JPEG_ERR_TRUNCATED, JERR_INPUT_EOF, "Premature end of JPEG data");
+      }
+      if (status == JPEG_SCAN_COMPLETED && ck_needed_coefficients_final(c, early_stop)) {
+        needed_final = 1;
+        output->early_stopped = dec->err.eof_hit ? 0 : 1;
+        break;
+      }
+      if (status == JPEG_REACHED_EOI) {
+        needed_final = ck_needed_coefficients_final(c, early_stop);
+        break;
+      }
+    }
+    if (dec->err.eof_hit && !needed_final) {
+      ck_fail(&dec->err, CK_JPEG_ERR_TRUNCATED, JERR_INPUT_EOF,
+              "Premature end of JPEG data: scans are missing (the file is truncated)");
+    }
+    output->scans_read = c->input_scan_number;
+    (void)jpeg_start_output(c, c->input_scan_number);
+  } else {
+    (void)jpeg_start_decompress(c);
+    // Multi-scan files were read completely by jpeg_start_decompress. Running out of data there is truncation
+    // unless the progression was already complete (then only the EOI marker is missing).
+    if (dec->err.eof_hit && !(c->progressive_mode && ck_all_coefficients_final(c))) {
+      ck_fail(&dec->err, CK_JPEG_ERR_TRUNCATED, JERR_INPUT_EOF,
+              "Premature end of JPEG data: scans are missing (the file is truncated)");
+    }
+    output->scans_read = c->input_scan_number;
+  }
+  output->bytes_consumed = (uint64_t)(dec->size - (dec->err.eof_hit ? 0 : c->src->bytes_in_buffer));
+  if (dec->cmyk) {
+    if (c->output_components != 4) ck_fail(&dec->err, CK_JPEG_ERR_UNSUPPORTED, -1, "Unexpected CMYK output layout");
+    dec->scratch = (uint8_t *)malloc((size_t)c->output_width * 4);
+    if (dec->scratch == NULL) ck_fail(&dec->err, CK_JPEG_ERR_MEMORY, JERR_OUT_OF_MEMORY, "Insufficient memory");
+  }
+  output->width = c->output_width;
+  output->height = c->output_height;
+  output->components = dec->cmyk ? 3 : c->output_components;
+  dec->output = *output;
+  dec->state = STATE_STARTED;
+  return CK_JPEG_OK;
+}
+
+static void ck_cmyk_to_rgb(const uint8_t *src, uint8_t *dst, uint32_t width, int inverted) {
+  for (uint32_t x = 0; x < width; x++) {
+    unsigned c = src[0], m = src[1], y = src[2], k = src[3];
+    if (!inverted) {
+      c = 255 - c;
+      m = 255 - m;
+      y = 255 - y;
+      k = 255 - k;
+    }
+    // Inverted (Adobe) values are "amount of light": R = (1 − C)(1 − K) becomes c·k / 255.
+    dst[0] = (uint8_t)((c * k + 127) / 255);
+    dst[1] = (uint8_t)((m * k + 127) / 255);
+    dst[2] = (uint8_t)((y * k + 127) / 255);
+    src += 4;
+    dst += 3;
+  }
+}
+
+int ck_jpeg_decoder_read_rows(ck_jpeg_decoder *dec, uint8_t *dst, size_t stride, uint32_t max_rows,
+                              uint32_t *rows_read) {
+  *rows_read = 0;
+  if (dec->state != STATE_STARTED) return CK_JPEG_ERR_USAGE;
+  struct jpeg_decompress_struct *c = &dec->cinfo;
+  dec->phase = PHASE_DATA;
+  if (setjmp(dec->err.jump)) return dec->err.status;
+  uint32_t done = 0;
+  while (done < max_rows && c->output_scanline < c->output_height) {
+    if (dec->cmyk) {
+      JSAMPROW row = dec->scratch;
+      JDIMENSION got = jpeg_read_scanlines(c, &row, 1);
+      if (got == 0) break;
+      ck_cmyk_to_rgb(dec->scratch, dst + (size_t)done * stride, c->output_width, dec->adobe_inverted);
+      done += 1;
+    } else {
+      JSAMPROW rows[16];
+      uint32_t want = max_rows - done;
+      if (want > 16) want = 16;
+      for (uint32_t i = 0; i < want; i++) rows[i] = dst + (size_t)(done + i) * stride;
+      JDIMENSION got = jpeg_read_scanlines(c, rows, want);
+      if (got == 0) break;
+      done += got;
+    }
+    *rows_read = done;
+  }
+  *rows_read = done;
+  return CK_JPEG_OK;
+}
+
+int ck_jpeg_decoder_finish(ck_jpeg_decoder *dec) {
+  if (dec->state == STATE_DONE) return CK_JPEG_OK;
+  struct jpeg_decompress_struct *c = &dec->cinfo;
+  int state = dec->state;
+  dec->state = STATE_DONE;
+  if (setjmp(dec->err.jump)) return dec->err.status;
+  if (state != STATE_STARTED || c->output_scanline < c->output_height || dec->output.early_stopped) {
+    // Nothing more to check: abandon the image (frees libjpeg's image memory, keeps the object).
+    jpeg_abort_decompress(c);
+    return CK_JPEG_OK;
+  }
+  dec->phase = PHASE_FINISH;
+  dec->err.in_data_phase = 0;
+  if (dec->buffered) {
+    (void)jpeg_finish_output(c);
+  }
+  (void)jpeg_finish_decompress(c);
+  // Every row was decoded, so if the data ran out (here, or while the entropy decoder read ahead past the last
+  // needed byte) only the EOI marker is missing.
+  if (dec->err.eof_hit) {
+    const char *message = "Premature end of JPEG file: the EOI marker is missing";
+    if (dec->err.strict) ck_fail(&dec->err, CK_JPEG_ERR_STRICT_WARNING, JWRN_JPEG_EOF, message);
+    ck_record_warning(&dec->err, message);
+  }
+  return CK_JPEG_OK;
+}
+
+const char *ck_jpeg_decoder_message(const ck_jpeg_decoder *dec) { return dec->err.message; }
+int ck_jpeg_decoder_message_code(const ck_jpeg_decoder *dec) { return dec->err.message_code; }
+int ck_jpeg_decoder_warning_count(const ck_jpeg_decoder *dec) { return dec->err.warning_count; }
+const char *ck_jpeg_decoder_warning(const ck_jpeg_decoder *dec, int index) {
+  if (index < 0 || index >= dec->err.warning_count || index >= CK_JPEG_MAX_WARNINGS) return "";
+  return dec->err.warnings[index];
+}
+
+// MARK: - Encoder
+
+struct ck_jpeg_encoder {
+  struct jpeg_compress_struct cinfo;
+  ck_error_mgr err;
+  struct jpeg_destination_mgr dest;
+  uint8_t *buffer;
+  size_t capacity;
+  size_t length;  // valid after finish; before, computed from next_output_byte
+  int created;
+  int state;
+};
+
+static void ck_grow(ck_jpeg_encoder *enc, size_t minimum) {
+  size_t capacity = enc->capacity ? enc->capacity : 65536;
+  while (capacity < minimum) {
+    if (capacity > SIZE_MAX / 2) ck_fail(&enc->err, CK_JPEG_ERR_MEMORY, JERR_OUT_OF_MEMORY, "Insufficient memory");
+    capacity *= 2;
+  }
+  if (capacity == enc->capacity) return;
+  uint8_t *buffer = (uint8_t *)realloc(enc->buffer, capacity);
+  if (buffer == NULL) ck_fail(&enc->err, CK_JPEG_ERR_MEMORY, JERR_OUT_OF_MEMORY, "Insufficient memory");
+  enc->buffer = buffer;
+  enc->capacity = capacity;
+}
+
+static void ck_dest_init(j_compress_ptr cinfo) {
+  ck_jpeg_encoder *enc = (ck_jpeg_encoder *)cinfo->client_data;
+  ck_grow(enc, 65536);
+  enc->length = 0;
+  cinfo->dest->next_output_byte = enc->buffer;
+  cinfo->dest->free_in_buffer = enc->capacity;
+}
+
+static boolean ck_dest_empty(j_compress_ptr cinfo) {
+  // Called when the whole buffer is full (libjpeg ignores next_output_byte/free_in_buffer here).
+  ck_jpeg_encoder *enc = (ck_jpeg_encoder *)cinfo->client_data;
+  size_t used = enc->capacity;
+  ck_grow(enc, enc->capacity * 2);
+  cinfo->dest->next_output_byte = enc->buffer + used;
+  cinfo->dest->free_in_buffer = enc->capacity - used;
+  return TRUE;
+}
+
+static void ck_dest_term(j_compress_ptr cinfo) {
+  ck_jpeg_encoder *enc = (ck_jpeg_encoder *)cinfo->client_data;
+  enc->length = enc->capacity - cinfo->dest->free_in_buffer;
+}
+
+ck_jpeg_encoder *ck_jpeg_encoder_create(void) {
+  ck_jpeg_encoder *enc = (ck_jpeg_encoder *)calloc(1, sizeof(ck_jpeg_encoder));
+  if (enc == NULL) return NULL;
+  ck_init_error(&enc->err, 0);
+  enc->cinfo.err = &enc->err.pub;
+  if (setjmp(enc->err.jump)) {
+    free(enc);
+    return NULL;
+  }
+  jpeg_create_compress(&enc->cinfo);
+  enc->created = 1;
+  enc->cinfo.client_data = enc;
+  enc->dest.init_destination = ck_dest_init;
+  enc->dest.empty_output_buffer = ck_dest_empty;
+  enc->dest.term_destination = ck_dest_term;
+  enc->cinfo.dest = &enc->dest;
+  return enc;
+}
+
+void ck_jpeg_encoder_destroy(ck_jpeg_encoder *enc) {
+  if (enc == NULL) return;
+  if (enc->created) {
+    if (setjmp(enc->err.jump) == 0) jpeg_destroy_compress(&enc->cinfo);
+  }
+  free(enc->buffer);
+  free(enc);
+}
+
+int ck_jpeg_encoder_start(ck_jpeg_encoder *enc, const ck_jpeg_encode_params *p) {
+  if (enc->state != STATE_NEW) return CK_JPEG_ERR_USAGE;
+  if (p->components != 1 && p->components != 3) return CK_JPEG_ERR_USAGE;
+  if (p->quality < 1 || p->quality > 100 || p->subsampling < 0 || p->subsampling > 2) return CK_JPEG_ERR_USAGE;
+  if (setjmp(enc->err.jump)) {
+    enc->state = STATE_DONE;
+    return enc->err.status;
+  }
+  struct jpeg_compress_struct *c = &enc->cinfo;
+  c->image_width = p->width;
+  c->image_height = p->height;
+  c->input_components = p->components;
+  c->in_color_space = p->components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  jpeg_set_defaults(c);
+  jpeg_set_quality(c, p->quality, TRUE);
+  c->dct_method = JDCT_ISLOW;
+  if (p->components == 3) {
+    c->comp_info[0].h_samp_factor = p->subsampling == 0 ? 1 : 2;
+    c->comp_info[0].v_samp_factor = p->subsampling == 2 ? 2 : 1;
+    for (int i = 1; i < 3; i++) {
+      c->comp_info[i].h_samp_factor = 1;
+      c->comp_info[i].v_samp_factor = 1;
+    }
+  }
+  if (p->progressive) jpeg_simple_progression(c);
+  c->optimize_coding = p->optimize_coding ? TRUE : FALSE;
+  jpeg_start_compress(c, TRUE);
+  enc->state = STATE_STARTED;
+  return CK_JPEG_OK;
+}
+
+int ck_jpeg_encoder_write_marker(ck_jpeg_encoder *enc, int marker, const uint8_t *data, size_t length) {
+  if (enc->state != STATE_STARTED || enc->cinfo.next_scanline != 0 || length > 65533) return CK_JPEG_ERR_USAGE;
+  if (setjmp(enc->err.jump)) {
+    enc->state = STATE_DONE;
+    return enc->err.status;
+  }
+  jpeg_write_marker(&enc->cinfo, marker, data, (unsigned int)length);
+  return CK_JPEG_OK;
+}
+
+int ck_jpeg_encoder_write_rows(ck_jpeg_encoder *enc, const uint8_t *src, size_t stride, uint32_t rows) {
+  if (enc->state != STATE_STARTED) return CK_JPEG_ERR_USAGE;
+  struct jpeg_compress_struct *c = &enc->cinfo;
+  if (rows > c->image_height - c->next_scanline) return CK_JPEG_ERR_USAGE;
+  if (setjmp(enc->err.jump)) {
+    enc->state = STATE_DONE;
+    return enc->err.status;
+  }
+  uint32_t done = 0;
+  while (done < rows) {
+    JSAMPROW pointers[16];
+    uint32_t want = rows - done;
+    if (want > 16) want = 16;
+    for (uint32_t i = 0; i < want; i++) pointers[i] = (JSAMPROW)(src + (size_t)(done + i) * stride);
+    JDIMENSION wrote = jpeg_write_scanlines(c, pointers, want);
+    if (wrote == 0) ck_fail(&enc->err, CK_JPEG_ERR_USAGE, -1, "libjpeg accepted no rows");
+    done += wrote;
+  }
+  return CK_JPEG_OK;
+}
+
+int ck_jpeg_encoder_finish(ck_jpeg_encoder *enc) {
+  if (enc->state != STATE_STARTED) return CK_JPEG_ERR_USAGE;
+  if (enc->cinfo.next_scanline != enc->cinfo.image_height) return CK_JPEG_ERR_USAGE;
+  if (setjmp(enc->err.jump)) {
+    enc->state = STATE_DONE;
+    return enc->err.status;
+  }
+  jpeg_finish_compress(&enc->cinfo);
+  enc->state = STATE_DONE;
+  return CK_JPEG_OK;
+}
+
+const uint8_t *ck_jpeg_encoder_output(const ck_jpeg_encoder *enc, size_t *length) {
+  *length = enc->length;
+  return enc->buffer;
+}
+
+const char *ck_jpeg_encoder_message(const ck_jpeg_encoder *enc) { return enc->err.message; }

@@ -1,1 +1,405 @@
+// libpng behind setjmp/longjmp guards. See include/cpng_shim.h for the contract.
+
 #include "cpng_shim.h"
+
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+// MARK: - Messages shared by the decoder and the encoder
+
+typedef struct {
+  jmp_buf jump;
+  int strict;
+  int status;
+  int truncated;
+  int in_finish;
+  char message[CK_PNG_MESSAGE_LENGTH];
+  int warning_count;
+  char warnings[CK_PNG_MAX_WARNINGS][CK_PNG_MESSAGE_LENGTH];
+} ck_png_messages;
+
+static void ck_png_copy(char *dst, const char *src) {
+  strncpy(dst, src ? src : "", CK_PNG_MESSAGE_LENGTH - 1);
+  dst[CK_PNG_MESSAGE_LENGTH - 1] = '\0';
+}
+
+static void ck_png_fail(ck_png_messages *m, int status, const char *message) {
+  m->status = status;
+  ck_png_copy(m->message, message);
+  longjmp(m->jump, 1);
+}
+
+static void ck_png_record_warning(ck_png_messages *m, const char *message) {
+  if (m->warning_count < CK_PNG_MAX_WARNINGS) ck_png_copy(m->warnings[m->warning_count], message);
+  m->warning_count++;
+}
+
+static void ck_png_on_error(png_structp png, png_const_charp message) {
+  ck_png_messages *m = (ck_png_messages *)png_get_error_ptr(png);
+  ck_png_fail(m, m->truncated ? CK_PNG_ERR_TRUNCATED : CK_PNG_ERR_CORRUPT, message);
+}
+
+static void ck_png_on_warning(png_structp png, png_const_charp message) {
+  ck_png_messages *m = (ck_png_messages *)png_get_error_ptr(png);
+  if (m->strict) ck_png_fail(m, CK_PNG_ERR_STRICT_WARNING, message);
+  ck_png_record_warning(m, message);
+}
+
+// MARK: - Decoder
+
+enum { STATE_NEW = 0, STATE_HEADER = 1, STATE_STARTED = 2, STATE_DONE = 3 };
+
+struct ck_png_decoder {
+  ck_png_messages m;
+  png_structp png;
+  png_infop info;
+  png_infop end_info;
+  const uint8_t *data;
+  size_t size;
+  size_t position;
+  int state;
+  uint32_t rows_read;
+  ck_png_output output;
+  png_bytep *row_pointers;
+};
+
+static void ck_png_read(png_structp png, png_bytep out, size_t length) {
+  ck_png_decoder *dec = (ck_png_decoder *)png_get_io_ptr(png);
+  if (length > dec->size - dec->position) {
+    dec->m.truncated = 1;
+    png_error(png, "Premature end of PNG data (the file is truncated)");
+  }
+  memcpy(out, dec->data + dec->position, length);
+  dec->position += length;
+}
+
+ck_png_decoder *ck_png_decoder_create(const uint8_t *data, size_t size, int strict) {
+  ck_png_decoder *dec = (ck_png_decoder *)calloc(1, sizeof(ck_png_decoder));
+  if (dec == NULL) return NULL;
+  dec->m.strict = strict;
+  dec->data = data;
+  dec->size = size;
+  dec->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &dec->m, ck_png_on_error, ck_png_on_warning);
+  if (dec->png == NULL) {
+    free(dec);
+    return NULL;
+  }
+  if (setjmp(dec->m.jump)) {
+    png_destroy_read_struct(&dec->png, &dec->info, &dec->end_info);
+    free(dec);
+    return NULL;
+  }
+  dec->info = png_create_info_struct(dec->png);
+  dec->end_info = png_create_info_struct(dec->png);
+  if (dec->info == NULL || dec->end_info == NULL) {
+    png_destroy_read_struct(&dec->png, &dec->info, &dec->end_info);
+    free(dec);
+    return NULL;
+  }
+  png_set_read_fn(dec->png, dec, ck_png_read);
+  // Benign errors are errors in strict mode and warnings otherwise (libpng's release default).
+  png_set_benign_errors(dec->png, strict ? 0 : 1);
+  // Keep unknown chunks out of memory, and the known ones CropKit does not use that can be large or numerous
+  // (text and suggested palettes: up to 1000 chunks of up to 8 MB decompressed each). iCCP and eXIf are still read.
+  png_set_keep_unknown_chunks(dec->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+  static const png_byte ignored[] = "tEXt\0zTXt\0iTXt\0sPLT\0";
+  png_set_keep_unknown_chunks(dec->png, PNG_HANDLE_CHUNK_NEVER, ignored, 4);
+  return dec;
+}
+
+void ck_png_decoder_destroy(ck_png_decoder *dec) {
+  if (dec == NULL) return;
+  if (setjmp(dec->m.jump) == 0) png_destroy_read_struct(&dec->png, &dec->info, &dec->end_info);
+  free(dec->row_pointers);
+  free(dec);
+}
+
+int ck_png_decoder_read_header(ck_png_decoder *dec, ck_png_header *header) {
+  memset(header, 0, sizeof(*header));
+  if (dec->state != STATE_NEW) return CK_PNG_ERR_USAGE;
+  if (dec->size < 8 || png_sig_cmp(dec->data, 0, 8) != 0) {
+    if (dec->size < 8 && png_sig_cmp(dec->data, 0, dec->size) == 0) {
+      ck_png_copy(dec->m.message, "Premature end of PNG data in the signature (the file is truncated)");
+      return CK_PNG_ERR_TRUNCATED;
+    }
+    ck_png_copy(dec->m.message, "Not a PNG file: the signature is wrong");
+    return CK_PNG_ERR_NOT_PNG;
+  }
+  if (setjmp(dec->m.jump)) return dec->m.status;
+  png_read_info(dec->png, dec->info);
+  png_uint_32 width = 0, height = 0;
+  int bit_depth = 0, color_type = 0, interlace = 0;
+  png_get_IHDR(dec->png, dec->info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+  header->width = width;
+  header->height = height;
+  header->bit_depth = bit_depth;
+  header->color_type = color_type;
+  header->interlaced = interlace != PNG_INTERLACE_NONE;
+  header->has_trns = png_get_valid(dec->png, dec->info, PNG_INFO_tRNS) ? 1 : 0;
+  dec->state = STATE_HEADER;
+  return CK_PNG_OK;
+}
+
+int ck_png_decoder_icc(ck_png_decoder *dec, const uint8_t **data, uint32_t *length) {
+  *data = NULL;
+  *length = 0;
+  if (dec->state < STATE_HEADER || !png_get_valid(dec->png, dec->info, PNG_INFO_iCCP)) return 0;
+  png_charp name = NULL;
+  int compression = 0;
+  png_bytep profile = NULL;
+  png_uint_32 profile_length = 0;
+  if (setjmp(dec->m.jump)) return 0;
+  if (png_get_iCCP(dec->png, dec->info, &name, &compression, &profile, &profile_length) == 0) return 0;
+  *data = profile;
+  *length = profile_length;
+  return profile != NULL && profile_length > 0;
+}
+
+int ck_png_decoder_exif(ck_png_decoder *dec, const uint8_t **data, uint32_t *length) {
+  *data = NULL;
+  *length = 0;
+  if (dec->state < STATE_HEADER) return 0;
+  png_bytep exif = NULL;
+  png_uint_32 exif_length = 0;
+  if (setjmp(dec->m.jump)) return 0;
+  png_infop sources[2] = {dec->info, dec->end_info};
+  for (int i = 0; i < 2; i++) {
+    if (png_get_valid(dec->png, sources[i], PNG_INFO_eXIf) &&
+        png_get_eXIf_1(dec->png, sources[i], &exif_length, &exif) != 0 && exif != NULL && exif_length > 0) {
+      *data = exif;
+      *length = exif_length;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int ck_png_decoder_start(ck_png_decoder *dec, ck_png_output *output) {
+  memset(output, 0, sizeof(*output));
+  if (dec->state != STATE_HEADER) return CK_PNG_ERR_USAGE;
+  if (setjmp(dec->m.jump)) return dec->m.status;
+  png_structp png = dec->png;
+  png_infop info = dec->info;
+  int color_type = png_get_color_type(png, info);
+  int bit_depth = png_get_bit_depth(png, info);
+  if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+  if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+  if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+  if (bit_depth == 16) {
+    uint16_t probe = 1;
+    if (*(uint8_t *)&probe == 1) png_set_swap(png);  // PNG stores big-endian; the buffer holds native order
+  }
+  int interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
+  if (interlaced) (void)png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  output->width = png_get_image_width(png, info);
+  output->height = png_get_image_height(png, info);
+  output->channels = png_get_channels(png, info);
+  output->bit_depth = png_get_bit_depth(png, info);
+  output->rowbytes = png_get_rowbytes(png, info);
+  output->interlaced = interlaced;
+  if (output->channels < 1 || output->channels > 4 || (output->bit_depth != 8 && output->bit_depth != 16)) {
+    ck_png_fail(&dec->m, CK_PNG_ERR_CORRUPT, "Unexpected decoded PNG layout");
+  }
+  dec->output = *output;
+  dec->state = STATE_STARTED;
+  return CK_PNG_OK;
+}
+
+int ck_png_decoder_read_rows(ck_png_decoder *dec, uint8_t *dst, size_t stride, uint32_t rows) {
+  if (dec->state != STATE_STARTED || dec->output.interlaced) return CK_PNG_ERR_USAGE;
+  if (rows > dec->output.height - dec->rows_read) return CK_PNG_ERR_USAGE;
+  if (setjmp(dec->m.jump)) {
+    dec->state = STATE_DONE;
+    return dec->m.status;
+  }
+  for (uint32_t i = 0; i < rows; i++) {
+    png_read_row(dec->png, dst + (size_t)i * stride, NULL);
+    dec->rows_read++;
+  }
+  return CK_PNG_OK;
+}
+
+int ck_png_decoder_read_image(ck_png_decoder *dec, uint8_t *dst, size_t stride) {
+  if (dec->state != STATE_STARTED || dec->rows_read != 0) return CK_PNG_ERR_USAGE;
+  uint32_t height = dec->output.height;
+  free(dec->row_pointers);
+  dec->row_pointers = (png_bytep *)malloc(sizeof(png_bytep) * (height ? height : 1));
+  if (dec->row_pointers == NULL) {
+    ck_png_copy(dec->m.message, "Insufficient memory for the row pointers");
+    return CK_PNG_ERR_MEMORY;
+  }
+  for (uint32_t y = 0; y < height; y++) dec->row_pointers[y] = dst + (size_t)y * stride;
+  if (setjmp(dec->m.jump)) {
+    dec->state = STATE_DONE;
+    return dec->m.status;
+  }
+  png_read_image(dec->png, dec->row_pointers);
+  dec->rows_read = height;
+  return CK_PNG_OK;
+}
+
+int ck_png_decoder_finish(ck_png_decoder *dec) {
+  if (dec->state != STATE_STARTED) return dec->state == STATE_DONE ? CK_PNG_OK : CK_PNG_ERR_USAGE;
+  if (dec->rows_read < dec->output.height) {
+    dec->state = STATE_DONE;  // abandoned early: nothing to verify
+    return CK_PNG_OK;
+  }
+  dec->state = STATE_DONE;
+  if (setjmp(dec->m.jump)) {
+    if (dec->m.status == CK_PNG_ERR_TRUNCATED) {
+      // Every row was decoded; only the trailing chunks are missing.
+      const char *message = "PNG data ends before the IEND chunk";
+      if (dec->m.strict) {
+        ck_png_copy(dec->m.message, message);
+        dec->m.status = CK_PNG_ERR_STRICT_WARNING;
+        return CK_PNG_ERR_STRICT_WARNING;
+      }
+      ck_png_record_warning(&dec->m, message);
+      return CK_PNG_OK;
+    }
+    return dec->m.status;
+  }
+  png_read_end(dec->png, dec->end_info);
+  return CK_PNG_OK;
+}
+
+const char *ck_png_decoder_message(const ck_png_decoder *dec) { return dec->m.message; }
+int ck_png_decoder_warning_count(const ck_png_decoder *dec) { return dec->m.warning_count; }
+const char *ck_png_decoder_warning(const ck_png_decoder *dec, int index) {
+  if (index < 0 || index >= dec->m.warning_count || index >= CK_PNG_MAX_WARNINGS) return "";
+  return dec->m.warnings[index];
+}
+
+// MARK: - Encoder
+
+struct ck_png_encoder {
+  ck_png_messages m;
+  png_structp png;
+  png_infop info;
+  uint8_t *buffer;
+  size_t capacity;
+  size_t length;
+  int state;
+  uint32_t height;
+  uint32_t rows_written;
+};
+
+static void ck_png_write(png_structp png, png_bytep data, size_t length) {
+  ck_png_encoder *enc = (ck_png_encoder *)png_get_io_ptr(png);
+  if (length > SIZE_MAX - enc->length) png_error(png, "Output too large");
+  size_t needed = enc->length + length;
+  if (needed > enc->capacity) {
+    size_t capacity = enc->capacity ? enc->capacity : 65536;
+    while (capacity < needed) {
+      if (capacity > SIZE_MAX / 2) png_error(png, "Output too large");
+      capacity *= 2;
+    }
+    uint8_t *buffer = (uint8_t *)realloc(enc->buffer, capacity);
+    if (buffer == NULL) png_error(png, "Insufficient memory for the output");
+    enc->buffer = buffer;
+    enc->capacity = capacity;
+  }
+  memcpy(enc->buffer + enc->length, data, length);
+  enc->length = needed;
+}
+
+static void ck_png_flush(png_structp png) { (void)png; }
+
+ck_png_encoder *ck_png_encoder_create(void) {
+  ck_png_encoder *enc = (ck_png_encoder *)calloc(1, sizeof(ck_png_encoder));
+  if (enc == NULL) return NULL;
+  enc->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &enc->m, ck_png_on_error, ck_png_on_warning);
+  if (enc->png == NULL) {
+    free(enc);
+    return NULL;
+  }
+  if (setjmp(enc->m.jump)) {
+    png_destroy_write_struct(&enc->png, &enc->info);
+    free(enc);
+    return NULL;
+  }
+  enc->info = png_create_info_struct(enc->png);
+  if (enc->info == NULL) {
+    png_destroy_write_struct(&enc->png, &enc->info);
+    free(enc);
+    return NULL;
+  }
+  png_set_write_fn(enc->png, enc, ck_png_write, ck_png_flush);
+  // A metadata chunk libpng refuses (say, an ICC profile it finds invalid) is dropped with a warning.
+  png_set_benign_errors(enc->png, 1);
+  return enc;
+}
+
+void ck_png_encoder_destroy(ck_png_encoder *enc) {
+  if (enc == NULL) return;
+  if (setjmp(enc->m.jump) == 0) png_destroy_write_struct(&enc->png, &enc->info);
+  free(enc->buffer);
+  free(enc);
+}
+
+int ck_png_encoder_start(ck_png_encoder *enc, const ck_png_encode_params *p) {
+  if (enc->state != STATE_NEW) return CK_PNG_ERR_USAGE;
+  if (p->channels < 1 || p->channels > 4 || (p->bit_depth != 8 && p->bit_depth != 16)) return CK_PNG_ERR_USAGE;
+  if (p->compression_level < 0 || p->compression_level > 9) return CK_PNG_ERR_USAGE;
+  if (setjmp(enc->m.jump)) {
+    enc->state = STATE_DONE;
+    return enc->m.status;
+  }
+  static const int color_types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
+                                     PNG_COLOR_TYPE_RGB_ALPHA};
+  png_set_IHDR(enc->png, enc->info, p->width, p->height, p->bit_depth, color_types[p->channels],
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_compression_level(enc->png, p->compression_level);
+  if (p->icc != NULL && p->icc_length > 0) {
+    png_set_iCCP(enc->png, enc->info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, p->icc, p->icc_length);
+  }
+  if (p->exif != NULL && p->exif_length > 0) {
+    png_set_eXIf_1(enc->png, enc->info, p->exif_length, (png_bytep)p->exif);
+  }
+  png_write_info(enc->png, enc->info);
+  if (p->bit_depth == 16) {
+    uint16_t probe = 1;
+    if (*(uint8_t *)&probe == 1) png_set_swap(enc->png);
+  }
+  enc->height = p->height;
+  enc->state = STATE_STARTED;
+  return CK_PNG_OK;
+}
+
+int ck_png_encoder_write_rows(ck_png_encoder *enc, const uint8_t *src, size_t stride, uint32_t rows) {
+  if (enc->state != STATE_STARTED || rows > enc->height - enc->rows_written) return CK_PNG_ERR_USAGE;
+  if (setjmp(enc->m.jump)) {
+    enc->state = STATE_DONE;
+    return enc->m.status;
+  }
+  for (uint32_t i = 0; i < rows; i++) {
+    png_write_row(enc->png, src + (size_t)i * stride);
+    enc->rows_written++;
+  }
+  return CK_PNG_OK;
+}
+
+int ck_png_encoder_finish(ck_png_encoder *enc) {
+  if (enc->state != STATE_STARTED || enc->rows_written != enc->height) return CK_PNG_ERR_USAGE;
+  if (setjmp(enc->m.jump)) {
+    enc->state = STATE_DONE;
+    return enc->m.status;
+  }
+  png_write_end(enc->png, NULL);
+  enc->state = STATE_DONE;
+  return CK_PNG_OK;
+}
+
+const uint8_t *ck_png_encoder_output(const ck_png_encoder *enc, size_t *length) {
+  *length = enc->length;
+  return enc->buffer;
+}
+
+const char *ck_png_encoder_message(const ck_png_encoder *enc) { return enc->m.message; }
+int ck_png_encoder_warning_count(const ck_png_encoder *enc) { return enc->m.warning_count; }
+const char *ck_png_encoder_warning(const ck_png_encoder *enc, int index) {
+  if (index < 0 || index >= enc->m.warning_count || index >= CK_PNG_MAX_WARNINGS) return "";
+  return enc->m.warnings[index];
+}

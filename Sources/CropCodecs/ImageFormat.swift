@@ -1,2 +1,88 @@
-/// Placeholder until the codecs land.
-public enum ImageFormat: String, Sendable { case jpeg, png }
+/// The image formats CropKit reads and writes.
+public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+    case jpeg
+    case png
+
+    /// The name people use: "JPEG", "PNG".
+    public var displayName: String {
+        switch self {
+        case .jpeg: "JPEG"
+        case .png: "PNG"
+        }
+    }
+
+    /// The usual file extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        }
+    }
+
+    public var description: String { displayName }
+
+    /// The format a file name's extension names (`.jpg`, `.jpeg`, `.jpe`, `.jfif`, `.png`; any case), or `nil`.
+    public init?(pathExtensionOf path: String) {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "jpg", "jpeg", "jpe", "jfif": self = .jpeg
+        case "png": self = .png
+        default: return nil
+        }
+    }
+
+    private static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
+    private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Detects the format from the first bytes of the data (magic bytes), never from a file name.
+    ///
+    /// - Throws: ``CodecError/notAnImage(reason:)`` for empty data or data with no known signature,
+    ///   ``CodecError/truncated(format:detail:)`` when the data is a proper prefix of a signature,
+    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (GIF, WebP, TIFF, BMP,
+    ///   HEIF/AVIF, JPEG XL, JPEG 2000).
+    /// - Complexity: O(1); looks at no more than the first 16 bytes.
+    public static func detect<C: Collection<UInt8>>(_ bytes: C) throws(CodecError) -> ImageFormat {
+        let head = Array(bytes.prefix(16))
+        if head.isEmpty { throw .notAnImage(reason: "the data is empty (0 bytes)") }
+        for (format, signature) in [(ImageFormat.jpeg, jpegSignature), (.png, pngSignature)] {
+            if head.starts(with: signature) { return format }
+            if head.count < signature.count && signature.starts(with: head) {
+                throw .truncated(
+                    format: format, detail: "only \(head.count) bytes, not even a complete \(format) signature")
+            }
+        }
+        if let other = otherFormat(head) { throw .unsupportedFormat(other) }
+        let hex = head.prefix(8).map { byte in
+            let digits = String(byte, radix: 16, uppercase: true)
+            return digits.count == 1 ? "0" + digits : digits
+        }
+        throw .notAnImage(reason: "no known image signature (starts with \(hex.joined(separator: " ")))")
+    }
+
+    /// Names a recognised but unsupported format, or returns `nil`.
+    private static func otherFormat(_ head: [UInt8]) -> String? {
+        func ascii(_ range: Range<Int>) -> String? {
+            guard head.count >= range.upperBound else { return nil }
+            return String(decoding: head[range], as: UTF8.self)
+        }
+        if ascii(0..<6) == "GIF87a" || ascii(0..<6) == "GIF89a" { return "GIF" }
+        if ascii(0..<4) == "RIFF" && ascii(8..<12) == "WEBP" { return "WebP" }
+        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
+        if ascii(0..<2) == "BM" && head.count >= 14 { return "BMP" }
+        if ascii(4..<8) == "ftyp" {
+            switch ascii(8..<12) ?? "" {
+            case "avif", "avis": return "AVIF"
+            case "heic", "heix", "hevc", "hevx", "mif1", "msf1", "heim", "heis": return "HEIF"
+            default: return nil
+            }
+        }
+        if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
+            return "JPEG XL"
+        }
+        if head.starts(with: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || head.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
+            return "JPEG 2000"
+        }
+        return nil
+    }
+}

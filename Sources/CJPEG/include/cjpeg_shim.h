@@ -1,4 +1,174 @@
-// Placeholder: the JPEG shim lives here (see the codecs issue).
+// A small C layer over libjpeg-turbo for CropCodecs.
+//
+// libjpeg reports fatal errors by calling error_exit(), whose default implementation calls exit(). Swift cannot use
+// setjmp/longjmp, so every entry point below sets a jump target, calls libjpeg, and turns a longjmp into a status
+// code (CK_JPEG_OK or one of the CK_JPEG_ERR_* values). The formatted libjpeg message of the failure and the first
+// warnings (corrupt-data messages) are kept in the decoder/encoder object for Swift to read as values.
+//
+// Swift never sees a longjmp: no Swift frame is ever between a setjmp here and the longjmp that returns to it.
+
 #pragma once
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <jpeglib.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Status codes returned by every ck_jpeg_* call that can fail.
+enum {
+  CK_JPEG_OK = 0,
+  /// libjpeg rejected the data; the message says why.
+  CK_JPEG_ERR_CORRUPT = 1,
+  /// The data ended before the image was complete.
+  CK_JPEG_ERR_TRUNCATED = 2,
+  /// Strict mode: libjpeg emitted a corrupt-data warning, turned into an error.
+  CK_JPEG_ERR_STRICT_WARNING = 3,
+  /// A JPEG feature libjpeg-turbo or CropKit does not support (12-bit, lossless, unknown SOF …).
+  CK_JPEG_ERR_UNSUPPORTED = 4,
+  /// libjpeg needed more working memory than the configured limit, or malloc failed.
+  CK_JPEG_ERR_MEMORY = 5,
+  /// The data does not start with a JPEG SOI marker.
+  CK_JPEG_ERR_NOT_JPEG = 6,
+  /// A progressive file has more scans than the configured limit (a CPU-exhaustion guard).
+  CK_JPEG_ERR_TOO_MANY_SCANS = 7,
+  /// The calls were made in the wrong order (a programming error in the caller).
+  CK_JPEG_ERR_USAGE = 8,
+};
+
+/// Early-stop policies for progressive files (see ck_jpeg_decoder_start).
+enum {
+  /// Always read every scan.
+  CK_JPEG_EARLY_STOP_OFF = 0,
+  /// Stop once every coefficient the scaled IDCT of every component reads is final: output is byte-identical.
+  CK_JPEG_EARLY_STOP_EXACT = 1,
+  /// Stop once every component's DC coefficient is final (approximate when chroma uses a 2×2 IDCT).
+  CK_JPEG_EARLY_STOP_DC = 2,
+};
+
+/// How many warning messages are kept (the count of all warnings is kept separately).
+#define CK_JPEG_MAX_WARNINGS 8
+#define CK_JPEG_MESSAGE_LENGTH 200
+/// The most ICC APP2 segments kept (a profile has at most 255).
+#define CK_JPEG_MAX_ICC_SEGMENTS 255
+
+/// What jpeg_read_header found.
+typedef struct {
+  uint32_t width;
+  uint32_t height;
+  int32_t components;
+  /// libjpeg's J_COLOR_SPACE of the file (JCS_GRAYSCALE, JCS_YCbCr, JCS_RGB, JCS_CMYK, JCS_YCCK …).
+  int32_t color_space;
+  int32_t progressive;
+  int32_t arithmetic;
+  int32_t data_precision;
+  int32_t saw_adobe_marker;
+  int32_t adobe_transform;
+  int32_t saw_jfif_marker;
+  /// Sampling factors of the first four components (0 when absent).
+  int32_t h_samp[4];
+  int32_t v_samp[4];
+} ck_jpeg_header;
+
+/// The output that ck_jpeg_decoder_start set up.
+typedef struct {
+  uint32_t width;
+  uint32_t height;
+  /// 1 (gray) or 3 (RGB; CMYK/YCCK files are converted to RGB).
+  int32_t components;
+  /// 1 when a progressive file was decoded from the first scans only (early stop), else 0.
+  int32_t early_stopped;
+  /// Bytes of the input consumed when the output pass started (the whole input unless early_stopped).
+  uint64_t bytes_consumed;
+  /// Scans read before the output pass started.
+  int32_t scans_read;
+} ck_jpeg_output;
+
+typedef struct ck_jpeg_decoder ck_jpeg_decoder;
+
+/// Creates a decoder over `size` bytes at `data`. The bytes are not copied: they must stay valid until
+/// ck_jpeg_decoder_destroy. `strict` turns libjpeg's corrupt-data warnings into CK_JPEG_ERR_STRICT_WARNING.
+/// Keeps the first EXIF APP1 segment and the ICC APP2 segments. Returns NULL only when memory runs out.
+ck_jpeg_decoder *ck_jpeg_decoder_create(const uint8_t *data, size_t size, int strict);
+void ck_jpeg_decoder_destroy(ck_jpeg_decoder *dec);
+
+/// Reads the markers up to the first SOS. Cheap: allocates no pixel or coefficient memory.
+int ck_jpeg_decoder_read_header(ck_jpeg_decoder *dec, ck_jpeg_header *header);
+
+/// The payload of the first EXIF APP1 segment (starting with "Exif\0"), if any: returns 1 and sets *data/*length.
+/// Owned by the decoder, valid until it is destroyed.
+int ck_jpeg_decoder_exif(const ck_jpeg_decoder *dec, const uint8_t **data, size_t *length);
+/// How many ICC APP2 segments (payloads starting with "ICC_PROFILE\0") were kept, in file order.
+int ck_jpeg_decoder_icc_segment_count(const ck_jpeg_decoder *dec);
+/// ICC segment `index`'s payload; returns 0 when out of range.
+int ck_jpeg_decoder_icc_segment(const ck_jpeg_decoder *dec, int index, const uint8_t **data, size_t *length);
+/// How many ICC segments beyond CK_JPEG_MAX_ICC_SEGMENTS were skipped.
+int ck_jpeg_decoder_icc_segments_dropped(const ck_jpeg_decoder *dec);
+
+/// Chooses the output (scale 1/scale_denom with scale_denom 1, 2, 4 or 8) and starts decompression. For a
+/// progressive file this reads the scans into libjpeg's coefficient buffer (stopping early as `early_stop` allows
+/// when scale_denom is 8). `max_memory` caps libjpeg's working memory in bytes (0: no cap); `max_scans` caps the
+/// number of scans of a progressive file (0: no cap). Call after ck_jpeg_decoder_read_header.
+int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop, long max_memory, int max_scans,
+                          ck_jpeg_output *output);
+
+/// Reads up to `max_rows` output rows into `dst` (row y at dst + y * stride, each width × components bytes).
+/// `*rows_read` receives the number of rows written (0 once all rows were read).
+int ck_jpeg_decoder_read_rows(ck_jpeg_decoder *dec, uint8_t *dst, size_t stride, uint32_t max_rows,
+                              uint32_t *rows_read);
+
+/// Ends decompression. When every row was read, reads the rest of the data up to EOI (a missing EOI is a warning);
+/// otherwise abandons the image. The decoder can then only be destroyed.
+int ck_jpeg_decoder_finish(ck_jpeg_decoder *dec);
+
+/// The message of the last error (empty when none).
+const char *ck_jpeg_decoder_message(const ck_jpeg_decoder *dec);
+/// libjpeg's message code of the last error (a J_MESSAGE_CODE), or -1.
+int ck_jpeg_decoder_message_code(const ck_jpeg_decoder *dec);
+/// How many warnings libjpeg emitted in all (only the first CK_JPEG_MAX_WARNINGS are kept).
+int ck_jpeg_decoder_warning_count(const ck_jpeg_decoder *dec);
+/// Warning `index` (< min(count, CK_JPEG_MAX_WARNINGS)).
+const char *ck_jpeg_decoder_warning(const ck_jpeg_decoder *dec, int index);
+
+/// Encoder parameters.
+typedef struct {
+  uint32_t width;
+  uint32_t height;
+  /// 1 (gray) or 3 (RGB).
+  int32_t components;
+  /// 1…100.
+  int32_t quality;
+  /// Chroma sampling factor of the luma component: 0 → 4:4:4, 1 → 4:2:2, 2 → 4:2:0.
+  int32_t subsampling;
+  int32_t progressive;
+  int32_t optimize_coding;
+} ck_jpeg_encode_params;
+
+typedef struct ck_jpeg_encoder ck_jpeg_encoder;
+
+/// Creates an encoder writing into a growable memory buffer it owns. Returns NULL only when memory runs out.
+ck_jpeg_encoder *ck_jpeg_encoder_create(void);
+void ck_jpeg_encoder_destroy(ck_jpeg_encoder *enc);
+
+/// Sets the parameters and writes SOI, the JFIF header and the tables.
+int ck_jpeg_encoder_start(ck_jpeg_encoder *enc, const ck_jpeg_encode_params *params);
+
+/// Writes one marker (APPn, COM); call after ck_jpeg_encoder_start and before the first row. `length` ≤ 65533.
+int ck_jpeg_encoder_write_marker(ck_jpeg_encoder *enc, int marker, const uint8_t *data, size_t length);
+
+/// Compresses `rows` rows from `src` (row y at src + y * stride, width × components bytes each).
+int ck_jpeg_encoder_write_rows(ck_jpeg_encoder *enc, const uint8_t *src, size_t stride, uint32_t rows);
+
+/// Writes the rest (EOI). Afterwards ck_jpeg_encoder_output returns the whole file.
+int ck_jpeg_encoder_finish(ck_jpeg_encoder *enc);
+
+/// The bytes written so far and their count; valid until the encoder is destroyed.
+const uint8_t *ck_jpeg_encoder_output(const ck_jpeg_encoder *enc, size_t *length);
+
+const char *ck_jpeg_encoder_message(const ck_jpeg_encoder *enc);
+
+#ifdef __cplusplus
+}
+#endif

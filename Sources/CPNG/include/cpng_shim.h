@@ -1,3 +1,126 @@
-// Placeholder: the PNG shim lives here (see the codecs issue).
+// A small C layer over libpng for CropCodecs.
+//
+// libpng reports errors through an error callback that must not return. Every entry point below sets a jump target,
+// calls libpng, and turns a longjmp from the callback into a status code (CK_PNG_OK or a CK_PNG_ERR_* value). The
+// message of the failure and the first warnings are kept in the decoder/encoder for Swift to read as values; Swift
+// never sees a longjmp.
+
 #pragma once
+#include <stddef.h>
+#include <stdint.h>
 #include <png.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  CK_PNG_OK = 0,
+  /// libpng rejected the data; the message says why.
+  CK_PNG_ERR_CORRUPT = 1,
+  /// The data ended before the image was complete.
+  CK_PNG_ERR_TRUNCATED = 2,
+  /// Strict mode: libpng emitted a warning, turned into an error.
+  CK_PNG_ERR_STRICT_WARNING = 3,
+  /// The data does not start with the PNG signature.
+  CK_PNG_ERR_NOT_PNG = 4,
+  /// malloc failed.
+  CK_PNG_ERR_MEMORY = 5,
+  /// The calls were made in the wrong order (a programming error in the caller).
+  CK_PNG_ERR_USAGE = 6,
+};
+
+#define CK_PNG_MAX_WARNINGS 8
+#define CK_PNG_MESSAGE_LENGTH 200
+
+/// What png_read_info found (the IHDR and the ancillary chunks before the first IDAT).
+typedef struct {
+  uint32_t width;
+  uint32_t height;
+  /// 1, 2, 4, 8 or 16.
+  int32_t bit_depth;
+  /// PNG_COLOR_TYPE_GRAY (0), _RGB (2), _PALETTE (3), _GRAY_ALPHA (4), _RGB_ALPHA (6).
+  int32_t color_type;
+  int32_t interlaced;
+  /// 1 when a tRNS chunk applies (it becomes an alpha channel on decode).
+  int32_t has_trns;
+} ck_png_header;
+
+/// The decoded layout set up by ck_png_decoder_start.
+typedef struct {
+  uint32_t width;
+  uint32_t height;
+  /// 1 (gray), 2 (gray+alpha), 3 (RGB), 4 (RGBA).
+  int32_t channels;
+  /// 8 or 16 (16-bit samples in native byte order).
+  int32_t bit_depth;
+  /// Bytes per decoded row.
+  size_t rowbytes;
+  /// 1 when the image is Adam7-interlaced: read it with ck_png_decoder_read_image.
+  int32_t interlaced;
+} ck_png_output;
+
+typedef struct ck_png_decoder ck_png_decoder;
+
+/// Creates a decoder over `size` bytes at `data` (not copied: keep them valid until destroy). `strict` turns libpng
+/// warnings into CK_PNG_ERR_STRICT_WARNING. Returns NULL only when memory runs out.
+ck_png_decoder *ck_png_decoder_create(const uint8_t *data, size_t size, int strict);
+void ck_png_decoder_destroy(ck_png_decoder *dec);
+
+/// Checks the signature and reads the chunks up to the first IDAT. Allocates no pixel memory.
+int ck_png_decoder_read_header(ck_png_decoder *dec, ck_png_header *header);
+
+/// The ICC profile from iCCP (decompressed), if any: returns 1 and sets *data/*length, else returns 0.
+int ck_png_decoder_icc(ck_png_decoder *dec, const uint8_t **data, uint32_t *length);
+/// The eXIf chunk's TIFF bytes, if any (after ck_png_decoder_finish this includes an eXIf after the IDATs).
+int ck_png_decoder_exif(ck_png_decoder *dec, const uint8_t **data, uint32_t *length);
+
+/// Sets up the transformations (palette → RGB, tRNS → alpha, low depths → 8 bits, 16-bit → native byte order; no
+/// gamma correction) and reports the decoded layout.
+int ck_png_decoder_start(ck_png_decoder *dec, ck_png_output *output);
+
+/// Reads the next `rows` rows of a non-interlaced image into dst (row y at dst + y * stride).
+int ck_png_decoder_read_rows(ck_png_decoder *dec, uint8_t *dst, size_t stride, uint32_t rows);
+
+/// Reads a whole (interlaced or not) image into dst (row y at dst + y * stride); dst holds height rows.
+int ck_png_decoder_read_image(ck_png_decoder *dec, uint8_t *dst, size_t stride);
+
+/// Reads the chunks after the image data up to IEND. Data ending before IEND is a warning (an error when strict).
+int ck_png_decoder_finish(ck_png_decoder *dec);
+
+const char *ck_png_decoder_message(const ck_png_decoder *dec);
+int ck_png_decoder_warning_count(const ck_png_decoder *dec);
+const char *ck_png_decoder_warning(const ck_png_decoder *dec, int index);
+
+/// Encoder parameters. `icc`/`exif` may be NULL.
+typedef struct {
+  uint32_t width;
+  uint32_t height;
+  /// 1 (gray), 2 (gray+alpha), 3 (RGB), 4 (RGBA).
+  int32_t channels;
+  /// 8 or 16 (16-bit rows are given in native byte order).
+  int32_t bit_depth;
+  /// zlib level 0…9.
+  int32_t compression_level;
+  const uint8_t *icc;
+  uint32_t icc_length;
+  const uint8_t *exif;
+  uint32_t exif_length;
+} ck_png_encode_params;
+
+typedef struct ck_png_encoder ck_png_encoder;
+
+ck_png_encoder *ck_png_encoder_create(void);
+void ck_png_encoder_destroy(ck_png_encoder *enc);
+/// Writes the signature, IHDR and the metadata chunks. A metadata chunk libpng rejects becomes a warning.
+int ck_png_encoder_start(ck_png_encoder *enc, const ck_png_encode_params *params);
+int ck_png_encoder_write_rows(ck_png_encoder *enc, const uint8_t *src, size_t stride, uint32_t rows);
+int ck_png_encoder_finish(ck_png_encoder *enc);
+const uint8_t *ck_png_encoder_output(const ck_png_encoder *enc, size_t *length);
+const char *ck_png_encoder_message(const ck_png_encoder *enc);
+int ck_png_encoder_warning_count(const ck_png_encoder *enc);
+const char *ck_png_encoder_warning(const ck_png_encoder *enc, int index);
+
+#ifdef __cplusplus
+}
+#endif

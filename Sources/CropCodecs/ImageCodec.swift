@@ -1,0 +1,103 @@
+import CropPixels
+
+/// A decoded image: its pixels, its metadata, the header facts and any warnings met on the way.
+public struct DecodedImage: Sendable {
+    /// The decoded pixels (the output size when a JPEG scale was used).
+    public var pixels: PixelBuffer
+    /// EXIF orientation, ICC profile and EXIF block.
+    public var metadata: ImageMetadata
+    /// What the header said (stored size, format, depth …).
+    public var info: ImageInfo
+    /// Recoverable problems met while decoding.
+    public var warnings: [CodecWarning]
+
+    /// Creates a decoded image.
+    public init(pixels: PixelBuffer, metadata: ImageMetadata, info: ImageInfo, warnings: [CodecWarning]) {
+        self.pixels = pixels
+        self.metadata = metadata
+        self.info = info
+        self.warnings = warnings
+    }
+}
+
+/// Format-independent entry points: detect the format from the bytes, then decode or encode whole images or make
+/// streaming decoders and encoders.
+public enum ImageCodec {
+    /// Reads the header and metadata without decoding pixels (see ``ImageInfo/read(_:strict:)``).
+    public static func readInfo(_ data: [UInt8], strict: Bool = false) throws(CodecError) -> ImageInfo {
+        try ImageInfo.read(data, strict: strict)
+    }
+
+    /// Makes a streaming decoder for the data's format (detected from its magic bytes).
+    public static func makeDecoder(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
+        -> any ImageRowDecoder
+    {
+        switch try ImageFormat.detect(data) {
+        case .jpeg: try JPEGDecoder(data: data, options: options)
+        case .png: try PNGDecoder(data: data, options: options)
+        }
+    }
+
+    /// Decodes a whole image of either format.
+    public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
+        -> DecodedImage
+    {
+        let decoder = try makeDecoder(data: data, options: options)
+        let pixels = try decoder.decodeAll()
+        return DecodedImage(pixels: pixels, metadata: decoder.metadata, info: decoder.info, warnings: decoder.warnings)
+    }
+
+    /// Reads and decodes an image file.
+    public static func decode(fileAtPath path: String, options: DecodeOptions = DecodeOptions()) throws(CodecError)
+        -> DecodedImage
+    {
+        try decode(FileIO.readFile(atPath: path), options: options)
+    }
+
+    /// Encodes an image and writes it atomically to `path` (see ``FileIO/writeAtomically(_:toPath:overwrite:)``).
+    ///
+    /// - Parameter format: the format to write; `nil` takes it from the path's extension.
+    /// - Throws: ``CodecError/invalidArgument(name:reason:)`` when no format is given and the extension names none,
+    ///   ``CodecError/fileExists(path:)`` when the file exists and `overwrite` is false, encoding and I/O errors.
+    public static func write(
+        _ image: PixelBuffer, toPath path: String, format: ImageFormat? = nil, metadata: ImageMetadata = .none,
+        options: EncodeOptions = EncodeOptions(), overwrite: Bool = false
+    ) throws(CodecError) {
+        guard let format = format ?? ImageFormat(pathExtensionOf: path) else {
+            throw .invalidArgument(
+                name: "output format", reason: "cannot tell it from the name \(path); use a .jpg or .png extension")
+        }
+        try FileIO.checkCanCreate(path: path, overwrite: overwrite)
+        let encoder = try makeEncoder(
+            format: format, width: image.width, height: image.height, inputFormat: image.format, metadata: metadata,
+            options: options)
+        try encoder.writeRows(from: image, startRow: 0, count: image.height)
+        try encoder.finish(writingTo: path, overwrite: overwrite)
+    }
+
+    /// Makes a streaming encoder.
+    public static func makeEncoder(
+        format: ImageFormat, width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
+        options: EncodeOptions = EncodeOptions()
+    ) throws(CodecError) -> any ImageRowEncoder {
+        switch format {
+        case .jpeg:
+            try JPEGEncoder(
+                width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.jpeg)
+        case .png:
+            try PNGEncoder(
+                width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.png)
+        }
+    }
+
+    /// Encodes a whole image.
+    public static func encode(
+        _ image: PixelBuffer, as format: ImageFormat, metadata: ImageMetadata = .none,
+        options: EncodeOptions = EncodeOptions()
+    ) throws(CodecError) -> [UInt8] {
+        switch format {
+        case .jpeg: try JPEGEncoder.encode(image, metadata: metadata, options: options.jpeg)
+        case .png: try PNGEncoder.encode(image, metadata: metadata, options: options.png)
+        }
+    }
+}

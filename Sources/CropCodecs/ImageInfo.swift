@@ -1,0 +1,72 @@
+import CropGeometry
+import CropPixels
+
+/// What a file's header and metadata say about an image, read without decoding any pixels.
+public struct ImageInfo: Hashable, Sendable {
+    /// The file format.
+    public var format: ImageFormat
+    /// Stored columns (before orientation).
+    public var width: Int
+    /// Stored rows (before orientation).
+    public var height: Int
+    /// The EXIF orientation (``Orientation/up`` when absent or invalid).
+    public var orientation: Orientation
+    /// The channel layout a decoder produces (JPEG CMYK/YCCK and PNG palettes decode to RGB or RGBA).
+    public var layout: ChannelLayout
+    /// Bits per sample in the file: 1, 2, 4, 8 or 16 (palette PNGs: bits per index).
+    public var bitDepth: Int
+    /// The sample depth a decoder produces: 16-bit PNGs stay 16-bit, everything else is 8-bit.
+    public var decodedDepth: BitDepth
+    /// The ICC profile's size in bytes, or `nil` when there is none.
+    public var iccProfileSize: Int?
+    /// Whether the file has an EXIF block.
+    public var hasEXIF: Bool
+    /// A progressive JPEG.
+    public var isProgressive: Bool
+    /// An Adam7-interlaced PNG.
+    public var isInterlaced: Bool
+    /// How the file codes colour, for people: "YCbCr 4:2:0", "grayscale", "CMYK (Adobe)", "palette", "RGBA" ….
+    public var colorModel: String
+
+    /// The size as stored.
+    public var storedSize: PixelSize { PixelSize(width, height) }
+
+    /// The size once the orientation is applied.
+    public var displayedSize: PixelSize { orientation.displayedSize(of: storedSize) }
+
+    /// Channels a decoder produces.
+    public var channelCount: Int { layout.channelCount }
+
+    /// Whether a decoder produces an alpha channel.
+    public var hasAlpha: Bool { layout.hasAlpha }
+
+    /// The pixel format a decoder produces.
+    public var decodedFormat: PixelFormat { PixelFormat(layout, decodedDepth) }
+
+    /// Reads the header and metadata of in-memory image data. Allocates no pixel memory.
+    ///
+    /// - Parameter strict: turn the codec's warnings while reading the header into errors.
+    /// - Throws: ``CodecError`` when the data is not a supported image or its header is broken.
+    public static func read(_ data: [UInt8], strict: Bool = false) throws(CodecError) -> ImageInfo {
+        let options = DecodeOptions(limits: .unlimited, strict: strict)
+        switch try ImageFormat.detect(data) {
+        case .jpeg: return try JPEGDecoder(data: data, options: options).info
+        case .png: return try PNGDecoder(data: data, options: options).info
+        }
+    }
+
+    /// Reads the header and metadata of an image file without decoding pixels. Only the start of the file is read
+    /// when the header fits in it (256 KB), so this is fast on big files.
+    ///
+    /// - Throws: ``CodecError/ioFailure(path:operation:reason:)`` when the file cannot be read, or the errors of
+    ///   ``read(_:strict:)``.
+    public static func read(fileAtPath path: String, strict: Bool = false) throws(CodecError) -> ImageInfo {
+        let head = try FileIO.readPrefix(ofFileAtPath: path, maxBytes: 256 * 1024)
+        do throws(CodecError) {
+            return try read(head.bytes, strict: strict)
+        } catch .truncated(let format, let detail) {
+            if head.isWholeFile { throw .truncated(format: format, detail: detail) }
+            return try read(FileIO.readFile(atPath: path), strict: strict)
+        }
+    }
+}

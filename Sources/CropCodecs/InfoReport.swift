@@ -1,0 +1,98 @@
+/// The text and JSON that `cropkit info` prints, kept here so that it can be tested without running the binary.
+public enum InfoReport {
+    /// The result of reporting on a list of files.
+    public struct Result: Sendable {
+        /// What goes to standard output: one line per readable file, or a JSON array of them.
+        public var output: String
+        /// One message per file that could not be read, naming the file and the problem.
+        public var errors: [String]
+        /// Whether any file failed.
+        public var failed: Bool { !errors.isEmpty }
+    }
+
+    /// Reads every file's header (no pixel decoding) and formats the report. Files that fail are reported in
+    /// ``Result/errors``; the others are still reported.
+    public static func run(paths: [String], json: Bool, strict: Bool = false) -> Result {
+        var entries: [(path: String, info: ImageInfo)] = []
+        var errors: [String] = []
+        for path in paths {
+            do {
+                entries.append((path, try ImageInfo.read(fileAtPath: path, strict: strict)))
+            } catch {
+                errors.append("\(path): \(error)")
+            }
+        }
+        let output = json ? self.json(entries) + "\n" : entries.map { line(for: $0.info, path: $0.path) + "\n" }.joined()
+        return Result(output: output, errors: errors)
+    }
+
+    /// One line about one file, e.g.
+    /// `a.jpg: JPEG 6000×4000, orientation 6 (rotated 90° clockwise), displayed 4000×6000, 3 channels (RGB from
+    /// YCbCr 4:2:0), 8-bit, no alpha, ICC profile (540 bytes), progressive`.
+    public static func line(for info: ImageInfo, path: String) -> String {
+        var parts: [String] = []
+        parts.append("\(info.format.displayName) \(info.width)×\(info.height)")
+        parts.append("orientation \(info.orientation)")
+        parts.append("displayed \(info.displayedSize.width)×\(info.displayedSize.height)")
+        let channels = info.channelCount == 1 ? "1 channel" : "\(info.channelCount) channels"
+        parts.append("\(channels) (\(info.layout) from \(info.colorModel))")
+        parts.append(
+            info.bitDepth == info.decodedDepth.rawValue
+                ? "\(info.bitDepth)-bit" : "\(info.bitDepth)-bit (decoded as \(info.decodedDepth.rawValue)-bit)")
+        parts.append(info.hasAlpha ? "alpha" : "no alpha")
+        parts.append(info.iccProfileSize.map { "ICC profile (\($0) bytes)" } ?? "no ICC profile")
+        switch info.format {
+        case .jpeg: parts.append(info.isProgressive ? "progressive" : "baseline")
+        case .png: parts.append(info.isInterlaced ? "interlaced" : "not interlaced")
+        }
+        return "\(path): " + parts.joined(separator: ", ")
+    }
+
+    /// A JSON array with one object per file (keys in a fixed order).
+    public static func json(_ entries: [(path: String, info: ImageInfo)]) -> String {
+        let objects = entries.map { entry -> String in
+            let info = entry.info
+            let fields: [(String, String)] = [
+                ("file", quoted(entry.path)),
+                ("format", quoted(info.format.rawValue)),
+                ("width", "\(info.width)"),
+                ("height", "\(info.height)"),
+                ("orientation", "\(info.orientation.exifValue)"),
+                ("displayedWidth", "\(info.displayedSize.width)"),
+                ("displayedHeight", "\(info.displayedSize.height)"),
+                ("channels", "\(info.channelCount)"),
+                ("layout", quoted(info.layout.rawValue)),
+                ("colorModel", quoted(info.colorModel)),
+                ("bitDepth", "\(info.bitDepth)"),
+                ("decodedBitDepth", "\(info.decodedDepth.rawValue)"),
+                ("alpha", "\(info.hasAlpha)"),
+                ("icc", "\(info.iccProfileSize != nil)"),
+                ("iccBytes", info.iccProfileSize.map { "\($0)" } ?? "null"),
+                ("exif", "\(info.hasEXIF)"),
+                ("progressive", "\(info.isProgressive)"),
+                ("interlaced", "\(info.isInterlaced)"),
+            ]
+            return "  {" + fields.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+        }
+        return objects.isEmpty ? "[]" : "[\n" + objects.joined(separator: ",\n") + "\n]"
+    }
+
+    /// A JSON string literal.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,280 @@
+import CJPEG
+import CropGeometry
+import CropPixels
+
+/// A streaming JPEG decoder over libjpeg-turbo.
+///
+/// The initialiser reads the header and the APP1 (EXIF) and APP2 (ICC) segments and checks the stored size against
+/// ``DecodeOptions/limits``; nothing large is allocated before that check. The first
+/// ``readRows(into:bytesPerRow:maxRows:)`` starts decompression: a baseline file is then decoded as rows are asked
+/// for (libjpeg keeps a few rows of state); a progressive file is first read into libjpeg's coefficient buffer
+/// (2 bytes per stored sample). Output: grayscale files give `gray8`, YCbCr and RGB files `rgb8`, CMYK and YCCK files
+/// (Adobe's inverted CMYK included) `rgb8` through a naive conversion without colour management.
+///
+/// With ``DecodeOptions/jpegScale`` the output is the stored size divided by 2, 4 or 8 (rounded up). At 1/8 a
+/// progressive file may stop reading early (``DecodeOptions/jpegEarlyStop``).
+public final class JPEGDecoder: ImageRowDecoder {
+    public let info: ImageInfo
+    public let metadata: ImageMetadata
+    public let outputWidth: Int
+    public let outputHeight: Int
+    public let outputFormat: PixelFormat
+    public private(set) var rowsRead = 0
+    public private(set) var warnings: [CodecWarning] = []
+
+    /// Whether a progressive file was decoded from its first scans only (set once decoding started).
+    public private(set) var stoppedEarly = false
+    /// How many bytes of the file were read before the first row was produced (set once decoding started): the
+    /// whole file, unless ``stoppedEarly``.
+    public private(set) var bytesConsumedBeforeOutput: Int?
+    /// How many scans were read before the first row was produced (set once decoding started).
+    public private(set) var scansRead: Int?
+
+    private let handle: OpaquePointer
+    private let input: InputBytes
+    private let options: DecodeOptions
+    private var started = false
+    private var finished = false
+    private var failure: CodecError?
+    private var warningsSynced = 0
+
+    /// Reads the header and metadata of `data`.
+    ///
+    /// - Throws: ``CodecError/notAnImage(reason:)`` when the data is not a JPEG, ``CodecError/truncated(format:detail:)``
+    ///   when it ends inside the header, ``CodecError/tooManyPixels(width:height:limit:)`` above the limits,
+    ///   ``CodecError/unsupportedFeature(format:feature:)`` for 12-bit, lossless or exotic colour spaces,
+    ///   ``CodecError/corruptData(format:message:)`` with libjpeg's message otherwise.
+    public init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let input = InputBytes(data)
+        guard let handle = ck_jpeg_decoder_create(input.pointer, input.count, options.strict ? 1 : 0) else {
+            throw .resourceLimit(format: .jpeg, message: "cannot allocate a libjpeg decoder")
+        }
+        self.handle = handle
+        self.input = input
+        self.options = options
+        var header = ck_jpeg_header()
+        let status = ck_jpeg_decoder_read_header(handle, &header)
+        if Int(status) != CK_JPEG_OK {
+            let error = Self.error(status, handle)
+            ck_jpeg_decoder_destroy(handle)
+            throw error
+        }
+        var warnings: [CodecWarning] = []
+        let metadata = Self.readMetadata(handle, warnings: &warnings)
+        let described = Self.describe(header)
+        guard let layout = described.layout else {
+            ck_jpeg_decoder_destroy(handle)
+            throw .unsupportedFeature(
+                format: .jpeg, feature: "\(header.components)-component image in \(described.model) colour")
+        }
+        let width = Int(header.width), height = Int(header.height)
+        do {
+            try options.limits.check(width: width, height: height)
+        } catch {
+            ck_jpeg_decoder_destroy(handle)
+            throw CodecError(error)
+        }
+        info = ImageInfo(
+            format: .jpeg, width: width, height: height, orientation: metadata.orientation, layout: layout,
+            bitDepth: Int(header.data_precision), decodedDepth: .eight, iccProfileSize: metadata.iccProfile?.count,
+            hasEXIF: metadata.exif != nil, isProgressive: header.progressive != 0, isInterlaced: false,
+            colorModel: described.model)
+        self.metadata = metadata
+        let scaled = options.jpegScale.scaledSize(width: width, height: height)
+        outputWidth = scaled.width
+        outputHeight = scaled.height
+        outputFormat = PixelFormat(layout, .eight)
+        self.warnings = warnings
+        syncWarnings()
+    }
+
+    deinit {
+        ck_jpeg_decoder_destroy(handle)
+    }
+
+    /// Decodes a whole JPEG.
+    public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
+        -> DecodedImage
+    {
+        let decoder = try JPEGDecoder(data: data, options: options)
+        let pixels = try decoder.decodeAll()
+        return DecodedImage(pixels: pixels, metadata: decoder.metadata, info: decoder.info, warnings: decoder.warnings)
+    }
+
+    public func decodeAll() throws(CodecError) -> PixelBuffer { try decodeAllRows() }
+
+    public func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
+        throws(CodecError) -> Int
+    {
+        if let failure { throw failure }
+        try checkRowArguments(bytesPerRow: bytesPerRow, maxRows: maxRows)
+        guard !finished else { return 0 }
+        if !started { try start() }
+        var read: UInt32 = 0
+        let want = UInt32(clamping: min(maxRows, outputHeight - rowsRead))
+        let status = ck_jpeg_decoder_read_rows(
+            handle, destination.assumingMemoryBound(to: UInt8.self), bytesPerRow, want, &read)
+        rowsRead += Int(read)
+        syncWarnings()
+        if Int(status) != CK_JPEG_OK { throw fail(status) }
+        return Int(read)
+    }
+
+    public func finish() throws(CodecError) {
+        if let failure { throw failure }
+        guard !finished else { return }
+        finished = true
+        let status = ck_jpeg_decoder_finish(handle)
+        syncWarnings()
+        if Int(status) != CK_JPEG_OK { throw fail(status) }
+        let count = Int(ck_jpeg_decoder_warning_count(handle))
+        if count > Int(CK_JPEG_MAX_WARNINGS) {
+            warnings.append(CodecWarning(.jpeg, "\(count - Int(CK_JPEG_MAX_WARNINGS)) more warnings not shown"))
+        }
+    }
+
+    private func start() throws(CodecError) {
+        started = true
+        var output = ck_jpeg_output()
+        let mode: Int32 =
+            switch options.jpegEarlyStop {
+            case .off: Int32(CK_JPEG_EARLY_STOP_OFF)
+            case .exact: Int32(CK_JPEG_EARLY_STOP_EXACT)
+            case .dcOnly: Int32(CK_JPEG_EARLY_STOP_DC)
+            }
+        let status = ck_jpeg_decoder_start(
+            handle, Int32(options.jpegScale.denominator), mode, Self.memoryCap(for: options.limits),
+            Int32(clamping: max(options.maxProgressiveScans, 0)), &output)
+        syncWarnings()
+        if Int(status) != CK_JPEG_OK { throw fail(status) }
+        guard Int(output.width) == outputWidth, Int(output.height) == outputHeight,
+            Int(output.components) == outputFormat.channelCount
+        else {
+            throw fail(
+                .corruptData(
+                    format: .jpeg,
+                    message: "libjpeg produces \(output.width)×\(output.height)×\(output.components), "
+                        + "expected \(outputWidth)×\(outputHeight)×\(outputFormat.channelCount)"))
+        }
+        stoppedEarly = output.early_stopped != 0
+        bytesConsumedBeforeOutput = Int(output.bytes_consumed)
+        scansRead = Int(output.scans_read)
+    }
+
+    /// libjpeg's working-memory cap: enough for the coefficient buffer of a 4-component image at the pixel limit.
+    private static func memoryCap(for limits: PixelLimits) -> Int {
+        guard limits.maxPixels < Int.max / 16 else { return 0 }
+        return limits.maxPixels * 8 + 64 << 20
+    }
+
+    private func fail(_ status: Int32) -> CodecError { fail(Self.error(status, handle)) }
+
+    private func fail(_ error: CodecError) -> CodecError {
+        failure = error
+        return error
+    }
+
+    private func syncWarnings() {
+        let count = min(Int(ck_jpeg_decoder_warning_count(handle)), Int(CK_JPEG_MAX_WARNINGS))
+        while warningsSynced < count {
+            warnings.append(CodecWarning(.jpeg, String(cString: ck_jpeg_decoder_warning(handle, Int32(warningsSynced)))))
+            warningsSynced += 1
+        }
+    }
+
+    private static func error(_ status: Int32, _ handle: OpaquePointer) -> CodecError {
+        let message = String(cString: ck_jpeg_decoder_message(handle))
+        switch Int(status) {
+        case CK_JPEG_ERR_TRUNCATED: return .truncated(format: .jpeg, detail: message)
+        case CK_JPEG_ERR_STRICT_WARNING: return .corruptData(format: .jpeg, message: message + " (strict mode)")
+        case CK_JPEG_ERR_UNSUPPORTED: return .unsupportedFeature(format: .jpeg, feature: message)
+        case CK_JPEG_ERR_MEMORY, CK_JPEG_ERR_TOO_MANY_SCANS: return .resourceLimit(format: .jpeg, message: message)
+        case CK_JPEG_ERR_NOT_JPEG: return .notAnImage(reason: message)
+        case CK_JPEG_ERR_USAGE: return .invalidArgument(name: "decoder state", reason: "calls made out of order")
+        default: return .corruptData(format: .jpeg, message: message)
+        }
+    }
+
+    // MARK: Header and metadata
+
+    private static func describe(_ header: ck_jpeg_header) -> (layout: ChannelLayout?, model: String) {
+        let space = UInt32(bitPattern: header.color_space)
+        switch space {
+        case JCS_GRAYSCALE.rawValue where header.components == 1:
+            return (.gray, "grayscale")
+        case JCS_YCbCr.rawValue where header.components == 3:
+            return (.rgb, "YCbCr \(subsampling(header))")
+        case JCS_RGB.rawValue where header.components == 3:
+            return (.rgb, "RGB")
+        case JCS_CMYK.rawValue where header.components == 4:
+            return (.rgb, header.saw_adobe_marker != 0 ? "CMYK (Adobe, inverted)" : "CMYK")
+        case JCS_YCCK.rawValue where header.components == 4:
+            return (.rgb, "YCCK (Adobe, inverted)")
+        default:
+            return (nil, "unknown")
+        }
+    }
+
+    private static func subsampling(_ header: ck_jpeg_header) -> String {
+        let (h, v) = (header.h_samp, header.v_samp)
+        guard h.1 == 1, v.1 == 1, h.2 == 1, v.2 == 1 else {
+            return "\(h.0)×\(v.0), \(h.1)×\(v.1), \(h.2)×\(v.2)"
+        }
+        switch (h.0, v.0) {
+        case (1, 1): return "4:4:4"
+        case (2, 1): return "4:2:2"
+        case (2, 2): return "4:2:0"
+        case (1, 2): return "4:4:0"
+        case (4, 1): return "4:1:1"
+        default: return "\(h.0)×\(v.0), 1×1, 1×1"
+        }
+    }
+
+    private static func readMetadata(_ handle: OpaquePointer, warnings: inout [CodecWarning]) -> ImageMetadata {
+        var metadata = ImageMetadata()
+        var data: UnsafePointer<UInt8>?
+        var length = 0
+        if ck_jpeg_decoder_exif(handle, &data, &length) != 0, let data,
+            let tiff = EXIF.tiffBytes(fromAPP1: Array(UnsafeBufferPointer(start: data, count: length)))
+        {
+            let reading = EXIF.readOrientation(tiff: tiff)
+            metadata.exif = tiff
+            metadata.orientation = reading.orientation
+            if let warning = reading.warning { warnings.append(CodecWarning(.exif, warning)) }
+        }
+        let dropped = Int(ck_jpeg_decoder_icc_segments_dropped(handle))
+        if dropped > 0 {
+            warnings.append(CodecWarning(.icc, "more than \(CK_JPEG_MAX_ICC_SEGMENTS) ICC profile segments; profile ignored"))
+            return metadata
+        }
+        var payloads: [[UInt8]] = []
+        for index in 0..<ck_jpeg_decoder_icc_segment_count(handle) {
+            if ck_jpeg_decoder_icc_segment(handle, index, &data, &length) != 0, let data {
+                payloads.append(Array(UnsafeBufferPointer(start: data, count: length)))
+            }
+        }
+        let icc = ICCProfileChunks.assemble(payloads)
+        metadata.iccProfile = icc.profile
+        if let warning = icc.warning { warnings.append(CodecWarning(.icc, warning)) }
+        return metadata
+    }
+}
+
+/// A private copy of the input bytes with a stable address, for the C decoders to read from.
+final class InputBytes {
+    let pointer: UnsafePointer<UInt8>
+    let count: Int
+
+    init(_ bytes: [UInt8]) {
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        bytes.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { buffer.initialize(from: base, count: source.count) }
+        }
+        pointer = UnsafePointer(buffer)
+        count = bytes.count
+    }
+
+    deinit {
+        UnsafeMutablePointer(mutating: pointer).deallocate()
+    }
+}

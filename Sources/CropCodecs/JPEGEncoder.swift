@@ -1,0 +1,155 @@
+import CJPEG
+import CropPixels
+
+/// A streaming JPEG encoder over libjpeg-turbo.
+///
+/// Accepts rows in any ``PixelFormat``: gray and RGB 8-bit rows go to libjpeg as they are; 16-bit samples are
+/// rounded to 8 bits and alpha is composited over ``JPEGEncodeOptions/background``, one row at a time. Metadata is
+/// written right after the JFIF header: EXIF in APP1 (with the orientation tag set to the metadata's orientation,
+/// dropped with a warning if it does not fit in one segment), the ICC profile in APP2 segments.
+///
+/// Baseline encoding with standard Huffman tables keeps only a few rows in memory; progressive or optimised
+/// encoding makes libjpeg buffer the whole image's coefficients (2 bytes per sample).
+public final class JPEGEncoder: ImageRowEncoder {
+    public let width: Int
+    public let height: Int
+    public let inputFormat: PixelFormat
+    public private(set) var rowsWritten = 0
+    public private(set) var warnings: [CodecWarning] = []
+
+    private let handle: OpaquePointer
+    private let converter: RowConverter?
+    private var failure: CodecError?
+    private var finished = false
+
+    /// The largest width or height a JPEG can have.
+    public static let maxDimension = 65_500
+
+    /// Starts a JPEG of `width × height` pixels taking rows in `inputFormat`.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(name:reason:)`` for a size below 1 or a quality outside 1…100,
+    ///   ``CodecError/unsupportedFeature(format:feature:)`` above 65 500 pixels in either direction.
+    public init(
+        width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
+        options: JPEGEncodeOptions = JPEGEncodeOptions()
+    ) throws(CodecError) {
+        guard width >= 1, height >= 1 else {
+            throw .invalidArgument(name: "size", reason: "\(width)×\(height): both dimensions must be at least 1")
+        }
+        guard width <= Self.maxDimension, height <= Self.maxDimension else {
+            throw .unsupportedFeature(
+                format: .jpeg, feature: "\(width)×\(height) pixels; JPEG allows at most \(Self.maxDimension) per side")
+        }
+        guard (1...100).contains(options.quality) else {
+            throw .invalidArgument(name: "quality", reason: "\(options.quality) is outside 1…100")
+        }
+        guard let handle = ck_jpeg_encoder_create() else {
+            throw .resourceLimit(format: .jpeg, message: "cannot allocate a libjpeg encoder")
+        }
+        self.handle = handle
+        self.width = width
+        self.height = height
+        self.inputFormat = inputFormat
+        let target: PixelFormat = inputFormat.layout.isColor ? .rgb8 : .gray8
+        converter =
+            target == inputFormat
+            ? nil : RowConverter(width: width, from: inputFormat, to: target, background: options.background)
+        var params = ck_jpeg_encode_params()
+        params.width = UInt32(width)
+        params.height = UInt32(height)
+        params.components = Int32(target.channelCount)
+        params.quality = Int32(options.quality)
+        params.subsampling =
+            switch options.effectiveSubsampling {
+            case .s444: 0
+            case .s422: 1
+            case .s420: 2
+            }
+        params.progressive = options.progressive ? 1 : 0
+        params.optimize_coding = options.optimizeHuffman ? 1 : 0
+        try check(ck_jpeg_encoder_start(handle, &params))
+        try writeMetadata(metadata)
+    }
+
+    deinit {
+        ck_jpeg_encoder_destroy(handle)
+    }
+
+    /// Encodes a whole image.
+    public static func encode(
+        _ image: PixelBuffer, metadata: ImageMetadata = .none, options: JPEGEncodeOptions = JPEGEncodeOptions()
+    ) throws(CodecError) -> [UInt8] {
+        let encoder = try JPEGEncoder(
+            width: image.width, height: image.height, inputFormat: image.format, metadata: metadata, options: options)
+        try encoder.writeRows(from: image, startRow: 0, count: image.height)
+        return try encoder.finish()
+    }
+
+    public func writeRows(from source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(CodecError) {
+        if let failure { throw failure }
+        try checkRowArguments(bytesPerRow: bytesPerRow, count: count)
+        if let converter {
+            for i in 0..<count {
+                let row = converter.convert(source + i * bytesPerRow)
+                try check(ck_jpeg_encoder_write_rows(handle, row, converter.outputBytesPerRow, 1))
+                rowsWritten += 1
+            }
+        } else {
+            try check(
+                ck_jpeg_encoder_write_rows(
+                    handle, source.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(count)))
+            rowsWritten += count
+        }
+    }
+
+    public func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
+        if let failure { throw failure }
+        guard rowsWritten == height else {
+            throw .invalidArgument(name: "rows", reason: "finish after \(rowsWritten) of \(height) rows")
+        }
+        if !finished {
+            try check(ck_jpeg_encoder_finish(handle))
+            finished = true
+        }
+        var length = 0
+        let bytes = ck_jpeg_encoder_output(handle, &length)
+        return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))
+    }
+
+    private func writeMetadata(_ metadata: ImageMetadata) throws(CodecError) {
+        if let exif = metadata.exifForEncoding(warnings: &warnings) {
+            let payload = EXIF.jpegSegmentHeader + exif
+            if payload.count <= 65_533 {
+                try writeMarker(Int32(JPEG_APP0) + 1, payload)
+            } else {
+                warnings.append(CodecWarning(.exif, "EXIF block of \(exif.count) bytes does not fit in APP1; dropped"))
+            }
+        }
+        if let icc = metadata.iccProfile {
+            if let segments = ICCProfileChunks.split(icc) {
+                for segment in segments { try writeMarker(Int32(JPEG_APP0) + 2, segment) }
+            } else {
+                warnings.append(CodecWarning(.icc, "ICC profile of \(icc.count) bytes cannot be stored in JPEG; dropped"))
+            }
+        }
+    }
+
+    private func writeMarker(_ marker: Int32, _ payload: [UInt8]) throws(CodecError) {
+        let status = payload.withUnsafeBufferPointer { ck_jpeg_encoder_write_marker(handle, marker, $0.baseAddress, $0.count) }
+        try check(status)
+    }
+
+    private func check(_ status: Int32) throws(CodecError) {
+        guard Int(status) != CK_JPEG_OK else { return }
+        let message = String(cString: ck_jpeg_encoder_message(handle))
+        let error: CodecError =
+            switch Int(status) {
+            case CK_JPEG_ERR_MEMORY: .resourceLimit(format: .jpeg, message: message)
+            case CK_JPEG_ERR_UNSUPPORTED: .unsupportedFeature(format: .jpeg, feature: message)
+            case CK_JPEG_ERR_USAGE: .invalidArgument(name: "encoder state", reason: "calls made out of order")
+            default: .corruptData(format: .jpeg, message: message)
+            }
+        failure = error
+        throw error
+    }
+}

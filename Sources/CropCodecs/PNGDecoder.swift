@@ -1,0 +1,241 @@
+import CPNG
+import CropGeometry
+import CropPixels
+
+/// A streaming PNG decoder over libpng.
+///
+/// The initialiser reads the chunks before the image data (IHDR, PLTE, tRNS, iCCP, eXIf …) and checks the size
+/// against ``DecodeOptions/limits`` before anything large is allocated. A non-interlaced image is then decoded row
+/// by row as rows are asked for; an Adam7-interlaced image is decoded whole on the first request (its passes cover
+/// the full height) and handed out from that buffer.
+///
+/// The layout and depth are kept: palettes become RGB (RGBA with tRNS), gray or RGB with tRNS gain an alpha
+/// channel, 1/2/4-bit gray is expanded to 8 bits, 16-bit stays 16-bit in native byte order. No gamma correction is
+/// applied.
+public final class PNGDecoder: ImageRowDecoder {
+    public let info: ImageInfo
+    public private(set) var metadata: ImageMetadata
+    public let outputWidth: Int
+    public let outputHeight: Int
+    public let outputFormat: PixelFormat
+    public private(set) var rowsRead = 0
+    public private(set) var warnings: [CodecWarning] = []
+
+    private let handle: OpaquePointer
+    private let input: InputBytes
+    private var started = false
+    private var finished = false
+    private var failure: CodecError?
+    private var warningsSynced = 0
+    private var interlacedImage: PixelBuffer?
+
+    /// Reads the chunks before the image data.
+    ///
+    /// - Throws: ``CodecError/notAnImage(reason:)`` without the PNG signature, ``CodecError/truncated(format:detail:)``
+    ///   when the data ends early, ``CodecError/tooManyPixels(width:height:limit:)`` above the limits,
+    ///   ``CodecError/corruptData(format:message:)`` with libpng's message otherwise.
+    public init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let input = InputBytes(data)
+        guard let handle = ck_png_decoder_create(input.pointer, input.count, options.strict ? 1 : 0) else {
+            throw .resourceLimit(format: .png, message: "cannot allocate a libpng decoder")
+        }
+        self.handle = handle
+        self.input = input
+        var header = ck_png_header()
+        let status = ck_png_decoder_read_header(handle, &header)
+        if Int(status) != CK_PNG_OK {
+            let error = Self.error(status, handle)
+            ck_png_decoder_destroy(handle)
+            throw error
+        }
+        guard let (layout, model) = Self.describe(header) else {
+            ck_png_decoder_destroy(handle)
+            throw .corruptData(format: .png, message: "invalid colour type \(header.color_type)")
+        }
+        let width = Int(header.width), height = Int(header.height)
+        do {
+            try options.limits.check(width: width, height: height)
+        } catch {
+            ck_png_decoder_destroy(handle)
+            throw CodecError(error)
+        }
+        var warnings: [CodecWarning] = []
+        let metadata = Self.readMetadata(handle, warnings: &warnings)
+        let depth: BitDepth = header.bit_depth == 16 ? .sixteen : .eight
+        info = ImageInfo(
+            format: .png, width: width, height: height, orientation: metadata.orientation, layout: layout,
+            bitDepth: Int(header.bit_depth), decodedDepth: depth, iccProfileSize: metadata.iccProfile?.count,
+            hasEXIF: metadata.exif != nil, isProgressive: false, isInterlaced: header.interlaced != 0,
+            colorModel: model)
+        self.metadata = metadata
+        outputWidth = width
+        outputHeight = height
+        outputFormat = PixelFormat(layout, depth)
+        self.warnings = warnings
+        syncWarnings()
+    }
+
+    deinit {
+        ck_png_decoder_destroy(handle)
+    }
+
+    /// Decodes a whole PNG.
+    public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
+        -> DecodedImage
+    {
+        let decoder = try PNGDecoder(data: data, options: options)
+        let pixels = try decoder.decodeAll()
+        return DecodedImage(pixels: pixels, metadata: decoder.metadata, info: decoder.info, warnings: decoder.warnings)
+    }
+
+    public func decodeAll() throws(CodecError) -> PixelBuffer {
+        if let failure { throw failure }
+        if info.isInterlaced && rowsRead == 0 {
+            if !started { try start() }
+            if let image = interlacedImage {
+                rowsRead = outputHeight
+                interlacedImage = nil
+                try finish()
+                return image
+            }
+        }
+        return try decodeAllRows()
+    }
+
+    public func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
+        throws(CodecError) -> Int
+    {
+        if let failure { throw failure }
+        try checkRowArguments(bytesPerRow: bytesPerRow, maxRows: maxRows)
+        guard !finished else { return 0 }
+        if !started { try start() }
+        let count = min(maxRows, outputHeight - rowsRead)
+        guard count > 0 else { return 0 }
+        if let image = interlacedImage {
+            let rowBytes = outputWidth * outputFormat.bytesPerPixel
+            image.withUnsafeRows { rows in
+                for i in 0..<count {
+                    (destination + i * bytesPerRow).copyMemory(from: rows.row(rowsRead + i), byteCount: rowBytes)
+                }
+            }
+        } else {
+            let status = ck_png_decoder_read_rows(
+                handle, destination.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(count))
+            syncWarnings()
+            if Int(status) != CK_PNG_OK { throw fail(status) }
+        }
+        rowsRead += count
+        if rowsRead == outputHeight { interlacedImage = nil }
+        return count
+    }
+
+    public func finish() throws(CodecError) {
+        if let failure { throw failure }
+        guard !finished else { return }
+        finished = true
+        interlacedImage = nil
+        let status = ck_png_decoder_finish(handle)
+        syncWarnings()
+        if Int(status) != CK_PNG_OK { throw fail(status) }
+        if metadata.exif == nil {
+            // An eXIf chunk may also follow the image data.
+            let late = Self.readMetadata(handle, warnings: &warnings)
+            if late.exif != nil {
+                metadata.exif = late.exif
+                metadata.orientation = late.orientation
+            }
+        }
+        let count = Int(ck_png_decoder_warning_count(handle))
+        if count > Int(CK_PNG_MAX_WARNINGS) {
+            warnings.append(CodecWarning(.png, "\(count - Int(CK_PNG_MAX_WARNINGS)) more warnings not shown"))
+        }
+    }
+
+    private func start() throws(CodecError) {
+        started = true
+        var output = ck_png_output()
+        let status = ck_png_decoder_start(handle, &output)
+        syncWarnings()
+        if Int(status) != CK_PNG_OK { throw fail(status) }
+        guard Int(output.width) == outputWidth, Int(output.height) == outputHeight,
+            Int(output.channels) == outputFormat.channelCount, Int(output.bit_depth) == outputFormat.depth.rawValue
+        else {
+            throw fail(
+                .corruptData(
+                    format: .png,
+                    message: "libpng produces \(output.channels) channels of \(output.bit_depth) bits, expected "
+                        + "\(outputFormat)"))
+        }
+        if output.interlaced != 0 {
+            var image: PixelBuffer
+            do {
+                image = try PixelBuffer(
+                    width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
+            } catch {
+                throw fail(CodecError(error))
+            }
+            let status = image.withUnsafeMutableRows { rows in
+                ck_png_decoder_read_image(handle, rows.base.assumingMemoryBound(to: UInt8.self), rows.bytesPerRow)
+            }
+            syncWarnings()
+            if Int(status) != CK_PNG_OK { throw fail(status) }
+            interlacedImage = image
+        }
+    }
+
+    private func fail(_ status: Int32) -> CodecError { fail(Self.error(status, handle)) }
+
+    private func fail(_ error: CodecError) -> CodecError {
+        failure = error
+        return error
+    }
+
+    private func syncWarnings() {
+        let count = min(Int(ck_png_decoder_warning_count(handle)), Int(CK_PNG_MAX_WARNINGS))
+        while warningsSynced < count {
+            warnings.append(CodecWarning(.png, String(cString: ck_png_decoder_warning(handle, Int32(warningsSynced)))))
+            warningsSynced += 1
+        }
+    }
+
+    private static func error(_ status: Int32, _ handle: OpaquePointer) -> CodecError {
+        let message = String(cString: ck_png_decoder_message(handle))
+        switch Int(status) {
+        case CK_PNG_ERR_TRUNCATED: return .truncated(format: .png, detail: message)
+        case CK_PNG_ERR_STRICT_WARNING: return .corruptData(format: .png, message: message + " (strict mode)")
+        case CK_PNG_ERR_NOT_PNG: return .notAnImage(reason: message)
+        case CK_PNG_ERR_MEMORY: return .resourceLimit(format: .png, message: message)
+        case CK_PNG_ERR_USAGE: return .invalidArgument(name: "decoder state", reason: "calls made out of order")
+        default: return .corruptData(format: .png, message: message)
+        }
+    }
+
+    private static func describe(_ header: ck_png_header) -> (ChannelLayout, String)? {
+        let trns = header.has_trns != 0
+        switch header.color_type {
+        case 0: return trns ? (.grayAlpha, "grayscale + tRNS") : (.gray, "grayscale")
+        case 2: return trns ? (.rgba, "RGB + tRNS") : (.rgb, "RGB")
+        case 3: return trns ? (.rgba, "palette + tRNS") : (.rgb, "palette")
+        case 4: return (.grayAlpha, "grayscale + alpha")
+        case 6: return (.rgba, "RGBA")
+        default: return nil
+        }
+    }
+
+    private static func readMetadata(_ handle: OpaquePointer, warnings: inout [CodecWarning]) -> ImageMetadata {
+        var metadata = ImageMetadata()
+        var data: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        if ck_png_decoder_icc(handle, &data, &length) != 0, let data {
+            metadata.iccProfile = Array(UnsafeBufferPointer(start: data, count: Int(length)))
+        }
+        if ck_png_decoder_exif(handle, &data, &length) != 0, let data {
+            let exif = Array(UnsafeBufferPointer(start: data, count: Int(length)))
+            let reading = EXIF.readOrientation(tiff: exif)
+            metadata.exif = exif
+            metadata.orientation = reading.orientation
+            if let warning = reading.warning { warnings.append(CodecWarning(.exif, warning)) }
+        }
+        return metadata
+    }
+}

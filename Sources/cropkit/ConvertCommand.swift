@@ -1,0 +1,144 @@
+import ArgumentParser
+import CropKit
+
+/// `cropkit convert IN -o OUT`: decode and re-encode, streaming rows.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Re-encode an image as JPEG or PNG, streaming rows so the decoded image is never held whole.",
+        discussion: """
+            The output format comes from the output file's extension (.jpg, .jpeg, .png) unless --format is given. \
+            Metadata (EXIF orientation, ICC profile) is kept; the pixels are not rotated. --strip drops all of it, \
+            orientation included. The output is written atomically (temporary file, fsync, rename); an existing \
+            output is an error unless --force is given.
+
+            Examples:
+              cropkit convert photo.jpg -o photo-q80.jpg --quality 80
+              cropkit convert photo.jpg -o photo.png
+              cropkit convert scan.png -o scan.jpg --progressive --strip
+              cropkit convert in.jpg -o out.jpg --quality 90 --subsampling 420 --force
+              cropkit convert big.jpg -o preview.jpg --scale 8 --early-stop dc
+            """)
+
+    @Argument(help: "The input image (JPEG or PNG).")
+    var input: String
+
+    @Option(name: [.short, .long], help: "The output file.")
+    var output: String
+
+    @Option(help: "Output format: jpeg or png (default: from the output extension).")
+    var format: ImageFormat?
+
+    @Option(help: "JPEG quality, 1–100.")
+    var quality = 90
+
+    @Option(help: "JPEG chroma subsampling: 444, 422, 420 or auto (4:4:4 from quality 90 up, else 4:2:0).")
+    var subsampling: SubsamplingChoice = .auto
+
+    @Flag(help: "Write a progressive JPEG.")
+    var progressive = false
+
+    @Flag(help: "Compute optimal JPEG Huffman tables (smaller, slower, buffers the whole image).")
+    var optimize = false
+
+    @Option(help: "PNG zlib compression level, 0–9.")
+    var compression = 6
+
+    @Option(help: "Shrink a JPEG on load by 1, 2, 4 or 8 (libjpeg DCT scaling).")
+    var scale: ScaleChoice = .one
+
+    @Option(help: "Progressive JPEG at --scale 8: stop reading once the output is final (exact), after the DC scans (dc), or never (off).")
+    var earlyStop: EarlyStopChoice = .exact
+
+    @Flag(help: "Drop all metadata (EXIF, orientation, ICC profile).")
+    var strip = false
+
+    @Flag(help: "Overwrite the output file if it exists.")
+    var force = false
+
+    @Flag(help: "Treat corrupt-data warnings as errors.")
+    var strict = false
+
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality).") }
+        guard (0...9).contains(compression) else {
+            throw ValidationError("--compression must be 0–9, got \(compression).")
+        }
+    }
+
+    func run() throws {
+        let options = ConversionOptions(
+            format: format,
+            encode: EncodeOptions(
+                jpeg: JPEGEncodeOptions(
+                    quality: quality, subsampling: subsampling.value, progressive: progressive,
+                    optimizeHuffman: optimize),
+                png: PNGEncodeOptions(compressionLevel: compression)),
+            decode: DecodeOptions(strict: strict, jpegScale: scale.value, jpegEarlyStop: earlyStop.value),
+            stripMetadata: strip, overwrite: force)
+        do {
+            let result = try ImageConversion.convert(inputPath: input, outputPath: output, options: options)
+            for warning in result.warnings { printError("cropkit convert: warning: \(input): \(warning)") }
+        } catch {
+            printError("cropkit convert: \(input) → \(output): \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// The `--scale` values.
+enum ScaleChoice: String, ExpressibleByArgument, CaseIterable {
+    case one = "1"
+    case two = "2"
+    case four = "4"
+    case eight = "8"
+
+    var value: JPEGScale {
+        switch self {
+        case .one: .full
+        case .two: .half
+        case .four: .quarter
+        case .eight: .eighth
+        }
+    }
+}
+
+/// The `--early-stop` values.
+enum EarlyStopChoice: String, ExpressibleByArgument, CaseIterable {
+    case off, exact, dc
+
+    var value: JPEGEarlyStop {
+        switch self {
+        case .off: .off
+        case .exact: .exact
+        case .dc: .dcOnly
+        }
+    }
+}
+
+/// The `--subsampling` values.
+enum SubsamplingChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto
+    case s444 = "444"
+    case s422 = "422"
+    case s420 = "420"
+
+    var value: ChromaSubsampling? {
+        switch self {
+        case .auto: nil
+        case .s444: .s444
+        case .s422: .s422
+        case .s420: .s420
+        }
+    }
+}
+
+extension ImageFormat: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "jpeg", "jpg": self = .jpeg
+        case "png": self = .png
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import CropKit
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `cropkit info FILE… [--json]`: header facts of image files, without decoding pixels.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show format, size, orientation and colour facts of images without decoding their pixels.",
+        discussion: """
+            Prints one line per file: format, stored size, EXIF orientation, displayed size, channels, bit depth, \
+            alpha, ICC profile, and whether a JPEG is progressive or a PNG interlaced. Only headers and metadata \
+            are read, so it is fast on big files. A file that cannot be read gets an error line on standard error; \
+            the others are still reported, and the exit status is 1.
+
+            Examples:
+              cropkit info photo.jpg
+              cropkit info *.jpg *.png
+              cropkit info --json photo.jpg logo.png > info.json
+            """)
+
+    @Argument(help: "JPEG or PNG files.")
+    var files: [String]
+
+    @Flag(help: "Print a JSON array instead of one line per file.")
+    var json = false
+
+    @Flag(help: "Treat codec warnings in a header as errors.")
+    var strict = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("Give at least one image file.") }
+    }
+
+    func run() throws {
+        let result = InfoReport.run(paths: files, json: json, strict: strict)
+        print(result.output, terminator: "")
+        for message in result.errors { printError("cropkit info: \(message)") }
+        if result.failed { throw ExitCode.failure }
+    }
+}
+
+/// Writes one line to standard error.
+func printError(_ message: String) {
+    var line = message + "\n"
+    line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+}

@@ -1,0 +1,87 @@
+import Testing
+
+@testable import CropCodecs
+
+@Suite("Format detection by magic bytes")
+struct FormatDetectionTests {
+    @Test("JPEG and PNG signatures are recognised, whatever follows")
+    func supported() throws {
+        #expect(try ImageFormat.detect([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]) == .jpeg)
+        #expect(try ImageFormat.detect([0xFF, 0xD8, 0xFF]) == .jpeg)
+        #expect(try ImageFormat.detect([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) == .png)
+        #expect(try ImageFormat.detect(Fixtures.bytes("photo-128.png")) == .png)
+        #expect(try ImageFormat.detect(Fixtures.bytes("cmyk-adobe.jpg")) == .jpeg)
+    }
+
+    @Test("empty data is not an image")
+    func empty() {
+        #expect(throws: CodecError.notAnImage(reason: "the data is empty (0 bytes)")) {
+            try ImageFormat.detect([UInt8]())
+        }
+    }
+
+    @Test("every proper prefix of a signature is truncated data of that format")
+    func prefixes() {
+        let signatures: [(ImageFormat, [UInt8])] = [
+            (.jpeg, [0xFF, 0xD8, 0xFF]), (.png, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+        ]
+        for (format, signature) in signatures {
+            for length in 1..<signature.count {
+                do {
+                    _ = try ImageFormat.detect(signature.prefix(length))
+                    Issue.record("\(format) prefix of \(length) bytes was accepted")
+                } catch {
+                    guard case .truncated(let f, _) = error else {
+                        Issue.record("prefix of \(length) bytes: \(error)")
+                        continue
+                    }
+                    #expect(f == format)
+                }
+            }
+        }
+    }
+
+    static let otherFormats: [(String, [UInt8])] = [
+        ("GIF", Array("GIF89a".utf8) + [1, 0, 1, 0]),
+        ("WebP", Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)),
+        ("TIFF", [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]),
+        ("TIFF", [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]),
+        ("AVIF", [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0]),
+        ("HEIF", [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0]),
+        ("BMP", Array("BM".utf8) + [UInt8](repeating: 0, count: 14)),
+    ]
+
+    @Test("other image formats are named as unsupported", arguments: otherFormats)
+    func unsupported(_ name: String, _ bytes: [UInt8]) {
+        #expect(throws: CodecError.unsupportedFormat(name)) { try ImageFormat.detect(bytes) }
+    }
+
+    @Test("random bytes are not an image and the message shows the first bytes")
+    func randomBytes() {
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<200 {
+            var bytes = (0..<64).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            bytes[0] = 0x12  // no signature starts with 0x12
+            do {
+                _ = try ImageFormat.detect(bytes)
+                Issue.record("random bytes accepted")
+            } catch {
+                guard case .notAnImage(let reason) = error else {
+                    Issue.record("unexpected \(error)")
+                    continue
+                }
+                #expect(reason.contains("12 "))
+            }
+        }
+    }
+
+    @Test("file extensions map to formats, case-insensitively")
+    func extensions() {
+        #expect(ImageFormat(pathExtensionOf: "a/b/photo.JPG") == .jpeg)
+        #expect(ImageFormat(pathExtensionOf: "photo.jpeg") == .jpeg)
+        #expect(ImageFormat(pathExtensionOf: "x.png") == .png)
+        #expect(ImageFormat(pathExtensionOf: "x.gif") == nil)
+        #expect(ImageFormat(pathExtensionOf: ".png") == nil)
+        #expect(ImageFormat(pathExtensionOf: "dir.png/file") == nil)
+    }
+}
