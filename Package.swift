@@ -57,7 +57,7 @@ let package = Package(
             dependencies: ["CropCodecs", "CropPixels"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "CropKitTests", dependencies: ["CropKit"]),
+        .testTarget(name: "CropKitTests", dependencies: ["CropKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CLITests", dependencies: ["CropKit"]),
     ]
 )

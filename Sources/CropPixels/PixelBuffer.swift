@@ -234,6 +234,14 @@ public struct UnsafePixelRows {
         self.format = format
     }
 
+    /// The first `rowCount` rows (at most ``height``).
+    @inlinable
+    public func prefix(_ rowCount: Int) -> UnsafePixelRows {
+        UnsafePixelRows(
+            base: base, bytesPerRow: bytesPerRow, width: width, height: Swift.min(Swift.max(0, rowCount), height),
+            format: format)
+    }
+
     /// The first byte of row `y`.
     @inlinable
     public func row(_ y: Int) -> UnsafeMutableRawPointer {

@@ -96,11 +96,7 @@ extension PixelBuffer {
         let image = try resized(
             width: layout.imageSize.width, height: layout.imageSize.height, from: layout.sourceRect, options: options)
         guard case .pad(let background, _) = mode, layout.imageSize != layout.outputSize else { return image }
-        let layoutWithAlpha = background.isOpaque ? format.layout : format.layout.withAlpha
-        var out = try PixelBuffer(width: width, height: height, format: format.with(layout: layoutWithAlpha))
-        out.fill(background)
-        (layoutWithAlpha == format.layout ? image : image.addingAlpha()).copy(into: &out, x: layout.imageX, y: layout.imageY)
-        return out
+        return try image.padded(toWidth: width, height: height, x: layout.imageX, y: layout.imageY, background: background)
     }
 
     /// A square thumbnail `side` pixels wide: the image scaled to cover the square with the longer side cropped
@@ -121,9 +117,23 @@ extension PixelBuffer {
             throw .invalidArgument(name: "cornerRadius", reason: "\(cornerRadius) must be a number ≥ 0")
         }
         let inner = side - 2 * border
-        var thumb = try resized(width: inner, height: inner, mode: .fill(gravity: .center), options: options)
-        if border > 0 { thumb = try thumb.addingTransparentBorder(border) }
-        if cornerRadius > 0 { thumb = try thumb.roundedCorners(radius: cornerRadius, border: border) }
-        return thumb
+        return try resized(width: inner, height: inner, mode: .fill(gravity: .center), options: options)
+            .framed(border: border, cornerRadius: cornerRadius)
+    }
+
+    /// The image inside a transparent border of `border` pixels, its corners rounded to `cornerRadius` (see
+    /// ``roundedCorners(radius:border:)``); the image itself when both are 0. Alpha is added only when needed.
+    ///
+    /// - Throws: ``PixelError/invalidArgument(name:reason:)`` for a negative border or radius.
+    /// - Complexity: O(pixels).
+    public func framed(border: Int, cornerRadius: Double) throws(PixelError) -> PixelBuffer {
+        guard border >= 0 else { throw .invalidArgument(name: "border", reason: "\(border) must be ≥ 0") }
+        guard cornerRadius >= 0, !cornerRadius.isNaN else {
+            throw .invalidArgument(name: "cornerRadius", reason: "\(cornerRadius) must be a number ≥ 0")
+        }
+        var out = self
+        if border > 0 { out = try out.addingTransparentBorder(border) }
+        if cornerRadius > 0 { out = try out.roundedCorners(radius: cornerRadius, border: border) }
+        return out
     }
 }

@@ -1,3 +1,0 @@
-@_exported import CropGeometry
-@_exported import CropPixels
-@_exported import CropCodecs

@@ -1,0 +1,194 @@
+/// A step applied to the whole upright output before it is encoded (padding, a border, rounded corners).
+typealias PostProcess = (PixelBuffer) throws -> PixelBuffer
+
+/// A source whose header has been read.
+struct OpenedSource {
+    let bytes: [UInt8]
+    let info: ImageInfo
+    let storedSize: PixelSize
+
+    var displayedSize: PixelSize { info.orientation.displayedSize(of: storedSize) }
+}
+
+extension ImagePipeline {
+    /// Rows decoded per step while streaming. Small enough to stay in cache, large enough to amortise calls.
+    static let bandRows = 16
+    /// Output rows rendered per step on the affine path.
+    static let renderBandRows = 256
+
+    func open(_ source: ImageSource) throws(CropKitError) -> OpenedSource {
+        let bytes = try source.bytes()
+        let info = try mappingErrors { try ImageCodec.readInfo(bytes, strict: strict) }
+        let size = try mappingErrors { try PixelSize(width: info.width, height: info.height) }
+        try mappingErrors { try limits.check(width: info.width, height: info.height) }
+        return OpenedSource(bytes: bytes, info: info, storedSize: size)
+    }
+
+    /// The JPEG scale denominator for a render that reduces by `reduction` (source pixels per output pixel): the
+    /// largest of 8, 4, 2 that still leaves the final filter at least a 2× reduction, else 1.
+    func decodeScale(for source: OpenedSource, reduction: Double) -> Int {
+        guard shrinkOnLoad, source.info.format == .jpeg else { return 1 }
+        return [8, 4, 2].first { reduction / Double($0) >= 2 } ?? 1
+    }
+
+    func makeDecoder(_ source: OpenedSource, scale: Int) throws(CropKitError) -> any ImageRowDecoder {
+        let options = DecodeOptions(
+            limits: limits, strict: strict, jpegScale: JPEGScale(rawValue: scale) ?? .full,
+            jpegEarlyStop: scale == 8 && fastThumbnailDecode ? .dcOnly : .exact)
+        return try mappingErrors { try ImageCodec.makeDecoder(data: source.bytes, options: options) }
+    }
+
+    /// Decodes rows `0 ..< end` in bands and hands each band to `body` with the index of its first row.
+    static func pump(
+        _ decoder: any ImageRowDecoder, upTo end: Int, _ body: (PixelBuffer, _ firstRow: Int, _ count: Int) throws -> Void
+    ) throws {
+        var band = try PixelBuffer(
+            width: decoder.outputWidth, height: bandRows, format: decoder.outputFormat, limits: .unlimited)
+        while decoder.rowsRead < end {
+            let first = decoder.rowsRead
+            let n = try decoder.readRows(into: &band, startRow: 0, maxRows: Swift.min(bandRows, end - first))
+            guard n > 0 else {
+                throw CodecError.truncated(
+                    format: decoder.info.format, detail: "the decoder stopped after \(first) of \(end) rows")
+            }
+            try body(band, first, n)
+        }
+    }
+
+    /// Renders an axis-aligned region: the `displayedRect` of the picture (displayed after `orientation`, which maps
+    /// stored pixels to the output's orientation) resampled to `outputSize`, then `post`.
+    ///
+    /// The region is resampled in the stored orientation while rows stream in from the decoder (a pixel copy when
+    /// the scale is exactly 1), then permuted. When no permutation or post-processing is needed, output rows go
+    /// straight to the encoder as they are finished, so neither the decoded picture nor the output exists whole.
+    func runAxisAligned(
+        _ source: OpenedSource, displayedRect: Rect, orientation: Orientation, outputSize: PixelSize,
+        resample: ResampleOptions, post: PostProcess?, destination: Destination, options: SaveOptions
+    ) throws(CropKitError) -> PipelineResult {
+        try mappingErrors {
+            let storedRect = orientation.storedRect(fromDisplayed: displayedRect, storedSize: source.storedSize.size)
+            let storedOut = orientation.displayedSize(of: outputSize)  // a quarter turn is its own size swap
+            let reduction = Swift.min(
+                storedRect.width / Double(storedOut.width), storedRect.height / Double(storedOut.height))
+            let scale = decodeScale(for: source, reduction: reduction)
+            let decoder = try makeDecoder(source, scale: scale)
+            let decoded = Rect(x: 0, y: 0, width: Double(decoder.outputWidth), height: Double(decoder.outputHeight))
+            let d = Double(scale)
+            let rect = Rect(
+                x: storedRect.minX / d, y: storedRect.minY / d, width: storedRect.width / d,
+                height: storedRect.height / d
+            ).intersection(decoded) ?? decoded
+            let format = decoder.outputFormat
+
+            // Output rows arrive in the stored orientation; send them on, or collect them for the permutation.
+            let direct = orientation == .up && post == nil
+            var sink: OutputSink? = direct
+                ? try OutputSink(
+                    destination: destination, options: options, size: storedOut, format: format,
+                    metadata: decoder.metadata)
+                : nil
+            var collected = direct
+                ? nil
+                : try PixelBuffer(width: storedOut.width, height: storedOut.height, format: format, limits: .unlimited)
+            var collectedRows = 0
+            func emit(_ rows: PixelBuffer, count: Int) throws {
+                if let sink {
+                    try sink.write(rows, count: count)
+                } else {
+                    try rows.copyRows(0..<count, into: &collected!, at: collectedRows)
+                }
+                collectedRows += count
+            }
+
+            let integral = rect.integral(tolerance: 1e-9)
+            if integral == rect, Int(rect.width) == storedOut.width, Int(rect.height) == storedOut.height {
+                // Scale 1 on whole pixels: copy, no filtering.
+                let (x0, y0, w) = (Int(rect.minX), Int(rect.minY), storedOut.width)
+                let y1 = y0 + storedOut.height
+                try Self.pump(decoder, upTo: y1) { band, first, count in
+                    let lo = Swift.max(first, y0), hi = Swift.min(first + count, y1)
+                    guard lo < hi else { return }
+                    let part = try band.cropped(x: x0, y: lo - first, width: w, height: hi - lo)
+                    try emit(part, count: part.height)
+                }
+            } else {
+                let stream = try ResizeStream(
+                    sourceWidth: decoder.outputWidth, sourceHeight: decoder.outputHeight, format: format,
+                    outputWidth: storedOut.width, outputHeight: storedOut.height, sourceRect: rect, options: resample,
+                    concurrency: .background)
+                try Self.pump(decoder, upTo: stream.sourceRowsNeeded.upperBound) { band, _, count in
+                    try band.withUnsafeRows { rows in
+                        try stream.push(rows.prefix(count))
+                    }
+                    while let out = try stream.pull() { try emit(out, count: out.height) }
+                }
+                stream.waitUntilFiltered()
+                while let out = try stream.pull() { try emit(out, count: out.height) }
+            }
+            try decoder.finish()
+
+            if sink == nil {
+                var image = collected!.applyingOrientation(orientation, maxThreads: maxThreads)
+                collected = nil
+                if let post { image = try post(image) }
+                sink = try OutputSink(
+                    destination: destination, options: options, size: PixelSize(image.width, image.height),
+                    format: image.format, metadata: decoder.metadata)
+                try sink!.write(image)
+            }
+            return try sink!.finish(decodeScale: scale, warnings: decoder.warnings)
+        }
+    }
+
+    /// Renders a straightened plan: decodes the source rows the output reads, then renders and encodes the output
+    /// band by band, so the whole output never exists at once.
+    func runAffine(
+        _ source: OpenedSource, plan: RenderPlan, destination: Destination, options: SaveOptions
+    ) throws(CropKitError) -> PipelineResult {
+        try mappingErrors {
+            let scale = decodeScale(for: source, reduction: plan.scale)
+            let decoder = try makeDecoder(source, scale: scale)
+            let d = Double(scale)
+            let renderer = try AffineRenderer(
+                sourceSize: PixelSize(decoder.outputWidth, decoder.outputHeight), outputSize: plan.outputSize,
+                transform: plan.transform.scaledBy(x: 1 / d, y: 1 / d))
+            let needed = renderer.sourceRows(forOutputRows: 0..<plan.outputSize.height)
+            var window = try PixelBuffer(
+                width: decoder.outputWidth, height: Swift.max(1, needed.count), format: decoder.outputFormat,
+                limits: .unlimited)
+            try Self.pump(decoder, upTo: needed.upperBound) { band, first, count in
+                let lo = Swift.max(first, needed.lowerBound), hi = Swift.min(first + count, needed.upperBound)
+                guard lo < hi else { return }
+                try band.copyRows((lo - first)..<(hi - first), into: &window, at: lo - needed.lowerBound)
+            }
+            try decoder.finish()
+            let sink = try OutputSink(
+                destination: destination, options: options, size: plan.outputSize, format: decoder.outputFormat,
+                metadata: decoder.metadata)
+            for start in stride(from: 0, to: plan.outputSize.height, by: Self.renderBandRows) {
+                let rows = start..<Swift.min(start + Self.renderBandRows, plan.outputSize.height)
+                let band = try renderer.render(
+                    window, sourceFirstRow: needed.lowerBound, outputRows: rows, maxThreads: maxThreads)
+                try sink.write(band)
+            }
+            return try sink.finish(decodeScale: scale, warnings: decoder.warnings)
+        }
+    }
+}
+
+extension PixelBuffer {
+    /// Copies rows `rows` of this buffer into `destination` from its row `at`; same width and format.
+    func copyRows(_ rows: Range<Int>, into destination: inout PixelBuffer, at: Int) throws(CropKitError) {
+        guard destination.width == width, destination.format == format, at >= 0,
+              at + rows.count <= destination.height, rows.lowerBound >= 0, rows.upperBound <= height
+        else {
+            throw .invalidRequest(name: "rows", reason: "cannot copy rows \(rows) of \(self) into \(destination) at \(at)")
+        }
+        let bytes = bytesPerPackedRow
+        withUnsafeRows { src in
+            destination.withUnsafeMutableRows { dst in
+                for (i, y) in rows.enumerated() { dst.row(at + i).copyMemory(from: src.row(y), byteCount: bytes) }
+            }
+        }
+    }
+}

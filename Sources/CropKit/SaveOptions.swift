@@ -1,0 +1,111 @@
+/// How an output image is encoded and written.
+///
+/// By default metadata is kept: the ICC profile is written back and the EXIF block too, with its orientation tag set
+/// to 1 because CropKit's outputs are always upright. ``stripMetadata`` drops both.
+public struct SaveOptions: Hashable, Sendable {
+    /// The output format; `nil` takes it from the file name's extension (and is JPEG for in-memory output).
+    public var format: ImageFormat?
+    /// JPEG quality, 1…100. Default 90.
+    public var quality: Int
+    /// JPEG chroma subsampling; `nil` is automatic (4:4:4 from quality 90 up, 4:2:0 below, as libvips does).
+    public var subsampling: ChromaSubsampling?
+    /// Write a progressive JPEG.
+    public var progressive: Bool
+    /// Compute optimal JPEG Huffman tables (a few percent smaller, slower).
+    public var optimizeHuffman: Bool
+    /// PNG zlib level, 0…9. Default 6.
+    public var pngCompressionLevel: Int
+    /// Drop the ICC profile and the EXIF block.
+    public var stripMetadata: Bool
+    /// Replace an existing output file. Without it an existing file is an error and is left untouched.
+    public var overwrite: Bool
+
+    /// Creates options; every argument has the default described on its property.
+    public init(
+        format: ImageFormat? = nil, quality: Int = 90, subsampling: ChromaSubsampling? = nil,
+        progressive: Bool = false, optimizeHuffman: Bool = false, pngCompressionLevel: Int = 6,
+        stripMetadata: Bool = false, overwrite: Bool = false
+    ) {
+        self.format = format
+        self.quality = quality
+        self.subsampling = subsampling
+        self.progressive = progressive
+        self.optimizeHuffman = optimizeHuffman
+        self.pngCompressionLevel = pngCompressionLevel
+        self.stripMetadata = stripMetadata
+        self.overwrite = overwrite
+    }
+
+    /// The codec options these settings stand for.
+    public var encodeOptions: EncodeOptions {
+        EncodeOptions(
+            jpeg: JPEGEncodeOptions(
+                quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman),
+            png: PNGEncodeOptions(compressionLevel: pngCompressionLevel))
+    }
+
+    /// The metadata to write for an upright output made from a source with `metadata`.
+    func outputMetadata(from metadata: ImageMetadata) -> ImageMetadata {
+        stripMetadata ? .none : metadata.uprighted()
+    }
+}
+
+/// Where a pipeline's output goes.
+public enum Destination: Hashable, Sendable {
+    /// Return the pixels as an ``Image`` (nothing is encoded).
+    case image
+    /// Encode into memory (``PipelineResult/data``), in ``SaveOptions/format`` (JPEG when `nil`).
+    case data
+    /// Encode and write to a file atomically: to a temporary file in the same folder, then renamed into place, so
+    /// no partial file is ever left behind. The format is ``SaveOptions/format`` or the extension's.
+    case file(String)
+}
+
+/// What a pipeline produced.
+public struct PipelineResult: Sendable {
+    /// The output's pixel size.
+    public var size: PixelSize
+    /// The output's pixel format before encoding.
+    public var pixelFormat: PixelFormat
+    /// The pixels, for ``Destination/image``.
+    public var image: Image?
+    /// The encoded bytes, for ``Destination/data``.
+    public var data: [UInt8]?
+    /// The file written, for ``Destination/file(_:)``.
+    public var path: String?
+    /// The encoded format, for ``Destination/data`` and ``Destination/file(_:)``.
+    public var encodedFormat: ImageFormat?
+    /// The encoded size in bytes (0 for ``Destination/image``).
+    public var byteCount: Int
+    /// The JPEG shrink-on-load factor used: 1 (none), 2, 4 or 8.
+    public var decodeScale: Int
+    /// Recoverable problems met on the way (corrupt-data warnings, metadata that could not be kept).
+    public var warnings: [CodecWarning]
+}
+
+extension Destination {
+    /// The encoded format this destination will use, `nil` for ``image``.
+    ///
+    /// - Throws: ``CropKitError/invalidRequest(name:reason:)`` when a file's extension names no format and none is
+    ///   given.
+    func encodedFormat(_ options: SaveOptions) throws(CropKitError) -> ImageFormat? {
+        switch self {
+        case .image: return nil
+        case .data: return options.format ?? .jpeg
+        case .file(let path):
+            guard let format = options.format ?? ImageFormat(pathExtensionOf: path) else {
+                throw .invalidRequest(
+                    name: "output format", reason: "cannot tell it from the name \(path); use .jpg or .png, or set it")
+            }
+            return format
+        }
+    }
+
+    /// Fails early, before any decoding, when the output file exists and may not be replaced.
+    func checkWritable(_ options: SaveOptions) throws(CropKitError) {
+        _ = try encodedFormat(options)
+        if case .file(let path) = self {
+            try mappingErrors { try FileIO.checkCanCreate(path: path, overwrite: options.overwrite) }
+        }
+    }
+}

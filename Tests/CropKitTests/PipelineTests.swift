@@ -1,0 +1,298 @@
+import Foundation
+import Testing
+
+@testable import CropKit
+
+/// Fixtures: tiny copies of the EXIF orientation sample set (64×43 displayed, EXIF blocks kept).
+enum Fixtures {
+    static let root = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+    static func path(_ name: String) -> String { root.appendingPathComponent(name).path }
+    static func landscape(_ orientation: Int) -> ImageSource { .file(path("landscape-\(orientation)-mm.jpg")) }
+}
+
+/// A fresh scratch folder, removed when the test ends.
+func withScratchFolder<R>(_ body: (String) throws -> R) throws -> R {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cropkit-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    return try body(dir.path)
+}
+
+/// The largest per-sample difference between two buffers of the same size and format.
+func maxDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+    precondition(a.width == b.width && a.height == b.height && a.format == b.format)
+    return zip(a.samples, b.samples).map { abs($0 - $1) }.max() ?? 0
+}
+
+/// Mean absolute difference per sample.
+func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+    let d = zip(a.samples, b.samples).map { Double(abs($0 - $1)) }
+    return d.reduce(0, +) / Double(d.count)
+}
+
+/// A smooth synthetic RGB picture (gradients and rings), JPEG-encoded at q95, `width × height`.
+func syntheticJPEG(width: Int, height: Int, progressive: Bool = false) throws -> [UInt8] {
+    var buffer = try PixelBuffer(width: width, height: height, format: .rgb8)
+    buffer.withUnsafeMutableRows { rows in
+        for y in 0..<height {
+            let row = rows.row8(y)
+            for x in 0..<width {
+                let fx = Double(x) / Double(width), fy = Double(y) / Double(height)
+                let r = (fx - 0.5) * (fx - 0.5) + (fy - 0.5) * (fy - 0.5)
+                row[3 * x] = UInt8(clamping: Int(255 * fx))
+                row[3 * x + 1] = UInt8(clamping: Int(255 * fy))
+                row[3 * x + 2] = UInt8(clamping: Int(127.5 + 127.5 * cos(r * 60)))
+            }
+        }
+    }
+    return try ImageCodec.encode(
+        buffer, as: .jpeg, options: EncodeOptions(jpeg: JPEGEncodeOptions(quality: 95, progressive: progressive)))
+}
+
+@Suite("Pipelines: orientation")
+struct PipelineOrientationTests {
+    /// The upright picture from orientation 1, decoded directly: every other orientation must look the same.
+    static let reference = try! Image(contentsOfFile: Fixtures.path("landscape-1-mm.jpg")).pixels
+
+    @Test("orient turns every EXIF orientation into the same upright picture", arguments: 1...8)
+    func orientAll(_ orientation: Int) throws {
+        let result = try ImagePipeline().orient(Fixtures.landscape(orientation))
+        let image = try #require(result.image)
+        #expect(result.size == PixelSize(64, 43))
+        #expect(image.metadata.orientation == .up)
+        // The fixtures are separate JPEG encodes of the same picture: allow codec noise, not a wrong turn.
+        #expect(meanDifference(image.pixels, Self.reference) < 6)
+    }
+
+    @Test("a wrong orientation is detected by the same measure (the test can fail)")
+    func wrongOrientationDiffers() throws {
+        let stored = try Image(contentsOfFile: Fixtures.path("landscape-3-mm.jpg"), appliesOrientation: false).pixels
+        #expect(meanDifference(stored, Self.reference) > 30)
+    }
+
+    @Test("resize targets are displayed sizes: orientations 5–8 swap, and nothing is rotated twice",
+          arguments: 1...8)
+    func resizeUsesDisplayedSize(_ orientation: Int) throws {
+        let result = try ImagePipeline().resize(Fixtures.landscape(orientation), ResizeRequest(.width(32)))
+        let image = try #require(result.image)
+        #expect(result.size == PixelSize(32, 22))  // 43 × 32/64 = 21.5 rounds to 22
+        let reference = try Self.reference.resized(width: 32, height: 22)
+        #expect(meanDifference(image.pixels, reference) < 6)
+    }
+
+    @Test("writing an upright output resets the EXIF orientation to 1 and keeps the EXIF block")
+    func writesOrientationOne() throws {
+        try withScratchFolder { dir throws in
+            let out = dir + "/out.jpg"
+            _ = try ImagePipeline().orient(Fixtures.landscape(6), to: .file(out))
+            let info = try ImageInfo.read(fileAtPath: out)
+            #expect(info.orientation == .up)
+            #expect(info.hasEXIF)
+            #expect(info.width == 64 && info.height == 43)
+            let stripped = dir + "/stripped.jpg"
+            _ = try ImagePipeline().orient(Fixtures.landscape(6), to: .file(stripped), options: SaveOptions(stripMetadata: true))
+            #expect(try !ImageInfo.read(fileAtPath: stripped).hasEXIF)
+        }
+    }
+}
+
+@Suite("Pipelines: resize")
+struct PipelineResizeTests {
+    @Test("streamed resize equals the whole-buffer resize of the decoded picture")
+    func streamingMatchesBuffer() throws {
+        let jpeg = try syntheticJPEG(width: 600, height: 400)
+        let pipeline = ImagePipeline(shrinkOnLoad: false)
+        let streamed = try #require(try pipeline.resize(.data(jpeg), ResizeRequest(.width(150))).image).pixels
+        let decoded = try ImageCodec.decode(jpeg).pixels
+        let reference = try decoded.resized(width: 150, height: 100)
+        #expect(maxDifference(streamed, reference) <= 1)
+    }
+
+    @Test("shrink-on-load picks the largest JPEG scale that leaves the filter a 2× reduction")
+    func shrinkOnLoadScale() throws {
+        let jpeg = try syntheticJPEG(width: 1600, height: 1200)
+        let pipeline = ImagePipeline()
+        // (target width, expected scale): 1600/100 = 16 → 1/8 leaves 2×; 1600/300 ≈ 5.3 → 1/2; 1600/600 → none.
+        for (width, scale) in [(100, 8), (199, 4), (300, 2), (600, 1)] {
+            let result = try pipeline.resize(.data(jpeg), ResizeRequest(.width(width)))
+            #expect(result.decodeScale == scale, "width \(width)")
+            #expect(result.size.width == width)
+        }
+    }
+
+    @Test("shrink-on-load output stays close to the full decode", arguments: [false, true])
+    func shrinkOnLoadQuality(progressive: Bool) throws {
+        let jpeg = try syntheticJPEG(width: 1600, height: 1200, progressive: progressive)
+        let fast = try #require(try ImagePipeline().resize(.data(jpeg), ResizeRequest(.width(100))).image).pixels
+        let full = try #require(
+            try ImagePipeline(shrinkOnLoad: false).resize(.data(jpeg), ResizeRequest(.width(100))).image).pixels
+        #expect(meanDifference(fast, full) < 1.5)
+        #expect(maxDifference(fast, full) <= 12)
+    }
+
+    @Test("every mode gives its exact size, and nothing is enlarged without allowUpscale")
+    func modesAndUpscale() throws {
+        let jpeg = try syntheticJPEG(width: 200, height: 100)
+        let p = ImagePipeline()
+        func size(_ r: ResizeRequest) throws -> PixelSize { try p.resize(.data(jpeg), r).size }
+        #expect(try size(ResizeRequest(.box(PixelSize(50, 50)), mode: .fit)) == PixelSize(50, 25))
+        #expect(try size(ResizeRequest(.box(PixelSize(50, 50)), mode: .fill(gravity: .left))) == PixelSize(50, 50))
+        #expect(try size(ResizeRequest(.box(PixelSize(50, 50)), mode: .pad())) == PixelSize(50, 50))
+        #expect(try size(ResizeRequest(.box(PixelSize(50, 50)), mode: .stretch)) == PixelSize(50, 50))
+        #expect(try size(ResizeRequest(.height(20))) == PixelSize(40, 20))
+        // Larger boxes: capped at the source's own pixels unless allowed.
+        #expect(try size(ResizeRequest(.box(PixelSize(800, 800)), mode: .fit)) == PixelSize(200, 100))
+        #expect(try size(ResizeRequest(.box(PixelSize(800, 800)), mode: .fit, allowUpscale: true)) == PixelSize(800, 400))
+        #expect(try size(ResizeRequest(.box(PixelSize(400, 400)), mode: .fill())) == PixelSize(100, 100))
+        #expect(try size(ResizeRequest(.box(PixelSize(300, 50)), mode: .stretch)) == PixelSize(200, 50))
+        #expect(try size(ResizeRequest(.width(400))) == PixelSize(200, 100))
+    }
+
+    @Test("pad places the unenlarged picture in the full box on a transparent background")
+    func padNoUpscale() throws {
+        let jpeg = try syntheticJPEG(width: 40, height: 20)
+        let result = try ImagePipeline().resize(.data(jpeg), ResizeRequest(.box(PixelSize(100, 60)), mode: .pad()))
+        let image = try #require(result.image).pixels
+        #expect(result.size == PixelSize(100, 60))
+        #expect(image.format == .rgba8)
+        #expect(image[x: 0, y: 0, channel: 3] == 0)            // padding
+        #expect(image[x: 50, y: 30, channel: 3] == 255)        // picture: 40×20 centred at (30…70, 20…40)
+        #expect(image[x: 29, y: 30, channel: 3] == 0 && image[x: 30, y: 30, channel: 3] == 255)
+    }
+
+    @Test("16-bit PNG stays 16-bit through a resize, and gray stays gray")
+    func depthAndLayoutKept() throws {
+        var gray16 = try PixelBuffer(width: 64, height: 32, format: .gray16)
+        for y in 0..<32 { for x in 0..<64 { gray16[x: x, y: y, channel: 0] = x * 1000 + y } }
+        let png = try ImageCodec.encode(gray16, as: .png)
+        try withScratchFolder { dir throws in
+            let out = dir + "/small.png"
+            let result = try ImagePipeline().resize(.data(png), ResizeRequest(.width(16)), to: .file(out))
+            #expect(result.pixelFormat == .gray16)
+            let decoded = try ImageCodec.decode(fileAtPath: out)
+            #expect(decoded.pixels.format == .gray16 && decoded.pixels.width == 16 && decoded.pixels.height == 8)
+        }
+    }
+}
+
+@Suite("Pipelines: thumbnails and corners")
+struct PipelineThumbnailTests {
+    @Test("a thumbnail is exactly side × side, with a transparent border and rounded corners")
+    func thumbnail() throws {
+        let jpeg = try syntheticJPEG(width: 900, height: 600)
+        let result = try ImagePipeline().thumbnail(.data(jpeg), ThumbnailRequest(side: 64, border: 4, cornerRadius: 12))
+        let image = try #require(result.image).pixels
+        #expect(result.size == PixelSize(64, 64) && image.format == .rgba8)
+        #expect(image[x: 2, y: 32, channel: 3] == 0)          // border
+        #expect(image[x: 5, y: 5, channel: 3] == 0)           // rounded-off corner
+        #expect(image[x: 32, y: 32, channel: 3] == 255)       // inside
+        #expect(result.decodeScale == 4)                      // 600/56 ≈ 10.7 → 1/4 leaves 2.7×
+    }
+
+    @Test("a plain thumbnail of an opaque photo stays opaque RGB")
+    func opaqueStaysOpaque() throws {
+        let result = try ImagePipeline().thumbnail(Fixtures.landscape(6), ThumbnailRequest(side: 40))
+        #expect(result.pixelFormat == .rgb8 && result.size == PixelSize(40, 40))
+    }
+
+    @Test("round corners and circle keep or square the upright picture")
+    func rounding() throws {
+        let p = ImagePipeline()
+        let rounded = try p.roundCorners(Fixtures.landscape(6), radius: .pixels(10))
+        #expect(rounded.size == PixelSize(64, 43) && rounded.pixelFormat == .rgba8)
+        let circle = try #require(try p.roundCorners(Fixtures.landscape(8), radius: .circle, border: 2).image).pixels
+        #expect(circle.width == 43 && circle.height == 43)
+        #expect(circle[x: 0, y: 0, channel: 3] == 0 && circle[x: 21, y: 21, channel: 3] == 255)
+    }
+}
+
+@Suite("Pipelines: render")
+struct PipelineRenderTests {
+    @Test("an untouched crop renders the whole upright picture, pixel for pixel", arguments: [1, 3, 6, 8])
+    func identityIsExact(_ orientation: Int) throws {
+        let source = Fixtures.landscape(orientation)
+        let info = try source.info()
+        let state = try CropState(sourceSize: PixelSize(info.width, info.height), orientation: info.orientation)
+        let rendered = try #require(try ImagePipeline().render(source, .state(state)).image).pixels
+        let upright = try Image(source: source).pixels
+        #expect(rendered == upright)
+    }
+
+    @Test("a straightened render of a flat picture contains no fill pixel")
+    func straightenHasNoFill() throws {
+        var gray = try PixelBuffer(width: 300, height: 200, format: .rgb8)
+        gray.withUnsafeMutableRows { rows in for y in 0..<200 { rows.row8(y).update(repeating: 200, count: 900) } }
+        let png = try ImageCodec.encode(gray, as: .png)
+        for angle in [-44.9, -7.5, 0.3, 10, 45] {
+            var state = try CropState(sourceSize: PixelSize(300, 200))
+            try state.setStraightenAngle(angle)
+            let out = try #require(try ImagePipeline().render(.data(png), .state(state)).image).pixels
+            #expect(out.samples.allSatisfy { abs($0 - 200) <= 1 }, "angle \(angle)")
+        }
+    }
+
+    @Test("a recipe renders the same region of a small and a large copy of a picture")
+    func recipeAcrossResolutions() throws {
+        let large = try syntheticJPEG(width: 1200, height: 800)
+        let small = try #require(
+            try ImagePipeline().resize(.data(large), ResizeRequest(.width(300)), to: .data).data)
+        var state = try CropState(sourceSize: PixelSize(300, 200))
+        try state.setCrop(Rect(x: 60, y: 40, width: 120, height: 90))
+        let recipe = state.recipe
+        let fromSmall = try #require(try ImagePipeline().render(.data(small), .recipe(recipe)).image).pixels
+        let fromLarge = try ImagePipeline().render(.data(large), .recipe(recipe), maximumSize: PixelSize(120, 90))
+        #expect(fromSmall.width == 120 && fromSmall.height == 90)
+        #expect(fromLarge.size == PixelSize(120, 90))
+        #expect(meanDifference(fromSmall, try #require(fromLarge.image).pixels) < 4)
+    }
+}
+
+@Suite("Pipelines: errors and safety")
+struct PipelineErrorTests {
+    @Test("an existing output is refused before any work, and left untouched")
+    func existingOutput() throws {
+        try withScratchFolder { dir throws in
+            let out = dir + "/out.jpg"
+            try Data("keep me".utf8).write(to: URL(fileURLWithPath: out))
+            #expect(throws: CropKitError.codec(.fileExists(path: out))) {
+                try ImagePipeline().orient(Fixtures.landscape(1), to: .file(out))
+            }
+            #expect(try String(contentsOfFile: out, encoding: .utf8) == "keep me")
+            _ = try ImagePipeline().orient(Fixtures.landscape(1), to: .file(out), options: SaveOptions(overwrite: true))
+            #expect(try ImageInfo.read(fileAtPath: out).width == 64)
+        }
+    }
+
+    @Test("a truncated input is a typed error and leaves no output file")
+    func truncatedInput() throws {
+        let jpeg = try syntheticJPEG(width: 300, height: 200)
+        try withScratchFolder { dir throws in
+            let out = dir + "/out.jpg"
+            #expect(throws: CropKitError.self) {
+                try ImagePipeline().resize(.data(Array(jpeg.prefix(jpeg.count / 2))), ResizeRequest(.width(50)), to: .file(out))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        }
+    }
+
+    @Test("bad requests name the argument")
+    func badRequests() throws {
+        let source = Fixtures.landscape(1)
+        #expect(throws: CropKitError.invalidRequest(name: "width", reason: "0 must be at least 1")) {
+            try ImagePipeline().resize(source, ResizeRequest(.width(0)))
+        }
+        #expect(throws: CropKitError.self) { try ImagePipeline().thumbnail(source, ThumbnailRequest(side: 10, border: 5)) }
+        #expect(throws: CropKitError.self) { try ImagePipeline().roundCorners(source, radius: .pixels(-1)) }
+        #expect(throws: CropKitError.self) { try ImagePipeline().orient(source, to: .file("/tmp/x.gif")) }
+        let wrongState = try CropState(sourceSize: PixelSize(10, 10))
+        #expect(throws: CropKitError.self) { try ImagePipeline().render(source, .state(wrongState)) }
+    }
+
+    @Test("the pixel limit is checked before decoding")
+    func pixelLimit() throws {
+        let jpeg = try syntheticJPEG(width: 300, height: 200)
+        #expect(throws: CropKitError.self) {
+            try ImagePipeline(limits: PixelLimits(maxPixels: 50_000)).resize(.data(jpeg), ResizeRequest(.width(10)))
+        }
+    }
+}
