@@ -27,6 +27,8 @@ public struct ImageInfo: Hashable, Sendable {
     public var isInterlaced: Bool
     /// How the file codes colour, for people: "YCbCr 4:2:0", "grayscale", "CMYK (Adobe)", "palette", "RGBA" ….
     public var colorModel: String
+    /// For a YCbCr JPEG with one of the three common layouts, its chroma subsampling; `nil` otherwise.
+    public var chromaSubsampling: ChromaSubsampling? = nil
 
     /// The size as stored.
     public var storedSize: PixelSize { PixelSize(width, height) }

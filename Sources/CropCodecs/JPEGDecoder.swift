@@ -74,11 +74,15 @@ public final class JPEGDecoder: ImageRowDecoder {
             ck_jpeg_decoder_destroy(handle)
             throw CodecError(error)
         }
-        info = ImageInfo(
+        var info = ImageInfo(
             format: .jpeg, width: width, height: height, orientation: metadata.orientation, layout: layout,
             bitDepth: Int(header.data_precision), decodedDepth: .eight, iccProfileSize: metadata.iccProfile?.count,
             hasEXIF: metadata.exif != nil, isProgressive: header.progressive != 0, isInterlaced: false,
             colorModel: described.model)
+        if UInt32(bitPattern: header.color_space) == JCS_YCbCr.rawValue {
+            info.chromaSubsampling = ChromaSubsampling.allCases.first { $0.rawValue == Self.subsampling(header) }
+        }
+        self.info = info
         self.metadata = metadata
         let scaled = options.jpegScale.scaledSize(width: width, height: height)
         outputWidth = scaled.width

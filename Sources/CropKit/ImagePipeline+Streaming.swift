@@ -14,7 +14,7 @@ extension ImagePipeline {
     /// Rows decoded per step while streaming. Small enough to stay in cache, large enough to amortise calls.
     static let bandRows = 16
     /// Output rows rendered per step on the affine path.
-    static let renderBandRows = 256
+    static let renderBandRows = 64
 
     func open(_ source: ImageSource) throws(CropKitError) -> OpenedSource {
         let bytes = try source.bytes()
@@ -71,6 +71,7 @@ extension ImagePipeline {
             let reduction = Swift.min(
                 storedRect.width / Double(storedOut.width), storedRect.height / Double(storedOut.height))
             let scale = decodeScale(for: source, reduction: reduction)
+            let options = options.resolvingSubsampling(source: source.info, reduction: reduction)
             let decoder = try makeDecoder(source, scale: scale)
             let decoded = Rect(x: 0, y: 0, width: Double(decoder.outputWidth), height: Double(decoder.outputHeight))
             let d = Double(scale)
@@ -140,37 +141,60 @@ extension ImagePipeline {
         }
     }
 
-    /// Renders a straightened plan: decodes the source rows the output reads, then renders and encodes the output
-    /// band by band, so the whole output never exists at once.
+    /// Renders a straightened plan. The caller's thread decodes the source rows the output reads into one window,
+    /// while a ``BandScheduler`` renders and encodes the output band by band as the rows it needs arrive, so decoding,
+    /// rendering and encoding overlap on two cores and the whole output never exists at once.
     func runAffine(
         _ source: OpenedSource, plan: RenderPlan, destination: Destination, options: SaveOptions
     ) throws(CropKitError) -> PipelineResult {
         try mappingErrors {
             let scale = decodeScale(for: source, reduction: plan.scale)
+            let options = options.resolvingSubsampling(source: source.info, reduction: plan.scale)
             let decoder = try makeDecoder(source, scale: scale)
             let d = Double(scale)
             let renderer = try AffineRenderer(
                 sourceSize: PixelSize(decoder.outputWidth, decoder.outputHeight), outputSize: plan.outputSize,
                 transform: plan.transform.scaledBy(x: 1 / d, y: 1 / d))
-            let needed = renderer.sourceRows(forOutputRows: 0..<plan.outputSize.height)
+            let height = plan.outputSize.height
+            let needed = renderer.sourceRows(forOutputRows: 0..<height)
             var window = try PixelBuffer(
                 width: decoder.outputWidth, height: Swift.max(1, needed.count), format: decoder.outputFormat,
                 limits: .unlimited)
-            try Self.pump(decoder, upTo: needed.upperBound) { band, first, count in
-                let lo = Swift.max(first, needed.lowerBound), hi = Swift.min(first + count, needed.upperBound)
-                guard lo < hi else { return }
-                try band.copyRows((lo - first)..<(hi - first), into: &window, at: lo - needed.lowerBound)
-            }
-            try decoder.finish()
+            // The decoder writes through this pointer while renderers read finished rows of `snapshot`: the same
+            // storage, never mutated through Swift again, with rows published under the scheduler's lock.
+            let rows = window.withUnsafeMutableRows { $0 }
+            let snapshot = window
             let sink = try OutputSink(
                 destination: destination, options: options, size: plan.outputSize, format: decoder.outputFormat,
                 metadata: decoder.metadata)
-            for start in stride(from: 0, to: plan.outputSize.height, by: Self.renderBandRows) {
-                let rows = start..<Swift.min(start + Self.renderBandRows, plan.outputSize.height)
-                let band = try renderer.render(
-                    window, sourceFirstRow: needed.lowerBound, outputRows: rows, maxThreads: maxThreads)
-                try sink.write(band)
+            let bands = stride(from: 0, to: height, by: Self.renderBandRows).map {
+                $0..<Swift.min($0 + Self.renderBandRows, height)
             }
+            let scheduler = BandScheduler(
+                bands: bands,
+                needs: bands.map { renderer.sourceRows(forOutputRows: $0).upperBound - needed.lowerBound },
+                render: { band in
+                    try renderer.render(snapshot, sourceFirstRow: needed.lowerBound, outputRows: band, maxThreads: 1)
+                },
+                encode: { band in try sink.write(band) })
+            try scheduler.run { progress in
+                var skipped = try PixelBuffer(
+                    width: decoder.outputWidth, height: Self.bandRows, format: decoder.outputFormat, limits: .unlimited)
+                while decoder.rowsRead < needed.upperBound {
+                    let y = decoder.rowsRead
+                    let n = y < needed.lowerBound
+                        ? try decoder.readRows(into: &skipped, startRow: 0, maxRows: Swift.min(Self.bandRows, needed.lowerBound - y))
+                        : try decoder.readRows(
+                            into: rows, startRow: y - needed.lowerBound, maxRows: Swift.min(Self.bandRows, needed.upperBound - y))
+                    guard n > 0 else {
+                        throw CodecError.truncated(
+                            format: decoder.info.format, detail: "the decoder stopped after \(y) of \(needed.upperBound) rows")
+                    }
+                    if y >= needed.lowerBound { progress(y + n - needed.lowerBound) }
+                }
+                try decoder.finish()
+            }
+            withExtendedLifetime(window) {}
             return try sink.finish(decodeScale: scale, warnings: decoder.warnings)
         }
     }

@@ -7,7 +7,9 @@ public struct SaveOptions: Hashable, Sendable {
     public var format: ImageFormat?
     /// JPEG quality, 1…100. Default 90.
     public var quality: Int
-    /// JPEG chroma subsampling; `nil` is automatic (4:4:4 from quality 90 up, 4:2:0 below, as libvips does).
+    /// JPEG chroma subsampling; `nil` is automatic: 4:4:4 from quality 90 up, 4:2:0 below (as libvips does), but
+    /// never finer than a JPEG source's own subsampling when the output keeps the source's resolution (reduced less
+    /// than 2×): a 4:2:0 photo has no chroma detail for 4:4:4 to keep, so it would only cost size and time.
     public var subsampling: ChromaSubsampling?
     /// Write a progressive JPEG.
     public var progressive: Bool
@@ -42,6 +44,17 @@ public struct SaveOptions: Hashable, Sendable {
             jpeg: JPEGEncodeOptions(
                 quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman),
             png: PNGEncodeOptions(compressionLevel: pngCompressionLevel))
+    }
+
+    /// These options with automatic subsampling resolved for an output made from `source`, reduced by `reduction`
+    /// (source pixels per output pixel); see ``subsampling``.
+    func resolvingSubsampling(source: ImageInfo, reduction: Double) -> SaveOptions {
+        guard subsampling == nil, reduction < 2, let own = source.chromaSubsampling else { return self }
+        let coarseness: [ChromaSubsampling] = [.s444, .s422, .s420]
+        var resolved = self
+        resolved.subsampling = [own, ChromaSubsampling.automatic(quality: quality)]
+            .max { coarseness.firstIndex(of: $0)! < coarseness.firstIndex(of: $1)! }
+        return resolved
     }
 
     /// The metadata to write for an upright output made from a source with `metadata`.
