@@ -86,7 +86,7 @@ extension ImagePipeline {
             var sink: OutputSink? = direct
                 ? try OutputSink(
                     destination: destination, options: options, size: storedOut, format: format,
-                    metadata: decoder.metadata)
+                    metadata: decoder.metadata, asynchronous: true)
                 : nil
             var collected = direct
                 ? nil
@@ -94,7 +94,7 @@ extension ImagePipeline {
             var collectedRows = 0
             func emit(_ rows: PixelBuffer, count: Int) throws {
                 if let sink {
-                    try sink.write(rows, count: count)
+                    try sink.writeLater(count == rows.height ? rows : rows.cropped(x: 0, y: 0, width: rows.width, height: count))
                 } else {
                     try rows.copyRows(0..<count, into: &collected!, at: collectedRows)
                 }

@@ -1,6 +1,8 @@
+import Dispatch
+
 /// Receives a pipeline's output rows, top to bottom, and turns them into the requested ``Destination``: a buffer, or
 /// an encoder fed row by row so that the whole output never has to exist at once.
-final class OutputSink {
+final class OutputSink: @unchecked Sendable {
     let size: PixelSize
     let format: PixelFormat
     private let destination: Destination
@@ -10,12 +12,16 @@ final class OutputSink {
     private var buffer: PixelBuffer?
     private let encoder: (any ImageRowEncoder)?
     private var rowsWritten = 0
+    /// When set, ``writeLater(_:)`` encodes on this serial queue, off the caller's (decoding) thread.
+    private let queue: DispatchQueue?
+    private var deferredError: CropKitError?
 
     /// - Parameter metadata: the source's metadata; the output's is derived from it (upright, or stripped).
     init(
         destination: Destination, options: SaveOptions, size: PixelSize, format: PixelFormat,
-        metadata: ImageMetadata
+        metadata: ImageMetadata, asynchronous: Bool = false
     ) throws(CropKitError) {
+        queue = asynchronous ? DispatchQueue(label: "CropKit.OutputSink") : nil
         self.size = size
         self.format = format
         self.destination = destination
@@ -61,8 +67,20 @@ final class OutputSink {
         rowsWritten += count
     }
 
+    /// Appends all rows of `rows` on the sink's queue when it has one (the call returns at once), else now. Errors
+    /// surface from ``finish(decodeScale:warnings:)``.
+    func writeLater(_ rows: PixelBuffer) throws(CropKitError) {
+        guard let queue else { return try write(rows) }
+        queue.async {
+            guard self.deferredError == nil else { return }
+            do { try self.write(rows) } catch { self.deferredError = CropKitError(error) }
+        }
+    }
+
     /// Completes the output after the last row.
     func finish(decodeScale: Int, warnings: [CodecWarning]) throws(CropKitError) -> PipelineResult {
+        queue?.sync {}
+        if let deferredError { throw deferredError }
         guard rowsWritten == size.height else {
             throw .invalidRequest(name: "output rows", reason: "\(rowsWritten) of \(size.height) rows were produced")
         }

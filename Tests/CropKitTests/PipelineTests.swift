@@ -231,6 +231,31 @@ struct PipelineRenderTests {
         }
     }
 
+    @Test("the banded two-worker render equals one direct render of the decoded picture", arguments: [-7.5, 3, 30])
+    func bandedEqualsDirect(angle: Double) throws {
+        let jpeg = try syntheticJPEG(width: 500, height: 340)  // 340 output-ish rows: several 64-row bands
+        var state = try CropState(sourceSize: PixelSize(500, 340))
+        try state.setStraightenAngle(angle)
+        let piped = try #require(try ImagePipeline().render(.data(jpeg), .state(state)).image).pixels
+        let plan = state.renderPlan()
+        let direct = try AffineRenderer(sourceSize: plan.sourceSize, outputSize: plan.outputSize, transform: plan.transform)
+            .render(try ImageCodec.decode(jpeg).pixels)
+        #expect(piped == direct)
+    }
+
+    @Test("a truncated source fails the straightened render with a typed error, no hang and no file")
+    func truncatedStraightened() throws {
+        let jpeg = try syntheticJPEG(width: 500, height: 340)
+        var state = try CropState(sourceSize: PixelSize(500, 340))
+        try state.setStraightenAngle(5)
+        try withScratchFolder { dir throws in
+            #expect(throws: CropKitError.self) {
+                try ImagePipeline().render(.data(Array(jpeg.prefix(jpeg.count * 2 / 3))), .state(state), to: .file(dir + "/o.jpg"))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        }
+    }
+
     @Test("a recipe renders the same region of a small and a large copy of a picture")
     func recipeAcrossResolutions() throws {
         let large = try syntheticJPEG(width: 1200, height: 800)
