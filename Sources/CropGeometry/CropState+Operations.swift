@@ -84,7 +84,8 @@ extension CropState {
         try requireFinite(point, "point")
         let picture = uprightPicture
         setWanted(upright: picture.resized(
-            uprightAllowed, handle: handle, to: picture.tamed(point), unit: lockUnit, minimumSide: effectiveMinimumCropSize))
+            uprightAllowed, handle: handle, to: picture.tamed(point), unit: lockUnit,
+            minimumSide: effectiveMinimumCropSize))
     }
 
     /// Replaces the crop by a new one dragged from `start` to `end` (frame coordinates), in whichever quadrant
@@ -101,10 +102,10 @@ extension CropState {
             minimumSide: effectiveMinimumCropSize))
     }
 
-    /// Sets the wanted crop (frame coordinates; its centre's content point becomes the crop's). A locked crop is first reduced to the largest crop of the lock's
-    /// proportions inside `rect`, centred; a side under the minimum grows about the centre (a locked crop grows
-    /// uniformly). The allowed crop is then derived (shrunk, not moved, if `rect` reaches outside the straightened
-    /// picture).
+    /// Sets the wanted crop (frame coordinates, as seen; the content under its centre becomes the crop's content
+    /// point). A locked crop is first reduced to the largest crop of the lock's proportions inside `rect`, centred;
+    /// a side under the minimum grows about the centre (a locked crop grows uniformly). The allowed crop is then
+    /// derived (shrunk, not moved, if `rect` reaches outside the straightened picture).
     public mutating func setCrop(_ rect: Rect) throws(GeometryError) {
         try requireValid(rect, "crop")
         let picture = uprightPicture

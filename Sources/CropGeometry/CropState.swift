@@ -150,7 +150,8 @@ public struct CropState: Hashable, Sendable {
     /// Whether the state is untouched: no turn, flip or straighten, and the crop is the whole picture. (The EXIF
     /// orientation still applies.)
     public var isIdentity: Bool {
-        userOrientation == .up && orientedAngle == 0 && orientedAllowed == ContentCrop(whole: Rect(size: orientedSize.size))
+        userOrientation == .up && orientedAngle == 0
+            && orientedAllowed == ContentCrop(whole: Rect(size: orientedSize.size))
     }
 
     /// The output pixel size at full resolution (see ``OutputSizing``).

@@ -192,7 +192,8 @@ public struct Recipe: Hashable, Sendable, Codable {
             }
         }
         try self.init(
-            cropCenter: center, cropSize: size, angle: angle, quarterTurns: turns, flipHorizontal: flipH, flipVertical: flipV, aspect: aspect)
+            cropCenter: center, cropSize: size, angle: angle, quarterTurns: turns, flipHorizontal: flipH,
+            flipVertical: flipV, aspect: aspect)
     }
 
     public func encode(to encoder: any Encoder) throws {

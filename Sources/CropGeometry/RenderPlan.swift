@@ -87,9 +87,9 @@ extension CropState {
             region = Rect(origin: origin, size: regionSize)
             t = AffineTransform2D(a: scale, b: 0, c: 0, d: scale, tx: origin.x, ty: origin.y)
         } else {
-            // output → frame offsets from the crop's centre → turned back by −θ → upright, about the content point
-            // q. This is "output → frame → upright" with the frame origin derived from q, written so the output
-            // centre lands on q itself.
+            // output → offsets in the frame from the crop's centre → turned back by −θ → upright, about the
+            // content point q: "output → frame → upright" with the frame origin derived from q, written so that the
+            // output centre lands on q itself.
             region = Rect(center: crop.center, size: regionSize)
             t = AffineTransform2D(a: scale, b: 0, c: 0, d: scale,
                                   tx: -regionSize.width / 2, ty: -regionSize.height / 2)

@@ -1,31 +1,3 @@
-/// A crop as the picture point under its centre and its size: the form in which a ``CropState`` keeps its crops.
-///
-/// ``center`` is the *content point* `q` in picture coordinates (not a frame position), and ``size`` the crop's
-/// extents along the frame's axes. Straightening turns the frame about the picture centre, so the crop's frame
-/// centre `c = centre + R(θ)(q − centre)` moves with the angle while `q` stays: the content under the crop's centre
-/// stays there.
-struct ContentCrop: Hashable, Sendable {
-    /// The content point under the crop's centre, in picture coordinates.
-    var center: Point
-    /// Width and height along the frame's axes.
-    var size: Size
-
-    /// The whole axis-aligned `bounds`.
-    init(whole bounds: Rect) {
-        self.init(center: bounds.center, size: bounds.size)
-    }
-
-    init(center: Point, size: Size) {
-        self.center = center
-        self.size = size
-    }
-
-    func isApproximatelyEqual(to other: ContentCrop, tolerance: Double) -> Bool {
-        center.isApproximatelyEqual(to: other.center, tolerance: tolerance)
-            && size.isApproximatelyEqual(to: other.size, tolerance: tolerance)
-    }
-}
-
 /// A picture rectangle turned about its centre: the region a crop must stay inside. All the closed-form crop
 /// mathematics lives here.
 ///
@@ -258,8 +230,8 @@ struct StraightenedPicture: Sendable {
         return settle(ContentCrop(center: center, size: size * s), minimumSide: minimumSide)
     }
 
-    /// A crop with one corner at `anchor` (frame coordinates), extending right if `dx > 0` (left otherwise) and down if `dy > 0`, as
-    /// near as the picture allows to `desired` (its size before the minimum side and fitting).
+    /// A crop with one corner at `anchor` (frame coordinates), extending right if `dx > 0` (left otherwise) and down
+    /// if `dy > 0`, as near as the picture allows to `desired` (its size before the minimum side and fitting).
     ///
     /// With `unit` (an aspect lock), the crop is `k·unit` with the smallest `k` that reaches `desired` on both axes.
     /// Free, each side first follows `desired` independently as far as the picture allows (so at θ = 0 an axis never
