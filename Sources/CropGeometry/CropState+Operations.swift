@@ -20,9 +20,9 @@ public enum RotationAspectPolicy: String, CaseIterable, Hashable, Sendable, Coda
     /// exactly.
     case followPicture
     /// The output keeps its ratio: a 2:3 lock stays 2:3 (`.original` becomes the explicit pre-turn ratio). The crop
-    /// becomes the 2:3 crop with the *same area* as the turned region, centred on it, then shrunk by the minimal
-    /// zoom if it does not fit. Same area (rather than "the largest that fits") keeps the user's zoom, and makes
-    /// turning back restore the crop (within rounding, about 1e-9 px). A free crop simply turns.
+    /// becomes the 2:3 crop with the *same area* as the turned region, on the same content point, then shrunk by the
+    /// minimal zoom if it does not fit. Same area (rather than "the largest that fits") keeps the user's zoom, and
+    /// makes turning back restore the crop (within rounding, about 1e-9 px). A free crop simply turns.
     case keepOutputRatio
 }
 
@@ -31,8 +31,10 @@ extension CropState {
 
     /// Sets the straighten angle in degrees, counter-clockwise on screen.
     ///
-    /// Throws ``GeometryError/invalidValue(name:value:reason:)`` unless `degrees` is finite and in −45…45. The
-    /// wanted crop is untouched, so setting the angle back restores the crop exactly.
+    /// The picture turns about the crop's centre: the content point under it (``cropContentCenter``) stays, and the
+    /// crop's frame position follows. Throws ``GeometryError/invalidValue(name:value:reason:)`` unless `degrees` is
+    /// finite and in −45…45. Only the angle changes (the allowed crop is re-derived from the untouched wanted
+    /// crop), so setting the angle back restores the state exactly.
     public mutating func setStraightenAngle(_ degrees: Double) throws(GeometryError) {
         try requireFinite(degrees, "straightenAngle")
         guard abs(degrees) <= Self.maximumStraightenAngle else {
@@ -41,7 +43,7 @@ extension CropState {
         setAngle(upright: degrees)
     }
 
-    /// Adds `delta` degrees to the straighten angle, stopping at ±45°.
+    /// Adds `delta` degrees to the straighten angle, stopping at ±45°; the picture turns about the crop's centre.
     public mutating func straighten(by delta: Double) throws(GeometryError) {
         try requireFinite(delta, "delta")
         let limit = Self.maximumStraightenAngle
@@ -50,12 +52,14 @@ extension CropState {
 
     // MARK: Crop gestures (they act on the crop the user sees, which becomes the wanted crop)
 
-    /// Moves the crop by `delta` (frame pixels) as far as the picture allows; at an edge it slides along it.
+    /// Moves the crop by `delta` (frame pixels, as seen on screen) as far as the picture allows; at an edge it
+    /// slides along it. The content point under its centre moves by `delta` turned back by the straighten.
     public mutating func moveCrop(by delta: Point) throws(GeometryError) {
         try requireFinite(delta, "delta")
         let picture = uprightPicture
-        let limited = picture.tamed(delta + crop.center) - crop.center
-        setWanted(upright: picture.moved(crop, by: limited))
+        let c = crop.center
+        let limited = picture.tamed(delta + c) - c
+        setWanted(upright: picture.moved(uprightAllowed, by: limited))
     }
 
     /// Pans the picture under a fixed crop by `delta` frame pixels (the crop moves by `−delta`).
@@ -71,7 +75,7 @@ extension CropState {
         try requireFinite(anchor, "anchor")
         let picture = uprightPicture
         setWanted(upright: picture.zoomed(
-            crop, factor: factor, anchor: picture.tamed(anchor), minimumSide: effectiveMinimumCropSize))
+            uprightAllowed, factor: factor, anchor: picture.tamed(anchor), minimumSide: effectiveMinimumCropSize))
     }
 
     /// Resizes the crop by dragging `handle` to `point` (frame coordinates); the opposite corner (or, locked on an
@@ -80,7 +84,8 @@ extension CropState {
         try requireFinite(point, "point")
         let picture = uprightPicture
         setWanted(upright: picture.resized(
-            crop, handle: handle, to: picture.tamed(point), unit: lockUnit, minimumSide: effectiveMinimumCropSize))
+            uprightAllowed, handle: handle, to: picture.tamed(point), unit: lockUnit,
+            minimumSide: effectiveMinimumCropSize))
     }
 
     /// Replaces the crop by a new one dragged from `start` to `end` (frame coordinates), in whichever quadrant
@@ -97,10 +102,10 @@ extension CropState {
             minimumSide: effectiveMinimumCropSize))
     }
 
-    /// Sets the wanted crop (frame coordinates). A locked crop is first reduced to the largest crop of the lock's
-    /// proportions inside `rect`, centred; a side under the minimum grows about the centre (a locked crop grows
-    /// uniformly). The allowed crop is then derived (shrunk, not moved, if `rect` reaches outside the straightened
-    /// picture).
+    /// Sets the wanted crop (frame coordinates, as seen; the content under its centre becomes the crop's content
+    /// point). A locked crop is first reduced to the largest crop of the lock's proportions inside `rect`, centred;
+    /// a side under the minimum grows about the centre (a locked crop grows uniformly). The allowed crop is then
+    /// derived (shrunk, not moved, if `rect` reaches outside the straightened picture).
     public mutating func setCrop(_ rect: Rect) throws(GeometryError) {
         try requireValid(rect, "crop")
         let picture = uprightPicture
@@ -123,16 +128,16 @@ extension CropState {
         } else {
             size = Size(width: Swift.max(rect.width, m), height: Swift.max(rect.height, m))
         }
-        setWanted(upright: Rect(center: rect.center, size: size))
+        setWanted(uprightFrame: Rect(center: rect.center, size: size))
     }
 
     /// Makes the crop the whole picture again (the largest crop of the lock's proportions, centred), keeping
     /// angle, turns, flips and lock. This is what a tap outside the crop does.
     public mutating func resetCrop() {
-        let whole = Rect(size: uprightSize.size)
+        let whole = ContentCrop(whole: Rect(size: uprightSize.size))
         guard let unit = lockUnit else { return setWanted(upright: whole) }
-        let k = Swift.min(whole.width / unit.width, whole.height / unit.height)
-        setWanted(upright: Rect(center: whole.center, size: unit * k))
+        let k = Swift.min(whole.size.width / unit.width, whole.size.height / unit.height)
+        setWanted(upright: ContentCrop(center: whole.center, size: unit * k))
     }
 
     /// Back to the untouched state: no turn, flip or straighten, no lock, the whole picture.
@@ -140,7 +145,7 @@ extension CropState {
         setUserOrientation(.up)
         setLock(.free)
         setAngle(upright: 0)
-        setWanted(oriented: Rect(size: orientedSize.size))
+        setWanted(oriented: ContentCrop(whole: Rect(size: orientedSize.size)))
     }
 
     // MARK: Turns and flips
@@ -162,10 +167,10 @@ extension CropState {
         case (.keepOutputRatio, _):
             guard let ratio = previousRatio else { break }
             setLock(.ratio(ratio))  // `.original` becomes the explicit pre-turn ratio
-            let turned = wantedCrop
+            let turned = uprightWanted
             let unit = Size(width: Double(ratio.width), height: Double(ratio.height))
             let k = (turned.size.area / unit.area).squareRoot()
-            setWanted(upright: Rect(center: turned.center, size: unit * k))
+            setWanted(upright: ContentCrop(center: turned.center, size: unit * k))
         }
     }
 
@@ -179,11 +184,11 @@ extension CropState {
     // MARK: Aspect
 
     /// Sets the aspect lock. A ratio lock makes the crop the largest crop of that ratio in the straightened
-    /// picture, centred on the current crop as far as the picture allows. `.free` keeps the crop.
+    /// picture, centred on the current crop's content point as far as the picture allows. `.free` keeps the crop.
     public mutating func setAspectLock(_ lock: AspectLock) {
         setLock(lock)
         guard let unit = lockUnit else { return }
-        setWanted(upright: uprightPicture.largestCrop(unit: unit, near: crop.center))
+        setWanted(upright: uprightPicture.largestCrop(unit: unit, near: cropContentCenter))
     }
 
     /// Exchanges the lock's terms (3:2 becomes 2:3; `.original` becomes the transposed picture ratio) and fits the

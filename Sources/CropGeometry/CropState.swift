@@ -7,27 +7,36 @@
 /// - The *upright* picture: the oriented one after the user's quarter turns and flips (``userOrientation``).
 ///   Stored → upright is the single dihedral element ``orientation``, so a state never rotates a picture twice and
 ///   a flip survives every later turn.
-/// - The *frame*: the upright picture turned counter-clockwise on screen by ``straightenAngle`` about its centre.
-///   Frame and upright picture share coordinates (origin top-left, upright pixel units).
+/// - The *frame*: the upright picture turned counter-clockwise on screen by ``straightenAngle`` about its centre
+///   `pc`. Frame and upright picture share coordinates (origin top-left, upright pixel units); the crop is an
+///   axis-aligned rectangle in the frame.
 ///
-/// The ``crop`` is an axis-aligned rectangle in the frame. Since orientations are pixel permutations and the
-/// straighten is an isometry, one crop unit is one source pixel.
+/// ## The crop is pinned to the content under its centre
+/// A crop is kept as its *content point* `q` — the upright-picture point under the crop's centre
+/// (``cropContentCenter``) — and its size along the frame's axes. Its frame position is derived:
+/// `c = pc + R(θ)(q − pc)` (``crop``). So **straightening changes θ only**: the picture turns about the crop's
+/// centre, and whatever the user framed stays under the crop's centre at every angle, however far the crop is from
+/// the picture centre. Gestures are given in frame (screen) terms and act on `q`: moving the crop by a frame delta
+/// `d` moves `q` by `R(−θ)d`; zooming about a frame anchor `a` scales about its content point; resizing and drawing
+/// work on the crop's frame rectangle and take the content point of the result. Since orientations are pixel
+/// permutations and the straighten is an isometry, one crop unit is one source pixel.
 ///
 /// ## Invariants, after every operation
 /// - **No fill pixels.** The crop's four corners, turned back by −θ about the picture centre, lie in
 ///   `[0, W] × [0, H]` of the upright picture, within ``constraintTolerance``.
-/// - **Minimal zoom.** The allowed ``crop`` is the ``wantedCrop`` scaled about its centre by
-///   `s = min(1, (W/2 − |c'x|)/ex, (H/2 − |c'y|)/ey)`, where `c'` is the wanted centre turned back into the picture
-///   relative to its centre and `(ex, ey)` the wanted crop's half-extents turned back (closed form; see
-///   `StraightenedPicture`). So it keeps its centre and proportions and shrinks by the smallest factor, and a crop
-///   0.1 % larger breaks the constraint. Only when that would leave a side under ``effectiveMinimumCropSize`` does
-///   it take the minimum size instead (or, for proportions whose minimum cannot fit, the largest that does) and move
-///   its centre the shortest way to where that size fits.
+/// - **Minimal zoom.** The allowed ``crop`` is the ``wantedCrop`` scaled about its content point by
+///   `s = min(1, (W/2 − |q'x|)/ex, (H/2 − |q'y|)/ey)`, where `q' = q − pc` and `(ex, ey)` are the wanted crop's
+///   half-extents turned back into the picture (closed form; see `StraightenedPicture`). So it keeps its content
+///   point and proportions and shrinks by the smallest factor, and a crop 0.1 % larger breaks the constraint. Only
+///   when that would leave a side under ``effectiveMinimumCropSize`` does it take the minimum size instead (or, for
+///   proportions whose minimum cannot fit, the largest that does) and move its content point the shortest way to
+///   where that size fits.
 /// - **Wanted versus allowed.** Every operation edits the wanted crop and re-derives the allowed one. Straightening
-///   never touches the wanted crop, so straightening to 10° and back restores the crop bit for bit. Turns and flips
-///   never touch the stored numbers either (they are kept in the oriented picture's coordinates), so turning left then
-///   right, four turns and two flips give back an `==` state. Gestures on the crop (move, zoom, resize, draw)
-///   act on the crop the user sees and make the result the new wanted crop.
+///   never touches the wanted crop's numbers (only its derived frame position turns), so straightening to 10° and
+///   back restores the state bit for bit. Turns and flips never touch the stored numbers either (they are kept in
+///   the oriented picture's coordinates), so turning left then right, four turns and two flips give back an `==`
+///   state. Gestures on the crop (move, zoom, resize, draw) act on the crop the user sees and make the result the
+///   new wanted crop.
 /// - **Exact aspect.** With a W:H lock the crop has those proportions and renders at exactly `(k·W, k·H)` pixels
 ///   (``OutputSizing``).
 /// - **Identity.** An untouched state renders the whole picture at its exact pixel size.
@@ -65,11 +74,12 @@ public struct CropState: Hashable, Sendable {
     /// The aspect constraint, in terms of the upright picture.
     public private(set) var aspectLock: AspectLock
 
-    // The wanted and allowed crops and the angle are stored in the *oriented* picture's frame, so that turns and
-    // flips (which change only `userOrientation`) never round them. Public accessors map them to the upright frame.
+    // The wanted and allowed crops (content point and size) and the angle are stored in the *oriented* picture's
+    // coordinates, so that turns and flips (which change only `userOrientation`) never round them. Public accessors
+    // map them to the upright picture and its frame.
     private var orientedAngle: Double
-    private var orientedWanted: Rect
-    private var orientedAllowed: Rect
+    private var orientedWanted: ContentCrop
+    private var orientedAllowed: ContentCrop
 
     /// An untouched state: the whole picture, no turn, no flip, no straighten, no aspect lock.
     ///
@@ -90,7 +100,7 @@ public struct CropState: Hashable, Sendable {
         self.userOrientation = .up
         self.aspectLock = .free
         self.orientedAngle = 0
-        let whole = Rect(size: orientation.displayedSize(of: sourceSize).size)
+        let whole = ContentCrop(whole: Rect(size: orientation.displayedSize(of: sourceSize).size))
         self.orientedWanted = whole
         self.orientedAllowed = whole
     }
@@ -119,11 +129,20 @@ public struct CropState: Hashable, Sendable {
     public var isFlipped: Bool { userOrientation.isMirrored }
 
     /// The crop the user sees and the renderer cuts: in frame coordinates (upright pixel units). Always inside the
-    /// straightened picture.
-    public var crop: Rect { toUpright(orientedAllowed) }
+    /// straightened picture. Its centre is ``cropContentCenter`` turned by the straighten about the picture centre.
+    public var crop: Rect { uprightPicture.frameRect(uprightAllowed) }
 
-    /// The crop the user asked for; ``crop`` is it after the minimal zoom.
-    public var wantedCrop: Rect { toUpright(orientedWanted) }
+    /// The crop the user asked for, in frame coordinates; ``crop`` is it after the minimal zoom. Its frame position
+    /// follows the straighten (its content point ``wantedContentCenter`` does not).
+    public var wantedCrop: Rect { uprightPicture.frameRect(toUpright(orientedWanted)) }
+
+    /// The content point under the crop's centre, in upright picture coordinates: the point the picture turns
+    /// about when straightened.
+    public var cropContentCenter: Point { uprightAllowed.center }
+
+    /// The content point under the wanted crop's centre, in upright picture coordinates. Only gestures on the
+    /// crop, turns, flips and resets change it; straightening never does.
+    public var wantedContentCenter: Point { toUpright(orientedWanted).center }
 
     /// The lock's ratio for the current upright picture, or `nil` when free.
     public var aspectRatio: AspectRatio? { aspectLock.aspectRatio(uprightSize: uprightSize) }
@@ -131,7 +150,8 @@ public struct CropState: Hashable, Sendable {
     /// Whether the state is untouched: no turn, flip or straighten, and the crop is the whole picture. (The EXIF
     /// orientation still applies.)
     public var isIdentity: Bool {
-        userOrientation == .up && orientedAngle == 0 && orientedAllowed == Rect(size: orientedSize.size)
+        userOrientation == .up && orientedAngle == 0
+            && orientedAllowed == ContentCrop(whole: Rect(size: orientedSize.size))
     }
 
     /// The output pixel size at full resolution (see ``OutputSizing``).
@@ -180,27 +200,38 @@ public struct CropState: Hashable, Sendable {
     /// oriented → upright coordinates.
     var userTransform: AffineTransform2D { userOrientation.transform(storedSize: orientedSize.size) }
 
-    /// Maps a rect by centre and size, so its size is carried over exactly (only swapped).
-    private func map(_ rect: Rect, _ t: AffineTransform2D, swaps: Bool) -> Rect {
-        Rect(center: t.apply(to: rect.center), size: swaps ? rect.size.transposed : rect.size)
+    /// The allowed crop in upright picture coordinates.
+    var uprightAllowed: ContentCrop { toUpright(orientedAllowed) }
+
+    /// The wanted crop in upright picture coordinates.
+    var uprightWanted: ContentCrop { toUpright(orientedWanted) }
+
+    /// Maps a crop's content point, so its size is carried over exactly (only swapped).
+    private func map(_ crop: ContentCrop, _ t: AffineTransform2D) -> ContentCrop {
+        ContentCrop(center: t.apply(to: crop.center),
+                    size: userOrientation.swapsDimensions ? crop.size.transposed : crop.size)
     }
 
-    func toUpright(_ rect: Rect) -> Rect {
-        map(rect, userTransform, swaps: userOrientation.swapsDimensions)
+    func toUpright(_ crop: ContentCrop) -> ContentCrop {
+        map(crop, userTransform)
     }
 
-    func toOriented(_ rect: Rect) -> Rect {
-        map(rect, userOrientation.inverseTransform(storedSize: orientedSize.size),
-            swaps: userOrientation.swapsDimensions)
+    func toOriented(_ crop: ContentCrop) -> ContentCrop {
+        map(crop, userOrientation.inverseTransform(storedSize: orientedSize.size))
     }
 
-    /// Replaces the wanted crop (given in the upright frame) and re-derives the allowed one.
-    mutating func setWanted(upright rect: Rect) {
-        setWanted(oriented: toOriented(rect))
+    /// Replaces the wanted crop (given in upright picture coordinates) and re-derives the allowed one.
+    mutating func setWanted(upright crop: ContentCrop) {
+        setWanted(oriented: toOriented(crop))
     }
 
-    mutating func setWanted(oriented rect: Rect) {
-        orientedWanted = rect
+    /// Replaces the wanted crop by the one whose frame rectangle is `rect`.
+    mutating func setWanted(uprightFrame rect: Rect) {
+        setWanted(upright: uprightPicture.contentCrop(frame: rect))
+    }
+
+    mutating func setWanted(oriented crop: ContentCrop) {
+        orientedWanted = crop
         rederive()
     }
 

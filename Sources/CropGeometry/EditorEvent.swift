@@ -35,7 +35,7 @@ public enum InteractionMode: String, CaseIterable, Hashable, Sendable, Codable {
 /// | `flip` | `axis` (`"horizontal"`/`"vertical"`) | mirror |
 /// | `aspect` | `aspect` (`"free"`/`"original"`/`"W:H"`) | aspect preset |
 /// | `swapAspect` | — | W:H ↔ H:W |
-/// | `nudge` | `dx`, `dy` (upright pixels) | arrow keys |
+/// | `nudge` | `dx`, `dy` (source pixels along the screen's axes) | arrow keys: move the crop over the picture |
 /// | `resetCrop` | — | crop back to the whole picture |
 /// | `reset` | — | everything back to the untouched state |
 /// | `undo` / `redo` | — | history |

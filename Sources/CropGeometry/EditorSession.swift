@@ -2,11 +2,15 @@
 /// emitting an ``EditorViewState``. It knows nothing of any UI beyond view coordinates, so a browser page over a
 /// WebSocket and a native view drive it alike.
 ///
-/// **Display.** The crop box is shown as large as possible in the viewport less its insets
-/// (``CropState/displayLayout(viewportSize:insets:)``). While the box itself is being drawn, moved or resized, the
-/// view is *frozen* (the box moves on screen); when that gesture ends the view re-fits to the new crop (a UI may
-/// animate the change). Picture gestures (pan, pinch, wheel zoom), straightening and nudges re-fit continuously, so
-/// the box stays put and the picture moves under it.
+/// **Display.** The crop box is shown as large as possible in the viewport less its insets, but no larger than
+/// ``Configuration/maximumBoxFraction`` of the viewport on either axis
+/// (``CropState/displayLayout(viewportSize:insets:maximumBoxFraction:)``), so a band of the surrounding picture
+/// always shows around it for the UI to dim and for the user to draw a new box in or tap on. While the box itself is
+/// being drawn, moved or resized, the view is *frozen* (the box moves on screen); when that gesture ends the view
+/// re-fits to the new crop (a UI may animate the change). Picture gestures (pan, pinch, wheel zoom), straightening
+/// and nudges re-fit continuously, so the box stays put and the picture moves under it: while the straighten
+/// slider moves, the picture turns about the box's centre (the content under it stays under it) and zooms just
+/// enough to keep the box free of fill.
 ///
 /// **Pointers** (`pointerDown`/`Move`/`Up` with ids), in ``InteractionMode/crop``:
 /// - on a handle (within ``Configuration/touchRadius``): resize, the opposite corner or edge fixed;
@@ -38,16 +42,49 @@ public struct EditorSession: Sendable {
         public var historyLimit: Int
         /// The size of the stored-orientation preview image the browser draws (`nil`: the source size).
         public var previewSize: PixelSize?
+        /// The context margin: the largest share of the viewport's width and of its height the crop box may take,
+        /// in `(0, 1]`. The default 0.8 keeps at least a tenth of the viewport on each side of a centred box for the
+        /// surrounding picture; 1 fits the box to the viewport less its insets alone.
+        public var maximumBoxFraction: Double
 
         /// Creates a configuration.
         public init(touchRadius: Double = 24, handleSize: Double = 20, tapSlop: Double = 5, historyLimit: Int = 100,
-                    previewSize: PixelSize? = nil)
+                    previewSize: PixelSize? = nil, maximumBoxFraction: Double = 0.8)
         {
             self.touchRadius = touchRadius
             self.handleSize = handleSize
             self.tapSlop = tapSlop
             self.historyLimit = historyLimit
             self.previewSize = previewSize
+            self.maximumBoxFraction = maximumBoxFraction
+        }
+
+        private enum Key: String, CodingKey {
+            case touchRadius, handleSize, tapSlop, historyLimit, previewSize, maximumBoxFraction
+        }
+
+        /// Decodes a configuration; every field is optional and takes its default when missing.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Key.self)
+            let defaults = Configuration()
+            self.init(
+                touchRadius: try c.decodeIfPresent(Double.self, forKey: .touchRadius) ?? defaults.touchRadius,
+                handleSize: try c.decodeIfPresent(Double.self, forKey: .handleSize) ?? defaults.handleSize,
+                tapSlop: try c.decodeIfPresent(Double.self, forKey: .tapSlop) ?? defaults.tapSlop,
+                historyLimit: try c.decodeIfPresent(Int.self, forKey: .historyLimit) ?? defaults.historyLimit,
+                previewSize: try c.decodeIfPresent(PixelSize.self, forKey: .previewSize),
+                maximumBoxFraction: try c.decodeIfPresent(Double.self, forKey: .maximumBoxFraction)
+                    ?? defaults.maximumBoxFraction)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(touchRadius, forKey: .touchRadius)
+            try c.encode(handleSize, forKey: .handleSize)
+            try c.encode(tapSlop, forKey: .tapSlop)
+            try c.encode(historyLimit, forKey: .historyLimit)
+            try c.encodeIfPresent(previewSize, forKey: .previewSize)
+            try c.encode(maximumBoxFraction, forKey: .maximumBoxFraction)
         }
     }
 
@@ -141,7 +178,8 @@ public struct EditorSession: Sendable {
             throw .invalidValue(name: "historyLimit", value: Double(configuration.historyLimit),
                                 reason: "must not be negative")
         }
-        let layout = try state.displayLayout(viewportSize: viewportSize, insets: insets)
+        let layout = try state.displayLayout(
+            viewportSize: viewportSize, insets: insets, maximumBoxFraction: configuration.maximumBoxFraction)
         self.state = state
         self.viewportSize = viewportSize
         self.insets = insets
@@ -163,11 +201,17 @@ public struct EditorSession: Sendable {
         if gesture.freezesView {
             let frozen = gestureLayout
             return state.displayLayout(
-                viewportSize: viewportSize, insets: insets, scale: frozen.scale,
-                frameAnchor: gestureStart.crop.center, viewAnchor: frozen.cropBox.center)
+                viewportSize: viewportSize, insets: insets, maximumBoxFraction: configuration.maximumBoxFraction,
+                scale: frozen.scale, frameAnchor: gestureStart.crop.center, viewAnchor: frozen.cropBox.center)
         }
-        // The viewport and insets were validated when set, so the fit cannot fail.
-        return (try? state.displayLayout(viewportSize: viewportSize, insets: insets)) ?? gestureLayout
+        return fittedLayout ?? gestureLayout
+    }
+
+    /// The layout fitted to the current crop. The viewport, insets and fraction were validated when set, so the
+    /// fit cannot fail.
+    private var fittedLayout: DisplayLayout? {
+        try? state.displayLayout(
+            viewportSize: viewportSize, insets: insets, maximumBoxFraction: configuration.maximumBoxFraction)
     }
 
     /// What a UI should draw now.
@@ -274,7 +318,8 @@ public struct EditorSession: Sendable {
             undoStack.append(state)
             state = next
         case .viewport(let size, let newInsets):
-            _ = try state.displayLayout(viewportSize: size, insets: newInsets)  // validates
+            _ = try state.displayLayout(  // validates
+                viewportSize: size, insets: newInsets, maximumBoxFraction: configuration.maximumBoxFraction)
             commit()
             viewportSize = size
             insets = newInsets
@@ -321,8 +366,7 @@ public struct EditorSession: Sendable {
         if !keepStart { gestureStart = state }
         pinchBase = state
         isDragging = false
-        // The viewport and insets were validated when set, so the fit cannot fail.
-        gestureLayout = (try? state.displayLayout(viewportSize: viewportSize, insets: insets)) ?? gestureLayout
+        gestureLayout = fittedLayout ?? gestureLayout
         gesture = g
     }
 

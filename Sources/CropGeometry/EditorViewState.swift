@@ -27,7 +27,17 @@
 /// chosen so the preview is made once and never re-made when the user turns or flips, and so the server never
 /// turns pixels for it.
 ///
-/// `pictureCorners` are the upright picture's corners (a turned quadrilateral when straightened), for outlines.
+/// **Outline and dimmed region.** `pictureCorners` are the upright picture's corners (a turned quadrilateral when
+/// straightened): its outline. The region to dim is the picture outside the crop box: fill one path made of the
+/// `pictureCorners` polygon and the `cropBox` rectangle with the even-odd rule (in a canvas,
+/// `ctx.fill(path, "evenodd")`). The box always lies inside the picture, so that is exactly the picture less the
+/// box. The session keeps a band of it visible around the box (``EditorSession/Configuration/maximumBoxFraction``)
+/// for drawing a new box and tapping outside.
+///
+/// **Straightening.** As the angle changes the box stays put and the picture turns about the box's centre; the
+/// page only swaps in the new `image.transform` and `pictureCorners`.
+///
+/// `outputSize` is the pixel size **Done** produces (the full-resolution render of ``recipe``).
 /// `showsGrid` is true while a gesture or slider drag is in progress (rule-of-thirds grid over `cropBox`).
 /// `gesture` names the ``EditorGesture`` in progress.
 public struct EditorViewState: Hashable, Sendable, Codable {
@@ -49,7 +59,8 @@ public struct EditorViewState: Hashable, Sendable, Codable {
     public var cropBox: Rect
     /// The eight handles, in ``CropHandle/allCases`` order.
     public var handles: [HandleRect]
-    /// The upright picture's corners: top-left, top-right, bottom-right, bottom-left.
+    /// The upright picture's corners: top-left, top-right, bottom-right, bottom-left (the picture's outline; with
+    /// ``cropBox``, the dimmed region).
     public var pictureCorners: [Point]
     /// Whether to draw the rule-of-thirds grid over the crop box.
     public var showsGrid: Bool
@@ -61,7 +72,7 @@ public struct EditorViewState: Hashable, Sendable, Codable {
     public var flipped: Bool
     /// The aspect lock.
     public var aspect: AspectLock
-    /// The full-resolution output size.
+    /// The full-resolution output size: what Done renders (``CropState/outputSize``).
     public var outputSize: PixelSize
     /// Whether undo would do something.
     public var canUndo: Bool
@@ -71,7 +82,7 @@ public struct EditorViewState: Hashable, Sendable, Codable {
     public var mode: InteractionMode
     /// The gesture in progress.
     public var gesture: EditorGesture
-    /// The current state as a recipe (what the server saves to restore the session).
+    /// The current state as a recipe (what the server saves to restore the session, and what Done renders).
     public var recipe: Recipe
 
     private enum Key: String, CodingKey {

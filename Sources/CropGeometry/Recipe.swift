@@ -5,7 +5,7 @@ import Foundation
 /// ```json
 /// {
 ///   "version": 1,
-///   "crop": { "x": 0.1, "y": 0.05, "width": 0.5, "height": 0.75 },
+///   "crop": { "centerX": 0.35, "centerY": 0.425, "width": 0.5, "height": 0.75 },
 ///   "angle": 4.5,
 ///   "quarterTurns": 1,
 ///   "flipHorizontal": false,
@@ -15,10 +15,18 @@ import Foundation
 /// ```
 ///
 /// - `version`: 1. Required; other versions are rejected.
-/// - `crop`: the crop as seen (the allowed crop), as fractions of the *upright* picture: `x` and `width` of its
-///   width, `y` and `height` of its height, in the straightened frame (which shares the upright picture's
-///   coordinates). Default: the whole picture. After a straighten a crop may legitimately reach beyond 0…1 on one
-///   axis (a thin crop along the diagonal), so the range is checked against the picture when the recipe is applied.
+/// - `crop`: the crop as seen (the allowed crop), as fractions of the *upright* picture (`…X` and `width` of its
+///   width, `…Y` and `height` of its height):
+///   - `centerX`, `centerY`: the **content point** under the crop's centre — the upright-picture point the crop is
+///     centred on, *not* its position in the straightened frame. Straightening turns the picture about this point,
+///     so it does not depend on `angle` (the frame centre is `pc + R(angle)(q − pc)` for the picture centre `pc`).
+///     Without a straighten it is simply the crop rectangle's centre. A crop inside the picture has its content
+///     point in 0…1.
+///   - `width`, `height`: the crop's size along its own (the straightened frame's) axes.
+///
+///   Default: the whole picture. All four are required when `crop` is present. After a straighten the crop's
+///   corners may legitimately reach beyond 0…1 on one axis (a thin crop along the diagonal), so the range is checked
+///   against the straightened picture when the recipe is applied.
 /// - `angle`: straighten in degrees, counter-clockwise on screen, −45…45. Default 0.
 /// - `quarterTurns`: clockwise quarter turns of the displayed picture, 0…3, applied *first*; then `flipHorizontal`,
 ///   then `flipVertical` (mirrors of the turned picture). Defaults 0, false, false. Encoders write the canonical form,
@@ -41,8 +49,11 @@ public struct Recipe: Hashable, Sendable, Codable {
 
     /// The format version.
     public let version: Int
-    /// The crop as fractions of the upright picture.
-    public let crop: Rect
+    /// The content point under the crop's centre, as fractions of the upright picture's width and height.
+    public let cropCenter: Point
+    /// The crop's width and height along the straightened frame's axes, as fractions of the upright picture's width
+    /// and height.
+    public let cropSize: Size
     /// Straighten angle in degrees, counter-clockwise on screen.
     public let angle: Double
     /// Clockwise quarter turns (0…3), applied before the flips.
@@ -55,20 +66,26 @@ public struct Recipe: Hashable, Sendable, Codable {
     public let aspect: AspectLock
 
     /// Creates a recipe, validating every field as decoding does.
+    ///
+    /// - Parameters:
+    ///   - cropCenter: the content point under the crop's centre, as fractions of the upright picture.
+    ///   - cropSize: the crop's size along the straightened frame's axes, as fractions of the upright picture.
     public init(
-        crop: Rect = Rect(x: 0, y: 0, width: 1, height: 1), angle: Double = 0, quarterTurns: Int = 0,
-        flipHorizontal: Bool = false, flipVertical: Bool = false, aspect: AspectLock = .free
+        cropCenter: Point = Point(x: 0.5, y: 0.5), cropSize: Size = Size(width: 1, height: 1), angle: Double = 0,
+        quarterTurns: Int = 0, flipHorizontal: Bool = false, flipVertical: Bool = false, aspect: AspectLock = .free
     ) throws(GeometryError) {
-        for (name, value) in [("crop.x", crop.minX), ("crop.y", crop.minY), ("crop.width", crop.width),
-                              ("crop.height", crop.height)] where !value.isFinite
+        for (name, value) in [("crop.centerX", cropCenter.x), ("crop.centerY", cropCenter.y),
+                              ("crop.width", cropSize.width), ("crop.height", cropSize.height)] where !value.isFinite
         {
             throw .invalidRecipe(field: name, reason: "\(value) is not a finite number")
         }
-        guard crop.width >= Self.minimumFraction else {
-            throw .invalidRecipe(field: "crop.width", reason: "\(crop.width) must be at least \(Self.minimumFraction)")
+        guard cropSize.width >= Self.minimumFraction else {
+            throw .invalidRecipe(
+                field: "crop.width", reason: "\(cropSize.width) must be at least \(Self.minimumFraction)")
         }
-        guard crop.height >= Self.minimumFraction else {
-            throw .invalidRecipe(field: "crop.height", reason: "\(crop.height) must be at least \(Self.minimumFraction)")
+        guard cropSize.height >= Self.minimumFraction else {
+            throw .invalidRecipe(
+                field: "crop.height", reason: "\(cropSize.height) must be at least \(Self.minimumFraction)")
         }
         guard angle.isFinite, abs(angle) <= CropState.maximumStraightenAngle else {
             throw .invalidRecipe(field: "angle", reason: "\(angle) must be a number of degrees in −45…45")
@@ -76,16 +93,17 @@ public struct Recipe: Hashable, Sendable, Codable {
         guard (0...3).contains(quarterTurns) else {
             throw .invalidRecipe(field: "quarterTurns", reason: "\(quarterTurns) must be 0, 1, 2 or 3")
         }
-        self.init(validatedCrop: crop, angle: angle, quarterTurns: quarterTurns, flipHorizontal: flipHorizontal,
-                  flipVertical: flipVertical, aspect: aspect)
+        self.init(validatedCenter: cropCenter, size: cropSize, angle: angle, quarterTurns: quarterTurns,
+                  flipHorizontal: flipHorizontal, flipVertical: flipVertical, aspect: aspect)
     }
 
     /// Creates a recipe from fields already known to be valid.
-    init(validatedCrop crop: Rect, angle: Double, quarterTurns: Int, flipHorizontal: Bool, flipVertical: Bool,
-         aspect: AspectLock)
+    init(validatedCenter center: Point, size: Size, angle: Double, quarterTurns: Int, flipHorizontal: Bool,
+         flipVertical: Bool, aspect: AspectLock)
     {
         self.version = Self.currentVersion
-        self.crop = crop
+        self.cropCenter = center
+        self.cropSize = size
         self.angle = angle
         self.quarterTurns = quarterTurns
         self.flipHorizontal = flipHorizontal
@@ -124,7 +142,7 @@ public struct Recipe: Hashable, Sendable, Codable {
     }
 
     private enum CropKey: String, CodingKey {
-        case x, y, width, height
+        case centerX, centerY, width, height
     }
 
     public init(from decoder: any Decoder) throws {
@@ -145,12 +163,12 @@ public struct Recipe: Hashable, Sendable, Codable {
             throw GeometryError.invalidRecipe(
                 field: "version", reason: "\(version) is not supported (this reader knows version 1)")
         }
-        var crop = Rect(x: 0, y: 0, width: 1, height: 1)
+        var center = Point(x: 0.5, y: 0.5), size = Size(width: 1, height: 1)
         if container.contains(.crop) {
             let nested: KeyedDecodingContainer<CropKey>
             do { nested = try container.nestedContainer(keyedBy: CropKey.self, forKey: .crop) } catch {
                 throw GeometryError.invalidRecipe(
-                    field: "crop", reason: "must be an object with x, y, width and height")
+                    field: "crop", reason: "must be an object with centerX, centerY, width and height")
             }
             func number(_ key: CropKey) throws -> Double {
                 guard nested.contains(key) else {
@@ -160,7 +178,8 @@ public struct Recipe: Hashable, Sendable, Codable {
                     throw GeometryError.invalidRecipe(field: "crop.\(key.rawValue)", reason: "must be a number")
                 }
             }
-            crop = Rect(x: try number(.x), y: try number(.y), width: try number(.width), height: try number(.height))
+            center = Point(x: try number(.centerX), y: try number(.centerY))
+            size = Size(width: try number(.width), height: try number(.height))
         }
         let angle = try value(Double.self, .angle, "a number") ?? 0
         let turns = try value(Int.self, .quarterTurns, "a whole number") ?? 0
@@ -173,17 +192,18 @@ public struct Recipe: Hashable, Sendable, Codable {
             }
         }
         try self.init(
-            crop: crop, angle: angle, quarterTurns: turns, flipHorizontal: flipH, flipVertical: flipV, aspect: aspect)
+            cropCenter: center, cropSize: size, angle: angle, quarterTurns: turns, flipHorizontal: flipH,
+            flipVertical: flipV, aspect: aspect)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(version, forKey: .version)
         var nested = container.nestedContainer(keyedBy: CropKey.self, forKey: .crop)
-        try nested.encode(crop.minX, forKey: .x)
-        try nested.encode(crop.minY, forKey: .y)
-        try nested.encode(crop.width, forKey: .width)
-        try nested.encode(crop.height, forKey: .height)
+        try nested.encode(cropCenter.x, forKey: .centerX)
+        try nested.encode(cropCenter.y, forKey: .centerY)
+        try nested.encode(cropSize.width, forKey: .width)
+        try nested.encode(cropSize.height, forKey: .height)
         try container.encode(angle, forKey: .angle)
         try container.encode(quarterTurns, forKey: .quarterTurns)
         try container.encode(flipHorizontal, forKey: .flipHorizontal)
@@ -199,28 +219,29 @@ extension CropState {
     /// zoom. Anything further out is an error.
     public static let recipeTolerance = 0.02
 
-    /// The state as a recipe: the crop as seen, as fractions of the upright picture; angle; canonical turns and
-    /// flip; aspect lock. The wanted-versus-allowed memory is session state and is not saved: a loaded recipe's
-    /// wanted crop is its crop.
+    /// The state as a recipe: the crop as seen (its content point and size) as fractions of the upright picture;
+    /// angle; canonical turns and flip; aspect lock. The wanted-versus-allowed memory is session state and is not
+    /// saved: a loaded recipe's wanted crop is its crop.
     public var recipe: Recipe {
-        let c = crop, size = uprightSize.size
+        let c = uprightAllowed, size = uprightSize.size
         let (turns, mirrored) = Self.decompose(userOrientation)
         // The fields are valid by construction (finite positive crop, angle in range, turns 0…3).
-        let fractions = Rect(x: c.minX / size.width, y: c.minY / size.height,
-                             width: c.width / size.width, height: c.height / size.height)
-        return Recipe(validatedCrop: fractions, angle: straightenAngle, quarterTurns: turns, flipHorizontal: mirrored,
-                      flipVertical: false, aspect: aspectLock)
+        return Recipe(
+            validatedCenter: Point(x: c.center.x / size.width, y: c.center.y / size.height),
+            size: Size(width: c.size.width / size.width, height: c.size.height / size.height),
+            angle: straightenAngle, quarterTurns: turns, flipHorizontal: mirrored, flipVertical: false,
+            aspect: aspectLock)
     }
 
     /// Applies a recipe to a stored image of `sourceSize` with EXIF `orientation` (any resolution).
     ///
-    /// The recipe's crop becomes the wanted crop. With a ratio lock it is first reduced to the largest crop of the
-    /// exact ratio inside it, centred (a preview's rounded size may make the fractions a hair off); a small overhang
-    /// past the straightened picture is then removed by the minimal zoom, exactly as in an edit. So at the same
-    /// resolution the state comes back equal, and at another the same region is selected within about a pixel of
-    /// the smaller picture. Throws ``GeometryError/invalidRecipe(field:reason:)`` (field `"crop"`) when the crop
-    /// reaches outside the straightened picture by more than ``recipeTolerance`` or its proportions are more than
-    /// 1 % off the lock.
+    /// The recipe's crop (content point and size) becomes the wanted crop. With a ratio lock it is first reduced to
+    /// the largest crop of the exact ratio inside it, about the same content point (a preview's rounded size may
+    /// make the fractions a hair off); a small overhang past the straightened picture is then removed by the
+    /// minimal zoom, exactly as in an edit. So at the same resolution the state comes back equal, and at another
+    /// the same region is selected within about a pixel of the smaller picture. Throws
+    /// ``GeometryError/invalidRecipe(field:reason:)`` (field `"crop"`) when the crop reaches outside the
+    /// straightened picture by more than ``recipeTolerance`` or its proportions are more than 1 % off the lock.
     public init(recipe: Recipe, sourceSize: PixelSize, orientation: Orientation = .up, minimumCropSize: Double = 1)
         throws(GeometryError)
     {
@@ -229,24 +250,24 @@ extension CropState {
         setLock(recipe.aspect)
         setAngle(upright: recipe.angle)
         let size = uprightSize.size
-        let f = recipe.crop
-        var crop = Rect(x: f.minX * size.width, y: f.minY * size.height,
-                        width: f.width * size.width, height: f.height * size.height)
+        let (f, g) = (recipe.cropCenter, recipe.cropSize)
+        var crop = ContentCrop(center: Point(x: f.x * size.width, y: f.y * size.height),
+                               size: Size(width: g.width * size.width, height: g.height * size.height))
         let picture = uprightPicture
         guard picture.contains(crop, tolerance: Self.recipeTolerance * Swift.max(size.width, size.height)) else {
             throw .invalidRecipe(
                 field: "crop",
-                reason: "\(f) reaches outside the picture straightened by \(recipe.angle)°")
+                reason: "centre \(f), size \(g) reaches outside the picture straightened by \(recipe.angle)°")
         }
         if let ratio = aspectRatio {
-            let actual = crop.width / crop.height
+            let actual = crop.size.width / crop.size.height
             guard abs(actual / ratio.value - 1) <= 0.01 else {
                 throw .invalidRecipe(
                     field: "crop",
-                    reason: "its proportions \(crop.width)×\(crop.height) px do not match the aspect lock \(ratio)")
+                    reason: "its proportions \(crop.size) px do not match the aspect lock \(ratio)")
             }
             let unit = Size(width: Double(ratio.width), height: Double(ratio.height))
-            crop = Rect(center: crop.center, size: unit * Swift.min(crop.width / unit.width, crop.height / unit.height))
+            crop.size = unit * Swift.min(crop.size.width / unit.width, crop.size.height / unit.height)
         }
         setWanted(upright: crop)
     }

@@ -175,17 +175,18 @@ public struct RectangleSelection: Hashable, Sendable {
         case .drawing:
             let anchor = picture.clampPoint(picture.tamed(toImage.apply(to: startPoint)))
             let q = picture.tamed(toImage.apply(to: p))
-            selection = picture.cornerCrop(
+            selection = picture.frameRect(picture.cornerCrop(
                 anchor: anchor, dx: q.x - anchor.x, dy: q.y - anchor.y,
-                desired: Size(width: abs(q.x - anchor.x), height: abs(q.y - anchor.y)), unit: unit, minimumSide: m)
+                desired: Size(width: abs(q.x - anchor.x), height: abs(q.y - anchor.y)), unit: unit, minimumSide: m))
         case .moving:
             guard let start = startSelection else { return }
             let target = picture.tamed(start.center + toImage.applyLinear(to: p - startPoint))
-            selection = picture.moved(start, by: target - start.center)
+            selection = picture.frameRect(picture.moved(picture.contentCrop(frame: start), by: target - start.center))
         case .resizing(let handle):
             guard let start = startSelection else { return }
             let target = picture.tamed(handle.position(in: start) + toImage.applyLinear(to: p - startPoint))
-            selection = picture.resized(start, handle: handle, to: target, unit: unit, minimumSide: m)
+            selection = picture.frameRect(picture.resized(
+                picture.contentCrop(frame: start), handle: handle, to: target, unit: unit, minimumSide: m))
         }
     }
 
@@ -202,7 +203,8 @@ public struct RectangleSelection: Hashable, Sendable {
             rect = Rect(center: rect.center, size: unit * Swift.min(rect.width / unit.width, rect.height / unit.height))
         }
         let picture = StraightenedPicture(bounds: region, angleDegrees: 0)
-        selection = picture.settle(rect, minimumSide: Swift.min(configuration.minimumSize, region.width, region.height))
+        selection = picture.frameRect(picture.settle(
+            frame: rect, minimumSide: Swift.min(configuration.minimumSize, region.width, region.height)))
     }
 
     /// Clears the selection.
@@ -216,7 +218,8 @@ public struct RectangleSelection: Hashable, Sendable {
     public mutating func setAspectLock(_ lock: AspectLock) {
         aspectLock = lock
         guard let current = selection, let unit = lockUnit, let region = visibleImageRect else { return }
-        selection = StraightenedPicture(bounds: region, angleDegrees: 0).largestCrop(unit: unit, near: current.center)
+        let picture = StraightenedPicture(bounds: region, angleDegrees: 0)
+        selection = picture.frameRect(picture.largestCrop(unit: unit, near: current.center))
     }
 
     /// Changes the view's bounds (a rotation or resize of the view); the selection, in image pixels, is kept and

@@ -24,7 +24,8 @@ public struct RenderPlan: Hashable, Sendable {
     /// Source pixels per output pixel: 1 at full resolution, more when scaled down; less than 1 only for a crop
     /// smaller than one pixel, which still renders one pixel.
     public let scale: Double
-    /// The rectangle of the straightened upright frame the output covers (upright pixel units).
+    /// The rectangle of the straightened upright frame the output covers (upright pixel units), centred on the
+    /// crop's frame centre (to within the pixel-grid snap).
     public let uprightRect: Rect
 
     /// Whether there is no straighten: ``transform`` is then a dihedral permutation (``orientation``), a uniform
@@ -52,6 +53,9 @@ public struct RenderPlan: Hashable, Sendable {
 
 extension CropState {
     /// The render plan at full resolution, or scaled down to fit `maximumOutputSize` (aspect kept; never scaled up).
+    ///
+    /// The output is centred on the crop: its centre maps to the crop's content point ``cropContentCenter`` (in the
+    /// stored image, through the orientation), to within the pixel-grid snap of an unscaled axis-aligned plan.
     public func renderPlan(maximumOutputSize: PixelSize? = nil) -> RenderPlan {
         let crop = self.crop, angle = straightenAngle
         var f = 1.0
@@ -67,28 +71,35 @@ extension CropState {
             scale = Swift.min(crop.width / Double(out.width), crop.height / Double(out.height))
         }
         let regionSize = Size(width: Double(out.width) * scale, height: Double(out.height) * scale)
-        var origin = Point(x: crop.midX - regionSize.width / 2, y: crop.midY - regionSize.height / 2)
-        if angle == 0 && scale == 1 {
-            // Snap to the pixel grid; the region is no larger than the crop, which lies inside the picture.
-            let upright = uprightSize.size
-            origin = Point(
-                x: origin.x.rounded().clamped(0, Swift.max(0, upright.width - regionSize.width)),
-                y: origin.y.rounded().clamped(0, Swift.max(0, upright.height - regionSize.height)))
-        }
-        let region = Rect(origin: origin, size: regionSize)
-        // output → frame
-        var t = AffineTransform2D(a: scale, b: 0, c: 0, d: scale, tx: origin.x, ty: origin.y)
-        // frame → upright: turn back by −θ (counter-clockwise on screen) about the picture centre
-        if angle != 0 {
-            let centre = Rect(size: uprightSize.size).center
-            t = t.translatedBy(x: -centre.x, y: -centre.y)
+        let q = cropContentCenter
+        let t: AffineTransform2D
+        let region: Rect
+        if angle == 0 {
+            // Frame and upright picture coincide (and q is the crop's centre).
+            var origin = Point(x: q.x - regionSize.width / 2, y: q.y - regionSize.height / 2)
+            if scale == 1 {
+                // Snap to the pixel grid; the region is no larger than the crop, which lies inside the picture.
+                let upright = uprightSize.size
+                origin = Point(
+                    x: origin.x.rounded().clamped(0, Swift.max(0, upright.width - regionSize.width)),
+                    y: origin.y.rounded().clamped(0, Swift.max(0, upright.height - regionSize.height)))
+            }
+            region = Rect(origin: origin, size: regionSize)
+            t = AffineTransform2D(a: scale, b: 0, c: 0, d: scale, tx: origin.x, ty: origin.y)
+        } else {
+            // output → offsets in the frame from the crop's centre → turned back by −θ → upright, about the
+            // content point q: "output → frame → upright" with the frame origin derived from q, written so that the
+            // output centre lands on q itself.
+            region = Rect(center: crop.center, size: regionSize)
+            t = AffineTransform2D(a: scale, b: 0, c: 0, d: scale,
+                                  tx: -regionSize.width / 2, ty: -regionSize.height / 2)
                 .concatenating(.rotation(counterClockwiseOnScreen: -angle * .pi / 180))
-                .translatedBy(x: centre.x, y: centre.y)
+                .translatedBy(x: q.x, y: q.y)
         }
         // upright → stored
-        t = t.concatenating(orientation.inverseTransform(storedSize: sourceSize.size))
+        let transform = t.concatenating(orientation.inverseTransform(storedSize: sourceSize.size))
         return RenderPlan(
-            sourceSize: sourceSize, outputSize: out, transform: t, orientation: orientation,
+            sourceSize: sourceSize, outputSize: out, transform: transform, orientation: orientation,
             straightenAngle: angle, scale: scale, uprightRect: region)
     }
 }

@@ -6,9 +6,14 @@
 /// - *frame* coordinates, the picture turned counter-clockwise on screen by θ about its centre. A crop is an
 ///   axis-aligned rectangle in the frame.
 ///
-/// A crop `(c, w, h)` is inside the picture exactly when, with `c' = R(−θ)(c − centre)` and
+/// Crops are ``ContentCrop``s: a content point `q` (picture coordinates) and a size. Gestures that are naturally
+/// axis-aligned in the frame (resize, draw) work on the frame rectangle ``frameRect(_:)`` and convert back; every
+/// fit that only moves or scales a crop works on `q` directly, so a crop that needs no change keeps its exact
+/// numbers at any angle.
+///
+/// A crop `(q, w, h)` is inside the picture exactly when, with `q' = q − centre` and
 /// `ex = (w/2)|cos θ| + (h/2)|sin θ|`, `ey = (w/2)|sin θ| + (h/2)|cos θ|` (the half-extents of the crop turned back
-/// into the picture), `|c'x| + ex ≤ W/2` and `|c'y| + ey ≤ H/2`. Both are linear in a uniform scale of the crop and
+/// into the picture), `|q'x| + ex ≤ W/2` and `|q'y| + ey ≤ H/2`. Both are linear in a uniform scale of the crop and
 /// in a translation, so every fit below is a closed-form expression; none iterates.
 struct StraightenedPicture: Sendable {
     /// The picture, axis-aligned, in picture coordinates.
@@ -54,6 +59,21 @@ struct StraightenedPicture: Sendable {
         Point(x: cosine * v.x - sine * v.y, y: sine * v.x + cosine * v.y)
     }
 
+    /// The linear part of ``toFrame(_:)``.
+    func vectorToFrame(_ v: Point) -> Point {
+        Point(x: cosine * v.x + sine * v.y, y: -sine * v.x + cosine * v.y)
+    }
+
+    /// The crop's axis-aligned rectangle in the frame.
+    func frameRect(_ crop: ContentCrop) -> Rect {
+        Rect(center: toFrame(crop.center), size: crop.size)
+    }
+
+    /// The crop whose frame rectangle is `rect`.
+    func contentCrop(frame rect: Rect) -> ContentCrop {
+        ContentCrop(center: toPicture(rect.center), size: rect.size)
+    }
+
     /// The half-extents, along the picture's axes, of a crop of `size` turned back into the picture.
     func halfExtents(of size: Size) -> (x: Double, y: Double) {
         let (a, b) = (size.width / 2, size.height / 2)
@@ -63,22 +83,34 @@ struct StraightenedPicture: Sendable {
 
     // MARK: Constraint
 
-    /// Whether all four corners of `rect`, turned back into the picture, lie inside it within `tolerance`.
+    /// Whether all four corners of `rect` (frame coordinates), turned back into the picture, lie inside it within
+    /// `tolerance`.
     func contains(_ rect: Rect, tolerance: Double) -> Bool {
-        rect.corners.allSatisfy { corner in
-            let p = toPicture(corner)
-            return p.x >= bounds.minX - tolerance && p.x <= bounds.maxX + tolerance
-                && p.y >= bounds.minY - tolerance && p.y <= bounds.maxY + tolerance
+        rect.corners.allSatisfy { inside(toPicture($0), tolerance: tolerance) }
+    }
+
+    /// Whether all four corners of `crop` lie inside the picture within `tolerance` (computed from its content
+    /// point, without a round trip through the frame).
+    func contains(_ crop: ContentCrop, tolerance: Double) -> Bool {
+        let (a, b) = (crop.size.width / 2, crop.size.height / 2)
+        // The crop's half-axes turned back into the picture.
+        let u = vectorToPicture(Point(x: a, y: 0)), v = vectorToPicture(Point(x: 0, y: b))
+        return [u + v, u - v, v - u, Point.zero - u - v].allSatisfy {
+            inside(crop.center + $0, tolerance: tolerance)
         }
     }
 
-    /// The largest factor `s` such that the crop centred at `center` with size `s·size` is inside the picture
-    /// (negative when the centre itself is outside).
-    func scaleBound(center c: Point, size: Size) -> Double {
-        let p = toPicture(c)
+    private func inside(_ p: Point, tolerance: Double) -> Bool {
+        p.x >= bounds.minX - tolerance && p.x <= bounds.maxX + tolerance
+            && p.y >= bounds.minY - tolerance && p.y <= bounds.maxY + tolerance
+    }
+
+    /// The largest factor `s` such that the crop with content point `q` and size `s·size` is inside the picture
+    /// (negative when `q` itself is outside).
+    func scaleBound(center q: Point, size: Size) -> Double {
         let e = halfExtents(of: size)
-        let sx = (bounds.width / 2 - abs(p.x - center.x)) / e.x
-        let sy = (bounds.height / 2 - abs(p.y - center.y)) / e.y
+        let sx = (bounds.width / 2 - abs(q.x - center.x)) / e.x
+        let sy = (bounds.height / 2 - abs(q.y - center.y)) / e.y
         return Swift.min(sx, sy)
     }
 
@@ -93,34 +125,30 @@ struct StraightenedPicture: Sendable {
         return Swift.min(bounds.width / 2 / e.x, bounds.height / 2 / e.y)
     }
 
-    /// The nearest centre to `c` at which a crop of `size` is inside the picture. Feasible centres form a box in
-    /// picture coordinates, so the nearest one is a clamp there (the turn is an isometry). A crop too large to fit
-    /// anywhere is centred on that axis. `c` is returned unchanged when it already fits.
-    func clampCenter(_ c: Point, size: Size) -> Point {
+    /// The nearest content point to `q` at which a crop of `size` is inside the picture. Feasible content points
+    /// form an axis-aligned box in picture coordinates, so the nearest one is a clamp (and since the straighten is
+    /// an isometry it is also the nearest frame position). A crop too large to fit anywhere is centred on that
+    /// axis. Each coordinate that needs no clamping is returned unchanged, bit for bit.
+    func clampCenter(_ q: Point, size: Size) -> Point {
         let e = halfExtents(of: size)
         let limitX = Swift.max(0, bounds.width / 2 - e.x), limitY = Swift.max(0, bounds.height / 2 - e.y)
-        let p = toPicture(c)
-        let (dx, dy) = (p.x - center.x, p.y - center.y)
-        if abs(dx) <= limitX && abs(dy) <= limitY { return c }
-        if isAxisAligned {
-            // Clamp in place so an axis that needs no clamping keeps its exact value.
-            return Point(
-                x: abs(dx) <= limitX ? c.x : center.x + dx.clamped(-limitX, limitX),
-                y: abs(dy) <= limitY ? c.y : center.y + dy.clamped(-limitY, limitY))
-        }
-        return toFrame(Point(x: center.x + dx.clamped(-limitX, limitX), y: center.y + dy.clamped(-limitY, limitY)))
+        let (dx, dy) = (q.x - center.x, q.y - center.y)
+        return Point(
+            x: abs(dx) <= limitX ? q.x : center.x + dx.clamped(-limitX, limitX),
+            y: abs(dy) <= limitY ? q.y : center.y + dy.clamped(-limitY, limitY))
     }
 
-    /// The nearest point to `q` inside the picture (in frame coordinates).
-    func clampPoint(_ q: Point) -> Point {
-        let p = toPicture(q)
-        if bounds.contains(p) { return q }
+    /// The nearest point to `f` (frame coordinates) inside the picture, in frame coordinates.
+    func clampPoint(_ f: Point) -> Point {
+        let p = toPicture(f)
+        if bounds.contains(p) { return f }
         return toFrame(Point(x: p.x.clamped(bounds.minX, bounds.maxX), y: p.y.clamped(bounds.minY, bounds.maxY)))
     }
 
     /// `q` with each coordinate limited to within eight picture sizes of the picture. Every fit clamps to the
     /// picture, so a point further out has no different effect, and limiting it keeps astronomically far (but
-    /// finite) input from overflowing to infinity inside the fits.
+    /// finite) input from overflowing to infinity inside the fits. (The frame and the picture share their centre,
+    /// so the limit serves both coordinate systems.)
     func tamed(_ q: Point) -> Point {
         let reach = 8 * Swift.max(bounds.width, bounds.height, 1)
         return Point(x: q.x.clamped(bounds.minX - reach, bounds.maxX + reach),
@@ -146,58 +174,71 @@ struct StraightenedPicture: Sendable {
 
     // MARK: Fits
 
-    /// The *allowed* crop for a *wanted* one: the wanted crop scaled about its centre by the smallest factor that
-    /// puts it inside the picture, `s = min(1, scaleBound)`. When that would leave a side under `minimumSide`, it
-    /// takes the minimum size instead (or the largest of its proportions that fits, if that is smaller) and its
-    /// centre moves the shortest way to where that size fits. A wanted crop under the minimum therefore grows to it.
-    func allowedCrop(wanted: Rect, minimumSide: Double) -> Rect {
+    /// The *allowed* crop for a *wanted* one: the wanted crop scaled about its content point by the smallest factor
+    /// that puts it inside the picture, `s = min(1, scaleBound)`. When that would leave a side under `minimumSide`,
+    /// it takes the minimum size instead (or the largest of its proportions that fits, if that is smaller) and its
+    /// content point moves the shortest way to where that size fits. A wanted crop under the minimum therefore
+    /// grows to it.
+    func allowedCrop(wanted: ContentCrop, minimumSide: Double) -> ContentCrop {
         let size = wanted.size
         var s = Swift.min(1, scaleBound(center: wanted.center, size: size))
         if s >= 1 - Self.unitScaleTolerance { s = 1 }
         let floor = Swift.min(
             Swift.max(minimumSide / size.width, minimumSide / size.height), largestScale(for: size))
         if s >= floor - Self.unitScaleTolerance {
-            return s == 1 ? wanted : Rect(center: wanted.center, size: size * s)
+            return s == 1 ? wanted : ContentCrop(center: wanted.center, size: size * s)
         }
         let newSize = size * floor
-        return Rect(center: clampCenter(wanted.center, size: newSize), size: newSize)
+        return ContentCrop(center: clampCenter(wanted.center, size: newSize), size: newSize)
     }
 
-    /// `rect` made feasible by the smallest change: moved the shortest way if it fits somewhere, else also shrunk.
-    func settle(_ rect: Rect, minimumSide: Double) -> Rect {
-        let moved = Rect(center: clampCenter(rect.center, size: rect.size), size: rect.size)
+    /// `crop` made feasible by the smallest change: moved the shortest way if it fits somewhere, else also shrunk.
+    func settle(_ crop: ContentCrop, minimumSide: Double) -> ContentCrop {
+        let moved = ContentCrop(center: clampCenter(crop.center, size: crop.size), size: crop.size)
         return allowedCrop(wanted: moved, minimumSide: minimumSide)
     }
 
-    /// The largest crop with the proportions of `unit` that fits, centred as near to `near` as it can be.
-    func largestCrop(unit: Size, near: Point) -> Rect {
+    /// The frame rectangle `rect` made feasible by the smallest change (see ``settle(_:minimumSide:)``).
+    func settle(frame rect: Rect, minimumSide: Double) -> ContentCrop {
+        settle(contentCrop(frame: rect), minimumSide: minimumSide)
+    }
+
+    /// The largest crop with the proportions of `unit` that fits, its content point as near to `near` (picture
+    /// coordinates) as it can be.
+    func largestCrop(unit: Size, near: Point) -> ContentCrop {
         let size = unit * largestScale(for: unit)
-        return Rect(center: clampCenter(near, size: size), size: size)
+        return ContentCrop(center: clampCenter(near, size: size), size: size)
     }
 
-    /// `rect` moved by `delta` as far as the picture allows; it slides along an edge it meets.
-    func moved(_ rect: Rect, by delta: Point) -> Rect {
-        let target = Point(x: rect.midX + delta.x, y: rect.midY + delta.y)
-        return Rect(center: clampCenter(target, size: rect.size), size: rect.size)
+    /// `crop` moved by `delta` (frame coordinates, so its content point moves by `R(−θ)·delta`) as far as the
+    /// picture allows; it slides along an edge it meets.
+    func moved(_ crop: ContentCrop, by delta: Point) -> ContentCrop {
+        let target = crop.center + vectorToPicture(delta)
+        return ContentCrop(center: clampCenter(target, size: crop.size), size: crop.size)
     }
 
-    /// `rect` scaled by `1/factor` about `anchor` (zooming the picture in by `factor`), its size kept between the
-    /// minimum side and the largest that fits, its centre then clamped inside.
-    func zoomed(_ rect: Rect, factor: Double, anchor: Point, minimumSide: Double) -> Rect {
-        let lower = Swift.min(1, Swift.max(minimumSide / rect.width, minimumSide / rect.height))
-        let upper = Swift.max(lower, largestScale(for: rect.size))
+    /// `crop` scaled by `1/factor` about `anchor` (frame coordinates; zooming the picture in by `factor`), its size
+    /// kept between the minimum side and the largest that fits, its content point then clamped inside.
+    func zoomed(_ crop: ContentCrop, factor: Double, anchor: Point, minimumSide: Double) -> ContentCrop {
+        let size = crop.size
+        let lower = Swift.min(1, Swift.max(minimumSide / size.width, minimumSide / size.height))
+        let upper = Swift.max(lower, largestScale(for: size))
         let s = (1 / factor).clamped(lower, upper)
-        let center = Point(x: anchor.x + (rect.midX - anchor.x) * s, y: anchor.y + (rect.midY - anchor.y) * s)
-        return settle(Rect(center: center, size: rect.size * s), minimumSide: minimumSide)
+        // Scaling about a point commutes with the turn, so it can be done on content points.
+        let a = toPicture(anchor), q = crop.center
+        let center = Point(x: a.x + (q.x - a.x) * s, y: a.y + (q.y - a.y) * s)
+        return settle(ContentCrop(center: center, size: size * s), minimumSide: minimumSide)
     }
 
-    /// A crop with one corner at `anchor`, extending right if `dx > 0` (left otherwise) and down if `dy > 0`, as
-    /// near as the picture allows to `desired` (its size before the minimum side and fitting).
+    /// A crop with one corner at `anchor` (frame coordinates), extending right if `dx > 0` (left otherwise) and down
+    /// if `dy > 0`, as near as the picture allows to `desired` (its size before the minimum side and fitting).
     ///
     /// With `unit` (an aspect lock), the crop is `k·unit` with the smallest `k` that reaches `desired` on both axes.
     /// Free, each side first follows `desired` independently as far as the picture allows (so at θ = 0 an axis never
     /// limits the other), then both shrink together towards the minimum until the corners are inside.
-    func cornerCrop(anchor: Point, dx: Double, dy: Double, desired: Size, unit: Size?, minimumSide m: Double) -> Rect {
+    func cornerCrop(anchor: Point, dx: Double, dy: Double, desired: Size, unit: Size?, minimumSide m: Double)
+        -> ContentCrop
+    {
         let sx = dx > 0 ? 1.0 : -1.0, sy = dy > 0 ? 1.0 : -1.0
         func rect(_ w: Double, _ h: Double) -> Rect {
             Rect(x: sx > 0 ? anchor.x : anchor.x - w, y: sy > 0 ? anchor.y : anchor.y - h, width: w, height: h)
@@ -226,15 +267,18 @@ struct StraightenedPicture: Sendable {
             let t = step(m, m, w1 - m, h1 - m)
             result = rect(m + t * (w1 - m), m + t * (h1 - m))
         }
-        return settle(result, minimumSide: m)
+        return settle(frame: result, minimumSide: m)
     }
 
-    /// `rect` resized by dragging `handle` to `target`, the opposite corner or edge staying put.
+    /// `crop` resized by dragging `handle` to `target` (frame coordinates), the opposite corner or edge staying put.
     ///
     /// Locked, an edge handle scales the crop about the midpoint of the opposite edge; a corner handle as
     /// ``cornerCrop(anchor:dx:dy:desired:unit:minimumSide:)``. A handle dragged past the opposite side stops at the
     /// minimum size (the crop does not flip over).
-    func resized(_ rect: Rect, handle: CropHandle, to target: Point, unit: Size?, minimumSide m: Double) -> Rect {
+    func resized(_ crop: ContentCrop, handle: CropHandle, to target: Point, unit: Size?, minimumSide m: Double)
+        -> ContentCrop
+    {
+        let rect = frameRect(crop)
         let hx = Double(handle.horizontalDirection), hy = Double(handle.verticalDirection)
         if handle.isCorner {
             let anchor = Point(x: rect.midX - hx * rect.width / 2, y: rect.midY - hy * rect.height / 2)
@@ -270,7 +314,7 @@ struct StraightenedPicture: Sendable {
         let r0 = makeRect(minLength), r1 = makeRect(goal)
         let velocities = zip(r1.corners, r0.corners).map { Point(x: $0.x - $1.x, y: $0.y - $1.y) }
         let t = largestStep(corners: r0.corners, velocities: velocities)
-        return settle(makeRect(minLength + t * (goal - minLength)), minimumSide: m)
+        return settle(frame: makeRect(minLength + t * (goal - minLength)), minimumSide: m)
     }
 }
 

@@ -2,16 +2,20 @@ import Foundation
 import Testing
 @testable import CropGeometry
 
-/// Scripted event sequences. A 4000×3000 picture in a 900×700 viewport with 50-point insets: the whole picture
-/// fits the 800×600 area at scale 0.2, so the box starts at (50, 50, 800, 600) and view (x, y) is frame
-/// (5(x − 50), 5(y − 50)).
+/// Scripted event sequences. A 4000×3000 picture in a 900×700 viewport with 50-point insets and no context margin
+/// (`maximumBoxFraction` 1, so the insets alone set the box): the whole picture fits the 800×600 area at scale 0.2,
+/// so the box starts at (50, 50, 800, 600) and view (x, y) is frame (5(x − 50), 5(y − 50)). The context margin
+/// has its own tests below.
 @Suite("EditorSession")
 struct EditorSessionTests {
-    func session(_ state: CropState? = nil, preview: PixelSize? = nil) throws -> EditorSession {
+    func session(_ state: CropState? = nil, preview: PixelSize? = nil, boxFraction: Double = 1) throws
+        -> EditorSession
+    {
         try EditorSession(
             state: state ?? CropState(sourceSize: PixelSize(4000, 3000), minimumCropSize: 10),
             viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50),
-            configuration: .init(touchRadius: 20, handleSize: 16, tapSlop: 4, historyLimit: 50, previewSize: preview))
+            configuration: .init(touchRadius: 20, handleSize: 16, tapSlop: 4, historyLimit: 50, previewSize: preview,
+                                 maximumBoxFraction: boxFraction))
     }
 
     func drag(_ s: inout EditorSession, id: Int = 1, _ points: [Point], intent: PointerIntent = .auto) throws {

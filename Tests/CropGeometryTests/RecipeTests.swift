@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Recipe")
 struct RecipeTests {
-    @Test("the JSON shape is stable: versioned, fractions, angle, canonical turns and flips, aspect string")
+    @Test("the JSON shape is stable: versioned, content-centre fractions, angle, canonical turns and flips, aspect")
     func jsonShape() throws {
         var s = try CropState(sourceSize: PixelSize(4000, 3000))
         s.setAspectLock(.square)
@@ -13,7 +13,8 @@ struct RecipeTests {
         try s.setStraightenAngle(0)
         try s.setCrop(Rect(x: 750, y: 1000, width: 1500, height: 1500))
         let json = String(decoding: s.recipe.json(), as: UTF8.self)
-        #expect(json == #"{"angle":0,"aspect":"1:1","crop":{"height":0.375,"width":0.5,"x":0.25,"y":0.25},"#
+        // The crop's centre (1500, 1750) in the 3000×4000 upright picture.
+        #expect(json == #"{"angle":0,"aspect":"1:1","crop":{"centerX":0.5,"centerY":0.4375,"height":0.375,"width":0.5},"#
             + #""flipHorizontal":true,"flipVertical":false,"quarterTurns":1,"version":1}"#)
     }
 
@@ -36,12 +37,14 @@ struct RecipeTests {
         (#"{"version":2}"#, "version"),
         (#"{"version":"1"}"#, "version"),
         (#"{"version":1,"crop":5}"#, "crop"),
-        (#"{"version":1,"crop":{"x":0,"y":0,"width":1}}"#, "crop.height"),
-        (#"{"version":1,"crop":{"x":"a","y":0,"width":1,"height":1}}"#, "crop.x"),
-        (#"{"version":1,"crop":{"x":0,"y":null,"width":1,"height":1}}"#, "crop.y"),
-        (#"{"version":1,"crop":{"x":0,"y":0,"width":0,"height":1}}"#, "crop.width"),
-        (#"{"version":1,"crop":{"x":0,"y":0,"width":1,"height":-1}}"#, "crop.height"),
-        (#"{"version":1,"crop":{"x":1e400,"y":0,"width":1,"height":1}}"#, "crop.x"),
+        (#"{"version":1,"crop":{"centerX":0.5,"centerY":0.5,"width":1}}"#, "crop.height"),
+        (#"{"version":1,"crop":{"centerX":"a","centerY":0.5,"width":1,"height":1}}"#, "crop.centerX"),
+        (#"{"version":1,"crop":{"centerX":0.5,"centerY":null,"width":1,"height":1}}"#, "crop.centerY"),
+        (#"{"version":1,"crop":{"centerX":0.5,"centerY":0.5,"width":0,"height":1}}"#, "crop.width"),
+        (#"{"version":1,"crop":{"centerX":0.5,"centerY":0.5,"width":1,"height":-1}}"#, "crop.height"),
+        (#"{"version":1,"crop":{"centerX":1e400,"centerY":0.5,"width":1,"height":1}}"#, "crop.centerX"),
+        // The rectangle-origin form (x, y) is not read as a centre: the centre is reported missing.
+        (#"{"version":1,"crop":{"x":0,"y":0,"width":1,"height":1}}"#, "crop.centerX"),
         (#"{"version":1,"angle":46}"#, "angle"),
         (#"{"version":1,"angle":"x"}"#, "angle"),
         (#"{"version":1,"quarterTurns":4}"#, "quarterTurns"),
@@ -70,9 +73,10 @@ struct RecipeTests {
     @Test("a crop outside the straightened picture, or off its lock, is rejected when applied")
     func outOfRangeCrop() throws {
         let cases = [
-            #"{"version":1,"crop":{"x":0.5,"y":0,"width":0.8,"height":1}}"#,
-            #"{"version":1,"angle":10,"crop":{"x":0,"y":0,"width":1,"height":1}}"#,
-            #"{"version":1,"aspect":"1:1","crop":{"x":0,"y":0,"width":1,"height":1}}"#,
+            #"{"version":1,"crop":{"centerX":0.9,"centerY":0.5,"width":0.8,"height":1}}"#,
+            #"{"version":1,"angle":10,"crop":{"centerX":0.5,"centerY":0.5,"width":1,"height":1}}"#,
+            #"{"version":1,"aspect":"1:1","crop":{"centerX":0.5,"centerY":0.5,"width":1,"height":1}}"#,
+            #"{"version":1,"crop":{"centerX":1.2,"centerY":0.5,"width":0.01,"height":0.01}}"#,
         ]
         for json in cases {
             let recipe = try Recipe(json: Data(json.utf8))
@@ -88,7 +92,7 @@ struct RecipeTests {
             }
         }
         // A hair outside (a preview's rounding) is absorbed by the minimal zoom.
-        let hair = try Recipe(crop: Rect(x: 0, y: 0, width: 1.001, height: 1))
+        let hair = try Recipe(cropCenter: Point(x: 0.5005, y: 0.5), cropSize: Size(width: 1.001, height: 1))
         let state = try CropState(recipe: hair, sourceSize: PixelSize(4000, 3000))
         #expect(state.cropIsInsidePicture())
         // The minimal zoom shrinks about the crop's own centre (2 px right of the picture's): 3996×2994.
