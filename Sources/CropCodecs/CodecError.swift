@@ -69,7 +69,14 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
 public struct CodecWarning: Hashable, Sendable, CustomStringConvertible {
     /// Where the warning comes from.
     public enum Source: String, Hashable, Sendable {
-        case jpeg, png, exif, icc
+        /// libjpeg, while decoding or encoding a JPEG.
+        case jpeg
+        /// libpng, while decoding or encoding a PNG.
+        case png
+        /// The EXIF block (malformed, unreadable orientation …).
+        case exif
+        /// The ICC profile (inconsistent chunks …).
+        case icc
     }
 
     /// Where the warning comes from.

@@ -4,9 +4,13 @@ import CropPixels
 /// JPEG shrink-on-load: libjpeg's DCT scaling decodes straight to 1/2, 1/4 or 1/8 of the stored size, which is much
 /// faster and smaller than decoding the full image and resizing.
 public enum JPEGScale: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Full size.
     case full = 1
+    /// Half size (1/2).
     case half = 2
+    /// Quarter size (1/4).
     case quarter = 4
+    /// An eighth (1/8).
     case eighth = 8
 
     /// The divisor: 1, 2, 4 or 8.
@@ -133,7 +137,9 @@ public struct PNGEncodeOptions: Hashable, Sendable {
 
 /// Encoding options for both formats.
 public struct EncodeOptions: Hashable, Sendable {
+    /// Options used when writing JPEG.
     public var jpeg: JPEGEncodeOptions
+    /// Options used when writing PNG.
     public var png: PNGEncodeOptions
 
     /// Creates options.

@@ -1,6 +1,8 @@
 /// The image formats CropKit reads and writes.
 public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// JPEG (JFIF/EXIF), through libjpeg-turbo.
     case jpeg
+    /// PNG, through libpng.
     case png
 
     /// The name people use: "JPEG", "PNG".

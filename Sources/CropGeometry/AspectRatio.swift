@@ -89,8 +89,11 @@ extension Substring {
 /// A locked crop renders at an integer output size that is *exactly* proportional: `(k·W, k·H)` pixels (see
 /// ``OutputSizing``). Encoded as a JSON string: `"free"`, `"original"` or `"W:H"`.
 public enum AspectLock: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// No lock: the crop takes any proportions.
     case free
+    /// The upright picture's own proportions.
     case original
+    /// Exactly these proportions.
     case ratio(AspectRatio)
 
     /// A fixed `width:height` lock, reduced; throws for terms outside `1...AspectRatio.maximumTerm`.

@@ -2,13 +2,21 @@
 ///
 /// Encoded in JSON as its name (`"topLeft"`, `"top"`, …).
 public enum CropHandle: String, CaseIterable, Hashable, Sendable, Codable {
+    /// The top-left corner.
     case topLeft
+    /// The middle of the top edge.
     case top
+    /// The top-right corner.
     case topRight
+    /// The middle of the right edge.
     case right
+    /// The bottom-right corner.
     case bottomRight
+    /// The middle of the bottom edge.
     case bottom
+    /// The bottom-left corner.
     case bottomLeft
+    /// The middle of the left edge.
     case left
 
     /// Whether the handle is a corner (it moves two edges).

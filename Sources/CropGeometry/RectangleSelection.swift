@@ -33,8 +33,11 @@ public struct RectangleSelection: Hashable, Sendable {
 
     /// A touch or mouse event in view coordinates.
     public enum Event: Hashable, Sendable {
+        /// A touch started at this view point.
         case began(Point)
+        /// The touch moved to this view point.
         case moved(Point)
+        /// The touch lifted at this view point.
         case ended(Point)
         /// The gesture was interrupted: the selection returns to what it was when it began.
         case cancelled
@@ -42,18 +45,25 @@ public struct RectangleSelection: Hashable, Sendable {
 
     /// What the current touch is doing.
     public enum Interaction: Hashable, Sendable {
+        /// No touch.
         case idle
         /// Pressed outside the selection; becomes ``drawing`` once it moves past the tap slop.
         case pressing
+        /// Drawing a new selection from the press point.
         case drawing
+        /// Moving the selection.
         case moving
+        /// Resizing the selection by a handle.
         case resizing(CropHandle)
     }
 
     /// What lies under a view point.
     public enum Hit: Hashable, Sendable {
+        /// A resize handle.
         case handle(CropHandle)
+        /// Inside the selection, away from the handles.
         case inside
+        /// Outside the selection.
         case outside
     }
 

@@ -24,6 +24,7 @@ public struct ZoomViewport: Hashable, Sendable {
         case began(anchor: Point)
         /// The gesture's cumulative translation of the centroid and scale since it began.
         case changed(translation: Point, scale: Double)
+        /// The gesture finished; the view keeps where it is.
         case ended
         /// The gesture was interrupted: the view returns to where it began.
         case cancelled
