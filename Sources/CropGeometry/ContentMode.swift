@@ -2,14 +2,23 @@
 ///
 /// Used as the alignment of un-scaled content modes and as the *gravity* of a fill crop.
 public enum Alignment: String, CaseIterable, Hashable, Sendable, Codable {
+    /// Centred on both axes.
     case center
+    /// Centred horizontally, at the top.
     case top
+    /// Centred horizontally, at the bottom.
     case bottom
+    /// At the left, centred vertically.
     case left
+    /// At the right, centred vertically.
     case right
+    /// At the top-left corner.
     case topLeft
+    /// At the top-right corner.
     case topRight
+    /// At the bottom-left corner.
     case bottomLeft
+    /// At the bottom-right corner.
     case bottomRight
 
     /// The horizontal position as a fraction of the free space: 0 left, 0.5 centre, 1 right.
@@ -51,17 +60,29 @@ public enum Alignment: String, CaseIterable, Hashable, Sendable, Codable {
 /// Every mode gives the frame the image occupies (``frame(imageSize:in:)``) and the mapping between image and view
 /// coordinates in both directions (``imageToViewTransform(imageSize:in:)``).
 public enum ContentMode: String, CaseIterable, Hashable, Sendable, Codable {
+    /// Stretched to the bounds; the aspect ratio is not kept.
     case scaleToFill
+    /// Scaled to fit inside the bounds, centred (letterboxed).
     case aspectFit
+    /// Scaled to cover the bounds, centred (the overhang is clipped).
     case aspectFill
+    /// At its natural size; centred on both axes.
     case center
+    /// At its natural size; centred horizontally, at the top.
     case top
+    /// At its natural size; centred horizontally, at the bottom.
     case bottom
+    /// At its natural size; at the left, centred vertically.
     case left
+    /// At its natural size; at the right, centred vertically.
     case right
+    /// At its natural size; at the top-left corner.
     case topLeft
+    /// At its natural size; at the top-right corner.
     case topRight
+    /// At its natural size; at the bottom-left corner.
     case bottomLeft
+    /// At its natural size; at the bottom-right corner.
     case bottomRight
 
     /// The alignment used to position the image (``Alignment/center`` for the three scaling modes).
