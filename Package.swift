@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 //
 // CropKit reads top to bottom as the data flows:
-//   CropGeometry → CropPixels → CropCodecs (CJPEG, CPNG) → CropKit → cropkit (CLI)
+//   CropGeometry → CropPixels → CropCodecs (CJPEG, CPNG) → CropKit → CropEditor (web) → cropkit (CLI)
 // A lower layer never imports a higher one. CropGeometry imports only the standard library and Foundation.
 
 import PackageDescription
@@ -12,10 +12,14 @@ let package = Package(
     products: [
         .library(name: "CropKit", targets: ["CropKit"]),
         .library(name: "CropGeometry", targets: ["CropGeometry"]),
+        .library(name: "CropEditor", targets: ["CropEditor"]),
         .executable(name: "cropkit", targets: ["cropkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", exact: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         // Pure geometry: orientations, content modes, the crop engine and interaction models. No pixels, no UI.
@@ -40,10 +44,25 @@ let package = Package(
         // The public face: load/save with orientation, thumbnail and render pipelines.
         .target(name: "CropKit", dependencies: ["CropGeometry", "CropPixels", "CropCodecs"]),
 
+        // The web editor and render API: a Hummingbird server over the crop engine's editor session.
+        .target(
+            name: "CropEditor",
+            dependencies: [
+                "CropKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("Resources")]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "cropkit",
-            dependencies: ["CropKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "CropKit", "CropEditor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             resources: [.copy("Samples")]
         ),
 
@@ -59,5 +78,14 @@ let package = Package(
         ),
         .testTarget(name: "CropKitTests", dependencies: ["CropKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CLITests", dependencies: ["CropKit"]),
+        .testTarget(
+            name: "CropEditorTests",
+            dependencies: [
+                "CropEditor",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
     ]
 )

@@ -1,0 +1,72 @@
+import CropKit
+
+/// The picture `cropkit edit` works on, read once: its bytes, header facts and a small preview.
+///
+/// The preview is a copy of the **stored** pixels (no EXIF orientation applied), downscaled once with
+/// shrink-on-load so its longer side is at most ``previewMaximumSide``. That is the image an ``EditorViewState``'s
+/// `image.transform` positions: the browser never needs a new preview when the user turns or flips.
+public struct EditedImage: Sendable {
+    /// A name for the picture (the file's name), used for the download's file name.
+    public let name: String
+    /// The encoded file.
+    public let bytes: [UInt8]
+    /// Its header: format, stored size, EXIF orientation.
+    public let info: ImageInfo
+    /// The encoded preview (stored orientation, no metadata): JPEG, or PNG for a PNG source (keeping alpha).
+    public let preview: [UInt8]
+    /// The preview's pixel size (stored orientation).
+    public let previewSize: PixelSize
+    /// The preview's format.
+    public let previewFormat: ImageFormat
+
+    /// Reads the picture's header and makes its preview.
+    ///
+    /// - Parameters:
+    ///   - name: the picture's name (a file name; only its last path component is kept).
+    ///   - bytes: the JPEG or PNG file.
+    ///   - pipeline: the pipeline that makes the preview (its pixel limit applies).
+    ///   - previewMaximumSide: the preview's longer side at most, in pixels (≥ 16).
+    /// - Throws: ``CropKitError`` when the bytes are not a readable image or exceed the pixel limit.
+    public init(name: String, bytes: [UInt8], pipeline: ImagePipeline = ImagePipeline(), previewMaximumSide: Int = 1600)
+        throws(CropKitError)
+    {
+        let source = ImageSource.data(bytes)
+        let info = try source.info(strict: pipeline.strict)
+        let side = max(16, previewMaximumSide)
+        let result = try pipeline.render(
+            source, .recipe(try Self.storedOrientationRecipe(info)), maximumSize: PixelSize(side, side),
+            to: .data,
+            options: SaveOptions(format: info.format == .png ? .png : .jpeg, quality: 85, stripMetadata: true))
+        self.name = String(name.split(separator: "/").last ?? "image")
+        self.bytes = bytes
+        self.info = info
+        self.preview = result.data ?? []
+        self.previewSize = result.size
+        self.previewFormat = info.format == .png ? .png : .jpeg
+    }
+
+    /// The recipe whose turns and flip undo the file's EXIF orientation, so that rendering it gives the stored
+    /// pixels (the only one of the eight turn-and-flip recipes with that property).
+    static func storedOrientationRecipe(_ info: ImageInfo) throws(CropKitError) -> Recipe {
+        for turns in 0..<4 {
+            for mirrored in [false, true] {
+                let recipe = try mappingGeometry { () throws(GeometryError) in
+                    try Recipe(quarterTurns: turns, flipHorizontal: mirrored)
+                }
+                let state = try mappingGeometry { () throws(GeometryError) in
+                    try CropState(recipe: recipe, sourceSize: info.storedSize, orientation: info.orientation)
+                }
+                if state.orientation == .up { return recipe }
+            }
+        }
+        throw .invalidRequest(name: "orientation", reason: "no turn and flip undoes \(info.orientation)")
+    }
+
+    /// The MIME type of the preview.
+    public var previewContentType: String { previewFormat == .png ? "image/png" : "image/jpeg" }
+}
+
+/// Runs a geometry call, mapping its error into ``CropKitError``.
+func mappingGeometry<T>(_ body: () throws(GeometryError) -> T) throws(CropKitError) -> T {
+    do { return try body() } catch { throw .geometry(error) }
+}

@@ -1,0 +1,138 @@
+import CropKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Every error the editor server answers with. Each case names the problem; each maps to one HTTP status (always
+/// 4xx, or 503 for a full render queue) and a JSON body `{"error": {"message": …, "problem": …}}`, where `problem`
+/// is a stable machine-readable name of the case.
+public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The request body is larger than ``EditorConfiguration/maximumRequestBytes``.
+    case requestTooLarge(limit: Int)
+    /// The request has no image (empty body, or no `image` part in a multipart form).
+    case missingImage
+    /// The request has no recipe (no `recipe` query parameter and no `recipe` part).
+    case missingRecipe
+    /// The recipe is not valid JSON for ``Recipe`` or does not fit the image; `reason` names the field.
+    case invalidRecipe(reason: String)
+    /// A query parameter or form field has a value that cannot be used.
+    case invalidParameter(name: String, reason: String)
+    /// The multipart body is malformed.
+    case malformedMultipart(reason: String)
+    /// The body's content type is not one the endpoint accepts.
+    case unsupportedMediaType(String)
+    /// The image is not a JPEG or PNG CropKit can read (not an image, an unsupported format or feature).
+    case unsupportedImage(reason: String)
+    /// The image data is truncated or corrupt.
+    case corruptImage(reason: String)
+    /// The image has more pixels than the configured limit.
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// No edit session has this id (never created, expired or cancelled).
+    case unknownSession(String)
+    /// The render queue is full; try again later.
+    case busy(queued: Int)
+    /// No route matches the path (the server serves a fixed set of paths and nothing from the file system).
+    case notFound(path: String)
+    /// The route exists but not for this method.
+    case methodNotAllowed(method: String, path: String)
+
+    /// Maps a CropKit error met while reading a client's image or applying its recipe.
+    public init(_ error: CropKitError) {
+        switch error {
+        case .geometry(let e):
+            self = .invalidRecipe(reason: e.description)
+        case .codec(.tooManyPixels(let w, let h, let limit)), .pixels(.tooManyPixels(let w, let h, let limit)):
+            self = .tooManyPixels(width: w, height: h, limit: limit)
+        case .codec(.notAnImage), .codec(.unsupportedFormat), .codec(.unsupportedFeature):
+            self = .unsupportedImage(reason: error.description)
+        case .codec(.truncated), .codec(.corruptData), .codec(.resourceLimit):
+            self = .corruptImage(reason: error.description)
+        case .invalidRequest(let name, let reason):
+            self = .invalidParameter(name: name, reason: reason)
+        case .codec, .pixels:
+            self = .unsupportedImage(reason: error.description)
+        }
+    }
+
+    /// The HTTP status this error answers with.
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .requestTooLarge, .tooManyPixels: .contentTooLarge
+        case .missingImage, .missingRecipe, .invalidRecipe, .invalidParameter, .malformedMultipart: .badRequest
+        case .unsupportedMediaType, .unsupportedImage: .unsupportedMediaType
+        case .corruptImage: .unprocessableContent
+        case .unknownSession, .notFound: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        case .busy: .serviceUnavailable
+        }
+    }
+
+    /// A stable name for the kind of problem (the JSON body's `problem`).
+    public var problem: String {
+        switch self {
+        case .requestTooLarge: "requestTooLarge"
+        case .missingImage: "missingImage"
+        case .missingRecipe: "missingRecipe"
+        case .invalidRecipe: "invalidRecipe"
+        case .invalidParameter: "invalidParameter"
+        case .malformedMultipart: "malformedMultipart"
+        case .unsupportedMediaType: "unsupportedMediaType"
+        case .unsupportedImage: "unsupportedImage"
+        case .corruptImage: "corruptImage"
+        case .tooManyPixels: "tooManyPixels"
+        case .unknownSession: "unknownSession"
+        case .busy: "busy"
+        case .notFound: "notFound"
+        case .methodNotAllowed: "methodNotAllowed"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .requestTooLarge(let limit): "the request body is larger than the limit of \(limit) bytes"
+        case .missingImage: "the request has no image: send it as the body or as a multipart part named 'image'"
+        case .missingRecipe:
+            "the request has no recipe: send it as the 'recipe' query parameter or a multipart part named 'recipe'"
+        case .invalidRecipe(let reason): "invalid recipe: \(reason)"
+        case .invalidParameter(let name, let reason): "invalid \(name): \(reason)"
+        case .malformedMultipart(let reason): "malformed multipart body: \(reason)"
+        case .unsupportedMediaType(let type): "unsupported content type '\(type)'"
+        case .unsupportedImage(let reason): "unsupported image: \(reason)"
+        case .corruptImage(let reason): "unreadable image: \(reason)"
+        case .tooManyPixels(let w, let h, let limit):
+            "the image is \(w)×\(h) pixels, more than the limit of \(limit) pixels"
+        case .unknownSession(let id): "no edit session '\(id)' (it expired or was cancelled)"
+        case .busy(let queued): "the server is busy (\(queued) renders queued); try again shortly"
+        case .notFound(let path): "nothing is served at '\(path)'"
+        case .methodNotAllowed(let method, let path): "\(method) is not allowed on '\(path)'"
+        }
+    }
+
+    /// The JSON body.
+    struct Body: Codable, Hashable {
+        struct Detail: Codable, Hashable {
+            var message: String
+            var problem: String
+        }
+        var error: Detail
+    }
+}
+
+extension EditorError: HTTPResponseError {
+    /// The JSON error response (`Retry-After: 1` on 503).
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = try jsonResponse(Body(error: .init(message: description, problem: problem)), status: status)
+        if status == .serviceUnavailable { response.headers[.retryAfter] = "1" }
+        return response
+    }
+}
+
+/// A JSON response of `value` (keys sorted).
+func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let data = try encoder.encode(value)
+    return Response(
+        status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+}

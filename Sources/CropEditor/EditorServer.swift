@@ -1,0 +1,321 @@
+import CropKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+
+/// The `cropkit edit` server: one single-page editor for one picture, driven over a WebSocket by the crop engine's
+/// ``EditorSession``, plus an HTTP render API for apps.
+///
+/// Routes (a fixed set; nothing else is served, and no request path reaches the file system):
+///
+/// | method | path | answer |
+/// |---|---|---|
+/// | GET | `/`, `/editor.js`, `/editor.css` | the page (package resources, read once) |
+/// | GET | `/api/health` | `{"status": "ok", …}` |
+/// | GET | `/api/image` | the edited picture's description (sizes, orientation, preview) |
+/// | GET | `/api/preview` | the preview image (stored orientation, downscaled once) |
+/// | GET (WebSocket) | `/api/session?id=…` | the editor protocol (see ``EditorProtocol``) |
+/// | POST | `/api/sessions/{id}/render?format=jpeg\|png&quality=…` | Done: the session's recipe rendered at full resolution |
+/// | DELETE | `/api/sessions/{id}` | Cancel: the session is discarded |
+/// | POST | `/api/render?recipe=…&format=…&quality=…&maxWidth=…&maxHeight=…` | an image (raw body or multipart) rendered with a recipe |
+///
+/// Every error is JSON (`{"error": {"message", "problem"}}`) with a 4xx status, or 503 when the render queue is full.
+public struct EditorServer: Sendable {
+    /// The settings.
+    public let configuration: EditorConfiguration
+    /// The picture the page edits.
+    public let image: EditedImage
+    /// The page's files.
+    public let page: EditorPage
+    /// The render admission queue shared by the render API and Done.
+    public let renderQueue: RenderQueue
+    let sessions: EditSessionStore
+
+    /// Creates a server for `image`.
+    public init(image: EditedImage, configuration: EditorConfiguration = EditorConfiguration(), page: EditorPage)
+    {
+        self.configuration = configuration
+        self.image = image
+        self.page = page
+        self.renderQueue = RenderQueue(
+            concurrency: configuration.renderConcurrency, capacity: configuration.renderQueueCapacity)
+        self.sessions = EditSessionStore(
+            image: image, lifetime: configuration.sessionLifetime, capacity: configuration.maximumSessions,
+            sessionConfiguration: configuration.session)
+    }
+
+    /// The HTTP application: the routes above, listening on ``EditorConfiguration/host`` and ``EditorConfiguration/port``.
+    ///
+    /// - Parameter onServerRunning: called once the server listens, with its bound port (useful with port 0).
+    public func makeApplication(
+        logger: Logger? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        var logger = logger ?? Logger(label: "cropkit.edit")
+        if logger.logLevel < .warning { logger.logLevel = .warning }
+        return Application(
+            router: makeRouter(),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: makeWebSocketRouter(),
+                configuration: .init(ws: .init(maxFrameSize: max(1024, configuration.maximumEventBytes)))),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "cropkit"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    // MARK: HTTP routes
+
+    /// The HTTP router (everything but the WebSocket).
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(EditorErrorMiddleware(maximumRequestBytes: configuration.maximumRequestBytes))
+        router.middlewares.add(LoopbackHostMiddleware(host: configuration.host))
+        for (path, asset) in page.assets {
+            router.get(RouterPath(path)) { _, _ in
+                Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: asset.contentType, .cacheControl: "no-cache",
+                        .contentSecurityPolicy: Self.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+                    ],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+            }
+        }
+        router.get("/api/health") { _, _ in try await health() }
+        router.get("/api/image") { _, _ in try jsonResponse(ImageDescription(image)) }
+        router.get("/api/preview") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: image.previewContentType, .cacheControl: "no-cache",
+                          .xContentTypeOptions: "nosniff"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.preview)))
+        }
+        router.post("/api/render") { request, context in try await renderAPI(request) }
+        router.post("/api/sessions/:id/render") { request, context in
+            try await renderSession(id: try context.parameters.require("id"), request: request)
+        }
+        router.delete("/api/sessions/:id") { _, context in
+            let id = try context.parameters.require("id")
+            guard await sessions.remove(session: id) else { throw EditorError.unknownSession(id) }
+            return Response(status: .noContent)
+        }
+        return router
+    }
+
+    /// The page may load only its own script, style, preview and WebSocket, and render blobs.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    private func health() async throws -> Response {
+        struct Health: Encodable {
+            var status = "ok"
+            var image: String
+            var sessions: Int
+            var renderConcurrency: Int
+            var renderQueueCapacity: Int
+            var maximumRequestBytes: Int
+            var maximumPixels: Int
+        }
+        return try jsonResponse(
+            Health(image: image.name, sessions: await sessions.count, renderConcurrency: renderQueue.concurrency,
+                   renderQueueCapacity: renderQueue.capacity,
+                   maximumRequestBytes: configuration.maximumRequestBytes,
+                   maximumPixels: configuration.pixelLimits.maxPixels))
+    }
+
+    // MARK: Rendering
+
+    /// `POST /api/render`: the body is the image (raw `image/jpeg`, `image/png` or `application/octet-stream`), or a
+    /// `multipart/form-data` form with an `image` part and optionally a `recipe` part; the recipe may also come as
+    /// the `recipe` query parameter.
+    func renderAPI(_ request: Request) async throws -> Response {
+        let options = try RenderOptions(query: request.uri.queryParameters)
+        let contentType = request.headers[.contentType] ?? "application/octet-stream"
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
+        let isMultipart = mediaType == "multipart/form-data"
+        guard isMultipart || ["image/jpeg", "image/png", "application/octet-stream"].contains(mediaType) else {
+            throw EditorError.unsupportedMediaType(contentType)
+        }
+        let queryRecipe = try options.recipeJSON.map(Self.parseRecipe)
+        if !isMultipart, queryRecipe == nil { throw EditorError.missingRecipe }
+        try checkDeclaredLength(request)
+        return try await renderQueue.withSlot {
+            let body = try await collect(request)
+            var imageBytes = body
+            var recipe = queryRecipe
+            if isMultipart {
+                let form = try MultipartForm(body: body, contentType: contentType)
+                guard let part = form.part(named: "image") else { throw EditorError.missingImage }
+                imageBytes = Array(part.body)
+                if recipe == nil, let text = form.part(named: "recipe") {
+                    recipe = try Self.parseRecipe(String(decoding: text.body, as: UTF8.self))
+                }
+            }
+            guard let recipe else { throw EditorError.missingRecipe }
+            guard !imageBytes.isEmpty else { throw EditorError.missingImage }
+            return try await render(.data(imageBytes), recipe: recipe, options: options, baseName: "render")
+        }
+    }
+
+    /// Done: `POST /api/sessions/{id}/render` renders the session's last state at full resolution.
+    func renderSession(id: String, request: Request) async throws -> Response {
+        let options = try RenderOptions(query: request.uri.queryParameters)
+        let recipe = try await sessions.recipe(session: id)
+        return try await renderQueue.withSlot {
+            try await render(.data(image.bytes), recipe: recipe, options: options, baseName: image.baseName + "-edited")
+        }
+    }
+
+    /// Renders on a worker thread and wraps the bytes in a response carrying the pixel size.
+    private func render(_ source: ImageSource, recipe: Recipe, options: RenderOptions, baseName: String)
+        async throws -> Response
+    {
+        let pipeline = configuration.pipeline
+        let result: PipelineResult
+        do {
+            result = try await renderQueue.perform {
+                let format = try options.format ?? (source.info().format == .png ? .png : .jpeg)
+                return try pipeline.render(
+                    source, .recipe(recipe), maximumSize: options.maximumSize, to: .data,
+                    options: SaveOptions(format: format, quality: options.quality))
+            }
+        } catch let error as CropKitError {
+            throw EditorError(error)
+        }
+        let format = result.encodedFormat ?? .jpeg
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: format == .png ? "image/png" : "image/jpeg",
+                .contentDisposition: "attachment; filename=\"\(baseName).\(format.fileExtension)\"",
+                .imageWidth: String(result.size.width), .imageHeight: String(result.size.height),
+                .accessControlExposeHeaders: "X-Image-Width, X-Image-Height, Content-Disposition",
+                .cacheControl: "no-store",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data ?? [])))
+    }
+
+    static func parseRecipe(_ json: String) throws -> Recipe {
+        do {
+            return try Recipe(json: Data(json.utf8))
+        } catch {
+            throw EditorError.invalidRecipe(reason: error.description)
+        }
+    }
+
+    /// Refuses a body whose declared length is over the limit before reading any of it.
+    private func checkDeclaredLength(_ request: Request) throws {
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > configuration.maximumRequestBytes
+        {
+            throw EditorError.requestTooLarge(limit: configuration.maximumRequestBytes)
+        }
+    }
+
+    private func collect(_ request: Request) async throws -> [UInt8] {
+        do {
+            let buffer = try await request.body.collect(upTo: configuration.maximumRequestBytes)
+            return Array(buffer.readableBytesView)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw EditorError.requestTooLarge(limit: configuration.maximumRequestBytes)
+        }
+    }
+}
+
+/// The output options of a render request's query: `format`, `quality`, `maxWidth`, `maxHeight`, `recipe`.
+struct RenderOptions {
+    var format: ImageFormat?
+    var quality: Int
+    var maximumSize: PixelSize?
+    var recipeJSON: String?
+
+    init(query: FlatDictionary<Substring, Substring>) throws(EditorError) {
+        switch query["format"].map({ $0.lowercased() }) {
+        case nil: format = nil
+        case "jpeg", "jpg": format = .jpeg
+        case "png": format = .png
+        case let other?: throw .invalidParameter(name: "format", reason: "'\(other)' is not jpeg or png")
+        }
+        quality = 90
+        if let text = query["quality"] {
+            guard let q = Int(text), (1...100).contains(q) else {
+                throw .invalidParameter(name: "quality", reason: "'\(text)' is not a whole number in 1…100")
+            }
+            quality = q
+        }
+        func side(_ name: String) throws(EditorError) -> Int? {
+            guard let text = query[name[...]] else { return nil }
+            guard let value = Int(text), value >= 1, value <= CropState.maximumSide else {
+                throw .invalidParameter(name: name, reason: "'\(text)' is not a whole number of pixels ≥ 1")
+            }
+            return value
+        }
+        let width = try side("maxWidth"), height = try side("maxHeight")
+        if width != nil || height != nil {
+            maximumSize = PixelSize(width ?? CropState.maximumSide, height ?? CropState.maximumSide)
+        }
+        recipeJSON = query["recipe"].map(String.init)
+    }
+}
+
+/// What the page learns about the picture (`GET /api/image` and the WebSocket's `hello`).
+public struct ImageDescription: Codable, Hashable, Sendable {
+    /// The preview image the view state's transform positions.
+    public struct Preview: Codable, Hashable, Sendable {
+        /// Where to get it.
+        public var url: String
+        /// Its width in pixels (stored orientation).
+        public var width: Int
+        /// Its height in pixels (stored orientation).
+        public var height: Int
+        /// Its MIME type.
+        public var contentType: String
+    }
+    /// The file's name.
+    public var name: String
+    /// `"jpeg"` or `"png"`.
+    public var format: String
+    /// The displayed width (after the EXIF orientation).
+    public var width: Int
+    /// The displayed height.
+    public var height: Int
+    /// The stored width.
+    public var storedWidth: Int
+    /// The stored height.
+    public var storedHeight: Int
+    /// The EXIF orientation, 1…8.
+    public var orientation: Int
+    /// The preview.
+    public var preview: Preview
+
+    /// Describes `image`.
+    public init(_ image: EditedImage) {
+        name = image.name
+        format = image.info.format.rawValue
+        width = image.info.displayedSize.width
+        height = image.info.displayedSize.height
+        storedWidth = image.info.width
+        storedHeight = image.info.height
+        orientation = image.info.orientation.exifValue
+        preview = Preview(url: "/api/preview", width: image.previewSize.width, height: image.previewSize.height,
+                          contentType: image.previewContentType)
+    }
+}
+
+extension EditedImage {
+    /// The name without its extension, safe for a `Content-Disposition` file name.
+    var baseName: String {
+        let stem = name.split(separator: ".").dropLast().joined(separator: ".")
+        let safe = (stem.isEmpty ? name : stem).filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+        return safe.isEmpty ? "image" : safe
+    }
+}
+
+extension HTTPField.Name {
+    static let imageWidth = HTTPField.Name("X-Image-Width")!
+    static let imageHeight = HTTPField.Name("X-Image-Height")!
+    static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+}

@@ -1,0 +1,82 @@
+import Dispatch
+
+/// Admission control for renders: at most ``concurrency`` run at once, at most ``capacity`` more wait in FIFO order,
+/// and a request that finds the queue full is refused at once with ``EditorError/busy(queued:)`` (HTTP 503).
+///
+/// Memory stays bounded: a request takes its place in the queue *before* its body is read, so waiting requests hold
+/// no image bytes (their bodies stay in the socket, flow-controlled by TCP), and at most `concurrency` images are
+/// decoded at once.
+///
+/// The work itself runs on a Dispatch queue, off Swift's cooperative thread pool and the server's event loops, so
+/// a long render never stalls other connections (the WebSocket round trip stays short while renders run).
+public actor RenderQueue {
+    /// How many renders run at once (≥ 1).
+    public nonisolated let concurrency: Int
+    /// How many requests may wait for a slot (≥ 0).
+    public nonisolated let capacity: Int
+
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// How many renders hold a slot now.
+    public var runningCount: Int { running }
+    /// How many requests wait for a slot now.
+    public var waitingCount: Int { waiting.count }
+    /// The largest number of renders ever running at once (for tests and the load test).
+    public private(set) var peakRunning = 0
+    /// How many requests were refused because the queue was full.
+    public private(set) var refused = 0
+
+    /// Creates a queue; `concurrency` is raised to 1 and `capacity` to 0 if lower.
+    public init(concurrency: Int, capacity: Int) {
+        self.concurrency = max(1, concurrency)
+        self.capacity = max(0, capacity)
+    }
+
+    /// Waits for a slot, or throws ``EditorError/busy(queued:)`` when `capacity` requests already wait.
+    /// Every successful call must be balanced by one ``release()``.
+    public func acquire() async throws(EditorError) {
+        if running < concurrency {
+            running += 1
+            peakRunning = max(peakRunning, running)
+            return
+        }
+        guard waiting.count < capacity else {
+            refused += 1
+            throw .busy(queued: waiting.count)
+        }
+        await withCheckedContinuation { waiting.append($0) }
+        // The releasing caller handed its slot over: `running` is unchanged.
+    }
+
+    /// Gives a slot back, handing it to the longest-waiting request if any.
+    public func release() {
+        if waiting.isEmpty {
+            running -= 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+
+    /// Runs `body` in a slot: waits for one (or throws ``EditorError/busy(queued:)``), then calls `body`, which
+    /// usually reads the request body and calls ``perform(_:)``.
+    public nonisolated func withSlot<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await acquire()
+        do {
+            let value = try await body()
+            await release()
+            return value
+        } catch {
+            await release()
+            throw error
+        }
+    }
+
+    /// Runs blocking, CPU-bound `work` on a Dispatch worker thread and returns its result.
+    public nonisolated func perform<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { try work() })
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import CropEditor
+import CropKit
+import Dispatch
+import Foundation
+
+/// `cropkit edit [IMAGE] [--port P] [--host H] [--open]`: the browser crop editor on a local web server.
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Crop, straighten, turn and flip a picture in the browser; Done downloads the full-resolution result.",
+        discussion: """
+            Starts a web server on the loopback interface and prints its URL; open it in a browser (or pass --open). \
+            The page draws the picture under a crop box; every gesture goes to CropKit's crop engine over a \
+            WebSocket. Done renders the crop at full source resolution and offers it for download. Without IMAGE \
+            the bundled sample photo is edited. The same server answers POST /api/render for apps. Stop it with \
+            Ctrl-C.
+
+            Examples:
+              cropkit edit photo.jpg --open
+              cropkit edit --port 8080
+            """)
+
+    @Argument(help: "The JPEG or PNG to edit (default: a bundled sample photo).")
+    var image: String?
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 0
+
+    @Option(help: "The address to listen on. Anything but loopback exposes the editor to the network.")
+    var host = "127.0.0.1"
+
+    @Flag(help: "Open the editor in the default browser.")
+    var open = false
+
+    @Option(help: "The largest render request body accepted, in megabytes.")
+    var maxRequestMB = 50
+
+    @Option(help: "The largest picture accepted, in megapixels.")
+    var maxMegapixels = 200
+
+    @Option(help: "Renders running at once (default: one per core).")
+    var renderConcurrency: Int?
+
+    @Option(help: "Render requests that may wait for a slot; more are answered 503.")
+    var renderQueue = 8
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be in 0…65535.") }
+        guard maxRequestMB >= 1 else { throw ValidationError("--max-request-mb must be at least 1.") }
+        guard maxMegapixels >= 1 else { throw ValidationError("--max-megapixels must be at least 1.") }
+        if let renderConcurrency, renderConcurrency < 1 {
+            throw ValidationError("--render-concurrency must be at least 1.")
+        }
+        guard renderQueue >= 0 else { throw ValidationError("--render-queue must not be negative.") }
+    }
+
+    func run() throws {
+        var configuration = EditorConfiguration(
+            host: host, port: port, maximumRequestBytes: maxRequestMB * 1024 * 1024,
+            pixelLimits: PixelLimits(maxPixels: maxMegapixels * 1_000_000), renderQueueCapacity: renderQueue)
+        if let renderConcurrency { configuration.renderConcurrency = renderConcurrency }
+        let path = try imagePath()
+        let edited: EditedImage
+        do {
+            let bytes = try ImageSource.file(path).bytes()
+            edited = try EditedImage(
+                name: (path as NSString).lastPathComponent, bytes: bytes, pipeline: configuration.pipeline,
+                previewMaximumSide: configuration.previewMaximumSide)
+        } catch {
+            throw ValidationError("cannot edit \(path): \(error)")
+        }
+        let server = EditorServer(image: edited, configuration: configuration, page: try EditorPage())
+        let host = self.host, open = self.open
+        try runBlocking {
+            try await server.makeApplication { boundPort in
+                let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort)/"
+                // Written unbuffered: scripts wait for this line to learn the port.
+                FileHandle.standardOutput.write(Data("""
+                    cropkit edit: editing \(edited.name) (\(edited.info.displayedSize)) at \(url)
+                    Press Ctrl-C to stop.
+
+                    """.utf8))
+                if open { openInBrowser(url) }
+            }.runService()
+        }
+    }
+
+    /// The image to edit: the argument, or the bundled sample.
+    private func imagePath() throws -> String {
+        if let image { return image }
+        guard let url = Bundle.module.url(forResource: "waterfall-orientation6", withExtension: "jpg",
+                                          subdirectory: "Samples")
+        else {
+            throw ValidationError("the bundled sample photo is missing from this installation; give an IMAGE")
+        }
+        return url.path
+    }
+}
+
+/// Asks the desktop to open `url` (`xdg-open`, or `open` on macOS); a failure is reported, not fatal.
+private func openInBrowser(_ url: String) {
+    #if os(macOS)
+    let opener = "/usr/bin/open"
+    #else
+    let opener = "/usr/bin/xdg-open"
+    #endif
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: opener)
+    process.arguments = [url]
+    do {
+        try process.run()
+    } catch {
+        FileHandle.standardError.write(Data("cropkit edit: cannot open a browser (\(error)); open \(url)\n".utf8))
+    }
+}
+
+/// Runs `body` to completion from synchronous code (the root command is synchronous) and rethrows its error.
+private func runBlocking(_ body: @escaping @Sendable () async throws -> Void) throws {
+    final class Outcome: @unchecked Sendable {
+        var error: (any Error)?
+        let done = DispatchSemaphore(value: 0)
+    }
+    let outcome = Outcome()
+    Task.detached {
+        do { try await body() } catch { outcome.error = error }
+        outcome.done.signal()
+    }
+    outcome.done.wait()
+    if let error = outcome.error { throw error }
+}
