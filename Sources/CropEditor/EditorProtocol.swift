@@ -76,11 +76,13 @@ extension EditorServer {
         let router = Router(context: BasicWebSocketRequestContext.self)
         let host = configuration.host
         router.ws("/api/session") { request, _ in
-            // A browser always sends Origin: only the editor's own page may connect.
-            if let origin = request.headers[.origin], let authority = request.head.authority,
-                !(origin.hasSuffix("://" + authority))
-            {
-                return .dontUpgrade
+            // A browser always sends Origin: only a page served under the editor's own host name may connect
+            // (browsers send WebSockets across sites; a page elsewhere must not drive or read a session).
+            if let origin = request.headers[.origin], let authority = request.head.authority {
+                let originAuthority = origin.components(separatedBy: "://").last ?? origin
+                guard hostName(originAuthority).lowercased() == hostName(authority).lowercased() else {
+                    return .dontUpgrade
+                }
             }
             if isLoopback(host), let authority = request.head.authority,
                 !isLoopback(hostName(authority))

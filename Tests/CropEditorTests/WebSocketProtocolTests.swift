@@ -1,0 +1,258 @@
+import CropKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import NIOCore
+import Testing
+import WSClient
+
+@testable import CropEditor
+
+/// One decoded server message.
+private struct Reply: Decodable {
+    var type: String
+    var session: String?
+    var restored: Bool?
+    var image: ImageDescription?
+    var state: EditorViewState?
+    var message: String?
+}
+
+/// What a test's WebSocket conversation leaves behind for the assertions after it.
+private actor Notes {
+    var session = ""
+    var state: EditorViewState?
+    func set(session: String) { self.session = session }
+    func set(state: EditorViewState?) { self.state = state }
+}
+
+/// A scripted conversation: sends text, reads the one answer.
+private struct Conversation {
+    var inbound: WebSocketInboundMessageStream.AsyncIterator
+    let outbound: WebSocketOutboundWriter
+
+    mutating func next() async throws -> Reply {
+        let message = try #require(try await inbound.next())
+        guard case .text(let text) = message else { Issue.record("binary answer"); throw CancellationError() }
+        return try JSONDecoder().decode(Reply.self, from: Data(text.utf8))
+    }
+
+    mutating func send(_ text: String) async throws -> Reply {
+        try await outbound.write(.text(text))
+        return try await next()
+    }
+
+    mutating func send(_ event: EditorEvent) async throws -> Reply {
+        try await send(String(decoding: try JSONEncoder().encode(event), as: UTF8.self))
+    }
+}
+
+@Suite struct WebSocketProtocolTests {
+    let viewport = EditorEvent.viewport(size: Size(width: 800, height: 600),
+                                        insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
+
+    /// The session the server should be running, built here from the same engine.
+    private func localSession(_ server: EditorServer) throws -> EditorSession {
+        var configuration = server.configuration.session
+        configuration.previewSize = server.image.previewSize
+        let state = try CropState(sourceSize: server.image.info.storedSize, orientation: server.image.info.orientation)
+        return try EditorSession(state: state, viewportSize: Size(width: 800, height: 600),
+                                 insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16),
+                                 configuration: configuration)
+    }
+
+    @Test func scriptedEventsGiveTheEnginesStates() async throws {
+        let server = try makeServer()
+        var local = try localSession(server)
+        let start = local.viewState
+        let box = start.cropBox
+        func at(_ fx: Double, _ fy: Double) -> Point {
+            Point(x: box.minX + box.width * fx, y: box.minY + box.height * fy)
+        }
+        // Draw a box (the crop fills the picture, so a drag inside draws), move it, straighten, turn, flip, lock
+        // the aspect, swap it, nudge, zoom, undo, redo, pan mode.
+        var script: [EditorEvent] = [
+            .pointerDown(id: 1, location: at(0.2, 0.2), intent: .auto),
+            .pointerMove(id: 1, location: at(0.4, 0.5)),
+            .pointerMove(id: 1, location: at(0.7, 0.8)),
+            .pointerUp(id: 1, location: at(0.7, 0.8)),
+        ]
+        for event in script { try local.handle(event) }  // to learn where the drawn box lands
+        let drawn = local.viewState.cropBox
+        local = try localSession(server)
+        script += [
+            .pointerDown(id: 2, location: drawn.center, intent: .auto),
+            .pointerMove(id: 2, location: drawn.center + Point(x: 30, y: 20)),
+            .pointerUp(id: 2, location: drawn.center + Point(x: 30, y: 20)),
+            .straighten(angle: 4, isFinal: false),
+            .straighten(angle: 10, isFinal: true),
+            .straightenBy(delta: -0.1),
+            .rotate(.clockwise, aspectPolicy: .followPicture),
+            .flip(.horizontal),
+            .aspect(try AspectLock(string: "4:3")),
+            .swapAspect,
+            .nudge(dx: 5, dy: -3),
+            .zoom(factor: 1.25, anchor: Point(x: 400, y: 300)),
+            .undo,
+            .redo,
+            .mode(.pan),
+            .pointerDown(id: 3, location: Point(x: 400, y: 300), intent: .auto),
+            .pointerMove(id: 3, location: Point(x: 420, y: 310)),
+            .pointerUp(id: 3, location: Point(x: 420, y: 310)),
+        ]
+        var states = [local.viewState]
+        for event in script { states.append(try local.handle(event)) }
+        let expected = states, events = script
+
+        let notes = Notes()
+        try await server.makeApplication().test(.live) { client in
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                                        outbound: outbound)
+                let hello = try await talk.next()
+                #expect(hello.type == "hello")
+                #expect(hello.restored == false)
+                #expect(hello.image == ImageDescription(server.image))
+                await notes.set(session: try #require(hello.session))
+                // Then every event answers with exactly the engine's view state.
+                let first = try await talk.send(viewport)
+                #expect(first.state == expected[0])
+                for (index, event) in events.enumerated() {
+                    let reply = try await talk.send(event)
+                    #expect(reply.type == "state", "event \(index) \(event.type): \(reply.message ?? "")")
+                    #expect(reply.state == expected[index + 1], "event \(index) \(event.type)")
+                }
+                await notes.set(state: expected.last)
+            }
+            // Done renders that state at full resolution.
+            let session = await notes.session
+            let last = try #require(await notes.state)
+            #expect(last.angle == -9.9)  // the flip mirrors the straighten too
+            #expect(last.quarterTurns == 1)
+            #expect(last.flipped)
+            #expect(last.mode == .pan)
+            #expect(last.aspect == (try AspectLock.ratio(3, 4)))
+            try await client.execute(uri: "/api/sessions/\(session)/render?format=png", method: .post) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentDisposition] == "attachment; filename=\"quadrants-orientation6-edited.png\"")
+                let image = try Image(source: .data(response.bytes))
+                #expect(image.size == last.outputSize)
+                // No fill in a straightened crop's corners: the picture there is one of the quadrant colours.
+                let w = image.size.width, h = image.size.height
+                for (x, y) in [(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)] {
+                    let p = image.pixels.pixel(x: x, y: y)
+                    #expect([red, green, blue, yellow].contains { close(p, $0, tolerance: 40) }, "corner \(x),\(y): \(p)")
+                }
+            }
+        }
+    }
+
+    @Test func badMessagesAreAnsweredWithErrorsAndChangeNothing() async throws {
+        let server = try makeServer()
+        try await server.makeApplication().test(.live) { client in
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                                        outbound: outbound)
+                _ = try await talk.next()
+                var reply = try await talk.send(.rotate(.clockwise, aspectPolicy: .followPicture))
+                #expect(reply.type == "error")
+                #expect(reply.message?.contains("first event of a connection must be 'viewport'") == true)
+                let start = try #require(try await talk.send(viewport).state)
+                reply = try await talk.send(#"{"type":"straighten","angle":90}"#)
+                #expect(reply.type == "error")
+                #expect(reply.message?.contains("90") == true)
+                reply = try await talk.send(#"{"type":"teleport"}"#)
+                #expect(reply.message?.contains("unknown event type 'teleport'") == true)
+                reply = try await talk.send(#"{"type":"flip"}"#)
+                #expect(reply.message == "invalid event: missing field 'axis'")
+                reply = try await talk.send(#"{"type":"nudge","dx":"left","dy":0}"#)
+                #expect(reply.message == "invalid event: field 'dx' has the wrong type")
+                reply = try await talk.send("not json")
+                #expect(reply.type == "error")
+                try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3])))
+                reply = try await talk.next()
+                #expect(reply.message?.contains("JSON text frames") == true)
+                // Nothing changed: the next harmless event gives the start state again.
+                reply = try await talk.send(viewport)
+                #expect(reply.state == start)
+            }
+        }
+    }
+
+    @Test func aReloadRestoresTheLastStateFromItsRecipe() async throws {
+        let server = try makeServer()
+        let notes = Notes()
+        try await server.makeApplication().test(.live) { client in
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                                        outbound: outbound)
+                await notes.set(session: try #require(try await talk.next().session))
+                _ = try await talk.send(viewport)
+                _ = try await talk.send(.straighten(angle: 7.5, isFinal: true))
+                _ = try await talk.send(.aspect(.ratio(try AspectRatio(3, 2))))
+                await notes.set(state: try await talk.send(.rotate(.counterClockwise, aspectPolicy: .followPicture)).state)
+            }
+            let id = await notes.session
+            let before = try #require(await notes.state)
+            try await client.ws("/api/session?id=\(id)") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                                        outbound: outbound)
+                let hello = try await talk.next()
+                #expect(hello.session == id)
+                #expect(hello.restored == true)
+                let after = try #require(try await talk.send(viewport).state)
+                #expect(after.recipe == before.recipe)
+                #expect(after.outputSize == before.outputSize)
+                #expect(after.canUndo == false)  // history does not survive a reload; the picture's state does
+            }
+            // Cancel discards it: a reconnect with the old id gets a new, untouched session.
+            try await client.execute(uri: "/api/sessions/\(id)", method: .delete) { response in
+                #expect(response.status == .noContent)
+            }
+            try await client.ws("/api/session?id=\(id)") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                                        outbound: outbound)
+                let hello = try await talk.next()
+                #expect(hello.session != id)
+                #expect(hello.restored == false)
+                #expect(try await talk.send(viewport).state?.angle == 0)
+            }
+        }
+    }
+
+    @Test func sessionsExpire() async throws {
+        let server = try makeServer { $0.sessionLifetime = .milliseconds(200) }
+        let notes = Notes()
+        try await server.makeApplication().test(.live) { client in
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                                        outbound: outbound)
+                await notes.set(session: try #require(try await talk.next().session))
+                _ = try await talk.send(viewport)
+            }
+            let id = await notes.session
+            try await client.execute(uri: "/api/sessions/\(id)/render", method: .post) { response in
+                #expect(response.status == .ok)
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            try await client.execute(uri: "/api/sessions/\(id)/render", method: .post) { response in
+                expectError(response, .notFound, "unknownSession")
+            }
+            await server.sessions.sweep()
+            #expect(await server.sessions.count == 0)
+        }
+    }
+
+    @Test func aCrossSiteOriginCannotConnect() async throws {
+        let server = try makeServer()
+        try await server.makeApplication().test(.live) { client in
+            await #expect(throws: WebSocketClientError.webSocketUpgradeFailed) {
+                try await client.ws(
+                    "/api/session", configuration: .init(additionalHeaders: [.origin: "http://evil.example"])
+                ) { _, _, _ in }
+            }
+        }
+    }
+}
