@@ -1,20 +1,22 @@
 import CropKit
 import Foundation
 
-/// The server-held edit sessions: one per page load, each an ``EditorSession`` over the edited picture plus the
-/// recipe of its last state.
+/// The server-held edit sessions: one per page load, each remembered by the recipe of its last state.
 ///
-/// A page reload reconnects with its session id and gets a fresh ``EditorSession`` restored from that recipe (undo
-/// history does not survive a reload; the picture's state does). Sessions unused for ``lifetime`` expire; at most
-/// ``capacity`` are kept (the least recently used go first).
+/// The live ``EditorSession`` belongs to the WebSocket connection; the store keeps what must outlive it. A page
+/// reload reconnects with its session id and gets a fresh ``EditorSession`` restored from the recipe (the picture's
+/// state survives a reload; the undo history does not). A second page opening an id that is already connected (a
+/// duplicated browser tab) gets a new session starting from the same recipe, so two pages never share one.
+/// Sessions without a connection and unused for ``lifetime`` expire; at most ``capacity`` are kept (the least
+/// recently used unconnected ones go first).
 actor EditSessionStore {
     struct Entry {
-        /// The live session, created by the connection's first `viewport` event.
-        var session: EditorSession?
-        /// The last state's recipe (`nil` until the first edit).
+        /// The last state's recipe (`nil` until the first event).
         var recipe: Recipe?
         /// When the session was last used.
         var lastUsed: ContinuousClock.Instant
+        /// Open WebSocket connections on it (0 or 1).
+        var connections: Int
     }
 
     let image: EditedImage
@@ -36,59 +38,49 @@ actor EditSessionStore {
     /// How many sessions are held.
     var count: Int { entries.count }
 
-    /// Opens a connection: reuses the session `id` if it is still held (the page was reloaded), otherwise creates one.
-    /// Either way the live ``EditorSession`` is dropped and rebuilt from the recipe on the first `viewport` event.
-    func open(id: String?) -> (id: String, restored: Bool) {
+    /// Opens a connection on session `id` if it is held and free (a reload), on a new session copying its recipe if
+    /// another connection has it, or on a new untouched session. Returns the id and the recipe to restore.
+    func connect(id: String?) -> (id: String, recipe: Recipe?) {
         sweep()
+        let now = clock.now
         if let id, var entry = entries[id] {
-            entry.session = nil
-            entry.lastUsed = clock.now
-            entries[id] = entry
-            return (id, entry.recipe != nil)
+            if entry.connections == 0 {
+                entry.connections = 1
+                entry.lastUsed = now
+                entries[id] = entry
+                return (id, entry.recipe)
+            }
+            return (insert(Entry(recipe: entry.recipe, lastUsed: now, connections: 1)), entry.recipe)
         }
-        if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
-            entries[oldest.key] = nil
-        }
-        let newID = UUID().uuidString.lowercased()
-        entries[newID] = Entry(session: nil, recipe: nil, lastUsed: clock.now)
-        return (newID, false)
+        return (insert(Entry(recipe: nil, lastUsed: now, connections: 1)), nil)
     }
 
-    /// Applies one event to session `id` and returns the new view state.
-    ///
-    /// The first event of a connection must be `viewport` (the session needs the view's size); it creates the live
-    /// session from the saved recipe, or from the untouched picture.
-    func handle(_ event: EditorEvent, session id: String) throws -> EditorViewState {
-        guard var entry = entries[id] else { throw EditorError.unknownSession(id) }
+    /// The connection on session `id` closed.
+    func disconnect(id: String) {
+        guard var entry = entries[id] else { return }
+        entry.connections = max(0, entry.connections - 1)
         entry.lastUsed = clock.now
-        defer { entries[id] = entry }
-        if var session = entry.session {
-            let state = try session.handle(event)
-            entry.session = session
-            entry.recipe = state.recipe
-            return state
-        }
-        guard case .viewport(let size, let insets) = event else {
-            throw EditorError.invalidParameter(
-                name: "event", reason: "the first event of a connection must be 'viewport', not '\(event.type)'")
-        }
-        let state = try startState(recipe: entry.recipe)
-        let session = try EditorSession(
-            state: state, viewportSize: size, insets: insets, configuration: sessionConfiguration)
-        let view = session.viewState
-        entry.session = session
-        entry.recipe = view.recipe
-        return view
+        entries[id] = entry
     }
 
-    /// The current view state of session `id`, if it has a live session.
-    func viewState(session id: String) -> EditorViewState? {
-        entries[id]?.session?.viewState
+    /// Records session `id`'s current recipe (re-creating an entry that was cancelled meanwhile is not done: a
+    /// cancelled session stays gone).
+    func update(id: String, recipe: Recipe) {
+        guard var entry = entries[id] else { return }
+        entry.recipe = recipe
+        entry.lastUsed = clock.now
+        entries[id] = entry
+    }
+
+    /// A new editor session for a connection: restored from `recipe`, or on the untouched picture.
+    func makeSession(recipe: Recipe?, viewportSize: Size, insets: EdgeInsets) throws -> EditorSession {
+        try EditorSession(state: startState(recipe: recipe), viewportSize: viewportSize, insets: insets,
+                          configuration: sessionConfiguration)
     }
 
     /// The recipe of session `id`'s current state (the untouched picture before any edit).
     func recipe(session id: String) throws -> Recipe {
-        guard var entry = entries[id], clock.now - entry.lastUsed <= lifetime else {
+        guard var entry = entries[id], entry.connections > 0 || clock.now - entry.lastUsed <= lifetime else {
             throw EditorError.unknownSession(id)
         }
         entry.lastUsed = clock.now
@@ -101,15 +93,24 @@ actor EditSessionStore {
         entries.removeValue(forKey: id) != nil
     }
 
-    /// Marks session `id` as used now (an open connection keeps its session alive).
-    func touch(session id: String) {
-        entries[id]?.lastUsed = clock.now
-    }
+    /// Whether session `id` is still held.
+    func contains(session id: String) -> Bool { entries[id] != nil }
 
-    /// Drops expired sessions.
+    /// Drops expired sessions (those without a connection, unused for longer than the lifetime).
     func sweep() {
         let now = clock.now
-        entries = entries.filter { now - $0.value.lastUsed <= lifetime }
+        entries = entries.filter { $0.value.connections > 0 || now - $0.value.lastUsed <= lifetime }
+    }
+
+    private func insert(_ entry: Entry) -> String {
+        if entries.count >= capacity,
+            let oldest = entries.filter({ $0.value.connections == 0 }).min(by: { $0.value.lastUsed < $1.value.lastUsed })
+        {
+            entries[oldest.key] = nil
+        }
+        let id = UUID().uuidString.lowercased()
+        entries[id] = entry
+        return id
     }
 
     private func startState(recipe: Recipe?) throws -> CropState {

@@ -222,6 +222,34 @@ private struct Conversation {
         }
     }
 
+    @Test func aSecondPageOnAConnectedSessionGetsItsOwnCopy() async throws {
+        // A duplicated browser tab carries the same session id while the first tab is still connected.
+        let server = try makeServer()
+        try await server.makeApplication().test(.live) { client in
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var first = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                                         outbound: outbound)
+                let id = try #require(try await first.next().session)
+                _ = try await first.send(viewport)
+                let turned = try #require(try await first.send(.rotate(.clockwise, aspectPolicy: .followPicture)).state)
+                try await client.ws("/api/session?id=\(id)") { inbound2, outbound2, _ in
+                    var second = Conversation(inbound: inbound2.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                                              outbound: outbound2)
+                    let hello = try await second.next()
+                    #expect(hello.session != id)
+                    #expect(hello.restored == true)
+                    let copy = try #require(try await second.send(viewport).state)
+                    #expect(copy.recipe == turned.recipe)
+                    _ = try await second.send(.flip(.horizontal))
+                }
+                // The first page's session is untouched by the second's flip.
+                let reply = try await first.send(.undo)
+                #expect(reply.state?.quarterTurns == 0)
+                #expect(reply.state?.flipped == false)
+            }
+        }
+    }
+
     @Test func sessionsExpire() async throws {
         let server = try makeServer { $0.sessionLifetime = .milliseconds(200) }
         let notes = Notes()
