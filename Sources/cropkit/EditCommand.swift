@@ -68,21 +68,32 @@ struct EditCommand: ParsableCommand {
                 name: (path as NSString).lastPathComponent, bytes: bytes, pipeline: configuration.pipeline,
                 previewMaximumSide: configuration.previewMaximumSide)
         } catch {
-            throw ValidationError("cannot edit \(path): \(error)")
+            reportFailure("cannot edit \(path): \(error)")
+            throw ExitCode.failure
         }
-        let server = EditorServer(image: edited, configuration: configuration, page: try EditorPage())
+        let page: EditorPage
+        do { page = try EditorPage() } catch {
+            reportFailure("\(error)")
+            throw ExitCode.failure
+        }
+        let server = EditorServer(image: edited, configuration: configuration, page: page)
         let host = self.host, open = self.open
-        try runBlocking {
-            try await server.makeApplication { boundPort in
-                let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort)/"
-                // Written unbuffered: scripts wait for this line to learn the port.
-                FileHandle.standardOutput.write(Data("""
-                    cropkit edit: editing \(edited.name) (\(edited.info.displayedSize)) at \(url)
-                    Press Ctrl-C to stop.
+        do {
+            try runBlocking {
+                try await server.makeApplication { boundPort in
+                    let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort)/"
+                    // Written unbuffered: scripts wait for this line to learn the port.
+                    FileHandle.standardOutput.write(Data("""
+                        cropkit edit: editing \(edited.name) (\(edited.info.displayedSize)) at \(url)
+                        Press Ctrl-C to stop.
 
-                    """.utf8))
-                if open { openInBrowser(url) }
-            }.runService()
+                        """.utf8))
+                    if open { openInBrowser(url) }
+                }.runService()
+            }
+        } catch {
+            reportFailure("the server stopped: \(error)")
+            throw ExitCode.failure
         }
     }
 
@@ -111,8 +122,13 @@ private func openInBrowser(_ url: String) {
     do {
         try process.run()
     } catch {
-        FileHandle.standardError.write(Data("cropkit edit: cannot open a browser (\(error)); open \(url)\n".utf8))
+        reportFailure("cannot open a browser (\(error)); open \(url)")
     }
+}
+
+/// Writes `cropkit edit: message` to standard error.
+private func reportFailure(_ message: String) {
+    FileHandle.standardError.write(Data("cropkit edit: \(message)\n".utf8))
 }
 
 /// Runs `body` to completion from synchronous code (the root command is synchronous) and rethrows its error.

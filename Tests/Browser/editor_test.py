@@ -26,6 +26,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -247,6 +248,20 @@ def main():
         check(v4["quarterTurns"] == 1, "rotated a quarter turn")
         check(v4["outputSize"]["width"] == v3["outputSize"]["height"]
               and v4["outputSize"]["height"] == v3["outputSize"]["width"], "the turn swaps the output's sides")
+        # The keyboard: R turns again, Ctrl+Z undoes it; ] straightens by +0.1°, Ctrl+Z undoes that.
+        overlay = driver.find_element(By.ID, "overlay")
+        overlay.send_keys("r")
+        wait_idle(driver)
+        check(view(driver)["quarterTurns"] == 2, "R rotates right")
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_idle(driver)
+        check(view(driver)["recipe"] == v4["recipe"], "Ctrl+Z undoes the turn")
+        overlay.send_keys("]")
+        wait_idle(driver)
+        check(abs(view(driver)["angle"] - 10.1) < 1e-9, "] straightens by +0.1°")
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_idle(driver)
+        check(view(driver)["recipe"] == v4["recipe"], "Ctrl+Z undoes the straighten step")
         driver.save_screenshot(os.path.join(args.out, "editor.png"))
 
         # Round trip of a drag on localhost.
