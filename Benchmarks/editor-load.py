@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Load test of `cropkit edit`'s render API: many concurrent POST /api/render requests on loopback.
 
-Starts `cropkit edit` (release build by default) with a render concurrency and queue, fires REQUESTS renders of a
-real photo from CLIENTS threads at once, and reports: status counts (only 200 and the configured 503s are allowed),
+Starts `cropkit edit` (release build by default) with a render concurrency and queue, and has CLIENTS threads render
+a real photo until REQUESTS renders succeeded; a client answered 503 waits BACKOFF seconds and tries again. Reports: status counts (only 200 and the configured 503s are allowed),
 latency percentiles, throughput, the server's peak resident memory (VmHWM) and its RSS over time, and the editor
 WebSocket's round trip (median / p95) measured idle and *while the renders run* (a drag must stay immediate).
 Standard library only. Exit status 1 if any request failed otherwise than 200/503 or memory grew past the bound.
@@ -143,6 +143,7 @@ def main():
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--queue", type=int, default=8)
+    parser.add_argument("--backoff", type=float, default=0.25, help="seconds a client waits after a 503")
     parser.add_argument("--memory-bound-mb", type=float, default=1024,
                         help="fail if the server's peak RSS exceeds this")
     args = parser.parse_args()
@@ -159,11 +160,15 @@ def main():
 
     def client():
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        status = 200
         while True:
-            with lock:
-                if remaining[0] == 0:
-                    return
-                remaining[0] -= 1
+            if status == 503:
+                time.sleep(args.backoff)
+            else:
+                with lock:
+                    if remaining[0] == 0:
+                        return
+                    remaining[0] -= 1
             t0 = time.perf_counter()
             try:
                 connection.request("POST", uri, body=photo, headers={"Content-Type": "image/jpeg"})
@@ -181,6 +186,8 @@ def main():
                     latencies.append(elapsed)
                 elif status != 503:
                     errors.append(f"{status}: {body[:200]!r}")
+            if status not in (200, 503):
+                status = 200  # a failure is counted, not retried
 
     try:
         idle_rtt = summary(round_trips(port, 500))
