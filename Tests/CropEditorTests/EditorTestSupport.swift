@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Testing
 
@@ -75,3 +76,10 @@ func close(_ a: [Int], _ b: [Int], tolerance: Int) -> Bool {
 }
 
 let red = [220, 30, 30], green = [30, 200, 30], blue = [30, 30, 220], yellow = [230, 220, 40]
+
+/// A logger that keeps the servers' shutdown chatter out of the test output.
+let quietLogger: Logger = {
+    var logger = Logger(label: "CropEditorTests")
+    logger.logLevel = .critical
+    return logger
+}()

@@ -31,7 +31,7 @@ import Testing
     @Test func rawBodyWithRecipeQueryRendersAtFullResolution() async throws {
         let server = try makeServer()
         let jpeg = try fixture(quadrantsName)
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
             try await client.execute(
                 uri: "/api/render?recipe=\(recipeQuery(bottomHalfTurned))", method: .post,
                 headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: jpeg)
@@ -54,7 +54,7 @@ import Testing
             ("recipe", "application/json", Array(bottomHalfTurned.json())),
             ("image", "image/jpeg", try fixture(quadrantsName)),
         ])
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
             try await client.execute(
                 uri: "/api/render?format=png&maxWidth=80", method: .post,
                 headers: [.contentType: "multipart/form-data; boundary=b0undary"], body: body
@@ -71,7 +71,7 @@ import Testing
     @Test func pngSourceKeepsPNGAndAlpha() async throws {
         let server = try makeServer()
         let recipe = try Recipe(cropCenter: Point(x: 0.75, y: 0.5), cropSize: Size(width: 0.5, height: 1))
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
             try await client.execute(
                 uri: "/api/render?recipe=\(recipeQuery(recipe))", method: .post,
                 headers: [.contentType: "image/png"], body: ByteBuffer(bytes: try fixture(halvesName))
@@ -93,7 +93,7 @@ import Testing
         let good = recipeQuery(bottomHalfTurned)
         let outside = try Recipe(cropCenter: Point(x: 0.9, y: 0.5), cropSize: Size(width: 0.5, height: 1))
         let straightWhole = try Recipe(angle: 10)
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
             func post(_ uri: String, type: String = "image/jpeg", body: [UInt8]? = nil) async throws -> TestResponse {
                 try await client.execute(uri: uri, method: .post, headers: [.contentType: type],
                                          body: ByteBuffer(bytes: body ?? jpeg))
@@ -161,7 +161,7 @@ import Testing
                 return c
             }(),
             page: server.page)
-        try await tight.makeApplication().test(.router) { client in
+        try await tight.makeApplication(logger: quietLogger).test(.router) { client in
             let response = try await client.execute(
                 uri: "/api/render?recipe=\(recipeQuery(try Recipe()))", method: .post,
                 headers: [.contentType: "image/png"], body: ByteBuffer(bytes: try fixture(halvesName)))
@@ -173,7 +173,7 @@ import Testing
 
     @Test func declaredLengthOverTheLimitIsRefusedBeforeReading() async throws {
         let server = try makeServer { $0.maximumRequestBytes = 1000 }
-        try await server.makeApplication().test(.live) { client in
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
             let response = try await client.execute(
                 uri: "/api/render?recipe=\(recipeQuery(try Recipe()))", method: .post,
                 headers: [.contentType: "image/jpeg", .contentLength: "5000"],
@@ -188,7 +188,7 @@ import Testing
         let server = try makeServer { $0.renderConcurrency = 1; $0.renderQueueCapacity = 1 }
         let jpeg = try fixture(quadrantsName)
         let uri = "/api/render?recipe=\(recipeQuery(bottomHalfTurned))"
-        let statuses = try await server.makeApplication().test(.ahc(.http)) { client in
+        let statuses = try await server.makeApplication(logger: quietLogger).test(.ahc(.http)) { client in
             try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?, String?).self) { group in
                 for _ in 0..<12 {
                     group.addTask {
@@ -214,7 +214,7 @@ import Testing
     @Test func aRequestFindingEverySlotAndQueuePlaceTakenGets503() async throws {
         let server = try makeServer { $0.renderConcurrency = 1; $0.renderQueueCapacity = 0 }
         try await server.renderQueue.acquire()  // a render in progress
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
             let response = try await client.execute(
                 uri: "/api/render?recipe=\(recipeQuery(bottomHalfTurned))", method: .post,
                 headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: try fixture(quadrantsName)))

@@ -11,7 +11,7 @@ import Testing
 @Suite struct RouteTests {
     @Test func servesThePageItsAssetsAndNothingElse() async throws {
         let server = try makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")
@@ -34,7 +34,7 @@ import Testing
 
     @Test func healthAndImageDescription() async throws {
         let server = try makeServer { $0.renderConcurrency = 3; $0.renderQueueCapacity = 5 }
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
             try await client.execute(uri: "/api/health", method: .get) { response in
                 #expect(response.status == .ok)
                 let health = try JSONSerialization.jsonObject(with: Data(response.bytes)) as? [String: Any]
@@ -67,7 +67,7 @@ import Testing
     ])
     func pathTraversalNeverReachesTheFileSystem(_ path: String) async throws {
         let server = try makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
             try await client.execute(uri: path, method: .get) { response in
                 // Either no route (404) or a fixed asset — never a file's content from disk.
                 let text = String(buffer: response.body)
@@ -82,7 +82,7 @@ import Testing
 
     @Test func unknownRoutesAndMethodsAnswerJSON() async throws {
         let server = try makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
             try await client.execute(uri: "/nothing-here", method: .get) { response in
                 let message = expectError(response, .notFound, "notFound")
                 #expect(message.contains("/nothing-here"))
@@ -97,7 +97,7 @@ import Testing
     @Test func aNonLoopbackHostIsRefused() async throws {
         // A page on another site reaching the editor through DNS rebinding carries its own host name.
         let server = try makeServer()
-        try await server.makeApplication().test(.live) { client in
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
             let port = try #require(client.port)
             try await TestClient.withClient(host: "127.0.0.1", port: port) { raw in
                 let refused = try await raw.execute(

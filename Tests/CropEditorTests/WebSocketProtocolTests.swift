@@ -107,7 +107,7 @@ private struct Conversation {
         let expected = states, events = script
 
         let notes = Notes()
-        try await server.makeApplication().test(.live) { client in
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
                 var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
                                         outbound: outbound)
@@ -151,7 +151,7 @@ private struct Conversation {
 
     @Test func badMessagesAreAnsweredWithErrorsAndChangeNothing() async throws {
         let server = try makeServer()
-        try await server.makeApplication().test(.live) { client in
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
                 var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
                                         outbound: outbound)
@@ -184,7 +184,7 @@ private struct Conversation {
     @Test func aReloadRestoresTheLastStateFromItsRecipe() async throws {
         let server = try makeServer()
         let notes = Notes()
-        try await server.makeApplication().test(.live) { client in
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
                 var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
                                         outbound: outbound)
@@ -225,7 +225,7 @@ private struct Conversation {
     @Test func aSecondPageOnAConnectedSessionGetsItsOwnCopy() async throws {
         // A duplicated browser tab carries the same session id while the first tab is still connected.
         let server = try makeServer()
-        try await server.makeApplication().test(.live) { client in
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
                 var first = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
                                          outbound: outbound)
@@ -253,7 +253,7 @@ private struct Conversation {
     @Test func sessionsExpire() async throws {
         let server = try makeServer { $0.sessionLifetime = .milliseconds(200) }
         let notes = Notes()
-        try await server.makeApplication().test(.live) { client in
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
                 var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
                                         outbound: outbound)
@@ -275,7 +275,7 @@ private struct Conversation {
 
     @Test func aCrossSiteOriginCannotConnect() async throws {
         let server = try makeServer()
-        try await server.makeApplication().test(.live) { client in
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
             await #expect(throws: WebSocketClientError.webSocketUpgradeFailed) {
                 try await client.ws(
                     "/api/session", configuration: .init(additionalHeaders: [.origin: "http://evil.example"])
