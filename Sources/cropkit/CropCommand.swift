@@ -19,13 +19,14 @@ struct CropCommand: ParsableCommand {
 
             The output has the crop's size in displayed source pixels, or is scaled down so that its longer side is \
             at most --max-size; it is never enlarged unless --allow-upscale is given. With --aspect W:H its size is \
-            exactly proportional (k·W × k·H). --save-recipe writes the crop as a resolution-independent recipe that \
+            exactly proportional (k·W × k·H); the aspect applies to the crop on the displayed picture, so an odd \
+            --turn makes a 16:9 crop a 9:16 output. --save-recipe writes the crop as a resolution-independent recipe that \
             `cropkit apply` replays on other sizes of the same photo.
 
             Examples:
               cropkit crop photo.jpg -o straight.jpg --straighten 7.5
               cropkit crop photo.jpg -o face.jpg --rect 1200,400,800,800 --max-size 512
-              cropkit crop photo.jpg -o banner.jpg --aspect 16:9 --straighten -3 --save-recipe banner.json
+              cropkit crop photo.jpg -o banner.jpg --aspect 16:9 --save-recipe b.json
               cropkit crop scan.png -o page.png --turn 90 --flip horizontal
             """)
 
@@ -49,7 +50,7 @@ struct CropCommand: ParsableCommand {
     @Option(help: "Mirror after the turn: horizontal or vertical (repeat for both).")
     var flip: [FlipArgument] = []
 
-    @Option(help: "Aspect of the crop: W:H, original (the picture's) or free.")
+    @Option(help: "Aspect of the crop before any --turn: W:H, original (the picture's) or free.")
     var aspect: AspectArgument?
 
     @Option(help: ArgumentHelp("Scale down so that the longer side is at most this many pixels.", valueName: "n"))

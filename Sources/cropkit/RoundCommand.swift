@@ -9,12 +9,13 @@ struct RoundCommand: ParsableCommand {
         discussion: """
             The picture is turned upright first. The corners become transparent (anti-aliased), so write PNG: a \
             JPEG output has no alpha and shows white corners. --radius circle keeps the largest centred square, cut \
-            as a circle. --border adds a transparent margin around the result.
+            as a circle. --border makes a transparent margin of that many pixels inside the edges (the size does \
+            not change).
 
             Examples:
               cropkit round photo.jpg -o rounded.png --radius 40
               cropkit round portrait.jpg -o avatar.png --radius circle
-              cropkit round card.png -o card-shadow.png --radius 16 --border 8
+              cropkit round card.png -o card-inset.png --radius 16 --border 8
             """)
 
     @Argument(help: "The input image (JPEG or PNG).")
@@ -26,7 +27,7 @@ struct RoundCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The corner radius in pixels, or circle.", valueName: "r|circle"))
     var radius: RadiusArgument
 
-    @Option(help: ArgumentHelp("A transparent border around the result, in pixels.", valueName: "b"))
+    @Option(help: ArgumentHelp("A transparent margin inside the edges, in pixels.", valueName: "b"))
     var border = 0
 
     @OptionGroup var common: CommonOptions

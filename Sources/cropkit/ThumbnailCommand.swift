@@ -19,7 +19,7 @@ struct ThumbnailCommand: ParsableCommand {
             Examples:
               cropkit thumbnail photo.jpg -o thumb.jpg --size 256
               cropkit thumbnail photos/*.jpg --out-dir thumbs --size 256 --corner-radius 24
-              cropkit thumbnail *.png --out-dir t --size 128 --border 8 --jobs 4 --progress lines
+              cropkit thumbnail *.png --out-dir t --size 128 --border 8 --jobs 4
             """)
 
     @Argument(help: "The input images (JPEG or PNG).")
