@@ -48,8 +48,8 @@ enum CLI {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         // Files, not pipes: a chatty child can never block on a full pipe.
         let outPath = directory + "/.stdout-\(UUID().uuidString)", errPath = directory + "/.stderr-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        try Data().write(to: URL(fileURLWithPath: outPath))
+        try Data().write(to: URL(fileURLWithPath: errPath))
         defer {
             try? FileManager.default.removeItem(atPath: outPath)
             try? FileManager.default.removeItem(atPath: errPath)
