@@ -62,6 +62,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CropKitTests", dependencies: ["CropKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CLITests", dependencies: ["CropKit"]),
+        // End-to-end tests of the built `cropkit` binary; depending on it makes SwiftPM build it first.
+        .testTarget(name: "CLITests", dependencies: ["CropKit", "cropkit"]),
     ]
 )
