@@ -54,14 +54,19 @@ struct DemoCommand: ParsableCommand {
         let pipeline = ImagePipeline()
         let jpeg = SaveOptions(format: .jpeg, quality: 90, overwrite: true)
         let png = SaveOptions(format: .png, overwrite: true)
-        var info: ImageInfo?
-        do { info = try ImageSource.file(photo).info() } catch {
+        let info: ImageInfo
+        let straightened: CropState, square: CropState
+        do {
+            info = try ImageSource.file(photo).info()
+            straightened = try CropState(
+                sourceSize: info.storedSize, orientation: info.orientation, crop: nil, straighten: 7.5)
+            square = try CropState(sourceSize: info.storedSize, orientation: info.orientation, crop: nil, aspect: .square)
+        } catch {
             printError("cropkit demo: \(photo): \(describe(error))")
             throw ExitCode.failure
         }
-        let shown = info!.displayedSize
         let steps: [Step] = [
-            Step(name: "upright.jpg", what: "EXIF orientation \(info!.orientation.exifValue) baked into the pixels") {
+            Step(name: "upright.jpg", what: "EXIF orientation \(info.orientation.exifValue) baked into the pixels") {
                 Written(try pipeline.orient(.file(photo), to: .file($0), options: jpeg))
             },
             Step(name: "thumbnail-256.png", what: "256 px square thumbnail, corner radius 32") {
@@ -69,29 +74,24 @@ struct DemoCommand: ParsableCommand {
                     .file(photo), ThumbnailRequest(side: 256, cornerRadius: 32), to: .file($0), options: png))
             },
             Step(name: "straightened-7.5.jpg", what: "straightened 7.5°, largest 3:2 crop, full resolution") {
-                let state = try CropState(
-                    sourceSize: info!.storedSize, orientation: info!.orientation, crop: nil, straighten: 7.5)
-                let result = try pipeline.render(.file(photo), .state(state), to: .file($0), options: jpeg)
-                return Written(result)
+                Written(try pipeline.render(.file(photo), .state(straightened), to: .file($0), options: jpeg))
             },
             Step(name: "straightened-7.5.json", what: "the recipe of that crop") { path in
-                let state = try CropState(
-                    sourceSize: info!.storedSize, orientation: info!.orientation, crop: nil, straighten: 7.5)
-                let json = [UInt8](state.recipe.json())
+                let json = [UInt8](straightened.recipe.json())
                 try FileIO.writeAtomically(json, toPath: path, overwrite: true)
-                return Written(size: state.renderPlan().outputSize, byteCount: json.count)
+                return Written(size: straightened.renderPlan().outputSize, byteCount: json.count)
             },
             Step(name: "avatar-circle.png", what: "1:1 avatar, 512 px, cut as a circle") { path in
-                let state = try CropState(
-                    sourceSize: info!.storedSize, orientation: info!.orientation, crop: nil, aspect: .square)
-                let square = try pipeline.render(.file(photo), .state(state), maximumSize: PixelSize(512, 512))
-                let avatar = Image(pixels: try square.image!.pixels.circleCropped(), metadata: square.image!.metadata)
+                let rendered = try pipeline.render(.file(photo), .state(square), maximumSize: PixelSize(512, 512))
+                guard let image = rendered.image else { throw CommandError("the render returned no image") }
+                let avatar = Image(pixels: try image.pixels.circleCropped(), metadata: image.metadata)
                 let bytes = try avatar.encoded(options: png)
                 try FileIO.writeAtomically(bytes, toPath: path, overwrite: true)
                 return Written(size: avatar.size, byteCount: bytes.count)
             },
             Step(name: "fit-800x800.jpg", what: "aspect fit inside 800×800") {
-                Written(try pipeline.resize(.file(photo), ResizeRequest(.box(PixelSize(800, 800))), to: .file($0), options: jpeg))
+                Written(try pipeline.resize(
+                    .file(photo), ResizeRequest(.box(PixelSize(800, 800))), to: .file($0), options: jpeg))
             },
             Step(name: "fill-800x800.jpg", what: "aspect fill of 800×800, centre kept") {
                 Written(try pipeline.resize(
@@ -104,8 +104,8 @@ struct DemoCommand: ParsableCommand {
         ]
         if !quiet {
             Console.out(
-                "CropKit demo on \(Samples.photo) (stored \(Console.size(info!.storedSize)), EXIF orientation "
-                    + "\(info!.orientation.exifValue), shown \(Console.size(shown))) and \(Samples.rgba)\n")
+                "CropKit demo on \(Samples.photo) (stored \(Console.size(info.storedSize)), EXIF orientation "
+                    + "\(info.orientation.exifValue), shown \(Console.size(info.displayedSize))) and \(Samples.rgba)\n")
         }
         let nameWidth = steps.map(\.name.count).max()!
         var failed = 0
@@ -129,10 +129,9 @@ struct DemoCommand: ParsableCommand {
                 printError("cropkit demo: \(step.name): \(describe(error))")
             }
         }
-        let where_ = URL(fileURLWithPath: outDir).standardizedFileURL.path
         if !quiet {
-            Console.out(
-                "Wrote \(steps.count - failed) files to \(where_) in \(Console.duration(total.elapsed)).\n")
+            let folder = URL(fileURLWithPath: outDir).standardizedFileURL.path
+            Console.out("Wrote \(steps.count - failed) files to \(folder) in \(Console.duration(total.elapsed)).\n")
         }
         if failed > 0 { throw ExitCode.failure }
     }
