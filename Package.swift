@@ -67,17 +67,22 @@ let package = Package(
         ),
 
         // Release-mode micro-benchmarks of the pixel engine (not a test).
-        .executableTarget(name: "PixelsBench", dependencies: ["CropPixels"], path: "Benchmarks/PixelsBench"),
+        .executableTarget(
+            name: "PixelsBench", dependencies: ["CropPixels", "CropTestSupport"], path: "Benchmarks/PixelsBench"),
 
-        .testTarget(name: "CropGeometryTests", dependencies: ["CropGeometry"]),
-        .testTarget(name: "CropPixelsTests", dependencies: ["CropPixels", "CropGeometry"]),
+        // Helpers shared by the tests and benchmarks (a seeded random generator).
+        .target(name: "CropTestSupport", path: "Tests/Support"),
+
+        .testTarget(name: "CropGeometryTests", dependencies: ["CropGeometry", "CropTestSupport"]),
+        .testTarget(name: "CropPixelsTests", dependencies: ["CropPixels", "CropGeometry", "CropTestSupport"]),
         .testTarget(
             name: "CropCodecsTests",
-            dependencies: ["CropCodecs", "CropPixels"],
+            dependencies: ["CropCodecs", "CropPixels", "CropTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CropKitTests", dependencies: ["CropKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CLITests", dependencies: ["CropKit"]),
+        // End-to-end tests of the built `cropkit` binary; depending on it makes SwiftPM build it first.
+        .testTarget(name: "CLITests", dependencies: ["CropKit", "cropkit"]),
         .testTarget(
             name: "CropEditorTests",
             dependencies: [

@@ -10,6 +10,7 @@
 
 import CropGeometry
 import CropPixels
+import CropTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -18,22 +19,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A deterministic generator (SplitMix64) for synthetic content.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A photo-like synthetic image: smooth gradients, edges and some noise.
 func syntheticImage(width: Int, height: Int, format: PixelFormat) -> PixelBuffer {
     var buffer = try! PixelBuffer(width: width, height: height, format: format)
-    var rng = SplitMix64(state: 42)
+    var rng = SplitMix64(seed: 42)
     let c = format.channelCount
     let maxValue = format.depth.maxValue
     buffer.withUnsafeMutableRows { rows in

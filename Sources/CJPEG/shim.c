@@ -2,6 +2,10 @@
 
 #include "cjpeg_shim.h"
 
+// CropCodecs' ShimStatus maps the status codes of both shims with one table: keep the numbers in step.
+_Static_assert(CK_JPEG_OK == 0 && CK_JPEG_ERR_CORRUPT == 1 && CK_JPEG_ERR_TRUNCATED == 2 && CK_JPEG_ERR_STRICT_WARNING == 3 && CK_JPEG_ERR_MEMORY == 5 && CK_JPEG_ERR_USAGE == 8 && CK_JPEG_ERR_NOT_JPEG == 6,
+               "status codes must match CropCodecs' ShimStatus");
+
 #include <jerror.h>
 #include <setjmp.h>
 #include <stdlib.h>

@@ -2,6 +2,10 @@
 
 #include "cpng_shim.h"
 
+// CropCodecs' ShimStatus maps the status codes of both shims with one table: keep the numbers in step.
+_Static_assert(CK_PNG_OK == 0 && CK_PNG_ERR_CORRUPT == 1 && CK_PNG_ERR_TRUNCATED == 2 && CK_PNG_ERR_STRICT_WARNING == 3 && CK_PNG_ERR_MEMORY == 5 && CK_PNG_ERR_USAGE == 8 && CK_PNG_ERR_NOT_PNG == 6,
+               "status codes must match CropCodecs' ShimStatus");
+
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>

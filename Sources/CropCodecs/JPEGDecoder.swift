@@ -36,7 +36,7 @@ public final class JPEGDecoder: ImageRowDecoder {
     private var started = false
     private var finished = false
     private var failure: CodecError?
-    private var warningsSynced = 0
+    private var warningLog = ShimWarningLog()
 
     /// Reads the header and metadata of `data`.
     ///
@@ -54,7 +54,7 @@ public final class JPEGDecoder: ImageRowDecoder {
         self.options = options
         var header = ck_jpeg_header()
         let status = ck_jpeg_decoder_read_header(handle, &header)
-        if Int(status) != CK_JPEG_OK {
+        if status != ShimStatus.ok {
             let error = Self.error(status, handle)
             ck_jpeg_decoder_destroy(handle)
             throw error
@@ -120,7 +120,7 @@ public final class JPEGDecoder: ImageRowDecoder {
             handle, destination.assumingMemoryBound(to: UInt8.self), bytesPerRow, want, &read)
         rowsRead += Int(read)
         syncWarnings()
-        if Int(status) != CK_JPEG_OK { throw fail(status) }
+        if status != ShimStatus.ok { throw fail(status) }
         return Int(read)
     }
 
@@ -130,7 +130,7 @@ public final class JPEGDecoder: ImageRowDecoder {
         finished = true
         let status = ck_jpeg_decoder_finish(handle)
         syncWarnings()
-        if Int(status) != CK_JPEG_OK { throw fail(status) }
+        if status != ShimStatus.ok { throw fail(status) }
         let count = Int(ck_jpeg_decoder_warning_count(handle))
         if count > Int(CK_JPEG_MAX_WARNINGS) {
             warnings.append(CodecWarning(.jpeg, "\(count - Int(CK_JPEG_MAX_WARNINGS)) more warnings not shown"))
@@ -150,7 +150,7 @@ public final class JPEGDecoder: ImageRowDecoder {
             handle, Int32(options.jpegScale.denominator), mode, Self.memoryCap(for: options.limits),
             Int32(clamping: max(options.maxProgressiveScans, 0)), &output)
         syncWarnings()
-        if Int(status) != CK_JPEG_OK { throw fail(status) }
+        if status != ShimStatus.ok { throw fail(status) }
         guard Int(output.width) == outputWidth, Int(output.height) == outputHeight,
             Int(output.components) == outputFormat.channelCount
         else {
@@ -179,24 +179,13 @@ public final class JPEGDecoder: ImageRowDecoder {
     }
 
     private func syncWarnings() {
-        let count = min(Int(ck_jpeg_decoder_warning_count(handle)), Int(CK_JPEG_MAX_WARNINGS))
-        while warningsSynced < count {
-            warnings.append(CodecWarning(.jpeg, String(cString: ck_jpeg_decoder_warning(handle, Int32(warningsSynced)))))
-            warningsSynced += 1
-        }
+        warningLog.sync(
+            into: &warnings, source: .jpeg, count: ck_jpeg_decoder_warning_count(handle),
+            capacity: Int32(CK_JPEG_MAX_WARNINGS)) { ck_jpeg_decoder_warning(handle, $0) }
     }
 
     private static func error(_ status: Int32, _ handle: OpaquePointer) -> CodecError {
-        let message = String(cString: ck_jpeg_decoder_message(handle))
-        switch Int(status) {
-        case CK_JPEG_ERR_TRUNCATED: return .truncated(format: .jpeg, detail: message)
-        case CK_JPEG_ERR_STRICT_WARNING: return .corruptData(format: .jpeg, message: message + " (strict mode)")
-        case CK_JPEG_ERR_UNSUPPORTED: return .unsupportedFeature(format: .jpeg, feature: message)
-        case CK_JPEG_ERR_MEMORY, CK_JPEG_ERR_TOO_MANY_SCANS: return .resourceLimit(format: .jpeg, message: message)
-        case CK_JPEG_ERR_NOT_JPEG: return .notAnImage(reason: message)
-        case CK_JPEG_ERR_USAGE: return .invalidArgument(name: "decoder state", reason: "calls made out of order")
-        default: return .corruptData(format: .jpeg, message: message)
-        }
+        ShimStatus.error(status, format: .jpeg, message: String(cString: ck_jpeg_decoder_message(handle)), role: "decoder")
     }
 
     // MARK: Header and metadata

@@ -33,13 +33,7 @@ public final class JPEGEncoder: ImageRowEncoder {
         width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
         options: JPEGEncodeOptions = JPEGEncodeOptions()
     ) throws(CodecError) {
-        guard width >= 1, height >= 1 else {
-            throw .invalidArgument(name: "size", reason: "\(width)×\(height): both dimensions must be at least 1")
-        }
-        guard width <= Self.maxDimension, height <= Self.maxDimension else {
-            throw .unsupportedFeature(
-                format: .jpeg, feature: "\(width)×\(height) pixels; JPEG allows at most \(Self.maxDimension) per side")
-        }
+        try EncoderChecks.size(width: width, height: height, maxDimension: Self.maxDimension, format: .jpeg)
         guard (1...100).contains(options.quality) else {
             throw .invalidArgument(name: "quality", reason: "\(options.quality) is outside 1…100")
         }
@@ -104,9 +98,7 @@ public final class JPEGEncoder: ImageRowEncoder {
 
     public func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
         if let failure { throw failure }
-        guard rowsWritten == height else {
-            throw .invalidArgument(name: "rows", reason: "finish after \(rowsWritten) of \(height) rows")
-        }
+        try checkAllRowsWritten()
         if !finished {
             try check(ck_jpeg_encoder_finish(handle))
             finished = true
@@ -140,15 +132,9 @@ public final class JPEGEncoder: ImageRowEncoder {
     }
 
     private func check(_ status: Int32) throws(CodecError) {
-        guard Int(status) != CK_JPEG_OK else { return }
+        guard status != ShimStatus.ok else { return }
         let message = String(cString: ck_jpeg_encoder_message(handle))
-        let error: CodecError =
-            switch Int(status) {
-            case CK_JPEG_ERR_MEMORY: .resourceLimit(format: .jpeg, message: message)
-            case CK_JPEG_ERR_UNSUPPORTED: .unsupportedFeature(format: .jpeg, feature: message)
-            case CK_JPEG_ERR_USAGE: .invalidArgument(name: "encoder state", reason: "calls made out of order")
-            default: .corruptData(format: .jpeg, message: message)
-            }
+        let error = ShimStatus.error(status, format: .jpeg, message: message, role: "encoder")
         failure = error
         throw error
     }

@@ -26,7 +26,7 @@ public final class PNGDecoder: ImageRowDecoder {
     private var started = false
     private var finished = false
     private var failure: CodecError?
-    private var warningsSynced = 0
+    private var warningLog = ShimWarningLog()
     private var interlacedImage: PixelBuffer?
 
     /// Reads the chunks before the image data.
@@ -43,7 +43,7 @@ public final class PNGDecoder: ImageRowDecoder {
         self.input = input
         var header = ck_png_header()
         let status = ck_png_decoder_read_header(handle, &header)
-        if Int(status) != CK_PNG_OK {
+        if status != ShimStatus.ok {
             let error = Self.error(status, handle)
             ck_png_decoder_destroy(handle)
             throw error
@@ -122,7 +122,7 @@ public final class PNGDecoder: ImageRowDecoder {
             let status = ck_png_decoder_read_rows(
                 handle, destination.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(count))
             syncWarnings()
-            if Int(status) != CK_PNG_OK { throw fail(status) }
+            if status != ShimStatus.ok { throw fail(status) }
         }
         rowsRead += count
         if rowsRead == outputHeight { interlacedImage = nil }
@@ -136,7 +136,7 @@ public final class PNGDecoder: ImageRowDecoder {
         interlacedImage = nil
         let status = ck_png_decoder_finish(handle)
         syncWarnings()
-        if Int(status) != CK_PNG_OK { throw fail(status) }
+        if status != ShimStatus.ok { throw fail(status) }
         if metadata.exif == nil {
             // An eXIf chunk may also follow the image data.
             let late = Self.readMetadata(handle, warnings: &warnings)
@@ -156,7 +156,7 @@ public final class PNGDecoder: ImageRowDecoder {
         var output = ck_png_output()
         let status = ck_png_decoder_start(handle, &output)
         syncWarnings()
-        if Int(status) != CK_PNG_OK { throw fail(status) }
+        if status != ShimStatus.ok { throw fail(status) }
         guard Int(output.width) == outputWidth, Int(output.height) == outputHeight,
             Int(output.channels) == outputFormat.channelCount, Int(output.bit_depth) == outputFormat.depth.rawValue
         else {
@@ -178,7 +178,7 @@ public final class PNGDecoder: ImageRowDecoder {
                 ck_png_decoder_read_image(handle, rows.base.assumingMemoryBound(to: UInt8.self), rows.bytesPerRow)
             }
             syncWarnings()
-            if Int(status) != CK_PNG_OK { throw fail(status) }
+            if status != ShimStatus.ok { throw fail(status) }
             interlacedImage = image
         }
     }
@@ -191,23 +191,13 @@ public final class PNGDecoder: ImageRowDecoder {
     }
 
     private func syncWarnings() {
-        let count = min(Int(ck_png_decoder_warning_count(handle)), Int(CK_PNG_MAX_WARNINGS))
-        while warningsSynced < count {
-            warnings.append(CodecWarning(.png, String(cString: ck_png_decoder_warning(handle, Int32(warningsSynced)))))
-            warningsSynced += 1
-        }
+        warningLog.sync(
+            into: &warnings, source: .png, count: ck_png_decoder_warning_count(handle),
+            capacity: Int32(CK_PNG_MAX_WARNINGS)) { ck_png_decoder_warning(handle, $0) }
     }
 
     private static func error(_ status: Int32, _ handle: OpaquePointer) -> CodecError {
-        let message = String(cString: ck_png_decoder_message(handle))
-        switch Int(status) {
-        case CK_PNG_ERR_TRUNCATED: return .truncated(format: .png, detail: message)
-        case CK_PNG_ERR_STRICT_WARNING: return .corruptData(format: .png, message: message + " (strict mode)")
-        case CK_PNG_ERR_NOT_PNG: return .notAnImage(reason: message)
-        case CK_PNG_ERR_MEMORY: return .resourceLimit(format: .png, message: message)
-        case CK_PNG_ERR_USAGE: return .invalidArgument(name: "decoder state", reason: "calls made out of order")
-        default: return .corruptData(format: .png, message: message)
-        }
+        ShimStatus.error(status, format: .png, message: String(cString: ck_png_decoder_message(handle)), role: "decoder")
     }
 
     private static func describe(_ header: ck_png_header) -> (ChannelLayout, String)? {

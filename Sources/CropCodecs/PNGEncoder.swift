@@ -17,7 +17,7 @@ public final class PNGEncoder: ImageRowEncoder {
     private let handle: OpaquePointer
     private var failure: CodecError?
     private var finished = false
-    private var warningsSynced = 0
+    private var warningLog = ShimWarningLog()
 
     /// The largest width or height libpng writes by default.
     public static let maxDimension = 1_000_000
@@ -30,13 +30,7 @@ public final class PNGEncoder: ImageRowEncoder {
         width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
         options: PNGEncodeOptions = PNGEncodeOptions()
     ) throws(CodecError) {
-        guard width >= 1, height >= 1 else {
-            throw .invalidArgument(name: "size", reason: "\(width)×\(height): both dimensions must be at least 1")
-        }
-        guard width <= Self.maxDimension, height <= Self.maxDimension else {
-            throw .unsupportedFeature(
-                format: .png, feature: "\(width)×\(height) pixels; at most \(Self.maxDimension) per side")
-        }
+        try EncoderChecks.size(width: width, height: height, maxDimension: Self.maxDimension, format: .png)
         guard (0...9).contains(options.compressionLevel) else {
             throw .invalidArgument(name: "compression level", reason: "\(options.compressionLevel) is outside 0…9")
         }
@@ -95,9 +89,7 @@ public final class PNGEncoder: ImageRowEncoder {
 
     public func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
         if let failure { throw failure }
-        guard rowsWritten == height else {
-            throw .invalidArgument(name: "rows", reason: "finish after \(rowsWritten) of \(height) rows")
-        }
+        try checkAllRowsWritten()
         if !finished {
             try check(ck_png_encoder_finish(handle))
             finished = true
@@ -109,23 +101,16 @@ public final class PNGEncoder: ImageRowEncoder {
 
     private func check(_ status: Int32) throws(CodecError) {
         syncWarnings()
-        guard Int(status) != CK_PNG_OK else { return }
+        guard status != ShimStatus.ok else { return }
         let message = String(cString: ck_png_encoder_message(handle))
-        let error: CodecError =
-            switch Int(status) {
-            case CK_PNG_ERR_MEMORY: .resourceLimit(format: .png, message: message)
-            case CK_PNG_ERR_USAGE: .invalidArgument(name: "encoder state", reason: "calls made out of order")
-            default: .corruptData(format: .png, message: message)
-            }
+        let error = ShimStatus.error(status, format: .png, message: message, role: "encoder")
         failure = error
         throw error
     }
 
     private func syncWarnings() {
-        let count = min(Int(ck_png_encoder_warning_count(handle)), Int(CK_PNG_MAX_WARNINGS))
-        while warningsSynced < count {
-            warnings.append(CodecWarning(.png, String(cString: ck_png_encoder_warning(handle, Int32(warningsSynced)))))
-            warningsSynced += 1
-        }
+        warningLog.sync(
+            into: &warnings, source: .png, count: ck_png_encoder_warning_count(handle),
+            capacity: Int32(CK_PNG_MAX_WARNINGS)) { ck_png_encoder_warning(handle, $0) }
     }
 }

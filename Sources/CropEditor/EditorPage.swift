@@ -26,18 +26,30 @@ public struct EditorPage: Sendable {
     /// Reads the page from the package resources.
     /// - Throws: ``EditorPageError`` naming a resource that is missing or unreadable.
     public init() throws(EditorPageError) {
+        let directory = Self.resourceDirectory()
         var assets: [String: Asset] = [:]
         for file in Self.files {
-            let name = (file.resource as NSString).deletingPathExtension
-            let ext = (file.resource as NSString).pathExtension
-            guard let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Resources"),
-                let data = try? Data(contentsOf: url)
+            guard let directory, let data = FileManager.default.contents(atPath: directory + "/" + file.resource)
             else {
                 throw EditorPageError(resource: file.resource)
             }
             assets[file.path] = Asset(bytes: [UInt8](data), contentType: file.type)
         }
         self.assets = assets
+    }
+
+    /// The folder holding the page: where SwiftPM's `Bundle.module` looks first (the resource bundle beside the
+    /// executable), then the source tree this binary was built from. `Bundle.module` itself is not used because it
+    /// stops the program when the bundle is missing; here that is an ordinary error.
+    static func resourceDirectory() -> String? {
+        let bundle = "CropKit_CropEditor.resources/Resources"
+        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent(bundle).path,
+            executable.deletingLastPathComponent().appendingPathComponent(bundle).path,
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources").path,
+        ]
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
     }
 }
 

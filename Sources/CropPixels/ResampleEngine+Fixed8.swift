@@ -180,16 +180,7 @@ extension ResampleEngine {
                 // Straight to 8-bit: 14 coefficient bits + 7 sample bits.
                 var s = 0
                 while s < samples {
-                    var a0 = SIMD4<Int32>(repeating: 1 << 20), a1 = a0
-                    for q in 0..<np {
-                        let k = broadcastPair(coefficient[q])
-                        let ra = rows[2 * q].load(fromByteOffset: s * 2, as: SIMD8<Int16>.self)
-                        let rb = rows[2 * q + 1].load(fromByteOffset: s * 2, as: SIMD8<Int16>.self)
-                        a0 &+= multiplyAddPairs(interleaveLow(ra, rb), k)
-                        a1 &+= multiplyAddPairs(interleaveHigh(ra, rb), k)
-                    }
-                    let v = SIMD8<Int32>(lowHalf: a0 &>> 21, highHalf: a1 &>> 21)
-                        .clamped(lowerBound: SIMD8(repeating: -32768), upperBound: SIMD8(repeating: 32767))
+                    let v = Self.verticalSum(rows, coefficient, pairs: np, sample: s, shift: 21)
                     let bytes = SIMD8<UInt8>(
                         truncatingIfNeeded: SIMD8<Int16>(truncatingIfNeeded: v)
                             .clamped(lowerBound: .zero, upperBound: SIMD8(repeating: 255)))
@@ -205,16 +196,7 @@ extension ResampleEngine {
                 let temp = w.temp.typed(SIMD8<Int16>.self)
                 var s = 0
                 while s < samples {
-                    var a0 = SIMD4<Int32>(repeating: 1 << 13), a1 = a0
-                    for q in 0..<np {
-                        let k = broadcastPair(coefficient[q])
-                        let ra = rows[2 * q].load(fromByteOffset: s * 2, as: SIMD8<Int16>.self)
-                        let rb = rows[2 * q + 1].load(fromByteOffset: s * 2, as: SIMD8<Int16>.self)
-                        a0 &+= multiplyAddPairs(interleaveLow(ra, rb), k)
-                        a1 &+= multiplyAddPairs(interleaveHigh(ra, rb), k)
-                    }
-                    let v = SIMD8<Int32>(lowHalf: a0 &>> 14, highHalf: a1 &>> 14)
-                        .clamped(lowerBound: SIMD8(repeating: -32768), upperBound: SIMD8(repeating: 32767))
+                    let v = Self.verticalSum(rows, coefficient, pairs: np, sample: s, shift: 14)
                     temp[s / 8] = SIMD8<Int16>(truncatingIfNeeded: v)
                         .clamped(lowerBound: .zero, upperBound: SIMD8(repeating: Self.fixedMax))
                     s += 8
@@ -224,6 +206,25 @@ extension ResampleEngine {
                     width: plan.outputWidth, into: destination.assumingMemoryBound(to: UInt8.self))
             }
         }
+    }
+
+    /// Eight samples of one output row: the sum over `pairs` pairs of 16-bit intermediate rows, weighted by the
+    /// pair's coefficients, rounded, shifted right by `shift` bits and clamped to the Int16 range.
+    @inline(__always)
+    static func verticalSum(
+        _ rows: UnsafeMutablePointer<UnsafeRawPointer>, _ coefficient: UnsafePointer<UInt32>, pairs: Int,
+        sample s: Int, shift: Int32
+    ) -> SIMD8<Int32> {
+        var a0 = SIMD4<Int32>(repeating: 1 << (shift - 1)), a1 = a0
+        for q in 0..<pairs {
+            let k = broadcastPair(coefficient[q])
+            let ra = rows[2 * q].load(fromByteOffset: s * 2, as: SIMD8<Int16>.self)
+            let rb = rows[2 * q + 1].load(fromByteOffset: s * 2, as: SIMD8<Int16>.self)
+            a0 &+= multiplyAddPairs(interleaveLow(ra, rb), k)
+            a1 &+= multiplyAddPairs(interleaveHigh(ra, rb), k)
+        }
+        return SIMD8<Int32>(lowHalf: a0 &>> shift, highHalf: a1 &>> shift)
+            .clamped(lowerBound: SIMD8(repeating: -32768), upperBound: SIMD8(repeating: 32767))
     }
 
     /// Divides premultiplied 7-fractional-bit samples by their alpha, clamping colour to alpha first, into 8-bit

@@ -10,7 +10,7 @@ struct ConvertCommand: ParsableCommand {
             The output format comes from the output file's extension (.jpg, .jpeg, .png) unless --format is given. \
             Metadata (EXIF orientation, ICC profile) is kept; the pixels are not rotated. --strip drops all of it, \
             orientation included. The output is written atomically (temporary file, fsync, rename); an existing \
-            output is an error unless --force is given.
+            output is an error unless --force is given. --jobs has no effect: conversion streams on one thread.
 
             Examples:
               cropkit convert photo.jpg -o photo-q80.jpg --quality 80
@@ -26,62 +26,28 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "The output file.")
     var output: String
 
-    @Option(help: "Output format: jpeg or png (default: from the output extension).")
-    var format: ImageFormat?
-
-    @Option(help: "JPEG quality, 1–100.")
-    var quality = 90
-
-    @Option(help: "JPEG chroma subsampling: 444, 422, 420 or auto (4:4:4 from quality 90 up, else 4:2:0).")
-    var subsampling: SubsamplingChoice = .auto
-
-    @Flag(help: "Write a progressive JPEG.")
-    var progressive = false
-
-    @Flag(help: "Compute optimal JPEG Huffman tables (smaller, slower, buffers the whole image).")
-    var optimize = false
-
-    @Option(help: "PNG zlib compression level, 0–9.")
-    var compression = 6
-
     @Option(help: "Shrink a JPEG on load by 1, 2, 4 or 8 (libjpeg DCT scaling).")
     var scale: ScaleChoice = .one
 
     @Option(help: "Progressive JPEG at --scale 8: stop reading once the output is final (exact), after the DC scans (dc), or never (off).")
     var earlyStop: EarlyStopChoice = .exact
 
-    @Flag(help: "Drop all metadata (EXIF, orientation, ICC profile).")
-    var strip = false
-
-    @Flag(help: "Overwrite the output file if it exists.")
-    var force = false
-
-    @Flag(help: "Treat corrupt-data warnings as errors.")
-    var strict = false
-
-    func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality).") }
-        guard (0...9).contains(compression) else {
-            throw ValidationError("--compression must be 0–9, got \(compression).")
-        }
-    }
+    @OptionGroup var common: CommonOptions
 
     func run() throws {
+        let save = common.saveOptions
         let options = ConversionOptions(
-            format: format,
-            encode: EncodeOptions(
-                jpeg: JPEGEncodeOptions(
-                    quality: quality, subsampling: subsampling.value, progressive: progressive,
-                    optimizeHuffman: optimize),
-                png: PNGEncodeOptions(compressionLevel: compression)),
-            decode: DecodeOptions(strict: strict, jpegScale: scale.value, jpegEarlyStop: earlyStop.value),
-            stripMetadata: strip, overwrite: force)
-        do {
+            format: save.format, encode: save.encodeOptions,
+            decode: DecodeOptions(strict: common.strict, jpegScale: scale.value, jpegEarlyStop: earlyStop.value),
+            stripMetadata: save.stripMetadata, overwrite: save.overwrite)
+        let divisor = Int(scale.rawValue)!
+        try runSingleFile("convert", FileJob(input: input, output: output), options: common) {
             let result = try ImageConversion.convert(inputPath: input, outputPath: output, options: options)
-            for warning in result.warnings { printError("cropkit convert: warning: \(input): \(warning)") }
-        } catch {
-            printError("cropkit convert: \(input) → \(output): \(error)")
-            throw ExitCode.failure
+            // JPEG DCT scaling rounds up; PNG is never scaled.
+            let d = result.input.format == .jpeg ? divisor : 1
+            return Written(
+                size: PixelSize((result.input.width + d - 1) / d, (result.input.height + d - 1) / d),
+                byteCount: result.outputByteCount, warnings: result.warnings.map(\.description))
         }
     }
 }

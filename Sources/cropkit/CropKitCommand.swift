@@ -1,11 +1,23 @@
 import ArgumentParser
 import CropKit
 
+/// The `cropkit` command: one subcommand per operation.
 @main
 struct CropKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cropkit",
         abstract: "Crop, straighten, rotate and resize photos with the right orientation at full resolution.",
-        subcommands: [InfoCommand.self, ConvertCommand.self, EditCommand.self]
+        discussion: """
+            Outputs are written atomically (a temporary file in the same folder, renamed into place), an existing \
+            output is an error unless --force is given, and an input is never overwritten without --force. Errors \
+            are one line on standard error naming the file. Exit status: 0 success, 1 processing error, 64 usage \
+            error.
+
+            Start with `cropkit demo`. Shell completion: `cropkit --generate-completion-script bash|zsh|fish`.
+            """,
+        subcommands: [
+            InfoCommand.self, CropCommand.self, ResizeCommand.self, ThumbnailCommand.self, RoundCommand.self,
+            OrientCommand.self, ApplyCommand.self, ConvertCommand.self, DemoCommand.self, EditCommand.self,
+        ]
     )
 }

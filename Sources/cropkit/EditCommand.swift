@@ -100,12 +100,12 @@ struct EditCommand: ParsableCommand {
     /// The image to edit: the argument, or the bundled sample.
     private func imagePath() throws -> String {
         if let image { return image }
-        guard let url = Bundle.module.url(forResource: "waterfall-orientation6", withExtension: "jpg",
-                                          subdirectory: "Samples")
-        else {
-            throw ValidationError("the bundled sample photo is missing from this installation; give an IMAGE")
+        do {
+            return try Samples.directory() + "/" + Samples.photo
+        } catch {
+            reportFailure("\(error); give an IMAGE")
+            throw ExitCode.failure
         }
-        return url.path
     }
 }
 
@@ -128,7 +128,7 @@ private func openInBrowser(_ url: String) {
 
 /// Writes `cropkit edit: message` to standard error.
 private func reportFailure(_ message: String) {
-    FileHandle.standardError.write(Data("cropkit edit: \(message)\n".utf8))
+    printError("cropkit edit: \(message)")
 }
 
 /// Runs `body` to completion from synchronous code (the root command is synchronous) and rethrows its error.

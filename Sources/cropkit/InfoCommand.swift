@@ -1,14 +1,6 @@
 import ArgumentParser
 import CropKit
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// `cropkit info FILE… [--json]`: header facts of image files, without decoding pixels.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,10 +37,4 @@ struct InfoCommand: ParsableCommand {
         for message in result.errors { printError("cropkit info: \(message)") }
         if result.failed { throw ExitCode.failure }
     }
-}
-
-/// Writes one line to standard error.
-func printError(_ message: String) {
-    var line = message + "\n"
-    line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }

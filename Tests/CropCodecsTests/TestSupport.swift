@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import CropCodecs
+@_exported import CropTestSupport  // the seeded generator, for every file of this target
 
 /// The fixtures folder copied into the test bundle.
 enum Fixtures {
@@ -14,21 +15,6 @@ enum Fixtures {
     static func path(_ name: String) -> String { url(name).path }
 
     static func bytes(_ name: String) throws -> [UInt8] { try FileIO.readFile(atPath: path(name)) }
-}
-
-/// A small, fast, seeded generator (SplitMix64) so that random tests repeat exactly.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// Builders for synthetic test images.

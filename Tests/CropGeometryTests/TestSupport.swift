@@ -1,25 +1,6 @@
 import Testing
 @testable import CropGeometry
-
-/// SplitMix64: a tiny seeded generator, so every random test is reproducible (never the system RNG).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func bool() -> Bool { Bool.random(using: &self) }
-    mutating func pick<T>(_ values: [T]) -> T { values[int(0...(values.count - 1))] }
-}
+@_exported import CropTestSupport  // the seeded generator, for every file of this target
 
 /// Random states and operations for the property tests.
 enum Random {

@@ -14,6 +14,7 @@
 extern "C" {
 #endif
 
+// The status codes have the same values as CJPEG's (CK_JPEG_ERR_*), so CropCodecs maps both with one function.
 enum {
   CK_PNG_OK = 0,
   /// libpng rejected the data; the message says why.
@@ -22,12 +23,12 @@ enum {
   CK_PNG_ERR_TRUNCATED = 2,
   /// Strict mode: libpng emitted a warning, turned into an error.
   CK_PNG_ERR_STRICT_WARNING = 3,
-  /// The data does not start with the PNG signature.
-  CK_PNG_ERR_NOT_PNG = 4,
   /// malloc failed.
   CK_PNG_ERR_MEMORY = 5,
+  /// The data does not start with the PNG signature.
+  CK_PNG_ERR_NOT_PNG = 6,
   /// The calls were made in the wrong order (a programming error in the caller).
-  CK_PNG_ERR_USAGE = 6,
+  CK_PNG_ERR_USAGE = 8,
 };
 
 #define CK_PNG_MAX_WARNINGS 8

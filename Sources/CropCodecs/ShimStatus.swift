@@ -1,0 +1,71 @@
+/// What the C shims (CJPEG, CPNG) report, mapped to Swift once for both codecs.
+///
+/// Both shims return the same status numbers (`CK_JPEG_ERR_*` and `CK_PNG_ERR_*` share their values) and keep the
+/// library's last message and its first few warnings in the codec handle.
+enum ShimStatus {
+    static let ok: Int32 = 0
+    static let corrupt: Int32 = 1
+    static let truncated: Int32 = 2
+    static let strictWarning: Int32 = 3
+    static let unsupported: Int32 = 4
+    static let memory: Int32 = 5
+    static let notAnImage: Int32 = 6
+    static let tooManyScans: Int32 = 7
+    static let usage: Int32 = 8
+
+    /// The error for a non-zero `status` from a shim working on `format`, with the library's `message`.
+    ///
+    /// - Parameter role: `"decoder"` or `"encoder"`, named when the calls were made out of order.
+    static func error(_ status: Int32, format: ImageFormat, message: String, role: String) -> CodecError {
+        switch status {
+        case truncated: .truncated(format: format, detail: message)
+        case strictWarning: .corruptData(format: format, message: message + " (strict mode)")
+        case unsupported: .unsupportedFeature(format: format, feature: message)
+        case memory, tooManyScans: .resourceLimit(format: format, message: message)
+        case notAnImage: .notAnImage(reason: message)
+        case usage: .invalidArgument(name: "\(role) state", reason: "calls made out of order")
+        default: .corruptData(format: format, message: message)
+        }
+    }
+}
+
+/// The warnings a shim has collected in its handle, copied into Swift as they appear.
+struct ShimWarningLog {
+    private var synced = 0
+
+    /// Appends to `warnings` those of the shim's first `count` (capped at `capacity`) not yet copied.
+    mutating func sync(
+        into warnings: inout [CodecWarning], source: CodecWarning.Source, count: Int32, capacity: Int32,
+        message: (Int32) -> UnsafePointer<CChar>
+    ) {
+        let available = Int(min(count, capacity))
+        while synced < available {
+            warnings.append(CodecWarning(source, String(cString: message(Int32(synced)))))
+            synced += 1
+        }
+    }
+}
+
+/// Checks shared by the encoders.
+enum EncoderChecks {
+    /// Throws unless `width × height` is at least 1×1 and at most `maxDimension` per side.
+    static func size(width: Int, height: Int, maxDimension: Int, format: ImageFormat) throws(CodecError) {
+        guard width >= 1, height >= 1 else {
+            throw .invalidArgument(name: "size", reason: "\(width)×\(height): both dimensions must be at least 1")
+        }
+        guard width <= maxDimension, height <= maxDimension else {
+            throw .unsupportedFeature(
+                format: format,
+                feature: "\(width)×\(height) pixels; \(format) allows at most \(maxDimension) per side")
+        }
+    }
+}
+
+extension ImageRowEncoder {
+    /// Throws unless every row has been written: the check before finishing a file.
+    func checkAllRowsWritten() throws(CodecError) {
+        guard rowsWritten == height else {
+            throw .invalidArgument(name: "rows", reason: "finish after \(rowsWritten) of \(height) rows")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import CropKit
+
+/// The options every command that writes images shares: how the output is encoded, whether it may replace a file,
+/// how many threads or parallel files to use, and how much to print.
+struct CommonOptions: ParsableArguments {
+    @Option(help: "Output format: jpeg or png (default: from the output file's extension).")
+    var format: ImageFormat?
+
+    @Option(help: "JPEG quality, 1–100.")
+    var quality = 90
+
+    @Option(help: "JPEG chroma subsampling: 444, 422, 420 or auto (4:4:4 from quality 90 up, else 4:2:0).")
+    var subsampling: SubsamplingChoice = .auto
+
+    @Flag(help: "Write a progressive JPEG.")
+    var progressive = false
+
+    @Flag(help: "Compute optimal JPEG Huffman tables (smaller, slower).")
+    var optimize = false
+
+    @Option(help: "PNG zlib compression level, 0–9.")
+    var compression = 6
+
+    @Flag(help: "Drop all metadata (EXIF and ICC profile). By default both are kept, with orientation reset to 1.")
+    var strip = false
+
+    @Flag(help: "Overwrite an existing output file, even when it is the input.")
+    var force = false
+
+    @Flag(help: "Treat the decoder's corrupt-data warnings as errors.")
+    var strict = false
+
+    @Option(help: ArgumentHelp(
+        "Threads for one file, or files processed in parallel for a batch (default: all cores).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(name: [.short, .long], help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality).") }
+        guard (0...9).contains(compression) else {
+            throw ValidationError("--compression must be 0–9, got \(compression).")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
+    }
+
+    /// How outputs are encoded and written.
+    var saveOptions: SaveOptions {
+        SaveOptions(
+            format: format, quality: quality, subsampling: subsampling.value, progressive: progressive,
+            optimizeHuffman: optimize, pngCompressionLevel: compression, stripMetadata: strip, overwrite: force)
+    }
+
+    /// The number of parallel jobs: `--jobs` or one per core.
+    var jobCount: Int { jobs ?? Console.coreCount }
+
+    /// A pipeline using at most `threads` threads (0: one per core).
+    func pipeline(threads: Int) -> ImagePipeline {
+        ImagePipeline(strict: strict, maxThreads: threads)
+    }
+}
+
+/// Where a batch command writes (`-o` for one input, `--out-dir` for any number) and how it reports progress.
+struct BatchOutputOptions: ParsableArguments {
+    @Option(name: [.short, .long], help: "The output file (only with a single input).")
+    var output: String?
+
+    @Option(help: ArgumentHelp(
+        "The folder to write into, created if missing; each output is named after its input.", valueName: "dir"))
+    var outDir: String?
+
+    @Option(help: "Progress report: auto (a bar on a terminal, one line per file otherwise), bar, lines or none.")
+    var progress: ProgressArgument = .auto
+
+    /// Checks that exactly one destination is given and that `-o` has a single input.
+    func validate(inputCount: Int) throws {
+        switch (output, outDir) {
+        case (nil, nil): throw ValidationError("Give -o OUT (one input) or --out-dir DIR.")
+        case (.some, .some): throw ValidationError("Give -o or --out-dir, not both.")
+        case (.some, nil) where inputCount != 1:
+            throw ValidationError("-o takes a single input; use --out-dir DIR for \(inputCount) inputs.")
+        default: break
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import CropKit
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Writes to the terminal's two streams with plain `write(2)` calls, so that lines from parallel jobs never
+/// interleave mid-line, and formats the figures the commands print.
+enum Console {
+    /// Writes `text` to standard output as it is.
+    static func out(_ text: String) {
+        write(STDOUT_FILENO, text)
+    }
+
+    /// Writes `text` to standard error as it is.
+    static func err(_ text: String) {
+        write(STDERR_FILENO, text)
+    }
+
+    /// Whether standard output is a terminal (not a pipe or a file).
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// The number of cores this process may use.
+    static var coreCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = posixWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+
+    /// `1.4 MB`, `312 KB`, `87 B`.
+    static func bytes(_ count: Int) -> String {
+        if count >= 1_000_000 { return String(format: "%.1f MB", Double(count) / 1_000_000) }
+        if count >= 1_000 { return "\(Int((Double(count) / 1_000).rounded())) KB" }
+        return "\(count) B"
+    }
+
+    /// `38 ms`, `1.25 s`.
+    static func duration(_ seconds: Double) -> String {
+        seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.2f s", seconds)
+    }
+
+    /// `1800×1200`.
+    static func size(_ size: PixelSize) -> String { "\(size.width)×\(size.height)" }
+}
+
+/// `write(2)`, named so that it does not clash with `Console.write`.
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}
+
+/// Writes one line to standard error.
+func printError(_ message: String) {
+    Console.err(message + "\n")
+}
+
+/// A monotonic clock for the times the commands report.
+struct Stopwatch {
+    private let start = DispatchTime.now().uptimeNanoseconds
+
+    /// Seconds since the stopwatch was made.
+    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import CropKit
+import Foundation
+
+/// `cropkit demo [--out-dir DIR]`: every operation once, on the bundled samples.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Show what CropKit does on the bundled sample photo: writes a folder of results and times them.",
+        discussion: """
+            Uses two pictures that come with the tool: a real photo stored sideways (1200×1800 with EXIF \
+            orientation 6, so it is shown 1800×1200) and a 660×315 RGBA PNG. Writes into ./cropkit-demo (or \
+            --out-dir), replacing the demo's own files from an earlier run:
+
+              upright.jpg                   the photo with its orientation baked into the pixels
+              thumbnail-256.png             a 256 px square thumbnail with rounded corners
+              straightened-7.5.jpg          straightened 7.5°, the largest 3:2 crop with no fill, full resolution
+              straightened-7.5.json         the recipe of that crop (see `cropkit apply`)
+              avatar-circle.png             a 1:1 avatar, 512 px, cut as a circle
+              fit-800x800.jpg               resized to fit inside 800×800
+              fill-800x800.jpg              resized to fill 800×800, the overhang cut off
+              watercolor-pad-400x400.png    the RGBA picture fitted and padded to 400×400 on transparency
+
+            Each file is listed with its pixel size, byte size and the time it took.
+
+            Examples:
+              swift run -c release cropkit demo
+              cropkit demo --out-dir /tmp/demo
+            """)
+
+    @Option(help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
+    var outDir = "cropkit-demo"
+
+    @Flag(name: [.short, .long], help: "Print nothing but errors.")
+    var quiet = false
+
+    /// One demo output.
+    private struct Step {
+        let name: String
+        let what: String
+        let make: (String) throws -> Written
+    }
+
+    func run() throws {
+        let samples: String
+        do {
+            samples = try Samples.directory()
+            try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+        } catch {
+            printError("cropkit demo: \(describe(error))")
+            throw ExitCode.failure
+        }
+        let photo = samples + "/" + Samples.photo, rgba = samples + "/" + Samples.rgba
+        let pipeline = ImagePipeline()
+        let jpeg = SaveOptions(format: .jpeg, quality: 90, overwrite: true)
+        let png = SaveOptions(format: .png, overwrite: true)
+        let info: ImageInfo
+        let straightened: CropState, square: CropState
+        do {
+            info = try ImageSource.file(photo).info()
+            straightened = try CropState(
+                sourceSize: info.storedSize, orientation: info.orientation, crop: nil, straighten: 7.5)
+            square = try CropState(sourceSize: info.storedSize, orientation: info.orientation, crop: nil, aspect: .square)
+        } catch {
+            printError("cropkit demo: \(photo): \(describe(error))")
+            throw ExitCode.failure
+        }
+        let steps: [Step] = [
+            Step(name: "upright.jpg", what: "EXIF orientation \(info.orientation.exifValue) baked into the pixels") {
+                Written(try pipeline.orient(.file(photo), to: .file($0), options: jpeg))
+            },
+            Step(name: "thumbnail-256.png", what: "256 px square thumbnail, corner radius 32") {
+                Written(try pipeline.thumbnail(
+                    .file(photo), ThumbnailRequest(side: 256, cornerRadius: 32), to: .file($0), options: png))
+            },
+            Step(name: "straightened-7.5.jpg", what: "straightened 7.5°, largest 3:2 crop, full resolution") {
+                Written(try pipeline.render(.file(photo), .state(straightened), to: .file($0), options: jpeg))
+            },
+            Step(name: "straightened-7.5.json", what: "the recipe of that crop") { path in
+                let json = [UInt8](straightened.recipe.json())
+                try FileIO.writeAtomically(json, toPath: path, overwrite: true)
+                return Written(size: straightened.renderPlan().outputSize, byteCount: json.count)
+            },
+            Step(name: "avatar-circle.png", what: "1:1 avatar, 512 px, cut as a circle") { path in
+                let rendered = try pipeline.render(.file(photo), .state(square), maximumSize: PixelSize(512, 512))
+                guard let image = rendered.image else { throw CommandError("the render returned no image") }
+                let avatar = Image(pixels: try image.pixels.circleCropped(), metadata: image.metadata)
+                let bytes = try avatar.encoded(options: png)
+                try FileIO.writeAtomically(bytes, toPath: path, overwrite: true)
+                return Written(size: avatar.size, byteCount: bytes.count)
+            },
+            Step(name: "fit-800x800.jpg", what: "aspect fit inside 800×800") {
+                Written(try pipeline.resize(
+                    .file(photo), ResizeRequest(.box(PixelSize(800, 800))), to: .file($0), options: jpeg))
+            },
+            Step(name: "fill-800x800.jpg", what: "aspect fill of 800×800, centre kept") {
+                Written(try pipeline.resize(
+                    .file(photo), ResizeRequest(.box(PixelSize(800, 800)), mode: .fill()), to: .file($0), options: jpeg))
+            },
+            Step(name: "watercolor-pad-400x400.png", what: "RGBA sample fitted and padded on transparency") {
+                Written(try pipeline.resize(
+                    .file(rgba), ResizeRequest(.box(PixelSize(400, 400)), mode: .pad()), to: .file($0), options: png))
+            },
+        ]
+        if !quiet {
+            Console.out(
+                "CropKit demo on \(Samples.photo) (stored \(Console.size(info.storedSize)), EXIF orientation "
+                    + "\(info.orientation.exifValue), shown \(Console.size(info.displayedSize))) and \(Samples.rgba)\n")
+        }
+        let nameWidth = steps.map(\.name.count).max()!
+        var failed = 0
+        let total = Stopwatch()
+        for step in steps {
+            let path = (outDir as NSString).appendingPathComponent(step.name)
+            let clock = Stopwatch()
+            do {
+                let written = try step.make(path)
+                if !quiet {
+                    let name = step.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                    let size = Console.size(written.size).padding(toLength: 10, withPad: " ", startingAt: 0)
+                    let bytes = Console.bytes(written.byteCount)
+                    let time = Console.duration(clock.elapsed)
+                    Console.out(
+                        "  \(name)  \(size) \(String(repeating: " ", count: max(0, 7 - bytes.count)))\(bytes)  "
+                            + "\(String(repeating: " ", count: max(0, 7 - time.count)))\(time)  \(step.what)\n")
+                }
+            } catch {
+                failed += 1
+                printError("cropkit demo: \(step.name): \(describe(error))")
+            }
+        }
+        if !quiet {
+            let folder = URL(fileURLWithPath: outDir).standardizedFileURL.path
+            Console.out("Wrote \(steps.count - failed) files to \(folder) in \(Console.duration(total.elapsed)).\n")
+        }
+        if failed > 0 { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import CropKit
+
+/// `cropkit orient IN -o OUT`.
+struct OrientCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "orient",
+        abstract: "Bake the EXIF orientation into the pixels, so that every program shows the picture upright.",
+        discussion: """
+            The stored pixels are turned and mirrored as the EXIF orientation says (a lossless permutation before \
+            re-encoding) and written with orientation 1. The ICC profile and the rest of the EXIF block are kept \
+            unless --strip is given.
+
+            Examples:
+              cropkit orient IMG_0001.jpg -o upright.jpg
+              cropkit orient IMG_0001.jpg -o upright.png --strip
+            """)
+
+    @Argument(help: "The input image (JPEG or PNG).")
+    var input: String
+
+    @Option(name: [.short, .long], help: "The output file.")
+    var output: String
+
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        let pipeline = common.pipeline(threads: common.jobs ?? 0)
+        let options = common.saveOptions
+        try runSingleFile("orient", FileJob(input: input, output: output), options: common) {
+            Written(try pipeline.orient(.file(input), to: .file(output), options: options))
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import CropKit
+
+/// `cropkit resize IN -o OUT (--width W | --height H | --size WxH) [--mode] [--gravity] [--filter] …`.
+struct ResizeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resize",
+        abstract: "Resize a photo to a width, a height or a box, decoding JPEGs at a reduced scale when it can.",
+        discussion: """
+            Sizes are in displayed pixels (after the EXIF orientation). With --size WxH, --mode says how the \
+            picture meets the box: fit (inside it, aspect kept; the default), fill (covering it, the overhang cut \
+            off where --gravity says), pad (fit, then padded to the box with --background, placed by --gravity) or \
+            stretch (exactly the box, aspect not kept).
+
+            Nothing is enlarged unless --allow-upscale is given: a fit stops at the source size, a fill keeps the \
+            box's proportions at most at the source's resolution, a pad centres the unenlarged picture in the box.
+
+            Examples:
+              cropkit resize photo.jpg -o small.jpg --width 1920
+              cropkit resize photo.jpg -o thumb.jpg --size 256x256 --mode fit --quality 85
+              cropkit resize photo.jpg -o sq.jpg --size 800x800 --mode fill --gravity top
+              cropkit resize logo.png -o pad.png --size 400x400 --mode pad --background white
+              cropkit resize photo.jpg -o big.jpg --width 8000 --allow-upscale
+            """)
+
+    @Argument(help: "The input image (JPEG or PNG).")
+    var input: String
+
+    @Option(name: [.short, .long], help: "The output file.")
+    var output: String
+
+    @Option(help: "The output width; the height keeps the aspect ratio.")
+    var width: Int?
+
+    @Option(help: "The output height; the width keeps the aspect ratio.")
+    var height: Int?
+
+    @Option(help: ArgumentHelp("The box to resize into, WIDTHxHEIGHT.", valueName: "WxH"))
+    var size: SizeArgument?
+
+    @Option(help: "How the picture meets a --size box: fit, fill, pad or stretch.")
+    var mode: ModeArgument = .fit
+
+    @Option(help: "Which part fill keeps, or where pad places the picture.")
+    var gravity: GravityArgument = .center
+
+    @Option(help: "The resampling filter.")
+    var filter: FilterArgument = .lanczos3
+
+    @Flag(help: "Filter in linear light (more accurate on high-contrast edges, slower).")
+    var linear = false
+
+    @Option(help: "The padding colour for --mode pad: #RRGGBB, #RRGGBBAA, #RGB, white, black or transparent.")
+    var background: ColorArgument?
+
+    @Flag(help: "Allow the output to be larger than the source.")
+    var allowUpscale = false
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        let given = [width != nil, height != nil, size != nil].filter { $0 }.count
+        guard given == 1 else { throw ValidationError("Give exactly one of --width, --height or --size.") }
+        if let width, width < 1 { throw ValidationError("--width must be at least 1, got \(width).") }
+        if let height, height < 1 { throw ValidationError("--height must be at least 1, got \(height).") }
+        if background != nil && mode != .pad { throw ValidationError("--background only applies to --mode pad.") }
+    }
+
+    func run() throws {
+        let target: ResizeRequest.Target =
+            if let width { .width(width) } else if let height { .height(height) } else { .box(size!.size) }
+        let resizeMode: ResizeMode =
+            switch mode {
+            case .fit: .fit
+            case .fill: .fill(gravity: gravity.alignment)
+            case .pad: .pad(background: background?.color ?? .transparent, alignment: gravity.alignment)
+            case .stretch: .stretch
+            }
+        let request = ResizeRequest(
+            target, mode: resizeMode, filter: filter.filter, linearLight: linear, allowUpscale: allowUpscale)
+        let pipeline = common.pipeline(threads: common.jobs ?? 0)
+        let options = common.saveOptions
+        try runSingleFile("resize", FileJob(input: input, output: output), options: common) {
+            Written(try pipeline.resize(.file(input), request, to: .file(output), options: options))
+        }
+    }
+}
