@@ -79,23 +79,26 @@ enum ModeArgument: String, ExpressibleByArgument, CaseIterable {
     case fit, fill, pad, stretch
 }
 
-/// `--gravity center|top|…|bottom-right`: where `fill` keeps the picture and `pad` places it.
-enum GravityArgument: String, ExpressibleByArgument, CaseIterable {
-    case center, top, bottom, left, right
-    case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+/// `--gravity center|top|…|bottom-right`: where `fill` keeps the picture and `pad` places it. The library's
+/// ``Alignment`` cases, spelt in kebab case on the command line.
+extension Alignment: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let match = Self.allCases.first(where: { $0.argumentName == argument }) else { return nil }
+        self = match
+    }
 
-    /// The library's alignment.
-    var alignment: Alignment {
-        switch self {
-        case .center: .center
-        case .top: .top
-        case .bottom: .bottom
-        case .left: .left
-        case .right: .right
-        case .topLeft: .topLeft
-        case .topRight: .topRight
-        case .bottomLeft: .bottomLeft
-        case .bottomRight: .bottomRight
+    public var defaultValueDescription: String { argumentName }
+
+    public static var allValueStrings: [String] { allCases.map(\.argumentName) }
+
+    public static var allValueDescriptions: [String: String] { [:] }
+
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+
+    /// `topLeft` → `top-left`.
+    var argumentName: String {
+        rawValue.reduce(into: "") { name, character in
+            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
         }
     }
 }

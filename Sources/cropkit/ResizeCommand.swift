@@ -42,7 +42,7 @@ struct ResizeCommand: ParsableCommand {
     var mode: ModeArgument = .fit
 
     @Option(help: "Which part fill keeps, or where pad places the picture.")
-    var gravity: GravityArgument = .center
+    var gravity: Alignment = .center
 
     @Option(help: "The resampling filter.")
     var filter: FilterArgument = .lanczos3
@@ -72,8 +72,8 @@ struct ResizeCommand: ParsableCommand {
         let resizeMode: ResizeMode =
             switch mode {
             case .fit: .fit
-            case .fill: .fill(gravity: gravity.alignment)
-            case .pad: .pad(background: background?.color ?? .transparent, alignment: gravity.alignment)
+            case .fill: .fill(gravity: gravity)
+            case .pad: .pad(background: background?.color ?? .transparent, alignment: gravity)
             case .stretch: .stretch
             }
         let request = ResizeRequest(
