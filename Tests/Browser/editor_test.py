@@ -105,6 +105,27 @@ def drag(driver, points, pause=0.03):
     return view(driver)
 
 
+def touch(driver, tracks, pause=0.03):
+    """Touches with one finger per track (lists of overlay points of equal length), moves them together, lifts."""
+    overlay = driver.find_element(By.ID, "overlay")
+    origin = overlay.rect
+    actions = ActionBuilder(driver)
+    fingers = [actions.add_pointer_input("touch", f"finger{i}") for i in range(len(tracks))]
+    for finger, track in zip(fingers, tracks):
+        x, y = track[0]
+        finger.create_pointer_move(x=int(origin["x"] + x), y=int(origin["y"] + y))
+        finger.create_pointer_down()
+    for step in range(1, len(tracks[0])):
+        for finger, track in zip(fingers, tracks):
+            x, y = track[step]
+            finger.create_pointer_move(duration=int(pause * 1000), x=int(origin["x"] + x), y=int(origin["y"] + y))
+    for finger in fingers:
+        finger.create_pointer_up(0)
+    actions.perform()
+    wait_idle(driver)
+    return view(driver)
+
+
 def steps(a, b, n=12):
     return [(a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n) for i in range(n + 1)]
 
@@ -276,6 +297,27 @@ def main():
         v5 = wait_view(driver)
         check(v5["quarterTurns"] == 1 and abs(v5["angle"] - 10) < 1e-9, "a reload restores turns and angle")
         check(v5["outputSize"] == v4["outputSize"], "a reload restores the crop size")
+
+        # Touch: one finger moves the box; two fingers spreading apart zoom the picture under it (a pinch).
+        box5 = v5["cropBox"]
+        centre = (box5["x"] + box5["width"] / 2, box5["y"] + box5["height"] / 2)
+        c5 = v5["recipe"]["crop"]
+        v6 = touch(driver, [steps(centre, (centre[0] - 30, centre[1] - 20))])
+        c6 = v6["recipe"]["crop"]
+        check(v6["outputSize"] == v5["outputSize"] and (c6["centerX"], c6["centerY"]) != (c5["centerX"], c5["centerY"]),
+              "a one-finger touch drag moves the box")
+        box6 = v6["cropBox"]
+        mid = (box6["x"] + box6["width"] / 2, box6["y"] + box6["height"] / 2)
+        spread = min(box6["width"], box6["height"]) / 4
+        v7 = touch(driver, [steps((mid[0] - spread / 2, mid[1]), (mid[0] - spread, mid[1])),
+                            steps((mid[0] + spread / 2, mid[1]), (mid[0] + spread, mid[1]))])
+        check(v7["gesture"] == "none", "the pinch ended")
+        check(v7["outputSize"]["width"] < v6["outputSize"]["width"] * 0.8,
+              f"a two-finger pinch apart zooms in: fewer source pixels under the box "
+              f"({v6['outputSize']['width']} → {v7['outputSize']['width']} px wide)")
+        check(abs(v7["outputSize"]["width"] / v7["outputSize"]["height"]
+                  - v6["outputSize"]["width"] / v6["outputSize"]["height"]) < 0.01, "the pinch keeps the box's shape")
+        v5 = v7
 
         # 5. Done, as PNG so fill would show as transparency.
         driver.execute_script("document.getElementById('format').value = 'png'")
