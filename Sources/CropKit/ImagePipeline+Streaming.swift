@@ -92,6 +92,7 @@ extension ImagePipeline {
                 ? nil
                 : try PixelBuffer(width: storedOut.width, height: storedOut.height, format: format, limits: .unlimited)
             var collectedRows = 0
+            defer { sink?.drain() }
             func emit(_ rows: PixelBuffer, count: Int) throws {
                 if let sink {
                     try sink.writeLater(count == rows.height ? rows : rows.cropped(x: 0, y: 0, width: rows.width, height: count))
@@ -117,6 +118,9 @@ extension ImagePipeline {
                     sourceWidth: decoder.outputWidth, sourceHeight: decoder.outputHeight, format: format,
                     outputWidth: storedOut.width, outputHeight: storedOut.height, sourceRect: rect, options: resample,
                     concurrency: .background)
+                // On a decoding error, let the background filtering finish before the error propagates: an operation
+                // leaves no work running behind it.
+                defer { stream.waitUntilFiltered() }
                 try Self.pump(decoder, upTo: stream.sourceRowsNeeded.upperBound) { band, _, count in
                     try band.withUnsafeRows { rows in
                         try stream.push(rows.prefix(count))

@@ -77,9 +77,14 @@ final class OutputSink: @unchecked Sendable {
         }
     }
 
+    /// Waits until every row handed to ``writeLater(_:)`` has been written (or skipped after an error).
+    func drain() {
+        queue?.sync {}
+    }
+
     /// Completes the output after the last row.
     func finish(decodeScale: Int, warnings: [CodecWarning]) throws(CropKitError) -> PipelineResult {
-        queue?.sync {}
+        drain()
         if let deferredError { throw deferredError }
         guard rowsWritten == size.height else {
             throw .invalidRequest(name: "output rows", reason: "\(rowsWritten) of \(size.height) rows were produced")

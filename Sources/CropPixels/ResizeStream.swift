@@ -139,9 +139,10 @@ public final class ResizeStream {
         if worker != nil { freeBlocks = [ScratchBuffer(byteCount: self.groupRows * sourceRowBytes)] }
     }
 
-    deinit {
-        worker?.sync {}
-    }
+    // No `deinit`: each background job holds the stream strongly, so while filtering is pending the stream lives,
+    // and the last job may be what frees it, on the worker's own thread. A `deinit` that waited for the worker would
+    // then wait for itself (libdispatch traps on that: the SIGILL that `ResizeStreamTeardownTests` guards against).
+    // Callers that want no work left behind after an error call `waitUntilFiltered()`.
 
     /// The source rows the resize reads; rows pushed outside this range are skipped.
     public var sourceRowsNeeded: Range<Int> { neededRows }

@@ -112,3 +112,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
     }
 }
+
+/// The inputs in `../shared/testdata/crashers` (copied to CropKitTests' fixtures) once killed `cropkit` with a trap
+/// while it tore down a background resize after the decoder's error.
+@Suite struct CrasherTests {
+    static let crashers = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../CropKitTests/Fixtures/corrupt").standardized.path
+
+    @Test("Each crasher exits 1 with the decoder's message, 25 runs each, and leaves no output",
+          arguments: ["png-bad-filter-thumbnail.png", "png-bad-filter-thumbnail-2.png"])
+    func crasherExitsOne(_ name: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = Self.crashers + "/" + name
+        var clean = 0
+        for _ in 0..<25 {
+            let run = try CLI.run(
+                ["thumbnail", input, "-o", "t.jpg", "--size", "32", "--force", "--progress", "none"], in: dir)
+            if run.status == 1, run.stderr == "cropkit thumbnail: \(input): corrupt PNG data: bad adaptive filter value\n" {
+                clean += 1
+            } else {
+                Issue.record("\(run)")
+            }
+        }
+        #expect(clean == 25)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/t.jpg"))
+    }
+}

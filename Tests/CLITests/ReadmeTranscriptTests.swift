@@ -32,7 +32,7 @@ import Testing
     static func normalised(_ line: String) -> String {
         var line = line
         for (pattern, placeholder) in [
-            (#"[0-9.]+ files/s"#, "N files/s"), (#"[0-9.]+ ms"#, "N ms"), (#"[0-9.]+ (KB|MB|B)\b"#, "N bytes"),
+            (#"[0-9.]+ files/s"#, "N files/s"), (#"[0-9.]+ (ms|s)\b"#, "N ms"), (#"[0-9.]+ (KB|MB|B)\b"#, "N bytes"),
         ] {
             line = line.replacingOccurrences(of: pattern, with: placeholder, options: .regularExpression)
         }
