@@ -1,8 +1,17 @@
 // swift-tools-version: 6.1
 //
-// CropKit reads top to bottom as the data flows:
-//   CropGeometry → CropPixels → CropCodecs (CJPEG, CPNG) → CropKit → CropEditor (web) → cropkit (CLI)
-// A lower layer never imports a higher one. CropGeometry imports only the standard library and Foundation.
+// CropKit reads top to bottom as the data flows, one job per floor; a floor imports only floors below it:
+//
+//   primitives    CropGeometry      Point Size Rect AffineTransform2D Orientation AspectRatio Alignment EdgeInsets
+//   crop engine   CropEngine        CropState StraightenedPicture OutputSizing RenderPlan Recipe      (primitives)
+//   interaction   CropInteraction   EditorSession RectangleSelection ZoomViewport DisplayLayout       (engine)
+//   pixels        CropPixels        PixelBuffer, resampler, kernels, pixel operations, affine render  (primitives)
+//   codecs        CropCodecs        JPEG and PNG behind CJPEG/CPNG shims, EXIF, ICC, format detection (pixels)
+//   pipeline      CropKit           one verb: source + [ImageOperation] → typed result or sink        (all above)
+//   faces         cropkit (CLI) · CropEditor (browser editor + render API) · a service face next     (pipeline)
+//
+// Faces parse their input, call the pipeline and report; wire formats (the editor's JSON) live in their face.
+// See docs/architecture.md.
 
 import PackageDescription
 
@@ -11,7 +20,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "CropKit", targets: ["CropKit"]),
-        .library(name: "CropGeometry", targets: ["CropGeometry"]),
+        .library(name: "CropGeometry", targets: ["CropGeometry", "CropEngine", "CropInteraction"]),
         .library(name: "CropEditor", targets: ["CropEditor"]),
         .executable(name: "cropkit", targets: ["cropkit"]),
     ],
@@ -22,8 +31,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
-        // Pure geometry: orientations, content modes, the crop engine and interaction models. No pixels, no UI.
+        // Primitives: points, sizes, rectangles, transforms, the 8 orientations, aspect ratios, alignments.
         .target(name: "CropGeometry"),
+
+        // The crop engine: a non-destructive crop state whose every operation keeps the crop inside the
+        // straightened picture at minimal zoom, its render plan and its recipe.
+        .target(name: "CropEngine", dependencies: ["CropGeometry"]),
+
+        // Interaction models that drive any crop UI (no UI framework, no wire format).
+        .target(name: "CropInteraction", dependencies: ["CropEngine", "CropGeometry"]),
 
         // The pixel buffer, resampling and every pixel operation.
         .target(name: "CropPixels", dependencies: ["CropGeometry"]),
@@ -42,13 +58,13 @@ let package = Package(
         .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
-        .target(name: "CropKit", dependencies: ["CropGeometry", "CropPixels", "CropCodecs"]),
+        .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropCodecs"]),
 
         // The web editor and render API: a Hummingbird server over the crop engine's editor session.
         .target(
             name: "CropEditor",
             dependencies: [
-                "CropKit",
+                "CropKit", "CropInteraction",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -71,9 +87,11 @@ let package = Package(
             name: "PixelsBench", dependencies: ["CropPixels", "CropTestSupport"], path: "Benchmarks/PixelsBench"),
 
         // Helpers shared by the tests and benchmarks (a seeded random generator).
-        .target(name: "CropTestSupport", path: "Tests/Support"),
+        .target(name: "CropTestSupport", dependencies: ["CropEngine"], path: "Tests/Support"),
 
         .testTarget(name: "CropGeometryTests", dependencies: ["CropGeometry", "CropTestSupport"]),
+        .testTarget(name: "CropEngineTests", dependencies: ["CropEngine", "CropTestSupport"]),
+        .testTarget(name: "CropInteractionTests", dependencies: ["CropInteraction", "CropTestSupport"]),
         .testTarget(name: "CropPixelsTests", dependencies: ["CropPixels", "CropGeometry", "CropTestSupport"]),
         .testTarget(
             name: "CropCodecsTests",

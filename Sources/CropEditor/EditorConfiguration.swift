@@ -1,3 +1,4 @@
+import CropInteraction
 import CropKit
 import Foundation
 

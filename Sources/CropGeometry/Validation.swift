@@ -2,37 +2,37 @@
 // operation runs these first and throws ``GeometryError`` naming the offending value.
 
 @inline(__always)
-func requireFinite(_ value: Double, _ name: String) throws(GeometryError) {
+package func requireFinite(_ value: Double, _ name: String) throws(GeometryError) {
     guard value.isFinite else { throw .invalidValue(name: name, value: value, reason: "must be finite") }
 }
 
 @inline(__always)
-func requirePositive(_ value: Double, _ name: String) throws(GeometryError) {
+package func requirePositive(_ value: Double, _ name: String) throws(GeometryError) {
     guard value.isFinite, value > 0 else {
         throw .invalidValue(name: name, value: value, reason: "must be finite and greater than zero")
     }
 }
 
 @inline(__always)
-func requireNonNegative(_ value: Double, _ name: String) throws(GeometryError) {
+package func requireNonNegative(_ value: Double, _ name: String) throws(GeometryError) {
     guard value.isFinite, value >= 0 else {
         throw .invalidValue(name: name, value: value, reason: "must be finite and not negative")
     }
 }
 
 @inline(__always)
-func requireFinite(_ point: Point, _ name: String) throws(GeometryError) {
+package func requireFinite(_ point: Point, _ name: String) throws(GeometryError) {
     try requireFinite(point.x, "\(name).x")
     try requireFinite(point.y, "\(name).y")
 }
 
-func requirePositive(_ size: Size, _ name: String) throws(GeometryError) {
+package func requirePositive(_ size: Size, _ name: String) throws(GeometryError) {
     guard size.width.isFinite, size.height.isFinite, size.width > 0, size.height > 0 else {
         throw .invalidSize("\(name) \(size): both extents must be finite and greater than zero")
     }
 }
 
-func requireValid(_ rect: Rect, _ name: String) throws(GeometryError) {
+package func requireValid(_ rect: Rect, _ name: String) throws(GeometryError) {
     guard rect.isFinite, rect.width > 0, rect.height > 0 else {
         throw .invalidRect("\(name) \(rect): must be finite with a positive width and height")
     }
@@ -41,7 +41,7 @@ func requireValid(_ rect: Rect, _ name: String) throws(GeometryError) {
 extension Double {
     /// `self` limited to `lower...upper` (`lower` wins when the range is empty).
     @inline(__always)
-    func clamped(_ lower: Double, _ upper: Double) -> Double {
+    package func clamped(_ lower: Double, _ upper: Double) -> Double {
         Swift.max(lower, Swift.min(upper, self))
     }
 }

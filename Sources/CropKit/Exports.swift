@@ -2,3 +2,4 @@
 @_exported import CropCodecs
 @_exported import CropGeometry
 @_exported import CropPixels
+@_exported import CropEngine

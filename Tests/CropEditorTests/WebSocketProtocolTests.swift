@@ -1,3 +1,4 @@
+import CropInteraction
 import CropKit
 import Foundation
 import HTTPTypes
@@ -16,8 +17,14 @@ private struct Reply: Decodable {
     var session: String?
     var restored: Bool?
     var image: ImageDescription?
-    var state: EditorViewState?
+    var stateMessage: ViewStateMessage?
     var message: String?
+    var state: EditorViewState? { stateMessage?.state }
+
+    enum CodingKeys: String, CodingKey {
+        case type, session, restored, image, message
+        case stateMessage = "state"
+    }
 }
 
 /// What a test's WebSocket conversation leaves behind for the assertions after it.
@@ -45,7 +52,7 @@ private struct Conversation {
     }
 
     mutating func send(_ event: EditorEvent) async throws -> Reply {
-        try await send(String(decoding: try JSONEncoder().encode(event), as: UTF8.self))
+        try await send(String(decoding: try JSONEncoder().encode(EventMessage(event)), as: UTF8.self))
     }
 }
 
@@ -121,8 +128,8 @@ private struct Conversation {
                 #expect(first.state == expected[0])
                 for (index, event) in events.enumerated() {
                     let reply = try await talk.send(event)
-                    #expect(reply.type == "state", "event \(index) \(event.type): \(reply.message ?? "")")
-                    #expect(reply.state == expected[index + 1], "event \(index) \(event.type)")
+                    #expect(reply.type == "state", "event \(index) \(EventMessage.type(of: event)): \(reply.message ?? "")")
+                    #expect(reply.state == expected[index + 1], "event \(index) \(EventMessage.type(of: event))")
                 }
                 await notes.set(state: expected.last)
             }

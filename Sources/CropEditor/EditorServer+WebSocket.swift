@@ -1,0 +1,79 @@
+import CropInteraction
+import CropKit
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+
+extension EditorServer {
+    /// The WebSocket router: `/api/session` only.
+    public func makeWebSocketRouter() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        let host = configuration.host
+        router.ws("/api/session") { request, _ in
+            // A browser always sends Origin: only a page served under the editor's own host name may connect
+            // (browsers send WebSockets across sites; a page elsewhere must not drive or read a session).
+            if let origin = request.headers[.origin], let authority = request.head.authority {
+                let originAuthority = origin.components(separatedBy: "://").last ?? origin
+                guard hostName(originAuthority).lowercased() == hostName(authority).lowercased() else {
+                    return .dontUpgrade
+                }
+            }
+            if isLoopback(host), let authority = request.head.authority,
+                !isLoopback(hostName(authority))
+            {
+                return .dontUpgrade
+            }
+            return .upgrade()
+        } onUpgrade: { inbound, outbound, context in
+            let requested = context.request.uri.queryParameters["id"].map(String.init)
+            let (id, recipe) = await sessions.connect(id: requested)
+            do {
+                try await outbound.write(.text(EditorProtocol.ServerMessage.hello(
+                    session: id, restored: recipe != nil, image: ImageDescription(image)).text))
+                try await converse(session: id, restoring: recipe, inbound: inbound, outbound: outbound)
+            } catch {
+                await sessions.disconnect(id: id)
+                throw error
+            }
+            await sessions.disconnect(id: id)
+        }
+        return router
+    }
+
+    /// Answers each event of one connection with the engine's state or an error. The connection's
+    /// ``EditorSession`` is created by its first `viewport` event (from `recipe` when restoring).
+    private func converse(session id: String, restoring recipe: Recipe?, inbound: WebSocketInboundStream,
+                          outbound: WebSocketOutboundWriter) async throws
+    {
+        var session: EditorSession?
+        let decoder = JSONDecoder()
+        for try await message in inbound.messages(maxSize: configuration.maximumEventBytes) {
+            let reply: EditorProtocol.ServerMessage
+            do {
+                guard case .text(let text) = message else {
+                    throw EditorError.invalidParameter(name: "message", reason: "events are JSON text frames")
+                }
+                let event = try decoder.decode(EventMessage.self, from: Data(text.utf8)).event
+                guard await sessions.contains(session: id) else { throw EditorError.unknownSession(id) }
+                let state: EditorViewState
+                if var live = session {
+                    state = try live.handle(event)
+                    session = live
+                } else if case .viewport(let size, let insets) = event {
+                    let live = try await sessions.makeSession(recipe: recipe, viewportSize: size, insets: insets)
+                    state = live.viewState
+                    session = live
+                } else {
+                    throw EditorError.invalidParameter(
+                        name: "event",
+                        reason: "the first event of a connection must be 'viewport', not '\(EventMessage.type(of: event))'")
+                }
+                await sessions.update(id: id, recipe: state.recipe)
+                reply = .state(state)
+            } catch {
+                reply = .error(message: EditorProtocol.explain(error))
+            }
+            try await outbound.write(.text(reply.text))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import CropKit
+import Hummingbird
+import HummingbirdCore
+
+/// The output options of a render request's query: `format`, `quality`, `maxWidth`, `maxHeight`, `recipe`.
+struct RenderOptions {
+    var format: ImageFormat?
+    var quality: Int
+    var maximumSize: PixelSize?
+    var recipeJSON: String?
+
+    init(query: FlatDictionary<Substring, Substring>) throws(EditorError) {
+        switch query["format"].map({ $0.lowercased() }) {
+        case nil: format = nil
+        case "jpeg", "jpg": format = .jpeg
+        case "png": format = .png
+        case let other?: throw .invalidParameter(name: "format", reason: "'\(other)' is not jpeg or png")
+        }
+        quality = 90
+        if let text = query["quality"] {
+            guard let q = Int(text), (1...100).contains(q) else {
+                throw .invalidParameter(name: "quality", reason: "'\(text)' is not a whole number in 1…100")
+            }
+            quality = q
+        }
+        func side(_ name: String) throws(EditorError) -> Int? {
+            guard let text = query[name[...]] else { return nil }
+            guard let value = Int(text), value >= 1, value <= CropState.maximumSide else {
+                throw .invalidParameter(name: name, reason: "'\(text)' is not a whole number of pixels ≥ 1")
+            }
+            return value
+        }
+        let width = try side("maxWidth"), height = try side("maxHeight")
+        if width != nil || height != nil {
+            maximumSize = PixelSize(width ?? CropState.maximumSide, height ?? CropState.maximumSide)
+        }
+        recipeJSON = query["recipe"].map(String.init)
+    }
+}
