@@ -158,7 +158,7 @@ print("PixelsBench: median wall time over several runs, \(ProcessInfo.processInf
 print("(the machine is shared: compare runs made side by side; one-thread figures are the steadier ones)")
 
 let big = syntheticImage(width: 6000, height: 4000, format: .rgb8)
-let bigSize = PixelSize(6000, 4000)
+let bigSize = PixelSize(validWidth: 6000, height: 4000)
 let small = syntheticImage(width: 750, height: 500, format: .rgb8)
 
 // Resampler
@@ -226,7 +226,7 @@ if selected(streamNames[1]) {
 
 // Renderer
 for filter in [ResamplingFilter.catmullRom, .lanczos3] {
-    let out = PixelSize(4700, 3100)
+    let out = PixelSize(validWidth: 4700, height: 3100)
     let name = "render straighten 7.5° 6000×4000 → 4700×3100 RGB8 \(filter)"
     if selected(name) {
         let r = try AffineRenderer(
@@ -241,14 +241,14 @@ for format in [PixelFormat.rgba8, .rgb16] {
     let name = "render straighten 7.5° 3000×2000 → 2350×1550 \(format) Catmull-Rom"
     if selected(name) {
         let image = syntheticImage(width: 3000, height: 2000, format: format)
-        let size = PixelSize(3000, 2000), out = PixelSize(2350, 1550)
+        let size = PixelSize(validWidth: 3000, height: 2000), out = PixelSize(validWidth: 2350, height: 1550)
         let r = try AffineRenderer(
             sourceSize: size, outputSize: out, transform: straighten(degrees: 7.5, source: size, output: out))
         try bench(name, runs: 3) { t in _ = try r.render(image, maxThreads: t) }
     }
 }
 if selected("render straighten 7.5° reduced 4× → 1175×775 RGB8 Catmull-Rom") {
-    let out = PixelSize(1175, 775)
+    let out = PixelSize(validWidth: 1175, height: 775)
     let r = try AffineRenderer(
         sourceSize: bigSize, outputSize: out,
         transform: straighten(degrees: 7.5, source: bigSize, output: out, scale: 0.25))
@@ -257,7 +257,7 @@ if selected("render straighten 7.5° reduced 4× → 1175×775 RGB8 Catmull-Rom"
     }
 }
 if selected("render straighten 7.5° reduced 20× → 235×155 RGB8 Catmull-Rom (box pre-shrink 6×)") {
-    let out = PixelSize(235, 155)
+    let out = PixelSize(validWidth: 235, height: 155)
     let r = try AffineRenderer(
         sourceSize: bigSize, outputSize: out,
         transform: straighten(degrees: 7.5, source: bigSize, output: out, scale: 0.05))
@@ -267,7 +267,7 @@ if selected("render straighten 7.5° reduced 20× → 235×155 RGB8 Catmull-Rom 
 }
 if selected("render quarter turn + resize (separable path) → 1280×1920") {
     let t = Orientation.rightTop.inverseTransform(storedSize: Size(width: 1920, height: 1280)).scaledBy(x: 3.125, y: 3.125)
-    let r = try AffineRenderer(sourceSize: bigSize, outputSize: PixelSize(1280, 1920), transform: t)
+    let r = try AffineRenderer(sourceSize: bigSize, outputSize: PixelSize(validWidth: 1280, height: 1920), transform: t)
     try bench("render quarter turn + resize (separable path) → 1280×1920", runs: 5) { t in
         _ = try r.render(big, maxThreads: t)
     }

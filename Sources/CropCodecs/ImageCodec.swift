@@ -1,25 +1,5 @@
 import CropPixels
 
-/// A decoded image: its pixels, its metadata, the header facts and any warnings met on the way.
-public struct DecodedImage: Sendable {
-    /// The decoded pixels (the output size when a JPEG scale was used).
-    public var pixels: PixelBuffer
-    /// EXIF orientation, ICC profile and EXIF block.
-    public var metadata: ImageMetadata
-    /// What the header said (stored size, format, depth …).
-    public var info: ImageInfo
-    /// Recoverable problems met while decoding.
-    public var warnings: [CodecWarning]
-
-    /// Creates a decoded image.
-    public init(pixels: PixelBuffer, metadata: ImageMetadata, info: ImageInfo, warnings: [CodecWarning]) {
-        self.pixels = pixels
-        self.metadata = metadata
-        self.info = info
-        self.warnings = warnings
-    }
-}
-
 /// Format-independent entry points: detect the format from the bytes, then decode or encode whole images or make
 /// streaming decoders and encoders.
 public enum ImageCodec {

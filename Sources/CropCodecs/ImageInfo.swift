@@ -31,7 +31,7 @@ public struct ImageInfo: Hashable, Sendable {
     public var chromaSubsampling: ChromaSubsampling? = nil
 
     /// The size as stored.
-    public var storedSize: PixelSize { PixelSize(width, height) }
+    public var storedSize: PixelSize { PixelSize(validWidth: width, height: height) }
 
     /// The size once the orientation is applied.
     public var displayedSize: PixelSize { orientation.displayedSize(of: storedSize) }

@@ -29,38 +29,6 @@ enum ShimStatus {
     }
 }
 
-/// The warnings a shim has collected in its handle, copied into Swift as they appear.
-struct ShimWarningLog {
-    private var synced = 0
-
-    /// Appends to `warnings` those of the shim's first `count` (capped at `capacity`) not yet copied.
-    mutating func sync(
-        into warnings: inout [CodecWarning], source: CodecWarning.Source, count: Int32, capacity: Int32,
-        message: (Int32) -> UnsafePointer<CChar>
-    ) {
-        let available = Int(min(count, capacity))
-        while synced < available {
-            warnings.append(CodecWarning(source, String(cString: message(Int32(synced)))))
-            synced += 1
-        }
-    }
-}
-
-/// Checks shared by the encoders.
-enum EncoderChecks {
-    /// Throws unless `width × height` is at least 1×1 and at most `maxDimension` per side.
-    static func size(width: Int, height: Int, maxDimension: Int, format: ImageFormat) throws(CodecError) {
-        guard width >= 1, height >= 1 else {
-            throw .invalidArgument(name: "size", reason: "\(width)×\(height): both dimensions must be at least 1")
-        }
-        guard width <= maxDimension, height <= maxDimension else {
-            throw .unsupportedFeature(
-                format: format,
-                feature: "\(width)×\(height) pixels; \(format) allows at most \(maxDimension) per side")
-        }
-    }
-}
-
 extension ImageRowEncoder {
     /// Throws unless every row has been written: the check before finishing a file.
     func checkAllRowsWritten() throws(CodecError) {

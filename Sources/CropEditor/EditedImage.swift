@@ -34,7 +34,7 @@ public struct EditedImage: Sendable {
         let info = try source.info(strict: pipeline.strict)
         let side = max(16, previewMaximumSide)
         let result = try pipeline.render(
-            source, .recipe(try Self.storedOrientationRecipe(info)), maximumSize: PixelSize(side, side),
+            source, .recipe(try Self.storedOrientationRecipe(info)), maximumSize: PixelSize(validWidth: side, height: side),
             to: .data,
             options: SaveOptions(format: info.format == .png ? .png : .jpeg, quality: 85, stripMetadata: true))
         self.name = String(name.split(separator: "/").last ?? "image")
@@ -46,20 +46,12 @@ public struct EditedImage: Sendable {
     }
 
     /// The recipe whose turns and flip undo the file's EXIF orientation, so that rendering it gives the stored
-    /// pixels (the only one of the eight turn-and-flip recipes with that property).
+    /// pixels: the orientation's inverse, in the recipe's (and ``Orientation``'s) turn-then-mirror terms.
     static func storedOrientationRecipe(_ info: ImageInfo) throws(CropKitError) -> Recipe {
-        for turns in 0..<4 {
-            for mirrored in [false, true] {
-                let recipe = try mappingGeometry { () throws(GeometryError) in
-                    try Recipe(quarterTurns: turns, flipHorizontal: mirrored)
-                }
-                let state = try mappingGeometry { () throws(GeometryError) in
-                    try CropState(recipe: recipe, sourceSize: info.storedSize, orientation: info.orientation)
-                }
-                if state.orientation == .up { return recipe }
-            }
+        let undo = info.orientation.inverse
+        return try mappingGeometry { () throws(GeometryError) in
+            try Recipe(quarterTurns: undo.quarterTurnsClockwise, flipHorizontal: undo.isMirrored)
         }
-        throw .invalidRequest(name: "orientation", reason: "no turn and flip undoes \(info.orientation)")
     }
 
     /// The MIME type of the preview.

@@ -32,7 +32,7 @@ struct RenderOptions {
         }
         let width = try side("maxWidth"), height = try side("maxHeight")
         if width != nil || height != nil {
-            maximumSize = PixelSize(width ?? CropState.maximumSide, height ?? CropState.maximumSide)
+            maximumSize = PixelSize(validWidth: width ?? CropState.maximumSide, height: height ?? CropState.maximumSide)
         }
         recipeJSON = query["recipe"].map(String.init)
     }

@@ -124,8 +124,8 @@ public struct CropState: Hashable, Sendable {
     }
 
     /// Clockwise quarter turns (0…3) applied to the oriented picture *before* the optional horizontal flip
-    /// ``isFlipped``. Together they are ``userOrientation``.
-    public var quarterTurns: Int { Self.decompose(userOrientation).turns }
+    /// ``isFlipped``. Together they are ``userOrientation`` (``Orientation``'s own convention: turn, then mirror).
+    public var quarterTurns: Int { userOrientation.quarterTurnsClockwise }
 
     /// Whether the picture is mirrored left–right after the ``quarterTurns``.
     public var isFlipped: Bool { userOrientation.isMirrored }
@@ -256,23 +256,9 @@ public struct CropState: Hashable, Sendable {
         rederive()
     }
 
-    /// Splits a user element into "turn clockwise `turns` times, then mirror left–right if `mirrored`".
-    package static func decompose(_ o: Orientation) -> (turns: Int, mirrored: Bool) {
-        for turns in 0..<4 {
-            var candidate = Orientation.up
-            for _ in 0..<turns { candidate = candidate.rotatedClockwise() }
-            if o.isMirrored { candidate = candidate.flippedHorizontally() }
-            if candidate == o { return (turns, o.isMirrored) }
-        }
-        return (0, o.isMirrored)  // unreachable: the eight elements are all covered above
-    }
-
     /// The element "turn clockwise `turns` times, then flip left–right, then top–bottom", as the recipe spells it.
+    /// A top–bottom flip is a left–right flip after a half turn, so the closed form adds two turns for it.
     package static func compose(turns: Int, flipHorizontal: Bool, flipVertical: Bool) -> Orientation {
-        var o = Orientation.up
-        for _ in 0..<(((turns % 4) + 4) % 4) { o = o.rotatedClockwise() }
-        if flipHorizontal { o = o.flippedHorizontally() }
-        if flipVertical { o = o.flippedVertically() }
-        return o
+        Orientation(quarterTurnsClockwise: turns + (flipVertical ? 2 : 0), mirrored: flipHorizontal != flipVertical)
     }
 }

@@ -24,8 +24,8 @@ public enum OutputSizing {
         let w = scale * (cropSize.width + tolerance), h = scale * (cropSize.height + tolerance)
         if let r = aspectRatio {
             let k = Swift.min(w / Double(r.width), h / Double(r.height)).rounded(.down)
-            if k >= 1 { return PixelSize(Int(k) * r.width, Int(k) * r.height) }
+            if k >= 1 { return PixelSize(validWidth: Int(k) * r.width, height: Int(k) * r.height) }
         }
-        return PixelSize(Swift.max(1, Int(w.rounded(.down))), Swift.max(1, Int(h.rounded(.down))))
+        return PixelSize(validWidth: Swift.max(1, Int(w.rounded(.down))), height: Swift.max(1, Int(h.rounded(.down))))
     }
 }

@@ -225,12 +225,12 @@ extension CropState {
     /// saved: a loaded recipe's wanted crop is its crop.
     public var recipe: Recipe {
         let c = uprightAllowed, size = uprightSize.size
-        let (turns, mirrored) = Self.decompose(userOrientation)
         // The fields are valid by construction (finite positive crop, angle in range, turns 0…3).
         return Recipe(
             validatedCenter: Point(x: c.center.x / size.width, y: c.center.y / size.height),
             size: Size(width: c.size.width / size.width, height: c.size.height / size.height),
-            angle: straightenAngle, quarterTurns: turns, flipHorizontal: mirrored, flipVertical: false,
+            angle: straightenAngle, quarterTurns: userOrientation.quarterTurnsClockwise,
+            flipHorizontal: userOrientation.isMirrored, flipVertical: false,
             aspect: aspectLock)
     }
 

@@ -4,10 +4,12 @@
 /// 0th column appear once the picture is displayed (`rightTop`: the 0th row is the visual right side, the 0th column
 /// the visual top).
 ///
-/// An orientation is a transform from *stored* pixels to *displayed* pixels. Each is "mirror horizontally if
-/// ``isMirrored``, then turn clockwise by ``quarterTurnsClockwise`` × 90°". User edits (quarter turns, flips) are more
-/// elements of the same group, so an orientation composed with any number of edits is again one of these eight
-/// values; that is how CropKit stays exact and never rotates a picture twice.
+/// An orientation is a transform from *stored* pixels to *displayed* pixels. Each is "turn clockwise by
+/// ``quarterTurnsClockwise`` × 90°, then mirror left–right if ``isMirrored``": the one convention CropKit uses for
+/// turns and flips everywhere (``CropState``'s turns and flip and a recipe's `quarterTurns` and `flipHorizontal`
+/// mean the same). User edits (quarter turns, flips) are more elements of the same group, so an orientation composed
+/// with any number of edits is again one of these eight values; that is how CropKit stays exact and never rotates a
+/// picture twice.
 public enum Orientation: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// 1: displayed as stored.
     case topLeft = 1
@@ -36,28 +38,29 @@ public enum Orientation: Int, CaseIterable, Hashable, Sendable, Codable, CustomS
         self.init(rawValue: exifValue)
     }
 
-    /// Creates the element "mirror horizontally if `mirrored`, then turn clockwise by `quarterTurns` × 90°".
+    /// Creates the element "turn clockwise by `quarterTurns` × 90° (any whole number; negative turns
+    /// counter-clockwise), then mirror left–right if `mirrored`".
     public init(quarterTurnsClockwise quarterTurns: Int, mirrored: Bool) {
         let k = ((quarterTurns % 4) + 4) % 4
         switch (k, mirrored) {
         case (0, false): self = .topLeft
-        case (0, true): self = .topRight
         case (1, false): self = .rightTop
-        case (1, true): self = .rightBottom
         case (2, false): self = .bottomRight
-        case (2, true): self = .bottomLeft
         case (3, false): self = .leftBottom
-        default: self = .leftTop
+        case (0, true): self = .topRight
+        case (1, true): self = .leftTop
+        case (2, true): self = .bottomLeft
+        default: self = .rightBottom
         }
     }
 
-    /// Clockwise quarter turns applied after the optional mirror (0…3).
+    /// Clockwise quarter turns (0…3) applied *before* the optional mirror.
     public var quarterTurnsClockwise: Int {
         switch self {
         case .topLeft, .topRight: 0
-        case .rightTop, .rightBottom: 1
+        case .rightTop, .leftTop: 1
         case .bottomRight, .bottomLeft: 2
-        case .leftBottom, .leftTop: 3
+        case .leftBottom, .rightBottom: 3
         }
     }
 
@@ -82,10 +85,10 @@ public enum Orientation: Int, CaseIterable, Hashable, Sendable, Codable, CustomS
     /// `self` followed by `other`: the single orientation that has the same effect as applying `self`, then `other`
     /// to the result.
     public func concatenating(_ other: Orientation) -> Orientation {
-        // Elements are r^k ∘ s^m (s: horizontal mirror, r: quarter turn clockwise). Since s ∘ r = r⁻¹ ∘ s,
-        // (r^k2 s^m2) ∘ (r^k1 s^m1) = r^(k2 ± k1) s^(m1 ⊕ m2), with − when m2 is set.
+        // Elements are s^m ∘ r^k (r: quarter turn clockwise, applied first; s: left–right mirror). Since
+        // r^k ∘ s = s ∘ r^−k, (s^m2 r^k2) ∘ (s^m1 r^k1) = s^(m1 ⊕ m2) r^(k1 ± k2), with − when m1 is set.
         let k1 = quarterTurnsClockwise, k2 = other.quarterTurnsClockwise
-        let turns = other.isMirrored ? k2 - k1 : k2 + k1
+        let turns = isMirrored ? k1 - k2 : k1 + k2
         return Orientation(quarterTurnsClockwise: turns, mirrored: isMirrored != other.isMirrored)
     }
 
@@ -127,15 +130,15 @@ public enum Orientation: Int, CaseIterable, Hashable, Sendable, Codable, CustomS
     /// The transform from stored pixel coordinates to displayed pixel coordinates, for a picture stored at
     /// `storedSize`. It maps the stored rectangle `(0, 0, storedSize)` exactly onto `(0, 0, displayedSize)`.
     public func transform(storedSize: Size) -> AffineTransform2D {
-        let (w, h) = (storedSize.width, storedSize.height)
-        // Mirror first: x → w − x.
-        var t = isMirrored ? AffineTransform2D(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0) : .identity
-        // Then quarter turns clockwise; each maps (x, y) in a W×H picture to (H − y, x) in an H×W one.
-        var current = (width: w, height: h)
+        // Quarter turns clockwise first; each maps (x, y) in a W×H picture to (H − y, x) in an H×W one.
+        var t = AffineTransform2D.identity
+        var current = (width: storedSize.width, height: storedSize.height)
         for _ in 0..<quarterTurnsClockwise {
             t = t.concatenating(AffineTransform2D(a: 0, b: 1, c: -1, d: 0, tx: current.height, ty: 0))
             current = (current.height, current.width)
         }
+        // Then the mirror of the turned picture: x → W′ − x.
+        if isMirrored { t = t.concatenating(AffineTransform2D(a: -1, b: 0, c: 0, d: 1, tx: current.width, ty: 0)) }
         return t
     }
 

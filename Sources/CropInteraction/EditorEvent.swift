@@ -1,25 +1,6 @@
 import CropEngine
 import CropGeometry
 
-/// What a pointer press means beyond the default hit-testing.
-public enum PointerIntent: String, CaseIterable, Hashable, Sendable, Codable {
-    /// Decide from where the press lands: a handle resizes, inside the box moves it, outside draws a new box (or,
-    /// as a tap, resets the crop). In ``InteractionMode/pan`` every press pans.
-    case auto
-    /// Pan the picture under the fixed box (for a modifier key such as Space or Alt held, or a middle button).
-    case pan
-    /// Draw a new box even inside the current one (for a modifier such as Shift).
-    case draw
-}
-
-/// The editor's pointer mode.
-public enum InteractionMode: String, CaseIterable, Hashable, Sendable, Codable {
-    /// Presses act on the crop box (draw, move, resize).
-    case crop
-    /// Presses pan the picture under the fixed box.
-    case pan
-}
-
 /// One input to an ``EditorSession``: what a UI (the browser editor over a WebSocket, a native view) sends.
 ///
 /// Coordinates are view coordinates (the same space as the viewport and the ``EditorViewState``), y down. How a UI

@@ -54,7 +54,7 @@ public struct Image: Sendable {
     }
 
     /// The pixel size.
-    public var size: PixelSize { PixelSize(pixels.width, pixels.height) }
+    public var size: PixelSize { PixelSize(validWidth: pixels.width, height: pixels.height) }
 
     /// Encodes the image in ``SaveOptions/format`` (JPEG when `nil`), with its metadata unless stripped.
     ///

@@ -137,7 +137,7 @@ extension ImagePipeline {
                 collected = nil
                 if let post { image = try post(image) }
                 sink = try OutputSink(
-                    destination: destination, options: options, size: PixelSize(image.width, image.height),
+                    destination: destination, options: options, size: PixelSize(validWidth: image.width, height: image.height),
                     format: image.format, metadata: decoder.metadata)
                 try sink!.write(image)
             }
@@ -157,7 +157,7 @@ extension ImagePipeline {
             let decoder = try makeDecoder(source, scale: scale)
             let d = Double(scale)
             let renderer = try AffineRenderer(
-                sourceSize: PixelSize(decoder.outputWidth, decoder.outputHeight), outputSize: plan.outputSize,
+                sourceSize: PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight), outputSize: plan.outputSize,
                 transform: plan.transform.scaledBy(x: 1 / d, y: 1 / d))
             let height = plan.outputSize.height
             let needed = renderer.sourceRows(forOutputRows: 0..<height)

@@ -195,10 +195,10 @@ public struct ResizeRequest: Hashable, Sendable {
             switch self {
             case .width(let w):
                 guard w >= 1 else { throw .invalidRequest(name: "width", reason: "\(w) must be at least 1") }
-                return PixelSize(w, Swift.max(1, Int((Double(shown.height) * Double(w) / Double(shown.width)).rounded())))
+                return PixelSize(validWidth: w, height: Swift.max(1, Int((Double(shown.height) * Double(w) / Double(shown.width)).rounded())))
             case .height(let h):
                 guard h >= 1 else { throw .invalidRequest(name: "height", reason: "\(h) must be at least 1") }
-                return PixelSize(Swift.max(1, Int((Double(shown.width) * Double(h) / Double(shown.height)).rounded())), h)
+                return PixelSize(validWidth: Swift.max(1, Int((Double(shown.width) * Double(h) / Double(shown.height)).rounded())), height: h)
             case .box(let size):
                 return size
             }
@@ -249,9 +249,9 @@ public struct ResizeRequest: Hashable, Sendable {
         let upscales = !allowUpscale && enlargement > 1 + 1e-9
         switch mode {
         case .pad(let background, let alignment):
-            let fitted = try layout(.fit, upscales ? PixelSize(Swift.min(box.width, shown.width), Swift.min(box.height, shown.height)) : box)
+            let fitted = try layout(.fit, upscales ? PixelSize(validWidth: Swift.min(box.width, shown.width), height: Swift.min(box.height, shown.height)) : box)
             let image = upscales
-                ? PixelSize(Swift.min(fitted.imageSize.width, shown.width), Swift.min(fitted.imageSize.height, shown.height))
+                ? PixelSize(validWidth: Swift.min(fitted.imageSize.width, shown.width), height: Swift.min(fitted.imageSize.height, shown.height))
                 : fitted.imageSize
             let x = Int((Double(box.width - image.width) * alignment.horizontalFraction).rounded())
             let y = Int((Double(box.height - image.height) * alignment.verticalFraction).rounded())
@@ -260,11 +260,9 @@ public struct ResizeRequest: Hashable, Sendable {
         case .fit where upscales:
             result = try layout(.fit, shown)
         case .fill where upscales:
-            result = try layout(mode, PixelSize(
-                Swift.max(1, Int((Double(box.width) / enlargement).rounded(.down))),
-                Swift.max(1, Int((Double(box.height) / enlargement).rounded(.down)))))
+            result = try layout(mode, PixelSize(validWidth: Swift.max(1, Int((Double(box.width) / enlargement).rounded(.down))), height: Swift.max(1, Int((Double(box.height) / enlargement).rounded(.down)))))
         case .stretch where upscales:
-            result = try layout(mode, PixelSize(Swift.min(box.width, shown.width), Swift.min(box.height, shown.height)))
+            result = try layout(mode, PixelSize(validWidth: Swift.min(box.width, shown.width), height: Swift.min(box.height, shown.height)))
         default:
             break
         }

@@ -47,27 +47,3 @@ enum Parallel {
     }
 }
 
-/// Carries a value the caller knows to be safe across threads (pointers into disjoint rows, a closure that
-/// only writes its own rows).
-struct UncheckedSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
-
-/// A zero-filled, 64-byte-aligned scratch allocation, freed with its owner.
-final class ScratchBuffer {
-    let pointer: UnsafeMutableRawPointer
-    let byteCount: Int
-
-    init(byteCount: Int) {
-        self.byteCount = Swift.max(byteCount, 64)
-        pointer = UnsafeMutableRawPointer.allocate(byteCount: self.byteCount, alignment: 64)
-        memset(pointer, 0, self.byteCount)
-    }
-
-    func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> {
-        pointer.assumingMemoryBound(to: T.self)
-    }
-
-    deinit { pointer.deallocate() }
-}

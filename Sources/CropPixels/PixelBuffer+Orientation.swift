@@ -11,7 +11,7 @@ extension PixelBuffer {
     /// - Complexity: O(pixels), on all cores.
     public func applyingOrientation(_ orientation: Orientation, maxThreads: Int = 0) -> PixelBuffer {
         if orientation == .up { return self }
-        let size = orientation.displayedSize(of: PixelSize(width, height))
+        let size = orientation.displayedSize(of: PixelSize(validWidth: width, height: height))
         var out = PixelBuffer(derivedWidth: size.width, height: size.height, format: format)
         let threads = Parallel.threads(maxThreads)
         withUnsafeRows { src in

@@ -52,7 +52,7 @@ struct ApplyCommand: ParsableCommand {
         let batch = try Batch(command: "apply", inputs: inputs, destination: destination) { input in
             common.format ?? ImageFormat(pathExtensionOf: input) ?? .jpeg
         }
-        let cap = maxSize.map { PixelSize($0, $0) }
+        let cap = maxSize.map { PixelSize(validWidth: $0, height: $0) }
         let options = common.saveOptions
         try batch.run(options: common, progress: destination.progress) { job, pipeline in
             Written(try pipeline.render(

@@ -33,7 +33,7 @@ struct SizeArgument: ExpressibleByArgument, CustomStringConvertible {
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 1, h >= 1,
             w <= 1 << 20, h <= 1 << 20
         else { return nil }
-        size = PixelSize(w, h)
+        size = PixelSize(validWidth: w, height: h)
     }
 
     var description: String { "\(size.width)x\(size.height)" }

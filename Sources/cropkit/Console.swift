@@ -66,10 +66,3 @@ func printError(_ message: String) {
     Console.err(message + "\n")
 }
 
-/// A monotonic clock for the times the commands report.
-struct Stopwatch {
-    private let start = DispatchTime.now().uptimeNanoseconds
-
-    /// Seconds since the stopwatch was made.
-    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-}

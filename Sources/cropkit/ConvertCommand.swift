@@ -46,7 +46,7 @@ struct ConvertCommand: ParsableCommand {
             // JPEG DCT scaling rounds up; PNG is never scaled.
             let d = result.input.format == .jpeg ? divisor : 1
             return Written(
-                size: PixelSize((result.input.width + d - 1) / d, (result.input.height + d - 1) / d),
+                size: PixelSize(validWidth: (result.input.width + d - 1) / d, height: (result.input.height + d - 1) / d),
                 byteCount: result.outputByteCount, warnings: result.warnings.map(\.description))
         }
     }

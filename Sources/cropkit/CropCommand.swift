@@ -123,7 +123,7 @@ struct CropCommand: ParsableCommand {
         _ state: CropState, input: String, output: String, maxSize: Int?, allowUpscale: Bool,
         pipeline: ImagePipeline, options: SaveOptions
     ) throws -> Written {
-        let cap = maxSize.map { PixelSize($0, $0) }
+        let cap = maxSize.map { PixelSize(validWidth: $0, height: $0) }
         let natural = state.renderPlan().outputSize
         guard let maxSize, allowUpscale, max(natural.width, natural.height) < maxSize else {
             return Written(try pipeline.render(

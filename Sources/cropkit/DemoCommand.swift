@@ -82,7 +82,7 @@ struct DemoCommand: ParsableCommand {
                 return Written(size: straightened.renderPlan().outputSize, byteCount: json.count)
             },
             Step(name: "avatar-circle.png", what: "1:1 avatar, 512 px, cut as a circle") { path in
-                let rendered = try pipeline.render(.file(photo), .state(square), maximumSize: PixelSize(512, 512))
+                let rendered = try pipeline.render(.file(photo), .state(square), maximumSize: PixelSize(validWidth: 512, height: 512))
                 guard let image = rendered.image else { throw CommandError("the render returned no image") }
                 let avatar = Image(pixels: try image.pixels.circleCropped(), metadata: image.metadata)
                 let bytes = try avatar.encoded(options: png)
@@ -91,15 +91,15 @@ struct DemoCommand: ParsableCommand {
             },
             Step(name: "fit-800x800.jpg", what: "aspect fit inside 800×800") {
                 Written(try pipeline.resize(
-                    .file(photo), ResizeRequest(.box(PixelSize(800, 800))), to: .file($0), options: jpeg))
+                    .file(photo), ResizeRequest(.box(PixelSize(validWidth: 800, height: 800))), to: .file($0), options: jpeg))
             },
             Step(name: "fill-800x800.jpg", what: "aspect fill of 800×800, centre kept") {
                 Written(try pipeline.resize(
-                    .file(photo), ResizeRequest(.box(PixelSize(800, 800)), mode: .fill()), to: .file($0), options: jpeg))
+                    .file(photo), ResizeRequest(.box(PixelSize(validWidth: 800, height: 800)), mode: .fill()), to: .file($0), options: jpeg))
             },
             Step(name: "watercolor-pad-400x400.png", what: "RGBA sample fitted and padded on transparency") {
                 Written(try pipeline.resize(
-                    .file(rgba), ResizeRequest(.box(PixelSize(400, 400)), mode: .pad()), to: .file($0), options: png))
+                    .file(rgba), ResizeRequest(.box(PixelSize(validWidth: 400, height: 400)), mode: .pad()), to: .file($0), options: png))
             },
         ]
         if !quiet {

@@ -2,43 +2,12 @@ import ArgumentParser
 import CropKit
 import Foundation
 
-/// A problem the command line itself finds (an output that is its input, a rectangle outside the picture …),
-/// reported like the library's errors: one line naming the file.
-struct CommandError: Error, CustomStringConvertible {
-    /// The message, without the file name.
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}
-
 /// One input turned into one output, and what happened.
 struct FileJob: Sendable {
     /// The input file.
     let input: String
     /// The output file.
     let output: String
-}
-
-/// What an operation wrote: a pipeline's result, or the CLI's own writes.
-struct Written: Sendable {
-    /// The output's size in pixels.
-    var size: PixelSize
-    /// The bytes written.
-    var byteCount: Int
-    /// Recoverable problems met on the way.
-    var warnings: [String]
-
-    init(size: PixelSize, byteCount: Int, warnings: [String] = []) {
-        self.size = size
-        self.byteCount = byteCount
-        self.warnings = warnings
-    }
-
-    init(_ result: PipelineResult) {
-        self.init(size: result.size, byteCount: result.byteCount, warnings: result.warnings.map(\.description))
-    }
 }
 
 /// What a finished job reports.

@@ -18,9 +18,9 @@ import Testing
 
     @Test("--size parses WxH and W×H")
     func size() {
-        #expect(SizeArgument(argument: "800x600")?.size == PixelSize(800, 600))
-        #expect(SizeArgument(argument: "800X600")?.size == PixelSize(800, 600))
-        #expect(SizeArgument(argument: "800×600")?.size == PixelSize(800, 600))
+        #expect(SizeArgument(argument: "800x600")?.size == PixelSize(validWidth: 800, height: 600))
+        #expect(SizeArgument(argument: "800X600")?.size == PixelSize(validWidth: 800, height: 600))
+        #expect(SizeArgument(argument: "800×600")?.size == PixelSize(validWidth: 800, height: 600))
         for bad in ["800", "0x10", "10x0", "-1x5", "10x10x10", "axb", "10by10"] {
             #expect(SizeArgument(argument: bad) == nil, "\(bad)")
         }

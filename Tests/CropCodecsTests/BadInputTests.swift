@@ -174,8 +174,8 @@ struct BadInputTests {
         #expect(elapsed < .seconds(2), "took \(elapsed)")
         #expect(growth < 32 << 20, "peak RSS grew by \(growth >> 20) MB")
         // The header itself is readable: info reports the claimed size without decoding.
-        #expect(try ImageInfo.read(Self.hugeJPEG()).storedSize == PixelSize(60000, 60000))
-        #expect(try ImageInfo.read(Self.hugePNG()).storedSize == PixelSize(100_000, 100_000))
+        #expect(try ImageInfo.read(Self.hugeJPEG()).storedSize == PixelSize(validWidth: 60000, height: 60000))
+        #expect(try ImageInfo.read(Self.hugePNG()).storedSize == PixelSize(validWidth: 100_000, height: 100_000))
     }
 
     @Test("custom limits are applied to the stored size")

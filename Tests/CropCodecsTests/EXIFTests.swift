@@ -17,7 +17,7 @@ struct EXIFTests {
         let expected = Orientation(exifValue: value) ?? .up
         #expect(info.orientation == expected)
         #expect(info.hasEXIF)
-        #expect(info.displayedSize == PixelSize(64, 43))
+        #expect(info.displayedSize == PixelSize(validWidth: 64, height: 43))
         let decoded = try JPEGDecoder.decode(data)
         #expect(decoded.metadata.orientation == expected)
         // Value 0 is invalid: read as 1 with a warning.
@@ -82,8 +82,8 @@ struct EXIFTests {
     func leica() throws {
         let info = try ImageInfo.read(Fixtures.bytes("exif/leica-orient8-ii.jpg"))
         #expect(info.orientation == .leftBottom)
-        #expect(info.storedSize == PixelSize(64, 42))
-        #expect(info.displayedSize == PixelSize(42, 64))
+        #expect(info.storedSize == PixelSize(validWidth: 64, height: 42))
+        #expect(info.displayedSize == PixelSize(validWidth: 42, height: 64))
     }
 
     @Test("a block without an orientation tag is orientation 1 without a warning")

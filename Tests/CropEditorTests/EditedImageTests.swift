@@ -12,7 +12,7 @@ import Testing
         // Then the preview is the stored pixels (portrait), its longer side 120
         #expect(image.name == quadrantsName)
         #expect(image.info.orientation.exifValue == 6)
-        #expect(image.previewSize == PixelSize(80, 120))
+        #expect(image.previewSize == PixelSize(validWidth: 80, height: 120))
         #expect(image.previewFormat == .jpeg)
         let preview = try Image(source: .data(image.preview), appliesOrientation: false)
         #expect(preview.size == image.previewSize)
@@ -28,7 +28,7 @@ import Testing
         let image = try EditedImage(name: halvesName, bytes: try fixture(halvesName), previewMaximumSide: 60)
         #expect(image.previewFormat == .png)
         #expect(image.previewContentType == "image/png")
-        #expect(image.previewSize == PixelSize(60, 40))
+        #expect(image.previewSize == PixelSize(validWidth: 60, height: 40))
         let pixels = try Image(source: .data(image.preview)).pixels
         #expect(close(pixels.pixel(x: 10, y: 20), [240, 140, 20, 255], tolerance: 2))
         #expect(close(pixels.pixel(x: 50, y: 20), [20, 160, 160, 128], tolerance: 2))

@@ -41,7 +41,7 @@ import Testing
                 #expect(response.headers[HTTPField.Name("X-Image-Width")!] == "160")
                 #expect(response.headers[HTTPField.Name("X-Image-Height")!] == "120")
                 let image = try Image(source: .data(response.bytes))
-                try #require(image.size == PixelSize(160, 120))
+                try #require(image.size == PixelSize(validWidth: 160, height: 120))
                 #expect(close(image.pixels.pixel(x: 40, y: 60), green, tolerance: 24))
                 #expect(close(image.pixels.pixel(x: 120, y: 60), red, tolerance: 24))
             }
@@ -62,7 +62,7 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/png")
                 let image = try Image(source: .data(response.bytes))
-                try #require(image.size == PixelSize(80, 60))  // fitted into maxWidth 80
+                try #require(image.size == PixelSize(validWidth: 80, height: 60))  // fitted into maxWidth 80
                 #expect(close(image.pixels.pixel(x: 60, y: 30), red, tolerance: 24))
             }
         }
@@ -79,7 +79,7 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/png")
                 let image = try Image(source: .data(response.bytes))
-                try #require(image.size == PixelSize(60, 80))
+                try #require(image.size == PixelSize(validWidth: 60, height: 80))
                 #expect(close(image.pixels.pixel(x: 30, y: 40), [20, 160, 160, 128], tolerance: 2))
             }
         }

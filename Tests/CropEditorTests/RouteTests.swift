@@ -55,7 +55,7 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/jpeg")
                 let preview = try Image(source: .data(response.bytes), appliesOrientation: false)
-                #expect(preview.size == PixelSize(80, 120))
+                #expect(preview.size == PixelSize(validWidth: 80, height: 120))
             }
         }
     }

@@ -55,10 +55,10 @@ struct WireFormatTests {
     @Test("the view state encodes to the documented flat JSON and decodes back")
     func viewStateJSON() throws {
         var s = try EditorSession(
-            state: CropState(sourceSize: PixelSize(4000, 3000), minimumCropSize: 10),
+            state: CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10),
             viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50),
             configuration: .init(touchRadius: 20, handleSize: 16, tapSlop: 4, historyLimit: 50,
-                                 previewSize: PixelSize(1000, 750), maximumBoxFraction: 1))
+                                 previewSize: PixelSize(validWidth: 1000, height: 750), maximumBoxFraction: 1))
         try s.handle(.aspect(.square))
         let v = s.viewState
         let data = try JSONEncoder().encode(ViewStateMessage(v))

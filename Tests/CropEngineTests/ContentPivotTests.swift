@@ -106,7 +106,7 @@ struct ContentPivotTests {
 
     @Test("a move by a screen delta moves the content point by that delta turned back by the straighten")
     func moveTurnsDeltaBack() throws {
-        var s = try CropState(sourceSize: PixelSize(6000, 4000))
+        var s = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000))
         try s.setCrop(Rect(center: Point(x: 3000, y: 2000), size: Size(width: 1000, height: 800)))
         try s.setStraightenAngle(30)
         let q = s.cropContentCenter
@@ -125,7 +125,7 @@ struct ContentPivotTests {
         for i in 0..<Self.cases {
             var s = Random.state(&rng)
             if rng.bool() { try! s.setStraightenAngle(rng.double(-45...45)) }
-            let bound = rng.bool() ? nil : PixelSize(rng.int(1...3000), rng.int(1...3000))
+            let bound = rng.bool() ? nil : PixelSize(validWidth: rng.int(1...3000), height: rng.int(1...3000))
             let plan = s.renderPlan(maximumOutputSize: bound)
             let out = plan.outputSize
             let mapped = plan.transform.apply(to: Point(x: Double(out.width) / 2, y: Double(out.height) / 2))
@@ -148,7 +148,7 @@ struct ContentPivotTests {
 
     @Test("a straightened plan pins the output centre on the content point exactly where the crop is off-centre")
     func renderPlanOffCentre() throws {
-        let s = try CropState(sourceSize: PixelSize(4000, 6000), orientation: .rightTop,
+        let s = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop,
                               crop: Rect(x: 4000, y: 1000, width: 1500, height: 1000), straighten: 12)
         let plan = s.renderPlan()
         let centre = plan.outputToUpright.apply(to: Point(x: Double(plan.outputSize.width) / 2,
@@ -164,7 +164,7 @@ struct StraightenPivotRegressionTests {
     func offCentreCropKeepsItsSubject() throws {
         // A crop 2000 px right of the centre of a 6000×4000 picture, straightened 5°: with the old pivot (the
         // picture centre) the content under the crop's centre slid by 2·2000·sin(2.5°) ≈ 174.5 px.
-        var s = try CropState(sourceSize: PixelSize(6000, 4000))
+        var s = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000))
         try s.setCrop(Rect(center: Point(x: 5000, y: 2000), size: Size(width: 1000, height: 1000)))
         try s.setStraightenAngle(5)
         let underCentre = s.uprightPicture.toPicture(s.crop.center)
@@ -185,7 +185,7 @@ struct StraightenPivotRegressionTests {
 
     @Test("a crop that must shrink while straightening shrinks about its content centre")
     func shrinkAboutContent() throws {
-        var s = try CropState(sourceSize: PixelSize(6000, 4000))
+        var s = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000))
         try s.setCrop(Rect(x: 3500, y: 500, width: 2500, height: 3000))
         try s.setStraightenAngle(-20)
         #expect(s.crop.width < 2500 && abs(s.crop.width / s.crop.height - 2500.0 / 3000) < 1e-12)
@@ -195,7 +195,7 @@ struct StraightenPivotRegressionTests {
 
     @Test("when the centre cannot host the minimum crop it moves the shortest way in content coordinates")
     func minimumMovesContentPoint() throws {
-        var s = try CropState(sourceSize: PixelSize(400, 300), minimumCropSize: 100)
+        var s = try CropState(sourceSize: PixelSize(validWidth: 400, height: 300), minimumCropSize: 100)
         try s.setCrop(Rect(x: 0, y: 0, width: 100, height: 100))  // content point (50, 50)
         try s.setStraightenAngle(30)
         // Half-extents of a turned 100×100 square: 50(cos 30° + sin 30°) ≈ 68.3 on both axes.

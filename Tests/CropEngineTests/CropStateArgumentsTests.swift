@@ -9,11 +9,11 @@ import CropTestSupport
 struct CropStateArgumentsTests {
     @Test("no rect, straightened 7.5°: the largest crop of the picture's ratio, centred, with no fill pixels")
     func straightenedWholePicture() throws {
-        let s = try CropState(sourceSize: PixelSize(6000, 4000), crop: nil, straighten: 7.5)
+        let s = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000), crop: nil, straighten: 7.5)
         // Closed form: 6000×4000 · 2000 / (3000 sin 7.5° + 2000 cos 7.5°) ≈ 5053.7×3369.2, rendered as the largest
         // exact 3:2 multiple.
         #expect(abs(s.outputSize.width - 5053) <= 1 && abs(s.outputSize.height - 3369) <= 1)
-        #expect(s.outputSize == PixelSize(5052, 3368))
+        #expect(s.outputSize == PixelSize(validWidth: 5052, height: 3368))
         #expect(s.outputSize.width * 2 == s.outputSize.height * 3)
         #expect(s.aspectLock == .original)
         #expect(s.cropContentCenter == Point(x: 3000, y: 2000))
@@ -24,20 +24,20 @@ struct CropStateArgumentsTests {
     @Test("no arguments at all is the identity")
     func identity() throws {
         for orientation in Orientation.allCases {
-            let s = try CropState(sourceSize: PixelSize(4032, 3024), orientation: orientation, crop: nil)
+            let s = try CropState(sourceSize: PixelSize(validWidth: 4032, height: 3024), orientation: orientation, crop: nil)
             #expect(s.isIdentity)
-            #expect(s.outputSize == orientation.displayedSize(of: PixelSize(4032, 3024)))
+            #expect(s.outputSize == orientation.displayedSize(of: PixelSize(validWidth: 4032, height: 3024)))
             #expect(s.renderPlan().isPixelExact)
         }
     }
 
     @Test("a rect with a 1:1 aspect gives the largest square centred in it; straightened it stays square")
     func squareInRect() throws {
-        var s = try CropState(sourceSize: PixelSize(6000, 4000), crop: Rect(x: 1000, y: 500, width: 2000, height: 1200),
+        var s = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000), crop: Rect(x: 1000, y: 500, width: 2000, height: 1200),
                               aspect: .square)
         #expect(s.crop == Rect(x: 1400, y: 500, width: 1200, height: 1200))
-        #expect(s.outputSize == PixelSize(1200, 1200))
-        s = try CropState(sourceSize: PixelSize(6000, 4000), crop: Rect(x: 10, y: 20, width: 2000, height: 1200),
+        #expect(s.outputSize == PixelSize(validWidth: 1200, height: 1200))
+        s = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000), crop: Rect(x: 10, y: 20, width: 2000, height: 1200),
                           straighten: -9, aspect: .square)
         #expect(s.outputSize.width == s.outputSize.height)
         #expect(s.cropContentCenter == Point(x: 1010, y: 620))
@@ -48,16 +48,16 @@ struct CropStateArgumentsTests {
     func orderOfSteps() throws {
         // Stored sideways (EXIF 6): displayed 6000×4000.
         let rect = Rect(x: 600, y: 400, width: 3000, height: 2000)
-        let s = try CropState(sourceSize: PixelSize(4000, 6000), orientation: .rightTop, crop: rect, quarterTurns: 1,
+        let s = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop, crop: rect, quarterTurns: 1,
                               flipHorizontal: true, straighten: 4)
         // The same steps in an editor.
-        var e = try CropState(sourceSize: PixelSize(4000, 6000), orientation: .rightTop)
+        var e = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop)
         try e.setCrop(rect)
         e.rotate(.clockwise, aspectPolicy: .followPicture)
         e.flip(.horizontal)
         try e.setStraightenAngle(4)
         #expect(s == e)
-        #expect(s.uprightSize == PixelSize(4000, 6000))
+        #expect(s.uprightSize == PixelSize(validWidth: 4000, height: 6000))
         // The rect's centre (2100, 1400) in the displayed picture, turned clockwise: (4000 − 1400, 2100) =
         // (2600, 2100) in the 4000×6000 picture; then mirrored: (4000 − 2600, 2100).
         #expect(s.cropContentCenter == Point(x: 1400, y: 2100))
@@ -65,18 +65,18 @@ struct CropStateArgumentsTests {
         #expect(abs(s.crop.width / s.crop.height - 2000.0 / 3000) < 1e-12)
         #expect(Invariants.all(s) == nil)
         // Negative turns count counter-clockwise; a vertical flip is a horizontal one and a half turn.
-        let left = try CropState(sourceSize: PixelSize(40, 30), crop: nil, quarterTurns: -1)
-        let three = try CropState(sourceSize: PixelSize(40, 30), crop: nil, quarterTurns: 3)
+        let left = try CropState(sourceSize: PixelSize(validWidth: 40, height: 30), crop: nil, quarterTurns: -1)
+        let three = try CropState(sourceSize: PixelSize(validWidth: 40, height: 30), crop: nil, quarterTurns: 3)
         #expect(left == three)
-        let vertical = try CropState(sourceSize: PixelSize(40, 30), crop: nil, flipVertical: true)
-        let halfAndMirror = try CropState(sourceSize: PixelSize(40, 30), crop: nil, quarterTurns: 2,
+        let vertical = try CropState(sourceSize: PixelSize(validWidth: 40, height: 30), crop: nil, flipVertical: true)
+        let halfAndMirror = try CropState(sourceSize: PixelSize(validWidth: 40, height: 30), crop: nil, quarterTurns: 2,
                                           flipHorizontal: true)
         #expect(vertical == halfAndMirror)
     }
 
     @Test("a rect without an aspect keeps its own proportions and the lock free")
     func freeRect() throws {
-        let s = try CropState(sourceSize: PixelSize(6000, 4000), crop: Rect(x: 100, y: 100, width: 3001, height: 1999),
+        let s = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000), crop: Rect(x: 100, y: 100, width: 3001, height: 1999),
                               straighten: 2)
         #expect(s.aspectLock == .free)
         #expect(abs(s.crop.width / s.crop.height - 3001.0 / 1999) < 1e-12)
@@ -97,7 +97,7 @@ struct CropStateArgumentsTests {
     ])
     func badArguments(_ rect: Rect, _ angle: Double, _ name: String) {
         do {
-            _ = try CropState(sourceSize: PixelSize(6000, 4000), crop: rect, straighten: angle)
+            _ = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000), crop: rect, straighten: angle)
             Issue.record("\(rect) at \(angle)° was accepted")
         } catch {
             switch error {
@@ -111,10 +111,10 @@ struct CropStateArgumentsTests {
     @Test("the rect is checked against the displayed size, not the stored one")
     func displayedBounds() throws {
         // Stored 4000×6000, displayed 6000×4000: x up to 6000 is inside, y past 4000 is not.
-        _ = try CropState(sourceSize: PixelSize(4000, 6000), orientation: .rightTop,
+        _ = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop,
                           crop: Rect(x: 5000, y: 0, width: 1000, height: 4000))
         #expect(throws: GeometryError.self) {
-            try CropState(sourceSize: PixelSize(4000, 6000), orientation: .rightTop,
+            try CropState(sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop,
                           crop: Rect(x: 0, y: 4000, width: 1000, height: 1000))
         }
     }

@@ -53,14 +53,14 @@ struct CropStatePropertyTests {
             if let failure = Invariants.exactAspect(s) { return failure }
             // Also scaled down for a maximum output size.
             guard let r = s.aspectRatio else { return nil }
-            let bound = PixelSize(rng.int(1...2000), rng.int(1...2000))
+            let bound = PixelSize(validWidth: rng.int(1...2000), height: rng.int(1...2000))
             let plan = s.renderPlan(maximumOutputSize: bound)
             let out = plan.outputSize, crop = s.crop.size, e = OutputSizing.tolerance
             let f = min(1, Double(bound.width) / crop.width, Double(bound.height) / crop.height)
             let k = min(f * (crop.width + e) / Double(r.width), f * (crop.height + e) / Double(r.height))
                 .rounded(.down)
             guard k >= 1 else { return nil }  // no exactly proportional size fits: documented fallback
-            if out != PixelSize(Int(k) * r.width, Int(k) * r.height) {
+            if out != PixelSize(validWidth: Int(k) * r.width, height: Int(k) * r.height) {
                 return "scaled output \(out) is not \(Int(k))·\(r) for crop \(crop) within \(bound)"
             }
             if out.width > bound.width || out.height > bound.height {

@@ -6,7 +6,7 @@ import CropTestSupport
 @Suite("CropState operations")
 struct CropStateTests {
     func state(_ w: Int = 4000, _ h: Int = 3000, minimum: Double = 1) throws -> CropState {
-        try CropState(sourceSize: PixelSize(w, h), minimumCropSize: minimum)
+        try CropState(sourceSize: PixelSize(validWidth: w, height: h), minimumCropSize: minimum)
     }
 
     func expectRect(_ actual: Rect, _ expected: Rect, tolerance: Double = 1e-9,
@@ -21,9 +21,9 @@ struct CropStateTests {
     @Test("invalid inputs are rejected and leave the state unchanged")
     func rejectsInvalidInput() throws {
         for bad in [Double.nan, .infinity, -1, 0] {
-            #expect(throws: GeometryError.self) { try CropState(sourceSize: PixelSize(10, 10), minimumCropSize: bad) }
+            #expect(throws: GeometryError.self) { try CropState(sourceSize: PixelSize(validWidth: 10, height: 10), minimumCropSize: bad) }
         }
-        #expect(throws: GeometryError.self) { try CropState(sourceSize: PixelSize(1 << 31, 10)) }
+        #expect(throws: GeometryError.self) { try CropState(sourceSize: PixelSize(validWidth: 1 << 31, height: 10)) }
         var s = try state()
         try s.setCrop(Rect(x: 100, y: 100, width: 500, height: 400))
         let before = s
@@ -147,7 +147,7 @@ struct CropStateTests {
         // Limited by the picture's bottom edge: the largest square that fits.
         try s.resizeCrop(.bottomRight, to: Point(x: 9000, y: 9000))
         expectRect(s.crop, Rect(x: 1000, y: 1000, width: 2000, height: 2000))
-        #expect(s.outputSize == PixelSize(2000, 2000))
+        #expect(s.outputSize == PixelSize(validWidth: 2000, height: 2000))
     }
 
     @Test("free corner resizing clamps each axis on its own")
@@ -185,7 +185,7 @@ struct CropStateTests {
         var s = try state()
         try s.setCrop(Rect(x: 0, y: 0, width: 1000, height: 500))
         s.rotate(.clockwise, aspectPolicy: .followPicture)
-        #expect(s.uprightSize == PixelSize(3000, 4000))
+        #expect(s.uprightSize == PixelSize(validWidth: 3000, height: 4000))
         #expect(s.crop == Rect(x: 2500, y: 0, width: 500, height: 1000))
         #expect(s.quarterTurns == 1 && !s.isFlipped)
         s.rotate(.counterClockwise, aspectPolicy: .followPicture)
@@ -228,7 +228,7 @@ struct CropStateTests {
         #expect(s.aspectLock == (try .ratio(9, 16)))
         #expect(s.outputSize.width * 16 == s.outputSize.height * 9)
         s.setAspectLock(.original)
-        #expect(s.outputSize == PixelSize(4000, 3000))
+        #expect(s.outputSize == PixelSize(validWidth: 4000, height: 3000))
     }
 
     @Test("reset crop keeps angle, turns and lock; reset goes back to the untouched state")
@@ -248,7 +248,7 @@ struct CropStateTests {
 
     @Test("the minimum size is capped by the largest square a tiny or steep picture can host")
     func effectiveMinimum() throws {
-        var s = try CropState(sourceSize: PixelSize(10, 3), minimumCropSize: 50)
+        var s = try CropState(sourceSize: PixelSize(validWidth: 10, height: 3), minimumCropSize: 50)
         #expect(s.effectiveMinimumCropSize == 3)
         try s.setStraightenAngle(45)
         #expect(abs(s.effectiveMinimumCropSize - 3 / 2.squareRoot()) < 1e-12)

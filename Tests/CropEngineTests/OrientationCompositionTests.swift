@@ -5,8 +5,8 @@ import CropTestSupport
 
 @Suite("Orientation × quarter turn × flip × odd/even size")
 struct OrientationCompositionTests {
-    static let sizes = [PixelSize(4, 6), PixelSize(5, 7), PixelSize(4, 7), PixelSize(5, 6), PixelSize(1, 1),
-                        PixelSize(1, 2), PixelSize(3, 1)]
+    static let sizes = [PixelSize(validWidth: 4, height: 6), PixelSize(validWidth: 5, height: 7), PixelSize(validWidth: 4, height: 7), PixelSize(validWidth: 5, height: 6), PixelSize(validWidth: 1, height: 1),
+                        PixelSize(validWidth: 1, height: 2), PixelSize(validWidth: 3, height: 1)]
 
     /// Every EXIF orientation, every number of user quarter turns, every flip.
     static var combinations: [(exif: Orientation, turns: Int, flip: FlipAxis?)] {
@@ -64,15 +64,43 @@ struct OrientationCompositionTests {
         }
     }
 
-    @Test("a recipe's turns and flips decompose and recompose to the same element, for all eight")
-    func canonicalDecomposition() {
+    @Test("one convention: an orientation's turns and mirror are \"turn clockwise, then mirror\", step by step")
+    func turnThenMirror() {
         for o in Orientation.allCases {
-            let (turns, mirrored) = CropState.decompose(o)
-            #expect((0...3).contains(turns))
-            #expect(CropState.compose(turns: turns, flipHorizontal: mirrored, flipVertical: false) == o)
+            #expect((0...3).contains(o.quarterTurnsClockwise))
+            var stepwise = Orientation.up
+            for _ in 0..<o.quarterTurnsClockwise { stepwise = stepwise.rotatedClockwise() }
+            if o.isMirrored { stepwise = stepwise.flippedHorizontally() }
+            #expect(stepwise == o, "\(o)")
+            #expect(Orientation(quarterTurnsClockwise: o.quarterTurnsClockwise, mirrored: o.isMirrored) == o)
         }
-        // flipVertical is a horizontal flip plus a half turn.
-        #expect(CropState.compose(turns: 0, flipHorizontal: false, flipVertical: true)
-                == CropState.compose(turns: 2, flipHorizontal: true, flipVertical: false))
+        // The EXIF names agree: 5 (transpose) is a clockwise turn then a mirror, 7 (transverse) three turns then one.
+        #expect(Orientation(quarterTurnsClockwise: 1, mirrored: true) == .leftTop)
+        #expect(Orientation(quarterTurnsClockwise: 3, mirrored: true) == .rightBottom)
+    }
+
+    @Test("a recipe's turns and flips: the closed form equals the step-by-step composition, for every combination")
+    func recipeComposition() {
+        for turns in -4...7 {
+            for flipH in [false, true] {
+                for flipV in [false, true] {
+                    var stepwise = Orientation.up
+                    for _ in 0..<(((turns % 4) + 4) % 4) { stepwise = stepwise.rotatedClockwise() }
+                    if flipH { stepwise = stepwise.flippedHorizontally() }
+                    if flipV { stepwise = stepwise.flippedVertically() }
+                    #expect(CropState.compose(turns: turns, flipHorizontal: flipH, flipVertical: flipV) == stepwise,
+                            "turns \(turns) h \(flipH) v \(flipV)")
+                }
+            }
+        }
+        // A state reports its user element in the same convention, and its recipe spells it canonically.
+        for o in Orientation.allCases {
+            var state = try! CropState(sourceSize: PixelSize(validWidth: 30, height: 20))
+            for _ in 0..<o.quarterTurnsClockwise { state.rotate(.clockwise, aspectPolicy: .followPicture) }
+            if o.isMirrored { state.flip(.horizontal) }
+            #expect(state.userOrientation == o)
+            #expect(state.quarterTurns == o.quarterTurnsClockwise && state.isFlipped == o.isMirrored)
+            #expect(state.recipe.quarterTurns == o.quarterTurnsClockwise && state.recipe.flipHorizontal == o.isMirrored)
+        }
     }
 }

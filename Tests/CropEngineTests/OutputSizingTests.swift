@@ -8,16 +8,16 @@ struct OutputSizingTests {
     func outputSizing() {
         let r43 = try! AspectRatio(4, 3)
         #expect(OutputSizing.outputSize(cropSize: Size(width: 4031.9999999997, height: 3024), aspectRatio: nil)
-            == PixelSize(4032, 3024))
+            == PixelSize(validWidth: 4032, height: 3024))
         #expect(OutputSizing.outputSize(cropSize: Size(width: 4031.99, height: 3023.5), aspectRatio: nil)
-            == PixelSize(4031, 3023))
+            == PixelSize(validWidth: 4031, height: 3023))
         #expect(OutputSizing.outputSize(cropSize: Size(width: 4031.99, height: 3024), aspectRatio: r43)
-            == PixelSize(4028, 3021))
-        #expect(OutputSizing.outputSize(cropSize: Size(width: 0.2, height: 0.3), aspectRatio: nil) == PixelSize(1, 1))
+            == PixelSize(validWidth: 4028, height: 3021))
+        #expect(OutputSizing.outputSize(cropSize: Size(width: 0.2, height: 0.3), aspectRatio: nil) == PixelSize(validWidth: 1, height: 1))
         #expect(OutputSizing.outputSize(cropSize: Size(width: 3000, height: 2000), aspectRatio: try! AspectRatio(4031, 3023))
-            == PixelSize(3000, 2000))
+            == PixelSize(validWidth: 3000, height: 2000))
         #expect(OutputSizing.outputSize(cropSize: Size(width: 4000, height: 3000), aspectRatio: r43, scale: 0.1)
-            == PixelSize(400, 300))
+            == PixelSize(validWidth: 400, height: 300))
     }
 
     @Test("handle hit-testing: corners win, edges anywhere along them, the middle of a small box stays movable")

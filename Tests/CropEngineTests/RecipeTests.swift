@@ -8,7 +8,7 @@ import CropTestSupport
 struct RecipeTests {
     @Test("the JSON shape is stable: versioned, content-centre fractions, angle, canonical turns and flips, aspect")
     func jsonShape() throws {
-        var s = try CropState(sourceSize: PixelSize(4000, 3000))
+        var s = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000))
         s.setAspectLock(.square)
         s.rotate(.clockwise, aspectPolicy: .followPicture)
         s.flip(.horizontal)
@@ -25,7 +25,7 @@ struct RecipeTests {
         let minimal = try Recipe(json: Data(#"{"version":1}"#.utf8))
         #expect(minimal == (try Recipe()))
         let vertical = try Recipe(json: Data(#"{"version":1,"flipVertical":true,"quarterTurns":3}"#.utf8))
-        let state = try CropState(recipe: vertical, sourceSize: PixelSize(40, 30))
+        let state = try CropState(recipe: vertical, sourceSize: PixelSize(validWidth: 40, height: 30))
         #expect(state.recipe.flipVertical == false)
         #expect(state.recipe.flipHorizontal == true && state.recipe.quarterTurns == 1)
         #expect(state.userOrientation == Orientation.up.rotatedClockwise().rotatedClockwise().rotatedClockwise()
@@ -83,7 +83,7 @@ struct RecipeTests {
         for json in cases {
             let recipe = try Recipe(json: Data(json.utf8))
             do {
-                _ = try CropState(recipe: recipe, sourceSize: PixelSize(4000, 3000))
+                _ = try CropState(recipe: recipe, sourceSize: PixelSize(validWidth: 4000, height: 3000))
                 Issue.record("\(json) was accepted")
             } catch {
                 guard case .invalidRecipe(let field, _) = error else {
@@ -95,16 +95,16 @@ struct RecipeTests {
         }
         // A hair outside (a preview's rounding) is absorbed by the minimal zoom.
         let hair = try Recipe(cropCenter: Point(x: 0.5005, y: 0.5), cropSize: Size(width: 1.001, height: 1))
-        let state = try CropState(recipe: hair, sourceSize: PixelSize(4000, 3000))
+        let state = try CropState(recipe: hair, sourceSize: PixelSize(validWidth: 4000, height: 3000))
         #expect(state.cropIsInsidePicture())
         // The minimal zoom shrinks about the crop's own centre (2 px right of the picture's): 3996×2994.
-        #expect(state.outputSize == PixelSize(3996, 2994))
+        #expect(state.outputSize == PixelSize(validWidth: 3996, height: 2994))
     }
 
     @Test("a recipe made on a 1000-px preview selects the same region of the 6000-px original within one preview pixel")
     func previewToOriginal() throws {
         var rng = SplitMix64(seed: 21)
-        let original = PixelSize(6000, 4000), preview = PixelSize(1000, 667)
+        let original = PixelSize(validWidth: 6000, height: 4000), preview = PixelSize(validWidth: 1000, height: 667)
         for i in 0..<10_000 {
             let orientation = rng.pick(Orientation.allCases)
             var s = try CropState(sourceSize: preview, orientation: orientation)
@@ -144,10 +144,10 @@ struct RecipeTests {
     @Test("a recipe ignores the file's EXIF orientation: an upright preview's recipe fits a rotated original")
     func recipeAcrossOrientations() throws {
         // The preview was baked upright (orientation 1); the original is stored sideways with EXIF 6.
-        var preview = try CropState(sourceSize: PixelSize(600, 400))
+        var preview = try CropState(sourceSize: PixelSize(validWidth: 600, height: 400))
         try preview.setCrop(Rect(x: 60, y: 40, width: 300, height: 200))
-        let original = try CropState(recipe: preview.recipe, sourceSize: PixelSize(4000, 6000), orientation: .rightTop)
-        #expect(original.uprightSize == PixelSize(6000, 4000))
+        let original = try CropState(recipe: preview.recipe, sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop)
+        #expect(original.uprightSize == PixelSize(validWidth: 6000, height: 4000))
         #expect(original.crop == Rect(x: 600, y: 400, width: 3000, height: 2000))
         #expect(original.renderPlan().sourceRect == Rect(x: 400, y: 2400, width: 2000, height: 3000))
     }

@@ -65,7 +65,7 @@ struct SmallTypesTests {
         #expect(try AspectRatio(8, 6) == AspectRatio(4, 3))
         #expect(try AspectRatio(string: "16x9") == AspectRatio(16, 9))
         #expect(try AspectRatio(string: " 3 / 2 ") == AspectRatio(3, 2))
-        #expect(AspectRatio(of: PixelSize(4032, 3024)) == (try AspectRatio(4, 3)))
+        #expect(AspectRatio(of: PixelSize(validWidth: 4032, height: 3024)) == (try AspectRatio(4, 3)))
         #expect(try AspectRatio(3, 2).transposed == AspectRatio(2, 3))
         for bad in ["0:1", "1:-2", "a:b", "3", "1:2:3", "2000000:1", ""] {
             #expect(throws: GeometryError.self) { try AspectRatio(string: bad) }
@@ -74,8 +74,8 @@ struct SmallTypesTests {
             #expect(try AspectLock(string: lock.description) == lock)
             #expect(try JSONDecoder().decode(AspectLock.self, from: JSONEncoder().encode(lock)) == lock)
         }
-        #expect(AspectLock.original.aspectRatio(uprightSize: PixelSize(4031, 3023)) == (try AspectRatio(4031, 3023)))
-        #expect(AspectLock.free.aspectRatio(uprightSize: PixelSize(4, 3)) == nil)
+        #expect(AspectLock.original.aspectRatio(uprightSize: PixelSize(validWidth: 4031, height: 3023)) == (try AspectRatio(4031, 3023)))
+        #expect(AspectLock.free.aspectRatio(uprightSize: PixelSize(validWidth: 4, height: 3)) == nil)
     }
 
 }

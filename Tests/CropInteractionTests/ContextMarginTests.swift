@@ -62,7 +62,7 @@ struct ContextMarginTests {
 
     @Test("the fraction must be in (0, 1]; the session checks it when created")
     func invalidFraction() throws {
-        let s = try CropState(sourceSize: PixelSize(400, 300))
+        let s = try CropState(sourceSize: PixelSize(validWidth: 400, height: 300))
         for bad in [0, -0.5, 1.0001, .nan, .infinity] {
             do {
                 _ = try s.displayLayout(viewportSize: Size(width: 100, height: 100), maximumBoxFraction: bad)
@@ -87,7 +87,7 @@ struct ContextMarginTests {
         let empty = try decoder.decode(EditorSession.Configuration.self, from: Data("{}".utf8))
         #expect(empty == EditorSession.Configuration())
         #expect(empty.maximumBoxFraction == 0.8)
-        let custom = EditorSession.Configuration(touchRadius: 30, previewSize: PixelSize(100, 75),
+        let custom = EditorSession.Configuration(touchRadius: 30, previewSize: PixelSize(validWidth: 100, height: 75),
                                                  maximumBoxFraction: 0.6)
         #expect(try decoder.decode(EditorSession.Configuration.self, from: JSONEncoder().encode(custom)) == custom)
     }
@@ -96,7 +96,7 @@ struct ContextMarginTests {
     /// 720×560, so the whole picture shows at scale 0.18 in (90, 80, 720, 540).
     func session(preview: PixelSize? = nil) throws -> EditorSession {
         try EditorSession(
-            state: CropState(sourceSize: PixelSize(4000, 3000), minimumCropSize: 10),
+            state: CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10),
             viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50),
             configuration: .init(touchRadius: 20, handleSize: 16, tapSlop: 4, previewSize: preview))
     }
@@ -132,7 +132,7 @@ struct ContextMarginTests {
 
     @Test("while the slider moves, the box stays put and the picture turns about its centre")
     func straightenTurnsAboutTheBox() throws {
-        var s = try session(preview: PixelSize(1000, 750))
+        var s = try session(preview: PixelSize(validWidth: 1000, height: 750))
         try drag(&s, [Point(x: 600, y: 150), Point(x: 760, y: 270)])  // an off-centre crop, upper right
         let box = s.viewState.cropBox, q = s.state.cropContentCenter
         let start = s.state

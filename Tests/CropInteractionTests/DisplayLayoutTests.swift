@@ -8,7 +8,7 @@ import CropTestSupport
 struct DisplayLayoutTests {
     @Test("the display layout fits the crop box as large as possible and centred")
     func displayFits() throws {
-        var s = try CropState(sourceSize: PixelSize(4000, 3000))
+        var s = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000))
         try s.setCrop(Rect(x: 0, y: 0, width: 3000, height: 2500))
         let layout = try s.displayLayout(viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50))
         #expect(layout.scale == 0.24)
@@ -50,7 +50,7 @@ struct DisplayLayoutTests {
 
     @Test("the view-to-frame mapping inverts frame-to-view; the stored preview transform composes a scale")
     func layoutMappings() throws {
-        var s = try CropState(sourceSize: PixelSize(4000, 3000), orientation: .leftBottom)
+        var s = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), orientation: .leftBottom)
         try s.setStraightenAngle(7)
         s.flip(.horizontal)
         let layout = try s.displayLayout(viewportSize: Size(width: 640, height: 480))

@@ -15,7 +15,7 @@ struct EditorSessionTests {
         -> EditorSession
     {
         try EditorSession(
-            state: state ?? CropState(sourceSize: PixelSize(4000, 3000), minimumCropSize: 10),
+            state: state ?? CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10),
             viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50),
             configuration: .init(touchRadius: 20, handleSize: 16, tapSlop: 4, historyLimit: 50, previewSize: preview,
                                  maximumBoxFraction: boxFraction))
@@ -33,15 +33,15 @@ struct EditorSessionTests {
 
     @Test("the initial view state fits the whole picture and draws a stored-orientation preview")
     func initialViewState() throws {
-        let s = try session(preview: PixelSize(1000, 750))
+        let s = try session(preview: PixelSize(validWidth: 1000, height: 750))
         let v = s.viewState
         expectRect(v.cropBox, Rect(x: 50, y: 50, width: 800, height: 600))
-        #expect(v.imageSize == PixelSize(1000, 750))
+        #expect(v.imageSize == PixelSize(validWidth: 1000, height: 750))
         #expect(v.imageTransform.isApproximatelyEqual(to: AffineTransform2D(a: 0.8, b: 0, c: 0, d: 0.8, tx: 50, ty: 50)))
         #expect(v.handles.count == 8 && v.handles[0].handle == .topLeft)
         expectRect(v.handles[0].rect, Rect(x: 42, y: 42, width: 16, height: 16))
         #expect(!v.showsGrid && !v.canUndo && !v.canRedo && v.gesture == .none && v.mode == .crop)
-        #expect(v.outputSize == PixelSize(4000, 3000) && v.angle == 0 && v.quarterTurns == 0 && !v.flipped)
+        #expect(v.outputSize == PixelSize(validWidth: 4000, height: 3000) && v.angle == 0 && v.quarterTurns == 0 && !v.flipped)
     }
 
     @Test("drag inside a box that cannot move draws a new one; the view is frozen during and re-fits after")
@@ -55,7 +55,7 @@ struct EditorSessionTests {
         let after = try s.handle(.pointerUp(id: 1, location: Point(x: 450, y: 400)))
         expectRect(after.cropBox, Rect(x: 150, y: 50, width: 600, height: 600))  // re-fitted: scale 0.6
         #expect(after.canUndo && !after.showsGrid && after.gesture == .none)
-        #expect(after.outputSize == PixelSize(1000, 1000))
+        #expect(after.outputSize == PixelSize(validWidth: 1000, height: 1000))
     }
 
     @Test("drag outside draws in any direction; drag inside moves from the drag start; a tap outside resets")
@@ -81,7 +81,7 @@ struct EditorSessionTests {
         #expect(s.state.crop == Rect(x: 0, y: 0, width: 4000, height: 3000))
         // Four undo steps: tap, draw, move, draw.
         for _ in 0..<4 { try s.handle(.undo) }
-        #expect(s.state == (try CropState(sourceSize: PixelSize(4000, 3000), minimumCropSize: 10)))
+        #expect(s.state == (try CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10)))
         #expect(!s.canUndo && s.canRedo)
         try s.handle(.redo)
         expectRect(s.state.crop, Rect(x: 1000, y: 750, width: 1000, height: 1000))
@@ -168,7 +168,7 @@ struct EditorSessionTests {
         for _ in 0..<3 { try s.handle(.straightenBy(delta: 0.1)) }
         #expect(s.state.straightenAngle == 0.3)
         for _ in 0..<3 { try s.handle(.straightenBy(delta: -0.1)) }
-        #expect(s.state == (try CropState(sourceSize: PixelSize(4000, 3000), minimumCropSize: 10)))
+        #expect(s.state == (try CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10)))
     }
 
     @Test("discrete controls are one undo step each, undone in reverse order")
@@ -225,12 +225,12 @@ struct EditorSessionTests {
 
     @Test("the image transform draws the crop region exactly under the crop box, straightened and turned")
     func imageTransformMatchesBox() throws {
-        var state = try CropState(sourceSize: PixelSize(3000, 4000), orientation: .rightTop, minimumCropSize: 10)
+        var state = try CropState(sourceSize: PixelSize(validWidth: 3000, height: 4000), orientation: .rightTop, minimumCropSize: 10)
         try state.setStraightenAngle(-8)
         state.flip(.horizontal)
         state.rotate(.clockwise, aspectPolicy: .followPicture)
         try state.setCrop(Rect(x: 500, y: 700, width: 1200, height: 900))
-        let s = try session(state, preview: PixelSize(750, 1000))
+        let s = try session(state, preview: PixelSize(validWidth: 750, height: 1000))
         let v = s.viewState
         let toStored = state.orientation.inverseTransform(storedSize: state.sourceSize.size)
         for (corner, boxCorner) in zip(state.crop.corners, v.cropBox.corners) {
@@ -256,6 +256,6 @@ struct EditorSessionTests {
 extension Recipe {
     /// The recipe applied to the test picture (for comparisons).
     fileprivate var applied: CropState {
-        (try? CropState(recipe: self, sourceSize: PixelSize(4000, 3000), minimumCropSize: 10))!
+        (try? CropState(recipe: self, sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10))!
     }
 }

@@ -41,11 +41,11 @@ struct HostileInputTests {
             }
         }
         // The interaction models: events with extreme coordinates.
-        var selection = try RectangleSelection(imageSize: PixelSize(400, 300),
+        var selection = try RectangleSelection(imageSize: PixelSize(validWidth: 400, height: 300),
                                                viewBounds: Rect(x: 0, y: 0, width: 200, height: 200))
-        var viewport = try ZoomViewport(imageSize: PixelSize(400, 300), viewportSize: Size(width: 300, height: 300),
+        var viewport = try ZoomViewport(imageSize: PixelSize(validWidth: 400, height: 300), viewportSize: Size(width: 300, height: 300),
                                         cropFrame: Rect(x: 50, y: 50, width: 200, height: 200))
-        var session = try EditorSession(state: CropState(sourceSize: PixelSize(400, 300)),
+        var session = try EditorSession(state: CropState(sourceSize: PixelSize(validWidth: 400, height: 300)),
                                         viewportSize: Size(width: 300, height: 300))
         for _ in 0..<3_000 {
             let events: [RectangleSelection.Event] = [.began(point()), .moved(point()), .ended(point())]

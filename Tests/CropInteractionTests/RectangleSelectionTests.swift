@@ -12,7 +12,7 @@ struct RectangleSelectionTests {
         -> RectangleSelection
     {
         try RectangleSelection(
-            imageSize: PixelSize(400, 300), viewBounds: Rect(x: 0, y: 0, width: 200, height: 200), contentMode: mode,
+            imageSize: PixelSize(validWidth: 400, height: 300), viewBounds: Rect(x: 0, y: 0, width: 200, height: 200), contentMode: mode,
             aspectLock: lock, configuration: .init(touchRadius: 10, tapSlop: 3, minimumSize: minimum))
     }
 
@@ -130,10 +130,10 @@ struct RectangleSelectionTests {
         #expect(throws: GeometryError.self) { try m.handle(.began(Point(x: .nan, y: 0))) }
         #expect(m == before)
         #expect(throws: GeometryError.self) {
-            try RectangleSelection(imageSize: PixelSize(4, 4), viewBounds: Rect(x: 0, y: 0, width: -1, height: 1))
+            try RectangleSelection(imageSize: PixelSize(validWidth: 4, height: 4), viewBounds: Rect(x: 0, y: 0, width: -1, height: 1))
         }
         #expect(throws: GeometryError.self) {
-            try RectangleSelection(imageSize: PixelSize(4, 4), viewBounds: Rect(x: 0, y: 0, width: 10, height: 10),
+            try RectangleSelection(imageSize: PixelSize(validWidth: 4, height: 4), viewBounds: Rect(x: 0, y: 0, width: 10, height: 10),
                                    configuration: .init(minimumSize: .nan))
         }
     }
@@ -143,7 +143,7 @@ struct RectangleSelectionTests {
 struct ZoomViewportTests {
     /// A 400×300 image under a 200×200 frame at (50, 50) in a 300×300 viewport.
     func viewport(_ mode: ZoomViewport.MinimumZoom = .cover) throws -> ZoomViewport {
-        try ZoomViewport(imageSize: PixelSize(400, 300), viewportSize: Size(width: 300, height: 300),
+        try ZoomViewport(imageSize: PixelSize(validWidth: 400, height: 300), viewportSize: Size(width: 300, height: 300),
                          cropFrame: Rect(x: 50, y: 50, width: 200, height: 200), minimumZoom: mode, maximumScale: 4)
     }
 

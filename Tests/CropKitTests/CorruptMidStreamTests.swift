@@ -31,13 +31,13 @@ struct CorruptMidStreamTests {
         ("resize 1:1 (pixel copy → encoder)", { p, s, d, o in _ = try p.resize(s, ResizeRequest(.height(10_000)), to: d, options: o) }),
         ("round corners (collected, post-processed)", { p, s, d, o in _ = try p.roundCorners(s, radius: .circle, to: d, options: o) }),
         ("fit with padding (collected)", { p, s, d, o in
-            _ = try p.resize(s, ResizeRequest(.box(PixelSize(40, 40)), mode: .pad(background: .white, alignment: .center)), to: d, options: o)
+            _ = try p.resize(s, ResizeRequest(.box(PixelSize(validWidth: 40, height: 40)), mode: .pad(background: .white, alignment: .center)), to: d, options: o)
         }),
         ("straighten 7.5° (band scheduler)", { p, s, d, o in
             _ = try p.render(s, .recipe(try Recipe(cropSize: Size(width: 0.6, height: 0.6), angle: 7.5)), to: d, options: o)
         }),
         ("straighten 3° reduced (band scheduler, pre-shrink)", { p, s, d, o in
-            _ = try p.render(s, .recipe(try Recipe(cropSize: Size(width: 0.6, height: 0.6), angle: 3)), maximumSize: PixelSize(20, 20), to: d, options: o)
+            _ = try p.render(s, .recipe(try Recipe(cropSize: Size(width: 0.6, height: 0.6), angle: 3)), maximumSize: PixelSize(validWidth: 20, height: 20), to: d, options: o)
         }),
     ]
 

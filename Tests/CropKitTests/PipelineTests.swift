@@ -58,7 +58,7 @@ struct PipelineOrientationTests {
     func orientAll(_ orientation: Int) throws {
         let result = try ImagePipeline().orient(Fixtures.landscape(orientation))
         let image = try #require(result.image)
-        #expect(result.size == PixelSize(64, 43))
+        #expect(result.size == PixelSize(validWidth: 64, height: 43))
         #expect(image.metadata.orientation == .up)
         // The fixtures are separate JPEG encodes of the same picture: allow codec noise, not a wrong turn.
         #expect(meanDifference(image.pixels, Self.reference) < 6)
@@ -75,7 +75,7 @@ struct PipelineOrientationTests {
     func resizeUsesDisplayedSize(_ orientation: Int) throws {
         let result = try ImagePipeline().resize(Fixtures.landscape(orientation), ResizeRequest(.width(32)))
         let image = try #require(result.image)
-        #expect(result.size == PixelSize(32, 22))  // 43 × 32/64 = 21.5 rounds to 22
+        #expect(result.size == PixelSize(validWidth: 32, height: 22))  // 43 × 32/64 = 21.5 rounds to 22
         let reference = try Self.reference.resized(width: 32, height: 22)
         #expect(meanDifference(image.pixels, reference) < 6)
     }
@@ -135,25 +135,25 @@ struct PipelineResizeTests {
         let jpeg = try syntheticJPEG(width: 200, height: 100)
         let p = ImagePipeline()
         func size(_ r: ResizeRequest) throws -> PixelSize { try p.resize(.data(jpeg), r).size }
-        #expect(try size(ResizeRequest(.box(PixelSize(50, 50)), mode: .fit)) == PixelSize(50, 25))
-        #expect(try size(ResizeRequest(.box(PixelSize(50, 50)), mode: .fill(gravity: .left))) == PixelSize(50, 50))
-        #expect(try size(ResizeRequest(.box(PixelSize(50, 50)), mode: .pad())) == PixelSize(50, 50))
-        #expect(try size(ResizeRequest(.box(PixelSize(50, 50)), mode: .stretch)) == PixelSize(50, 50))
-        #expect(try size(ResizeRequest(.height(20))) == PixelSize(40, 20))
+        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .fit)) == PixelSize(validWidth: 50, height: 25))
+        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .fill(gravity: .left))) == PixelSize(validWidth: 50, height: 50))
+        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .pad())) == PixelSize(validWidth: 50, height: 50))
+        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .stretch)) == PixelSize(validWidth: 50, height: 50))
+        #expect(try size(ResizeRequest(.height(20))) == PixelSize(validWidth: 40, height: 20))
         // Larger boxes: capped at the source's own pixels unless allowed.
-        #expect(try size(ResizeRequest(.box(PixelSize(800, 800)), mode: .fit)) == PixelSize(200, 100))
-        #expect(try size(ResizeRequest(.box(PixelSize(800, 800)), mode: .fit, allowUpscale: true)) == PixelSize(800, 400))
-        #expect(try size(ResizeRequest(.box(PixelSize(400, 400)), mode: .fill())) == PixelSize(100, 100))
-        #expect(try size(ResizeRequest(.box(PixelSize(300, 50)), mode: .stretch)) == PixelSize(200, 50))
-        #expect(try size(ResizeRequest(.width(400))) == PixelSize(200, 100))
+        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 800, height: 800)), mode: .fit)) == PixelSize(validWidth: 200, height: 100))
+        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 800, height: 800)), mode: .fit, allowUpscale: true)) == PixelSize(validWidth: 800, height: 400))
+        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 400, height: 400)), mode: .fill())) == PixelSize(validWidth: 100, height: 100))
+        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 300, height: 50)), mode: .stretch)) == PixelSize(validWidth: 200, height: 50))
+        #expect(try size(ResizeRequest(.width(400))) == PixelSize(validWidth: 200, height: 100))
     }
 
     @Test("pad places the unenlarged picture in the full box on a transparent background")
     func padNoUpscale() throws {
         let jpeg = try syntheticJPEG(width: 40, height: 20)
-        let result = try ImagePipeline().resize(.data(jpeg), ResizeRequest(.box(PixelSize(100, 60)), mode: .pad()))
+        let result = try ImagePipeline().resize(.data(jpeg), ResizeRequest(.box(PixelSize(validWidth: 100, height: 60)), mode: .pad()))
         let image = try #require(result.image).pixels
-        #expect(result.size == PixelSize(100, 60))
+        #expect(result.size == PixelSize(validWidth: 100, height: 60))
         #expect(image.format == .rgba8)
         #expect(image[x: 0, y: 0, channel: 3] == 0)            // padding
         #expect(image[x: 50, y: 30, channel: 3] == 255)        // picture: 40×20 centred at (30…70, 20…40)
@@ -182,7 +182,7 @@ struct PipelineThumbnailTests {
         let jpeg = try syntheticJPEG(width: 900, height: 600)
         let result = try ImagePipeline().thumbnail(.data(jpeg), ThumbnailRequest(side: 64, border: 4, cornerRadius: 12))
         let image = try #require(result.image).pixels
-        #expect(result.size == PixelSize(64, 64) && image.format == .rgba8)
+        #expect(result.size == PixelSize(validWidth: 64, height: 64) && image.format == .rgba8)
         #expect(image[x: 2, y: 32, channel: 3] == 0)          // border
         #expect(image[x: 5, y: 5, channel: 3] == 0)           // rounded-off corner
         #expect(image[x: 32, y: 32, channel: 3] == 255)       // inside
@@ -192,14 +192,14 @@ struct PipelineThumbnailTests {
     @Test("a plain thumbnail of an opaque photo stays opaque RGB")
     func opaqueStaysOpaque() throws {
         let result = try ImagePipeline().thumbnail(Fixtures.landscape(6), ThumbnailRequest(side: 40))
-        #expect(result.pixelFormat == .rgb8 && result.size == PixelSize(40, 40))
+        #expect(result.pixelFormat == .rgb8 && result.size == PixelSize(validWidth: 40, height: 40))
     }
 
     @Test("round corners and circle keep or square the upright picture")
     func rounding() throws {
         let p = ImagePipeline()
         let rounded = try p.roundCorners(Fixtures.landscape(6), radius: .pixels(10))
-        #expect(rounded.size == PixelSize(64, 43) && rounded.pixelFormat == .rgba8)
+        #expect(rounded.size == PixelSize(validWidth: 64, height: 43) && rounded.pixelFormat == .rgba8)
         let circle = try #require(try p.roundCorners(Fixtures.landscape(8), radius: .circle, border: 2).image).pixels
         #expect(circle.width == 43 && circle.height == 43)
         #expect(circle[x: 0, y: 0, channel: 3] == 0 && circle[x: 21, y: 21, channel: 3] == 255)
@@ -212,7 +212,7 @@ struct PipelineRenderTests {
     func identityIsExact(_ orientation: Int) throws {
         let source = Fixtures.landscape(orientation)
         let info = try source.info()
-        let state = try CropState(sourceSize: PixelSize(info.width, info.height), orientation: info.orientation)
+        let state = try CropState(sourceSize: PixelSize(validWidth: info.width, height: info.height), orientation: info.orientation)
         let rendered = try #require(try ImagePipeline().render(source, .state(state)).image).pixels
         let upright = try Image(source: source).pixels
         #expect(rendered == upright)
@@ -224,7 +224,7 @@ struct PipelineRenderTests {
         gray.withUnsafeMutableRows { rows in for y in 0..<200 { rows.row8(y).update(repeating: 200, count: 900) } }
         let png = try ImageCodec.encode(gray, as: .png)
         for angle in [-44.9, -7.5, 0.3, 10, 45] {
-            var state = try CropState(sourceSize: PixelSize(300, 200))
+            var state = try CropState(sourceSize: PixelSize(validWidth: 300, height: 200))
             try state.setStraightenAngle(angle)
             let out = try #require(try ImagePipeline().render(.data(png), .state(state)).image).pixels
             #expect(out.samples.allSatisfy { abs($0 - 200) <= 1 }, "angle \(angle)")
@@ -234,7 +234,7 @@ struct PipelineRenderTests {
     @Test("the banded two-worker render equals one direct render of the decoded picture", arguments: [-7.5, 3, 30])
     func bandedEqualsDirect(angle: Double) throws {
         let jpeg = try syntheticJPEG(width: 500, height: 340)  // 340 output-ish rows: several 64-row bands
-        var state = try CropState(sourceSize: PixelSize(500, 340))
+        var state = try CropState(sourceSize: PixelSize(validWidth: 500, height: 340))
         try state.setStraightenAngle(angle)
         let piped = try #require(try ImagePipeline().render(.data(jpeg), .state(state)).image).pixels
         let plan = state.renderPlan()
@@ -246,7 +246,7 @@ struct PipelineRenderTests {
     @Test("a truncated source fails the straightened render with a typed error, no hang and no file")
     func truncatedStraightened() throws {
         let jpeg = try syntheticJPEG(width: 500, height: 340)
-        var state = try CropState(sourceSize: PixelSize(500, 340))
+        var state = try CropState(sourceSize: PixelSize(validWidth: 500, height: 340))
         try state.setStraightenAngle(5)
         try withScratchFolder { dir throws in
             #expect(throws: CropKitError.self) {
@@ -261,13 +261,13 @@ struct PipelineRenderTests {
         let large = try syntheticJPEG(width: 1200, height: 800)
         let small = try #require(
             try ImagePipeline().resize(.data(large), ResizeRequest(.width(300)), to: .data).data)
-        var state = try CropState(sourceSize: PixelSize(300, 200))
+        var state = try CropState(sourceSize: PixelSize(validWidth: 300, height: 200))
         try state.setCrop(Rect(x: 60, y: 40, width: 120, height: 90))
         let recipe = state.recipe
         let fromSmall = try #require(try ImagePipeline().render(.data(small), .recipe(recipe)).image).pixels
-        let fromLarge = try ImagePipeline().render(.data(large), .recipe(recipe), maximumSize: PixelSize(120, 90))
+        let fromLarge = try ImagePipeline().render(.data(large), .recipe(recipe), maximumSize: PixelSize(validWidth: 120, height: 90))
         #expect(fromSmall.width == 120 && fromSmall.height == 90)
-        #expect(fromLarge.size == PixelSize(120, 90))
+        #expect(fromLarge.size == PixelSize(validWidth: 120, height: 90))
         #expect(meanDifference(fromSmall, try #require(fromLarge.image).pixels) < 4)
     }
 }
@@ -309,7 +309,7 @@ struct PipelineErrorTests {
         #expect(throws: CropKitError.self) { try ImagePipeline().thumbnail(source, ThumbnailRequest(side: 10, border: 5)) }
         #expect(throws: CropKitError.self) { try ImagePipeline().roundCorners(source, radius: .pixels(-1)) }
         #expect(throws: CropKitError.self) { try ImagePipeline().orient(source, to: .file("/tmp/x.gif")) }
-        let wrongState = try CropState(sourceSize: PixelSize(10, 10))
+        let wrongState = try CropState(sourceSize: PixelSize(validWidth: 10, height: 10))
         #expect(throws: CropKitError.self) { try ImagePipeline().render(source, .state(wrongState)) }
     }
 

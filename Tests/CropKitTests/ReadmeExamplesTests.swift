@@ -42,7 +42,7 @@ struct ReadmeExamplesTests {
             defer { FileManager.default.changeCurrentDirectoryPath(previous) }
 
             let (result, recipe) = try apiSample()
-            #expect(try ImageInfo.read(fileAtPath: dir + "/thumb.png").storedSize == PixelSize(256, 256))
+            #expect(try ImageInfo.read(fileAtPath: dir + "/thumb.png").storedSize == PixelSize(validWidth: 256, height: 256))
             #expect(result.size.width * 2 == result.size.height * 3)
             #expect(try ImageInfo.read(fileAtPath: dir + "/straight.jpg").storedSize == result.size)
             #expect(try JSONDecoder().decode(Recipe.self, from: recipe).angle == 7.5)

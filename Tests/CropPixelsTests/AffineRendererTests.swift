@@ -16,22 +16,22 @@ struct AffineRendererTests {
 
     @Test("the path follows the transform: copy, separable or general")
     func pathClassification() throws {
-        let size = PixelSize(40, 30)
+        let size = PixelSize(validWidth: 40, height: 30)
         #expect(try AffineRenderer(sourceSize: size, outputSize: size, transform: .identity).path == .copy(.up))
         for o in Orientation.allCases {
             let t = o.inverseTransform(storedSize: size.size)
             let r = try AffineRenderer(sourceSize: size, outputSize: o.displayedSize(of: size), transform: t)
             #expect(r.path == .copy(o), "\(o)")
             let scaled = try AffineRenderer(
-                sourceSize: size, outputSize: PixelSize(o.swapsDimensions ? 15 : 20, o.swapsDimensions ? 20 : 15),
+                sourceSize: size, outputSize: PixelSize(validWidth: o.swapsDimensions ? 15 : 20, height: o.swapsDimensions ? 20 : 15),
                 transform: AffineTransform2D.scale(x: 2, y: 2).concatenating(t))
             #expect(scaled.path == .separable(o), "\(o)")
         }
         let shifted = try AffineRenderer(
-            sourceSize: size, outputSize: PixelSize(10, 10), transform: .translation(x: 3.5, y: 2))
+            sourceSize: size, outputSize: PixelSize(validWidth: 10, height: 10), transform: .translation(x: 3.5, y: 2))
         #expect(shifted.path == .separable(.up))
         let rotated = try AffineRenderer(
-            sourceSize: size, outputSize: PixelSize(10, 10),
+            sourceSize: size, outputSize: PixelSize(validWidth: 10, height: 10),
             transform: Self.plan(angle: 0.1, scale: 1, output: (10, 10), center: Point(x: 20, y: 15)))
         #expect(rotated.path == .general)
         #expect(throws: PixelError.self) {
@@ -47,7 +47,7 @@ struct AffineRendererTests {
         let expected = crop.applyingOrientation(o)
         let t = o.inverseTransform(storedSize: Size(width: 15, height: 11)).translatedBy(x: 3, y: 2)
         let renderer = try AffineRenderer(
-            sourceSize: PixelSize(23, 17), outputSize: PixelSize(expected.width, expected.height), transform: t)
+            sourceSize: PixelSize(validWidth: 23, height: 17), outputSize: PixelSize(validWidth: expected.width, height: expected.height), transform: t)
         #expect(renderer.path == .copy(o))
         #expect(try renderer.render(image) == expected)
     }
@@ -63,7 +63,7 @@ struct AffineRendererTests {
         let t = o.inverseTransform(storedSize: Size(width: 15, height: 10))
             .scaledBy(x: 36.0 / 15, y: 24.0 / 10).translatedBy(x: 2.5, y: 1.25)
         let renderer = try AffineRenderer(
-            sourceSize: PixelSize(41, 29), outputSize: PixelSize(expected.width, expected.height), transform: t)
+            sourceSize: PixelSize(validWidth: 41, height: 29), outputSize: PixelSize(validWidth: expected.width, height: expected.height), transform: t)
         #expect(renderer.path == .separable(o))
         let out = try renderer.render(image)
         #expect(maxDifference(out, expected) <= 1, "\(o)")
@@ -73,16 +73,16 @@ struct AffineRendererTests {
     func bands() throws {
         var rng = SplitMix64(seed: 99)
         let image = randomBuffer(width: 50, height: 40, format: .rgb8, seed: 5)
-        let size = PixelSize(50, 40)
+        let size = PixelSize(validWidth: 50, height: 40)
         let transforms: [(AffineTransform2D, PixelSize)] = [
-            (Self.plan(angle: 0.3, scale: 0.8, output: (30, 22), center: Point(x: 25, y: 20)), PixelSize(30, 22)),
-            (Self.plan(angle: -0.7, scale: 0.35, output: (12, 9), center: Point(x: 24, y: 21)), PixelSize(12, 9)),
+            (Self.plan(angle: 0.3, scale: 0.8, output: (30, 22), center: Point(x: 25, y: 20)), PixelSize(validWidth: 30, height: 22)),
+            (Self.plan(angle: -0.7, scale: 0.35, output: (12, 9), center: Point(x: 24, y: 21)), PixelSize(validWidth: 12, height: 9)),
             // A 6.7× reduction: the source is pre-shrunk 3× in blocks, which band windows must respect.
-            (Self.plan(angle: 0.25, scale: 0.15, output: (7, 6), center: Point(x: 25, y: 20)), PixelSize(7, 6)),
+            (Self.plan(angle: 0.25, scale: 0.15, output: (7, 6), center: Point(x: 25, y: 20)), PixelSize(validWidth: 7, height: 6)),
             (Orientation.rightTop.inverseTransform(storedSize: Size(width: 30, height: 20)).translatedBy(x: 10, y: 10),
-             PixelSize(20, 30)),
+             PixelSize(validWidth: 20, height: 30)),
             (Orientation.bottomLeft.inverseTransform(storedSize: Size(width: 20, height: 15))
-                .scaledBy(x: 2, y: 2).translatedBy(x: 5, y: 4), PixelSize(20, 15)),
+                .scaledBy(x: 2, y: 2).translatedBy(x: 5, y: 4), PixelSize(validWidth: 20, height: 15)),
         ]
         for (t, outSize) in transforms {
             for filter in [ResamplingFilter.catmullRom, .lanczos3] {
@@ -117,7 +117,7 @@ struct AffineRendererTests {
             // Larger than the picture, so that many taps are clamped at the edges.
             let t = Self.plan(angle: angle, scale: scale, output: (40, 33), center: Point(x: 18.5, y: 14.5))
             var renderer = try AffineRenderer(
-                sourceSize: PixelSize(37, 29), outputSize: PixelSize(40, 33), transform: t, rotationFilter: filter)
+                sourceSize: PixelSize(validWidth: 37, height: 29), outputSize: PixelSize(validWidth: 40, height: 33), transform: t, rotationFilter: filter)
             let fast = try renderer.render(image)
             renderer.forcesPortableKernel = true
             let portable = try renderer.render(image)
@@ -133,7 +133,7 @@ struct AffineRendererTests {
             let image = makeBuffer(width: w, height: h, format: format) { _, _, c in values[c] }
             for (angle, scale) in [(0.4, 1.0), (-0.2, 3.0), (0.9, 0.5)] {
                 let t = Self.plan(angle: angle, scale: scale, output: (3, 2), center: Point(x: Double(w) / 2, y: Double(h) / 2))
-                let out = try AffineRenderer(sourceSize: PixelSize(w, h), outputSize: PixelSize(3, 2), transform: t).render(image)
+                let out = try AffineRenderer(sourceSize: PixelSize(validWidth: w, height: h), outputSize: PixelSize(validWidth: 3, height: 2), transform: t).render(image)
                 let expected = (0..<6).flatMap { _ in (0..<format.channelCount).map { values[$0] } }
                 #expect(zip(out.samples, expected).allSatisfy { abs($0 - $1) <= 1 },
                         "\(format) \(w)×\(h) angle \(angle): \(out.samples)")
@@ -170,7 +170,7 @@ struct AffineRendererTests {
             }
             guard inside(t, outW, outH) else { continue }
             let renderer = try AffineRenderer(
-                sourceSize: PixelSize(w, h), outputSize: PixelSize(outW, outH), transform: t, rotationFilter: filter)
+                sourceSize: PixelSize(validWidth: w, height: h), outputSize: PixelSize(validWidth: outW, height: outH), transform: t, rotationFilter: filter)
             let out = try renderer.render(white)
             let darkest = out.samples.min()!
             #expect(darkest == format.depth.maxValue, "trial \(trial): \(format) \(filter) angle \(angle) scale \(scale) → \(darkest)")
@@ -188,7 +188,7 @@ struct AffineRendererTests {
                 let size = max(4, Int(64 * scale * 0.9))
                 let t = Self.plan(angle: angle, scale: scale, output: (size, size), center: Point(x: 32, y: 32))
                 let renderer = try AffineRenderer(
-                    sourceSize: PixelSize(64, 64), outputSize: PixelSize(size, size), transform: t, rotationFilter: filter)
+                    sourceSize: PixelSize(validWidth: 64, height: 64), outputSize: PixelSize(validWidth: size, height: size), transform: t, rotationFilter: filter)
                 let out = try renderer.render(disc)
                 #expect(ResamplerTests.haloFree(out), "\(format) \(filter) angle \(angle) scale \(scale)")
             }
@@ -201,7 +201,7 @@ struct AffineRendererTests {
             let k = format.depth == .eight ? 1.0 : 257.0
             let ramp = makeBuffer(width: 80, height: 60, format: format) { x, y, _ in Int((Double(x + 2 * y) * k).rounded()) }
             let t = Self.plan(angle: 0.4, scale: 1, output: (30, 20), center: Point(x: 40, y: 30))
-            let renderer = try AffineRenderer(sourceSize: PixelSize(80, 60), outputSize: PixelSize(30, 20), transform: t)
+            let renderer = try AffineRenderer(sourceSize: PixelSize(validWidth: 80, height: 60), outputSize: PixelSize(validWidth: 30, height: 20), transform: t)
             let out = try renderer.render(ramp)
             var worst = 0.0
             for y in 0..<20 {
@@ -223,7 +223,7 @@ struct AffineRendererTests {
             let side = Int(320 * scale)
             let t = Self.plan(angle: 0.2, scale: scale, output: (side, side), center: Point(x: 192, y: 192))
             let renderer = try AffineRenderer(
-                sourceSize: PixelSize(384, 384), outputSize: PixelSize(side, side), transform: t, rotationFilter: filter)
+                sourceSize: PixelSize(validWidth: 384, height: 384), outputSize: PixelSize(validWidth: side, height: side), transform: t, rotationFilter: filter)
             let out = try renderer.render(image)
             var values: [Int] = []
             for y in 0..<side {

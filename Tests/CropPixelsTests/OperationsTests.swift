@@ -78,7 +78,7 @@ struct OperationsTests {
         ]
         for (mode, sw, sh, bw, bh, ow, oh) in cases {
             let layout = try mode.layout(sourceWidth: sw, sourceHeight: sh, width: bw, height: bh)
-            #expect(layout.outputSize == PixelSize(ow, oh), "\(mode) \(sw)×\(sh) in \(bw)×\(bh)")
+            #expect(layout.outputSize == PixelSize(validWidth: ow, height: oh), "\(mode) \(sw)×\(sh) in \(bw)×\(bh)")
         }
         #expect(throws: PixelError.self) { try ResizeMode.fit.layout(sourceWidth: 10, sourceHeight: 10, width: 0, height: 5) }
         let wide = Self.ramp(wide: true)

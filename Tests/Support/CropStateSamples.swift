@@ -10,9 +10,9 @@ public enum Random {
 
     public static func sourceSize(_ rng: inout SplitMix64) -> PixelSize {
         switch rng.int(0...9) {
-        case 0: PixelSize(rng.int(1...12), rng.int(1...12))  // tiny, odd and even
-        case 1: PixelSize(4032, 3024)
-        default: PixelSize(rng.int(16...6000), rng.int(16...6000))
+        case 0: PixelSize(validWidth: rng.int(1...12), height: rng.int(1...12))  // tiny, odd and even
+        case 1: PixelSize(validWidth: 4032, height: 3024)
+        default: PixelSize(validWidth: rng.int(16...6000), height: rng.int(16...6000))
         }
     }
 

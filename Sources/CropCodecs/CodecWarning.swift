@@ -1,0 +1,32 @@
+import CropPixels
+
+/// A problem a decoder or encoder met and worked around: corrupt data libjpeg could decode past, a malformed EXIF
+/// block that was ignored, an ICC profile that was dropped.
+///
+/// In strict mode (``DecodeOptions/strict``) the decoder's own warnings become ``CodecError`` instead.
+public struct CodecWarning: Hashable, Sendable, CustomStringConvertible {
+    /// Where the warning comes from.
+    public enum Source: String, Hashable, Sendable {
+        /// libjpeg, while decoding or encoding a JPEG.
+        case jpeg
+        /// libpng, while decoding or encoding a PNG.
+        case png
+        /// The EXIF block (malformed, unreadable orientation …).
+        case exif
+        /// The ICC profile (inconsistent chunks …).
+        case icc
+    }
+
+    /// Where the warning comes from.
+    public var source: Source
+    /// What happened, in the words of the codec or parser.
+    public var message: String
+
+    /// Creates a warning.
+    public init(_ source: Source, _ message: String) {
+        self.source = source
+        self.message = message
+    }
+
+    public var description: String { "\(source.rawValue): \(message)" }
+}

@@ -1,0 +1,16 @@
+import CropGeometry
+import CropPixels
+
+/// How far a progressive JPEG decoded at 1/8 may skip its later scans.
+public enum JPEGEarlyStop: String, CaseIterable, Hashable, Sendable {
+    /// Read every scan.
+    case off
+    /// Stop once every coefficient that libjpeg's scaled IDCT reads is final. The output is byte-identical to a
+    /// full decode. For grayscale, 4:4:4 and 4:2:2 files at 1/8 that is the DC coefficient only; for 4:2:0 files the
+    /// chroma planes use a 2×2 IDCT, which also reads low-frequency AC coefficients of the chroma components.
+    case exact
+    /// Stop once every component's DC coefficient is final. Identical to ``exact`` where that needs DC only;
+    /// for 4:2:0 files the chroma is then reconstructed from the scans read so far, an approximation (a blockier
+    /// chroma at 1/8 scale) that is usually fine for thumbnails and can skip most of the file.
+    case dcOnly
+}

@@ -1,0 +1,9 @@
+import CropGeometry
+
+/// A quarter turn of the picture, as seen on screen.
+public enum QuarterTurn: String, CaseIterable, Hashable, Sendable, Codable {
+    /// A quarter turn clockwise.
+    case clockwise
+    /// A quarter turn counter-clockwise.
+    case counterClockwise
+}

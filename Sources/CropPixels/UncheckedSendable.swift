@@ -1,0 +1,16 @@
+import Dispatch
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Carries a value the caller knows to be safe across threads (pointers into disjoint rows, a closure that
+/// only writes its own rows).
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,18 @@
+import CropKit
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A monotonic clock for the times the commands report.
+struct Stopwatch {
+    private let start = DispatchTime.now().uptimeNanoseconds
+
+    /// Seconds since the stopwatch was made.
+    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+}
