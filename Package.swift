@@ -98,7 +98,7 @@ let package = Package(
             dependencies: ["CropCodecs", "CropPixels", "CropTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "CropKitTests", dependencies: ["CropKit"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CropKitTests", dependencies: ["CropKit", "CropTestSupport"], resources: [.copy("Fixtures")]),
         // End-to-end tests of the built `cropkit` binary; depending on it makes SwiftPM build it first.
         .testTarget(name: "CLITests", dependencies: ["CropKit", "cropkit"]),
         .testTarget(

@@ -33,32 +33,26 @@ public struct EditedImage: Sendable {
         let source = ImageSource.data(bytes)
         let info = try source.info(strict: pipeline.strict)
         let side = max(16, previewMaximumSide)
-        let result = try pipeline.render(
-            source, .recipe(try Self.storedOrientationRecipe(info)), maximumSize: PixelSize(validWidth: side, height: side),
-            to: .data,
-            options: SaveOptions(format: info.format == .png ? .png : .jpeg, quality: 85, stripMetadata: true))
+        let format: ImageFormat = info.format == .png ? .png : .jpeg
+        let result = try pipeline.run(
+            source, Self.storedOrientation(of: info) + [.fit(within: PixelSize(validWidth: side, height: side))],
+            to: .data(SaveOptions(format: format, quality: 85, stripMetadata: true)))
         self.name = String(name.split(separator: "/").last ?? "image")
         self.bytes = bytes
         self.info = info
-        self.preview = result.data ?? []
+        self.preview = result.bytes
         self.previewSize = result.size
-        self.previewFormat = info.format == .png ? .png : .jpeg
+        self.previewFormat = format
     }
 
-    /// The recipe whose turns and flip undo the file's EXIF orientation, so that rendering it gives the stored
-    /// pixels: the orientation's inverse, in the recipe's (and ``Orientation``'s) turn-then-mirror terms.
-    static func storedOrientationRecipe(_ info: ImageInfo) throws(CropKitError) -> Recipe {
+    /// The turns and flip that undo the file's EXIF orientation, so that the pipeline's output is the stored
+    /// pixels: the orientation's inverse, in ``Orientation``'s turn-then-mirror terms.
+    static func storedOrientation(of info: ImageInfo) -> [ImageOperation] {
         let undo = info.orientation.inverse
-        return try mappingGeometry { () throws(GeometryError) in
-            try Recipe(quarterTurns: undo.quarterTurnsClockwise, flipHorizontal: undo.isMirrored)
-        }
+        return Array(repeating: .turn(.clockwise), count: undo.quarterTurnsClockwise)
+            + (undo.isMirrored ? [.flip(.horizontal)] : [])
     }
 
     /// The MIME type of the preview.
     public var previewContentType: String { previewFormat == .png ? "image/png" : "image/jpeg" }
-}
-
-/// Runs a geometry call, mapping its error into ``CropKitError``.
-func mappingGeometry<T>(_ body: () throws(GeometryError) -> T) throws(CropKitError) -> T {
-    do { return try body() } catch { throw .geometry(error) }
 }

@@ -175,18 +175,17 @@ public struct EditorServer: Sendable {
         async throws -> Response
     {
         let pipeline = configuration.pipeline
-        let result: PipelineResult
+        let result: EncodedImage
         do {
             result = try await renderQueue.perform {
                 let format = try options.format ?? (source.info().format == .png ? .png : .jpeg)
-                return try pipeline.render(
-                    source, .recipe(recipe), maximumSize: options.maximumSize, to: .data,
-                    options: SaveOptions(format: format, quality: options.quality))
+                let steps: [ImageOperation] = [.recipe(recipe)] + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
+                return try pipeline.run(source, steps, to: .data(SaveOptions(format: format, quality: options.quality)))
             }
         } catch let error as CropKitError {
             throw EditorError(error)
         }
-        let format = result.encodedFormat ?? .jpeg
+        let format = result.format
         return Response(
             status: .ok,
             headers: [
@@ -196,7 +195,7 @@ public struct EditorServer: Sendable {
                 .accessControlExposeHeaders: "X-Image-Width, X-Image-Height, Content-Disposition",
                 .cacheControl: "no-store",
             ],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data ?? [])))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.bytes)))
     }
 
     static func parseRecipe(_ json: String) throws -> Recipe {

@@ -69,7 +69,10 @@ public struct Image: Sendable {
     /// Encodes the image and writes it atomically (temporary file, then rename); an existing file is an error
     /// unless ``SaveOptions/overwrite`` is set. The format is ``SaveOptions/format`` or the path's extension.
     public func write(toFile path: String, options: SaveOptions = SaveOptions()) throws(CropKitError) {
-        guard let format = try Destination.file(path).encodedFormat(options) else { return }
+        guard let format = options.format ?? ImageFormat(pathExtensionOf: path) else {
+            throw .invalidRequest(
+                name: "output format", reason: "cannot tell it from the name \(path); use .jpg or .png, or set it")
+        }
         let meta = options.stripMetadata ? ImageMetadata.none : metadata
         try mappingErrors {
             try ImageCodec.write(

@@ -1,6 +1,3 @@
-/// A step applied to the whole upright output before it is encoded (padding, a border, rounded corners).
-typealias PostProcess = (PixelBuffer) throws -> PixelBuffer
-
 /// A source whose header has been read.
 struct OpenedSource {
     let bytes: [UInt8]
@@ -31,10 +28,12 @@ extension ImagePipeline {
         return [8, 4, 2].first { reduction / Double($0) >= 2 } ?? 1
     }
 
-    func makeDecoder(_ source: OpenedSource, scale: Int) throws(CropKitError) -> any ImageRowDecoder {
+    func makeDecoder(_ source: OpenedSource, scale: JPEGScale, earlyStop: JPEGEarlyStop? = nil) throws(CropKitError)
+        -> any ImageRowDecoder
+    {
         let options = DecodeOptions(
-            limits: limits, strict: strict, jpegScale: JPEGScale(rawValue: scale) ?? .full,
-            jpegEarlyStop: scale == 8 && fastThumbnailDecode ? .dcOnly : .exact)
+            limits: limits, strict: strict, jpegScale: scale,
+            jpegEarlyStop: earlyStop ?? (scale == .eighth && fastThumbnailDecode ? .dcOnly : .exact))
         return try mappingErrors { try ImageCodec.makeDecoder(data: source.bytes, options: options) }
     }
 
@@ -55,24 +54,24 @@ extension ImagePipeline {
         }
     }
 
-    /// Renders an axis-aligned region: the `displayedRect` of the picture (displayed after `orientation`, which maps
-    /// stored pixels to the output's orientation) resampled to `outputSize`, then `post`.
+    /// Renders an axis-aligned plan: the `uprightRect` of the upright picture (stored pixels turned by the plan's
+    /// orientation) resampled to the output size, then the pixel steps.
     ///
     /// The region is resampled in the stored orientation while rows stream in from the decoder (a pixel copy when
-    /// the scale is exactly 1), then permuted. When no permutation or post-processing is needed, output rows go
-    /// straight to the encoder as they are finished, so neither the decoded picture nor the output exists whole.
-    func runAxisAligned(
-        _ source: OpenedSource, displayedRect: Rect, orientation: Orientation, outputSize: PixelSize,
-        resample: ResampleOptions, post: PostProcess?, destination: Destination, options: SaveOptions
-    ) throws(CropKitError) -> PipelineResult {
+    /// the scale is exactly 1), then permuted. When no permutation or pixel step is needed, output rows go straight
+    /// to the encoder as they are finished, so neither the decoded picture nor the output exists whole.
+    func runAxisAligned<Output: Sendable>(
+        _ source: OpenedSource, plan: PipelinePlan, uprightRect: Rect, sink: ImageSink<Output>
+    ) throws(CropKitError) -> Output {
         try mappingErrors {
-            let storedRect = orientation.storedRect(fromDisplayed: displayedRect, storedSize: source.storedSize.size)
+            let orientation = plan.geometry.orientation, outputSize = plan.geometry.outputSize
+            let storedRect = orientation.storedRect(fromDisplayed: uprightRect, storedSize: source.storedSize.size)
             let storedOut = orientation.displayedSize(of: outputSize)  // a quarter turn is its own size swap
             let reduction = Swift.min(
                 storedRect.width / Double(storedOut.width), storedRect.height / Double(storedOut.height))
             let scale = decodeScale(for: source, reduction: reduction)
-            let options = options.resolvingSubsampling(source: source.info, reduction: reduction)
-            let decoder = try makeDecoder(source, scale: scale)
+            let options = sink.options.resolvingSubsampling(source: source.info, reduction: reduction)
+            let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
             let decoded = Rect(x: 0, y: 0, width: Double(decoder.outputWidth), height: Double(decoder.outputHeight))
             let d = Double(scale)
             let rect = Rect(
@@ -80,27 +79,13 @@ extension ImagePipeline {
                 height: storedRect.height / d
             ).intersection(decoded) ?? decoded
             let format = decoder.outputFormat
+            let metadata = sink.options.outputMetadata(from: decoder.metadata)
 
-            // Output rows arrive in the stored orientation; send them on, or collect them for the permutation.
-            let direct = orientation == .up && post == nil
-            var sink: OutputSink? = direct
-                ? try OutputSink(
-                    destination: destination, options: options, size: storedOut, format: format,
-                    metadata: decoder.metadata, asynchronous: true)
-                : nil
-            var collected = direct
-                ? nil
-                : try PixelBuffer(width: storedOut.width, height: storedOut.height, format: format, limits: .unlimited)
-            var collectedRows = 0
-            defer { sink?.drain() }
-            func emit(_ rows: PixelBuffer, count: Int) throws {
-                if let sink {
-                    try sink.writeLater(count == rows.height ? rows : rows.cropped(x: 0, y: 0, width: rows.width, height: count))
-                } else {
-                    try rows.copyRows(0..<count, into: &collected!, at: collectedRows)
-                }
-                collectedRows += count
-            }
+            // Output rows arrive in the stored orientation: on to the sink, or collected for the permutation.
+            let output = try RenderOutput(
+                sink: sink, size: storedOut, pixelFormat: format, metadata: metadata, options: options,
+                direct: orientation == .up && plan.pixelSteps.isEmpty)
+            defer { output.rows.drain() }
 
             let integral = rect.integral(tolerance: 1e-9)
             if integral == rect, Int(rect.width) == storedOut.width, Int(rect.height) == storedOut.height {
@@ -110,56 +95,46 @@ extension ImagePipeline {
                 try Self.pump(decoder, upTo: y1) { band, first, count in
                     let lo = Swift.max(first, y0), hi = Swift.min(first + count, y1)
                     guard lo < hi else { return }
-                    let part = try band.cropped(x: x0, y: lo - first, width: w, height: hi - lo)
-                    try emit(part, count: part.height)
+                    try output.rows.writeLater(try band.cropped(x: x0, y: lo - first, width: w, height: hi - lo))
                 }
             } else {
                 let stream = try ResizeStream(
                     sourceWidth: decoder.outputWidth, sourceHeight: decoder.outputHeight, format: format,
-                    outputWidth: storedOut.width, outputHeight: storedOut.height, sourceRect: rect, options: resample,
-                    concurrency: .background)
-                // On a decoding error, let the background filtering finish before the error propagates: an operation
+                    outputWidth: storedOut.width, outputHeight: storedOut.height, sourceRect: rect,
+                    options: plan.resample, concurrency: .background)
+                // On a decoding error, let the background filtering finish before the error propagates: a run
                 // leaves no work running behind it.
                 defer { stream.waitUntilFiltered() }
                 try Self.pump(decoder, upTo: stream.sourceRowsNeeded.upperBound) { band, _, count in
-                    try band.withUnsafeRows { rows in
-                        try stream.push(rows.prefix(count))
-                    }
-                    while let out = try stream.pull() { try emit(out, count: out.height) }
+                    try band.withUnsafeRows { rows in try stream.push(rows.prefix(count)) }
+                    while let out = try stream.pull() { try output.rows.writeLater(out) }
                 }
                 stream.waitUntilFiltered()
-                while let out = try stream.pull() { try emit(out, count: out.height) }
+                while let out = try stream.pull() { try output.rows.writeLater(out) }
             }
             try decoder.finish()
-
-            if sink == nil {
-                var image = collected!.applyingOrientation(orientation, maxThreads: maxThreads)
-                collected = nil
-                if let post { image = try post(image) }
-                sink = try OutputSink(
-                    destination: destination, options: options, size: PixelSize(validWidth: image.width, height: image.height),
-                    format: image.format, metadata: decoder.metadata)
-                try sink!.write(image)
-            }
-            return try sink!.finish(decodeScale: scale, warnings: decoder.warnings)
+            return try output.finish(
+                plan: plan, orientation: orientation, decodeScale: scale, decoderWarnings: decoder.warnings,
+                maxThreads: maxThreads)
         }
     }
 
     /// Renders a straightened plan. The caller's thread decodes the source rows the output reads into one window,
     /// while a ``BandScheduler`` renders and encodes the output band by band as the rows it needs arrive, so decoding,
     /// rendering and encoding overlap on two cores and the whole output never exists at once.
-    func runAffine(
-        _ source: OpenedSource, plan: RenderPlan, destination: Destination, options: SaveOptions
-    ) throws(CropKitError) -> PipelineResult {
+    func runAffine<Output: Sendable>(
+        _ source: OpenedSource, plan: PipelinePlan, sink: ImageSink<Output>
+    ) throws(CropKitError) -> Output {
         try mappingErrors {
-            let scale = decodeScale(for: source, reduction: plan.scale)
-            let options = options.resolvingSubsampling(source: source.info, reduction: plan.scale)
-            let decoder = try makeDecoder(source, scale: scale)
+            let geometry = plan.geometry
+            let scale = decodeScale(for: source, reduction: geometry.reduction)
+            let options = sink.options.resolvingSubsampling(source: source.info, reduction: geometry.reduction)
+            let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
             let d = Double(scale)
             let renderer = try AffineRenderer(
-                sourceSize: PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight), outputSize: plan.outputSize,
-                transform: plan.transform.scaledBy(x: 1 / d, y: 1 / d))
-            let height = plan.outputSize.height
+                sourceSize: PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight),
+                outputSize: geometry.outputSize, transform: geometry.transform.scaledBy(x: 1 / d, y: 1 / d))
+            let height = geometry.outputSize.height
             let needed = renderer.sourceRows(forOutputRows: 0..<height)
             var window = try PixelBuffer(
                 width: decoder.outputWidth, height: Swift.max(1, needed.count), format: decoder.outputFormat,
@@ -168,9 +143,10 @@ extension ImagePipeline {
             // storage, never mutated through Swift again, with rows published under the scheduler's lock.
             let rows = window.withUnsafeMutableRows { $0 }
             let snapshot = window
-            let sink = try OutputSink(
-                destination: destination, options: options, size: plan.outputSize, format: decoder.outputFormat,
-                metadata: decoder.metadata)
+            let output = try RenderOutput(
+                sink: sink, size: geometry.outputSize, pixelFormat: decoder.outputFormat,
+                metadata: sink.options.outputMetadata(from: decoder.metadata), options: options,
+                direct: plan.pixelSteps.isEmpty)
             let bands = stride(from: 0, to: height, by: Self.renderBandRows).map {
                 $0..<Swift.min($0 + Self.renderBandRows, height)
             }
@@ -180,7 +156,7 @@ extension ImagePipeline {
                 render: { band in
                     try renderer.render(snapshot, sourceFirstRow: needed.lowerBound, outputRows: band, maxThreads: 1)
                 },
-                encode: { band in try sink.write(band) })
+                encode: { band in try output.rows.write(band, start: 0, count: band.height) })
             try scheduler.run { progress in
                 var skipped = try PixelBuffer(
                     width: decoder.outputWidth, height: Self.bandRows, format: decoder.outputFormat, limits: .unlimited)
@@ -199,24 +175,69 @@ extension ImagePipeline {
                 try decoder.finish()
             }
             withExtendedLifetime(window) {}
-            return try sink.finish(decodeScale: scale, warnings: decoder.warnings)
+            return try output.finish(
+                plan: plan, orientation: .up, decodeScale: scale, decoderWarnings: decoder.warnings,
+                maxThreads: maxThreads)
         }
     }
 }
 
-extension PixelBuffer {
-    /// Copies rows `rows` of this buffer into `destination` from its row `at`; same width and format.
-    func copyRows(_ rows: Range<Int>, into destination: inout PixelBuffer, at: Int) throws(CropKitError) {
-        guard destination.width == width, destination.format == format, at >= 0,
-              at + rows.count <= destination.height, rows.lowerBound >= 0, rows.upperBound <= height
-        else {
-            throw .invalidRequest(name: "rows", reason: "cannot copy rows \(rows) of \(self) into \(destination) at \(at)")
+/// Where a render's rows go: straight to the sink (rows in output order, encoded as they come), or into a buffer
+/// that is permuted and post-processed as a whole before it is delivered.
+struct RenderOutput<Output: Sendable> {
+    private enum Route {
+        case direct(SinkWriter<Output>)
+        case collected(PixelCollector, ImageSink<Output>, SaveOptions)
+    }
+
+    private let route: Route
+    private let metadata: ImageMetadata
+
+    /// The rows' destination.
+    var rows: any RowSink {
+        switch route {
+        case .direct(let writer): writer.rows
+        case .collected(let collector, _, _): collector
         }
-        let bytes = bytesPerPackedRow
-        withUnsafeRows { src in
-            destination.withUnsafeMutableRows { dst in
-                for (i, y) in rows.enumerated() { dst.row(at + i).copyMemory(from: src.row(y), byteCount: bytes) }
-            }
+    }
+
+    /// - Parameters:
+    ///   - size: the size of the rows as rendered (before any permutation or pixel step).
+    ///   - direct: whether the rendered rows are the output as it is.
+    init(
+        sink: ImageSink<Output>, size: PixelSize, pixelFormat: PixelFormat, metadata: ImageMetadata,
+        options: SaveOptions, direct: Bool
+    ) throws(CropKitError) {
+        self.metadata = metadata
+        route = direct
+            ? .direct(try SinkWriter(
+                sink, size: size, pixelFormat: pixelFormat, metadata: metadata, options: options, asynchronous: true))
+            : .collected(try PixelCollector(size: size, format: pixelFormat), sink, options)
+    }
+
+    /// Completes the output: the sink's result, after permuting a collected output by `orientation` and applying the
+    /// plan's pixel steps.
+    func finish(
+        plan: PipelinePlan, orientation: Orientation, decodeScale: Int, decoderWarnings: [CodecWarning],
+        maxThreads: Int
+    ) throws(CropKitError) -> Output {
+        rows.drain()
+        func report(_ size: PixelSize, _ format: PixelFormat) -> RenderReport {
+            RenderReport(
+                size: size, pixelFormat: format, decodeScale: decodeScale, cropState: plan.state,
+                warnings: plan.warnings + decoderWarnings.map(PipelineWarning.codec))
+        }
+        switch route {
+        case .direct(let writer):
+            return try writer.finish(report(plan.geometry.outputSize, writer.pixelFormat))
+        case .collected(let collector, let sink, let options):
+            var image = try collector.finish().applyingOrientation(orientation, maxThreads: maxThreads)
+            for step in plan.pixelSteps { image = try mappingErrors { try step.apply(to: image) } }
+            let size = PixelSize(validWidth: image.width, height: image.height)
+            let writer = try SinkWriter(
+                sink, size: size, pixelFormat: image.format, metadata: metadata, options: options)
+            try writer.rows.write(image, start: 0, count: image.height)
+            return try writer.finish(report(size, image.format))
         }
     }
 }

@@ -1,117 +1,172 @@
 import Dispatch
 
-/// Receives a pipeline's output rows, top to bottom, and turns them into the requested ``Destination``: a buffer, or
-/// an encoder fed row by row so that the whole output never has to exist at once.
-final class OutputSink: @unchecked Sendable {
-    let size: PixelSize
-    let format: PixelFormat
-    private let destination: Destination
-    private let options: SaveOptions
-    private let encodedFormat: ImageFormat?
-    private let metadata: ImageMetadata
-    private var buffer: PixelBuffer?
-    private let encoder: (any ImageRowEncoder)?
-    private var rowsWritten = 0
-    /// When set, ``writeLater(_:)`` encodes on this serial queue, off the caller's (decoding) thread.
-    private let queue: DispatchQueue?
-    private var deferredError: CropKitError?
+/// Receives a render's output rows, top to bottom.
+protocol RowSink: AnyObject {
+    /// Appends `count` rows of `rows` from its row `start`.
+    func write(_ rows: PixelBuffer, start: Int, count: Int) throws(CropKitError)
+    /// Appends all rows of `rows`, possibly later on another thread; errors then surface when the output finishes.
+    func writeLater(_ rows: PixelBuffer) throws(CropKitError)
+    /// Waits until every row handed to ``writeLater(_:)`` has been written.
+    func drain()
+}
 
-    /// - Parameter metadata: the source's metadata; the output's is derived from it (upright, or stripped).
-    init(
-        destination: Destination, options: SaveOptions, size: PixelSize, format: PixelFormat,
-        metadata: ImageMetadata, asynchronous: Bool = false
-    ) throws(CropKitError) {
-        queue = asynchronous ? DispatchQueue(label: "CropKit.OutputSink") : nil
-        self.size = size
-        self.format = format
-        self.destination = destination
-        self.options = options
-        self.metadata = options.outputMetadata(from: metadata)
-        encodedFormat = try destination.encodedFormat(options)
-        if let encodedFormat {
-            let meta = self.metadata
-            encoder = try mappingErrors {
-                try ImageCodec.makeEncoder(
-                    format: encodedFormat, width: size.width, height: size.height, inputFormat: format,
-                    metadata: meta, options: options.encodeOptions)
-            }
-        } else {
-            encoder = nil
-            buffer = try mappingErrors {
-                try PixelBuffer(width: size.width, height: size.height, format: format, limits: .unlimited)
-            }
+extension RowSink {
+    func writeLater(_ rows: PixelBuffer) throws(CropKitError) { try write(rows, start: 0, count: rows.height) }
+    func drain() {}
+}
+
+/// Collects output rows into a buffer (for ``ImageSink/image``, or to permute or post-process a whole output).
+final class PixelCollector: RowSink {
+    private var buffer: PixelBuffer
+    private var rowsWritten = 0
+
+    init(size: PixelSize, format: PixelFormat) throws(CropKitError) {
+        buffer = try mappingErrors {
+            try PixelBuffer(width: size.width, height: size.height, format: format, limits: .unlimited)
         }
     }
 
-    /// Appends `count` rows of `rows`, starting at its row `start`.
-    func write(_ rows: PixelBuffer, start: Int = 0, count: Int? = nil) throws(CropKitError) {
-        let count = count ?? rows.height - start
-        guard rows.width == size.width, rows.format == format, rowsWritten + count <= size.height else {
+    func write(_ rows: PixelBuffer, start: Int, count: Int) throws(CropKitError) {
+        guard rows.width == buffer.width, rows.format == buffer.format, start >= 0, count >= 0,
+            start + count <= rows.height, rowsWritten + count <= buffer.height
+        else {
             throw .invalidRequest(
                 name: "output rows",
-                reason: "\(count) rows of \(rows.width) px \(rows.format) do not continue a \(size) \(format) output "
-                    + "at row \(rowsWritten)")
+                reason: "\(count) rows of \(rows) do not continue a \(buffer) output at row \(rowsWritten)")
         }
-        if let encoder {
-            try mappingErrors { try encoder.writeRows(from: rows, startRow: start, count: count) }
-        } else {
-            let offset = rowsWritten
-            rows.withUnsafeRows { src in
-                buffer!.withUnsafeMutableRows { dst in
-                    for i in 0..<count {
-                        dst.row(offset + i).copyMemory(from: src.row(start + i), byteCount: rows.bytesPerPackedRow)
-                    }
-                }
+        let bytes = rows.bytesPerPackedRow, offset = rowsWritten
+        rows.withUnsafeRows { src in
+            buffer.withUnsafeMutableRows { dst in
+                for i in 0..<count { dst.row(offset + i).copyMemory(from: src.row(start + i), byteCount: bytes) }
             }
         }
         rowsWritten += count
     }
 
-    /// Appends all rows of `rows` on the sink's queue when it has one (the call returns at once), else now. Errors
-    /// surface from ``finish(decodeScale:warnings:)``.
+    /// The collected output, once every row has arrived.
+    func finish() throws(CropKitError) -> PixelBuffer {
+        guard rowsWritten == buffer.height else {
+            throw .invalidRequest(name: "output rows", reason: "\(rowsWritten) of \(buffer.height) rows were produced")
+        }
+        return buffer
+    }
+}
+
+/// Feeds output rows to an encoder, optionally on a serial queue of its own so encoding overlaps the caller's work.
+final class EncodingSink: RowSink, @unchecked Sendable {
+    // @unchecked Sendable: `writeLater` hands `self` to `queue`; after that, `encoder`, `rowsWritten` and
+    // `deferredError` are touched only on the queue until `drain()` (a `queue.sync`) returns, which orders every
+    // later access on the caller's thread after them.
+    let encoder: any ImageRowEncoder
+    let format: ImageFormat
+    private let queue: DispatchQueue?
+    private var deferredError: CropKitError?
+
+    init(
+        format: ImageFormat, size: PixelSize, pixelFormat: PixelFormat, metadata: ImageMetadata, options: SaveOptions,
+        asynchronous: Bool
+    ) throws(CropKitError) {
+        self.format = format
+        encoder = try mappingErrors {
+            try ImageCodec.makeEncoder(
+                format: format, width: size.width, height: size.height, inputFormat: pixelFormat, metadata: metadata,
+                options: options.encodeOptions)
+        }
+        queue = asynchronous ? DispatchQueue(label: "CropKit.EncodingSink") : nil
+    }
+
+    func write(_ rows: PixelBuffer, start: Int, count: Int) throws(CropKitError) {
+        try mappingErrors { try encoder.writeRows(from: rows, startRow: start, count: count) }
+    }
+
     func writeLater(_ rows: PixelBuffer) throws(CropKitError) {
-        guard let queue else { return try write(rows) }
+        guard let queue else { return try write(rows, start: 0, count: rows.height) }
         queue.async {
             guard self.deferredError == nil else { return }
-            do { try self.write(rows) } catch { self.deferredError = CropKitError(error) }
+            do { try self.write(rows, start: 0, count: rows.height) } catch let error as CropKitError {
+                self.deferredError = error
+            } catch {
+                self.deferredError = CropKitError(error)
+            }
         }
     }
 
-    /// Waits until every row handed to ``writeLater(_:)`` has been written (or skipped after an error).
     func drain() {
         queue?.sync {}
     }
 
-    /// Completes the output after the last row.
-    func finish(decodeScale: Int, warnings: [CodecWarning]) throws(CropKitError) -> PipelineResult {
+    /// Finishes the file after the last row and lends its bytes to `body`.
+    func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CropKitError) -> R {
         drain()
         if let deferredError { throw deferredError }
-        guard rowsWritten == size.height else {
-            throw .invalidRequest(name: "output rows", reason: "\(rowsWritten) of \(size.height) rows were produced")
+        guard encoder.rowsWritten == encoder.height else {
+            throw .invalidRequest(
+                name: "output rows", reason: "\(encoder.rowsWritten) of \(encoder.height) rows were produced")
         }
-        var result = PipelineResult(
-            size: size, pixelFormat: format, image: nil, data: nil, path: nil, encodedFormat: encodedFormat,
-            byteCount: 0, decodeScale: decodeScale, warnings: warnings)
-        guard let encoder else {
-            result.image = Image(pixels: buffer!, metadata: metadata)
-            return result
-        }
-        switch destination {
-        case .file(let path):
-            let overwrite = options.overwrite
-            result.byteCount = try mappingErrors {
-                try encoder.finish { bytes throws(CodecError) in
-                    try FileIO.writeAtomically(bytes, toPath: path, overwrite: overwrite)
+        return try mappingErrors { try encoder.finish(body) }
+    }
+}
+
+/// An ``ImageSink`` made ready for one output: a row sink of the right kind, and how to finish it into the sink's
+/// `Output`. Made once the output's size and format are known.
+struct SinkWriter<Output: Sendable> {
+    /// Where the rows go.
+    let rows: any RowSink
+    /// The format of the rows.
+    let pixelFormat: PixelFormat
+    private let complete: (RenderReport) throws(CropKitError) -> Output
+
+    /// - Parameters:
+    ///   - metadata: the metadata written with the output (already uprighted or stripped as the run wants).
+    ///   - options: the sink's options with choices made for this output (automatic subsampling resolved).
+    ///   - asynchronous: encode on a queue of its own (rows handed over with `writeLater`).
+    init(
+        _ sink: ImageSink<Output>, size: PixelSize, pixelFormat: PixelFormat, metadata: ImageMetadata,
+        options resolved: SaveOptions? = nil, asynchronous: Bool = false
+    ) throws(CropKitError) {
+        self.pixelFormat = pixelFormat
+        switch sink.target {
+        case .image(let make):
+            let collector = try PixelCollector(size: size, format: pixelFormat)
+            rows = collector
+            complete = { report throws(CropKitError) in
+                make(Image(pixels: try collector.finish(), metadata: metadata), report)
+            }
+        case .data(let given, let make):
+            let options = resolved ?? given
+            let encoding = try EncodingSink(
+                format: options.format ?? .jpeg, size: size, pixelFormat: pixelFormat, metadata: metadata,
+                options: options, asynchronous: asynchronous)
+            rows = encoding
+            complete = { report throws(CropKitError) in
+                let bytes = try encoding.finish { bytes throws(CodecError) in Array(bytes.bindMemory(to: UInt8.self)) }
+                return make(bytes, encoding.format, Self.adding(encoding, to: report))
+            }
+        case .file(let path, let given, let make):
+            let options = resolved ?? given
+            let format = try sink.encodedFormat() ?? .jpeg
+            let encoding = try EncodingSink(
+                format: format, size: size, pixelFormat: pixelFormat, metadata: metadata, options: options,
+                asynchronous: asynchronous)
+            rows = encoding
+            complete = { report throws(CropKitError) in
+                let count = try encoding.finish { bytes throws(CodecError) in
+                    try FileIO.writeAtomically(bytes, toPath: path, overwrite: options.overwrite)
                     return bytes.count
                 }
+                return make(path, format, count, Self.adding(encoding, to: report))
             }
-            result.path = path
-        default:
-            let data: [UInt8] = try mappingErrors { try encoder.finish() }
-            result.byteCount = data.count
-            result.data = data
         }
-        result.warnings += encoder.warnings
-        return result
+    }
+
+    /// Finishes the output; `report` describes the run.
+    func finish(_ report: RenderReport) throws(CropKitError) -> Output {
+        try complete(report)
+    }
+
+    private static func adding(_ encoding: EncodingSink, to report: RenderReport) -> RenderReport {
+        var report = report
+        report.warnings += encoding.encoder.warnings.map(PipelineWarning.codec)
+        return report
     }
 }

@@ -52,11 +52,11 @@ struct ApplyCommand: ParsableCommand {
         let batch = try Batch(command: "apply", inputs: inputs, destination: destination) { input in
             common.format ?? ImageFormat(pathExtensionOf: input) ?? .jpeg
         }
-        let cap = maxSize.map { PixelSize(validWidth: $0, height: $0) }
+        let steps: [ImageOperation] = [.recipe(loaded)]
+            + (maxSize.map { [.fit(within: PixelSize(validWidth: $0, height: $0))] } ?? [])
         let options = common.saveOptions
         try batch.run(options: common, progress: destination.progress) { job, pipeline in
-            Written(try pipeline.render(
-                .file(job.input), .recipe(loaded), maximumSize: cap, to: .file(job.output), options: options))
+            Written(try pipeline.run(.file(job.input), steps, to: .file(job.output, options: options)))
         }
     }
 }

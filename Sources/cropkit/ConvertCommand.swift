@@ -35,19 +35,10 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let save = common.saveOptions
-        let options = ConversionOptions(
-            format: save.format, encode: save.encodeOptions,
-            decode: DecodeOptions(strict: common.strict, jpegScale: scale.value, jpegEarlyStop: earlyStop.value),
-            stripMetadata: save.stripMetadata, overwrite: save.overwrite)
-        let divisor = Int(scale.rawValue)!
+        let pipeline = common.pipeline(threads: 1)
+        let sink = ImageSink.file(output, options: common.saveOptions)
         try runSingleFile("convert", FileJob(input: input, output: output), options: common) {
-            let result = try ImageConversion.convert(inputPath: input, outputPath: output, options: options)
-            // JPEG DCT scaling rounds up; PNG is never scaled.
-            let d = result.input.format == .jpeg ? divisor : 1
-            return Written(
-                size: PixelSize(validWidth: (result.input.width + d - 1) / d, height: (result.input.height + d - 1) / d),
-                byteCount: result.outputByteCount, warnings: result.warnings.map(\.description))
+            Written(try pipeline.transcode(.file(input), scale: scale.value, earlyStop: earlyStop.value, to: sink))
         }
     }
 }

@@ -73,77 +73,45 @@ struct CropCommand: ParsableCommand {
     }
 
     func run() throws {
-        let job = FileJob(input: input, output: output)
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
-        let options = common.saveOptions
-        try runSingleFile("crop", job, options: common) {
+        let sink = ImageSink.file(output, options: common.saveOptions)
+        try runSingleFile("crop", FileJob(input: input, output: output), options: common) {
             if let saveRecipe { try FileIO.checkCanCreate(path: saveRecipe, overwrite: common.force) }
-            let info = try ImageSource.file(input).info(strict: common.strict)
-            let state = try cropState(info: info)
-            let result = try CropCommand.render(
-                state, input: input, output: output, maxSize: maxSize, allowUpscale: allowUpscale,
-                pipeline: pipeline, options: options)
+            let written: WrittenFile
+            do {
+                written = try pipeline.run(.file(input), operations, to: sink)
+            } catch CropKitError.invalidRequest(name: "crop", _) where rect != nil {
+                // Say it in the command line's terms: the flag as given, the picture as shown.
+                let shown = try ImageSource.file(input).info(strict: common.strict).displayedSize
+                throw CommandError("--rect \(rect.map(String.init(describing:)) ?? "") lies entirely outside the "
+                    + "\(Console.size(shown)) picture")
+            }
             if let saveRecipe {
-                try FileIO.writeAtomically([UInt8](state.recipe.json()), toPath: saveRecipe, overwrite: common.force)
+                try FileIO.writeAtomically(
+                    [UInt8](written.report.cropState.recipe.json()), toPath: saveRecipe, overwrite: common.force)
             }
-            return result
+            return Written(written) { warning in
+                guard case .cropClipped(_, let clipped, let picture) = warning else { return warning.description }
+                guard !common.quiet, let rect else { return nil }
+                let size = PixelSize(validWidth: Int(picture.width), height: Int(picture.height))
+                return "--rect \(rect) reaches outside the \(Console.size(size)) picture; clipped to "
+                    + "\(clipped.minX.compact),\(clipped.minY.compact),\(clipped.width.compact),\(clipped.height.compact)"
+            }
         }
     }
 
-    /// The crop state for a picture with `info`, from the arguments.
-    func cropState(info: ImageInfo) throws -> CropState {
-        var crop: Rect?
-        if let rect = rect?.rect {
-            let shown = info.displayedSize
-            let picture = Rect(x: 0, y: 0, width: Double(shown.width), height: Double(shown.height))
-            guard let inside = rect.intersection(picture), !inside.isEmpty else {
-                throw CommandError(
-                    "--rect \(self.rect!) lies entirely outside the \(Console.size(shown)) picture")
-            }
-            if inside != rect && !common.quiet {
-                let clipped = "\(inside.minX.compact),\(inside.minY.compact),\(inside.width.compact),\(inside.height.compact)"
-                printError(
-                    "cropkit crop: warning: \(input): --rect \(self.rect!) reaches outside the \(Console.size(shown)) "
-                        + "picture; clipped to \(clipped)")
-            }
-            crop = inside
+    /// The pipeline steps the arguments stand for, in the order the help describes: the aspect and the rectangle
+    /// (the largest rectangle of the aspect inside it), turns, flips, straighten, then the size.
+    var operations: [ImageOperation] {
+        var steps: [ImageOperation] = []
+        if let aspect { steps.append(.aspect(aspect.lock)) }
+        if let rect { steps.append(.crop(rect.rect)) }
+        steps += Array(repeating: .turn(.clockwise), count: turn?.quarterTurns ?? 0)
+        steps += flip.map { .flip($0 == .horizontal ? .horizontal : .vertical) }
+        if straighten != 0 { steps.append(.straighten(straighten)) }
+        if let maxSize {
+            steps.append(.fit(within: PixelSize(validWidth: maxSize, height: maxSize), allowUpscale: allowUpscale))
         }
-        let flips = flip.reduce(into: (h: false, v: false)) { flips, f in
-            if f == .horizontal { flips.h.toggle() } else { flips.v.toggle() }
-        }
-        return try CropState(
-            sourceSize: info.storedSize, orientation: info.orientation, crop: crop,
-            quarterTurns: turn?.quarterTurns ?? 0, flipHorizontal: flips.h, flipVertical: flips.v,
-            straighten: straighten, aspect: aspect?.lock)
-    }
-
-    /// Renders `state` from `input` to `output`: at full resolution, scaled down to `maxSize`, or (with
-    /// `allowUpscale`) enlarged to it, keeping an aspect lock's exact proportions.
-    static func render(
-        _ state: CropState, input: String, output: String, maxSize: Int?, allowUpscale: Bool,
-        pipeline: ImagePipeline, options: SaveOptions
-    ) throws -> Written {
-        let cap = maxSize.map { PixelSize(validWidth: $0, height: $0) }
-        let natural = state.renderPlan().outputSize
-        guard let maxSize, allowUpscale, max(natural.width, natural.height) < maxSize else {
-            return Written(try pipeline.render(
-                .file(input), .state(state), maximumSize: cap, to: .file(output), options: options))
-        }
-        // Enlarging: render at full resolution, then resample up with the library's sizing rule.
-        try FileIO.checkCanCreate(path: output, overwrite: options.overwrite)
-        let full = try pipeline.render(.file(input), .state(state))
-        guard let image = full.image else { throw CommandError("the render returned no image") }
-        let target = OutputSizing.outputSize(
-            cropSize: Size(width: Double(natural.width), height: Double(natural.height)),
-            aspectRatio: state.aspectRatio, scale: Double(maxSize) / Double(max(natural.width, natural.height)))
-        let enlarged = Image(pixels: try image.pixels.resized(to: target), metadata: image.metadata)
-        var encoding = options
-        encoding.format = options.format ?? ImageFormat(pathExtensionOf: output)
-        guard encoding.format != nil else {
-            throw CommandError("cannot tell the output format from the name \(output); use .jpg or .png, or --format")
-        }
-        let bytes = try enlarged.encoded(options: encoding)
-        try FileIO.writeAtomically(bytes, toPath: output, overwrite: options.overwrite)
-        return Written(size: target, byteCount: bytes.count, warnings: full.warnings.map(\.description))
+        return steps
     }
 }

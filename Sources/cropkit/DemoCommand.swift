@@ -55,52 +55,39 @@ struct DemoCommand: ParsableCommand {
         let jpeg = SaveOptions(format: .jpeg, quality: 90, overwrite: true)
         let png = SaveOptions(format: .png, overwrite: true)
         let info: ImageInfo
-        let straightened: CropState, square: CropState
         do {
             info = try ImageSource.file(photo).info()
-            straightened = try CropState(
-                sourceSize: info.storedSize, orientation: info.orientation, crop: nil, straighten: 7.5)
-            square = try CropState(sourceSize: info.storedSize, orientation: info.orientation, crop: nil, aspect: .square)
         } catch {
             printError("cropkit demo: \(photo): \(describe(error))")
             throw ExitCode.failure
         }
+        /// One pipeline run per file: the chain, and the options of the file it writes.
+        func make(_ source: String, _ operations: [ImageOperation], _ options: SaveOptions) -> (String) throws -> Written {
+            { path in Written(try pipeline.run(.file(source), operations, to: .file(path, options: options))) }
+        }
+        let box = PixelSize(validWidth: 800, height: 800)
         let steps: [Step] = [
-            Step(name: "upright.jpg", what: "EXIF orientation \(info.orientation.exifValue) baked into the pixels") {
-                Written(try pipeline.orient(.file(photo), to: .file($0), options: jpeg))
-            },
-            Step(name: "thumbnail-256.png", what: "256 px square thumbnail, corner radius 32") {
-                Written(try pipeline.thumbnail(
-                    .file(photo), ThumbnailRequest(side: 256, cornerRadius: 32), to: .file($0), options: png))
-            },
-            Step(name: "straightened-7.5.jpg", what: "straightened 7.5°, largest 3:2 crop, full resolution") {
-                Written(try pipeline.render(.file(photo), .state(straightened), to: .file($0), options: jpeg))
-            },
+            Step(name: "upright.jpg", what: "EXIF orientation \(info.orientation.exifValue) baked into the pixels",
+                 make: make(photo, [], jpeg)),
+            Step(name: "thumbnail-256.png", what: "256 px square thumbnail, corner radius 32",
+                 make: make(photo, [.thumbnail(ThumbnailRequest(side: 256, cornerRadius: 32))], png)),
+            Step(name: "straightened-7.5.jpg", what: "straightened 7.5°, largest 3:2 crop, full resolution",
+                 make: make(photo, [.straighten(7.5)], jpeg)),
             Step(name: "straightened-7.5.json", what: "the recipe of that crop") { path in
-                let json = [UInt8](straightened.recipe.json())
+                let state = try pipeline.cropState(.file(photo), [.straighten(7.5)])
+                let json = [UInt8](state.recipe.json())
                 try FileIO.writeAtomically(json, toPath: path, overwrite: true)
-                return Written(size: straightened.renderPlan().outputSize, byteCount: json.count)
+                return Written(size: state.outputSize, byteCount: json.count)
             },
-            Step(name: "avatar-circle.png", what: "1:1 avatar, 512 px, cut as a circle") { path in
-                let rendered = try pipeline.render(.file(photo), .state(square), maximumSize: PixelSize(validWidth: 512, height: 512))
-                guard let image = rendered.image else { throw CommandError("the render returned no image") }
-                let avatar = Image(pixels: try image.pixels.circleCropped(), metadata: image.metadata)
-                let bytes = try avatar.encoded(options: png)
-                try FileIO.writeAtomically(bytes, toPath: path, overwrite: true)
-                return Written(size: avatar.size, byteCount: bytes.count)
-            },
-            Step(name: "fit-800x800.jpg", what: "aspect fit inside 800×800") {
-                Written(try pipeline.resize(
-                    .file(photo), ResizeRequest(.box(PixelSize(validWidth: 800, height: 800))), to: .file($0), options: jpeg))
-            },
-            Step(name: "fill-800x800.jpg", what: "aspect fill of 800×800, centre kept") {
-                Written(try pipeline.resize(
-                    .file(photo), ResizeRequest(.box(PixelSize(validWidth: 800, height: 800)), mode: .fill()), to: .file($0), options: jpeg))
-            },
-            Step(name: "watercolor-pad-400x400.png", what: "RGBA sample fitted and padded on transparency") {
-                Written(try pipeline.resize(
-                    .file(rgba), ResizeRequest(.box(PixelSize(validWidth: 400, height: 400)), mode: .pad()), to: .file($0), options: png))
-            },
+            Step(name: "avatar-circle.png", what: "1:1 avatar, 512 px, cut as a circle",
+                 make: make(photo, [.aspect(.square), .fit(within: PixelSize(validWidth: 512, height: 512)),
+                                    .roundCorners(.circle)], png)),
+            Step(name: "fit-800x800.jpg", what: "aspect fit inside 800×800",
+                 make: make(photo, [.resize(ResizeRequest(.box(box)))], jpeg)),
+            Step(name: "fill-800x800.jpg", what: "aspect fill of 800×800, centre kept",
+                 make: make(photo, [.resize(ResizeRequest(.box(box), mode: .fill()))], jpeg)),
+            Step(name: "watercolor-pad-400x400.png", what: "RGBA sample fitted and padded on transparency",
+                 make: make(rgba, [.resize(ResizeRequest(.box(PixelSize(validWidth: 400, height: 400)), mode: .pad()))], png)),
         ]
         if !quiet {
             Console.out(

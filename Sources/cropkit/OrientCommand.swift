@@ -28,7 +28,7 @@ struct OrientCommand: ParsableCommand {
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
         let options = common.saveOptions
         try runSingleFile("orient", FileJob(input: input, output: output), options: common) {
-            Written(try pipeline.orient(.file(input), to: .file(output), options: options))
+            Written(try pipeline.run(.file(input), [], to: .file(output, options: options)))
         }
     }
 }

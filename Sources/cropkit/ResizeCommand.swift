@@ -81,7 +81,7 @@ struct ResizeCommand: ParsableCommand {
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
         let options = common.saveOptions
         try runSingleFile("resize", FileJob(input: input, output: output), options: common) {
-            Written(try pipeline.resize(.file(input), request, to: .file(output), options: options))
+            Written(try pipeline.run(.file(input), [.resize(request)], to: .file(output, options: options)))
         }
     }
 }

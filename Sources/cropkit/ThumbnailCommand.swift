@@ -65,7 +65,7 @@ struct ThumbnailCommand: ParsableCommand {
             side: size, border: border, cornerRadius: cornerRadius, filter: filter.filter, linearLight: linear)
         let options = common.saveOptions
         try batch.run(options: common, progress: destination.progress) { job, pipeline in
-            Written(try pipeline.thumbnail(.file(job.input), request, to: .file(job.output), options: options))
+            Written(try pipeline.run(.file(job.input), [.thumbnail(request)], to: .file(job.output, options: options)))
         }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CropKit
 import Foundation
 
-/// What an operation wrote: a pipeline's result, or the CLI's own writes.
+/// What an operation wrote: a pipeline's file, or the CLI's own (a recipe).
 struct Written: Sendable {
     /// The output's size in pixels.
     var size: PixelSize
@@ -17,7 +17,8 @@ struct Written: Sendable {
         self.warnings = warnings
     }
 
-    init(_ result: PipelineResult) {
-        self.init(size: result.size, byteCount: result.byteCount, warnings: result.warnings.map(\.description))
+    /// What a pipeline run wrote; `describe` turns each warning into its one-line message.
+    init(_ file: WrittenFile, describe: (PipelineWarning) -> String? = { $0.description }) {
+        self.init(size: file.size, byteCount: file.byteCount, warnings: file.report.warnings.compactMap(describe))
     }
 }

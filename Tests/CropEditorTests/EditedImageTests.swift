@@ -34,14 +34,22 @@ import Testing
         #expect(close(pixels.pixel(x: 50, y: 20), [20, 160, 160, 128], tolerance: 2))
     }
 
-    @Test(arguments: Orientation.allCases)
-    func storedOrientationRecipeUndoesEveryOrientation(_ orientation: Orientation) throws {
+    @Test("the preview's steps undo every EXIF orientation: the pipeline then renders the stored pixels",
+          arguments: Orientation.allCases)
+    func storedOrientationUndoesEveryOrientation(_ orientation: Orientation) throws {
         var info = try ImageSource.data(try fixture(quadrantsName)).info()
         info.orientation = orientation
-        let recipe = try EditedImage.storedOrientationRecipe(info)
-        let state = try CropState(recipe: recipe, sourceSize: info.storedSize, orientation: orientation)
-        #expect(state.orientation == .up)
-        #expect(state.outputSize == info.storedSize)
+        // The steps were made for `orientation`: apply them to a state of a picture stored with it.
+        var check = try CropState(sourceSize: info.storedSize, orientation: orientation)
+        for step in EditedImage.storedOrientation(of: info) {
+            switch step {
+            case .turn(let direction): check.rotate(direction, aspectPolicy: .followPicture)
+            case .flip(let axis): check.flip(axis)
+            default: Issue.record("unexpected step \(step)")
+            }
+        }
+        #expect(check.orientation == .up)
+        #expect(check.outputSize == info.storedSize)
     }
 
     @Test func notAnImageIsRefusedWithItsReason() {

@@ -24,38 +24,50 @@ struct CorruptMidStreamTests {
         Case(name: "truncated-baseline.jpg", strict: true, message: "Premature end of JPEG data"),
     ]
 
-    /// One operation per streaming path: resample stream straight to the encoder, pixel copy, collected then
-    /// permuted or post-processed, straightened (band scheduler), and whole-image decode.
-    static let operations: [(String, @Sendable (ImagePipeline, ImageSource, Destination, SaveOptions) throws -> Void)] = [
-        ("thumbnail (resample stream → encoder)", { p, s, d, o in _ = try p.thumbnail(s, ThumbnailRequest(side: 32), to: d, options: o) }),
-        ("resize 1:1 (pixel copy → encoder)", { p, s, d, o in _ = try p.resize(s, ResizeRequest(.height(10_000)), to: d, options: o) }),
-        ("round corners (collected, post-processed)", { p, s, d, o in _ = try p.roundCorners(s, radius: .circle, to: d, options: o) }),
-        ("fit with padding (collected)", { p, s, d, o in
-            _ = try p.resize(s, ResizeRequest(.box(PixelSize(validWidth: 40, height: 40)), mode: .pad(background: .white, alignment: .center)), to: d, options: o)
-        }),
-        ("straighten 7.5° (band scheduler)", { p, s, d, o in
-            _ = try p.render(s, .recipe(try Recipe(cropSize: Size(width: 0.6, height: 0.6), angle: 7.5)), to: d, options: o)
-        }),
-        ("straighten 3° reduced (band scheduler, pre-shrink)", { p, s, d, o in
-            _ = try p.render(s, .recipe(try Recipe(cropSize: Size(width: 0.6, height: 0.6), angle: 3)), maximumSize: PixelSize(validWidth: 20, height: 20), to: d, options: o)
-        }),
+    /// One chain per streaming path: resample stream straight to the encoder, pixel copy, collected then
+    /// permuted or post-processed, straightened (band scheduler).
+    static let chains: [(String, [ImageOperation])] = [
+        ("thumbnail (resample stream → encoder)", [.thumbnail(ThumbnailRequest(side: 32))]),
+        ("resize 1:1 (pixel copy → encoder)", [.resize(ResizeRequest(.height(10_000)))]),
+        ("round corners (collected, post-processed)", [.roundCorners(.circle)]),
+        ("turn (collected, permuted)", [.turn(.clockwise)]),
+        ("fit with padding (collected)",
+         [.resize(ResizeRequest(.box(PixelSize(validWidth: 40, height: 40)), mode: .pad(background: .white)))]),
+        ("straighten 7.5° (band scheduler)", [.straighten(7.5)]),
+        ("straighten 3° reduced (band scheduler, pre-shrink)",
+         [.straighten(3), .fit(within: PixelSize(validWidth: 20, height: 20))]),
+        ("straighten, then round (band scheduler, collected)", [.straighten(-4), .roundCorners(.pixels(5))]),
     ]
 
-    @Test("every streaming path ends with the decoder's error, 8 times per path, thread mode and destination",
+    /// Runs `chain` to one of the three sinks and returns the error it threw.
+    static func failure(
+        _ pipeline: ImagePipeline, _ source: ImageSource, _ chain: [ImageOperation], sink: Int, file: String
+    ) -> CropKitError? {
+        do {
+            switch sink {
+            case 0: _ = try pipeline.run(source, chain, to: .image)
+            case 1: _ = try pipeline.run(source, chain, to: .data(SaveOptions(format: .png)))
+            default: _ = try pipeline.run(source, chain, to: .file(file))
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("every streaming path ends with the decoder's error, 8 times per path, thread mode and sink",
           arguments: cases)
     func everyPathFailsCleanly(_ corrupt: Case) throws {
         let source = ImageSource.file(Fixtures.path("corrupt/\(corrupt.name)"))
         try withScratchFolder { dir in
             for maxThreads in [1, 0] {
                 let pipeline = ImagePipeline(strict: corrupt.strict, maxThreads: maxThreads)
-                for (name, operation) in Self.operations {
-                    for destination in [Destination.image, .data, .file(dir + "/out.png")] {
+                for (name, chain) in Self.chains {
+                    for sink in 0..<3 {
                         for _ in 0..<8 {
-                            let error = #expect(throws: CropKitError.self, "\(name) → \(destination)") {
-                                try operation(pipeline, source, destination, SaveOptions(format: .png))
-                            }
+                            let error = Self.failure(pipeline, source, chain, sink: sink, file: dir + "/out.png")
                             #expect(error?.description.contains(corrupt.message) == true,
-                                    "\(name): \(error.map(String.init(describing:)) ?? "no error")")
+                                    "\(name), sink \(sink): \(error.map(String.init(describing:)) ?? "no error")")
                             #expect(!FileManager.default.fileExists(atPath: dir + "/out.png"))
                         }
                     }
@@ -64,20 +76,18 @@ struct CorruptMidStreamTests {
         }
     }
 
-    @Test("whole-image decode and conversion fail the same way", arguments: cases)
+    @Test("whole-image decode and transcoding fail the same way", arguments: cases)
     func wholeImage(_ corrupt: Case) throws {
-        let path = Fixtures.path("corrupt/\(corrupt.name)")
+        let source = ImageSource.file(Fixtures.path("corrupt/\(corrupt.name)"))
         for _ in 0..<8 {
             let error = #expect(throws: CropKitError.self) {
-                _ = try Image(source: .file(path), strict: corrupt.strict)
+                _ = try Image(source: source, strict: corrupt.strict)
             }
             #expect(error?.description.contains(corrupt.message) == true)
-            let converted = #expect(throws: CodecError.self) {
-                _ = try ImageConversion.convert(
-                    try FileIO.readFile(atPath: path), to: .png,
-                    options: ConversionOptions(decode: DecodeOptions(strict: corrupt.strict)))
+            let transcoded = #expect(throws: CropKitError.self) {
+                _ = try ImagePipeline(strict: corrupt.strict).transcode(source, to: .data(SaveOptions(format: .png)))
             }
-            #expect(converted?.description.contains(corrupt.message) == true)
+            #expect(transcoded?.description.contains(corrupt.message) == true)
         }
     }
 }

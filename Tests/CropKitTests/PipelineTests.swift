@@ -56,8 +56,8 @@ struct PipelineOrientationTests {
 
     @Test("orient turns every EXIF orientation into the same upright picture", arguments: 1...8)
     func orientAll(_ orientation: Int) throws {
-        let result = try ImagePipeline().orient(Fixtures.landscape(orientation))
-        let image = try #require(result.image)
+        let result = try ImagePipeline().run(Fixtures.landscape(orientation))
+        let image = result.image
         #expect(result.size == PixelSize(validWidth: 64, height: 43))
         #expect(image.metadata.orientation == .up)
         // The fixtures are separate JPEG encodes of the same picture: allow codec noise, not a wrong turn.
@@ -73,8 +73,8 @@ struct PipelineOrientationTests {
     @Test("resize targets are displayed sizes: orientations 5–8 swap, and nothing is rotated twice",
           arguments: 1...8)
     func resizeUsesDisplayedSize(_ orientation: Int) throws {
-        let result = try ImagePipeline().resize(Fixtures.landscape(orientation), ResizeRequest(.width(32)))
-        let image = try #require(result.image)
+        let result = try ImagePipeline().run(Fixtures.landscape(orientation), [.resize(ResizeRequest(.width(32)))])
+        let image = result.image
         #expect(result.size == PixelSize(validWidth: 32, height: 22))  // 43 × 32/64 = 21.5 rounds to 22
         let reference = try Self.reference.resized(width: 32, height: 22)
         #expect(meanDifference(image.pixels, reference) < 6)
@@ -84,13 +84,13 @@ struct PipelineOrientationTests {
     func writesOrientationOne() throws {
         try withScratchFolder { dir throws in
             let out = dir + "/out.jpg"
-            _ = try ImagePipeline().orient(Fixtures.landscape(6), to: .file(out))
+            _ = try ImagePipeline().run(Fixtures.landscape(6), [], to: .file(out))
             let info = try ImageInfo.read(fileAtPath: out)
             #expect(info.orientation == .up)
             #expect(info.hasEXIF)
             #expect(info.width == 64 && info.height == 43)
             let stripped = dir + "/stripped.jpg"
-            _ = try ImagePipeline().orient(Fixtures.landscape(6), to: .file(stripped), options: SaveOptions(stripMetadata: true))
+            _ = try ImagePipeline().run(Fixtures.landscape(6), [], to: .file(stripped, options: SaveOptions(stripMetadata: true)))
             #expect(try !ImageInfo.read(fileAtPath: stripped).hasEXIF)
         }
     }
@@ -102,7 +102,7 @@ struct PipelineResizeTests {
     func streamingMatchesBuffer() throws {
         let jpeg = try syntheticJPEG(width: 600, height: 400)
         let pipeline = ImagePipeline(shrinkOnLoad: false)
-        let streamed = try #require(try pipeline.resize(.data(jpeg), ResizeRequest(.width(150))).image).pixels
+        let streamed = try pipeline.run(.data(jpeg), [.resize(ResizeRequest(.width(150)))]).pixels
         let decoded = try ImageCodec.decode(jpeg).pixels
         let reference = try decoded.resized(width: 150, height: 100)
         #expect(maxDifference(streamed, reference) <= 1)
@@ -114,8 +114,8 @@ struct PipelineResizeTests {
         let pipeline = ImagePipeline()
         // (target width, expected scale): 1600/100 = 16 → 1/8 leaves 2×; 1600/300 ≈ 5.3 → 1/2; 1600/600 → none.
         for (width, scale) in [(100, 8), (199, 4), (300, 2), (600, 1)] {
-            let result = try pipeline.resize(.data(jpeg), ResizeRequest(.width(width)))
-            #expect(result.decodeScale == scale, "width \(width)")
+            let result = try pipeline.run(.data(jpeg), [.resize(ResizeRequest(.width(width)))])
+            #expect(result.report.decodeScale == scale, "width \(width)")
             #expect(result.size.width == width)
         }
     }
@@ -123,9 +123,8 @@ struct PipelineResizeTests {
     @Test("shrink-on-load output stays close to the full decode", arguments: [false, true])
     func shrinkOnLoadQuality(progressive: Bool) throws {
         let jpeg = try syntheticJPEG(width: 1600, height: 1200, progressive: progressive)
-        let fast = try #require(try ImagePipeline().resize(.data(jpeg), ResizeRequest(.width(100))).image).pixels
-        let full = try #require(
-            try ImagePipeline(shrinkOnLoad: false).resize(.data(jpeg), ResizeRequest(.width(100))).image).pixels
+        let fast = try ImagePipeline().run(.data(jpeg), [.resize(ResizeRequest(.width(100)))]).pixels
+        let full = try ImagePipeline(shrinkOnLoad: false).run(.data(jpeg), [.resize(ResizeRequest(.width(100)))]).pixels
         #expect(meanDifference(fast, full) < 1.5)
         #expect(maxDifference(fast, full) <= 12)
     }
@@ -134,7 +133,7 @@ struct PipelineResizeTests {
     func modesAndUpscale() throws {
         let jpeg = try syntheticJPEG(width: 200, height: 100)
         let p = ImagePipeline()
-        func size(_ r: ResizeRequest) throws -> PixelSize { try p.resize(.data(jpeg), r).size }
+        func size(_ r: ResizeRequest) throws -> PixelSize { try p.run(.data(jpeg), [.resize(r)]).size }
         #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .fit)) == PixelSize(validWidth: 50, height: 25))
         #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .fill(gravity: .left))) == PixelSize(validWidth: 50, height: 50))
         #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .pad())) == PixelSize(validWidth: 50, height: 50))
@@ -151,8 +150,8 @@ struct PipelineResizeTests {
     @Test("pad places the unenlarged picture in the full box on a transparent background")
     func padNoUpscale() throws {
         let jpeg = try syntheticJPEG(width: 40, height: 20)
-        let result = try ImagePipeline().resize(.data(jpeg), ResizeRequest(.box(PixelSize(validWidth: 100, height: 60)), mode: .pad()))
-        let image = try #require(result.image).pixels
+        let result = try ImagePipeline().run(.data(jpeg), [.resize(ResizeRequest(.box(PixelSize(validWidth: 100, height: 60)), mode: .pad()))])
+        let image = result.pixels
         #expect(result.size == PixelSize(validWidth: 100, height: 60))
         #expect(image.format == .rgba8)
         #expect(image[x: 0, y: 0, channel: 3] == 0)            // padding
@@ -167,8 +166,8 @@ struct PipelineResizeTests {
         let png = try ImageCodec.encode(gray16, as: .png)
         try withScratchFolder { dir throws in
             let out = dir + "/small.png"
-            let result = try ImagePipeline().resize(.data(png), ResizeRequest(.width(16)), to: .file(out))
-            #expect(result.pixelFormat == .gray16)
+            let result = try ImagePipeline().run(.data(png), [.resize(ResizeRequest(.width(16)))], to: .file(out))
+            #expect(result.report.pixelFormat == .gray16)
             let decoded = try ImageCodec.decode(fileAtPath: out)
             #expect(decoded.pixels.format == .gray16 && decoded.pixels.width == 16 && decoded.pixels.height == 8)
         }
@@ -180,27 +179,27 @@ struct PipelineThumbnailTests {
     @Test("a thumbnail is exactly side × side, with a transparent border and rounded corners")
     func thumbnail() throws {
         let jpeg = try syntheticJPEG(width: 900, height: 600)
-        let result = try ImagePipeline().thumbnail(.data(jpeg), ThumbnailRequest(side: 64, border: 4, cornerRadius: 12))
-        let image = try #require(result.image).pixels
+        let result = try ImagePipeline().run(.data(jpeg), [.thumbnail(ThumbnailRequest(side: 64, border: 4, cornerRadius: 12))])
+        let image = result.pixels
         #expect(result.size == PixelSize(validWidth: 64, height: 64) && image.format == .rgba8)
         #expect(image[x: 2, y: 32, channel: 3] == 0)          // border
         #expect(image[x: 5, y: 5, channel: 3] == 0)           // rounded-off corner
         #expect(image[x: 32, y: 32, channel: 3] == 255)       // inside
-        #expect(result.decodeScale == 4)                      // 600/56 ≈ 10.7 → 1/4 leaves 2.7×
+        #expect(result.report.decodeScale == 4)                      // 600/56 ≈ 10.7 → 1/4 leaves 2.7×
     }
 
     @Test("a plain thumbnail of an opaque photo stays opaque RGB")
     func opaqueStaysOpaque() throws {
-        let result = try ImagePipeline().thumbnail(Fixtures.landscape(6), ThumbnailRequest(side: 40))
-        #expect(result.pixelFormat == .rgb8 && result.size == PixelSize(validWidth: 40, height: 40))
+        let result = try ImagePipeline().run(Fixtures.landscape(6), [.thumbnail(ThumbnailRequest(side: 40))])
+        #expect(result.report.pixelFormat == .rgb8 && result.size == PixelSize(validWidth: 40, height: 40))
     }
 
     @Test("round corners and circle keep or square the upright picture")
     func rounding() throws {
         let p = ImagePipeline()
-        let rounded = try p.roundCorners(Fixtures.landscape(6), radius: .pixels(10))
-        #expect(rounded.size == PixelSize(validWidth: 64, height: 43) && rounded.pixelFormat == .rgba8)
-        let circle = try #require(try p.roundCorners(Fixtures.landscape(8), radius: .circle, border: 2).image).pixels
+        let rounded = try p.run(Fixtures.landscape(6), [.roundCorners(.pixels(10))])
+        #expect(rounded.size == PixelSize(validWidth: 64, height: 43) && rounded.report.pixelFormat == .rgba8)
+        let circle = try p.run(Fixtures.landscape(8), [.roundCorners(.circle, border: 2)]).pixels
         #expect(circle.width == 43 && circle.height == 43)
         #expect(circle[x: 0, y: 0, channel: 3] == 0 && circle[x: 21, y: 21, channel: 3] == 255)
     }
@@ -213,7 +212,7 @@ struct PipelineRenderTests {
         let source = Fixtures.landscape(orientation)
         let info = try source.info()
         let state = try CropState(sourceSize: PixelSize(validWidth: info.width, height: info.height), orientation: info.orientation)
-        let rendered = try #require(try ImagePipeline().render(source, .state(state)).image).pixels
+        let rendered = try ImagePipeline().run(source, [.cropState(state)]).pixels
         let upright = try Image(source: source).pixels
         #expect(rendered == upright)
     }
@@ -226,7 +225,7 @@ struct PipelineRenderTests {
         for angle in [-44.9, -7.5, 0.3, 10, 45] {
             var state = try CropState(sourceSize: PixelSize(validWidth: 300, height: 200))
             try state.setStraightenAngle(angle)
-            let out = try #require(try ImagePipeline().render(.data(png), .state(state)).image).pixels
+            let out = try ImagePipeline().run(.data(png), [.cropState(state)]).pixels
             #expect(out.samples.allSatisfy { abs($0 - 200) <= 1 }, "angle \(angle)")
         }
     }
@@ -236,7 +235,7 @@ struct PipelineRenderTests {
         let jpeg = try syntheticJPEG(width: 500, height: 340)  // 340 output-ish rows: several 64-row bands
         var state = try CropState(sourceSize: PixelSize(validWidth: 500, height: 340))
         try state.setStraightenAngle(angle)
-        let piped = try #require(try ImagePipeline().render(.data(jpeg), .state(state)).image).pixels
+        let piped = try ImagePipeline().run(.data(jpeg), [.cropState(state)]).pixels
         let plan = state.renderPlan()
         let direct = try AffineRenderer(sourceSize: plan.sourceSize, outputSize: plan.outputSize, transform: plan.transform)
             .render(try ImageCodec.decode(jpeg).pixels)
@@ -250,7 +249,7 @@ struct PipelineRenderTests {
         try state.setStraightenAngle(5)
         try withScratchFolder { dir throws in
             #expect(throws: CropKitError.self) {
-                try ImagePipeline().render(.data(Array(jpeg.prefix(jpeg.count * 2 / 3))), .state(state), to: .file(dir + "/o.jpg"))
+                try ImagePipeline().run(.data(Array(jpeg.prefix(jpeg.count * 2 / 3))), [.cropState(state)], to: .file(dir + "/o.jpg"))
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
         }
@@ -259,16 +258,15 @@ struct PipelineRenderTests {
     @Test("a recipe renders the same region of a small and a large copy of a picture")
     func recipeAcrossResolutions() throws {
         let large = try syntheticJPEG(width: 1200, height: 800)
-        let small = try #require(
-            try ImagePipeline().resize(.data(large), ResizeRequest(.width(300)), to: .data).data)
+        let small = try ImagePipeline().run(.data(large), [.resize(ResizeRequest(.width(300)))], to: .data()).bytes
         var state = try CropState(sourceSize: PixelSize(validWidth: 300, height: 200))
         try state.setCrop(Rect(x: 60, y: 40, width: 120, height: 90))
         let recipe = state.recipe
-        let fromSmall = try #require(try ImagePipeline().render(.data(small), .recipe(recipe)).image).pixels
-        let fromLarge = try ImagePipeline().render(.data(large), .recipe(recipe), maximumSize: PixelSize(validWidth: 120, height: 90))
+        let fromSmall = try ImagePipeline().run(.data(small), [.recipe(recipe)]).pixels
+        let fromLarge = try ImagePipeline().run(.data(large), [.recipe(recipe), .fit(within: PixelSize(validWidth: 120, height: 90))])
         #expect(fromSmall.width == 120 && fromSmall.height == 90)
         #expect(fromLarge.size == PixelSize(validWidth: 120, height: 90))
-        #expect(meanDifference(fromSmall, try #require(fromLarge.image).pixels) < 4)
+        #expect(meanDifference(fromSmall, fromLarge.pixels) < 4)
     }
 }
 
@@ -280,10 +278,10 @@ struct PipelineErrorTests {
             let out = dir + "/out.jpg"
             try Data("keep me".utf8).write(to: URL(fileURLWithPath: out))
             #expect(throws: CropKitError.codec(.fileExists(path: out))) {
-                try ImagePipeline().orient(Fixtures.landscape(1), to: .file(out))
+                try ImagePipeline().run(Fixtures.landscape(1), [], to: .file(out))
             }
             #expect(try String(contentsOfFile: out, encoding: .utf8) == "keep me")
-            _ = try ImagePipeline().orient(Fixtures.landscape(1), to: .file(out), options: SaveOptions(overwrite: true))
+            _ = try ImagePipeline().run(Fixtures.landscape(1), [], to: .file(out, options: SaveOptions(overwrite: true)))
             #expect(try ImageInfo.read(fileAtPath: out).width == 64)
         }
     }
@@ -294,7 +292,7 @@ struct PipelineErrorTests {
         try withScratchFolder { dir throws in
             let out = dir + "/out.jpg"
             #expect(throws: CropKitError.self) {
-                try ImagePipeline().resize(.data(Array(jpeg.prefix(jpeg.count / 2))), ResizeRequest(.width(50)), to: .file(out))
+                try ImagePipeline().run(.data(Array(jpeg.prefix(jpeg.count / 2))), [.resize(ResizeRequest(.width(50)))], to: .file(out))
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
         }
@@ -304,20 +302,20 @@ struct PipelineErrorTests {
     func badRequests() throws {
         let source = Fixtures.landscape(1)
         #expect(throws: CropKitError.invalidRequest(name: "width", reason: "0 must be at least 1")) {
-            try ImagePipeline().resize(source, ResizeRequest(.width(0)))
+            try ImagePipeline().run(source, [.resize(ResizeRequest(.width(0)))])
         }
-        #expect(throws: CropKitError.self) { try ImagePipeline().thumbnail(source, ThumbnailRequest(side: 10, border: 5)) }
-        #expect(throws: CropKitError.self) { try ImagePipeline().roundCorners(source, radius: .pixels(-1)) }
-        #expect(throws: CropKitError.self) { try ImagePipeline().orient(source, to: .file("/tmp/x.gif")) }
+        #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [.thumbnail(ThumbnailRequest(side: 10, border: 5))]) }
+        #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [.roundCorners(.pixels(-1))]) }
+        #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [], to: .file("/tmp/x.gif")) }
         let wrongState = try CropState(sourceSize: PixelSize(validWidth: 10, height: 10))
-        #expect(throws: CropKitError.self) { try ImagePipeline().render(source, .state(wrongState)) }
+        #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [.cropState(wrongState)]) }
     }
 
     @Test("the pixel limit is checked before decoding")
     func pixelLimit() throws {
         let jpeg = try syntheticJPEG(width: 300, height: 200)
         #expect(throws: CropKitError.self) {
-            try ImagePipeline(limits: PixelLimits(maxPixels: 50_000)).resize(.data(jpeg), ResizeRequest(.width(10)))
+            try ImagePipeline(limits: PixelLimits(maxPixels: 50_000)).run(.data(jpeg), [.resize(ResizeRequest(.width(10)))])
         }
     }
 }

@@ -5,47 +5,56 @@ import CropKit
 
 /// Keeps the README honest: every ```swift block in README.md must appear, line for line, in this file, where it is
 /// compiled and run on a real photo.
-@Suite("README examples", .serialized)
+@Suite("README examples")
 struct ReadmeExamplesTests {
     static let thisFile = URL(fileURLWithPath: #filePath)
     static let readme = thisFile.deletingLastPathComponent().appendingPathComponent("../../README.md").standardized
 
-    /// The README's API sample, verbatim (run in a scratch folder holding `photo.jpg`).
-    func apiSample() throws -> (PipelineResult, Data) {
+    /// The five common calls, on `folder/photo.jpg`.
+    func fiveCommonCalls(in folder: String) throws {
         let pipeline = ImagePipeline()
+        let photo = ImageSource.file(folder + "/photo.jpg")
 
-        // A 256 px square thumbnail with rounded corners: shrink-on-load, one resampling pass, written atomically.
-        try pipeline.thumbnail(.file("photo.jpg"), ThumbnailRequest(side: 256, cornerRadius: 32),
-                               to: .file("thumb.png"), options: SaveOptions(overwrite: true))
+        // 1. A 256 px square thumbnail with rounded corners, written atomically.
+        try pipeline.run(photo, [.thumbnail(ThumbnailRequest(side: 256, cornerRadius: 32))],
+                         to: .file(folder + "/thumb.png"))
 
-        // Straighten by 7.5° and keep the largest 3:2 crop with no fill pixels, at full source resolution.
-        let info = try ImageSource.file("photo.jpg").info()
-        let crop = try CropState(sourceSize: info.storedSize, orientation: info.orientation, crop: nil,
-                                 straighten: 7.5, aspect: .ratio(AspectRatio(3, 2)))
-        let result = try pipeline.render(.file("photo.jpg"), .state(crop), to: .file("straight.jpg"),
-                                         options: SaveOptions(quality: 90, overwrite: true))
-        print(result.size)   // exactly 3:2, in the photo's own pixels
+        // 2. A rectangle of the picture as it is shown (after its EXIF orientation), at full resolution.
+        try pipeline.run(photo, [.crop(Rect(x: 8, y: 6, width: 40, height: 30))], to: .file(folder + "/crop.jpg"))
 
-        // The same crop as a resolution-independent recipe, for a preview in the browser and the original on the server.
-        let recipe = try JSONEncoder().encode(crop.recipe)
-        return (result, recipe)
+        // 3. Straightened by 7.5°: the largest 3:2 crop with no fill pixels, exactly 3:2, in the photo's own pixels.
+        let straight = try pipeline.run(photo, [.aspect(.ratio(3, 2)), .straighten(7.5)],
+                                        to: .file(folder + "/straight.jpg", options: SaveOptions(quality: 90)))
+        print(straight.size)
+
+        // 4. Resized to fit in 1024×1024 (never enlarged), as JPEG bytes in memory.
+        let small = try pipeline.run(photo, [.resize(ResizeRequest(.box(PixelSize(validWidth: 1024, height: 1024))))],
+                                     to: .data())
+        print(small.bytes.count)
+
+        // 5. The straightened crop as a recipe: replay it on any copy of the photo, at any resolution.
+        let recipe = straight.report.cropState.recipe
+        try pipeline.run(.data(small.bytes), [.recipe(recipe)], to: .file(folder + "/straight-small.png"))
     }
 
     @Test("the API sample runs and does what its comments say")
     func runsApiSample() throws {
         try withScratchFolder { dir throws in
-            // A small real photo stored sideways (EXIF orientation 6, applied by the pipeline).
-            try FileManager.default.copyItem(
-                atPath: Fixtures.path("landscape-6-mm.jpg"), toPath: dir + "/photo.jpg")
-            let previous = FileManager.default.currentDirectoryPath
-            FileManager.default.changeCurrentDirectoryPath(dir)
-            defer { FileManager.default.changeCurrentDirectoryPath(previous) }
-
-            let (result, recipe) = try apiSample()
-            #expect(try ImageInfo.read(fileAtPath: dir + "/thumb.png").storedSize == PixelSize(validWidth: 256, height: 256))
-            #expect(result.size.width * 2 == result.size.height * 3)
-            #expect(try ImageInfo.read(fileAtPath: dir + "/straight.jpg").storedSize == result.size)
-            #expect(try JSONDecoder().decode(Recipe.self, from: recipe).angle == 7.5)
+            // A small real photo stored sideways (64×43 shown, EXIF orientation 6, applied by the pipeline).
+            try FileManager.default.copyItem(atPath: Fixtures.path("landscape-6-mm.jpg"), toPath: dir + "/photo.jpg")
+            try fiveCommonCalls(in: dir)
+            func size(_ name: String) throws -> PixelSize { try ImageSource.file(dir + "/" + name).info().storedSize }
+            #expect(try size("thumb.png") == PixelSize(validWidth: 256, height: 256))
+            #expect(try size("crop.jpg") == PixelSize(validWidth: 40, height: 30))
+            let straight = try size("straight.jpg")
+            #expect(straight.width * 2 == straight.height * 3)
+            // The recipe replayed on the same picture (the in-memory resize kept its 64×43 size) gives the same size.
+            #expect(try size("straight-small.png") == straight)
+            // The crop is the displayed picture's region: compare with the upright picture cut by hand.
+            let upright = try Image(contentsOfFile: dir + "/photo.jpg").pixels
+            let crop = try Image(contentsOfFile: dir + "/crop.jpg").pixels
+            let expected = try upright.cropped(x: 8, y: 6, width: 40, height: 30)
+            #expect(meanDifference(crop, expected) < 4)
         }
     }
 
@@ -56,7 +65,7 @@ struct ReadmeExamplesTests {
         let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst()
-            .map { $0.components(separatedBy: "```").first! }
+            .compactMap { $0.components(separatedBy: "```").first }
         #expect(!blocks.isEmpty)
         for block in blocks {
             let lines = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

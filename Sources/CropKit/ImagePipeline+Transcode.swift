@@ -1,0 +1,34 @@
+extension ImagePipeline {
+    /// Re-encodes `source` as it is stored, rows streaming from the decoder to the encoder so the picture is never
+    /// held whole: no geometry, no resample, and the pixels keep their stored orientation (the EXIF orientation tag
+    /// travels with the metadata unless ``SaveOptions/stripMetadata`` drops it).
+    ///
+    /// - Parameters:
+    ///   - scale: decode a JPEG at 1/2, 1/4 or 1/8 of its size (libjpeg's DCT scaling, rounding up); other formats are
+    ///     not scaled.
+    ///   - earlyStop: at 1/8, how far a progressive JPEG may skip its later scans.
+    /// - Throws: ``CropKitError`` naming the problem; nothing is written on failure.
+    @discardableResult
+    public func transcode<Output: Sendable>(
+        _ source: ImageSource, scale: JPEGScale = .full, earlyStop: JPEGEarlyStop = .exact, to sink: ImageSink<Output>
+    ) throws(CropKitError) -> Output {
+        try sink.checkWritable()
+        let opened = try open(source)
+        return try mappingErrors {
+            let applied = opened.info.format == .jpeg ? scale : .full
+            let decoder = try makeDecoder(opened, scale: applied, earlyStop: earlyStop)
+            let size = PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight)
+            let writer = try SinkWriter(
+                sink, size: size, pixelFormat: decoder.outputFormat,
+                metadata: sink.options.stripMetadata ? .none : decoder.metadata)
+            try Self.pump(decoder, upTo: decoder.outputHeight) { band, _, count in
+                try writer.rows.write(band, start: 0, count: count)
+            }
+            try decoder.finish()
+            let untouched = try CropState(sourceSize: opened.storedSize, orientation: opened.info.orientation)
+            return try writer.finish(RenderReport(
+                size: size, pixelFormat: decoder.outputFormat, decodeScale: applied.denominator, cropState: untouched,
+                warnings: decoder.warnings.map(PipelineWarning.codec)))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// An operation on the whole finished output, after the resample: padding, a frame, rounded corners, a border, a
+/// background.
+enum PixelStep: Hashable {
+    /// Place the picture at (`x`, `y`) in a `size` canvas of `background` (a resize's pad mode).
+    case pad(PixelSize, x: Int, y: Int, background: PixelColor)
+    /// A transparent border inside the picture and rounded corners (a thumbnail's).
+    case frame(border: Int, cornerRadius: Double)
+    /// Rounded corners or a circle, inside a transparent margin.
+    case round(CornerRadius, border: Int)
+    /// A border of `color` around the picture.
+    case border(Int, color: PixelColor)
+    /// Composite over an opaque colour.
+    case background(PixelColor)
+
+    /// The picture after this step.
+    func apply(to image: PixelBuffer) throws(PixelError) -> PixelBuffer {
+        switch self {
+        case .pad(let size, let x, let y, let background):
+            try image.padded(toWidth: size.width, height: size.height, x: x, y: y, background: background)
+        case .frame(let border, let cornerRadius):
+            try image.framed(border: border, cornerRadius: cornerRadius)
+        case .round(.circle, let border):
+            try image.circleCropped(border: border)
+        case .round(.pixels(let radius), let border):
+            try image.roundedCorners(radius: radius, border: border)
+        case .border(let width, let color):
+            try image.padded(
+                toWidth: image.width + 2 * width, height: image.height + 2 * width, x: width, y: width,
+                background: color)
+        case .background(let color):
+            image.flattened(over: color)
+        }
+    }
+}

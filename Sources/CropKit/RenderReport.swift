@@ -1,0 +1,14 @@
+/// What a pipeline run did, beside its output.
+public struct RenderReport: Sendable {
+    /// The output's pixel size.
+    public var size: PixelSize
+    /// The output's pixel format before encoding.
+    public var pixelFormat: PixelFormat
+    /// The shrink-on-load factor used: 1 (none), 2, 4 or 8.
+    public var decodeScale: Int
+    /// The crop the geometric steps folded into, for this source: save its ``CropState/recipe`` to replay the crop on
+    /// another copy of the picture, or open it in an editor. An untouched state when the chain has no geometry.
+    public var cropState: CropState
+    /// Recoverable problems met on the way: codec warnings, a crop clipped to the picture.
+    public var warnings: [PipelineWarning]
+}

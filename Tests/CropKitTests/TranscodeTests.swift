@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import CropKit
+
+/// `ImagePipeline.transcode`: re-encoding as stored, rows streaming from decoder to encoder.
+@Suite("Transcode")
+struct TranscodeTests {
+    @Test("JPEG → JPEG keeps the stored pixels and the metadata, orientation included; the output decodes close")
+    func jpegToJPEG() throws {
+        try withScratchFolder { dir throws in
+            let input = Fixtures.path("landscape-6-mm.jpg")
+            let written = try ImagePipeline().transcode(
+                .file(input), to: .file(dir + "/out.jpg", options: SaveOptions(quality: 95)))
+            #expect(written.format == .jpeg && written.size == PixelSize(validWidth: 43, height: 64))
+            let source = try Image(source: .file(input), appliesOrientation: false)
+            let output = try Image(source: .file(dir + "/out.jpg"), appliesOrientation: false)
+            #expect(output.metadata.orientation == .rightTop)
+            #expect(output.metadata.exif == source.metadata.exif)
+            #expect(meanDifference(output.pixels, source.pixels) < 2)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["out.jpg"])
+        }
+    }
+
+    @Test("format from the extension or the option; PNG keeps 16 bits; strip drops all metadata")
+    func formats() throws {
+        var rgba16 = try PixelBuffer(width: 9, height: 7, format: .rgba16)
+        for y in 0..<7 { for x in 0..<9 { for c in 0..<4 { rgba16[x: x, y: y, channel: c] = (x * 7001 + y * 313 + c * 97) % 65536 } } }
+        let png16 = try ImageCodec.encode(rgba16, as: .png)
+        try withScratchFolder { dir throws in
+            _ = try ImagePipeline().transcode(.data(png16), to: .file(dir + "/a.png"))
+            #expect(try Image(source: .file(dir + "/a.png")).pixels == rgba16)
+            _ = try ImagePipeline().transcode(.data(png16), to: .file(dir + "/b.out", options: SaveOptions(format: .jpeg)))
+            #expect(try ImageSource.file(dir + "/b.out").info().format == .jpeg)
+            #expect(throws: CropKitError.self) { try ImagePipeline().transcode(.data(png16), to: .file(dir + "/c.out")) }
+            let stripped = try ImagePipeline().transcode(
+                Fixtures.landscape(8), to: .data(SaveOptions(format: .png, stripMetadata: true)))
+            #expect(try Image(source: .data(stripped.bytes), appliesOrientation: false).metadata == .none)
+        }
+    }
+
+    @Test("JPEG scale: 1/8 decodes to the size rounded up; PNG is never scaled")
+    func scaled() throws {
+        let eighth = try ImagePipeline().transcode(Fixtures.landscape(1), scale: .eighth, to: .image)
+        #expect(eighth.size == PixelSize(validWidth: 8, height: 6) && eighth.report.decodeScale == 8)
+        let png = try ImageCodec.encode(try PixelBuffer(width: 20, height: 10, format: .rgb8), as: .png)
+        let unscaled = try ImagePipeline().transcode(.data(png), scale: .eighth, to: .image)
+        #expect(unscaled.size == PixelSize(validWidth: 20, height: 10) && unscaled.report.decodeScale == 1)
+    }
+
+    @Test("an existing output is refused before any work; overwrite replaces it")
+    func existing() throws {
+        try withScratchFolder { dir throws in
+            let out = dir + "/out.jpg"
+            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: out))
+            #expect(throws: CropKitError.codec(.fileExists(path: out))) {
+                try ImagePipeline().transcode(Fixtures.landscape(1), to: .file(out))
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data([1, 2, 3]))
+            _ = try ImagePipeline().transcode(Fixtures.landscape(1), to: .file(out, options: SaveOptions(overwrite: true)))
+            #expect(try ImageSource.file(out).info().width == 64)
+        }
+    }
+
+    @Test("a truncated input fails and leaves no output file")
+    func truncatedInput() throws {
+        let png = try ImageCodec.encode(try PixelBuffer(width: 120, height: 80, format: .rgb8), as: .png)
+        try withScratchFolder { dir throws in
+            #expect(throws: CropKitError.self) {
+                try ImagePipeline().transcode(.data(Array(png.prefix(png.count / 2))), to: .file(dir + "/out.jpg"))
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        }
+    }
+}
