@@ -26,8 +26,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", exact: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
@@ -82,10 +82,6 @@ let package = Package(
             resources: [.copy("Samples")]
         ),
 
-        // Release-mode micro-benchmarks of the pixel engine (not a test).
-        .executableTarget(
-            name: "PixelsBench", dependencies: ["CropPixels", "CropTestSupport"], path: "Benchmarks/PixelsBench"),
-
         // Helpers shared by the tests and benchmarks (a seeded random generator).
         .target(name: "CropTestSupport", dependencies: ["CropEngine"], path: "Tests/Support"),
 
@@ -112,3 +108,10 @@ let package = Package(
         ),
     ]
 )
+
+// Release-mode micro-benchmarks of the pixel engine: built only when asked for, so a plain `swift build` of the
+// library never compiles them (`CROPKIT_BENCHMARKS=1 swift run -c release PixelsBench`, see Benchmarks/).
+if Context.environment["CROPKIT_BENCHMARKS"] != nil {
+    package.targets.append(.executableTarget(
+        name: "PixelsBench", dependencies: ["CropPixels", "CropTestSupport"], path: "Benchmarks/PixelsBench"))
+}

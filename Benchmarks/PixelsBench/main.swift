@@ -1,10 +1,10 @@
 // PixelsBench: release-mode micro-benchmarks of the CropPixels engine on synthetic buffers.
 //
-//   swift run -c release PixelsBench                 # every benchmark, medians of several runs
-//   swift run -c release PixelsBench resize rotate   # only those whose name contains a word given
-//   swift run -c release PixelsBench raw-resize IN.rgb W H OUT_W OUT_H OUT.rgb
+//   CROPKIT_BENCHMARKS=1 swift run -c release PixelsBench                 # every benchmark, medians of several runs
+//   CROPKIT_BENCHMARKS=1 swift run -c release PixelsBench resize rotate   # only those whose name contains a word given
+//   CROPKIT_BENCHMARKS=1 swift run -c release PixelsBench raw-resize IN.rgb W H OUT_W OUT_H OUT.rgb
 //                                                    # resizes raw RGB8 bytes (for comparisons with Pillow)
-//   swift run -c release PixelsBench stream-rss      # peak memory of a streamed 6000×4000 → 1920×1280 resize
+//   CROPKIT_BENCHMARKS=1 swift run -c release PixelsBench stream-rss      # peak memory of a streamed 6000×4000 → 1920×1280 resize
 //
 // Timings are wall-clock medians; the machine's other load shows up in them, so compare runs made side by side.
 

@@ -2,22 +2,22 @@ import CropGeometry
 import CropPixels
 
 /// Options for decoding.
-public struct DecodeOptions: Hashable, Sendable {
+package struct DecodeOptions: Hashable, Sendable {
     /// The decompression-bomb guard: the stored (header) dimensions are checked against it before anything large
     /// is allocated, libjpeg's own buffers included.
-    public var limits: PixelLimits
+    package var limits: PixelLimits
     /// Turn the codec's corrupt-data warnings into ``CodecError/corruptData(format:message:)``.
-    public var strict: Bool
+    package var strict: Bool
     /// JPEG shrink-on-load (PNG ignores it).
-    public var jpegScale: JPEGScale
+    package var jpegScale: JPEGScale
     /// How a progressive JPEG decoded at 1/8 may stop early (see ``JPEGEarlyStop``).
-    public var jpegEarlyStop: JPEGEarlyStop
+    package var jpegEarlyStop: JPEGEarlyStop
     /// The most scans a progressive JPEG may have (a guard against files built to burn CPU). Default 500.
-    public var maxProgressiveScans: Int
+    package var maxProgressiveScans: Int
 
     /// Creates options; the defaults decode at full size, tolerate recoverable corruption with warnings, and allow
     /// 200 megapixels.
-    public init(
+    package init(
         limits: PixelLimits = .default, strict: Bool = false, jpegScale: JPEGScale = .full,
         jpegEarlyStop: JPEGEarlyStop = .exact, maxProgressiveScans: Int = 500
     ) {

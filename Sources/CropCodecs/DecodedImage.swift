@@ -1,18 +1,18 @@
 import CropPixels
 
 /// A decoded image: its pixels, its metadata, the header facts and any warnings met on the way.
-public struct DecodedImage: Sendable {
+package struct DecodedImage: Sendable {
     /// The decoded pixels (the output size when a JPEG scale was used).
-    public var pixels: PixelBuffer
+    package var pixels: PixelBuffer
     /// EXIF orientation, ICC profile and EXIF block.
-    public var metadata: ImageMetadata
+    package var metadata: ImageMetadata
     /// What the header said (stored size, format, depth …).
-    public var info: ImageInfo
+    package var info: ImageInfo
     /// Recoverable problems met while decoding.
-    public var warnings: [CodecWarning]
+    package var warnings: [CodecWarning]
 
     /// Creates a decoded image.
-    public init(pixels: PixelBuffer, metadata: ImageMetadata, info: ImageInfo, warnings: [CodecWarning]) {
+    package init(pixels: PixelBuffer, metadata: ImageMetadata, info: ImageInfo, warnings: [CodecWarning]) {
         self.pixels = pixels
         self.metadata = metadata
         self.info = info

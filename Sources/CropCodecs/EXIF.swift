@@ -5,21 +5,21 @@ import CropGeometry
 /// Every read is bounds-checked: a malformed block gives a warning and orientation 1, never a crash or a read
 /// outside the bytes. JPEG stores the block in APP1 after `Exif\0\0`; PNG stores it bare in `eXIf`; the functions
 /// here take the bare TIFF bytes.
-public enum EXIF {
+package enum EXIF {
     /// The TIFF tag number of the orientation.
-    public static let orientationTag = 0x0112
+    package static let orientationTag = 0x0112
 
     /// The identifier that starts an EXIF APP1 segment in JPEG.
-    public static let jpegSegmentHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
+    package static let jpegSegmentHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
 
     /// What ``readOrientation(tiff:)`` found.
-    public struct OrientationReading: Hashable, Sendable {
+    package struct OrientationReading: Hashable, Sendable {
         /// The orientation to apply: the tag's value when it is 1…8, otherwise ``Orientation/up``.
-        public var orientation: Orientation
+        package var orientation: Orientation
         /// The tag's raw value, or `nil` when the tag is absent or the block is malformed.
-        public var rawValue: Int?
+        package var rawValue: Int?
         /// Why the block or value could not be used, if it could not.
-        public var warning: String?
+        package var warning: String?
     }
 
     /// Reads the orientation tag from IFD0 of a TIFF-structured EXIF block.
@@ -27,7 +27,7 @@ public enum EXIF {
     /// A missing tag is orientation 1 without a warning; a malformed block or a value outside 1…8 (0 included) is
     /// orientation 1 with a warning.
     /// - Complexity: O(entries in IFD0).
-    public static func readOrientation(tiff: [UInt8]) -> OrientationReading {
+    package static func readOrientation(tiff: [UInt8]) -> OrientationReading {
         let reader: TIFFReader
         let entries: [TIFFReader.Entry]
         do {
@@ -58,7 +58,7 @@ public enum EXIF {
     /// When IFD0 has no orientation tag and `orientation` is not ``Orientation/up``, a copy of IFD0 with the tag
     /// added is appended to the block and the header is pointed at it; all other offsets stay valid.
     /// - Complexity: O(size of the block).
-    public static func settingOrientation(_ orientation: Orientation, in tiff: [UInt8]) -> [UInt8]? {
+    package static func settingOrientation(_ orientation: Orientation, in tiff: [UInt8]) -> [UInt8]? {
         guard let reader = try? TIFFReader(tiff),
             let entries = try? reader.entries(ofIFDAt: reader.ifd0Offset)
         else { return nil }
@@ -111,7 +111,7 @@ public enum EXIF {
     }
 
     /// A minimal big-endian block holding only an orientation tag.
-    public static func minimalBlock(orientation: Orientation) -> [UInt8] {
+    package static func minimalBlock(orientation: Orientation) -> [UInt8] {
         let v = UInt8(orientation.exifValue)
         return [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // "MM", 42, IFD0 at 8
                 0x00, 0x01,  // one entry

@@ -10,30 +10,30 @@ import Musl
 ///
 /// Errors are ``CodecError/ioFailure(path:operation:reason:)`` with the path and the system's message, or
 /// ``CodecError/fileExists(path:)``.
-public enum FileIO {
+package enum FileIO {
     /// The first bytes of a file.
-    public struct Prefix: Sendable {
+    package struct Prefix: Sendable {
         /// Up to the requested number of bytes.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// Whether `bytes` is the whole file.
-        public var isWholeFile: Bool
+        package var isWholeFile: Bool
     }
 
     /// Reads a whole regular file.
     /// - Throws: ``CodecError/ioFailure(path:operation:reason:)`` when it cannot be opened or read, or is not a
     ///   regular file (devices and pipes are refused: they may never end).
-    public static func readFile(atPath path: String) throws(CodecError) -> [UInt8] {
+    package static func readFile(atPath path: String) throws(CodecError) -> [UInt8] {
         try readBytes(path: path, maxBytes: nil).bytes
     }
 
     /// Reads at most `maxBytes` bytes from the start of a regular file.
-    public static func readPrefix(ofFileAtPath path: String, maxBytes: Int) throws(CodecError) -> Prefix {
+    package static func readPrefix(ofFileAtPath path: String, maxBytes: Int) throws(CodecError) -> Prefix {
         try readBytes(path: path, maxBytes: max(maxBytes, 0))
     }
 
     /// Throws ``CodecError/fileExists(path:)`` when `path` exists and `overwrite` is false. Lets a command fail
     /// before doing any work; ``writeAtomically(_:toPath:overwrite:)`` checks again when it commits.
-    public static func checkCanCreate(path: String, overwrite: Bool) throws(CodecError) {
+    package static func checkCanCreate(path: String, overwrite: Bool) throws(CodecError) {
         if !overwrite && exists(path) { throw .fileExists(path: path) }
     }
 
@@ -44,7 +44,7 @@ public enum FileIO {
     /// - Parameter overwrite: replace an existing file; otherwise an existing file is an error (checked atomically:
     ///   the new file is linked into place, which fails if the name is taken).
     /// - Throws: ``CodecError/fileExists(path:)`` or ``CodecError/ioFailure(path:operation:reason:)``.
-    public static func writeAtomically(_ bytes: [UInt8], toPath path: String, overwrite: Bool = false)
+    package static func writeAtomically(_ bytes: [UInt8], toPath path: String, overwrite: Bool = false)
         throws(CodecError)
     {
         let result = bytes.withUnsafeBytes { buffer in
@@ -56,7 +56,7 @@ public enum FileIO {
     }
 
     /// Writes the bytes in `buffer` to `path` atomically; see ``writeAtomically(_:toPath:overwrite:)``.
-    public static func writeAtomically(_ buffer: UnsafeRawBufferPointer, toPath path: String, overwrite: Bool = false)
+    package static func writeAtomically(_ buffer: UnsafeRawBufferPointer, toPath path: String, overwrite: Bool = false)
         throws(CodecError)
     {
         try writeAtomically(buffer, toPath: path, overwrite: overwrite, failBeforeCommit: false)

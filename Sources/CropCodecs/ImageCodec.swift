@@ -2,14 +2,14 @@ import CropPixels
 
 /// Format-independent entry points: detect the format from the bytes, then decode or encode whole images or make
 /// streaming decoders and encoders.
-public enum ImageCodec {
+package enum ImageCodec {
     /// Reads the header and metadata without decoding pixels (see ``ImageInfo/read(_:strict:)``).
-    public static func readInfo(_ data: [UInt8], strict: Bool = false) throws(CodecError) -> ImageInfo {
+    package static func readInfo(_ data: [UInt8], strict: Bool = false) throws(CodecError) -> ImageInfo {
         try ImageInfo.read(data, strict: strict)
     }
 
     /// Makes a streaming decoder for the data's format (detected from its magic bytes).
-    public static func makeDecoder(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
+    package static func makeDecoder(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
         -> any ImageRowDecoder
     {
         switch try ImageFormat.detect(data) {
@@ -19,7 +19,7 @@ public enum ImageCodec {
     }
 
     /// Decodes a whole image of either format.
-    public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
+    package static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
         -> DecodedImage
     {
         let decoder = try makeDecoder(data: data, options: options)
@@ -28,7 +28,7 @@ public enum ImageCodec {
     }
 
     /// Reads and decodes an image file.
-    public static func decode(fileAtPath path: String, options: DecodeOptions = DecodeOptions()) throws(CodecError)
+    package static func decode(fileAtPath path: String, options: DecodeOptions = DecodeOptions()) throws(CodecError)
         -> DecodedImage
     {
         try decode(FileIO.readFile(atPath: path), options: options)
@@ -39,7 +39,7 @@ public enum ImageCodec {
     /// - Parameter format: the format to write; `nil` takes it from the path's extension.
     /// - Throws: ``CodecError/invalidArgument(name:reason:)`` when no format is given and the extension names none,
     ///   ``CodecError/fileExists(path:)`` when the file exists and `overwrite` is false, encoding and I/O errors.
-    public static func write(
+    package static func write(
         _ image: PixelBuffer, toPath path: String, format: ImageFormat? = nil, metadata: ImageMetadata = .none,
         options: EncodeOptions = EncodeOptions(), overwrite: Bool = false
     ) throws(CodecError) {
@@ -56,7 +56,7 @@ public enum ImageCodec {
     }
 
     /// Makes a streaming encoder.
-    public static func makeEncoder(
+    package static func makeEncoder(
         format: ImageFormat, width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
         options: EncodeOptions = EncodeOptions()
     ) throws(CodecError) -> any ImageRowEncoder {
@@ -71,7 +71,7 @@ public enum ImageCodec {
     }
 
     /// Encodes a whole image.
-    public static func encode(
+    package static func encode(
         _ image: PixelBuffer, as format: ImageFormat, metadata: ImageMetadata = .none,
         options: EncodeOptions = EncodeOptions()
     ) throws(CodecError) -> [UInt8] {

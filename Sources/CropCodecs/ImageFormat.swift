@@ -44,7 +44,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (GIF, WebP, TIFF, BMP,
     ///   HEIF/AVIF, JPEG XL, JPEG 2000).
     /// - Complexity: O(1); looks at no more than the first 16 bytes.
-    public static func detect<C: Collection<UInt8>>(_ bytes: C) throws(CodecError) -> ImageFormat {
+    package static func detect<C: Collection<UInt8>>(_ bytes: C) throws(CodecError) -> ImageFormat {
         let head = Array(bytes.prefix(16))
         if head.isEmpty { throw .notAnImage(reason: "the data is empty (0 bytes)") }
         for (format, signature) in [(ImageFormat.jpeg, jpegSignature), (.png, pngSignature)] {

@@ -49,7 +49,7 @@ public struct ImageInfo: Hashable, Sendable {
     ///
     /// - Parameter strict: turn the codec's warnings while reading the header into errors.
     /// - Throws: ``CodecError`` when the data is not a supported image or its header is broken.
-    public static func read(_ data: [UInt8], strict: Bool = false) throws(CodecError) -> ImageInfo {
+    package static func read(_ data: [UInt8], strict: Bool = false) throws(CodecError) -> ImageInfo {
         let options = DecodeOptions(limits: .unlimited, strict: strict)
         switch try ImageFormat.detect(data) {
         case .jpeg: return try JPEGDecoder(data: data, options: options).info
@@ -62,7 +62,7 @@ public struct ImageInfo: Hashable, Sendable {
     ///
     /// - Throws: ``CodecError/ioFailure(path:operation:reason:)`` when the file cannot be read, or the errors of
     ///   ``read(_:strict:)``.
-    public static func read(fileAtPath path: String, strict: Bool = false) throws(CodecError) -> ImageInfo {
+    package static func read(fileAtPath path: String, strict: Bool = false) throws(CodecError) -> ImageInfo {
         let head = try FileIO.readPrefix(ofFileAtPath: path, maxBytes: 256 * 1024)
         do throws(CodecError) {
             return try read(head.bytes, strict: strict)

@@ -8,7 +8,7 @@ import CropPixels
 /// last row to verify the rest of the file and collect its warnings. After an error the decoder only repeats it.
 ///
 /// Decoders are not thread-safe; use one from one thread at a time.
-public protocol ImageRowDecoder: AnyObject {
+package protocol ImageRowDecoder: AnyObject {
     /// Header facts about the file.
     var info: ImageInfo { get }
     /// The metadata read from the file.
@@ -47,7 +47,7 @@ extension ImageRowDecoder {
     ///
     /// - Throws: ``CodecError/invalidArgument(name:reason:)`` when the buffer's width or format differs from the
     ///   output's, or the rows do not fit; decoding errors as ``readRows(into:bytesPerRow:maxRows:)``.
-    public func readRows(into buffer: inout PixelBuffer, startRow: Int, maxRows: Int) throws(CodecError) -> Int {
+    package func readRows(into buffer: inout PixelBuffer, startRow: Int, maxRows: Int) throws(CodecError) -> Int {
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
             try readRows(into: rows, startRow: startRow, maxRows: maxRows)
         }
@@ -55,7 +55,7 @@ extension ImageRowDecoder {
 
     /// Decodes up to `maxRows` rows into `rows` (from a ``PixelBuffer``'s `withUnsafeMutableRows`), starting at its
     /// row `startRow`, with the same checks as the `PixelBuffer` variant.
-    public func readRows(into rows: UnsafePixelRows, startRow: Int, maxRows: Int) throws(CodecError) -> Int {
+    package func readRows(into rows: UnsafePixelRows, startRow: Int, maxRows: Int) throws(CodecError) -> Int {
         guard rows.width == outputWidth, rows.format == outputFormat else {
             throw .invalidArgument(
                 name: "buffer",

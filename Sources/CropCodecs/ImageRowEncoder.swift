@@ -5,7 +5,7 @@ import CropPixels
 /// Create one with ``ImageCodec/makeEncoder(format:width:height:inputFormat:metadata:options:)`` or the format's
 /// initialiser; feed exactly `height` rows top to bottom; ``finish()`` returns the bytes. Encoders are not
 /// thread-safe.
-public protocol ImageRowEncoder: AnyObject {
+package protocol ImageRowEncoder: AnyObject {
     /// Columns.
     var width: Int { get }
     /// Rows.
@@ -30,18 +30,18 @@ public protocol ImageRowEncoder: AnyObject {
 
 extension ImageRowEncoder {
     /// Finishes the file after the last row and returns a copy of its bytes.
-    public func finish() throws(CodecError) -> [UInt8] {
+    package func finish() throws(CodecError) -> [UInt8] {
         try finish { bytes throws(CodecError) in Array(bytes.bindMemory(to: UInt8.self)) }
     }
 
     /// Finishes the file and writes it atomically to `path` (see ``FileIO/writeAtomically(_:toPath:overwrite:)``),
     /// straight from the encoder's buffer.
-    public func finish(writingTo path: String, overwrite: Bool = false) throws(CodecError) {
+    package func finish(writingTo path: String, overwrite: Bool = false) throws(CodecError) {
         try finish { bytes throws(CodecError) in try FileIO.writeAtomically(bytes, toPath: path, overwrite: overwrite) }
     }
 
     /// Compresses `count` rows of `buffer` starting at `startRow`.
-    public func writeRows(from buffer: PixelBuffer, startRow: Int, count: Int) throws(CodecError) {
+    package func writeRows(from buffer: PixelBuffer, startRow: Int, count: Int) throws(CodecError) {
         try buffer.withUnsafeRows { rows throws(CodecError) in try writeRows(from: rows, startRow: startRow, count: count) }
     }
 
@@ -49,7 +49,7 @@ extension ImageRowEncoder {
     ///
     /// - Throws: ``CodecError/invalidArgument(name:reason:)`` when the width or format differs from the encoder's or
     ///   the rows do not fit; the codec's errors otherwise.
-    public func writeRows(from rows: UnsafePixelRows, startRow: Int, count: Int) throws(CodecError) {
+    package func writeRows(from rows: UnsafePixelRows, startRow: Int, count: Int) throws(CodecError) {
         guard rows.width == width, rows.format == inputFormat else {
             throw .invalidArgument(
                 name: "buffer",

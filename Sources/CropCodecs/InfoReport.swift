@@ -1,18 +1,18 @@
 /// The text and JSON that `cropkit info` prints, kept here so that it can be tested without running the binary.
-public enum InfoReport {
+package enum InfoReport {
     /// The result of reporting on a list of files.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// What goes to standard output: one line per readable file, or a JSON array of them.
-        public var output: String
+        package var output: String
         /// One message per file that could not be read, naming the file and the problem.
-        public var errors: [String]
+        package var errors: [String]
         /// Whether any file failed.
-        public var failed: Bool { !errors.isEmpty }
+        package var failed: Bool { !errors.isEmpty }
     }
 
     /// Reads every file's header (no pixel decoding) and formats the report. Files that fail are reported in
     /// ``Result/errors``; the others are still reported.
-    public static func run(paths: [String], json: Bool, strict: Bool = false) -> Result {
+    package static func run(paths: [String], json: Bool, strict: Bool = false) -> Result {
         var entries: [(path: String, info: ImageInfo)] = []
         var errors: [String] = []
         for path in paths {
@@ -29,7 +29,7 @@ public enum InfoReport {
     /// One line about one file, e.g.
     /// `a.jpg: JPEG 6000×4000, orientation 6 (rotated 90° clockwise), displayed 4000×6000, 3 channels (RGB from
     /// YCbCr 4:2:0), 8-bit, no alpha, ICC profile (540 bytes), progressive`.
-    public static func line(for info: ImageInfo, path: String) -> String {
+    package static func line(for info: ImageInfo, path: String) -> String {
         var parts: [String] = []
         parts.append("\(info.format.displayName) \(info.width)×\(info.height)")
         parts.append("orientation \(info.orientation)")
@@ -49,7 +49,7 @@ public enum InfoReport {
     }
 
     /// A JSON array with one object per file (keys in a fixed order).
-    public static func json(_ entries: [(path: String, info: ImageInfo)]) -> String {
+    package static func json(_ entries: [(path: String, info: ImageInfo)]) -> String {
         let objects = entries.map { entry -> String in
             let info = entry.info
             let fields: [(String, String)] = [

@@ -13,12 +13,12 @@ import CropPixels
 ///
 /// With ``DecodeOptions/jpegScale`` the output is the stored size divided by 2, 4 or 8 (rounded up). At 1/8 a
 /// progressive file may stop reading early (``DecodeOptions/jpegEarlyStop``).
-public final class JPEGDecoder: ImageRowDecoder {
-    public let info: ImageInfo
-    public let metadata: ImageMetadata
-    public let outputWidth: Int
-    public let outputHeight: Int
-    public let outputFormat: PixelFormat
+package final class JPEGDecoder: ImageRowDecoder {
+    package let info: ImageInfo
+    package let metadata: ImageMetadata
+    package let outputWidth: Int
+    package let outputHeight: Int
+    package let outputFormat: PixelFormat
     public private(set) var rowsRead = 0
     public private(set) var warnings: [CodecWarning] = []
 
@@ -44,7 +44,7 @@ public final class JPEGDecoder: ImageRowDecoder {
     ///   when it ends inside the header, ``CodecError/tooManyPixels(width:height:limit:)`` above the limits,
     ///   ``CodecError/unsupportedFeature(format:feature:)`` for 12-bit, lossless or exotic colour spaces,
     ///   ``CodecError/corruptData(format:message:)`` with libjpeg's message otherwise.
-    public init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+    package init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
         let input = InputBytes(data)
         guard let handle = ck_jpeg_decoder_create(input.pointer, input.count, options.strict ? 1 : 0) else {
             throw .resourceLimit(format: .jpeg, message: "cannot allocate a libjpeg decoder")
@@ -97,7 +97,7 @@ public final class JPEGDecoder: ImageRowDecoder {
     }
 
     /// Decodes a whole JPEG.
-    public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
+    package static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
         -> DecodedImage
     {
         let decoder = try JPEGDecoder(data: data, options: options)
@@ -105,9 +105,9 @@ public final class JPEGDecoder: ImageRowDecoder {
         return DecodedImage(pixels: pixels, metadata: decoder.metadata, info: decoder.info, warnings: decoder.warnings)
     }
 
-    public func decodeAll() throws(CodecError) -> PixelBuffer { try decodeAllRows() }
+    package func decodeAll() throws(CodecError) -> PixelBuffer { try decodeAllRows() }
 
-    public func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
+    package func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
         throws(CodecError) -> Int
     {
         if let failure { throw failure }
@@ -124,7 +124,7 @@ public final class JPEGDecoder: ImageRowDecoder {
         return Int(read)
     }
 
-    public func finish() throws(CodecError) {
+    package func finish() throws(CodecError) {
         if let failure { throw failure }
         guard !finished else { return }
         finished = true

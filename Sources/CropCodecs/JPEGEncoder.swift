@@ -10,10 +10,10 @@ import CropPixels
 ///
 /// Baseline encoding with standard Huffman tables keeps only a few rows in memory; progressive or optimised
 /// encoding makes libjpeg buffer the whole image's coefficients (2 bytes per sample).
-public final class JPEGEncoder: ImageRowEncoder {
-    public let width: Int
-    public let height: Int
-    public let inputFormat: PixelFormat
+package final class JPEGEncoder: ImageRowEncoder {
+    package let width: Int
+    package let height: Int
+    package let inputFormat: PixelFormat
     public private(set) var rowsWritten = 0
     public private(set) var warnings: [CodecWarning] = []
 
@@ -23,13 +23,13 @@ public final class JPEGEncoder: ImageRowEncoder {
     private var finished = false
 
     /// The largest width or height a JPEG can have.
-    public static let maxDimension = 65_500
+    package static let maxDimension = 65_500
 
     /// Starts a JPEG of `width × height` pixels taking rows in `inputFormat`.
     ///
     /// - Throws: ``CodecError/invalidArgument(name:reason:)`` for a size below 1 or a quality outside 1…100,
     ///   ``CodecError/unsupportedFeature(format:feature:)`` above 65 500 pixels in either direction.
-    public init(
+    package init(
         width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
         options: JPEGEncodeOptions = JPEGEncodeOptions()
     ) throws(CodecError) {
@@ -70,7 +70,7 @@ public final class JPEGEncoder: ImageRowEncoder {
     }
 
     /// Encodes a whole image.
-    public static func encode(
+    package static func encode(
         _ image: PixelBuffer, metadata: ImageMetadata = .none, options: JPEGEncodeOptions = JPEGEncodeOptions()
     ) throws(CodecError) -> [UInt8] {
         let encoder = try JPEGEncoder(
@@ -79,7 +79,7 @@ public final class JPEGEncoder: ImageRowEncoder {
         return try encoder.finish()
     }
 
-    public func writeRows(from source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(CodecError) {
+    package func writeRows(from source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(CodecError) {
         if let failure { throw failure }
         try checkRowArguments(bytesPerRow: bytesPerRow, count: count)
         if let converter {
@@ -96,7 +96,7 @@ public final class JPEGEncoder: ImageRowEncoder {
         }
     }
 
-    public func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
+    package func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
         if let failure { throw failure }
         try checkAllRowsWritten()
         if !finished {

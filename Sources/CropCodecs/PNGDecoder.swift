@@ -12,12 +12,12 @@ import CropPixels
 /// The layout and depth are kept: palettes become RGB (RGBA with tRNS), gray or RGB with tRNS gain an alpha
 /// channel, 1/2/4-bit gray is expanded to 8 bits, 16-bit stays 16-bit in native byte order. No gamma correction is
 /// applied.
-public final class PNGDecoder: ImageRowDecoder {
-    public let info: ImageInfo
+package final class PNGDecoder: ImageRowDecoder {
+    package let info: ImageInfo
     public private(set) var metadata: ImageMetadata
-    public let outputWidth: Int
-    public let outputHeight: Int
-    public let outputFormat: PixelFormat
+    package let outputWidth: Int
+    package let outputHeight: Int
+    package let outputFormat: PixelFormat
     public private(set) var rowsRead = 0
     public private(set) var warnings: [CodecWarning] = []
 
@@ -34,7 +34,7 @@ public final class PNGDecoder: ImageRowDecoder {
     /// - Throws: ``CodecError/notAnImage(reason:)`` without the PNG signature, ``CodecError/truncated(format:detail:)``
     ///   when the data ends early, ``CodecError/tooManyPixels(width:height:limit:)`` above the limits,
     ///   ``CodecError/corruptData(format:message:)`` with libpng's message otherwise.
-    public init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+    package init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
         let input = InputBytes(data)
         guard let handle = ck_png_decoder_create(input.pointer, input.count, options.strict ? 1 : 0) else {
             throw .resourceLimit(format: .png, message: "cannot allocate a libpng decoder")
@@ -80,7 +80,7 @@ public final class PNGDecoder: ImageRowDecoder {
     }
 
     /// Decodes a whole PNG.
-    public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
+    package static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
         -> DecodedImage
     {
         let decoder = try PNGDecoder(data: data, options: options)
@@ -88,7 +88,7 @@ public final class PNGDecoder: ImageRowDecoder {
         return DecodedImage(pixels: pixels, metadata: decoder.metadata, info: decoder.info, warnings: decoder.warnings)
     }
 
-    public func decodeAll() throws(CodecError) -> PixelBuffer {
+    package func decodeAll() throws(CodecError) -> PixelBuffer {
         if let failure { throw failure }
         if info.isInterlaced && rowsRead == 0 {
             if !started { try start() }
@@ -102,7 +102,7 @@ public final class PNGDecoder: ImageRowDecoder {
         return try decodeAllRows()
     }
 
-    public func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
+    package func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
         throws(CodecError) -> Int
     {
         if let failure { throw failure }
@@ -129,7 +129,7 @@ public final class PNGDecoder: ImageRowDecoder {
         return count
     }
 
-    public func finish() throws(CodecError) {
+    package func finish() throws(CodecError) {
         if let failure { throw failure }
         guard !finished else { return }
         finished = true

@@ -7,10 +7,10 @@ import CropPixels
 /// order), non-interlaced, with libpng's adaptive filtering at the chosen zlib level. Metadata goes into `iCCP`
 /// (a profile libpng rejects, for example one whose colour space does not match the image, is dropped with a
 /// warning) and `eXIf` (orientation tag set to the metadata's orientation). Each row is compressed as it arrives.
-public final class PNGEncoder: ImageRowEncoder {
-    public let width: Int
-    public let height: Int
-    public let inputFormat: PixelFormat
+package final class PNGEncoder: ImageRowEncoder {
+    package let width: Int
+    package let height: Int
+    package let inputFormat: PixelFormat
     public private(set) var rowsWritten = 0
     public private(set) var warnings: [CodecWarning] = []
 
@@ -20,13 +20,13 @@ public final class PNGEncoder: ImageRowEncoder {
     private var warningLog = ShimWarningLog()
 
     /// The largest width or height libpng writes by default.
-    public static let maxDimension = 1_000_000
+    package static let maxDimension = 1_000_000
 
     /// Starts a PNG of `width × height` pixels taking rows in `inputFormat`.
     ///
     /// - Throws: ``CodecError/invalidArgument(name:reason:)`` for a size below 1 or a compression level outside
     ///   0…9, ``CodecError/unsupportedFeature(format:feature:)`` above 1 000 000 pixels in either direction.
-    public init(
+    package init(
         width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
         options: PNGEncodeOptions = PNGEncodeOptions()
     ) throws(CodecError) {
@@ -70,7 +70,7 @@ public final class PNGEncoder: ImageRowEncoder {
     }
 
     /// Encodes a whole image.
-    public static func encode(
+    package static func encode(
         _ image: PixelBuffer, metadata: ImageMetadata = .none, options: PNGEncodeOptions = PNGEncodeOptions()
     ) throws(CodecError) -> [UInt8] {
         let encoder = try PNGEncoder(
@@ -79,7 +79,7 @@ public final class PNGEncoder: ImageRowEncoder {
         return try encoder.finish()
     }
 
-    public func writeRows(from source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(CodecError) {
+    package func writeRows(from source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(CodecError) {
         if let failure { throw failure }
         try checkRowArguments(bytesPerRow: bytesPerRow, count: count)
         try check(
@@ -87,7 +87,7 @@ public final class PNGEncoder: ImageRowEncoder {
         rowsWritten += count
     }
 
-    public func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
+    package func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
         if let failure { throw failure }
         try checkAllRowsWritten()
         if !finished {

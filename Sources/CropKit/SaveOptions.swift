@@ -39,7 +39,7 @@ public struct SaveOptions: Hashable, Sendable {
     }
 
     /// The codec options these settings stand for.
-    public var encodeOptions: EncodeOptions {
+    package var encodeOptions: EncodeOptions {
         EncodeOptions(
             jpeg: JPEGEncodeOptions(
                 quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman),

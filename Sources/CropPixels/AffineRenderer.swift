@@ -28,9 +28,9 @@ import CropGeometry
 /// The renderer can produce any band of output rows (``render(_:sourceFirstRow:outputRows:maxThreads:)``) from a
 /// source that holds only the rows that band reads (``sourceRows(forOutputRows:)``), so a pipeline can decode and
 /// encode band by band.
-public struct AffineRenderer: Sendable {
+package struct AffineRenderer: Sendable {
     /// How the renderer samples, decided from the transform.
-    public enum Path: Hashable, Sendable {
+    package enum Path: Hashable, Sendable {
         /// Pixel copies permuted by the orientation (quarter turns and mirrors); no filtering.
         case copy(Orientation)
         /// A separable resample of an axis-aligned source rectangle, then the orientation's permutation.
@@ -40,17 +40,17 @@ public struct AffineRenderer: Sendable {
     }
 
     /// The full source picture's size.
-    public let sourceSize: PixelSize
+    package let sourceSize: PixelSize
     /// The output's size.
-    public let outputSize: PixelSize
+    package let outputSize: PixelSize
     /// Output coordinates → source coordinates.
-    public let transform: AffineTransform2D
+    package let transform: AffineTransform2D
     /// The filter of the separable path.
-    public let filter: ResamplingFilter
+    package let filter: ResamplingFilter
     /// The filter of the general path.
-    public let rotationFilter: ResamplingFilter
+    package let rotationFilter: ResamplingFilter
     /// The path this transform takes.
-    public let path: Path
+    package let path: Path
 
     /// For the copy and separable paths: the source rectangle the output covers, in source coordinates.
     let sourceRect: Rect
@@ -71,7 +71,7 @@ public struct AffineRenderer: Sendable {
     ///   - filter: the separable path's filter (default Lanczos3).
     ///   - rotationFilter: the general path's filter (default Catmull-Rom: sharp, and 4×4 taps at scale 1).
     /// - Throws: ``PixelError/invalidArgument(name:reason:)`` when the transform is not finite or not invertible.
-    public init(
+    package init(
         sourceSize: PixelSize, outputSize: PixelSize, transform: AffineTransform2D,
         filter: ResamplingFilter = .lanczos3, rotationFilter: ResamplingFilter = .catmullRom
     ) throws(PixelError) {
@@ -116,7 +116,7 @@ public struct AffineRenderer: Sendable {
 
     /// The source rows that output rows `rows` read (within the source picture). A source window passed to
     /// ``render(_:sourceFirstRow:outputRows:maxThreads:)`` for those rows must contain them.
-    public func sourceRows(forOutputRows rows: Range<Int>) -> Range<Int> {
+    package func sourceRows(forOutputRows rows: Range<Int>) -> Range<Int> {
         let rows = rows.clamped(to: 0..<outputSize.height)
         guard !rows.isEmpty else { return 0..<0 }
         switch path {
@@ -153,7 +153,7 @@ public struct AffineRenderer: Sendable {
     ///   outside the output.
     /// - Complexity: O(output pixels × taps) for the general path (taps grow with the square of the reduction),
     ///   as the resampler for the separable path, O(output pixels) for the copy path.
-    public func render(
+    package func render(
         _ source: PixelBuffer, sourceFirstRow: Int = 0, outputRows: Range<Int>? = nil, maxThreads: Int = 0
     ) throws(PixelError) -> PixelBuffer {
         let rows = outputRows ?? 0..<outputSize.height

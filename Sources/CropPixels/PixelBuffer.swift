@@ -158,7 +158,7 @@ public struct PixelBuffer: @unchecked Sendable {
 
     /// Calls `body` with read-only access to the rows. The pointers are valid only inside `body`.
     @inlinable
-    public func withUnsafeRows<R, E: Error>(_ body: (UnsafePixelRows) throws(E) -> R) throws(E) -> R {
+    package func withUnsafeRows<R, E: Error>(_ body: (UnsafePixelRows) throws(E) -> R) throws(E) -> R {
         let rows = UnsafePixelRows(
             base: storage.bytes, bytesPerRow: bytesPerRow, width: width, height: height, format: format)
         return try withExtendedLifetime(storage) { () throws(E) -> R in try body(rows) }
@@ -167,7 +167,7 @@ public struct PixelBuffer: @unchecked Sendable {
     /// Calls `body` with mutable access to the rows, copying the storage first if it is shared. The pointers are
     /// valid only inside `body`.
     @inlinable
-    public mutating func withUnsafeMutableRows<R, E: Error>(_ body: (UnsafePixelRows) throws(E) -> R) throws(E) -> R {
+    package mutating func withUnsafeMutableRows<R, E: Error>(_ body: (UnsafePixelRows) throws(E) -> R) throws(E) -> R {
         makeUnique()
         let rows = UnsafePixelRows(
             base: storage.bytes, bytesPerRow: bytesPerRow, width: width, height: height, format: format)

@@ -17,7 +17,7 @@ public enum ResizeMode: Hashable, Sendable {
     /// The geometry of resizing a `sourceWidth × sourceHeight` image into a `width × height` box.
     ///
     /// - Throws: ``PixelError/invalidDimensions(width:height:reason:)`` when a size is below 1.
-    public func layout(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws(PixelError) -> ResizeLayout {
+    package func layout(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws(PixelError) -> ResizeLayout {
         try PixelLimits.unlimited.check(width: sourceWidth, height: sourceHeight)
         try PixelLimits.unlimited.check(width: width, height: height)
         let (sw, sh) = (Double(sourceWidth), Double(sourceHeight))

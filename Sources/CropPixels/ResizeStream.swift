@@ -40,9 +40,9 @@ import Musl
 ///     if let out = try stream.pull() { encoder.write(out) }
 /// }
 /// ```
-public final class ResizeStream {
+package final class ResizeStream {
     /// How a stream spreads its work over cores.
-    public enum Concurrency: Hashable, Sendable {
+    package enum Concurrency: Hashable, Sendable {
         /// Filter during `push`, on every core, split by output columns.
         case parallel
         /// Filter on one background thread while the caller goes on; `push` only copies rows.
@@ -50,19 +50,19 @@ public final class ResizeStream {
     }
 
     /// Source columns.
-    public let sourceWidth: Int
+    package let sourceWidth: Int
     /// Source rows.
-    public let sourceHeight: Int
+    package let sourceHeight: Int
     /// The format of pushed and pulled rows.
-    public let format: PixelFormat
+    package let format: PixelFormat
     /// Output columns.
-    public let outputWidth: Int
+    package let outputWidth: Int
     /// Output rows.
-    public let outputHeight: Int
+    package let outputHeight: Int
     /// Pushed rows are filtered once this many are waiting (or the last row has arrived).
-    public let groupRows: Int
+    package let groupRows: Int
     /// How the work is spread over cores.
-    public let concurrency: Concurrency
+    package let concurrency: Concurrency
     /// Source rows pushed so far (the index of the next row to push).
     public private(set) var rowsPushed = 0
 
@@ -101,7 +101,7 @@ public final class ResizeStream {
     ///   ``Concurrency/parallel`` and 64 for ``Concurrency/background``. In parallel mode, pushes of at least that
     ///   many rows are filtered in place without copying.
     /// - Throws: ``PixelError`` for invalid sizes or a source rectangle that is empty or outside the image.
-    public init(
+    package init(
         sourceWidth: Int, sourceHeight: Int, format: PixelFormat, outputWidth: Int, outputHeight: Int,
         sourceRect: Rect? = nil, options: ResampleOptions = .default, groupRows: Int? = nil,
         concurrency: Concurrency = .parallel
@@ -145,19 +145,19 @@ public final class ResizeStream {
     // Callers that want no work left behind after an error call `waitUntilFiltered()`.
 
     /// The source rows the resize reads; rows pushed outside this range are skipped.
-    public var sourceRowsNeeded: Range<Int> { neededRows }
+    package var sourceRowsNeeded: Range<Int> { neededRows }
 
     /// Whether every source row the resize reads has been pushed.
-    public var hasAllSourceRows: Bool { rowsPushed >= neededRows.upperBound }
+    package var hasAllSourceRows: Bool { rowsPushed >= neededRows.upperBound }
 
     /// Output rows pulled so far (the index of the next row to pull).
-    public var rowsPulled: Int { lock.locked { pulled } }
+    package var rowsPulled: Int { lock.locked { pulled } }
 
     /// Output rows ready to pull.
-    public var availableRows: Int { lock.locked { rowsProduced - pulled } }
+    package var availableRows: Int { lock.locked { rowsProduced - pulled } }
 
     /// Whether every output row has been pulled.
-    public var isFinished: Bool { lock.locked { pulled == outputHeight } }
+    package var isFinished: Bool { lock.locked { pulled == outputHeight } }
 
     /// Pushes the next `rows.height` source rows, top to bottom.
     ///
@@ -165,7 +165,7 @@ public final class ResizeStream {
     ///   ``PixelError/invalidArgument(name:reason:)`` when they run past the source height.
     /// - Complexity: amortised O(row width × horizontal taps) per row (in background mode, O(row width) here and
     ///   the rest on the background thread).
-    public func push(_ rows: UnsafePixelRows) throws(PixelError) {
+    package func push(_ rows: UnsafePixelRows) throws(PixelError) {
         guard rows.width == sourceWidth, rows.format == format else {
             throw .formatMismatch(
                 "pushed rows are \(rows.width) wide in \(rows.format), the stream expects \(sourceWidth) in \(format)")
@@ -208,20 +208,20 @@ public final class ResizeStream {
     }
 
     /// Pushes every row of `buffer`. See ``push(_:)-(UnsafePixelRows)``.
-    public func push(_ buffer: PixelBuffer) throws(PixelError) {
+    package func push(_ buffer: PixelBuffer) throws(PixelError) {
         try buffer.withUnsafeRows { rows throws(PixelError) in try push(rows) }
     }
 
     /// Waits until every pushed row has been filtered (background mode; returns at once in parallel mode). After
     /// the last push, all output rows are then available.
-    public func waitUntilFiltered() {
+    package func waitUntilFiltered() {
         worker?.sync {}
     }
 
     /// Takes up to `maxRows` ready output rows as a buffer (`nil` when none is ready).
     ///
     /// - Throws: ``PixelError`` only if the band cannot be allocated.
-    public func pull(maxRows: Int = .max) throws(PixelError) -> PixelBuffer? {
+    package func pull(maxRows: Int = .max) throws(PixelError) -> PixelBuffer? {
         let n = Swift.min(maxRows, availableRows)
         guard n > 0 else { return nil }
         var band = try PixelBuffer(width: outputWidth, height: n, format: format, limits: .unlimited)
@@ -231,7 +231,7 @@ public final class ResizeStream {
 
     /// Copies up to `destination.height - startRow` ready rows into `destination` from row `startRow` on, and
     /// returns how many it copied. The destination must have the stream's output width and format.
-    public func pull(into destination: inout PixelBuffer, startRow: Int) throws(PixelError) -> Int {
+    package func pull(into destination: inout PixelBuffer, startRow: Int) throws(PixelError) -> Int {
         guard destination.width == outputWidth, destination.format == format else {
             throw .formatMismatch("destination is \(destination.width) wide in \(destination.format)")
         }

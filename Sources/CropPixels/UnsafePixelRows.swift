@@ -10,20 +10,26 @@ import Musl
 /// Raw access to a ``PixelBuffer``'s rows, valid only inside `withUnsafeRows`/`withUnsafeMutableRows`.
 ///
 /// Bounds are checked with `assert` (debug builds only), in the style of swift-collections' unsafe handles.
-public struct UnsafePixelRows {
+@usableFromInline
+package struct UnsafePixelRows {
     /// The first byte of row 0.
-    public let base: UnsafeMutableRawPointer
+    @usableFromInline
+    package let base: UnsafeMutableRawPointer
     /// Bytes from one row to the next.
-    public let bytesPerRow: Int
+    @usableFromInline
+    package let bytesPerRow: Int
     /// Columns.
-    public let width: Int
+    @usableFromInline
+    package let width: Int
     /// Rows.
-    public let height: Int
+    @usableFromInline
+    package let height: Int
     /// The pixel format.
-    public let format: PixelFormat
+    @usableFromInline
+    package let format: PixelFormat
 
     @inlinable
-    init(base: UnsafeMutableRawPointer, bytesPerRow: Int, width: Int, height: Int, format: PixelFormat) {
+    package init(base: UnsafeMutableRawPointer, bytesPerRow: Int, width: Int, height: Int, format: PixelFormat) {
         self.base = base
         self.bytesPerRow = bytesPerRow
         self.width = width
@@ -33,7 +39,7 @@ public struct UnsafePixelRows {
 
     /// The first `rowCount` rows (at most ``height``).
     @inlinable
-    public func prefix(_ rowCount: Int) -> UnsafePixelRows {
+    package func prefix(_ rowCount: Int) -> UnsafePixelRows {
         UnsafePixelRows(
             base: base, bytesPerRow: bytesPerRow, width: width, height: Swift.min(Swift.max(0, rowCount), height),
             format: format)
@@ -41,21 +47,21 @@ public struct UnsafePixelRows {
 
     /// The first byte of row `y`.
     @inlinable
-    public func row(_ y: Int) -> UnsafeMutableRawPointer {
+    package func row(_ y: Int) -> UnsafeMutableRawPointer {
         assert(y >= 0 && y < height, "row \(y) outside 0..<\(height)")
         return base + y * bytesPerRow
     }
 
     /// Row `y` as 8-bit samples (`width × channels` of them).
     @inlinable
-    public func row8(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+    package func row8(_ y: Int) -> UnsafeMutablePointer<UInt8> {
         assert(format.depth == .eight)
         return row(y).assumingMemoryBound(to: UInt8.self)
     }
 
     /// Row `y` as 16-bit samples (`width × channels` of them).
     @inlinable
-    public func row16(_ y: Int) -> UnsafeMutablePointer<UInt16> {
+    package func row16(_ y: Int) -> UnsafeMutablePointer<UInt16> {
         assert(format.depth == .sixteen)
         return row(y).assumingMemoryBound(to: UInt16.self)
     }
