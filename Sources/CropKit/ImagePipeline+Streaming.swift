@@ -11,7 +11,7 @@ extension ImagePipeline {
     /// Rows decoded per step while streaming. Small enough to stay in cache, large enough to amortise calls.
     static let bandRows = 16
     /// Output rows rendered per step on the affine path.
-    static let renderBandRows = 64
+    static let renderBandRows = 32
 
     func open(_ source: ImageSource) throws(CropKitError) -> OpenedSource {
         let bytes = try source.bytes()
@@ -119,9 +119,11 @@ extension ImagePipeline {
         }
     }
 
-    /// Renders a straightened plan. The caller's thread decodes the source rows the output reads into one window,
-    /// while a ``BandScheduler`` renders and encodes the output band by band as the rows it needs arrive, so decoding,
-    /// rendering and encoding overlap on two cores and the whole output never exists at once.
+    /// Renders a straightened plan. The caller's thread decodes the source rows the output reads into a
+    /// ``SourceRowWindow`` while a ``BandScheduler`` renders and encodes the output band by band as the rows it needs
+    /// arrive, so decoding, rendering and encoding overlap on two cores; and since the window keeps only the rows the
+    /// bands still to render read (about `output width × sin θ` rows plus a few bands), neither the decoded picture
+    /// nor the output ever exists whole.
     func runAffine<Output: Sendable>(
         _ source: OpenedSource, plan: PipelinePlan, sink: ImageSink<Output>
     ) throws(CropKitError) -> Output {
@@ -136,49 +138,76 @@ extension ImagePipeline {
                 outputSize: geometry.outputSize, transform: geometry.transform.scaledBy(x: 1 / d, y: 1 / d))
             let height = geometry.outputSize.height
             let needed = renderer.sourceRows(forOutputRows: 0..<height)
-            var window = try PixelBuffer(
-                width: decoder.outputWidth, height: Swift.max(1, needed.count), format: decoder.outputFormat,
-                limits: .unlimited)
-            // The decoder writes through this pointer while renderers read finished rows of `snapshot`: the same
-            // storage, never mutated through Swift again, with rows published under the scheduler's lock.
-            let rows = window.withUnsafeMutableRows { $0 }
-            let snapshot = window
+            let bands = stride(from: 0, to: height, by: Self.renderBandRows).map {
+                $0..<Swift.min($0 + Self.renderBandRows, height)
+            }
+            let bandRows = bands.map { renderer.sourceRows(forOutputRows: $0) }
+            // Only the general path reads rows through a table; the others need the rows evenly spaced (no wrap).
+            let capacity = renderer.path == .general
+                ? Self.windowCapacity(bandRows, decodeRows: Self.bandRows) : needed.count
+            let window = SourceRowWindow(
+                rows: needed, width: decoder.outputWidth, format: decoder.outputFormat, capacity: capacity)
             let output = try RenderOutput(
                 sink: sink, size: geometry.outputSize, pixelFormat: decoder.outputFormat,
                 metadata: sink.options.outputMetadata(from: decoder.metadata), options: options,
                 direct: plan.pixelSteps.isEmpty)
-            let bands = stride(from: 0, to: height, by: Self.renderBandRows).map {
-                $0..<Swift.min($0 + Self.renderBandRows, height)
-            }
             let scheduler = BandScheduler(
-                bands: bands,
-                needs: bands.map { renderer.sourceRows(forOutputRows: $0).upperBound - needed.lowerBound },
-                render: { band in
-                    try renderer.render(snapshot, sourceFirstRow: needed.lowerBound, outputRows: band, maxThreads: 1)
+                bands: bands, needs: bandRows.map { $0.upperBound - needed.lowerBound },
+                firstRows: bandRows.map(\.lowerBound),
+                render: { index in
+                    try renderer.render(try window.rows(bandRows[index]), outputRows: bands[index], maxThreads: 1)
                 },
-                encode: { band in try output.rows.write(band, start: 0, count: band.height) })
-            try scheduler.run { progress in
+                encode: { band in try output.rows.write(band, start: 0, count: band.height) },
+                release: { row in window.release(below: row) },
+                stop: { window.fail() })
+            try scheduler.run { decoding in
+                // Rows above the ones the output reads are decoded and dropped.
                 var skipped = try PixelBuffer(
                     width: decoder.outputWidth, height: Self.bandRows, format: decoder.outputFormat, limits: .unlimited)
+                while decoder.rowsRead < needed.lowerBound {
+                    let n = try decoder.readRows(
+                        into: &skipped, startRow: 0, maxRows: Swift.min(Self.bandRows, needed.lowerBound - decoder.rowsRead))
+                    guard n > 0 else { throw Self.stopped(decoder, at: decoder.rowsRead, of: needed.upperBound) }
+                }
                 while decoder.rowsRead < needed.upperBound {
+                    // A full window waits for bands to be rendered: render (or encode) one here rather than wait.
+                    if window.freeSlots == 0, decoding.helpOnce() { continue }
                     let y = decoder.rowsRead
-                    let n = y < needed.lowerBound
-                        ? try decoder.readRows(into: &skipped, startRow: 0, maxRows: Swift.min(Self.bandRows, needed.lowerBound - y))
-                        : try decoder.readRows(
-                            into: rows, startRow: y - needed.lowerBound, maxRows: Swift.min(Self.bandRows, needed.upperBound - y))
-                    guard n > 0 else {
-                        throw CodecError.truncated(
-                            format: decoder.info.format, detail: "the decoder stopped after \(y) of \(needed.upperBound) rows")
+                    let n = try window.write(maxRows: Self.bandRows) { rows in
+                        try decoder.readRows(into: rows, startRow: 0, maxRows: rows.height)
                     }
-                    if y >= needed.lowerBound { progress(y + n - needed.lowerBound) }
+                    guard n > 0 else { throw Self.stopped(decoder, at: y, of: needed.upperBound) }
+                    decoding.decoded(y + n - needed.lowerBound)
                 }
                 try decoder.finish()
             }
-            withExtendedLifetime(window) {}
             return try output.finish(
                 plan: plan, orientation: .up, decodeScale: scale, decoderWarnings: decoder.warnings,
                 maxThreads: maxThreads)
         }
+    }
+
+    /// The rows a straightened render's window needs: for each band, from the first row that it, the two bands
+    /// before it (possibly still rendering) and every later band read, to the last row the band after it reads;
+    /// plus one decoding step. That is enough for the decoder to keep both workers busy, and never too little to
+    /// finish (a band's own rows always fit). When the bands read the picture upwards (a half turn, say), the first
+    /// rows stay needed to the end and this is the whole region.
+    static func windowCapacity(_ bandRows: [Range<Int>], decodeRows: Int) -> Int {
+        guard !bandRows.isEmpty else { return 1 }
+        var firstFrom = bandRows.map(\.lowerBound)
+        for i in firstFrom.indices.reversed().dropFirst() { firstFrom[i] = Swift.min(firstFrom[i], firstFrom[i + 1]) }
+        var capacity = 1
+        for j in bandRows.indices {
+            let keep = Swift.min(bandRows[Swift.max(j - 2, 0)].lowerBound, firstFrom[j])
+            let reach = Swift.max(bandRows[j].upperBound, bandRows[Swift.min(j + 1, bandRows.count - 1)].upperBound)
+            capacity = Swift.max(capacity, reach - keep)
+        }
+        return capacity + decodeRows
+    }
+
+    /// The error for a decoder that handed out no rows before the end.
+    static func stopped(_ decoder: any ImageRowDecoder, at row: Int, of end: Int) -> CodecError {
+        .truncated(format: decoder.info.format, detail: "the decoder stopped after \(row) of \(end) rows")
     }
 }
 

@@ -85,19 +85,21 @@ struct AffineKernel: Sendable {
         return Swift.max(0, Swift.min(first, sourceHeight - 1))..<Swift.min(sourceHeight, Swift.max(last, 1))
     }
 
-    /// Renders output rows `rows` into `out` (its row 0 is output row `rows.lowerBound`). `portable` forces the
-    /// standard-library SIMD kernel where an SSE2 one exists (for tests).
+    /// Renders output rows `rows` into `out` (its row 0 is output row `rows.lowerBound`) from `source`, which holds
+    /// the picture rows they read. `portable` forces the standard-library SIMD kernel where an SSE2 one exists (for
+    /// tests).
     func render(
-        _ source: PixelBuffer, sourceFirstRow: Int, sourceHeight: Int, transform t: AffineTransform2D,
-        outputRows rows: Range<Int>, into out: inout PixelBuffer, threads: Int, portable: Bool = false
+        _ source: SourceRows, sourceHeight: Int, transform t: AffineTransform2D, outputRows rows: Range<Int>,
+        into out: inout PixelBuffer, threads: Int, portable: Bool = false
     ) {
         let format = source.format
         let outWidth = out.width
-        source.withUnsafeRows { src in
+        source.pointers.withUnsafeBufferPointer { table in
             out.withUnsafeMutableRows { dst in
+                guard let rowTable = table.baseAddress else { return }
                 let window = SourceWindow(
-                    base: UnsafeRawPointer(src.base), stride: src.bytesPerRow, top: sourceFirstRow,
-                    rows: src.height, width: src.width, pictureHeight: sourceHeight)
+                    rowTable: rowTable, top: source.firstRow, rows: source.count, width: source.width,
+                    pictureHeight: sourceHeight)
                 let chunks = Parallel.chunks(rows, parts: rows.count >= 8 ? threads * 4 : 1)
                 Parallel.forEach(chunks.count, threads: threads) { i in
                     for y in chunks[i] {
@@ -127,20 +129,26 @@ struct AffineKernel: Sendable {
         let u: Int64, v: Int64, du: Int64, dv: Int64
     }
 
-    /// The rows of the source in memory: picture rows `top ..< top + rows` of a `width × pictureHeight` picture.
+    /// The rows of the source in memory: picture rows `top ..< top + rows` of a `width × pictureHeight` picture,
+    /// each through its entry of `rowTable` (rows need not be evenly spaced).
     struct SourceWindow {
-        let base: UnsafeRawPointer
-        let stride: Int
+        let rowTable: UnsafePointer<UnsafeRawPointer>
         let top: Int
         let rows: Int
         let width: Int
         let pictureHeight: Int
 
+        /// The first byte of picture row `y`, which must be in the window.
+        @inline(__always)
+        func row(_ y: Int) -> UnsafeRawPointer {
+            rowTable[y - top]
+        }
+
         /// The first byte of picture row `y`, clamped to the picture (and, defensively, to the window).
         @inline(__always)
         func row(clamping y: Int) -> UnsafeRawPointer {
             let r = Swift.min(Swift.max(y, 0), pictureHeight - 1) - top
-            return base + Swift.min(Swift.max(r, 0), rows - 1) * stride
+            return rowTable[Swift.min(Swift.max(r, 0), rows - 1)]
         }
     }
 
@@ -227,9 +235,8 @@ struct AffineKernel: Sendable {
             let inside = x0 >= 0 && x0 + nx <= window.width && y0 >= window.top && y0 + ny <= windowEnd
                 && (c != 3 || x0 + nx < window.width || y0 + ny < windowEnd)
             if inside {
-                let p = window.base + (y0 - window.top) * window.stride + x0 * c
                 filterPixel8(Layout.self, nx: nx, ny: ny, px: px, py: py, dst + x * c) { j, i in
-                    Self.loadPixel(p + j * window.stride + i * c, channels: c)
+                    Self.loadPixel(window.row(y0 + j) + (x0 + i) * c, channels: c)
                 }
             } else {
                 renderPixel8Clamped(Layout.self, bx: bx, by: by, px: px, py: py, window, dst + x * c)

@@ -11,24 +11,22 @@ enum BoxShrink {
         return f >= 6 ? Int(f / 3) : 1
     }
 
-    /// Averages blocks of `factor × factor` pixels of `source` (picture rows `sourceFirstRow …` of a picture
-    /// `pictureHeight` rows high) into shrunk rows `rows`.
+    /// Averages blocks of `factor × factor` pixels of `source` (rows of a picture `pictureHeight` rows high) into
+    /// shrunk rows `rows`.
     ///
     /// - Complexity: O(source pixels read), on `threads` threads.
     static func shrink(
-        _ source: PixelBuffer, sourceFirstRow: Int, pictureHeight: Int, factor k: Int, rows: Range<Int>, threads: Int
+        _ source: SourceRows, pictureHeight: Int, factor k: Int, rows: Range<Int>, threads: Int
     ) -> PixelBuffer {
         let width = (source.width + k - 1) / k
         var out = PixelBuffer(derivedWidth: width, height: rows.count, format: source.format)
-        source.withUnsafeRows { src in
-            out.withUnsafeMutableRows { dst in
-                let chunks = Parallel.chunks(0..<rows.count, parts: threads)
-                Parallel.forEach(chunks.count) { t in
-                    if src.format.depth == .eight {
-                        shrinkRows(UInt8.self, src, sourceFirstRow, pictureHeight, k, rows, chunks[t], dst)
-                    } else {
-                        shrinkRows(UInt16.self, src, sourceFirstRow, pictureHeight, k, rows, chunks[t], dst)
-                    }
+        out.withUnsafeMutableRows { dst in
+            let chunks = Parallel.chunks(0..<rows.count, parts: threads)
+            Parallel.forEach(chunks.count) { t in
+                if source.format.depth == .eight {
+                    shrinkRows(UInt8.self, source, pictureHeight, k, rows, chunks[t], dst)
+                } else {
+                    shrinkRows(UInt16.self, source, pictureHeight, k, rows, chunks[t], dst)
                 }
             }
         }
@@ -37,7 +35,7 @@ enum BoxShrink {
 
     /// Shrinks rows `chunk` (indices into `rows`): column sums of each block's rows first, then block sums.
     private static func shrinkRows<T: FixedWidthInteger & UnsignedInteger>(
-        _: T.Type, _ src: UnsafePixelRows, _ sourceFirstRow: Int, _ pictureHeight: Int, _ k: Int,
+        _: T.Type, _ src: SourceRows, _ pictureHeight: Int, _ k: Int,
         _ rows: Range<Int>, _ chunk: Range<Int>, _ dst: UnsafePixelRows
     ) {
         let c = src.format.channelCount, alpha = src.format.hasAlpha
@@ -51,7 +49,7 @@ enum BoxShrink {
                 let y0 = (rows.lowerBound + r) * k, y1 = Swift.min(y0 + k, pictureHeight)
                 for i in 0..<sums.count { sums[i] = 0 }
                 for y in y0..<y1 {
-                    let row = src.row(y - sourceFirstRow).assumingMemoryBound(to: T.self)
+                    let row = UnsafeMutablePointer(mutating: src.row(y).assumingMemoryBound(to: T.self))
                     switch (c, alpha) {
                     case (1, _): accumulate(row, into: sums, width: sourceWidth, channels: 1, alpha: false)
                     case (2, _): accumulate(row, into: sums, width: sourceWidth, channels: 2, alpha: true)

@@ -77,13 +77,12 @@ extension AffineKernel {
                 continue
             }
             let wx = wxAll + px * (nx / 2) * 4, wy = wyAll + py * (ny / 2) * 4
-            var p = window.base + (y0 - window.top) * window.stride + x0 * c
             var acc = finalRound
             var j = 0
             while j < ny {
                 var sums = (rowRound, rowRound)
                 for r in 0..<2 {
-                    let q = p + r * window.stride
+                    let q = window.row(y0 + j + r) + x0 * c
                     var s = rowRound
                     if nx == 4 {
                         let lo = q.loadUnaligned(as: UInt64.self), hi = q.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
@@ -110,7 +109,6 @@ extension AffineKernel {
                 let packed = _mm_packs_epi32(_mm_srai_epi32(sums.0, rowShift), _mm_srai_epi32(sums.1, rowShift))
                 let rows = _mm_unpacklo_epi16(packed, _mm_unpackhi_epi64(packed, packed))
                 acc = _mm_add_epi32(acc, _mm_madd_epi16(rows, _mm_set1_epi32(wy.load(fromByteOffset: j * 2, as: Int32.self))))
-                p += 2 * window.stride
                 j += 2
             }
             acc = _mm_srai_epi32(acc, finalShift)

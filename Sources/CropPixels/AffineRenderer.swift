@@ -50,15 +50,32 @@ package struct AffineRenderer: Sendable {
     /// The filter of the general path.
     package let rotationFilter: ResamplingFilter
     /// The path this transform takes.
-    package let path: Path
+    package var path: Path {
+        switch sampling {
+        case .copy(let orientation, _): .copy(orientation)
+        case .separable(let orientation, _): .separable(orientation)
+        case .general: .general
+        }
+    }
 
-    /// For the copy and separable paths: the source rectangle the output covers, in source coordinates.
-    let sourceRect: Rect
-    /// For the general path: the filter taps.
-    let kernel: AffineKernel?
-    /// For the general path: the box pre-shrink factor (1: none), and the transform from output to shrunk source.
-    let preShrink: Int
-    let kernelTransform: AffineTransform2D
+    /// How the chosen path samples, with exactly what it needs.
+    enum Sampling: Sendable {
+        /// Copy and separable paths: the orientation and the source rectangle the output covers.
+        case copy(Orientation, sourceRect: Rect)
+        case separable(Orientation, sourceRect: Rect)
+        /// The general path.
+        case general(GeneralSampling)
+    }
+
+    /// The general path's taps: a box pre-shrink factor (1: none), the transform from output to the shrunk source,
+    /// and the kernel's tables for it.
+    struct GeneralSampling: Sendable {
+        let kernel: AffineKernel
+        let preShrink: Int
+        let kernelTransform: AffineTransform2D
+    }
+
+    let sampling: Sampling
     /// Use the portable 8-bit kernel even where the SSE2 one exists (tests compare the two).
     var forcesPortableKernel = false
 
@@ -95,22 +112,20 @@ package struct AffineRenderer: Sendable {
         let bounds = Rect(x: 0, y: 0, width: Double(sourceSize.width), height: Double(sourceSize.height))
         let covered = t.apply(to: Rect(x: 0, y: 0, width: w, height: h))
         if let orientation = axisAligned, bounds.contains(covered, tolerance: 1e-6) {
-            sourceRect = covered.intersection(bounds) ?? covered
-            kernel = nil
-            preShrink = 1
-            kernelTransform = transform
+            let rect = covered.intersection(bounds) ?? covered
             let unitScale = orientation.swapsDimensions
                 ? abs(abs(t.b) - 1) <= 1e-9 && abs(abs(t.c) - 1) <= 1e-9
                 : abs(abs(t.a) - 1) <= 1e-9 && abs(abs(t.d) - 1) <= 1e-9
             let whole = { (v: Double) in abs(v - v.rounded()) <= 1e-6 }
-            path = unitScale && whole(covered.minX) && whole(covered.minY) ? .copy(orientation) : .separable(orientation)
+            sampling = unitScale && whole(covered.minX) && whole(covered.minY)
+                ? .copy(orientation, sourceRect: rect) : .separable(orientation, sourceRect: rect)
         } else {
-            sourceRect = covered
-            path = .general
             let fx = (t.a * t.a + t.c * t.c).squareRoot(), fy = (t.b * t.b + t.d * t.d).squareRoot()
-            preShrink = rotationFilter == .nearest ? 1 : BoxShrink.factor(fx: fx, fy: fy)
-            kernelTransform = t.scaledBy(x: 1 / Double(preShrink), y: 1 / Double(preShrink))
-            kernel = AffineKernel(filter: rotationFilter, transform: kernelTransform)
+            let preShrink = rotationFilter == .nearest ? 1 : BoxShrink.factor(fx: fx, fy: fy)
+            let kernelTransform = t.scaledBy(x: 1 / Double(preShrink), y: 1 / Double(preShrink))
+            sampling = .general(GeneralSampling(
+                kernel: AffineKernel(filter: rotationFilter, transform: kernelTransform), preShrink: preShrink,
+                kernelTransform: kernelTransform))
         }
     }
 
@@ -119,27 +134,28 @@ package struct AffineRenderer: Sendable {
     package func sourceRows(forOutputRows rows: Range<Int>) -> Range<Int> {
         let rows = rows.clamped(to: 0..<outputSize.height)
         guard !rows.isEmpty else { return 0..<0 }
-        switch path {
-        case .copy(let orientation):
-            let r = bandSourceRect(rows, orientation).integral()
+        switch sampling {
+        case .copy(let orientation, let sourceRect):
+            let r = bandSourceRect(rows, orientation, sourceRect).integral()
             return Int(r.minY)..<Int(r.maxY)
-        case .separable(let orientation):
+        case .separable(let orientation, let sourceRect):
             let band = bandImageRect(rows, orientation)
-            let r = bandSourceRect(rows, orientation)
+            let r = bandSourceRect(rows, orientation, sourceRect)
             let axis = ResampleAxis(
                 filter: filter, inSize: sourceSize.height, outSize: band.height, in0: r.minY, in1: r.maxY)
             return axis.sourceRange(for: 0..<band.height)
-        case .general:
-            let shrunk = shrunkSourceRows(forOutputRows: rows)
-            return (shrunk.lowerBound * preShrink)..<Swift.min(shrunk.upperBound * preShrink, sourceSize.height)
+        case .general(let general):
+            let shrunk = shrunkSourceRows(forOutputRows: rows, general)
+            let k = general.preShrink
+            return (shrunk.lowerBound * k)..<Swift.min(shrunk.upperBound * k, sourceSize.height)
         }
     }
 
     /// The rows of the pre-shrunk source (the source itself without pre-shrink) that output rows `rows` read.
-    private func shrunkSourceRows(forOutputRows rows: Range<Int>) -> Range<Int> {
-        kernel!.sourceRows(
-            forOutputRows: rows, width: outputSize.width, transform: kernelTransform,
-            sourceHeight: (sourceSize.height + preShrink - 1) / preShrink)
+    private func shrunkSourceRows(forOutputRows rows: Range<Int>, _ general: GeneralSampling) -> Range<Int> {
+        general.kernel.sourceRows(
+            forOutputRows: rows, width: outputSize.width, transform: general.kernelTransform,
+            sourceHeight: (sourceSize.height + general.preShrink - 1) / general.preShrink)
     }
 
     /// Renders output rows `outputRows` (all of them by default) as a buffer of that many rows.
@@ -156,81 +172,110 @@ package struct AffineRenderer: Sendable {
     package func render(
         _ source: PixelBuffer, sourceFirstRow: Int = 0, outputRows: Range<Int>? = nil, maxThreads: Int = 0
     ) throws(PixelError) -> PixelBuffer {
-        let rows = outputRows ?? 0..<outputSize.height
-        guard !rows.isEmpty, rows.lowerBound >= 0, rows.upperBound <= outputSize.height else {
-            throw .invalidArgument(name: "outputRows", reason: "\(rows) is empty or outside 0..<\(outputSize.height)")
-        }
-        guard source.width == sourceSize.width, sourceFirstRow >= 0,
-              sourceFirstRow + source.height <= sourceSize.height
-        else {
+        guard sourceFirstRow >= 0, sourceFirstRow + source.height <= sourceSize.height else {
             throw .formatMismatch(
                 "source window \(source.width)×\(source.height) at row \(sourceFirstRow) does not fit the "
                     + "\(sourceSize) picture")
         }
+        return try source.withUnsafeRows { src throws(PixelError) in
+            try render(
+                SourceRows(src, firstRow: sourceFirstRow), outputRows: outputRows ?? 0..<outputSize.height,
+                maxThreads: maxThreads)
+        }
+    }
+
+    /// Renders output rows `outputRows` from `source`, a table of the picture rows they read
+    /// (``sourceRows(forOutputRows:)``). For the general (rotating) path the rows need not be evenly spaced: they may
+    /// be the rows of a ``SourceRowWindow``'s ring. The copy and separable paths need evenly spaced rows.
+    ///
+    /// - Throws: ``PixelError/invalidArgument(name:reason:)`` when the rows are outside the output, `source` misses
+    ///   rows they read, or the copy or separable path gets unevenly spaced rows; ``PixelError/formatMismatch(_:)``
+    ///   for a source of another width.
+    package func render(_ source: SourceRows, outputRows rows: Range<Int>, maxThreads: Int = 0) throws(PixelError)
+        -> PixelBuffer
+    {
+        guard !rows.isEmpty, rows.lowerBound >= 0, rows.upperBound <= outputSize.height else {
+            throw .invalidArgument(name: "outputRows", reason: "\(rows) is empty or outside 0..<\(outputSize.height)")
+        }
+        guard source.width == sourceSize.width else {
+            throw .formatMismatch("source rows are \(source.width) wide, the picture \(sourceSize.width)")
+        }
         let needed = sourceRows(forOutputRows: rows)
-        guard needed.lowerBound >= sourceFirstRow, needed.upperBound <= sourceFirstRow + source.height else {
-            throw .invalidArgument(
-                name: "source",
-                reason: "rows \(sourceFirstRow)..<\(sourceFirstRow + source.height) do not cover rows \(needed)")
+        guard needed.lowerBound >= source.range.lowerBound, needed.upperBound <= source.range.upperBound else {
+            throw .invalidArgument(name: "source", reason: "rows \(source.range) do not cover rows \(needed)")
         }
         var out = try PixelBuffer(width: outputSize.width, height: rows.count, format: source.format)
         let threads = Parallel.threads(maxThreads)
-        switch path {
-        case .copy(let orientation):
-            let r = bandSourceRect(rows, orientation).integral()
+        if case .general(let general) = sampling {
+            renderGeneral(general, source, rows, into: &out, threads: threads)
+            return out
+        }
+        guard let src = source.evenlySpaced else {
+            throw .invalidArgument(name: "source", reason: "the copy and separable paths need evenly spaced rows")
+        }
+        switch sampling {
+        case .copy(let orientation, let sourceRect):
+            let r = bandSourceRect(rows, orientation, sourceRect).integral()
             let map = OrientationMap(orientation, width: Int(r.width), height: Int(r.height))
-            source.withUnsafeRows { src in
-                out.withUnsafeMutableRows { dst in
-                    map.permute(
-                        src, originX: Int(r.minX), originY: Int(r.minY) - sourceFirstRow, into: dst,
-                        rows: 0..<rows.count, destinationFirstRow: 0)
-                }
+            out.withUnsafeMutableRows { dst in
+                map.permute(
+                    src, originX: Int(r.minX), originY: Int(r.minY) - source.firstRow, into: dst,
+                    rows: 0..<rows.count, destinationFirstRow: 0)
             }
-        case .separable(let orientation):
+        case .separable(let orientation, let sourceRect):
             let band = bandImageRect(rows, orientation)
             let plan = ResamplePlan(
-                format: source.format, sourceWidth: sourceSize.width, sourceHeight: sourceSize.height,
-                outputWidth: band.width, outputHeight: band.height, sourceRect: bandSourceRect(rows, orientation),
+                format: src.format, sourceWidth: sourceSize.width, sourceHeight: sourceSize.height,
+                outputWidth: band.width, outputHeight: band.height,
+                sourceRect: bandSourceRect(rows, orientation, sourceRect),
                 options: ResampleOptions(filter: filter, maxThreads: maxThreads))
             if orientation == .up {
-                source.withUnsafeRows { src in
-                    out.withUnsafeMutableRows { dst in
-                        ResampleEngine.run(
-                            plan, source: src, sourceFirstRow: sourceFirstRow, outputRows: 0..<band.height,
-                            into: dst, threads: threads)
-                    }
+                out.withUnsafeMutableRows { dst in
+                    ResampleEngine.run(
+                        plan, source: src, sourceFirstRow: source.firstRow, outputRows: 0..<band.height, into: dst,
+                        threads: threads)
                 }
                 return out
             }
-            var image = PixelBuffer(derivedWidth: band.width, height: band.height, format: source.format)
-            source.withUnsafeRows { src in
-                image.withUnsafeMutableRows { dst in
-                    ResampleEngine.run(
-                        plan, source: src, sourceFirstRow: sourceFirstRow, outputRows: 0..<band.height, into: dst,
-                        threads: threads)
-                }
+            var image = PixelBuffer(derivedWidth: band.width, height: band.height, format: src.format)
+            image.withUnsafeMutableRows { dst in
+                ResampleEngine.run(
+                    plan, source: src, sourceFirstRow: source.firstRow, outputRows: 0..<band.height, into: dst,
+                    threads: threads)
             }
             let map = OrientationMap(orientation, width: band.width, height: band.height)
-            image.withUnsafeRows { src in
+            image.withUnsafeRows { resampled in
                 out.withUnsafeMutableRows { dst in
-                    map.permute(src, originX: 0, originY: 0, into: dst, rows: 0..<rows.count, destinationFirstRow: 0)
+                    map.permute(
+                        resampled, originX: 0, originY: 0, into: dst, rows: 0..<rows.count, destinationFirstRow: 0)
                 }
             }
-        case .general where preShrink > 1:
-            let shrunkRows = shrunkSourceRows(forOutputRows: rows)
-            let shrunk = BoxShrink.shrink(
-                source, sourceFirstRow: sourceFirstRow, pictureHeight: sourceSize.height, factor: preShrink,
-                rows: shrunkRows, threads: threads)
-            kernel!.render(
-                shrunk, sourceFirstRow: shrunkRows.lowerBound,
-                sourceHeight: (sourceSize.height + preShrink - 1) / preShrink, transform: kernelTransform,
-                outputRows: rows, into: &out, threads: threads, portable: forcesPortableKernel)
         case .general:
-            kernel!.render(
-                source, sourceFirstRow: sourceFirstRow, sourceHeight: sourceSize.height, transform: transform,
-                outputRows: rows, into: &out, threads: threads, portable: forcesPortableKernel)
+            break
         }
         return out
+    }
+
+    /// The general path: pre-shrink when it pays, then the stretched kernel.
+    private func renderGeneral(
+        _ general: GeneralSampling, _ source: SourceRows, _ rows: Range<Int>, into out: inout PixelBuffer,
+        threads: Int
+    ) {
+        let k = general.preShrink
+        guard k > 1 else {
+            return general.kernel.render(
+                source, sourceHeight: sourceSize.height, transform: transform, outputRows: rows, into: &out,
+                threads: threads, portable: forcesPortableKernel)
+        }
+        let shrunkRows = shrunkSourceRows(forOutputRows: rows, general)
+        let shrunk = BoxShrink.shrink(
+            source, pictureHeight: sourceSize.height, factor: k, rows: shrunkRows, threads: threads)
+        shrunk.withUnsafeRows { small in
+            general.kernel.render(
+                SourceRows(small, firstRow: shrunkRows.lowerBound), sourceHeight: (sourceSize.height + k - 1) / k,
+                transform: general.kernelTransform, outputRows: rows, into: &out, threads: threads,
+                portable: forcesPortableKernel)
+        }
     }
 
     // MARK: Axis-aligned bands
@@ -249,8 +294,8 @@ package struct AffineRenderer: Sendable {
         return o.swapsDimensions ? (lo, 0, rows.count, w) : (0, lo, w, rows.count)
     }
 
-    /// The source rectangle behind ``bandImageRect(_:_:)``.
-    private func bandSourceRect(_ rows: Range<Int>, _ o: Orientation) -> Rect {
+    /// The source rectangle behind ``bandImageRect(_:_:)``, within the output's `sourceRect`.
+    private func bandSourceRect(_ rows: Range<Int>, _ o: Orientation, _ sourceRect: Rect) -> Rect {
         let band = bandImageRect(rows, o)
         let full = o.swapsDimensions ? (outputSize.height, outputSize.width) : (outputSize.width, outputSize.height)
         let sx = sourceRect.width / Double(full.0), sy = sourceRect.height / Double(full.1)

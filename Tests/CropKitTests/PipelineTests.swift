@@ -242,6 +242,23 @@ struct PipelineRenderTests {
         #expect(piped == direct)
     }
 
+    @Test("a wide straightened render streams through a window smaller than the rows it reads, with the same pixels",
+          arguments: [2.0, -6.5])
+    func windowWraps(angle: Double) throws {
+        let jpeg = try syntheticJPEG(width: 1400, height: 700)
+        var state = try CropState(sourceSize: PixelSize(validWidth: 1400, height: 700))
+        try state.setStraightenAngle(angle)
+        let plan = state.renderPlan()
+        let renderer = try AffineRenderer(sourceSize: plan.sourceSize, outputSize: plan.outputSize, transform: plan.transform)
+        let height = plan.outputSize.height
+        let bandRows = stride(from: 0, to: height, by: ImagePipeline.renderBandRows)
+            .map { renderer.sourceRows(forOutputRows: $0..<min($0 + ImagePipeline.renderBandRows, height)) }
+        let capacity = ImagePipeline.windowCapacity(bandRows, decodeRows: ImagePipeline.bandRows)
+        #expect(capacity < renderer.sourceRows(forOutputRows: 0..<height).count / 2)
+        let piped = try ImagePipeline().run(.data(jpeg), [.cropState(state)]).pixels
+        #expect(piped == (try renderer.render(try ImageCodec.decode(jpeg).pixels)))
+    }
+
     @Test("a truncated source fails the straightened render with a typed error, no hang and no file")
     func truncatedStraightened() throws {
         let jpeg = try syntheticJPEG(width: 500, height: 340)
