@@ -83,7 +83,7 @@ let package = Package(
         ),
 
         // Helpers shared by the tests and benchmarks (a seeded random generator).
-        .target(name: "CropTestSupport", dependencies: ["CropEngine"], path: "Tests/Support"),
+        .target(name: "CropTestSupport", dependencies: ["CropEngine", "CropPixels"], path: "Tests/Support"),
 
         .testTarget(name: "CropGeometryTests", dependencies: ["CropGeometry", "CropTestSupport"]),
         .testTarget(name: "CropEngineTests", dependencies: ["CropEngine", "CropTestSupport"]),
@@ -96,7 +96,7 @@ let package = Package(
         ),
         .testTarget(name: "CropKitTests", dependencies: ["CropKit", "CropTestSupport"], resources: [.copy("Fixtures")]),
         // End-to-end tests of the built `cropkit` binary; depending on it makes SwiftPM build it first.
-        .testTarget(name: "CLITests", dependencies: ["CropKit", "cropkit"]),
+        .testTarget(name: "CLITests", dependencies: ["CropKit", "cropkit", "CropTestSupport"]),
         .testTarget(
             name: "CropEditorTests",
             dependencies: [

@@ -25,9 +25,14 @@ actor EditSessionStore {
     let capacity: Int
     let sessionConfiguration: EditorSession.Configuration
     private var entries: [String: Entry] = [:]
-    private let clock = ContinuousClock()
+    /// The time now (injected, so expiry can be tested without waiting).
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(image: EditedImage, lifetime: Duration, capacity: Int, sessionConfiguration: EditorSession.Configuration) {
+    init(
+        image: EditedImage, lifetime: Duration, capacity: Int, sessionConfiguration: EditorSession.Configuration,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
+        self.now = now
         self.image = image
         self.lifetime = lifetime
         self.capacity = max(1, capacity)
@@ -43,7 +48,7 @@ actor EditSessionStore {
     /// another connection has it, or on a new untouched session. Returns the id and the recipe to restore.
     func connect(id: String?) -> (id: String, recipe: Recipe?) {
         sweep()
-        let now = clock.now
+        let now = self.now()
         if let id, var entry = entries[id] {
             if entry.connections == 0 {
                 entry.connections = 1
@@ -60,7 +65,7 @@ actor EditSessionStore {
     func disconnect(id: String) {
         guard var entry = entries[id] else { return }
         entry.connections = max(0, entry.connections - 1)
-        entry.lastUsed = clock.now
+        entry.lastUsed = now()
         entries[id] = entry
     }
 
@@ -69,7 +74,7 @@ actor EditSessionStore {
     func update(id: String, recipe: Recipe) {
         guard var entry = entries[id] else { return }
         entry.recipe = recipe
-        entry.lastUsed = clock.now
+        entry.lastUsed = now()
         entries[id] = entry
     }
 
@@ -81,10 +86,10 @@ actor EditSessionStore {
 
     /// The recipe of session `id`'s current state (the untouched picture before any edit).
     func recipe(session id: String) throws -> Recipe {
-        guard var entry = entries[id], entry.connections > 0 || clock.now - entry.lastUsed <= lifetime else {
+        guard var entry = entries[id], entry.connections > 0 || now() - entry.lastUsed <= lifetime else {
             throw EditorError.unknownSession(id)
         }
-        entry.lastUsed = clock.now
+        entry.lastUsed = now()
         entries[id] = entry
         return try entry.recipe ?? startState(recipe: nil).recipe
     }
@@ -99,7 +104,7 @@ actor EditSessionStore {
 
     /// Drops expired sessions (those without a connection, unused for longer than the lifetime).
     func sweep() {
-        let now = clock.now
+        let now = self.now()
         entries = entries.filter { $0.value.connections > 0 || now - $0.value.lastUsed <= lifetime }
     }
 

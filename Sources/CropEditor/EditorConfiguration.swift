@@ -29,6 +29,8 @@ public struct EditorConfiguration: Sendable {
     /// The editor session's tunables (touch radius, handle size, tap slop, history, context margin). Its
     /// `previewSize` is replaced by the preview's actual size.
     public var session: EditorSession.Configuration
+    /// The clock sessions age by (a test injects a manual one; the default is the continuous clock).
+    package var now: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
 
     /// Creates a configuration; every argument has the default described on its property.
     public init(

@@ -44,7 +44,7 @@ public struct EditorServer: Sendable {
             concurrency: configuration.renderConcurrency, capacity: configuration.renderQueueCapacity)
         self.sessions = EditSessionStore(
             image: image, lifetime: configuration.sessionLifetime, capacity: configuration.maximumSessions,
-            sessionConfiguration: configuration.session)
+            sessionConfiguration: configuration.session, now: configuration.now)
     }
 
     /// The HTTP application: the routes above, listening on ``EditorConfiguration/host`` and ``EditorConfiguration/port``.

@@ -6,7 +6,7 @@ import Testing
 /// The values the commands parse: each either parses completely or is refused.
 @Suite struct ArgumentTypesTests {
     @Test("--rect parses X,Y,W,H (fractions and spaces allowed) and refuses anything else")
-    func rect() {
+    func rect() throws {
         #expect(RectArgument(argument: "10,20,300,200")?.rect == Rect(x: 10, y: 20, width: 300, height: 200))
         #expect(RectArgument(argument: "0.5, 1.5, 2, 3")?.rect == Rect(x: 0.5, y: 1.5, width: 2, height: 3))
         #expect(RectArgument(argument: "-5,-5,10,10")?.rect == Rect(x: -5, y: -5, width: 10, height: 10))
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test("--size parses WxH and W×H")
-    func size() {
+    func size() throws {
         #expect(SizeArgument(argument: "800x600")?.size == PixelSize(validWidth: 800, height: 600))
         #expect(SizeArgument(argument: "800X600")?.size == PixelSize(validWidth: 800, height: 600))
         #expect(SizeArgument(argument: "800×600")?.size == PixelSize(validWidth: 800, height: 600))
@@ -27,14 +27,14 @@ import Testing
     }
 
     @Test("--turn takes multiples of 90 in −270…270 and gives clockwise quarter turns 0…3")
-    func turn() {
+    func turn() throws {
         let expected = ["0": 0, "90": 1, "180": 2, "270": 3, "-90": 3, "-180": 2, "-270": 1]
         for (text, turns) in expected { #expect(TurnArgument(argument: text)?.quarterTurns == turns, "\(text)") }
         for bad in ["45", "360", "-360", "ninety", "90.0"] { #expect(TurnArgument(argument: bad) == nil, "\(bad)") }
     }
 
     @Test("--background parses hex colours and names")
-    func color() {
+    func color() throws {
         #expect(ColorArgument(argument: "#ff8000")?.color == PixelColor(red: 255, green: 128, blue: 0))
         #expect(ColorArgument(argument: "f80")?.color == PixelColor(red: 255, green: 136, blue: 0))
         #expect(ColorArgument(argument: "#00000080")?.color == PixelColor(red: 0, green: 0, blue: 0, alpha: 128))
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test("The progress ETA reads as seconds, minutes or hours")
-    func clockTime() {
+    func clockTime() throws {
         #expect(ProgressReporter.clockTime(0.2) == "1 s")
         #expect(ProgressReporter.clockTime(59) == "59 s")
         #expect(ProgressReporter.clockTime(125) == "2:05")

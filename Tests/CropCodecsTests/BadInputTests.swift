@@ -9,14 +9,19 @@ import Testing
 /// a large allocation.
 @Suite("Bad input")
 struct BadInputTests {
-    static let image = try! TestImages.smooth(width: 61, height: 47, seed: 11)
-    static let baseline = try! JPEGEncoder.encode(image)
-    static let progressive = try! JPEGEncoder.encode(image, options: JPEGEncodeOptions(progressive: true))
-    static let png = try! PNGEncoder.encode(image)
-    static let interlacedPNG = try! Fixtures.bytes("pngsuite/png/basi2c08.png")
+    static let imageResult = Result { try TestImages.smooth(width: 61, height: 47, seed: 11) }
+    static var image: PixelBuffer { get throws { try imageResult.get() } }
+    static let baselineResult = Result { try JPEGEncoder.encode(try image) }
+    static var baseline: [UInt8] { get throws { try baselineResult.get() } }
+    static let progressiveResult = Result { try JPEGEncoder.encode(try image, options: JPEGEncodeOptions(progressive: true)) }
+    static var progressive: [UInt8] { get throws { try progressiveResult.get() } }
+    static let pngResult = Result { try PNGEncoder.encode(try image) }
+    static var png: [UInt8] { get throws { try pngResult.get() } }
+    static let interlacedPNGResult = Result { try Fixtures.bytes("pngsuite/png/basi2c08.png") }
+    static var interlacedPNG: [UInt8] { get throws { try interlacedPNGResult.get() } }
 
     @Test("empty data is not an image, for every entry point")
-    func empty() {
+    func empty() throws {
         let expected = CodecError.notAnImage(reason: "the data is empty (0 bytes)")
         #expect(throws: expected) { try ImageCodec.decode([]) }
         #expect(throws: expected) { try ImageInfo.read([]) }
@@ -30,9 +35,9 @@ struct BadInputTests {
     }
 
     @Test("random bytes, bare or behind a valid signature, give typed errors")
-    func randomBytes() {
+    func randomBytes() throws {
         var rng = SplitMix64(seed: 1234)
-        let prefixes: [[UInt8]] = [[], [0xFF, 0xD8, 0xFF], [0xFF, 0xD8, 0xFF, 0xC0], Array(Self.png.prefix(8)), Array(Self.png.prefix(33))]
+        let prefixes: [[UInt8]] = [[], [0xFF, 0xD8, 0xFF], [0xFF, 0xD8, 0xFF, 0xC0], Array(try Self.png.prefix(8)), Array(try Self.png.prefix(33))]
         for round in 0..<400 {
             let length = Int(rng.next() % 600)
             let bytes = prefixes[round % prefixes.count] + (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -51,8 +56,8 @@ struct BadInputTests {
           arguments: ["baseline", "progressive", "png", "interlacedPNG"])
     func truncated(_ kind: String) throws {
         let data = [
-            "baseline": Self.baseline, "progressive": Self.progressive, "png": Self.png,
-            "interlacedPNG": Self.interlacedPNG,
+            "baseline": try Self.baseline, "progressive": try Self.progressive, "png": try Self.png,
+            "interlacedPNG": try Self.interlacedPNG,
         ][kind]!
         let format = try ImageFormat.detect(data)
         // Cut anywhere before the end marker (JPEG's 2-byte EOI, PNG's 12-byte IEND chunk; losing only those is a
@@ -98,8 +103,8 @@ struct BadInputTests {
           arguments: ["baseline", "progressive", "png", "interlacedPNG"])
     func missingEndMarker(_ kind: String) throws {
         let data = [
-            "baseline": Self.baseline, "progressive": Self.progressive, "png": Self.png,
-            "interlacedPNG": Self.interlacedPNG,
+            "baseline": try Self.baseline, "progressive": try Self.progressive, "png": try Self.png,
+            "interlacedPNG": try Self.interlacedPNG,
         ][kind]!
         let format = try ImageFormat.detect(data)
         let cut = Array(data.dropLast(format == .jpeg ? 2 : 12))
@@ -110,10 +115,10 @@ struct BadInputTests {
     }
 
     @Test("seeded random byte flips never crash the decoders")
-    func mutations() {
+    func mutations() throws {
         var rng = SplitMix64(seed: 555)
         var outcomes = [0, 0]
-        for (index, source) in [Self.baseline, Self.progressive, Self.png, Self.interlacedPNG].enumerated() {
+        for (index, source) in [try Self.baseline, try Self.progressive, try Self.png, try Self.interlacedPNG].enumerated() {
             for _ in 0..<150 {
                 var bytes = source
                 for _ in 0..<(1 + Int(rng.next() % 6)) {
@@ -137,7 +142,7 @@ struct BadInputTests {
     /// A JPEG header claiming 60000×60000 (JPEG's 16-bit size fields cannot say 100000) and a PNG header claiming
     /// 100000×100000, followed by a few bytes of data.
     static func hugeJPEG() throws -> [UInt8] {
-        var bytes = baseline
+        var bytes = try baseline
         let sof = try #require(Bytes.jpegSegments(bytes).first { $0.marker == 0xC0 })
         bytes[sof.start + 5] = 0xEA  // height 60000 = 0xEA60
         bytes[sof.start + 6] = 0x60
@@ -146,8 +151,8 @@ struct BadInputTests {
         return bytes
     }
 
-    static func hugePNG() -> [UInt8] {
-        var bytes = png
+    static func hugePNG() throws -> [UInt8] {
+        var bytes = try png
         let dimensions = Bytes.bigEndian32(100_000) + Bytes.bigEndian32(100_000)
         bytes.replaceSubrange(16..<24, with: dimensions)
         bytes.replaceSubrange(29..<33, with: Bytes.bigEndian32(Bytes.crc32(bytes[12..<29])))
@@ -163,7 +168,7 @@ struct BadInputTests {
                 try JPEGDecoder.decode(Self.hugeJPEG())
             }
             #expect(throws: CodecError.tooManyPixels(width: 100_000, height: 100_000, limit: 200_000_000)) {
-                try PNGDecoder.decode(Self.hugePNG())
+                try PNGDecoder.decode(try Self.hugePNG())
             }
             #expect(throws: CodecError.tooManyPixels(width: 60000, height: 60000, limit: 200_000_000)) {
                 try ImageCodec.makeDecoder(data: Self.hugeJPEG())
@@ -175,29 +180,29 @@ struct BadInputTests {
         #expect(growth < 32 << 20, "peak RSS grew by \(growth >> 20) MB")
         // The header itself is readable: info reports the claimed size without decoding.
         #expect(try ImageInfo.read(Self.hugeJPEG()).storedSize == PixelSize(validWidth: 60000, height: 60000))
-        #expect(try ImageInfo.read(Self.hugePNG()).storedSize == PixelSize(validWidth: 100_000, height: 100_000))
+        #expect(try ImageInfo.read(try Self.hugePNG()).storedSize == PixelSize(validWidth: 100_000, height: 100_000))
     }
 
     @Test("custom limits are applied to the stored size")
     func customLimits() throws {
         let options = DecodeOptions(limits: PixelLimits(maxPixels: 61 * 47 - 1), jpegScale: .eighth)
         #expect(throws: CodecError.tooManyPixels(width: 61, height: 47, limit: 61 * 47 - 1)) {
-            try ImageCodec.decode(Self.baseline, options: options)
+            try ImageCodec.decode(try Self.baseline, options: options)
         }
         #expect(throws: CodecError.tooManyPixels(width: 61, height: 47, limit: 61 * 47 - 1)) {
-            try ImageCodec.decode(Self.png, options: options)
+            try ImageCodec.decode(try Self.png, options: options)
         }
-        #expect(throws: Never.self) { try ImageCodec.decode(Self.png, options: DecodeOptions(limits: PixelLimits(maxPixels: 61 * 47))) }
+        #expect(throws: Never.self) { try ImageCodec.decode(try Self.png, options: DecodeOptions(limits: PixelLimits(maxPixels: 61 * 47))) }
     }
 
     @Test("strict mode turns a JPEG corrupt-data warning into an error")
     func strictJPEG() throws {
         // Garbage between two header segments: libjpeg warns "3 extraneous bytes before marker 0xc0" and goes on.
-        let sof = try #require(Bytes.jpegSegments(Self.baseline).first { $0.marker == 0xC0 })
-        let bytes = Array(Self.baseline[..<sof.start]) + [0x12, 0x34, 0x56] + Array(Self.baseline[sof.start...])
+        let sof = try #require(Bytes.jpegSegments(try Self.baseline).first { $0.marker == 0xC0 })
+        let bytes = Array(try Self.baseline[..<sof.start]) + [0x12, 0x34, 0x56] + Array(try Self.baseline[sof.start...])
         let lenient = try JPEGDecoder.decode(bytes)
         #expect(lenient.warnings.contains { $0.message.contains("extraneous bytes") }, "\(lenient.warnings)")
-        #expect(lenient.pixels == (try JPEGDecoder.decode(Self.baseline).pixels))
+        #expect(lenient.pixels == (try JPEGDecoder.decode(try Self.baseline).pixels))
         do {
             _ = try JPEGDecoder.decode(bytes, options: DecodeOptions(strict: true))
             Issue.record("strict decode succeeded")
@@ -210,7 +215,7 @@ struct BadInputTests {
             #expect(message.contains("strict"))
         }
         // Corrupt entropy data: a warning, or an error when strict.
-        var damaged = Self.baseline
+        var damaged = try Self.baseline
         let sos = try #require(Bytes.jpegSegments(damaged).first { $0.marker == 0xDA })
         for i in stride(from: sos.end + 40, to: sos.end + 60, by: 2) { damaged[i] = 0xFF; damaged[i + 1] = 0xD3 }
         let recovered = try JPEGDecoder.decode(damaged)
@@ -223,9 +228,9 @@ struct BadInputTests {
         // Insert a tEXt chunk with a wrong CRC after IHDR.
         let text = Array("tEXt".utf8) + Array("Comment".utf8) + [0] + Array("hi".utf8)
         let chunk = Bytes.bigEndian32(UInt32(text.count - 4)) + text + [0xDE, 0xAD, 0xBE, 0xEF]
-        let bytes = Array(Self.png.prefix(33)) + chunk + Array(Self.png.dropFirst(33))
+        let bytes = Array(try Self.png.prefix(33)) + chunk + Array(try Self.png.dropFirst(33))
         let lenient = try PNGDecoder.decode(bytes)
-        #expect(lenient.pixels == Self.image)
+        #expect(try lenient.pixels == Self.image)
         #expect(lenient.warnings.contains { $0.message.contains("CRC") }, "\(lenient.warnings)")
         #expect(throws: CodecError.self) { try PNGDecoder.decode(bytes, options: DecodeOptions(strict: true)) }
     }
@@ -233,7 +238,7 @@ struct BadInputTests {
     @Test("unsupported JPEG processes are named")
     func unsupportedJPEG() throws {
         // Turn SOF0 into SOF3 (lossless).
-        var bytes = Self.baseline
+        var bytes = try Self.baseline
         let sof = try #require(Bytes.jpegSegments(bytes).first { $0.marker == 0xC0 })
         bytes[sof.start + 1] = 0xC3
         do {

@@ -87,7 +87,7 @@ struct EXIFTests {
     }
 
     @Test("a block without an orientation tag is orientation 1 without a warning")
-    func missingTag() {
+    func missingTag() throws {
         var block = EXIF.minimalBlock(orientation: .rightTop)
         block[10] = 0x01
         block[11] = 0x1A  // retag the entry as XResolution
@@ -96,7 +96,7 @@ struct EXIFTests {
     }
 
     @Test("malformed blocks give orientation 1 and a warning")
-    func malformed() {
+    func malformed() throws {
         let good = EXIF.minimalBlock(orientation: .rightTop)
         var badOrder = good
         badOrder[0] = 0x58

@@ -14,14 +14,14 @@ struct FormatDetectionTests {
     }
 
     @Test("empty data is not an image")
-    func empty() {
+    func empty() throws {
         #expect(throws: CodecError.notAnImage(reason: "the data is empty (0 bytes)")) {
             try ImageFormat.detect([UInt8]())
         }
     }
 
     @Test("every proper prefix of a signature is truncated data of that format")
-    func prefixes() {
+    func prefixes() throws {
         let signatures: [(ImageFormat, [UInt8])] = [
             (.jpeg, [0xFF, 0xD8, 0xFF]), (.png, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
         ]
@@ -52,12 +52,12 @@ struct FormatDetectionTests {
     ]
 
     @Test("other image formats are named as unsupported", arguments: otherFormats)
-    func unsupported(_ name: String, _ bytes: [UInt8]) {
+    func unsupported(_ name: String, _ bytes: [UInt8]) throws {
         #expect(throws: CodecError.unsupportedFormat(name)) { try ImageFormat.detect(bytes) }
     }
 
     @Test("random bytes are not an image and the message shows the first bytes")
-    func randomBytes() {
+    func randomBytes() throws {
         var rng = SplitMix64(seed: 7)
         for _ in 0..<200 {
             var bytes = (0..<64).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -76,7 +76,7 @@ struct FormatDetectionTests {
     }
 
     @Test("file extensions map to formats, case-insensitively")
-    func extensions() {
+    func extensions() throws {
         #expect(ImageFormat(pathExtensionOf: "a/b/photo.JPG") == .jpeg)
         #expect(ImageFormat(pathExtensionOf: "photo.jpeg") == .jpeg)
         #expect(ImageFormat(pathExtensionOf: "x.png") == .png)

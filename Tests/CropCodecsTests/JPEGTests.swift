@@ -6,46 +6,45 @@ import Testing
 
 @Suite("JPEG")
 struct JPEGTests {
-    static let photo: PixelBuffer = {
-        // Landscape_1 shrunk to 128×85, stored losslessly: a real photo as round-trip source.
-        try! PNGDecoder.decode(Fixtures.bytes("photo-128.png")).pixels
-    }()
+    /// Landscape_1 shrunk to 128×85, stored losslessly: a real photo as round-trip source.
+    static let photoResult = Result { try PNGDecoder.decode(Fixtures.bytes("photo-128.png")).pixels }
+    static var photo: PixelBuffer { get throws { try photoResult.get() } }
 
     /// Measured with libjpeg-turbo 2.1.5: 36.0 dB (4:4:4), 35.2 dB (4:2:2), 33.9 dB (4:2:0); the bounds leave about
     /// 1 dB for other libjpeg versions.
     @Test("q90 round trip of a photo stays above the stated PSNR for each subsampling",
           arguments: [(ChromaSubsampling.s444, 35.0), (.s422, 34.0), (.s420, 33.0)])
     func roundTripPSNR(_ subsampling: ChromaSubsampling, _ bound: Double) throws {
-        let bytes = try JPEGEncoder.encode(Self.photo, options: JPEGEncodeOptions(quality: 90, subsampling: subsampling))
+        let bytes = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 90, subsampling: subsampling))
         let decoded = try JPEGDecoder.decode(bytes)
         #expect(decoded.pixels.width == 128 && decoded.pixels.height == 85)
         #expect(decoded.pixels.format == .rgb8)
         #expect(decoded.info.colorModel == "YCbCr \(subsampling)")
-        let psnr = Measure.psnr(decoded.pixels, Self.photo)
+        let psnr = Measure.psnr(decoded.pixels, try Self.photo)
         #expect(psnr >= bound, "PSNR \(psnr) dB")
         #expect(psnr < 60, "suspiciously lossless: \(psnr) dB")
     }
 
     @Test("quality orders file size and error: q50 < q90 < q100 in bytes, and the reverse in error")
     func qualityOrders() throws {
-        let sizes = try [50, 90, 100].map { try JPEGEncoder.encode(Self.photo, options: JPEGEncodeOptions(quality: $0)) }
+        let sizes = try [50, 90, 100].map { try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: $0)) }
         #expect(sizes[0].count < sizes[1].count && sizes[1].count < sizes[2].count)
-        let errors = try sizes.map { Measure.psnr(try JPEGDecoder.decode($0).pixels, Self.photo) }
+        let errors = try sizes.map { Measure.psnr(try JPEGDecoder.decode($0).pixels, try Self.photo) }
         #expect(errors[0] < errors[1] && errors[1] < errors[2])
     }
 
     @Test("quality outside 1…100 is rejected", arguments: [0, 101, -5])
-    func badQuality(_ quality: Int) {
+    func badQuality(_ quality: Int) throws {
         #expect(throws: CodecError.invalidArgument(name: "quality", reason: "\(quality) is outside 1…100")) {
-            try JPEGEncoder.encode(Self.photo, options: JPEGEncodeOptions(quality: quality))
+            try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: quality))
         }
     }
 
     @Test("progressive and optimised files decode to the same pixels as baseline ones")
     func progressiveAndOptimised() throws {
-        let baseline = try JPEGEncoder.encode(Self.photo, options: JPEGEncodeOptions(quality: 85))
-        let progressive = try JPEGEncoder.encode(Self.photo, options: JPEGEncodeOptions(quality: 85, progressive: true))
-        let optimised = try JPEGEncoder.encode(Self.photo, options: JPEGEncodeOptions(quality: 85, optimizeHuffman: true))
+        let baseline = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 85))
+        let progressive = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 85, progressive: true))
+        let optimised = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 85, optimizeHuffman: true))
         #expect(try !ImageInfo.read(baseline).isProgressive)
         #expect(try ImageInfo.read(progressive).isProgressive)
         #expect(optimised.count < baseline.count)
@@ -100,7 +99,7 @@ struct JPEGTests {
     @Test("shrink-on-load gives the rounded-up size and approximates the full decode",
           arguments: [JPEGScale.half, .quarter, .eighth])
     func scaled(_ scale: JPEGScale) throws {
-        let bytes = try JPEGEncoder.encode(Self.photo, options: JPEGEncodeOptions(quality: 95))
+        let bytes = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 95))
         let full = try JPEGDecoder.decode(bytes).pixels
         let small = try JPEGDecoder.decode(bytes, options: DecodeOptions(jpegScale: scale))
         let d = scale.denominator
@@ -123,7 +122,7 @@ struct JPEGTests {
     }
 
     @Test("JPEGScale picks the largest reduction that still covers a target")
-    func scaleChoice() {
+    func scaleChoice() throws {
         #expect(JPEGScale.largestReduction(width: 6000, height: 4000, minWidth: 256, minHeight: 256) == .eighth)
         #expect(JPEGScale.largestReduction(width: 6000, height: 4000, minWidth: 1000, minHeight: 600) == .quarter)
         #expect(JPEGScale.largestReduction(width: 6000, height: 4000, minWidth: 3000, minHeight: 2000) == .half)
@@ -132,7 +131,7 @@ struct JPEGTests {
 
     @Test("rows can be streamed in any chunk size with any stride")
     func streaming() throws {
-        let bytes = try JPEGEncoder.encode(Self.photo, options: JPEGEncodeOptions(quality: 80, progressive: true))
+        let bytes = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 80, progressive: true))
         let whole = try JPEGDecoder.decode(bytes).pixels
         for chunk in [1, 7, 16, 100] {
             let decoder = try JPEGDecoder(data: bytes)
@@ -155,11 +154,11 @@ struct JPEGTests {
 
     @Test("the streaming encoder takes rows in any chunk size and gives the same file")
     func streamingEncoder() throws {
-        let reference = try JPEGEncoder.encode(Self.photo)
+        let reference = try JPEGEncoder.encode(try Self.photo)
         let encoder = try JPEGEncoder(width: 128, height: 85, inputFormat: .rgb8)
         var y = 0
         for chunk in [1, 2, 30, 52] {
-            try encoder.writeRows(from: Self.photo, startRow: y, count: chunk)
+            try encoder.writeRows(from: try Self.photo, startRow: y, count: chunk)
             y += chunk
         }
         #expect(try encoder.finish() == reference)
@@ -168,7 +167,7 @@ struct JPEGTests {
 
     @Test("a stride smaller than a row is refused")
     func badStride() throws {
-        let decoder = try JPEGDecoder(data: JPEGEncoder.encode(Self.photo))
+        let decoder = try JPEGDecoder(data: JPEGEncoder.encode(try Self.photo))
         let memory = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 1)
         defer { memory.deallocate() }
         #expect(throws: CodecError.invalidArgument(name: "bytesPerRow", reason: "100 is smaller than a row (384 bytes)")) {

@@ -17,7 +17,7 @@ struct PNGSuiteTests {
     static let corrupt = names.filter { $0.hasPrefix("x") }
 
     @Test("the suite is complete: 161 valid files and 14 broken ones")
-    func counts() {
+    func counts() throws {
         #expect(Self.valid.count == 161)
         #expect(Self.corrupt.count == 14)
     }

@@ -83,3 +83,18 @@ let quietLogger: Logger = {
     logger.logLevel = .critical
     return logger
 }()
+
+/// A clock that moves only when told to, for expiry tests without waiting.
+final class ManualClock: @unchecked Sendable {
+    // @unchecked Sendable: `instant` is only read and written with `lock` held.
+    private let lock = NSLock()
+    private var instant = ContinuousClock.now
+
+    /// The current time.
+    var now: ContinuousClock.Instant { lock.withLock { instant } }
+
+    /// Moves the clock forward.
+    func advance(by duration: Duration) {
+        lock.withLock { instant += duration }
+    }
+}

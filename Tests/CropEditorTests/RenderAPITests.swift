@@ -12,8 +12,9 @@ import Testing
     /// A quarter turn clockwise, then the bottom half of that upright picture (recipe fractions are of the upright
     /// picture): displayed 240×160 → upright 160×240 → output 160×120. The displayed picture (orientation 6 turns
     /// the stored one clockwise) has blue, red over yellow, green; turned once more, its bottom half is green, red.
-    let bottomHalfTurned = try! Recipe(
-        cropCenter: Point(x: 0.5, y: 0.75), cropSize: Size(width: 1, height: 0.5), quarterTurns: 1)
+    var bottomHalfTurned: Recipe {
+        get throws { try Recipe(cropCenter: Point(x: 0.5, y: 0.75), cropSize: Size(width: 1, height: 0.5), quarterTurns: 1) }
+    }
 
     private func multipart(_ parts: [(name: String, type: String, bytes: [UInt8])], boundary: String = "b0undary")
         -> ByteBuffer
@@ -33,7 +34,7 @@ import Testing
         let jpeg = try fixture(quadrantsName)
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
             try await client.execute(
-                uri: "/api/render?recipe=\(recipeQuery(bottomHalfTurned))", method: .post,
+                uri: "/api/render?recipe=\(recipeQuery(try bottomHalfTurned))", method: .post,
                 headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: jpeg)
             ) { response in
                 #expect(response.status == .ok)
@@ -51,7 +52,7 @@ import Testing
     @Test func multipartWithImageAndRecipePartsAndPNGOutput() async throws {
         let server = try makeServer()
         let body = multipart([
-            ("recipe", "application/json", Array(bottomHalfTurned.json())),
+            ("recipe", "application/json", Array(try bottomHalfTurned.json())),
             ("image", "image/jpeg", try fixture(quadrantsName)),
         ])
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
@@ -90,7 +91,7 @@ import Testing
     @Test func everyBadRequestGetsA4xxNamingTheProblem() async throws {
         let server = try makeServer { $0.maximumRequestBytes = 64 * 1024 }
         let jpeg = try fixture(quadrantsName)
-        let good = recipeQuery(bottomHalfTurned)
+        let good = recipeQuery(try bottomHalfTurned)
         let outside = try Recipe(cropCenter: Point(x: 0.9, y: 0.5), cropSize: Size(width: 0.5, height: 1))
         let straightWhole = try Recipe(angle: 10)
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
@@ -187,7 +188,7 @@ import Testing
         // fail otherwise.
         let server = try makeServer { $0.renderConcurrency = 1; $0.renderQueueCapacity = 1 }
         let jpeg = try fixture(quadrantsName)
-        let uri = "/api/render?recipe=\(recipeQuery(bottomHalfTurned))"
+        let uri = "/api/render?recipe=\(recipeQuery(try bottomHalfTurned))"
         let statuses = try await server.makeApplication(logger: quietLogger).test(.ahc(.http)) { client in
             try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?, String?).self) { group in
                 for _ in 0..<12 {
@@ -216,13 +217,13 @@ import Testing
         try await server.renderQueue.acquire()  // a render in progress
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
             let response = try await client.execute(
-                uri: "/api/render?recipe=\(recipeQuery(bottomHalfTurned))", method: .post,
+                uri: "/api/render?recipe=\(recipeQuery(try bottomHalfTurned))", method: .post,
                 headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: try fixture(quadrantsName)))
             expectError(response, .serviceUnavailable, "busy")
             #expect(response.headers[.retryAfter] == "1")
             await server.renderQueue.release()
             let retry = try await client.execute(
-                uri: "/api/render?recipe=\(recipeQuery(bottomHalfTurned))", method: .post,
+                uri: "/api/render?recipe=\(recipeQuery(try bottomHalfTurned))", method: .post,
                 headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: try fixture(quadrantsName)))
             #expect(retry.status == .ok)
         }

@@ -257,8 +257,13 @@ private struct Conversation {
         }
     }
 
-    @Test func sessionsExpire() async throws {
-        let server = try makeServer { $0.sessionLifetime = .milliseconds(200) }
+    @Test("an unconnected session expires after its lifetime, by the injected clock (no waiting)")
+    func sessionsExpire() async throws {
+        let clock = ManualClock()
+        let server = try makeServer {
+            $0.sessionLifetime = .seconds(60)
+            $0.now = { clock.now }
+        }
         let notes = Notes()
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
@@ -268,10 +273,15 @@ private struct Conversation {
                 _ = try await talk.send(viewport)
             }
             let id = await notes.session
+            clock.advance(by: .seconds(59))
             try await client.execute(uri: "/api/sessions/\(id)/render", method: .post) { response in
                 #expect(response.status == .ok)
             }
-            try await Task.sleep(for: .milliseconds(500))
+            // Each use restarts the lifetime: 59 s after it the session is still there, 61 s after it is gone.
+            clock.advance(by: .seconds(59))
+            await server.sessions.sweep()
+            #expect(await server.sessions.count == 1)
+            clock.advance(by: .seconds(2))
             try await client.execute(uri: "/api/sessions/\(id)/render", method: .post) { response in
                 expectError(response, .notFound, "unknownSession")
             }

@@ -11,10 +11,10 @@ struct CropStatePropertyTests {
 
     /// Runs `body` for `cases` random states; `body` returns a failure description or nil. Stops at the first
     /// failure and reports its seed and case.
-    func forEachCase(seed: UInt64, _ body: (inout SplitMix64, Int) -> String?) {
+    func forEachCase(seed: UInt64, _ body: (inout SplitMix64, Int) throws -> String?) throws {
         var rng = SplitMix64(seed: seed)
         for i in 0..<Self.cases {
-            if let failure = body(&rng, i) {
+            if let failure = try body(&rng, i) {
                 Issue.record("case \(i) (seed \(seed)): \(failure)")
                 return
             }
@@ -22,13 +22,13 @@ struct CropStatePropertyTests {
     }
 
     @Test("no fill pixels, exact aspect and minimal zoom after every operation of random sequences")
-    func invariantsAfterEveryOperation() {
-        forEachCase(seed: 1) { rng, _ in
-            var s = Random.state(&rng)
+    func invariantsAfterEveryOperation() throws {
+        try forEachCase(seed: 1) { rng, _ in
+            var s = try Random.state(&rng)
             if let failure = Invariants.all(s) { return "initial \(s): \(failure)" }
             for step in 0..<4 {
                 let before = s
-                let op = Random.operate(&s, &rng)
+                let op = try Random.operate(&s, &rng)
                 if let failure = Invariants.all(s) { return "after \(op) (step \(step)) from \(before): \(failure)" }
             }
             return nil
@@ -36,20 +36,20 @@ struct CropStatePropertyTests {
     }
 
     @Test("no fill pixels: the render plan's output corners map inside the stored image")
-    func noFillPixels() {
-        forEachCase(seed: 2) { rng, _ in
-            var s = Random.state(&rng)
-            try! s.setStraightenAngle(rng.double(-45...45))
+    func noFillPixels() throws {
+        try forEachCase(seed: 2) { rng, _ in
+            var s = try Random.state(&rng)
+            try s.setStraightenAngle(rng.double(-45...45))
             return Invariants.noFillPixels(s)
         }
     }
 
     @Test("exact aspect: a W:H lock renders exactly k·W × k·H")
-    func exactAspect() {
-        forEachCase(seed: 3) { rng, _ in
-            var s = Random.state(&rng)
+    func exactAspect() throws {
+        try forEachCase(seed: 3) { rng, _ in
+            var s = try Random.state(&rng)
             s.setAspectLock(rng.pick(Array(Random.locks.dropFirst())))
-            Random.operate(&s, &rng)
+            try Random.operate(&s, &rng)
             if let failure = Invariants.exactAspect(s) { return failure }
             // Also scaled down for a maximum output size.
             guard let r = s.aspectRatio else { return nil }
@@ -71,10 +71,10 @@ struct CropStatePropertyTests {
     }
 
     @Test("minimal zoom: straightening shrinks by the smallest factor (0.1 % more breaks the constraint)")
-    func minimalZoom() {
-        forEachCase(seed: 4) { rng, _ in
-            var s = Random.state(&rng)
-            try! s.setStraightenAngle(rng.double(-45...45))
+    func minimalZoom() throws {
+        try forEachCase(seed: 4) { rng, _ in
+            var s = try Random.state(&rng)
+            try s.setStraightenAngle(rng.double(-45...45))
             if let failure = Invariants.minimalZoom(s) { return failure }
             // Straightening never changes the wanted crop; the allowed one is its uniform shrink about the centre
             // unless the minimum size forced a move.
@@ -87,12 +87,12 @@ struct CropStatePropertyTests {
     }
 
     @Test("there and back restores: straighten, turns, flips exactly; keep-ratio turns within 1e-6 px")
-    func thereAndBack() {
-        forEachCase(seed: 5) { rng, _ in
-            let s = Random.state(&rng)
+    func thereAndBack() throws {
+        try forEachCase(seed: 5) { rng, _ in
+            let s = try Random.state(&rng)
             var t = s
-            try! t.setStraightenAngle(rng.double(-45...45))
-            try! t.setStraightenAngle(s.straightenAngle)
+            try t.setStraightenAngle(rng.double(-45...45))
+            try t.setStraightenAngle(s.straightenAngle)
             if t != s { return "straighten there and back: \(t) != \(s)" }
             t = s
             let direction = rng.pick(QuarterTurn.allCases)
@@ -117,8 +117,8 @@ struct CropStatePropertyTests {
             // A zoom and its inverse about the same anchor, when nothing clamps, restore within rounding.
             t = s
             let anchor = t.crop.center
-            try! t.zoom(by: 1.25, anchor: anchor)
-            try! t.zoom(by: 0.8, anchor: anchor)
+            try t.zoom(by: 1.25, anchor: anchor)
+            try t.zoom(by: 0.8, anchor: anchor)
             if !t.crop.isApproximatelyEqual(to: s.crop, tolerance: 1e-6 * max(1, s.crop.width)) && s.crop == s.wantedCrop
                 && min(s.crop.width, s.crop.height) * 0.8 >= s.minimumCropSize
             {
@@ -129,9 +129,9 @@ struct CropStatePropertyTests {
     }
 
     @Test("four quarter turns and two flips give the identity")
-    func fourTurnsTwoFlips() {
-        forEachCase(seed: 6) { rng, _ in
-            let s = Random.state(&rng)
+    func fourTurnsTwoFlips() throws {
+        try forEachCase(seed: 6) { rng, _ in
+            let s = try Random.state(&rng)
             let direction = rng.pick(QuarterTurn.allCases)
             var t = s
             for _ in 0..<4 { t.rotate(direction, aspectPolicy: .followPicture) }
@@ -162,8 +162,8 @@ struct CropStatePropertyTests {
 
     @Test("recipe round trip through JSON gives an equal state at the same resolution")
     func recipeRoundTrip() throws {
-        forEachCase(seed: 7) { rng, _ in
-            let s = Random.state(&rng)
+        try forEachCase(seed: 7) { rng, _ in
+            let s = try Random.state(&rng)
             let json = s.recipe.json()
             let recipe: Recipe
             let back: CropState

@@ -65,7 +65,7 @@ struct OrientationCompositionTests {
     }
 
     @Test("one convention: an orientation's turns and mirror are \"turn clockwise, then mirror\", step by step")
-    func turnThenMirror() {
+    func turnThenMirror() throws {
         for o in Orientation.allCases {
             #expect((0...3).contains(o.quarterTurnsClockwise))
             var stepwise = Orientation.up
@@ -80,7 +80,7 @@ struct OrientationCompositionTests {
     }
 
     @Test("a recipe's turns and flips: the closed form equals the step-by-step composition, for every combination")
-    func recipeComposition() {
+    func recipeComposition() throws {
         for turns in -4...7 {
             for flipH in [false, true] {
                 for flipV in [false, true] {
@@ -95,7 +95,7 @@ struct OrientationCompositionTests {
         }
         // A state reports its user element in the same convention, and its recipe spells it canonically.
         for o in Orientation.allCases {
-            var state = try! CropState(sourceSize: PixelSize(validWidth: 30, height: 20))
+            var state = try CropState(sourceSize: PixelSize(validWidth: 30, height: 20))
             for _ in 0..<o.quarterTurnsClockwise { state.rotate(.clockwise, aspectPolicy: .followPicture) }
             if o.isMirrored { state.flip(.horizontal) }
             #expect(state.userOrientation == o)

@@ -108,7 +108,7 @@ struct RecipeTests {
         for i in 0..<10_000 {
             let orientation = rng.pick(Orientation.allCases)
             var s = try CropState(sourceSize: preview, orientation: orientation)
-            for _ in 0..<rng.int(1...4) { Random.operate(&s, &rng) }
+            for _ in 0..<rng.int(1...4) { try Random.operate(&s, &rng) }
             let applied = try CropState(recipe: Recipe(json: s.recipe.json()), sourceSize: original,
                                         orientation: orientation)
             // The selected regions (the crops), mapped to stored pixels, the original's scaled to the preview.

@@ -20,7 +20,7 @@ struct OrientationTests {
 
     @Test("transform matches the EXIF definition for every orientation and odd/even size",
           arguments: Orientation.allCases)
-    func transformMatchesDefinition(_ o: Orientation) {
+    func transformMatchesDefinition(_ o: Orientation) throws {
         for (w, h) in [(4.0, 3.0), (5.0, 3.0), (7.0, 8.0), (1.0, 9.0)] {
             let t = o.transform(storedSize: Size(width: w, height: h))
             for (x, y) in [(0.0, 0.0), (0.5, 0.5), (w, 0), (0, h), (1.25, 2.75)] {
@@ -35,7 +35,7 @@ struct OrientationTests {
     }
 
     @Test("composition is closed, associative, and every element has an inverse")
-    func groupLaws() {
+    func groupLaws() throws {
         let all = Orientation.allCases
         let size = Size(width: 5, height: 3)
         for a in all {
@@ -56,7 +56,7 @@ struct OrientationTests {
     }
 
     @Test("four quarter turns and two flips are the identity")
-    func turnsAndFlips() {
+    func turnsAndFlips() throws {
         for o in Orientation.allCases {
             #expect(o.rotatedClockwise().rotatedClockwise().rotatedClockwise().rotatedClockwise() == o)
             #expect(o.rotatedClockwise().rotatedCounterClockwise() == o)
@@ -67,7 +67,7 @@ struct OrientationTests {
     }
 
     @Test("rects map to displayed coordinates and back exactly", arguments: Orientation.allCases)
-    func rectRoundTrip(_ o: Orientation) {
+    func rectRoundTrip(_ o: Orientation) throws {
         for size in [Size(width: 6, height: 4), Size(width: 7, height: 5)] {
             let r = Rect(x: 1, y: 0.5, width: 2, height: 3)
             let shown = o.displayedRect(fromStored: r, storedSize: size)

@@ -23,7 +23,7 @@ struct ContextMarginTests {
     func layoutProperties() throws {
         var rng = SplitMix64(seed: 51)
         for i in 0..<10_000 {
-            let s = Random.state(&rng)
+            let s = try Random.state(&rng)
             let viewport = Size(width: rng.double(50...2000), height: rng.double(50...2000))
             let insets = EdgeInsets(top: rng.double(0...20), left: rng.double(0...20), bottom: rng.double(0...20),
                                     right: rng.double(0...20))

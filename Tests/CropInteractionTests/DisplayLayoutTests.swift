@@ -26,7 +26,7 @@ struct DisplayLayoutTests {
     func displayMatchesRenderPlan() throws {
         var rng = SplitMix64(seed: 11)
         for i in 0..<10_000 {
-            let s = Random.state(&rng)
+            let s = try Random.state(&rng)
             let viewport = Size(width: rng.double(50...2000), height: rng.double(50...2000))
             let layout = try s.displayLayout(viewportSize: viewport, insets: EdgeInsets(all: rng.double(0...20)),
                                              maximumBoxFraction: rng.pick([1, 0.8, rng.double(0.05...1)]))

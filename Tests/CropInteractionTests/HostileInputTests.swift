@@ -17,7 +17,7 @@ struct HostileInputTests {
         func value() -> Double { rng.bool() ? rng.pick(Self.extremes) : rng.double(-1e4...1e4) }
         func point() -> Point { Point(x: value(), y: value()) }
         for i in 0..<10_000 {
-            var s = Random.state(&rng)
+            var s = try Random.state(&rng)
             let before = s
             let which = rng.int(0...7)
             do {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CropKit
+import CropTestSupport
 
 /// Files that fail partway down the picture, through every streaming path of the pipeline, in every concurrency mode,
 /// many times over. Each run must end with the decoder's error: no trap (a trap ends the whole test process), no

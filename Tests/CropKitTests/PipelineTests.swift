@@ -2,32 +2,13 @@ import Foundation
 import Testing
 
 @testable import CropKit
+import CropTestSupport
 
 /// Fixtures: tiny copies of the EXIF orientation sample set (64×43 displayed, EXIF blocks kept).
 enum Fixtures {
     static let root = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
     static func path(_ name: String) -> String { root.appendingPathComponent(name).path }
     static func landscape(_ orientation: Int) -> ImageSource { .file(path("landscape-\(orientation)-mm.jpg")) }
-}
-
-/// A fresh scratch folder, removed when the test ends.
-func withScratchFolder<R>(_ body: (String) throws -> R) throws -> R {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cropkit-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    return try body(dir.path)
-}
-
-/// The largest per-sample difference between two buffers of the same size and format.
-func maxDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
-    precondition(a.width == b.width && a.height == b.height && a.format == b.format)
-    return zip(a.samples, b.samples).map { abs($0 - $1) }.max() ?? 0
-}
-
-/// Mean absolute difference per sample.
-func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
-    let d = zip(a.samples, b.samples).map { Double(abs($0 - $1)) }
-    return d.reduce(0, +) / Double(d.count)
 }
 
 /// A smooth synthetic RGB picture (gradients and rings), JPEG-encoded at q95, `width × height`.
@@ -52,7 +33,8 @@ func syntheticJPEG(width: Int, height: Int, progressive: Bool = false) throws ->
 @Suite("Pipelines: orientation")
 struct PipelineOrientationTests {
     /// The upright picture from orientation 1, decoded directly: every other orientation must look the same.
-    static let reference = try! Image(contentsOfFile: Fixtures.path("landscape-1-mm.jpg")).pixels
+    static let referenceResult = Result { try Image(contentsOfFile: Fixtures.path("landscape-1-mm.jpg")).pixels }
+    static var reference: PixelBuffer { get throws { try referenceResult.get() } }
 
     @Test("orient turns every EXIF orientation into the same upright picture", arguments: 1...8)
     func orientAll(_ orientation: Int) throws {
@@ -61,13 +43,13 @@ struct PipelineOrientationTests {
         #expect(result.size == PixelSize(validWidth: 64, height: 43))
         #expect(image.metadata.orientation == .up)
         // The fixtures are separate JPEG encodes of the same picture: allow codec noise, not a wrong turn.
-        #expect(meanDifference(image.pixels, Self.reference) < 6)
+        #expect(meanDifference(image.pixels, try Self.reference) < 6)
     }
 
     @Test("a wrong orientation is detected by the same measure (the test can fail)")
     func wrongOrientationDiffers() throws {
         let stored = try Image(contentsOfFile: Fixtures.path("landscape-3-mm.jpg"), appliesOrientation: false).pixels
-        #expect(meanDifference(stored, Self.reference) > 30)
+        #expect(meanDifference(stored, try Self.reference) > 30)
     }
 
     @Test("resize targets are displayed sizes: orientations 5–8 swap, and nothing is rotated twice",

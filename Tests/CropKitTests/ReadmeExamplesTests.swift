@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 import CropKit
+import CropTestSupport
 
 /// Keeps the README honest: every ```swift block in README.md must appear, line for line, in this file, where it is
 /// compiled and run on a real photo.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CropKit
+import CropTestSupport
 
 /// `ImagePipeline.transcode`: re-encoding as stored, rows streaming from decoder to encoder.
 @Suite("Transcode")

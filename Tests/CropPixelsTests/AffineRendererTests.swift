@@ -41,7 +41,7 @@ struct AffineRendererTests {
 
     @Test("quarter turns and mirrors with whole-pixel crops copy pixels exactly", arguments: Orientation.allCases)
     func exactPath(_ o: Orientation) throws {
-        let image = randomBuffer(width: 23, height: 17, format: .rgba8, seed: 77)
+        let image = try randomBuffer(width: 23, height: 17, format: .rgba8, seed: 77)
         // Crop (3, 2, 15×11) of the source, displayed with orientation o.
         let crop = try image.cropped(x: 3, y: 2, width: 15, height: 11)
         let expected = crop.applyingOrientation(o)
@@ -55,7 +55,7 @@ struct AffineRendererTests {
     @Test("axis-aligned scaling is the separable resize of the source rectangle, then the permutation",
           arguments: Orientation.allCases)
     func separablePath(_ o: Orientation) throws {
-        let image = randomBuffer(width: 41, height: 29, format: .rgb8, seed: 12)
+        let image = try randomBuffer(width: 41, height: 29, format: .rgb8, seed: 12)
         let rect = Rect(x: 2.5, y: 1.25, width: 36, height: 24)
         let resized = try image.resized(width: 15, height: 10, from: rect)
         let expected = resized.applyingOrientation(o)
@@ -72,7 +72,7 @@ struct AffineRendererTests {
     @Test("rendering in bands from windows of source rows gives the same pixels as one render")
     func bands() throws {
         var rng = SplitMix64(seed: 99)
-        let image = randomBuffer(width: 50, height: 40, format: .rgb8, seed: 5)
+        let image = try randomBuffer(width: 50, height: 40, format: .rgb8, seed: 5)
         let size = PixelSize(validWidth: 50, height: 40)
         let transforms: [(AffineTransform2D, PixelSize)] = [
             (Self.plan(angle: 0.3, scale: 0.8, output: (30, 22), center: Point(x: 25, y: 20)), PixelSize(validWidth: 30, height: 22)),
@@ -111,7 +111,7 @@ struct AffineRendererTests {
     @Test("the SSE2 and the portable 8-bit kernels give identical pixels, at the edges too",
           arguments: [PixelFormat.gray8, .grayAlpha8, .rgb8, .rgba8])
     func kernelsAgree(_ format: PixelFormat) throws {
-        let image = randomBuffer(width: 37, height: 29, format: format, seed: 31)
+        let image = try randomBuffer(width: 37, height: 29, format: format, seed: 31)
         for (angle, scale, filter) in [(0.3, 1.0, ResamplingFilter.catmullRom), (-0.6, 0.45, .lanczos3), (0.1, 1.3, .mitchell),
                                        (0.05, 0.8, .nearest)] {
             // Larger than the picture, so that many taps are clamped at the edges.
@@ -130,7 +130,7 @@ struct AffineRendererTests {
         let maxValue = format.depth.maxValue
         let values = [maxValue / 3, maxValue / 2, maxValue / 5, maxValue]
         for (w, h) in [(1, 1), (2, 1), (1, 3)] {
-            let image = makeBuffer(width: w, height: h, format: format) { _, _, c in values[c] }
+            let image = try makeBuffer(width: w, height: h, format: format) { _, _, c in values[c] }
             for (angle, scale) in [(0.4, 1.0), (-0.2, 3.0), (0.9, 0.5)] {
                 let t = Self.plan(angle: angle, scale: scale, output: (3, 2), center: Point(x: Double(w) / 2, y: Double(h) / 2))
                 let out = try AffineRenderer(sourceSize: PixelSize(validWidth: w, height: h), outputSize: PixelSize(validWidth: 3, height: 2), transform: t).render(image)
@@ -150,7 +150,7 @@ struct AffineRendererTests {
         for trial in 0..<300 {
             let format = formats[trial % formats.count]
             let (w, h) = (Int(uniform(20, 64)), Int(uniform(20, 64)))
-            let white = makeBuffer(width: w, height: h, format: format) { _, _, _ in format.depth.maxValue }
+            let white = try makeBuffer(width: w, height: h, format: format) { _, _, _ in format.depth.maxValue }
             let angle = uniform(-45, 45) * Double.pi / 180
             let scale = uniform(0.1, 1)
             let filter: ResamplingFilter = [.catmullRom, .lanczos3, .mitchell, .bilinear][trial % 4]
@@ -182,7 +182,7 @@ struct AffineRendererTests {
     @Test("no halo: a white shape on transparent black stays white when rotated and reduced",
           arguments: [PixelFormat.rgba8, .grayAlpha8, .rgba16])
     func noHaloRotated(_ format: PixelFormat) throws {
-        let disc = ResamplerTests.whiteDisc(size: 64, format: format)
+        let disc = try ResamplerTests.whiteDisc(size: 64, format: format)
         for (angle, scale) in [(0.5, 1.0), (-0.3, 0.7), (0.7, 0.3), (0.2, 1.6), (-0.4, 0.15), (0.1, 0.12)] {
             for filter in [ResamplingFilter.catmullRom, .lanczos3] {
                 let size = max(4, Int(64 * scale * 0.9))
@@ -199,7 +199,7 @@ struct AffineRendererTests {
     func rotatedRamp() throws {
         for format in [PixelFormat.gray8, .rgb16] {
             let k = format.depth == .eight ? 1.0 : 257.0
-            let ramp = makeBuffer(width: 80, height: 60, format: format) { x, y, _ in Int((Double(x + 2 * y) * k).rounded()) }
+            let ramp = try makeBuffer(width: 80, height: 60, format: format) { x, y, _ in Int((Double(x + 2 * y) * k).rounded()) }
             let t = Self.plan(angle: 0.4, scale: 1, output: (30, 20), center: Point(x: 40, y: 30))
             let renderer = try AffineRenderer(sourceSize: PixelSize(validWidth: 80, height: 60), outputSize: PixelSize(validWidth: 30, height: 20), transform: t)
             let out = try renderer.render(ramp)
@@ -218,7 +218,7 @@ struct AffineRendererTests {
 
     @Test("rotated 4× and 8× reductions of a zone plate: the stretched kernel (and the box pre-shrink) stay below 4 levels RMS aliasing, nearest does not")
     func rotatedAliasing() throws {
-        let (image, k) = ResamplerTests.zonePlate(size: 384)
+        let (image, k) = try ResamplerTests.zonePlate(size: 384)
         func aliasing(_ filter: ResamplingFilter, scale: Double) throws -> Double {
             let side = Int(320 * scale)
             let t = Self.plan(angle: 0.2, scale: scale, output: (side, side), center: Point(x: 192, y: 192))

@@ -9,7 +9,7 @@ struct OperationsTests {
 
     @Test("crop rounds fractional rects outwards, clamps partly outside rects, rejects empty ones")
     func crop() throws {
-        let image = makeBuffer(width: 10, height: 6, format: .rgb8) { x, y, c in x * 20 + y + c }
+        let image = try makeBuffer(width: 10, height: 6, format: .rgb8) { x, y, c in x * 20 + y + c }
         let a = try image.cropped(to: Rect(x: 1.2, y: 0.5, width: 2.1, height: 1.0))
         #expect(a.width == 3 && a.height == 2)  // x 1…4, y 0…2
         #expect(a.pixel(x: 0, y: 0) == image.pixel(x: 1, y: 0) && a.pixel(x: 2, y: 1) == image.pixel(x: 3, y: 1))
@@ -33,7 +33,7 @@ struct OperationsTests {
         for format in [PixelFormat.gray8, .grayAlpha8, .rgb8, .rgba8, .gray16, .rgb16, .rgba16] {
             for (w, h) in [(5, 3), (7, 4), (1, 9), (70, 67), (129, 3)] {
                 // Every pixel unique: x in channel 0, y in the last channel (or both in one gray sample).
-                let image = makeBuffer(width: w, height: h, format: format) { x, y, c in
+                let image = try makeBuffer(width: w, height: h, format: format) { x, y, c in
                     format.channelCount == 1 ? (x + y * w) % (format.depth.maxValue + 1) : (c == 0 ? x : (c == format.channelCount - 1 ? y : x ^ y)) % 256
                 }
                 let out = image.applyingOrientation(orientation)
@@ -52,8 +52,8 @@ struct OperationsTests {
     }
 
     @Test("baking an orientation then its inverse gives the original back")
-    func orientationRoundTrip() {
-        let image = randomBuffer(width: 13, height: 8, format: .rgba8, seed: 11)
+    func orientationRoundTrip() throws {
+        let image = try randomBuffer(width: 13, height: 8, format: .rgba8, seed: 11)
         for o in Orientation.allCases {
             #expect(image.applyingOrientation(o).applyingOrientation(o.inverse) == image)
         }
@@ -62,8 +62,8 @@ struct OperationsTests {
     // MARK: Content modes
 
     /// 60×30 (wide) or 30×60 (tall): red is 4·x, green 4·y, blue 200.
-    static func ramp(wide: Bool, format: PixelFormat = .rgb8) -> PixelBuffer {
-        makeBuffer(width: wide ? 60 : 30, height: wide ? 30 : 60, format: format) { x, y, c in
+    static func ramp(wide: Bool, format: PixelFormat = .rgb8) throws -> PixelBuffer {
+        try makeBuffer(width: wide ? 60 : 30, height: wide ? 30 : 60, format: format) { x, y, c in
             let v = [4 * x, 4 * y, 200, 255][c == format.channelCount - 1 && format.hasAlpha ? 3 : c]
             return format.depth == .eight ? v : v * 257
         }
@@ -81,7 +81,7 @@ struct OperationsTests {
             #expect(layout.outputSize == PixelSize(validWidth: ow, height: oh), "\(mode) \(sw)×\(sh) in \(bw)×\(bh)")
         }
         #expect(throws: PixelError.self) { try ResizeMode.fit.layout(sourceWidth: 10, sourceHeight: 10, width: 0, height: 5) }
-        let wide = Self.ramp(wide: true)
+        let wide = try Self.ramp(wide: true)
         let stretched = try wide.resized(width: 20, height: 20, mode: .stretch)
         #expect(stretched.width == 20 && stretched.height == 20)
         // Stretch: output pixel (10, 10) samples the source at (31.5, 15.75): red 4·31 = 124, green 4·15.25 = 61.
@@ -93,7 +93,7 @@ struct OperationsTests {
     @Test("fill keeps the part the gravity names, for every gravity, wide and tall", arguments: Alignment.allCases)
     func fillGravity(_ gravity: Alignment) throws {
         for wide in [true, false] {
-            let image = Self.ramp(wide: wide)
+            let image = try Self.ramp(wide: wide)
             let out = try image.resized(width: 20, height: 20, mode: .fill(gravity: gravity))
             #expect(out.width == 20 && out.height == 20 && out.format == .rgb8)
             // The kept square is 30×30 source pixels; its offset along the long side follows the gravity.
@@ -111,7 +111,7 @@ struct OperationsTests {
 
     @Test("pad places the fitted image by alignment on a colour or on transparency", arguments: Alignment.allCases)
     func padAlignment(_ alignment: Alignment) throws {
-        let wide = Self.ramp(wide: true)  // fits a 20×20 box as 20×10
+        let wide = try Self.ramp(wide: true)  // fits a 20×20 box as 20×10
         let top = Int((10 * alignment.verticalFraction).rounded())
         let red = PixelColor(red: 255, green: 0, blue: 0)
         let onRed = try wide.resized(width: 20, height: 20, mode: .pad(background: red, alignment: alignment))
@@ -126,7 +126,7 @@ struct OperationsTests {
             if inside { #expect(Array(clear.pixel(x: 5, y: y).prefix(3)) == onRed.pixel(x: 5, y: y)) }
         }
         // A tall image pads left and right instead.
-        let tall = Self.ramp(wide: false)
+        let tall = try Self.ramp(wide: false)
         let side = try tall.resized(width: 20, height: 20, mode: .pad(background: .white, alignment: alignment))
         let left = Int((10 * alignment.horizontalFraction).rounded())
         #expect(side.pixel(x: left == 0 ? 15 : 0, y: 3) == [255, 255, 255])
@@ -137,7 +137,7 @@ struct OperationsTests {
 
     @Test("thumbnail: a square cropped about the centre, with an optional transparent border and rounded corners")
     func thumbnail() throws {
-        let wide = Self.ramp(wide: true)
+        let wide = try Self.ramp(wide: true)
         let plain = try wide.thumbnail(side: 16)
         #expect(plain.width == 16 && plain.height == 16 && plain.format == .rgb8)
         // The centre square is source x 15…45: output x 8's centre is 15 + 8.5 · 30/16 = 30.94 → red ≈ 4 · 30.44.
@@ -157,7 +157,7 @@ struct OperationsTests {
     @Test("rounded corners remove exactly the corner area outside the arcs")
     func roundedCornerArea() throws {
         for format in [PixelFormat.rgb8, .gray16] {
-            let square = makeBuffer(width: 40, height: 30, format: format) { _, _, _ in format.depth.maxValue }
+            let square = try makeBuffer(width: 40, height: 30, format: format) { _, _, _ in format.depth.maxValue }
             let rounded = try square.roundedCorners(radius: 10)
             #expect(rounded.format == format.with(layout: format.layout.withAlpha))
             let c = rounded.channelCount
@@ -174,7 +174,7 @@ struct OperationsTests {
 
     @Test("a circle: the centred square with anti-aliased edge and the disc's area")
     func circle() throws {
-        let image = makeBuffer(width: 41, height: 31, format: .rgba8) { _, _, c in c == 3 ? 255 : 90 }
+        let image = try makeBuffer(width: 41, height: 31, format: .rgba8) { _, _, c in c == 3 ? 255 : 90 }
         let circle = try image.circleCropped()
         #expect(circle.width == 31 && circle.height == 31)
         let area = Double((0..<31).flatMap { y in (0..<31).map { x in circle[x: x, y: y, channel: 3] } }.reduce(0, +)) / 255
@@ -190,7 +190,7 @@ struct OperationsTests {
     }
 
     @Test("disc coverage integrates exactly")
-    func discArea() {
+    func discArea() throws {
         #expect(abs(RoundedRectCoverage.discArea(radius: 3, u: (0, 3), v: (0, 3)) - Double.pi * 9 / 4) < 1e-12)
         #expect(abs(RoundedRectCoverage.discArea(radius: 3, u: (0, 1), v: (0, 1)) - 1) < 1e-12)
         #expect(RoundedRectCoverage.discArea(radius: 3, u: (2.5, 3), v: (2.5, 3)) == 0)
@@ -202,7 +202,7 @@ struct OperationsTests {
 
     @Test("alpha helpers: has alpha, is opaque, add alpha, transparent border, flatten")
     func alphaHelpers() throws {
-        let rgb = randomBuffer(width: 5, height: 4, format: .rgb8, seed: 9)
+        let rgb = try randomBuffer(width: 5, height: 4, format: .rgb8, seed: 9)
         #expect(!rgb.hasAlpha && rgb.isOpaque)
         let rgba = rgb.addingAlpha()
         #expect(rgba.format == .rgba8 && rgba.isOpaque && rgba.hasAlpha)
@@ -210,7 +210,7 @@ struct OperationsTests {
         var holed = rgba
         holed[x: 4, y: 3, channel: 3] = 254
         #expect(!holed.isOpaque)
-        let gray16 = randomBuffer(width: 3, height: 3, format: .gray16, seed: 2).addingAlpha()
+        let gray16 = try randomBuffer(width: 3, height: 3, format: .gray16, seed: 2).addingAlpha()
         #expect(gray16.format == .grayAlpha16 && gray16[x: 1, y: 1, channel: 1] == 65535)
 
         let framed = try rgb.addingTransparentBorder(3)
@@ -219,18 +219,18 @@ struct OperationsTests {
         #expect(framed.pixel(x: 3, y: 3) == rgba.pixel(x: 0, y: 0) && framed.pixel(x: 7, y: 6) == rgba.pixel(x: 4, y: 3))
         #expect(throws: PixelError.self) { try rgb.addingTransparentBorder(-1) }
 
-        let halfWhite = makeBuffer(width: 2, height: 1, format: .rgba8) { x, _, c in c == 3 ? (x == 0 ? 128 : 0) : 255 }
+        let halfWhite = try makeBuffer(width: 2, height: 1, format: .rgba8) { x, _, c in c == 3 ? (x == 0 ? 128 : 0) : 255 }
         let flat = halfWhite.flattened(over: PixelColor(red: 0, green: 0, blue: 100))
         #expect(flat.format == .rgb8)
         #expect(flat.pixel(x: 0, y: 0) == [128, 128, 178] && flat.pixel(x: 1, y: 0) == [0, 0, 100])
-        let grayAlpha = makeBuffer(width: 1, height: 1, format: .grayAlpha16) { _, _, c in c == 0 ? 65535 : 0 }
+        let grayAlpha = try makeBuffer(width: 1, height: 1, format: .grayAlpha16) { _, _, c in c == 0 ? 65535 : 0 }
         let grayFlat = grayAlpha.flattened(over: PixelColor(red: 255, green: 0, blue: 0))
         #expect(grayFlat.format == .gray16 && grayFlat.pixel(x: 0, y: 0) == [Int(PixelColor(red: 255, green: 0, blue: 0).luminance)])
         #expect(rgb.flattened(over: .white) == rgb)
     }
 
     @Test("colours convert to each format's samples")
-    func colorSamples() {
+    func colorSamples() throws {
         let c = PixelColor(red: 10, green: 200, blue: 30, alpha: 128)
         #expect(c.samples(for: .rgba8) == [10, 200, 30, 128])
         #expect(c.samples(for: .rgb16) == [2570, 51400, 7710])
@@ -242,7 +242,7 @@ struct OperationsTests {
     @Test("16-bit buffers stay 16-bit and gray stays gray through every operation")
     func depthAndLayoutKept() throws {
         for format in [PixelFormat.gray16, .rgb16, .grayAlpha16, .gray8] {
-            let image = randomBuffer(width: 23, height: 17, format: format, seed: 4)
+            let image = try randomBuffer(width: 23, height: 17, format: format, seed: 4)
             let results: [PixelBuffer] = [
                 try image.cropped(to: Rect(x: 1.5, y: 2, width: 7, height: 5)),
                 try image.resized(width: 9, height: 30),

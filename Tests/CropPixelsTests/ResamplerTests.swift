@@ -8,7 +8,7 @@ struct ResamplerTests {
     static let filters = ResamplingFilter.allCases
 
     @Test("weights of every output sum to one and stay inside the source", arguments: filters)
-    func weightsSumToOne(_ filter: ResamplingFilter) {
+    func weightsSumToOne(_ filter: ResamplingFilter) throws {
         let cases: [(Int, Int, Double, Double)] = [
             (100, 7, 0, 100), (7, 100, 0, 7), (13, 13, 0, 13), (64, 21, 3.25, 60.5), (5, 1, 0, 5), (1, 9, 0, 1),
             (4000, 1280, 0, 4000),
@@ -35,7 +35,7 @@ struct ResamplerTests {
             let maxValue = format.depth.maxValue
             let values = format.layout.hasAlpha ? [maxValue / 3, maxValue * 2 / 5, maxValue * 5 / 7, maxValue * 37 / 255]
                 : [maxValue / 3, maxValue * 2 / 5, maxValue * 5 / 7]
-            let image = makeBuffer(width: 13, height: 9, format: format) { _, _, c in values[c % values.count] }
+            let image = try makeBuffer(width: 13, height: 9, format: format) { _, _, c in values[c % values.count] }
             for linear in [false, true] {
                 let options = ResampleOptions(filter: filter, linearLight: linear)
                 let tolerance = linear ? 1 : 0
@@ -55,7 +55,7 @@ struct ResamplerTests {
     func matchesPillow() throws {
         // 9×7 RGB: R = (37x + 11y) mod 256, G = (5x² + 23y) mod 256, B = 255 on odd x+y. Expected values from
         // Pillow 11 (`Image.resize(size, filter[, box])`).
-        let image = makeBuffer(width: 9, height: 7, format: .rgb8) { x, y, c in
+        let image = try makeBuffer(width: 9, height: 7, format: .rgb8) { x, y, c in
             [(x * 37 + y * 11) % 256, (x * x * 5 + y * 23) % 256, (x + y) % 2 == 1 ? 255 : 0][c]
         }
         let lanczos = [30, 18, 125, 112, 52, 128, 202, 157, 128, 64, 117, 125, 55, 70, 129, 144, 115, 127, 197, 180,
@@ -82,7 +82,7 @@ struct ResamplerTests {
     @Test("box reductions by integer factors are the plain averages")
     func boxAverages() throws {
         for format in [PixelFormat.gray8, .rgb8, .gray16, .rgb16] {
-            let image = randomBuffer(width: 12, height: 12, format: format, seed: 7)
+            let image = try randomBuffer(width: 12, height: 12, format: format, seed: 7)
             for k in [2, 3, 4] {
                 let out = try image.resized(width: 12 / k, height: 12 / k, options: ResampleOptions(filter: .box))
                 var worst = 0
@@ -107,7 +107,7 @@ struct ResamplerTests {
     @Test("nearest copies whole source pixels at floor((i + 0.5) · scale)")
     func nearestPicksPixels() throws {
         for format in [PixelFormat.rgba8, .grayAlpha16, .rgb8] {
-            let image = randomBuffer(width: 17, height: 11, format: format, seed: 3)
+            let image = try randomBuffer(width: 17, height: 11, format: format, seed: 3)
             let out = try image.resized(width: 6, height: 5, options: ResampleOptions(filter: .nearest))
             for y in 0..<5 {
                 for x in 0..<6 {
@@ -120,9 +120,9 @@ struct ResamplerTests {
 
     /// A zone plate, `127.5 + 127.5 cos(π k (x² + y²))`: its local frequency grows from 0 at the top-left corner to
     /// 0.32 cycles per pixel along each axis at the far edges.
-    static func zonePlate(size n: Int) -> (PixelBuffer, Double) {
+    static func zonePlate(size n: Int) throws -> (PixelBuffer, Double) {
         let k = 0.45 / (Double(n) * 2.0.squareRoot())
-        let image = makeBuffer(width: n, height: n, format: .gray8) { x, y, _ in
+        let image = try makeBuffer(width: n, height: n, format: .gray8) { x, y, _ in
             let (fx, fy) = (Double(x) + 0.5, Double(y) + 0.5)
             return Int((127.5 + 127.5 * cos(Double.pi * k * (fx * fx + fy * fy))).rounded())
         }
@@ -131,7 +131,7 @@ struct ResamplerTests {
 
     @Test("zone plate reduced 4×: Lanczos3 keeps aliasing below 3 levels RMS, nearest is far above")
     func zonePlateAliasing() throws {
-        let (image, k) = Self.zonePlate(size: 384)
+        let (image, k) = try Self.zonePlate(size: 384)
         func measure(_ filter: ResamplingFilter) throws -> (alias: Double, passband: Double) {
             let out = try image.resized(width: 96, height: 96, options: ResampleOptions(filter: filter))
             var aliased: [Int] = [], passErrors: [Double] = []
@@ -160,10 +160,10 @@ struct ResamplerTests {
     }
 
     /// An opaque white disc on fully transparent black.
-    static func whiteDisc(size n: Int, format: PixelFormat) -> PixelBuffer {
+    static func whiteDisc(size n: Int, format: PixelFormat) throws -> PixelBuffer {
         let maxValue = format.depth.maxValue
         let r = Double(n) * 0.3, cx = Double(n) * 0.45, cy = Double(n) * 0.55
-        return makeBuffer(width: n, height: n, format: format) { x, y, _ in
+        return try makeBuffer(width: n, height: n, format: format) { x, y, _ in
             let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
             return dx * dx + dy * dy <= r * r ? maxValue : 0
         }
@@ -185,7 +185,7 @@ struct ResamplerTests {
     @Test("no halo: a white shape on transparent black stays white wherever alpha > 0",
           arguments: [PixelFormat.rgba8, .grayAlpha8, .rgba16, .grayAlpha16])
     func noHalo(_ format: PixelFormat) throws {
-        let disc = Self.whiteDisc(size: 64, format: format)
+        let disc = try Self.whiteDisc(size: 64, format: format)
         for filter in [ResamplingFilter.lanczos3, .catmullRom, .mitchell, .bilinear] {
             for linear in [false, true] {
                 let options = ResampleOptions(filter: filter, linearLight: linear)
@@ -205,7 +205,7 @@ struct ResamplerTests {
     func gamma() throws {
         for format in [PixelFormat.gray8, .rgb8, .rgb16] {
             let maxValue = format.depth.maxValue
-            let stripes = makeBuffer(width: 64, height: 16, format: format) { x, _, _ in x % 2 == 0 ? 0 : maxValue }
+            let stripes = try makeBuffer(width: 64, height: 16, format: format) { x, _, _ in x % 2 == 0 ? 0 : maxValue }
             for filter in [ResamplingFilter.lanczos3, .box, .bilinear] {
                 let plain = try stripes.resized(width: 32, height: 8, options: ResampleOptions(filter: filter))
                 let linear = try stripes.resized(width: 32, height: 8, options: ResampleOptions(filter: filter, linearLight: true))
@@ -225,7 +225,7 @@ struct ResamplerTests {
 
     @Test("16-bit stays 16-bit with more than 8 bits of precision")
     func sixteenBitPrecision() throws {
-        let ramp = makeBuffer(width: 200, height: 3, format: .rgb16) { x, _, c in x * 300 + c * 7 }
+        let ramp = try makeBuffer(width: 200, height: 3, format: .rgb16) { x, _, c in x * 300 + c * 7 }
         for linear in [false, true] {
             let out = try ramp.resized(width: 77, height: 2, options: ResampleOptions(linearLight: linear))
             #expect(out.format == .rgb16)
@@ -245,7 +245,7 @@ struct ResamplerTests {
     func degenerateSizes(_ format: PixelFormat) throws {
         let maxValue = format.depth.maxValue
         for (sw, sh, ow, oh) in [(1, 1, 5, 3), (7, 1, 1, 1), (1, 9, 4, 2), (300, 2, 1, 7), (2, 2, 1, 1)] {
-            let image = makeBuffer(width: sw, height: sh, format: format) { x, y, c in (x * 31 + y * 17 + c * 5) % (maxValue + 1) }
+            let image = try makeBuffer(width: sw, height: sh, format: format) { x, y, c in (x * 31 + y * 17 + c * 5) % (maxValue + 1) }
             for filter in ResamplingFilter.allCases {
                 let out = try image.resized(width: ow, height: oh, options: ResampleOptions(filter: filter))
                 #expect(out.width == ow && out.height == oh && out.format == format)
@@ -257,14 +257,14 @@ struct ResamplerTests {
             }
         }
         // A single pixel enlarged is that pixel everywhere.
-        let dot = makeBuffer(width: 1, height: 1, format: format) { _, _, c in [maxValue / 3, maxValue / 2, maxValue / 5, maxValue][c] }
+        let dot = try makeBuffer(width: 1, height: 1, format: format) { _, _, c in [maxValue / 3, maxValue / 2, maxValue / 5, maxValue][c] }
         let big = try dot.resized(width: 6, height: 4)
         #expect((0..<4).allSatisfy { y in (0..<6).allSatisfy { x in big.pixel(x: x, y: y) == dot.pixel(x: 0, y: 0) } })
     }
 
     @Test("invalid arguments throw PixelError")
-    func invalidArguments() {
-        let image = randomBuffer(width: 8, height: 8, format: .rgb8, seed: 1)
+    func invalidArguments() throws {
+        let image = try randomBuffer(width: 8, height: 8, format: .rgb8, seed: 1)
         #expect(throws: PixelError.self) { try image.resized(width: 0, height: 4) }
         #expect(throws: PixelError.self) { try image.resized(width: 4, height: 4, from: Rect(x: 0, y: 0, width: 0, height: 3)) }
         #expect(throws: PixelError.self) { try image.resized(width: 4, height: 4, from: Rect(x: 4, y: 4, width: 8, height: 3)) }

@@ -24,7 +24,7 @@ struct ResizeStreamTests {
         #expect(stream.hasAllSourceRows)
         stream.waitUntilFiltered()
         while let band = try stream.pull(maxRows: 3) {
-            try band.withUnsafeRows { src in
+            band.withUnsafeRows { src in
                 output.withUnsafeMutableRows { dst in
                     for i in 0..<band.height {
                         dst.row(pulled + i).copyMemory(from: src.row(i), byteCount: band.bytesPerPackedRow)
@@ -41,7 +41,7 @@ struct ResizeStreamTests {
     func identicalToWholeBuffer() throws {
         var rng = SplitMix64(seed: 2024)
         for format in allFormats {
-            let image = randomBuffer(width: 37, height: 45, format: format, seed: rng.next())
+            let image = try randomBuffer(width: 37, height: 45, format: format, seed: rng.next())
             for filter in [ResamplingFilter.lanczos3, .nearest, .mitchell, .box] {
                 for linear in [false, true] {
                     let options = ResampleOptions(filter: filter, linearLight: linear, maxThreads: Int(rng.next() % 3))
@@ -65,7 +65,7 @@ struct ResizeStreamTests {
     func columnSlices() throws {
         var rng = SplitMix64(seed: 77)
         for format in [PixelFormat.rgb8, .rgba8, .gray16, .grayAlpha8] {
-            let image = randomBuffer(width: 300, height: 37, format: format, seed: rng.next())
+            let image = try randomBuffer(width: 300, height: 37, format: format, seed: rng.next())
             for (w, h, filter) in [(130, 21, ResamplingFilter.lanczos3), (257, 60, .catmullRom), (140, 9, .nearest)] {
                 let options = ResampleOptions(filter: filter, maxThreads: 2)
                 let whole = try image.resized(width: w, height: h, options: options)
@@ -78,7 +78,7 @@ struct ResizeStreamTests {
 
     @Test("only the rows the resize reads are needed; rows outside them are skipped")
     func sourceRowsNeeded() throws {
-        let image = randomBuffer(width: 20, height: 40, format: .rgb8, seed: 5)
+        let image = try randomBuffer(width: 20, height: 40, format: .rgb8, seed: 5)
         let rect = Rect(x: 0, y: 10, width: 20, height: 10)
         let stream = try ResizeStream(
             sourceWidth: 20, sourceHeight: 40, format: .rgb8, outputWidth: 10, outputHeight: 5, sourceRect: rect)

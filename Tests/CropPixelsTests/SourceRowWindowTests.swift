@@ -70,7 +70,7 @@ struct SourceRowWindowTests {
 
     @Test("a straightened render from the ring's row tables equals the render of the whole picture, row band by band")
     func renderFromRing() throws {
-        let picture = randomBuffer(width: 90, height: 70, format: .rgba8, seed: 9)
+        let picture = try randomBuffer(width: 90, height: 70, format: .rgba8, seed: 9)
         let t = AffineTransform2D.rotation(counterClockwiseOnScreen: 0.2).translatedBy(x: 8, y: 12)
         let renderer = try AffineRenderer(
             sourceSize: PixelSize(validWidth: 90, height: 70), outputSize: PixelSize(validWidth: 60, height: 40),

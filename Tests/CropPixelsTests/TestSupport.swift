@@ -6,8 +6,8 @@ import CropGeometry
 let allFormats: [PixelFormat] = BitDepth.allCases.flatMap { d in ChannelLayout.allCases.map { PixelFormat($0, d) } }
 
 /// A buffer whose every sample is `f(x, y, channel)`.
-func makeBuffer(width: Int, height: Int, format: PixelFormat, _ f: (Int, Int, Int) -> Int) -> PixelBuffer {
-    var b = try! PixelBuffer(width: width, height: height, format: format)
+func makeBuffer(width: Int, height: Int, format: PixelFormat, _ f: (Int, Int, Int) -> Int) throws -> PixelBuffer {
+    var b = try PixelBuffer(width: width, height: height, format: format)
     for y in 0..<height {
         for x in 0..<width {
             for c in 0..<format.channelCount { b[x: x, y: y, channel: c] = f(x, y, c) }
@@ -17,18 +17,12 @@ func makeBuffer(width: Int, height: Int, format: PixelFormat, _ f: (Int, Int, In
 }
 
 /// A buffer of uniformly random samples.
-func randomBuffer(width: Int, height: Int, format: PixelFormat, seed: UInt64) -> PixelBuffer {
+func randomBuffer(width: Int, height: Int, format: PixelFormat, seed: UInt64) throws -> PixelBuffer {
     var rng = SplitMix64(seed: seed)
     let maxValue = format.depth.maxValue
-    return makeBuffer(width: width, height: height, format: format) { _, _, _ in
+    return try makeBuffer(width: width, height: height, format: format) { _, _, _ in
         Int(rng.next() % UInt64(maxValue + 1))
     }
-}
-
-/// The largest absolute difference between two buffers of the same size and format.
-func maxDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
-    precondition(a.width == b.width && a.height == b.height && a.format == b.format)
-    return zip(a.samples, b.samples).map { abs($0 - $1) }.max() ?? 0
 }
 
 /// Root-mean-square deviation of every sample from `value`.
