@@ -7,7 +7,10 @@ _Static_assert(CK_JPEG_OK == 0 && CK_JPEG_ERR_CORRUPT == 1 && CK_JPEG_ERR_TRUNCA
                "status codes must match CropCodecs' ShimStatus");
 
 #include <jerror.h>
+#include <errno.h>
 #include <setjmp.h>
+#include <sys/types.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +132,9 @@ struct ck_jpeg_decoder {
   struct jpeg_progress_mgr progress;
   const uint8_t *data;
   size_t size;
+  int fd;              // >= 0: read the input from this file, through `input`
+  uint8_t *input;      // CK_JPEG_IO_CHUNK bytes, for fd input
+  uint64_t file_read;  // bytes read (or skipped) from `fd` so far
   int phase;
   int state;
   int created;
@@ -152,8 +158,31 @@ static const JOCTET ck_fake_eoi[2] = {0xFF, JPEG_EOI};
 
 static void ck_src_init(j_decompress_ptr cinfo) { (void)cinfo; }
 
+// Reads the next chunk of a file input; returns the bytes read (0 at the end of the file). Fails on a read error.
+static size_t ck_src_read(ck_jpeg_decoder *dec) {
+  for (;;) {
+    ssize_t n = read(dec->fd, dec->input, CK_JPEG_IO_CHUNK);
+    if (n >= 0) {
+      dec->file_read += (uint64_t)n;
+      return (size_t)n;
+    }
+    if (errno == EINTR) continue;
+    char buffer[CK_JPEG_MESSAGE_LENGTH];
+    snprintf(buffer, sizeof buffer, "cannot read the input: %s", strerror(errno));
+    ck_fail(&dec->err, CK_JPEG_ERR_IO, -1, buffer);
+  }
+}
+
 static boolean ck_src_fill(j_decompress_ptr cinfo) {
   ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
+  if (dec->fd >= 0) {
+    size_t n = ck_src_read(dec);
+    if (n > 0) {
+      cinfo->src->next_input_byte = dec->input;
+      cinfo->src->bytes_in_buffer = n;
+      return TRUE;
+    }
+  }
   if (dec->phase == PHASE_HEADER) {
     ck_fail(&dec->err, CK_JPEG_ERR_TRUNCATED, JERR_INPUT_EOF,
             "Premature end of JPEG data in the header (the file is truncated)");
@@ -168,8 +197,22 @@ static boolean ck_src_fill(j_decompress_ptr cinfo) {
 
 static void ck_src_skip(j_decompress_ptr cinfo, long num_bytes) {
   struct jpeg_source_mgr *src = cinfo->src;
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
   if (num_bytes <= 0) return;
   if ((size_t)num_bytes > src->bytes_in_buffer) {
+    if (dec->fd >= 0 && src->next_input_byte != ck_fake_eoi) {
+      // Skip the rest in the file; a seek past its end reads as the end of the data next time.
+      off_t rest = (off_t)((size_t)num_bytes - src->bytes_in_buffer);
+      src->bytes_in_buffer = 0;
+      dec->file_read += (uint64_t)rest;
+      if (lseek(dec->fd, rest, SEEK_CUR) < 0) {
+        char buffer[CK_JPEG_MESSAGE_LENGTH];
+        snprintf(buffer, sizeof buffer, "cannot skip in the input: %s", strerror(errno));
+        ck_fail(&dec->err, CK_JPEG_ERR_IO, -1, buffer);
+      }
+      (void)ck_src_fill(cinfo);
+      return;
+    }
     // Skipping past the end: the data has run out.
     src->bytes_in_buffer = 0;
     (void)ck_src_fill(cinfo);
@@ -241,20 +284,25 @@ static void ck_progress(j_common_ptr cinfo) {
   }
 }
 
-ck_jpeg_decoder *ck_jpeg_decoder_create(const uint8_t *data, size_t size, int strict) {
+static ck_jpeg_decoder *ck_decoder_new(const uint8_t *data, size_t size, int fd, int strict) {
   ck_jpeg_decoder *dec = (ck_jpeg_decoder *)calloc(1, sizeof(ck_jpeg_decoder));
   if (dec == NULL) return NULL;
   dec->marker_buffer = (uint8_t *)malloc(65536);
-  if (dec->marker_buffer == NULL) {
+  dec->input = fd >= 0 ? (uint8_t *)malloc(CK_JPEG_IO_CHUNK) : NULL;
+  if (dec->marker_buffer == NULL || (fd >= 0 && dec->input == NULL)) {
+    free(dec->marker_buffer);
+    free(dec->input);
     free(dec);
     return NULL;
   }
   ck_init_error(&dec->err, strict);
   dec->data = data;
   dec->size = size;
+  dec->fd = fd;
   dec->cinfo.err = &dec->err.pub;
   if (setjmp(dec->err.jump)) {
     free(dec->marker_buffer);
+    free(dec->input);
     free(dec);
     return NULL;
   }
@@ -275,6 +323,15 @@ ck_jpeg_decoder *ck_jpeg_decoder_create(const uint8_t *data, size_t size, int st
   return dec;
 }
 
+ck_jpeg_decoder *ck_jpeg_decoder_create(const uint8_t *data, size_t size, int strict) {
+  return ck_decoder_new(data, size, -1, strict);
+}
+
+ck_jpeg_decoder *ck_jpeg_decoder_create_fd(int fd, int strict) {
+  if (fd < 0) return NULL;
+  return ck_decoder_new(NULL, 0, fd, strict);
+}
+
 void ck_jpeg_decoder_destroy(ck_jpeg_decoder *dec) {
   if (dec == NULL) return;
   if (dec->created) {
@@ -282,6 +339,7 @@ void ck_jpeg_decoder_destroy(ck_jpeg_decoder *dec) {
     if (setjmp(dec->err.jump) == 0) jpeg_destroy_decompress(&dec->cinfo);
   }
   free(dec->scratch);
+  free(dec->input);
   free(dec->marker_buffer);
   free(dec->exif);
   for (int i = 0; i < dec->icc_count; i++) free(dec->icc[i]);
@@ -466,7 +524,8 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     }
     output->scans_read = c->input_scan_number;
   }
-  output->bytes_consumed = (uint64_t)(dec->size - (dec->err.eof_hit ? 0 : c->src->bytes_in_buffer));
+  uint64_t total = dec->fd >= 0 ? dec->file_read : (uint64_t)dec->size;
+  output->bytes_consumed = total - (dec->err.eof_hit ? 0 : (uint64_t)c->src->bytes_in_buffer);
   if (dec->cmyk) {
     if (c->output_components != 4) ck_fail(&dec->err, CK_JPEG_ERR_UNSUPPORTED, -1, "Unexpected CMYK output layout");
     dec->scratch = (uint8_t *)malloc((size_t)c->output_width * 4);
@@ -572,9 +631,27 @@ struct ck_jpeg_encoder {
   uint8_t *buffer;
   size_t capacity;
   size_t length;  // valid after finish; before, computed from next_output_byte
+  int fd;           // >= 0: write the output to this file; `buffer` is then one CK_JPEG_IO_CHUNK
+  uint64_t written; // bytes written to `fd`
   int created;
   int state;
 };
+
+// Writes `length` bytes of the buffer to the output file. Fails on a write error.
+static void ck_dest_write(ck_jpeg_encoder *enc, size_t length) {
+  size_t done = 0;
+  while (done < length) {
+    ssize_t n = write(enc->fd, enc->buffer + done, length - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      char buffer[CK_JPEG_MESSAGE_LENGTH];
+      snprintf(buffer, sizeof buffer, "cannot write the output: %s", n < 0 ? strerror(errno) : "no progress");
+      ck_fail(&enc->err, CK_JPEG_ERR_IO, -1, buffer);
+    }
+    done += (size_t)n;
+  }
+  enc->written += length;
+}
 
 static void ck_grow(ck_jpeg_encoder *enc, size_t minimum) {
   size_t capacity = enc->capacity ? enc->capacity : 65536;
@@ -591,7 +668,7 @@ static void ck_grow(ck_jpeg_encoder *enc, size_t minimum) {
 
 static void ck_dest_init(j_compress_ptr cinfo) {
   ck_jpeg_encoder *enc = (ck_jpeg_encoder *)cinfo->client_data;
-  ck_grow(enc, 65536);
+  ck_grow(enc, enc->fd >= 0 ? CK_JPEG_IO_CHUNK : 65536);
   enc->length = 0;
   cinfo->dest->next_output_byte = enc->buffer;
   cinfo->dest->free_in_buffer = enc->capacity;
@@ -600,6 +677,12 @@ static void ck_dest_init(j_compress_ptr cinfo) {
 static boolean ck_dest_empty(j_compress_ptr cinfo) {
   // Called when the whole buffer is full (libjpeg ignores next_output_byte/free_in_buffer here).
   ck_jpeg_encoder *enc = (ck_jpeg_encoder *)cinfo->client_data;
+  if (enc->fd >= 0) {
+    ck_dest_write(enc, enc->capacity);
+    cinfo->dest->next_output_byte = enc->buffer;
+    cinfo->dest->free_in_buffer = enc->capacity;
+    return TRUE;
+  }
   size_t used = enc->capacity;
   ck_grow(enc, enc->capacity * 2);
   cinfo->dest->next_output_byte = enc->buffer + used;
@@ -609,12 +692,19 @@ static boolean ck_dest_empty(j_compress_ptr cinfo) {
 
 static void ck_dest_term(j_compress_ptr cinfo) {
   ck_jpeg_encoder *enc = (ck_jpeg_encoder *)cinfo->client_data;
-  enc->length = enc->capacity - cinfo->dest->free_in_buffer;
+  size_t pending = enc->capacity - cinfo->dest->free_in_buffer;
+  if (enc->fd >= 0) {
+    ck_dest_write(enc, pending);
+    enc->length = 0;
+  } else {
+    enc->length = pending;
+  }
 }
 
-ck_jpeg_encoder *ck_jpeg_encoder_create(void) {
+static ck_jpeg_encoder *ck_encoder_new(int fd) {
   ck_jpeg_encoder *enc = (ck_jpeg_encoder *)calloc(1, sizeof(ck_jpeg_encoder));
   if (enc == NULL) return NULL;
+  enc->fd = fd;
   ck_init_error(&enc->err, 0);
   enc->cinfo.err = &enc->err.pub;
   if (setjmp(enc->err.jump)) {
@@ -629,6 +719,14 @@ ck_jpeg_encoder *ck_jpeg_encoder_create(void) {
   enc->dest.term_destination = ck_dest_term;
   enc->cinfo.dest = &enc->dest;
   return enc;
+}
+
+ck_jpeg_encoder *ck_jpeg_encoder_create(void) { return ck_encoder_new(-1); }
+
+ck_jpeg_encoder *ck_jpeg_encoder_create_fd(int fd) { return fd < 0 ? NULL : ck_encoder_new(fd); }
+
+uint64_t ck_jpeg_encoder_written(const ck_jpeg_encoder *enc) {
+  return enc->fd >= 0 ? enc->written : (uint64_t)enc->length;
 }
 
 void ck_jpeg_encoder_destroy(ck_jpeg_encoder *enc) {
@@ -715,8 +813,8 @@ int ck_jpeg_encoder_finish(ck_jpeg_encoder *enc) {
 }
 
 const uint8_t *ck_jpeg_encoder_output(const ck_jpeg_encoder *enc, size_t *length) {
-  *length = enc->length;
-  return enc->buffer;
+  *length = enc->fd >= 0 ? 0 : enc->length;
+  return enc->fd >= 0 ? NULL : enc->buffer;
 }
 
 const char *ck_jpeg_encoder_message(const ck_jpeg_encoder *enc) { return enc->err.message; }

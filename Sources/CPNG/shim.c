@@ -3,10 +3,13 @@
 #include "cpng_shim.h"
 
 // CropCodecs' ShimStatus maps the status codes of both shims with one table: keep the numbers in step.
-_Static_assert(CK_PNG_OK == 0 && CK_PNG_ERR_CORRUPT == 1 && CK_PNG_ERR_TRUNCATED == 2 && CK_PNG_ERR_STRICT_WARNING == 3 && CK_PNG_ERR_MEMORY == 5 && CK_PNG_ERR_USAGE == 8 && CK_PNG_ERR_NOT_PNG == 6,
+_Static_assert(CK_PNG_OK == 0 && CK_PNG_ERR_CORRUPT == 1 && CK_PNG_ERR_TRUNCATED == 2 && CK_PNG_ERR_STRICT_WARNING == 3 && CK_PNG_ERR_MEMORY == 5 && CK_PNG_ERR_USAGE == 8 && CK_PNG_ERR_NOT_PNG == 6 && CK_PNG_ERR_IO == 9,
                "status codes must match CropCodecs' ShimStatus");
 
+#include <errno.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +20,7 @@ typedef struct {
   int strict;
   int status;
   int truncated;
+  int io;  // the failure is the file's (read or write), not the data's
   int in_finish;
   char message[CK_PNG_MESSAGE_LENGTH];
   int warning_count;
@@ -41,7 +45,7 @@ static void ck_png_record_warning(ck_png_messages *m, const char *message) {
 
 static void ck_png_on_error(png_structp png, png_const_charp message) {
   ck_png_messages *m = (ck_png_messages *)png_get_error_ptr(png);
-  ck_png_fail(m, m->truncated ? CK_PNG_ERR_TRUNCATED : CK_PNG_ERR_CORRUPT, message);
+  ck_png_fail(m, m->io ? CK_PNG_ERR_IO : m->truncated ? CK_PNG_ERR_TRUNCATED : CK_PNG_ERR_CORRUPT, message);
 }
 
 static void ck_png_on_warning(png_structp png, png_const_charp message) {
@@ -59,38 +63,77 @@ struct ck_png_decoder {
   png_structp png;
   png_infop info;
   png_infop end_info;
-  const uint8_t *data;
+  const uint8_t *data;  // memory input; for a file input, `input` holds the bytes read and not yet consumed
   size_t size;
   size_t position;
+  int fd;               // >= 0: read from this file, refilling `input` (CK_PNG_IO_CHUNK bytes)
+  uint8_t *input;
+  int eof;
   int state;
   uint32_t rows_read;
   ck_png_output output;
   png_bytep *row_pointers;
 };
 
-static void ck_png_read(png_structp png, png_bytep out, size_t length) {
-  ck_png_decoder *dec = (ck_png_decoder *)png_get_io_ptr(png);
-  if (length > dec->size - dec->position) {
-    dec->m.truncated = 1;
-    png_error(png, "Premature end of PNG data (the file is truncated)");
+// Refills a file input's buffer with the next chunk (keeping nothing: callers consume what is there first).
+static void ck_png_refill(png_structp png, ck_png_decoder *dec) {
+  for (;;) {
+    ssize_t n = read(dec->fd, dec->input, CK_PNG_IO_CHUNK);
+    if (n >= 0) {
+      dec->data = dec->input;
+      dec->size = (size_t)n;
+      dec->position = 0;
+      if (n == 0) dec->eof = 1;
+      return;
+    }
+    if (errno == EINTR) continue;
+    char buffer[CK_PNG_MESSAGE_LENGTH];
+    snprintf(buffer, sizeof buffer, "cannot read the input: %s", strerror(errno));
+    dec->m.io = 1;
+    png_error(png, buffer);
   }
-  memcpy(out, dec->data + dec->position, length);
-  dec->position += length;
 }
 
-ck_png_decoder *ck_png_decoder_create(const uint8_t *data, size_t size, int strict) {
+static void ck_png_read(png_structp png, png_bytep out, size_t length) {
+  ck_png_decoder *dec = (ck_png_decoder *)png_get_io_ptr(png);
+  while (length > 0) {
+    if (dec->position == dec->size && dec->fd >= 0 && !dec->eof) ck_png_refill(png, dec);
+    size_t available = dec->size - dec->position;
+    if (available == 0) {
+      dec->m.truncated = 1;
+      png_error(png, "Premature end of PNG data (the file is truncated)");
+    }
+    size_t n = length < available ? length : available;
+    memcpy(out, dec->data + dec->position, n);
+    dec->position += n;
+    out += n;
+    length -= n;
+  }
+}
+
+static ck_png_decoder *ck_png_decoder_new(const uint8_t *data, size_t size, int fd, int strict) {
   ck_png_decoder *dec = (ck_png_decoder *)calloc(1, sizeof(ck_png_decoder));
   if (dec == NULL) return NULL;
   dec->m.strict = strict;
   dec->data = data;
   dec->size = size;
+  dec->fd = fd;
+  if (fd >= 0) {
+    dec->input = (uint8_t *)malloc(CK_PNG_IO_CHUNK);
+    if (dec->input == NULL) {
+      free(dec);
+      return NULL;
+    }
+  }
   dec->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &dec->m, ck_png_on_error, ck_png_on_warning);
   if (dec->png == NULL) {
+    free(dec->input);
     free(dec);
     return NULL;
   }
   if (setjmp(dec->m.jump)) {
     png_destroy_read_struct(&dec->png, &dec->info, &dec->end_info);
+    free(dec->input);
     free(dec);
     return NULL;
   }
@@ -98,6 +141,7 @@ ck_png_decoder *ck_png_decoder_create(const uint8_t *data, size_t size, int stri
   dec->end_info = png_create_info_struct(dec->png);
   if (dec->info == NULL || dec->end_info == NULL) {
     png_destroy_read_struct(&dec->png, &dec->info, &dec->end_info);
+    free(dec->input);
     free(dec);
     return NULL;
   }
@@ -112,18 +156,32 @@ ck_png_decoder *ck_png_decoder_create(const uint8_t *data, size_t size, int stri
   return dec;
 }
 
+ck_png_decoder *ck_png_decoder_create(const uint8_t *data, size_t size, int strict) {
+  return ck_png_decoder_new(data, size, -1, strict);
+}
+
+ck_png_decoder *ck_png_decoder_create_fd(int fd, int strict) {
+  return fd < 0 ? NULL : ck_png_decoder_new(NULL, 0, fd, strict);
+}
+
 void ck_png_decoder_destroy(ck_png_decoder *dec) {
   if (dec == NULL) return;
   if (setjmp(dec->m.jump) == 0) png_destroy_read_struct(&dec->png, &dec->info, &dec->end_info);
   free(dec->row_pointers);
+  free(dec->input);
   free(dec);
 }
 
 int ck_png_decoder_read_header(ck_png_decoder *dec, ck_png_header *header) {
   memset(header, 0, sizeof(*header));
   if (dec->state != STATE_NEW) return CK_PNG_ERR_USAGE;
-  if (dec->size < 8 || png_sig_cmp(dec->data, 0, 8) != 0) {
-    if (dec->size < 8 && png_sig_cmp(dec->data, 0, dec->size) == 0) {
+  if (dec->fd >= 0 && dec->position == dec->size && !dec->eof) {
+    // The signature comes from the first chunk of the file (a read error here is reported as the read's).
+    if (setjmp(dec->m.jump)) return dec->m.status;
+    ck_png_refill(dec->png, dec);
+  }
+  if (dec->size - dec->position < 8 || png_sig_cmp(dec->data + dec->position, 0, 8) != 0) {
+    if (dec->size - dec->position < 8 && png_sig_cmp(dec->data + dec->position, 0, dec->size - dec->position) == 0) {
       ck_png_copy(dec->m.message, "Premature end of PNG data in the signature (the file is truncated)");
       return CK_PNG_ERR_TRUNCATED;
     }
@@ -285,13 +343,47 @@ struct ck_png_encoder {
   uint8_t *buffer;
   size_t capacity;
   size_t length;
+  int fd;            // >= 0: write to this file whenever `buffer` holds CK_PNG_IO_CHUNK bytes
+  uint64_t written;  // bytes written to `fd`
   int state;
   uint32_t height;
   uint32_t rows_written;
 };
 
+// Writes the buffered bytes to the output file and empties the buffer.
+static void ck_png_drain(png_structp png, ck_png_encoder *enc) {
+  size_t done = 0;
+  while (done < enc->length) {
+    ssize_t n = write(enc->fd, enc->buffer + done, enc->length - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      char message[CK_PNG_MESSAGE_LENGTH];
+      snprintf(message, sizeof message, "cannot write the output: %s", n < 0 ? strerror(errno) : "no progress");
+      enc->m.io = 1;
+      png_error(png, message);
+    }
+    done += (size_t)n;
+  }
+  enc->written += enc->length;
+  enc->length = 0;
+}
+
 static void ck_png_write(png_structp png, png_bytep data, size_t length) {
   ck_png_encoder *enc = (ck_png_encoder *)png_get_io_ptr(png);
+  if (enc->fd >= 0 && enc->length + length > CK_PNG_IO_CHUNK) {
+    ck_png_drain(png, enc);
+    if (length >= CK_PNG_IO_CHUNK) {
+      // A large piece goes straight to the file.
+      uint8_t *saved = enc->buffer;
+      size_t saved_length = enc->length;
+      enc->buffer = data;
+      enc->length = length;
+      ck_png_drain(png, enc);
+      enc->buffer = saved;
+      enc->length = saved_length;
+      return;
+    }
+  }
   if (length > SIZE_MAX - enc->length) png_error(png, "Output too large");
   size_t needed = enc->length + length;
   if (needed > enc->capacity) {
@@ -309,11 +401,15 @@ static void ck_png_write(png_structp png, png_bytep data, size_t length) {
   enc->length = needed;
 }
 
-static void ck_png_flush(png_structp png) { (void)png; }
+static void ck_png_flush(png_structp png) {
+  ck_png_encoder *enc = (ck_png_encoder *)png_get_io_ptr(png);
+  if (enc->fd >= 0) ck_png_drain(png, enc);
+}
 
-ck_png_encoder *ck_png_encoder_create(void) {
+static ck_png_encoder *ck_png_encoder_new(int fd) {
   ck_png_encoder *enc = (ck_png_encoder *)calloc(1, sizeof(ck_png_encoder));
   if (enc == NULL) return NULL;
+  enc->fd = fd;
   enc->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &enc->m, ck_png_on_error, ck_png_on_warning);
   if (enc->png == NULL) {
     free(enc);
@@ -334,6 +430,14 @@ ck_png_encoder *ck_png_encoder_create(void) {
   // A metadata chunk libpng refuses (say, an ICC profile it finds invalid) is dropped with a warning.
   png_set_benign_errors(enc->png, 1);
   return enc;
+}
+
+ck_png_encoder *ck_png_encoder_create(void) { return ck_png_encoder_new(-1); }
+
+ck_png_encoder *ck_png_encoder_create_fd(int fd) { return fd < 0 ? NULL : ck_png_encoder_new(fd); }
+
+uint64_t ck_png_encoder_written(const ck_png_encoder *enc) {
+  return enc->fd >= 0 ? enc->written + enc->length : (uint64_t)enc->length;
 }
 
 void ck_png_encoder_destroy(ck_png_encoder *enc) {
@@ -392,13 +496,14 @@ int ck_png_encoder_finish(ck_png_encoder *enc) {
     return enc->m.status;
   }
   png_write_end(enc->png, NULL);
+  if (enc->fd >= 0) ck_png_drain(enc->png, enc);
   enc->state = STATE_DONE;
   return CK_PNG_OK;
 }
 
 const uint8_t *ck_png_encoder_output(const ck_png_encoder *enc, size_t *length) {
-  *length = enc->length;
-  return enc->buffer;
+  *length = enc->fd >= 0 ? 0 : enc->length;
+  return enc->fd >= 0 ? NULL : enc->buffer;
 }
 
 const char *ck_png_encoder_message(const ck_png_encoder *enc) { return enc->m.message; }

@@ -67,45 +67,12 @@ package enum FileIO {
     static func writeAtomically(
         _ bytes: UnsafeRawBufferPointer, toPath path: String, overwrite: Bool, failBeforeCommit: Bool
     ) throws(CodecError) {
-        guard !path.isEmpty, !path.hasSuffix("/") else {
-            throw .ioFailure(path: path, operation: "write", reason: "not a file name")
-        }
-        try checkCanCreate(path: path, overwrite: overwrite)
-        let directory = directoryName(of: path)
-        let (temporary, fd) = try createTemporaryFile(for: path, in: directory)
-        var committed = false
-        defer {
-            if !committed { unlink(temporary) }
-        }
-        do throws(CodecError) {
-            try writeAll(bytes, to: fd, path: temporary)
-            guard fsync(fd) == 0 else { throw failure(temporary, "sync") }
-        } catch {
-            close(fd)
-            throw error
-        }
-        guard close(fd) == 0 else { throw failure(temporary, "close") }
+        let file = try AtomicFile(path: path, overwrite: overwrite)
+        try writeAll(bytes, to: file.descriptor, path: file.temporaryPath)
         if failBeforeCommit {
             throw .ioFailure(path: path, operation: "write", reason: "injected failure before commit")
         }
-        if overwrite {
-            guard rename(temporary, path) == 0 else { throw failure(path, "rename into place") }
-            committed = true
-        } else if link(temporary, path) == 0 {
-            unlink(temporary)
-            committed = true
-        } else {
-            let code = errno
-            if code == EEXIST { throw .fileExists(path: path) }
-            guard [EPERM, EXDEV, EMLINK, ENOSYS, EOPNOTSUPP].contains(code) else {
-                throw failure(path, "create", code)
-            }
-            // The file system has no hard links: check and rename (a small race remains there).
-            if exists(path) { throw .fileExists(path: path) }
-            guard rename(temporary, path) == 0 else { throw failure(path, "rename into place") }
-            committed = true
-        }
-        syncDirectory(directory)
+        try file.commit()
     }
 
     // MARK: Helpers
@@ -142,7 +109,7 @@ package enum FileIO {
         return Prefix(bytes: bytes, isWholeFile: filled == size || maxBytes == nil)
     }
 
-    private static func createTemporaryFile(for path: String, in directory: String) throws(CodecError)
+    static func createTemporaryFile(for path: String, in directory: String) throws(CodecError)
         -> (String, Int32)
     {
         let name = path.split(separator: "/").last.map(String.init) ?? "output"
@@ -156,7 +123,7 @@ package enum FileIO {
         throw .ioFailure(path: path, operation: "create a temporary file for", reason: "no free temporary name")
     }
 
-    private static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(CodecError) {
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(CodecError) {
         guard let base = buffer.baseAddress else { return }
         var written = 0
         while written < buffer.count {
@@ -169,7 +136,7 @@ package enum FileIO {
         }
     }
 
-    private static func syncDirectory(_ directory: String) {
+    static func syncDirectory(_ directory: String) {
         let fd = open(directory, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
             _ = fsync(fd)
@@ -177,17 +144,17 @@ package enum FileIO {
         }
     }
 
-    private static func exists(_ path: String) -> Bool {
+    static func exists(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0
     }
 
-    private static func directoryName(of path: String) -> String {
+    static func directoryName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    private static func failure(_ path: String, _ operation: String, _ code: Int32 = errno) -> CodecError {
+    static func failure(_ path: String, _ operation: String, _ code: Int32 = errno) -> CodecError {
         .ioFailure(path: path, operation: operation, reason: String(cString: strerror(code)))
     }
 }

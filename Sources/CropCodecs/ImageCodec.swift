@@ -12,9 +12,17 @@ package enum ImageCodec {
     package static func makeDecoder(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError)
         -> any ImageRowDecoder
     {
-        switch try ImageFormat.detect(data) {
-        case .jpeg: try JPEGDecoder(data: data, options: options)
-        case .png: try PNGDecoder(data: data, options: options)
+        try makeDecoder(input: .memory(InputBytes(data)), options: options)
+    }
+
+    /// Makes a streaming decoder for an input in memory or in a file (read a chunk at a time, never whole), its
+    /// format detected from its first bytes.
+    package static func makeDecoder(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError)
+        -> any ImageRowDecoder
+    {
+        switch try ImageFormat.detect(input.prefix(16)) {
+        case .jpeg: try JPEGDecoder(input: input, options: options)
+        case .png: try PNGDecoder(input: input, options: options)
         }
     }
 
@@ -27,11 +35,13 @@ package enum ImageCodec {
         return DecodedImage(pixels: pixels, metadata: decoder.metadata, info: decoder.info, warnings: decoder.warnings)
     }
 
-    /// Reads and decodes an image file.
+    /// Reads and decodes an image file (read a chunk at a time).
     package static func decode(fileAtPath path: String, options: DecodeOptions = DecodeOptions()) throws(CodecError)
         -> DecodedImage
     {
-        try decode(FileIO.readFile(atPath: path), options: options)
+        let decoder = try makeDecoder(input: .file(InputFile(path: path)), options: options)
+        let pixels = try decoder.decodeAll()
+        return DecodedImage(pixels: pixels, metadata: decoder.metadata, info: decoder.info, warnings: decoder.warnings)
     }
 
     /// Encodes an image and writes it atomically to `path` (see ``FileIO/writeAtomically(_:toPath:overwrite:)``).
@@ -47,26 +57,29 @@ package enum ImageCodec {
             throw .invalidArgument(
                 name: "output format", reason: "cannot tell it from the name \(path); use a .jpg or .png extension")
         }
-        try FileIO.checkCanCreate(path: path, overwrite: overwrite)
+        let file = try AtomicFile(path: path, overwrite: overwrite)
         let encoder = try makeEncoder(
             format: format, width: image.width, height: image.height, inputFormat: image.format, metadata: metadata,
-            options: options)
+            options: options, output: file)
         try encoder.writeRows(from: image, startRow: 0, count: image.height)
-        try encoder.finish(writingTo: path, overwrite: overwrite)
+        try encoder.finish { _ throws(CodecError) in }
+        try file.commit()
     }
 
-    /// Makes a streaming encoder.
+    /// Makes a streaming encoder, writing into memory or, as it goes, into `output`.
     package static func makeEncoder(
         format: ImageFormat, width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
-        options: EncodeOptions = EncodeOptions()
+        options: EncodeOptions = EncodeOptions(), output: AtomicFile? = nil
     ) throws(CodecError) -> any ImageRowEncoder {
         switch format {
         case .jpeg:
             try JPEGEncoder(
-                width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.jpeg)
+                width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.jpeg,
+                output: output)
         case .png:
             try PNGEncoder(
-                width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.png)
+                width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.png,
+                output: output)
         }
     }
 

@@ -57,18 +57,17 @@ public struct ImageInfo: Hashable, Sendable {
         }
     }
 
-    /// Reads the header and metadata of an image file without decoding pixels. Only the start of the file is read
-    /// when the header fits in it (256 KB), so this is fast on big files.
+    /// Reads the header and metadata of an image file without decoding pixels: a decoder reads the file a chunk at a
+    /// time up to the end of the header, so this is fast on big files and holds little memory.
     ///
     /// - Throws: ``CodecError/ioFailure(path:operation:reason:)`` when the file cannot be read, or the errors of
     ///   ``read(_:strict:)``.
     package static func read(fileAtPath path: String, strict: Bool = false) throws(CodecError) -> ImageInfo {
-        let head = try FileIO.readPrefix(ofFileAtPath: path, maxBytes: 256 * 1024)
-        do throws(CodecError) {
-            return try read(head.bytes, strict: strict)
-        } catch .truncated(let format, let detail) {
-            if head.isWholeFile { throw .truncated(format: format, detail: detail) }
-            return try read(FileIO.readFile(atPath: path), strict: strict)
-        }
+        try read(input: .file(InputFile(path: path)), strict: strict)
+    }
+
+    /// Reads the header and metadata of an input in memory or in a file; see ``read(_:strict:)``.
+    package static func read(input: DecoderInput, strict: Bool = false) throws(CodecError) -> ImageInfo {
+        try ImageCodec.makeDecoder(input: input, options: DecodeOptions(limits: .unlimited, strict: strict)).info
     }
 }

@@ -23,8 +23,12 @@ package protocol ImageRowEncoder: AnyObject {
     ///   would go past `height`; the codec's errors otherwise.
     func writeRows(from source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(CodecError)
 
+    /// The encoded bytes produced so far (all of them after ``finish(_:)``), in memory or in the output file.
+    var bytesWritten: Int { get }
+
     /// Finishes the file after the last row and lends its bytes to `body` without copying them (the encoder owns
-    /// them; they are valid only inside `body`). Calling it again lends the same bytes.
+    /// them; they are valid only inside `body`). Calling it again lends the same bytes. An encoder writing into a
+    /// file lends no bytes: they are in the file.
     func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R
 }
 

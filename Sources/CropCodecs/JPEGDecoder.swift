@@ -31,7 +31,7 @@ package final class JPEGDecoder: ImageRowDecoder {
     public private(set) var scansRead: Int?
 
     private let handle: OpaquePointer
-    private let input: InputBytes
+    private let input: DecoderInput
     private let options: DecodeOptions
     private var started = false
     private var finished = false
@@ -44,9 +44,20 @@ package final class JPEGDecoder: ImageRowDecoder {
     ///   when it ends inside the header, ``CodecError/tooManyPixels(width:height:limit:)`` above the limits,
     ///   ``CodecError/unsupportedFeature(format:feature:)`` for 12-bit, lossless or exotic colour spaces,
     ///   ``CodecError/corruptData(format:message:)`` with libjpeg's message otherwise.
-    package init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
-        let input = InputBytes(data)
-        guard let handle = ck_jpeg_decoder_create(input.pointer, input.count, options.strict ? 1 : 0) else {
+    package convenience init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        try self.init(input: .memory(InputBytes(data)), options: options)
+    }
+
+    /// Reads the header and metadata of `input` (bytes in memory, or a file read a chunk at a time); see
+    /// ``init(data:options:)``. A file that cannot be read fails with ``CodecError/ioFailure(path:operation:reason:)``.
+    package init(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let strict: Int32 = options.strict ? 1 : 0
+        let created: OpaquePointer? =
+            switch input {
+            case .memory(let bytes): ck_jpeg_decoder_create(bytes.pointer, bytes.count, strict)
+            case .file(let file): ck_jpeg_decoder_create_fd(file.descriptor, strict)
+            }
+        guard let handle = created else {
             throw .resourceLimit(format: .jpeg, message: "cannot allocate a libjpeg decoder")
         }
         self.handle = handle
@@ -55,7 +66,7 @@ package final class JPEGDecoder: ImageRowDecoder {
         var header = ck_jpeg_header()
         let status = ck_jpeg_decoder_read_header(handle, &header)
         if status != ShimStatus.ok {
-            let error = Self.error(status, handle)
+            let error = Self.error(status, handle, path: input.path)
             ck_jpeg_decoder_destroy(handle)
             throw error
         }
@@ -171,7 +182,7 @@ package final class JPEGDecoder: ImageRowDecoder {
         return limits.maxPixels * 8 + 64 << 20
     }
 
-    private func fail(_ status: Int32) -> CodecError { fail(Self.error(status, handle)) }
+    private func fail(_ status: Int32) -> CodecError { fail(Self.error(status, handle, path: input.path)) }
 
     private func fail(_ error: CodecError) -> CodecError {
         failure = error
@@ -184,8 +195,10 @@ package final class JPEGDecoder: ImageRowDecoder {
             capacity: Int32(CK_JPEG_MAX_WARNINGS)) { ck_jpeg_decoder_warning(handle, $0) }
     }
 
-    private static func error(_ status: Int32, _ handle: OpaquePointer) -> CodecError {
-        ShimStatus.error(status, format: .jpeg, message: String(cString: ck_jpeg_decoder_message(handle)), role: "decoder")
+    private static func error(_ status: Int32, _ handle: OpaquePointer, path: String?) -> CodecError {
+        ShimStatus.error(
+            status, format: .jpeg, message: String(cString: ck_jpeg_decoder_message(handle)), role: "decoder",
+            path: path)
     }
 
     // MARK: Header and metadata
@@ -253,21 +266,3 @@ package final class JPEGDecoder: ImageRowDecoder {
     }
 }
 
-/// A private copy of the input bytes with a stable address, for the C decoders to read from.
-final class InputBytes {
-    let pointer: UnsafePointer<UInt8>
-    let count: Int
-
-    init(_ bytes: [UInt8]) {
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-        bytes.withUnsafeBufferPointer { source in
-            if let base = source.baseAddress { buffer.initialize(from: base, count: source.count) }
-        }
-        pointer = UnsafePointer(buffer)
-        count = bytes.count
-    }
-
-    deinit {
-        UnsafeMutablePointer(mutating: pointer).deallocate()
-    }
-}

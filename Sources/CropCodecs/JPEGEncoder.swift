@@ -18,6 +18,8 @@ package final class JPEGEncoder: ImageRowEncoder {
     public private(set) var warnings: [CodecWarning] = []
 
     private let handle: OpaquePointer
+    /// The file the encoder writes into as it goes (`nil`: a memory buffer).
+    private let output: AtomicFile?
     private let converter: RowConverter?
     private var failure: CodecError?
     private var finished = false
@@ -31,16 +33,18 @@ package final class JPEGEncoder: ImageRowEncoder {
     ///   ``CodecError/unsupportedFeature(format:feature:)`` above 65 500 pixels in either direction.
     package init(
         width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
-        options: JPEGEncodeOptions = JPEGEncodeOptions()
+        options: JPEGEncodeOptions = JPEGEncodeOptions(), output: AtomicFile? = nil
     ) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: Self.maxDimension, format: .jpeg)
         guard (1...100).contains(options.quality) else {
             throw .invalidArgument(name: "quality", reason: "\(options.quality) is outside 1…100")
         }
-        guard let handle = ck_jpeg_encoder_create() else {
+        let created = output.map { ck_jpeg_encoder_create_fd($0.descriptor) } ?? ck_jpeg_encoder_create()
+        guard let handle = created else {
             throw .resourceLimit(format: .jpeg, message: "cannot allocate a libjpeg encoder")
         }
         self.handle = handle
+        self.output = output
         self.width = width
         self.height = height
         self.inputFormat = inputFormat
@@ -96,6 +100,8 @@ package final class JPEGEncoder: ImageRowEncoder {
         }
     }
 
+    package var bytesWritten: Int { Int(ck_jpeg_encoder_written(handle)) }
+
     package func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
         if let failure { throw failure }
         try checkAllRowsWritten()
@@ -134,7 +140,8 @@ package final class JPEGEncoder: ImageRowEncoder {
     private func check(_ status: Int32) throws(CodecError) {
         guard status != ShimStatus.ok else { return }
         let message = String(cString: ck_jpeg_encoder_message(handle))
-        let error = ShimStatus.error(status, format: .jpeg, message: message, role: "encoder")
+        let error = ShimStatus.error(
+            status, format: .jpeg, message: message, role: "encoder", path: output?.path)
         failure = error
         throw error
     }

@@ -22,7 +22,7 @@ package final class PNGDecoder: ImageRowDecoder {
     public private(set) var warnings: [CodecWarning] = []
 
     private let handle: OpaquePointer
-    private let input: InputBytes
+    private let input: DecoderInput
     private var started = false
     private var finished = false
     private var failure: CodecError?
@@ -34,9 +34,20 @@ package final class PNGDecoder: ImageRowDecoder {
     /// - Throws: ``CodecError/notAnImage(reason:)`` without the PNG signature, ``CodecError/truncated(format:detail:)``
     ///   when the data ends early, ``CodecError/tooManyPixels(width:height:limit:)`` above the limits,
     ///   ``CodecError/corruptData(format:message:)`` with libpng's message otherwise.
-    package init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
-        let input = InputBytes(data)
-        guard let handle = ck_png_decoder_create(input.pointer, input.count, options.strict ? 1 : 0) else {
+    package convenience init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        try self.init(input: .memory(InputBytes(data)), options: options)
+    }
+
+    /// Reads the header and metadata of `input` (bytes in memory, or a file read a chunk at a time); see
+    /// ``init(data:options:)``. A file that cannot be read fails with ``CodecError/ioFailure(path:operation:reason:)``.
+    package init(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let strict: Int32 = options.strict ? 1 : 0
+        let created: OpaquePointer? =
+            switch input {
+            case .memory(let bytes): ck_png_decoder_create(bytes.pointer, bytes.count, strict)
+            case .file(let file): ck_png_decoder_create_fd(file.descriptor, strict)
+            }
+        guard let handle = created else {
             throw .resourceLimit(format: .png, message: "cannot allocate a libpng decoder")
         }
         self.handle = handle
@@ -44,7 +55,7 @@ package final class PNGDecoder: ImageRowDecoder {
         var header = ck_png_header()
         let status = ck_png_decoder_read_header(handle, &header)
         if status != ShimStatus.ok {
-            let error = Self.error(status, handle)
+            let error = Self.error(status, handle, path: input.path)
             ck_png_decoder_destroy(handle)
             throw error
         }
@@ -183,7 +194,7 @@ package final class PNGDecoder: ImageRowDecoder {
         }
     }
 
-    private func fail(_ status: Int32) -> CodecError { fail(Self.error(status, handle)) }
+    private func fail(_ status: Int32) -> CodecError { fail(Self.error(status, handle, path: input.path)) }
 
     private func fail(_ error: CodecError) -> CodecError {
         failure = error
@@ -196,8 +207,10 @@ package final class PNGDecoder: ImageRowDecoder {
             capacity: Int32(CK_PNG_MAX_WARNINGS)) { ck_png_decoder_warning(handle, $0) }
     }
 
-    private static func error(_ status: Int32, _ handle: OpaquePointer) -> CodecError {
-        ShimStatus.error(status, format: .png, message: String(cString: ck_png_decoder_message(handle)), role: "decoder")
+    private static func error(_ status: Int32, _ handle: OpaquePointer, path: String?) -> CodecError {
+        ShimStatus.error(
+            status, format: .png, message: String(cString: ck_png_decoder_message(handle)), role: "decoder",
+            path: path)
     }
 
     private static func describe(_ header: ck_png_header) -> (ChannelLayout, String)? {

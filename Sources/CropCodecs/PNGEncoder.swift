@@ -15,6 +15,8 @@ package final class PNGEncoder: ImageRowEncoder {
     public private(set) var warnings: [CodecWarning] = []
 
     private let handle: OpaquePointer
+    /// The file the encoder writes into as it goes (`nil`: a memory buffer).
+    private let output: AtomicFile?
     private var failure: CodecError?
     private var finished = false
     private var warningLog = ShimWarningLog()
@@ -28,16 +30,18 @@ package final class PNGEncoder: ImageRowEncoder {
     ///   0…9, ``CodecError/unsupportedFeature(format:feature:)`` above 1 000 000 pixels in either direction.
     package init(
         width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
-        options: PNGEncodeOptions = PNGEncodeOptions()
+        options: PNGEncodeOptions = PNGEncodeOptions(), output: AtomicFile? = nil
     ) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: Self.maxDimension, format: .png)
         guard (0...9).contains(options.compressionLevel) else {
             throw .invalidArgument(name: "compression level", reason: "\(options.compressionLevel) is outside 0…9")
         }
-        guard let handle = ck_png_encoder_create() else {
+        let created = output.map { ck_png_encoder_create_fd($0.descriptor) } ?? ck_png_encoder_create()
+        guard let handle = created else {
             throw .resourceLimit(format: .png, message: "cannot allocate a libpng encoder")
         }
         self.handle = handle
+        self.output = output
         self.width = width
         self.height = height
         self.inputFormat = inputFormat
@@ -87,6 +91,8 @@ package final class PNGEncoder: ImageRowEncoder {
         rowsWritten += count
     }
 
+    package var bytesWritten: Int { Int(ck_png_encoder_written(handle)) }
+
     package func finish<R>(_ body: (UnsafeRawBufferPointer) throws(CodecError) -> R) throws(CodecError) -> R {
         if let failure { throw failure }
         try checkAllRowsWritten()
@@ -103,7 +109,8 @@ package final class PNGEncoder: ImageRowEncoder {
         syncWarnings()
         guard status != ShimStatus.ok else { return }
         let message = String(cString: ck_png_encoder_message(handle))
-        let error = ShimStatus.error(status, format: .png, message: message, role: "encoder")
+        let error = ShimStatus.error(
+            status, format: .png, message: message, role: "encoder", path: output?.path)
         failure = error
         throw error
     }

@@ -12,12 +12,19 @@ enum ShimStatus {
     static let notAnImage: Int32 = 6
     static let tooManyScans: Int32 = 7
     static let usage: Int32 = 8
+    static let io: Int32 = 9
 
     /// The error for a non-zero `status` from a shim working on `format`, with the library's `message`.
     ///
-    /// - Parameter role: `"decoder"` or `"encoder"`, named when the calls were made out of order.
-    static func error(_ status: Int32, format: ImageFormat, message: String, role: String) -> CodecError {
+    /// - Parameters:
+    ///   - role: `"decoder"` or `"encoder"`, named when the calls were made out of order.
+    ///   - path: the file read or written, for I/O failures.
+    static func error(
+        _ status: Int32, format: ImageFormat, message: String, role: String, path: String? = nil
+    ) -> CodecError {
         switch status {
+        case io:
+            .ioFailure(path: path ?? "(\(format) \(role))", operation: role == "decoder" ? "read" : "write", reason: message)
         case truncated: .truncated(format: format, detail: message)
         case strictWarning: .corruptData(format: format, message: message + " (strict mode)")
         case unsupported: .unsupportedFeature(format: format, feature: message)

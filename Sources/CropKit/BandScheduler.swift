@@ -15,7 +15,7 @@ final class BandScheduler: @unchecked Sendable {
     // workers as documented on `init`.
 
     /// Rendered bands allowed to wait for the encoder before renderers pause.
-    static let maximumPendingBands = 3
+    static let maximumPendingBands = 2
 
     private let condition = NSCondition()
     private let bands: [Range<Int>]

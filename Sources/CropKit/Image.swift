@@ -35,9 +35,12 @@ public struct Image: Sendable {
     public init(
         source: ImageSource, appliesOrientation: Bool = true, limits: PixelLimits = .default, strict: Bool = false
     ) throws(CropKitError) {
-        let bytes = try source.bytes()
-        let decoded = try mappingErrors {
-            try ImageCodec.decode(bytes, options: DecodeOptions(limits: limits, strict: strict))
+        let decoded = try mappingErrors { () throws(CodecError) -> DecodedImage in
+            let options = DecodeOptions(limits: limits, strict: strict)
+            switch source {
+            case .file(let path): return try ImageCodec.decode(fileAtPath: path, options: options)
+            case .data(let bytes): return try ImageCodec.decode(bytes, options: options)
+            }
         }
         if appliesOrientation {
             pixels = decoded.pixels.applyingOrientation(decoded.metadata.orientation)

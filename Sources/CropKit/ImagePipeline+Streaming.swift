@@ -1,24 +1,49 @@
 /// A source whose header has been read.
 struct OpenedSource {
-    let bytes: [UInt8]
+    /// Where the encoded bytes are.
+    enum Origin {
+        /// In memory (read in place by every decoder).
+        case memory(InputBytes)
+        /// In a file, opened anew for each decoder and read a chunk at a time, so it is never held whole.
+        case file(String)
+
+        /// A fresh input for one decoder.
+        func input() throws(CodecError) -> DecoderInput {
+            switch self {
+            case .memory(let bytes): .memory(bytes)
+            case .file(let path): .file(try InputFile(path: path))
+            }
+        }
+    }
+
+    let origin: Origin
     let info: ImageInfo
     let storedSize: PixelSize
 
     var displayedSize: PixelSize { info.orientation.displayedSize(of: storedSize) }
+
+    /// A fresh input for one decoder.
+    func input() throws(CodecError) -> DecoderInput {
+        try origin.input()
+    }
 }
 
 extension ImagePipeline {
     /// Rows decoded per step while streaming. Small enough to stay in cache, large enough to amortise calls.
     static let bandRows = 16
     /// Output rows rendered per step on the affine path.
-    static let renderBandRows = 32
+    static let renderBandRows = 16
 
     func open(_ source: ImageSource) throws(CropKitError) -> OpenedSource {
-        let bytes = try source.bytes()
-        let info = try mappingErrors { try ImageCodec.readInfo(bytes, strict: strict) }
+        let origin: OpenedSource.Origin =
+            switch source {
+            case .file(let path): .file(path)
+            case .data(let bytes): .memory(InputBytes(bytes))
+            }
+        let info = try mappingErrors { try ImageInfo.read(input: origin.input(), strict: strict) }
         let size = try mappingErrors { try PixelSize(width: info.width, height: info.height) }
         try mappingErrors { try limits.check(width: info.width, height: info.height) }
-        return OpenedSource(bytes: bytes, info: info, storedSize: size)
+        return OpenedSource(origin: origin, info: info, storedSize: size)
     }
 
     /// The JPEG scale denominator for a render that reduces by `reduction` (source pixels per output pixel): the
@@ -34,7 +59,7 @@ extension ImagePipeline {
         let options = DecodeOptions(
             limits: limits, strict: strict, jpegScale: scale,
             jpegEarlyStop: earlyStop ?? (scale == .eighth && fastThumbnailDecode ? .dcOnly : .exact))
-        return try mappingErrors { try ImageCodec.makeDecoder(data: source.bytes, options: options) }
+        return try mappingErrors { try ImageCodec.makeDecoder(input: source.input(), options: options) }
     }
 
     /// Decodes rows `0 ..< end` in bands and hands each band to `body` with the index of its first row.
@@ -187,20 +212,20 @@ extension ImagePipeline {
         }
     }
 
-    /// The rows a straightened render's window needs: for each band, from the first row that it, the two bands
-    /// before it (possibly still rendering) and every later band read, to the last row the band after it reads;
-    /// plus one decoding step. That is enough for the decoder to keep both workers busy, and never too little to
-    /// finish (a band's own rows always fit). When the bands read the picture upwards (a half turn, say), the first
-    /// rows stay needed to the end and this is the whole region.
+    /// The rows a straightened render's window needs: for each band, from the first row that it, the band before it
+    /// (possibly still rendering on the other worker) and every later band read, to the last row it reads; plus one
+    /// decoding step. That is never too little to finish (a band's own rows always fit) and lets one worker render
+    /// while the decoder fills the next band's rows; when the window is full, the decoder renders rather than waits.
+    /// When the bands read the picture upwards (a half turn, say), the first rows stay needed to the end and this is
+    /// the whole region.
     static func windowCapacity(_ bandRows: [Range<Int>], decodeRows: Int) -> Int {
         guard !bandRows.isEmpty else { return 1 }
         var firstFrom = bandRows.map(\.lowerBound)
         for i in firstFrom.indices.reversed().dropFirst() { firstFrom[i] = Swift.min(firstFrom[i], firstFrom[i + 1]) }
         var capacity = 1
         for j in bandRows.indices {
-            let keep = Swift.min(bandRows[Swift.max(j - 2, 0)].lowerBound, firstFrom[j])
-            let reach = Swift.max(bandRows[j].upperBound, bandRows[Swift.min(j + 1, bandRows.count - 1)].upperBound)
-            capacity = Swift.max(capacity, reach - keep)
+            let keep = Swift.min(bandRows[Swift.max(j - 1, 0)].lowerBound, firstFrom[j])
+            capacity = Swift.max(capacity, bandRows[j].upperBound - keep)
         }
         return capacity + decodeRows
     }

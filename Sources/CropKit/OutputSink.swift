@@ -62,15 +62,16 @@ final class EncodingSink: RowSink, @unchecked Sendable {
     private let queue: DispatchQueue?
     private var deferredError: CropKitError?
 
+    /// - Parameter output: the file to write into as rows are encoded (`nil`: encode into memory).
     init(
         format: ImageFormat, size: PixelSize, pixelFormat: PixelFormat, metadata: ImageMetadata, options: SaveOptions,
-        asynchronous: Bool
+        output: AtomicFile? = nil, asynchronous: Bool
     ) throws(CropKitError) {
         self.format = format
         encoder = try mappingErrors {
             try ImageCodec.makeEncoder(
                 format: format, width: size.width, height: size.height, inputFormat: pixelFormat, metadata: metadata,
-                options: options.encodeOptions)
+                options: options.encodeOptions, output: output)
         }
         queue = asynchronous ? DispatchQueue(label: "CropKit.EncodingSink") : nil
     }
@@ -145,16 +146,17 @@ struct SinkWriter<Output: Sendable> {
         case .file(let path, let given, let make):
             let options = resolved ?? given
             let format = try sink.encodedFormat() ?? .jpeg
+            // Encoded bytes go into the file as they are made: the output is never held whole in memory. Until the
+            // commit the file has a temporary name; it is removed if the run ends any other way.
+            let file = try mappingErrors { try AtomicFile(path: path, overwrite: options.overwrite) }
             let encoding = try EncodingSink(
                 format: format, size: size, pixelFormat: pixelFormat, metadata: metadata, options: options,
-                asynchronous: asynchronous)
+                output: file, asynchronous: asynchronous)
             rows = encoding
             complete = { report throws(CropKitError) in
-                let count = try encoding.finish { bytes throws(CodecError) in
-                    try FileIO.writeAtomically(bytes, toPath: path, overwrite: options.overwrite)
-                    return bytes.count
-                }
-                return make(path, format, count, Self.adding(encoding, to: report))
+                try encoding.finish { _ throws(CodecError) in }
+                try mappingErrors { try file.commit() }
+                return make(path, format, encoding.encoder.bytesWritten, Self.adding(encoding, to: report))
             }
         }
     }

@@ -36,7 +36,12 @@ enum {
   CK_JPEG_ERR_TOO_MANY_SCANS = 7,
   /// The calls were made in the wrong order (a programming error in the caller).
   CK_JPEG_ERR_USAGE = 8,
+  /// Reading the input file or writing the output file failed; the message has the system's reason.
+  CK_JPEG_ERR_IO = 9,
 };
+
+/// Bytes read from an input file, or written to an output file, per system call.
+#define CK_JPEG_IO_CHUNK 65536
 
 /// Early-stop policies for progressive files (see ck_jpeg_decoder_start).
 enum {
@@ -92,6 +97,9 @@ typedef struct ck_jpeg_decoder ck_jpeg_decoder;
 /// ck_jpeg_decoder_destroy. `strict` turns libjpeg's corrupt-data warnings into CK_JPEG_ERR_STRICT_WARNING.
 /// Keeps the first EXIF APP1 segment and the ICC APP2 segments. Returns NULL only when memory runs out.
 ck_jpeg_decoder *ck_jpeg_decoder_create(const uint8_t *data, size_t size, int strict);
+/// Creates a decoder reading the open file `fd` from its current offset, CK_JPEG_IO_CHUNK bytes at a time, so the
+/// file is never held whole. The caller keeps `fd` open until ck_jpeg_decoder_destroy (which does not close it).
+ck_jpeg_decoder *ck_jpeg_decoder_create_fd(int fd, int strict);
 void ck_jpeg_decoder_destroy(ck_jpeg_decoder *dec);
 
 /// Reads the markers up to the first SOS. Cheap: allocates no pixel or coefficient memory.
@@ -150,6 +158,12 @@ typedef struct ck_jpeg_encoder ck_jpeg_encoder;
 
 /// Creates an encoder writing into a growable memory buffer it owns. Returns NULL only when memory runs out.
 ck_jpeg_encoder *ck_jpeg_encoder_create(void);
+/// Creates an encoder writing to the open file `fd` through a CK_JPEG_IO_CHUNK buffer, so the output is never held
+/// whole; ck_jpeg_encoder_output then gives no bytes, and ck_jpeg_encoder_written the count. The caller keeps `fd`
+/// open until ck_jpeg_encoder_destroy (which does not close it).
+ck_jpeg_encoder *ck_jpeg_encoder_create_fd(int fd);
+/// The bytes written to the output so far (memory or file).
+uint64_t ck_jpeg_encoder_written(const ck_jpeg_encoder *enc);
 void ck_jpeg_encoder_destroy(ck_jpeg_encoder *enc);
 
 /// Sets the parameters and writes SOI, the JFIF header and the tables.

@@ -29,7 +29,12 @@ enum {
   CK_PNG_ERR_NOT_PNG = 6,
   /// The calls were made in the wrong order (a programming error in the caller).
   CK_PNG_ERR_USAGE = 8,
+  /// Reading the input file or writing the output file failed; the message has the system's reason.
+  CK_PNG_ERR_IO = 9,
 };
+
+/// Bytes read from an input file, or written to an output file, per system call.
+#define CK_PNG_IO_CHUNK 65536
 
 #define CK_PNG_MAX_WARNINGS 8
 #define CK_PNG_MESSAGE_LENGTH 200
@@ -66,6 +71,9 @@ typedef struct ck_png_decoder ck_png_decoder;
 /// Creates a decoder over `size` bytes at `data` (not copied: keep them valid until destroy). `strict` turns libpng
 /// warnings into CK_PNG_ERR_STRICT_WARNING. Returns NULL only when memory runs out.
 ck_png_decoder *ck_png_decoder_create(const uint8_t *data, size_t size, int strict);
+/// Creates a decoder reading the open file `fd` from its current offset through a CK_PNG_IO_CHUNK buffer, so the
+/// file is never held whole. The caller keeps `fd` open until ck_png_decoder_destroy (which does not close it).
+ck_png_decoder *ck_png_decoder_create_fd(int fd, int strict);
 void ck_png_decoder_destroy(ck_png_decoder *dec);
 
 /// Checks the signature and reads the chunks up to the first IDAT. Allocates no pixel memory.
@@ -112,6 +120,11 @@ typedef struct {
 typedef struct ck_png_encoder ck_png_encoder;
 
 ck_png_encoder *ck_png_encoder_create(void);
+/// Creates an encoder writing to the open file `fd` through a CK_PNG_IO_CHUNK buffer (ck_png_encoder_output then
+/// gives no bytes; ck_png_encoder_written the count). The caller keeps `fd` open until ck_png_encoder_destroy.
+ck_png_encoder *ck_png_encoder_create_fd(int fd);
+/// The bytes written to the output so far (memory or file).
+uint64_t ck_png_encoder_written(const ck_png_encoder *enc);
 void ck_png_encoder_destroy(ck_png_encoder *enc);
 /// Writes the signature, IHDR and the metadata chunks. A metadata chunk libpng rejects becomes a warning.
 int ck_png_encoder_start(ck_png_encoder *enc, const ck_png_encode_params *params);
