@@ -18,6 +18,7 @@ struct AffineKernel: Sendable {
     let tables: Tables
 
     final class Tables: @unchecked Sendable {
+        // @unchecked Sendable: written once in `init`, then only read (by any number of renderer threads).
         let storage: ScratchBuffer
         let fixedX: UnsafeMutablePointer<UInt32>
         let fixedY: UnsafeMutablePointer<UInt32>

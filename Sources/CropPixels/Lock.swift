@@ -11,6 +11,7 @@ import Musl
 
 /// A mutual-exclusion lock (a pthread mutex; Foundation's `NSLock` without Foundation).
 final class Lock: @unchecked Sendable {
+    // @unchecked Sendable: the mutex is only touched through pthread calls, which synchronise.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {

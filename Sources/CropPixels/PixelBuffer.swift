@@ -20,6 +20,8 @@ import Musl
 /// Use the safe accessors (``subscript(x:y:channel:)``, ``pixel(x:y:)``) in tests and simple code, and
 /// ``withUnsafeRows(_:)`` / ``withUnsafeMutableRows(_:)`` in hot loops.
 public struct PixelBuffer: @unchecked Sendable {
+    // @unchecked Sendable: a value type over copy-on-write storage; mutation goes through `makeUnique()` first, so a
+    // buffer shared between threads is never written, only copied.
     /// Columns.
     public let width: Int
     /// Rows.

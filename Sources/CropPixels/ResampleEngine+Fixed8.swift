@@ -13,7 +13,7 @@ extension ResampleEngine {
     /// The largest intermediate sample: 255 with 7 fractional bits.
     static let fixedMax: Int16 = 255 << 7
 
-    func horizontalFixed(count: Int, firstRow: Int, worker w: Worker) {
+    func horizontalFixed(_ taps: FixedTaps, count: Int, firstRow: Int, worker w: Worker) {
         let plan = self.plan
         let c = plan.channels
         let pairs = plan.windowColumns / 2
@@ -28,7 +28,6 @@ extension ResampleEngine {
 
         // Filter: for each output sample, all 8 rows at once.
         let tile = w.tile.typed(SIMD8<Int16>.self)
-        let taps = plan.hFixed!
         let maxValue = SIMD8<Int16>(repeating: Self.fixedMax)
         taps.start.withUnsafeBufferPointer { start in
             taps.pairs.withUnsafeBufferPointer { pairCount in
@@ -167,9 +166,8 @@ extension ResampleEngine {
         }
     }
 
-    func verticalFixed(outputRow y: Int, into destination: UnsafeMutableRawPointer, worker w: Worker) {
+    func verticalFixed(_ taps: FixedTaps, outputRow y: Int, into destination: UnsafeMutableRawPointer, worker w: Worker) {
         let plan = self.plan
-        let taps = plan.vFixed!
         let np = Int(taps.pairs[y])
         _ = gatherRingRows(outputRow: y, evenCount: true, worker: w)
         let samples = plan.rowSamples

@@ -5,7 +5,7 @@
 // alpha on the way in; the vertical pass divides alpha out, clamps colour to alpha and encodes.
 
 extension ResampleEngine {
-    func horizontalFloat(count: Int, firstRow: Int, worker w: Worker) {
+    func horizontalFloat(_ taps: FloatTaps, count: Int, firstRow: Int, worker w: Worker) {
         let plan = self.plan
         let c = plan.channels
         let columns = plan.windowColumns
@@ -13,7 +13,6 @@ extension ResampleEngine {
         packFloat(worker: w)
 
         let tile = w.tile.typed(SIMD8<Float>.self)
-        let taps = plan.hFloat!
         taps.start.withUnsafeBufferPointer { start in
             taps.count.withUnsafeBufferPointer { tapCount in
                 taps.offset.withUnsafeBufferPointer { offset in
@@ -72,9 +71,8 @@ extension ResampleEngine {
         }
     }
 
-    func verticalFloat(outputRow y: Int, into destination: UnsafeMutableRawPointer, worker w: Worker) {
+    func verticalFloat(_ taps: FloatTaps, outputRow y: Int, into destination: UnsafeMutableRawPointer, worker w: Worker) {
         let plan = self.plan
-        let taps = plan.vFloat!
         let n = gatherRingRows(outputRow: y, evenCount: false, worker: w)
         let samples = plan.rowSamples
         let rows = w.rows

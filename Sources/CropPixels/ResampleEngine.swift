@@ -87,8 +87,8 @@ final class ResampleEngine {
         for i in 0..<8 { w.rows[i] = rows[Swift.min(i, count - 1)] }
         switch plan.kind {
         case .nearest: horizontalNearest(count: count, firstRow: firstRow, worker: w)
-        case .fixed8: horizontalFixed(count: count, firstRow: firstRow, worker: w)
-        case .float: horizontalFloat(count: count, firstRow: firstRow, worker: w)
+        case .fixed8(let taps, _): horizontalFixed(taps, count: count, firstRow: firstRow, worker: w)
+        case .float(let taps, _): horizontalFloat(taps, count: count, firstRow: firstRow, worker: w)
         }
     }
 
@@ -100,8 +100,8 @@ final class ResampleEngine {
         case .nearest:
             destination.copyMemory(
                 from: ringRow(plan.vertical.first[y]), byteCount: plan.outputWidth * plan.format.bytesPerPixel)
-        case .fixed8: verticalFixed(outputRow: y, into: destination, worker: w)
-        case .float: verticalFloat(outputRow: y, into: destination, worker: w)
+        case .fixed8(_, let taps): verticalFixed(taps, outputRow: y, into: destination, worker: w)
+        case .float(_, let taps): verticalFloat(taps, outputRow: y, into: destination, worker: w)
         }
     }
 

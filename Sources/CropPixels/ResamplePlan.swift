@@ -3,14 +3,15 @@ import CropGeometry
 /// Everything about one resize that stays fixed while it runs: the sizes, the per-column and per-row taps, and the
 /// window of source columns the horizontal pass reads. Shared read-only by every engine working on the resize.
 final class ResamplePlan: @unchecked Sendable {
-    /// Which arithmetic the passes use.
+    // @unchecked Sendable: every stored property is a `let` set in `init`; the engines only read the plan.
+    /// Which arithmetic the passes use, with the taps each needs.
     enum Kind {
         /// Copies whole pixels (``ResamplingFilter/nearest``): exact for every format.
         case nearest
         /// 8-bit samples in fixed point.
-        case fixed8
+        case fixed8(horizontal: FixedTaps, vertical: FixedTaps)
         /// 16-bit or linear-light samples in `Float`.
-        case float
+        case float(horizontal: FloatTaps, vertical: FloatTaps)
     }
 
     let kind: Kind
@@ -24,10 +25,6 @@ final class ResamplePlan: @unchecked Sendable {
     let outputHeight: Int
     let horizontal: ResampleAxis
     let vertical: ResampleAxis
-    let hFixed: FixedTaps?
-    let vFixed: FixedTaps?
-    let hFloat: FloatTaps?
-    let vFloat: FloatTaps?
     /// First source column the horizontal pass reads.
     let windowStart: Int
     /// Columns it reads from there (even for the fixed-point path; may exceed the source by one padding column).
@@ -77,38 +74,27 @@ final class ResamplePlan: @unchecked Sendable {
         self.sourceHeight = sourceHeight
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight
-        kind = options.filter == .nearest ? .nearest : (options.usesFloat(for: format) ? .float : .fixed8)
         self.horizontal = horizontal
         self.vertical = vertical
         verticalTaps = vertical.stride
         rowSamples = outputWidth * channels
         let columns = horizontal.sourceRange(for: 0..<outputWidth)
         windowStart = columns.lowerBound
-        switch kind {
-        case .nearest:
-            hFixed = nil
-            vFixed = nil
-            hFloat = nil
-            vFloat = nil
+        if options.filter == .nearest {
+            kind = .nearest
             windowColumns = columns.count
             ringStride = (outputWidth * format.bytesPerPixel + 63) & ~63
-        case .fixed8:
+        } else if options.usesFloat(for: format) {
+            kind = .float(horizontal: FloatTaps(horizontal), vertical: FloatTaps(vertical))
+            windowColumns = columns.count
+            ringStride = ((rowSamples + 7) & ~7) * MemoryLayout<Float>.size + 64
+        } else {
             let h = FixedTaps(horizontal, alignedTo: columns.lowerBound)
-            hFixed = h
-            vFixed = FixedTaps(vertical)
-            hFloat = nil
-            vFloat = nil
+            kind = .fixed8(horizontal: h, vertical: FixedTaps(vertical))
             var pairEnd = 0
             for i in 0..<outputWidth { pairEnd = Swift.max(pairEnd, Int(h.start[i] + h.pairs[i])) }
             windowColumns = 2 * pairEnd
             ringStride = ((rowSamples + 7) & ~7) * MemoryLayout<Int16>.size + 64
-        case .float:
-            hFixed = nil
-            vFixed = nil
-            hFloat = FloatTaps(horizontal)
-            vFloat = FloatTaps(vertical)
-            windowColumns = columns.count
-            ringStride = ((rowSamples + 7) & ~7) * MemoryLayout<Float>.size + 64
         }
     }
 

@@ -263,8 +263,12 @@ package final class ResizeStream {
             stagedCount += 1
             if stagedCount == groupRows || (isLast && i == range.upperBound - 1) {
                 let block = staging, count = stagedCount
+                // The block is handed over whole: `push` takes another one and never touches this one again until the
+                // job returns it to `freeBlocks` (under the lock); the stream's filtering state is only used by the
+                // one serial worker in background mode.
                 let job = UncheckedSendable((self, block))
-                worker!.async {
+                guard let worker else { return }
+                worker.async {
                     let (stream, block) = job.value
                     withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: count) { pointers in
                         for r in 0..<count { pointers[r] = UnsafeRawPointer(block.pointer + r * stream.sourceRowBytes) }

@@ -90,6 +90,7 @@ struct Batch {
 
 /// Hands out job indices 0, 1, 2 … to worker threads.
 private final class JobQueue: @unchecked Sendable {
+    // @unchecked Sendable: `nextIndex` is only read and written with `lock` held.
     private let lock = NSLock()
     private var nextIndex = 0
     private let count: Int

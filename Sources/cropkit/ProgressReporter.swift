@@ -11,6 +11,7 @@ import Foundation
 ///
 /// Errors always go to standard error as `cropkit NAME: FILE: problem`.
 final class ProgressReporter: @unchecked Sendable {
+    // @unchecked Sendable: the counters and the terminal output are only touched with its lock held.
     /// How progress is shown.
     enum Style {
         case bar, lines, none

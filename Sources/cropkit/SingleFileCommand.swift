@@ -1,0 +1,31 @@
+import ArgumentParser
+import CropKit
+
+/// The one-line description of an error, with hints for the common ones.
+func describe(_ error: any Error) -> String {
+    switch error {
+    case CropKitError.codec(.fileExists(let path)), CodecError.fileExists(let path):
+        "\(path) already exists; use --force to replace it"
+    default:
+        String(describing: error)
+    }
+}
+
+/// Runs a single-file command: checks the paths, runs `work`, prints `wrote OUT (W×H, N KB) in T` unless `quiet`,
+/// and turns any failure into one line on standard error (`cropkit NAME: IN: problem`) and exit status 1.
+func runSingleFile(
+    _ command: String, _ job: FileJob, options: CommonOptions, _ work: () throws -> Written
+) throws {
+    do {
+        let outcome = try job.run(force: options.force, work)
+        for warning in outcome.warnings { printError("cropkit \(command): warning: \(job.input): \(warning)") }
+        if !options.quiet {
+            Console.out(
+                "wrote \(job.output) (\(Console.size(outcome.size)), \(Console.bytes(outcome.byteCount))) in "
+                    + "\(Console.duration(outcome.seconds))\n")
+        }
+    } catch {
+        printError("cropkit \(command): \(job.input): \(describe(error))")
+        throw ExitCode.failure
+    }
+}
