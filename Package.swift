@@ -115,3 +115,22 @@ if Context.environment["CROPKIT_BENCHMARKS"] != nil {
     package.targets.append(.executableTarget(
         name: "PixelsBench", dependencies: ["CropPixels", "CropTestSupport"], path: "Benchmarks/PixelsBench"))
 }
+
+// libFuzzer targets, one per parser of untrusted bytes (see Fuzz/README.md): built only when asked for, with the
+// fuzzer and address sanitizer (`Fuzz/run.sh TARGET SECONDS`).
+if Context.environment["CROPKIT_FUZZ"] != nil {
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzJPEG", ["CropCodecs", "CropPixels"]),
+        ("FuzzPNG", ["CropCodecs", "CropPixels"]),
+        ("FuzzEXIF", ["CropCodecs", "CropGeometry"]),
+        ("FuzzICC", ["CropCodecs"]),
+        ("FuzzFormat", ["CropCodecs"]),
+        ("FuzzRecipe", ["CropEngine", "CropGeometry"]),
+        ("FuzzEditorEvents", ["CropEditor", "CropEngine", "CropGeometry", "CropInteraction"]),
+        ("FuzzMultipart", ["CropEditor"]),
+        ("FuzzPipeline", ["CropKit"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/Targets/\(name)"))
+    }
+}

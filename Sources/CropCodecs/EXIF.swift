@@ -120,7 +120,7 @@ package enum EXIF {
     }
 
     /// The TIFF bytes of a JPEG APP1 segment's payload when it is an EXIF segment (`Exif\0\0` + TIFF), else `nil`.
-    static func tiffBytes(fromAPP1 payload: [UInt8]) -> [UInt8]? {
+    package static func tiffBytes(fromAPP1 payload: [UInt8]) -> [UInt8]? {
         guard payload.count > jpegSegmentHeader.count, payload.starts(with: jpegSegmentHeader.prefix(5)) else {
             return nil
         }

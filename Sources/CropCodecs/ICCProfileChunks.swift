@@ -3,7 +3,7 @@
 /// Each segment holds `ICC_PROFILE\0`, a 1-based sequence number, the total number of segments, and a part of the
 /// profile. A set is accepted only when every segment agrees on the total, every sequence number 1…total appears
 /// exactly once, and no part is empty.
-enum ICCProfileChunks {
+package enum ICCProfileChunks {
     /// The identifier that starts an ICC APP2 segment.
     static let identifier: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
     /// The largest profile part one segment can hold (65 533 payload bytes minus 14 header bytes).
@@ -21,7 +21,7 @@ enum ICCProfileChunks {
     /// - Returns: the profile, or `nil` with a warning when the set is inconsistent; `(nil, nil)` when there are no
     ///   segments.
     /// - Complexity: O(total size + segments × log segments).
-    static func assemble(_ payloads: [[UInt8]]) -> (profile: [UInt8]?, warning: String?) {
+    package static func assemble(_ payloads: [[UInt8]]) -> (profile: [UInt8]?, warning: String?) {
         guard !payloads.isEmpty else { return (nil, nil) }
         let header = identifier.count
         let total = Int(payloads[0][header + 1])
@@ -54,7 +54,7 @@ enum ICCProfileChunks {
 
     /// Splits a profile into APP2 payloads, or returns `nil` when it is empty or needs more than 255 segments
     /// (over about 16 MB).
-    static func split(_ profile: [UInt8]) -> [[UInt8]]? {
+    package static func split(_ profile: [UInt8]) -> [[UInt8]]? {
         guard !profile.isEmpty else { return nil }
         let count = (profile.count + maxPartLength - 1) / maxPartLength
         guard count <= maxSegments else { return nil }

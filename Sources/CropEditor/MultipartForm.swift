@@ -1,27 +1,27 @@
 /// A `multipart/form-data` body (RFC 7578) split into its parts. Only what the render API needs: each part's name,
 /// file name, content type and bytes. Parts are slices of the body, not copies.
-struct MultipartForm {
+package struct MultipartForm {
     /// One part of the form.
-    struct Part {
+    package struct Part {
         /// The `name` of its `Content-Disposition: form-data`.
-        var name: String
+        package var name: String
         /// The `filename`, if any.
-        var filename: String?
+        package var filename: String?
         /// Its `Content-Type`, if given.
-        var contentType: String?
+        package var contentType: String?
         /// Its bytes.
-        var body: ArraySlice<UInt8>
+        package var body: ArraySlice<UInt8>
     }
 
     /// The parts in body order.
-    var parts: [Part]
+    package var parts: [Part]
 
     /// The first part called `name`.
-    func part(named name: String) -> Part? { parts.first { $0.name == name } }
+    package func part(named name: String) -> Part? { parts.first { $0.name == name } }
 
     /// Parses `body` with the boundary from `contentType` (`multipart/form-data; boundary=…`).
     /// - Throws: ``EditorError/malformedMultipart(reason:)`` naming what is wrong.
-    init(body: [UInt8], contentType: String) throws(EditorError) {
+    package init(body: [UInt8], contentType: String) throws(EditorError) {
         guard let boundary = Self.parameter("boundary", in: contentType), !boundary.isEmpty, boundary.utf8.count <= 70
         else {
             throw .malformedMultipart(reason: "the content type has no valid boundary parameter")

@@ -27,16 +27,16 @@ import CropInteraction
 /// | `mode` | `mode` (`"crop"`/`"pan"`) | pointer mode |
 ///
 /// Example: `{"type":"pointerDown","id":1,"x":120.5,"y":80}`.
-struct EventMessage: Codable, Hashable, Sendable {
+package struct EventMessage: Codable, Hashable, Sendable {
     /// The event.
-    var event: EditorEvent
+    package var event: EditorEvent
 
-    init(_ event: EditorEvent) {
+    package init(_ event: EditorEvent) {
         self.event = event
     }
 
     /// The JSON `"type"` of `event`.
-    static func type(of event: EditorEvent) -> String {
+    package static func type(of event: EditorEvent) -> String {
         switch event {
         case .pointerDown: "pointerDown"
         case .pointerMove: "pointerMove"
@@ -64,7 +64,7 @@ struct EventMessage: Codable, Hashable, Sendable {
         case width, height, insets, mode
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         let type = try c.decode(String.self, forKey: .type)
         func point() throws -> Point {
@@ -122,7 +122,7 @@ struct EventMessage: Codable, Hashable, Sendable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(Self.type(of: event), forKey: .type)
         func point(_ p: Point) throws {

@@ -1,0 +1,25 @@
+// libFuzzer target: PNG decoding (every colour type and depth, tRNS, Adam7, ancillary chunks) through CropKit's shim,
+// in strict or lenient mode, whole or a few rows then abandoned.
+import CropCodecs
+import CropPixels
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard size >= 1 else { return 0 }
+    let control = data[0]
+    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    let options = DecodeOptions(limits: PixelLimits(maxPixels: 4_000_000), strict: control & 1 != 0)
+    guard let decoder = try? PNGDecoder(data: bytes, options: options) else { return 0 }
+    _ = decoder.metadata
+    if control & 2 != 0 {
+        _ = try? decoder.decodeAll()
+    } else {
+        let rowBytes = decoder.outputWidth * decoder.outputFormat.bytesPerPixel
+        let rows = min(decoder.outputHeight, 3)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, rowBytes * rows), alignment: 16)
+        defer { buffer.deallocate() }
+        _ = try? decoder.readRows(into: buffer, bytesPerRow: rowBytes, maxRows: rows)
+        try? decoder.finish()
+    }
+    return 0
+}
