@@ -130,7 +130,9 @@ if Context.environment["CROPKIT_FUZZ"] != nil {
         ("FuzzMultipart", ["CropEditor"]),
         ("FuzzPipeline", ["CropKit"]),
     ]
+    package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
     for (name, dependencies) in fuzzTargets {
-        package.targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/Targets/\(name)"))
+        package.targets.append(.executableTarget(
+            name: name, dependencies: ["CFuzzDriver"] + dependencies, path: "Fuzz/Targets/\(name)"))
     }
 }

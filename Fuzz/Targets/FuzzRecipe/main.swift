@@ -1,12 +1,13 @@
 // libFuzzer target: recipe JSON → CropState on a picture whose size and EXIF orientation come from the input. A
 // recipe either fails with GeometryError or gives a state whose crop lies inside the straightened picture and whose
 // render plan maps every output corner inside the stored picture.
+import CFuzzDriver
 import CropEngine
 import CropGeometry
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+/// One input; libFuzzer calls it through the driver below.
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size >= 5 else { return 0 }
     let width = 1 + Int(data[0]) * 37 + Int(data[1])
     let height = 1 + Int(data[2]) * 29 + Int(data[3])
@@ -28,3 +29,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard (try? Recipe(json: state.recipe.json())) != nil else { fatalError("the state's recipe does not read back") }
     return 0
 }
+
+var argumentCount = CommandLine.argc
+var argumentValues = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+    guard let data else { return 0 }
+    return fuzz(data, size)
+})

@@ -2,10 +2,12 @@
 // resize or a straightened crop (band scheduler, source-row window), optional pixel steps, encoded to memory. Every
 // run either gives an output of the promised size or fails with CropKitError; teardown after a mid-picture error must
 // not crash. The pixel limit keeps runs small.
+import CFuzzDriver
+import Foundation
 import CropKit
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+/// One input; libFuzzer calls it through the driver below.
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size >= 2 else { return 0 }
     let control = data[0], angle = Double(Int8(bitPattern: data[1])) / 4
     let bytes = Array(UnsafeBufferPointer(start: data + 2, count: size - 2))
@@ -25,3 +27,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     return 0
 }
+
+var argumentCount = CommandLine.argc
+var argumentValues = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+    guard let data else { return 0 }
+    return fuzz(data, size)
+})

@@ -1,14 +1,15 @@
 // libFuzzer target: the editor's WebSocket events (JSON lines, as the page sends them) applied to an EditorSession.
 // Each event either fails with an error and leaves the state unchanged, or gives a state whose crop lies inside the
 // straightened picture.
+import CFuzzDriver
 import CropEditor
 import CropEngine
 import CropGeometry
 import CropInteraction
 import Foundation
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+/// One input; libFuzzer calls it through the driver below.
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size >= 2 else { return 0 }
     let source = PixelSize(validWidth: 40 + Int(data[0]) * 16, height: 40 + Int(data[1]) * 12)
     guard let state = try? CropState(sourceSize: source, orientation: Orientation.allCases[Int(data[0]) % 8]),
@@ -30,3 +31,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     return 0
 }
+
+var argumentCount = CommandLine.argc
+var argumentValues = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+    guard let data else { return 0 }
+    return fuzz(data, size)
+})

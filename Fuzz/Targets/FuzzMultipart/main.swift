@@ -1,9 +1,11 @@
 // libFuzzer target: the render API's multipart/form-data parser. The first line of the input is the Content-Type
 // header, the rest the body. Parts found must lie within the body.
+import CFuzzDriver
+import Foundation
 import CropEditor
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+/// One input; libFuzzer calls it through the driver below.
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let split = bytes.firstIndex(of: 10) ?? bytes.count
     let contentType = String(decoding: bytes[..<split], as: UTF8.self)
@@ -15,3 +17,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     return 0
 }
+
+var argumentCount = CommandLine.argc
+var argumentValues = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+    guard let data else { return 0 }
+    return fuzz(data, size)
+})

@@ -1,11 +1,13 @@
 // libFuzzer target: JPEG decoding through CropKit's shim, at every DCT scale, with and without the progressive
 // early stop and strict mode, reading some or all rows, then finishing. Any crash, trap or sanitizer report is a bug;
 // errors are the expected outcome for most inputs. Options come from the first byte, the file from the rest.
+import CFuzzDriver
+import Foundation
 import CropCodecs
 import CropPixels
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+/// One input; libFuzzer calls it through the driver below.
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size >= 1 else { return 0 }
     let control = data[0]
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
@@ -27,3 +29,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     return 0
 }
+
+var argumentCount = CommandLine.argc
+var argumentValues = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+    guard let data else { return 0 }
+    return fuzz(data, size)
+})

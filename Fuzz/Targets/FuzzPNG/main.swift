@@ -1,10 +1,12 @@
 // libFuzzer target: PNG decoding (every colour type and depth, tRNS, Adam7, ancillary chunks) through CropKit's shim,
 // in strict or lenient mode, whole or a few rows then abandoned.
+import CFuzzDriver
+import Foundation
 import CropCodecs
 import CropPixels
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+/// One input; libFuzzer calls it through the driver below.
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size >= 1 else { return 0 }
     let control = data[0]
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
@@ -23,3 +25,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     return 0
 }
+
+var argumentCount = CommandLine.argc
+var argumentValues = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+    guard let data else { return 0 }
+    return fuzz(data, size)
+})

@@ -1,9 +1,11 @@
 // libFuzzer target: reassembling an ICC profile from JPEG APP2 payloads (sequence numbers, counts, duplicates, gaps),
 // and splitting a profile into payloads and back.
+import CFuzzDriver
+import Foundation
 import CropCodecs
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+/// One input; libFuzzer calls it through the driver below.
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     // Payloads separated by 0xFF 0x00 0xFF, as many as the input holds.
     var payloads: [[UInt8]] = []
@@ -27,3 +29,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     return 0
 }
+
+var argumentCount = CommandLine.argc
+var argumentValues = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+    guard let data else { return 0 }
+    return fuzz(data, size)
+})

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Regenerates the fuzz targets' seed corpora under Fuzz/Corpus/ from the repository's test fixtures (run from
+anywhere; needs only Python). Each seed carries the control bytes its target reads first (see each target's main.swift).
+
+    python3 Fuzz/make-corpus.py
+"""
+import glob
+import json
+import os
+import shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CODECS = os.path.join(ROOT, "Tests/CropCodecsTests/Fixtures")
+KIT = os.path.join(ROOT, "Tests/CropKitTests/Fixtures")
+
+
+def reset(target):
+    path = os.path.join(HERE, "Corpus", target)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def write(directory, name, data):
+    with open(os.path.join(directory, name), "wb") as f:
+        f.write(data)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def app1_tiff(jpeg):
+    """The TIFF bytes of a JPEG's EXIF APP1 segment, if any."""
+    i = 2
+    while i + 4 <= len(jpeg) and jpeg[i] == 0xFF:
+        marker, length = jpeg[i + 1], jpeg[i + 2] << 8 | jpeg[i + 3]
+        payload = jpeg[i + 4:i + 2 + length]
+        if marker == 0xE1 and payload.startswith(b"Exif\0\0"):
+            return payload[6:]
+        if marker == 0xDA:
+            break
+        i += 2 + length
+    return None
+
+
+jpegs = sorted(glob.glob(os.path.join(CODECS, "exif/*.jpg")))[:6] + [os.path.join(CODECS, "cmyk-adobe.jpg")]
+jpegs += sorted(glob.glob(os.path.join(KIT, "landscape-[16]-mm.jpg"))) + [os.path.join(KIT, "corrupt/truncated-baseline.jpg")]
+pngs = [os.path.join(CODECS, "pngsuite/png", n) for n in
+        ["basn0g01.png", "basn2c08.png", "basn3p04.png", "basn4a16.png", "basn6a08.png", "basi6a16.png",
+         "tbrn2c08.png", "xcrn0g04.png", "xd0n2c08.png"]]
+pngs += [os.path.join(KIT, "corrupt/bad-filter-row120.png")] + sorted(glob.glob(os.path.join(CODECS, "exif/*.png")))[:2]
+
+d = reset("FuzzJPEG")
+for i, p in enumerate(jpegs):
+    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 37 % 64]) + read(p))
+d = reset("FuzzPNG")
+for i, p in enumerate(pngs):
+    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i % 4]) + read(p))
+d = reset("FuzzEXIF")
+for p in jpegs:
+    tiff = app1_tiff(read(p))
+    if tiff:
+        write(d, os.path.basename(p) + ".tiff", tiff)
+        write(d, os.path.basename(p) + ".app1", b"Exif\0\0" + tiff)
+d = reset("FuzzICC")
+icc = read(os.path.join(CODECS, "c2.icc"))
+write(d, "profile.icc", icc)
+header = b"ICC_PROFILE\0"
+half = len(icc) // 2
+write(d, "two-parts", header + bytes([1, 2]) + icc[:half] + b"\xff\x00\xff" + header + bytes([2, 2]) + icc[half:])
+d = reset("FuzzFormat")
+for p in jpegs[:3] + pngs[:3]:
+    write(d, os.path.basename(p), read(p)[:4096])
+d = reset("FuzzRecipe")
+recipes = [
+    {"version": 1},
+    {"version": 1, "crop": {"centerX": 0.35, "centerY": 0.425, "width": 0.5, "height": 0.75}, "angle": 4.5,
+     "quarterTurns": 1, "flipHorizontal": False, "flipVertical": False, "aspect": "2:3"},
+    {"version": 1, "angle": -45, "aspect": "original", "flipVertical": True},
+    {"version": 1, "crop": {"centerX": 0.99, "centerY": 0.01, "width": 0.02, "height": 1.3}, "angle": 44.9},
+]
+for i, r in enumerate(recipes):
+    write(d, f"recipe-{i}.json", bytes([7, 200, 5, 100, i]) + json.dumps(r).encode())
+d = reset("FuzzEditorEvents")
+events = [
+    '{"type":"viewport","width":800,"height":600,"insets":{"top":16,"left":16,"bottom":16,"right":16}}',
+    '{"type":"pointerDown","id":1,"x":120.5,"y":80}', '{"type":"pointerMove","id":1,"x":300,"y":250}',
+    '{"type":"pointerUp","id":1,"x":300,"y":250}', '{"type":"straighten","angle":-3.5,"final":false}',
+    '{"type":"straightenBy","delta":0.1}', '{"type":"rotate","direction":"clockwise","aspectPolicy":"keepOutputRatio"}',
+    '{"type":"flip","axis":"vertical"}', '{"type":"aspect","aspect":"16:9"}', '{"type":"swapAspect"}',
+    '{"type":"nudge","dx":-1,"dy":0}', '{"type":"zoom","factor":1.1,"x":400,"y":300}', '{"type":"undo"}',
+    '{"type":"redo"}', '{"type":"mode","mode":"pan"}', '{"type":"pointerDown","id":2,"x":10,"y":10,"intent":"draw"}',
+    '{"type":"pointerCancel","id":2}', '{"type":"resetCrop"}', '{"type":"reset"}',
+]
+write(d, "session.jsonl", bytes([20, 14]) + "\n".join(events).encode())
+write(d, "pinch.jsonl", bytes([3, 200]) + "\n".join([
+    '{"type":"pointerDown","id":1,"x":100,"y":100}', '{"type":"pointerDown","id":2,"x":200,"y":200}',
+    '{"type":"pointerMove","id":2,"x":300,"y":300}', '{"type":"pointerUp","id":2,"x":300,"y":300}',
+    '{"type":"pointerUp","id":1,"x":100,"y":100}']).encode())
+d = reset("FuzzMultipart")
+body = (b"--b0undary\r\nContent-Disposition: form-data; name=\"recipe\"\r\n\r\n{\"version\":1}\r\n"
+        b"--b0undary\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.png\"\r\n"
+        b"Content-Type: image/png\r\n\r\n\x89PNG\r\n\x1a\nrest\r\n--b0undary--\r\n")
+write(d, "two-parts", b"multipart/form-data; boundary=b0undary\n" + body)
+write(d, "quoted", b"multipart/form-data; boundary=\"b0undary\"; charset=utf-8\n" + body)
+d = reset("FuzzPipeline")
+for i, p in enumerate([jpegs[0], jpegs[7], pngs[1], pngs[4], os.path.join(KIT, "corrupt/bad-filter-row120-rgba.png")]):
+    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 2 + (i & 1) * 8, 30 - i * 12 & 255]) + read(p))
