@@ -10,7 +10,7 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsupportedFeature(format: ImageFormat, feature: String)
     /// The data ends before the image is complete.
     case truncated(format: ImageFormat, detail: String)
-    /// The image has more pixels than the configured ``PixelLimits`` allow; nothing large was allocated.
+    /// The image has more pixels than the configured `PixelLimits` allow; nothing large was allocated.
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// The codec rejected the data; `message` is the codec's own message (libjpeg's or libpng's).
     case corruptData(format: ImageFormat, message: String)

@@ -3,7 +3,7 @@ import CropPixels
 /// A problem a decoder or encoder met and worked around: corrupt data libjpeg could decode past, a malformed EXIF
 /// block that was ignored, an ICC profile that was dropped.
 ///
-/// In strict mode (``DecodeOptions/strict``) the decoder's own warnings become ``CodecError`` instead.
+/// In strict mode (`DecodeOptions.strict`) the decoder's own warnings become ``CodecError`` instead.
 public struct CodecWarning: Hashable, Sendable, CustomStringConvertible {
     /// Where the warning comes from.
     public enum Source: String, Hashable, Sendable {

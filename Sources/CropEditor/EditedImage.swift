@@ -3,7 +3,7 @@ import CropKit
 /// The picture `cropkit edit` works on, read once: its bytes, header facts and a small preview.
 ///
 /// The preview is a copy of the **stored** pixels (no EXIF orientation applied), downscaled once with
-/// shrink-on-load so its longer side is at most ``previewMaximumSide``. That is the image an ``EditorViewState``'s
+/// shrink-on-load so its longer side is at most `previewMaximumSide`. That is the image an `EditorViewState`'s
 /// `image.transform` positions: the browser never needs a new preview when the user turns or flips.
 public struct EditedImage: Sendable {
     /// A name for the picture (the file's name), used for the download's file name.
@@ -26,7 +26,7 @@ public struct EditedImage: Sendable {
     ///   - bytes: the JPEG or PNG file.
     ///   - pipeline: the pipeline that makes the preview (its pixel limit applies).
     ///   - previewMaximumSide: the preview's longer side at most, in pixels (≥ 16).
-    /// - Throws: ``CropKitError`` when the bytes are not a readable image or exceed the pixel limit.
+    /// - Throws: `CropKitError` when the bytes are not a readable image or exceed the pixel limit.
     public init(name: String, bytes: [UInt8], pipeline: ImagePipeline = ImagePipeline(), previewMaximumSide: Int = 1600)
         throws(CropKitError)
     {

@@ -13,7 +13,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case missingImage
     /// The request has no recipe (no `recipe` query parameter and no `recipe` part).
     case missingRecipe
-    /// The recipe is not valid JSON for ``Recipe`` or does not fit the image; `reason` names the field.
+    /// The recipe is not valid JSON for `Recipe` or does not fit the image; `reason` names the field.
     case invalidRecipe(reason: String)
     /// A query parameter or form field has a value that cannot be used.
     case invalidParameter(name: String, reason: String)

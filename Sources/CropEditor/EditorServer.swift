@@ -7,7 +7,7 @@ import HummingbirdWebSocket
 import Logging
 
 /// The `cropkit edit` server: one single-page editor for one picture, driven over a WebSocket by the crop engine's
-/// ``EditorSession``, plus an HTTP render API for apps.
+/// `EditorSession`, plus an HTTP render API for apps.
 ///
 /// Routes (a fixed set; nothing else is served, and no request path reaches the file system):
 ///
@@ -49,7 +49,10 @@ public struct EditorServer: Sendable {
 
     /// The HTTP application: the routes above, listening on ``EditorConfiguration/host`` and ``EditorConfiguration/port``.
     ///
-    /// - Parameter onServerRunning: called once the server listens, with its bound port (useful with port 0).
+    /// - Parameters:
+    ///   - logger: the server's logger (default: one labelled `cropkit.edit`); its level is raised to warning
+    ///     if it is lower.
+    ///   - onServerRunning: called once the server listens, with its bound port (useful with port 0).
     public func makeApplication(
         logger: Logger? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {

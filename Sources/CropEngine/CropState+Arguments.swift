@@ -21,10 +21,10 @@ extension CropState {
     /// The result is the same state an editor reaches by the same steps, so it renders with
     /// ``renderPlan(maximumOutputSize:)`` and saves with ``recipe``.
     ///
-    /// Throws ``GeometryError`` naming the bad argument: ``GeometryError/invalidRect(_:)`` (`"crop …"`) for a
+    /// Throws `GeometryError` naming the bad argument: `GeometryError.invalidRect(_:)` (`"crop …"`) for a
     /// rectangle that is not finite, is empty, or reaches outside the displayed picture;
-    /// ``GeometryError/invalidValue(name:value:reason:)`` named `"straighten"` for an angle that is not finite or is
-    /// outside −45…45, or `"minimumCropSize"`; ``GeometryError/invalidSize(_:)`` for a source too large.
+    /// `GeometryError.invalidValue(name:value:reason:)` named `"straighten"` for an angle that is not finite or is
+    /// outside −45…45, or `"minimumCropSize"`; `GeometryError.invalidSize(_:)` for a source too large.
     ///
     /// - Parameters:
     ///   - sourceSize: the stored image's size.

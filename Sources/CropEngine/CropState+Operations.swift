@@ -6,7 +6,7 @@ extension CropState {
     /// Sets the straighten angle in degrees, counter-clockwise on screen.
     ///
     /// The picture turns about the crop's centre: the content point under it (``cropContentCenter``) stays, and the
-    /// crop's frame position follows. Throws ``GeometryError/invalidValue(name:value:reason:)`` unless `degrees` is
+    /// crop's frame position follows. Throws `GeometryError.invalidValue(name:value:reason:)` unless `degrees` is
     /// finite and in −45…45. Only the angle changes (the allowed crop is re-derived from the untouched wanted
     /// crop), so setting the angle back restores the state exactly.
     public mutating func setStraightenAngle(_ degrees: Double) throws(GeometryError) {

@@ -47,7 +47,7 @@ import CropGeometry
 ///   minimum does not fit is the largest of its ratio that does.) A wanted crop set under a smaller cap may grow to
 ///   the minimum when the cap rises again.
 /// - **No invalid states.** Every public entry point rejects NaN, infinite and negative input with
-///   ``GeometryError``; a throwing operation leaves the state unchanged.
+///   `GeometryError`; a throwing operation leaves the state unchanged.
 ///
 /// `==` is exact: two states are equal when every stored number is.
 public struct CropState: Hashable, Sendable {
@@ -124,7 +124,7 @@ public struct CropState: Hashable, Sendable {
     }
 
     /// Clockwise quarter turns (0…3) applied to the oriented picture *before* the optional horizontal flip
-    /// ``isFlipped``. Together they are ``userOrientation`` (``Orientation``'s own convention: turn, then mirror).
+    /// ``isFlipped``. Together they are ``userOrientation`` (`Orientation`'s own convention: turn, then mirror).
     public var quarterTurns: Int { userOrientation.quarterTurnsClockwise }
 
     /// Whether the picture is mirrored left–right after the ``quarterTurns``.

@@ -38,7 +38,7 @@ import Foundation
 /// file with the same displayed content at any resolution (pass that file's orientation to
 /// ``CropState/init(recipe:sourceSize:orientation:minimumCropSize:)``). Unknown keys are ignored.
 ///
-/// Decoding validates every field itself and throws ``GeometryError/invalidRecipe(field:reason:)`` naming it
+/// Decoding validates every field itself and throws `GeometryError.invalidRecipe(field:reason:)` naming it
 /// (`"crop.width"`, `"angle"`, …; `"$"` for the document as a whole).
 public struct Recipe: Hashable, Sendable, Codable {
     /// The version this code writes and reads.
@@ -71,6 +71,11 @@ public struct Recipe: Hashable, Sendable, Codable {
     /// - Parameters:
     ///   - cropCenter: the content point under the crop's centre, as fractions of the upright picture.
     ///   - cropSize: the crop's size along the straightened frame's axes, as fractions of the upright picture.
+    ///   - angle: the straighten angle in degrees, counter-clockwise on screen, −45…45.
+    ///   - quarterTurns: clockwise quarter turns, 0…3, applied before the flips.
+    ///   - flipHorizontal: a left–right mirror after the turns.
+    ///   - flipVertical: a top–bottom mirror after the horizontal one.
+    ///   - aspect: the aspect lock.
     public init(
         cropCenter: Point = Point(x: 0.5, y: 0.5), cropSize: Size = Size(width: 1, height: 1), angle: Double = 0,
         quarterTurns: Int = 0, flipHorizontal: Bool = false, flipVertical: Bool = false, aspect: AspectLock = .free
@@ -119,7 +124,7 @@ public struct Recipe: Hashable, Sendable, Codable {
 
     // MARK: JSON
 
-    /// Reads a recipe from JSON, throwing ``GeometryError/invalidRecipe(field:reason:)`` for anything malformed.
+    /// Reads a recipe from JSON, throwing `GeometryError.invalidRecipe(field:reason:)` for anything malformed.
     public init(json: Data) throws(GeometryError) {
         do {
             self = try JSONDecoder().decode(Recipe.self, from: json)
@@ -241,7 +246,7 @@ extension CropState {
     /// make the fractions a hair off); a small overhang past the straightened picture is then removed by the
     /// minimal zoom, exactly as in an edit. So at the same resolution the state comes back equal, and at another
     /// the same region is selected within about a pixel of the smaller picture. Throws
-    /// ``GeometryError/invalidRecipe(field:reason:)`` (field `"crop"`) when the crop reaches outside the
+    /// `GeometryError.invalidRecipe(field:reason:)` (field `"crop"`) when the crop reaches outside the
     /// straightened picture by more than ``recipeTolerance`` or its proportions are more than 1 % off the lock.
     public init(recipe: Recipe, sourceSize: PixelSize, orientation: Orientation = .up, minimumCropSize: Double = 1)
         throws(GeometryError)

@@ -6,7 +6,7 @@
 /// - ``ratio(_:)``: a fixed `W:H`, held as reduced integers.
 ///
 /// A locked crop renders at an integer output size that is *exactly* proportional: `(k·W, k·H)` pixels (see
-/// ``OutputSizing``). Encoded as a JSON string: `"free"`, `"original"` or `"W:H"`.
+/// `OutputSizing`). Encoded as a JSON string: `"free"`, `"original"` or `"W:H"`.
 public enum AspectLock: Hashable, Sendable, Codable, CustomStringConvertible {
     /// No lock: the crop takes any proportions.
     case free

@@ -6,7 +6,7 @@
 ///
 /// An orientation is a transform from *stored* pixels to *displayed* pixels. Each is "turn clockwise by
 /// ``quarterTurnsClockwise`` × 90°, then mirror left–right if ``isMirrored``": the one convention CropKit uses for
-/// turns and flips everywhere (``CropState``'s turns and flip and a recipe's `quarterTurns` and `flipHorizontal`
+/// turns and flips everywhere (`CropState`'s turns and flip and a recipe's `quarterTurns` and `flipHorizontal`
 /// mean the same). User edits (quarter turns, flips) are more elements of the same group, so an orientation composed
 /// with any number of edits is again one of these eight values; that is how CropKit stays exact and never rotates a
 /// picture twice.

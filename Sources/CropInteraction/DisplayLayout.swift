@@ -60,8 +60,8 @@ extension CropState {
     /// The scale is `min(aw / w, ah / h, f·vw / w, f·vh / h)` for the inset area `aw × ah`, the viewport `vw × vh`,
     /// the fraction `f` and the crop `w × h`; the box is centred in the inset area.
     ///
-    /// Throws ``GeometryError/invalidSize(_:)`` when the viewport is not finite and positive or the insets leave
-    /// no room, and ``GeometryError/invalidValue(name:value:reason:)`` when `maximumBoxFraction` is not in `(0, 1]`.
+    /// Throws `GeometryError.invalidSize(_:)` when the viewport is not finite and positive or the insets leave
+    /// no room, and `GeometryError.invalidValue(name:value:reason:)` when `maximumBoxFraction` is not in `(0, 1]`.
     public func displayLayout(viewportSize: Size, insets: EdgeInsets = .zero, maximumBoxFraction: Double = 1)
         throws(GeometryError) -> DisplayLayout
     {

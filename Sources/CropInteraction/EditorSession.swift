@@ -1,13 +1,13 @@
 import CropEngine
 import CropGeometry
 
-/// The rotate-and-crop editor as a state machine: a ``CropState`` driven by ``EditorEvent``s, with undo/redo,
+/// The rotate-and-crop editor as a state machine: a `CropState` driven by ``EditorEvent``s, with undo/redo,
 /// emitting an ``EditorViewState``. It knows nothing of any UI beyond view coordinates, so a browser page over a
 /// WebSocket and a native view drive it alike.
 ///
 /// **Display.** The crop box is shown as large as possible in the viewport less its insets, but no larger than
 /// ``Configuration/maximumBoxFraction`` of the viewport on either axis
-/// (``CropState/displayLayout(viewportSize:insets:maximumBoxFraction:)``), so a band of the surrounding picture
+/// (`CropState.displayLayout(viewportSize:insets:maximumBoxFraction:)`), so a band of the surrounding picture
 /// always shows around it for the UI to dim and for the user to draw a new box in or tap on. While the box itself is
 /// being drawn, moved or resized, the view is *frozen* (the box moves on screen); when that gesture ends the view
 /// re-fits to the new crop (a UI may animate the change). Picture gestures (pan, pinch, wheel zoom), straightening
@@ -31,7 +31,7 @@ import CropGeometry
 /// `final: true`). Discrete controls are one step each. A step that changes nothing is not recorded. Viewport and
 /// mode changes are not undoable.
 ///
-/// **Errors.** An event with a NaN, infinite or out-of-range value throws ``GeometryError`` and changes nothing.
+/// **Errors.** An event with a NaN, infinite or out-of-range value throws `GeometryError` and changes nothing.
 public struct EditorSession: Sendable {
     /// Tunables, in view points unless stated.
     public struct Configuration: Hashable, Sendable, Codable {

@@ -51,7 +51,7 @@ public struct EditorViewState: Hashable, Sendable {
     public var imageTransform: AffineTransform2D
     /// The crop box.
     public var cropBox: Rect
-    /// The eight handles, in ``CropHandle/allCases`` order.
+    /// The eight handles, in `CropHandle.allCases` order.
     public var handles: [HandleRect]
     /// The upright picture's corners: top-left, top-right, bottom-right, bottom-left (the picture's outline; with
     /// ``cropBox``, the dimmed region).
@@ -66,7 +66,7 @@ public struct EditorViewState: Hashable, Sendable {
     public var flipped: Bool
     /// The aspect lock.
     public var aspect: AspectLock
-    /// The full-resolution output size: what Done renders (``CropState/outputSize``).
+    /// The full-resolution output size: what Done renders (`CropState.outputSize`).
     public var outputSize: PixelSize
     /// Whether undo would do something.
     public var canUndo: Bool

@@ -3,7 +3,7 @@ import CropGeometry
 
 /// The classic drag-to-crop image view, as a state machine with no UI framework.
 ///
-/// The image (its upright, full-resolution size) is laid out in ``viewBounds`` by a ``ContentMode``. Events carry
+/// The image (its upright, full-resolution size) is laid out in ``viewBounds`` by a `ContentMode`. Events carry
 /// view coordinates; the ``selection`` is a rectangle in the image's *full-resolution* pixels, or `nil`.
 ///
 /// - A drag starting outside the selection (or with none) draws a new one anchored at the press, in whichever

@@ -26,6 +26,7 @@ public struct Image: Sendable {
     /// Decodes an image from a file or from memory.
     ///
     /// - Parameters:
+    ///   - source: the file, or the bytes of a JPEG or PNG file.
     ///   - appliesOrientation: turn the pixels upright according to the EXIF orientation (the default) and set the
     ///     metadata's orientation to 1; `false` keeps the stored pixels and their orientation tag.
     ///   - limits: the decompression-bomb guard, checked against the header before any pixel memory is allocated.

@@ -4,7 +4,7 @@
 /// in three groups, in this order:
 ///
 /// 1. **Geometry** — ``crop(_:)``, ``aspect(_:)``, ``turn(_:)``, ``flip(_:)``, ``straighten(_:)``, and ``recipe(_:)``
-///    or ``cropState(_:)`` to start from a saved crop. They fold into one ``CropState``, in the order given, each in
+///    or ``cropState(_:)`` to start from a saved crop. They fold into one `CropState`, in the order given, each in
 ///    the coordinates of the picture as it looks after the steps before it: upright (the file's EXIF orientation is
 ///    always applied), turned and flipped by earlier steps. The crop engine's rules hold: a straightened crop never
 ///    shows fill pixels and shrinks by the smallest factor that avoids them, and a W:H aspect renders exactly
@@ -18,7 +18,7 @@
 /// chain always means one thing.
 ///
 /// Defaults that keep outputs exact: with no ``crop(_:)``, ``aspect(_:)``, ``recipe(_:)`` or ``cropState(_:)`` the
-/// aspect is ``AspectLock/original``, so a straightened picture keeps the picture's exact proportions.
+/// aspect is `AspectLock.original`, so a straightened picture keeps the picture's exact proportions.
 ///
 /// ```swift
 /// let pipeline = ImagePipeline()

@@ -16,7 +16,7 @@
 /// - reads the header first and fails before decoding when the chain, the output or the pixel limit is wrong;
 /// - applies the EXIF orientation exactly once (coordinates and sizes are those of the picture as it is shown, so a
 ///   portrait phone photo stored sideways behaves as it looks);
-/// - folds the geometric steps into one ``CropState`` and its render plan, so crop, aspect, turns, flips, straighten
+/// - folds the geometric steps into one `CropState` and its render plan, so crop, aspect, turns, flips, straighten
 ///   and scale are one resampling pass;
 /// - decodes a JPEG at 1/2, 1/4 or 1/8 scale when that still leaves the final filter at least a 2× reduction (as
 ///   libvips does), so a thumbnail of a 24-megapixel photo never decodes 24 megapixels;

@@ -7,7 +7,7 @@ public enum ImageSource: Hashable, Sendable, CustomStringConvertible {
 
     /// The encoded bytes.
     ///
-    /// - Throws: ``CropKitError/codec(_:)`` with ``CodecError/ioFailure(path:operation:reason:)`` when the file
+    /// - Throws: ``CropKitError/codec(_:)`` with `CodecError.ioFailure(path:operation:reason:)` when the file
     ///   cannot be read.
     public func bytes() throws(CropKitError) -> [UInt8] {
         switch self {

@@ -6,7 +6,7 @@ public struct RenderReport: Sendable {
     public var pixelFormat: PixelFormat
     /// The shrink-on-load factor used: 1 (none), 2, 4 or 8.
     public var decodeScale: Int
-    /// The crop the geometric steps folded into, for this source: save its ``CropState/recipe`` to replay the crop on
+    /// The crop the geometric steps folded into, for this source: save its `CropState.recipe` to replay the crop on
     /// another copy of the picture, or open it in an editor. An untouched state when the chain has no geometry.
     public var cropState: CropState
     /// Recoverable problems met on the way: codec warnings, a crop clipped to the picture.

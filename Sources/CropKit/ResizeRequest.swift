@@ -31,11 +31,11 @@ public struct ResizeRequest: Hashable, Sendable {
 
     /// The requested size.
     public var target: Target
-    /// How the picture fills the box. Default ``ResizeMode/fit``.
+    /// How the picture fills the box. Default `ResizeMode.fit`.
     public var mode: ResizeMode
     /// The resampling filter. Default Lanczos3.
     public var filter: ResamplingFilter
-    /// Filter in linear light (see ``ResampleOptions/linearLight``).
+    /// Filter in linear light (see `ResampleOptions.linearLight`).
     public var linearLight: Bool
     /// Allow the output to be larger than the source. Default `false`.
     public var allowUpscale: Bool

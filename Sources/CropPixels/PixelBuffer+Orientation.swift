@@ -2,7 +2,7 @@ import CropGeometry
 
 extension PixelBuffer {
     /// The displayed picture of an image whose pixels are stored with `orientation`: a lossless permutation of the
-    /// pixels that agrees with ``Orientation/transform(storedSize:)`` (the stored pixel centred at `p` lands on the
+    /// pixels that agrees with `Orientation.transform(storedSize:)` (the stored pixel centred at `p` lands on the
     /// displayed pixel centred at `transform(p)`).
     ///
     /// Mirrors and half turns copy rows; the transposing orientations (5–8) go through a blocked transpose, 64×64

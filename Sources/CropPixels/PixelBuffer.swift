@@ -18,7 +18,7 @@ import Musl
 /// - every size computation is overflow-checked.
 ///
 /// Use the safe accessors (``subscript(x:y:channel:)``, ``pixel(x:y:)``) in tests and simple code, and
-/// ``withUnsafeRows(_:)`` / ``withUnsafeMutableRows(_:)`` in hot loops.
+/// `withUnsafeRows(_:)` / `withUnsafeMutableRows(_:)` in hot loops.
 public struct PixelBuffer: @unchecked Sendable {
     // @unchecked Sendable: a value type over copy-on-write storage; mutation goes through `makeUnique()` first, so a
     // buffer shared between threads is never written, only copied.
@@ -37,6 +37,9 @@ public struct PixelBuffer: @unchecked Sendable {
     /// Allocates a buffer whose samples are all zero (transparent black when there is alpha).
     ///
     /// - Parameters:
+    ///   - width: columns, at least 1.
+    ///   - height: rows, at least 1.
+    ///   - format: the channel layout and bit depth.
     ///   - bytesPerRow: the row stride; `nil` packs rows tightly.
     ///   - limits: rejects images above `limits.maxPixels` before allocating.
     /// - Throws: ``PixelError`` when a dimension is below 1, the stride is too small, the pixel count exceeds the
