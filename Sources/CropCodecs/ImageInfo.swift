@@ -9,7 +9,7 @@ public struct ImageInfo: Hashable, Sendable {
     public var width: Int
     /// Stored rows (before orientation).
     public var height: Int
-    /// The EXIF orientation (``Orientation/up`` when absent or invalid).
+    /// The EXIF orientation (`Orientation.up` when absent or invalid).
     public var orientation: Orientation
     /// The channel layout a decoder produces (JPEG CMYK/YCCK and PNG palettes decode to RGB or RGBA).
     public var layout: ChannelLayout

@@ -4,9 +4,11 @@ extension ImagePipeline {
     /// travels with the metadata unless ``SaveOptions/stripMetadata`` drops it).
     ///
     /// - Parameters:
+    ///   - source: the file or bytes to re-encode.
     ///   - scale: decode a JPEG at 1/2, 1/4 or 1/8 of its size (libjpeg's DCT scaling, rounding up); other formats are
     ///     not scaled.
     ///   - earlyStop: at 1/8, how far a progressive JPEG may skip its later scans.
+    ///   - sink: where the output goes (see ``ImageSink``).
     /// - Throws: ``CropKitError`` naming the problem; nothing is written on failure.
     @discardableResult
     public func transcode<Output: Sendable>(

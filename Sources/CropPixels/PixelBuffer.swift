@@ -17,8 +17,8 @@ import Musl
 /// - `width × height` is within the ``PixelLimits`` given (default 200 megapixels), checked before any allocation;
 /// - every size computation is overflow-checked.
 ///
-/// Use the safe accessors (``subscript(x:y:channel:)``, ``pixel(x:y:)``) in tests and simple code, and
-/// `withUnsafeRows(_:)` / `withUnsafeMutableRows(_:)` in hot loops.
+/// Read and write pixels with the safe accessors (``subscript(x:y:channel:)``, ``pixel(x:y:)``); CropKit's own hot
+/// loops use package-level unsafe row access behind small types that state their invariants.
 public struct PixelBuffer: @unchecked Sendable {
     // @unchecked Sendable: a value type over copy-on-write storage; mutation goes through `makeUnique()` first, so a
     // buffer shared between threads is never written, only copied.
