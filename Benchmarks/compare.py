@@ -11,6 +11,7 @@ Tasks (the issues' definitions):
     T0  decode and re-encode as JPEG q90                         (issue 2, vs `vips copy`)
     T1  thumbnail, longest side 256, JPEG q85                    (issue 4)
     T2  resize to 1920 wide, Lanczos3, JPEG q90                   (issue 4; also PSNR against Pillow's LANCZOS)
+    T1s square thumbnail 256×256, centre crop                     (cropkit thumbnail, vipsthumbnail --smartcrop centre)
     T3  straighten 7.5°, largest crop of the original aspect with no fill pixels, native resolution, JPEG q90
 """
 
@@ -72,7 +73,7 @@ def commands(task, src, out, tools):
     """The command each available tool runs for a task, writing `out` (its extension picks the format)."""
     w, h = image_size(src)
     ext = os.path.splitext(out)[1]
-    q = {"T0": 90, "T1": 85, "T2": 90, "T3": 90}[task]
+    q = {"T0": 90, "T1": 85, "T1s": 85, "T2": 90, "T3": 90}[task]
     jpeg_opts = f"[Q={q}]" if ext == ".jpg" else ""
     cmds = {}
     ck = tools.get("cropkit")
@@ -81,6 +82,7 @@ def commands(task, src, out, tools):
         cmds["cropkit"] = {
             "T0": [ck, "convert", src] + common,
             "T1": [ck, "resize", src, "--size", "256x256", "--mode", "fit"] + common,
+            "T1s": [ck, "thumbnail", src, "--size", "256", "--progress", "none"] + common,
             "T2": [ck, "resize", src, "--width", "1920", "--filter", "lanczos3"] + common,
             "T3": [ck, "crop", src, "--straighten", "7.5"] + common,
         }[task]
@@ -92,6 +94,7 @@ def commands(task, src, out, tools):
         cmds["vips"] = {
             "T0": ["vips", "copy", src, out + jpeg_opts],
             "T1": ["vipsthumbnail", src, "-s", "256", "-o", out + jpeg_opts],
+            "T1s": ["vipsthumbnail", src, "-s", "256", "--smartcrop", "centre", "-o", out + jpeg_opts],
             "T2": ["vips", "resize", src, out + jpeg_opts, str(1920 / w), "--kernel", "lanczos3"],
             # One-step affine: rotate counter-clockwise on screen and generate only the inner crop.
             "T3": ["vips", "affine", src, out + jpeg_opts, f"{c} {s} {-s} {c}",
@@ -103,13 +106,15 @@ def commands(task, src, out, tools):
         cmds["ImageMagick"] = {
             "T0": [m, src, "-quality", str(q), out],
             "T1": [m, "-define", "jpeg:size=512x512", src, "-thumbnail", "256x256", "-quality", str(q), out],
+            "T1s": [m, "-define", "jpeg:size=512x512", src, "-thumbnail", "256x256^", "-gravity", "center", "-extent",
+                    "256x256", "-quality", str(q), out],
             "T2": [m, src, "-filter", "Lanczos", "-resize", "1920x", "-quality", str(q), out],
             # ImageMagick's SRT angle is clockwise on screen, so −7.5 turns counter-clockwise like the others.
             "T3": [m, src, "-distort", "SRT", "-7.5", "-gravity", "center", "-crop", f"{cw}x{ch}+0+0", "+repage",
                    "-quality", str(q), out],
         }[task]
     if tools.get("pillow"):
-        name = {"T0": "transcode", "T1": "thumbnail", "T2": "resize", "T3": "straighten"}[task]
+        name = {"T0": "transcode", "T1": "thumbnail", "T1s": "square", "T2": "resize", "T3": "straighten"}[task]
         cmds["Pillow"] = [tools["pillow"], os.path.join(HERE, "pillow_tasks.py"), name, src, out]
     return cmds
 
@@ -149,7 +154,7 @@ print("inf" if mse == 0 else 10 * math.log10(255 * 255 / mse))
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--tasks", default="T0,T1,T2,T3")
+    ap.add_argument("--tasks", default="T0,T1,T1s,T2,T3")
     ap.add_argument("--image", default=DEFAULT_IMAGE)
     ap.add_argument("--cropkit", default=os.path.join(ROOT, ".build", "release", "cropkit"))
     args = ap.parse_args()

@@ -2,7 +2,7 @@
 
     python3 pillow_tasks.py TASK INPUT OUTPUT
 
-TASK is one of: transcode, thumbnail, resize, straighten. The output format follows the extension.
+TASK is one of: transcode, thumbnail, square, resize, straighten. The output format follows the extension.
 """
 
 import math
@@ -35,6 +35,11 @@ def main():
         # Image.thumbnail uses JPEG draft mode (DCT scaling) and a reducing gap, Pillow's fast path.
         im.thumbnail((256, 256), Image.Resampling.LANCZOS)
         save(im, dst, 85)
+    elif task == "square":
+        # A 256×256 centre-cropped thumbnail: draft mode first (as thumbnail() does), then ImageOps.fit.
+        from PIL import ImageOps
+        im.draft("RGB", (512, 512))
+        save(ImageOps.fit(im, (256, 256), Image.Resampling.LANCZOS), dst, 85)
     elif task == "resize":
         w, h = im.size
         out = im.resize((1920, round(h * 1920 / w)), Image.Resampling.LANCZOS)

@@ -65,9 +65,12 @@ for p in jpegs:
     if tiff:
         write(d, os.path.basename(p) + ".tiff", tiff)
         write(d, os.path.basename(p) + ".app1", b"Exif\0\0" + tiff)
+write(d, "crash-orientation-1-absent", bytes.fromhex("49492a000b00000000000000000000000004"))
 d = reset("FuzzICC")
 icc = read(os.path.join(CODECS, "c2.icc"))
 write(d, "profile.icc", icc)
+# Regression seeds (inputs the fuzzer once crashed on; the corpus replays them on every run):
+write(d, "crash-empty", b"")  # an empty payload made assemble() read past its end
 header = b"ICC_PROFILE\0"
 half = len(icc) // 2
 write(d, "two-parts", header + bytes([1, 2]) + icc[:half] + b"\xff\x00\xff" + header + bytes([2, 2]) + icc[half:])

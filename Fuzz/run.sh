@@ -15,7 +15,9 @@ target="${1:?usage: Fuzz/run.sh TARGET|all SECONDS [libFuzzer flags]}"
 seconds="${2:?usage: Fuzz/run.sh TARGET|all SECONDS [libFuzzer flags]}"
 shift 2
 if [ "$target" = all ]; then
-  for t in "${targets[@]}"; do "$0" "$t" "$seconds" "$@"; done
+  failed=()
+  for t in "${targets[@]}"; do "$0" "$t" "$seconds" "$@" || failed+=("$t"); done
+  [ ${#failed[@]} -eq 0 ] || { echo "fuzz: failed: ${failed[*]}" >&2; exit 1; }
   exit 0
 fi
 scratch=.build-fuzz

@@ -23,6 +23,10 @@ package enum ICCProfileChunks {
     /// - Complexity: O(total size + segments × log segments).
     package static func assemble(_ payloads: [[UInt8]]) -> (profile: [UInt8]?, warning: String?) {
         guard !payloads.isEmpty else { return (nil, nil) }
+        // Callers pass ICC segments only, but the sequence and count bytes are read below: check, never trust.
+        guard payloads.allSatisfy(isICCSegment) else {
+            return (nil, "an APP2 segment is not an ICC profile segment; profile ignored")
+        }
         let header = identifier.count
         let total = Int(payloads[0][header + 1])
         var parts = [ArraySlice<UInt8>?](repeating: nil, count: total + 1)

@@ -90,6 +90,14 @@ struct ICCTests {
         #expect(try JPEGDecoder.decode(bytes).metadata.iccProfile == big)
     }
 
+    @Test("ICC reassembly refuses payloads too short to be segments (found by FuzzICC: an empty one read past its end)")
+    func iccShortPayloads() {
+        for payloads: [[UInt8]] in [[[]], [[0x49]], [Array("ICC_PROFILE".utf8) + [0]], [Array("ICC_PROFILE".utf8) + [0, 1]]] {
+            let (profile, warning) = ICCProfileChunks.assemble(payloads)
+            #expect(profile == nil && warning != nil, "\(payloads)")
+        }
+    }
+
     @Test("segments are reassembled by sequence number, in any order")
     func order() throws {
         let parts = try #require(ICCProfileChunks.split([UInt8](repeating: 7, count: 70_000) + [1, 2, 3]))
