@@ -36,12 +36,14 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 log="$scratch/$target.log"
 set +e
+started=$(date +%s.%N)
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -max_len=1048576 -print_final_stats=1 \
   -artifact_prefix="$artifacts" "$@" "$corpus" "Fuzz/Corpus/$target" >"$log" 2>&1
 status=$?
+elapsed=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
 set -e
 runs="$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || echo 0)"
-echo "fuzz: $target: $runs executions in ${seconds} s, exit $status"
+echo "fuzz: $target: $runs executions in ${elapsed} s (budget ${seconds} s), exit $status"
 if [ "$status" -ne 0 ]; then
   grep -E "ERROR|SUMMARY|Fatal error|Test unit written" "$log" | head -20 >&2
   exit 1
