@@ -55,8 +55,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
 
-        // Codecs: JPEG, PNG, EXIF, ICC, format detection.
-        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG"]),
+        // libwebp, opened at run time (dlopen): the build needs no WebP headers, only the system's runtime library.
+        .target(name: "CWebP", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+
+        // Codecs: JPEG, PNG, WebP, EXIF, ICC, format detection.
+        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
         .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropCodecs"]),
@@ -123,6 +126,7 @@ if Context.environment["CROPKIT_FUZZ"] != nil {
     let fuzzTargets: [(String, [Target.Dependency])] = [
         ("FuzzJPEG", ["CropCodecs", "CropPixels"]),
         ("FuzzPNG", ["CropCodecs", "CropPixels"]),
+        ("FuzzWebP", ["CropCodecs", "CropPixels"]),
         ("FuzzEXIF", ["CropCodecs", "CropGeometry"]),
         ("FuzzICC", ["CropCodecs"]),
         ("FuzzFormat", ["CropCodecs"]),

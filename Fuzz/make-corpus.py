@@ -59,6 +59,9 @@ for i, p in enumerate(jpegs):
 d = reset("FuzzPNG")
 for i, p in enumerate(pngs):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i % 4]) + read(p))
+d = reset("FuzzWebP")
+for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "webp/*.webp")))):
+    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 3 % 16 | 8]) + read(p))
 d = reset("FuzzEXIF")
 for p in jpegs:
     tiff = app1_tiff(read(p))

@@ -6,6 +6,9 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     case notAnImage(reason: String)
     /// A recognised image format CropKit cannot read or write (GIF, WebP, HEIF …).
     case unsupportedFormat(String)
+    /// A format CropKit reads and writes through a system library that could not be loaded (missing, or another
+    /// ABI); `reason` says which library and how to install it.
+    case libraryUnavailable(format: ImageFormat, reason: String)
     /// A feature of a supported format that CropKit does not handle (12-bit JPEG, lossless JPEG, alpha in JPEG …).
     case unsupportedFeature(format: ImageFormat, feature: String)
     /// The data ends before the image is complete.
@@ -29,6 +32,8 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
             "not an image: \(reason)"
         case .unsupportedFormat(let name):
             "unsupported image format: \(name)"
+        case .libraryUnavailable(let format, let reason):
+            "\(format.displayName) support is unavailable: \(reason)"
         case .unsupportedFeature(let format, let feature):
             "unsupported \(format.displayName) feature: \(feature)"
         case .truncated(let format, let detail):

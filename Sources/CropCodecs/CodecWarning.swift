@@ -1,6 +1,6 @@
 import CropPixels
 
-/// A problem a decoder or encoder met and worked around: corrupt data libjpeg could decode past, a malformed EXIF
+/// A problem a decoder or encoder met and worked around: corrupt data a codec could decode past, a malformed EXIF
 /// block that was ignored, an ICC profile that was dropped.
 ///
 /// In strict mode (`DecodeOptions.strict`) the decoder's own warnings become ``CodecError`` instead.
@@ -11,6 +11,8 @@ public struct CodecWarning: Hashable, Sendable, CustomStringConvertible {
         case jpeg
         /// libpng, while decoding or encoding a PNG.
         case png
+        /// libwebp or the WebP container (a repaired chunk size, an animation of which only frame one is read …).
+        case webp
         /// The EXIF block (malformed, unreadable orientation …).
         case exif
         /// The ICC profile (inconsistent chunks …).

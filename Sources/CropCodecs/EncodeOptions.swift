@@ -43,16 +43,22 @@ package struct PNGEncodeOptions: Hashable, Sendable {
     }
 }
 
-/// Encoding options for both formats.
+/// Encoding options for every format.
 package struct EncodeOptions: Hashable, Sendable {
     /// Options used when writing JPEG.
     package var jpeg: JPEGEncodeOptions
     /// Options used when writing PNG.
     package var png: PNGEncodeOptions
+    /// Options used when writing WebP.
+    package var webp: WebPEncodeOptions
 
     /// Creates options.
-    package init(jpeg: JPEGEncodeOptions = JPEGEncodeOptions(), png: PNGEncodeOptions = PNGEncodeOptions()) {
+    package init(
+        jpeg: JPEGEncodeOptions = JPEGEncodeOptions(), png: PNGEncodeOptions = PNGEncodeOptions(),
+        webp: WebPEncodeOptions = WebPEncodeOptions()
+    ) {
         self.jpeg = jpeg
         self.png = png
+        self.webp = webp
     }
 }

@@ -23,6 +23,7 @@ package enum ImageCodec {
         switch try ImageFormat.detect(input.prefix(16)) {
         case .jpeg: try JPEGDecoder(input: input, options: options)
         case .png: try PNGDecoder(input: input, options: options)
+        case .webp: try WebPDecoder(input: input, options: options)
         }
     }
 
@@ -55,7 +56,7 @@ package enum ImageCodec {
     ) throws(CodecError) {
         guard let format = format ?? ImageFormat(pathExtensionOf: path) else {
             throw .invalidArgument(
-                name: "output format", reason: "cannot tell it from the name \(path); use a .jpg or .png extension")
+                name: "output format", reason: "cannot tell it from the name \(path); use a .jpg, .png or .webp extension")
         }
         let file = try AtomicFile(path: path, overwrite: overwrite)
         let encoder = try makeEncoder(
@@ -80,6 +81,10 @@ package enum ImageCodec {
             try PNGEncoder(
                 width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.png,
                 output: output)
+        case .webp:
+            try WebPEncoder(
+                width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.webp,
+                output: output)
         }
     }
 
@@ -91,6 +96,7 @@ package enum ImageCodec {
         switch format {
         case .jpeg: try JPEGEncoder.encode(image, metadata: metadata, options: options.jpeg)
         case .png: try PNGEncoder.encode(image, metadata: metadata, options: options.png)
+        case .webp: try WebPEncoder.encode(image, metadata: metadata, options: options.webp)
         }
     }
 }

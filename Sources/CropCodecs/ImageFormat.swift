@@ -4,12 +4,15 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     case jpeg
     /// PNG, through libpng.
     case png
+    /// WebP (lossy, lossless, alpha; the first frame of an animation), through libwebp loaded at run time.
+    case webp
 
     /// The name people use: "JPEG", "PNG".
     public var displayName: String {
         switch self {
         case .jpeg: "JPEG"
         case .png: "PNG"
+        case .webp: "WebP"
         }
     }
 
@@ -18,18 +21,24 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         switch self {
         case .jpeg: "jpg"
         case .png: "png"
+        case .webp: "webp"
         }
     }
 
+    /// The media type: `image/jpeg`, `image/png`, `image/webp`.
+    public var mimeType: String { "image/" + rawValue }
+
     public var description: String { displayName }
 
-    /// The format a file name's extension names (`.jpg`, `.jpeg`, `.jpe`, `.jfif`, `.png`; any case), or `nil`.
+    /// The format a file name's extension names (`.jpg`, `.jpeg`, `.jpe`, `.jfif`, `.png`, `.webp`; any case), or
+    /// `nil`.
     public init?(pathExtensionOf path: String) {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         switch name[name.index(after: dot)...].lowercased() {
         case "jpg", "jpeg", "jpe", "jfif": self = .jpeg
         case "png": self = .png
+        case "webp": self = .webp
         default: return nil
         }
     }
@@ -41,7 +50,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     ///
     /// - Throws: ``CodecError/notAnImage(reason:)`` for empty data or data with no known signature,
     ///   ``CodecError/truncated(format:detail:)`` when the data is a proper prefix of a signature,
-    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (GIF, WebP, TIFF, BMP,
+    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (GIF, TIFF, BMP,
     ///   HEIF/AVIF, JPEG XL, JPEG 2000).
     /// - Complexity: O(1); looks at no more than the first 16 bytes.
     package static func detect<C: Collection<UInt8>>(_ bytes: C) throws(CodecError) -> ImageFormat {
@@ -53,6 +62,12 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
                 throw .truncated(
                     format: format, detail: "only \(head.count) bytes, not even a complete \(format) signature")
             }
+        }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual("WEBP".utf8) {
+            return .webp
+        }
+        if head.starts(with: Array("RIFF".utf8)), head.count < 12 {
+            throw .truncated(format: .webp, detail: "only \(head.count) bytes, not even a complete RIFF/WEBP header")
         }
         if let other = otherFormat(head) { throw .unsupportedFormat(other) }
         let hex = head.prefix(8).map { byte in
@@ -69,7 +84,6 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
             return String(decoding: head[range], as: UTF8.self)
         }
         if ascii(0..<6) == "GIF87a" || ascii(0..<6) == "GIF89a" { return "GIF" }
-        if ascii(0..<4) == "RIFF" && ascii(8..<12) == "WEBP" { return "WebP" }
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
         if ascii(0..<2) == "BM" && head.count >= 14 { return "BMP" }
         if ascii(4..<8) == "ftyp" {

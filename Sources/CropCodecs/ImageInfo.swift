@@ -29,6 +29,8 @@ public struct ImageInfo: Hashable, Sendable {
     public var colorModel: String
     /// For a YCbCr JPEG with one of the three common layouts, its chroma subsampling; `nil` otherwise.
     public var chromaSubsampling: ChromaSubsampling? = nil
+    /// For an animation, its number of frames (CropKit reads the first); `nil` for a still picture.
+    public var frameCount: Int? = nil
 
     /// The size as stored.
     public var storedSize: PixelSize { PixelSize(validWidth: width, height: height) }
@@ -54,6 +56,7 @@ public struct ImageInfo: Hashable, Sendable {
         switch try ImageFormat.detect(data) {
         case .jpeg: return try JPEGDecoder(data: data, options: options).info
         case .png: return try PNGDecoder(data: data, options: options).info
+        case .webp: return try WebPDecoder(data: data, options: options).info
         }
     }
 

@@ -75,6 +75,18 @@ package enum DecoderInput {
         }
     }
 
+    /// Every byte of the input (a whole-picture codec such as libwebp needs them together).
+    package func allBytes() throws(CodecError) -> [UInt8] {
+        switch self {
+        case .memory(let bytes):
+            return Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
+        case .file(let file):
+            var status = stat()
+            guard fstat(file.descriptor, &status) == 0 else { throw FileIO.failure(file.path, "stat") }
+            return try file.prefix(Int(status.st_size))
+        }
+    }
+
     /// The path of a file input, for messages.
     var path: String? {
         if case .file(let file) = self { file.path } else { nil }

@@ -23,7 +23,7 @@ public struct EditedImage: Sendable {
     ///
     /// - Parameters:
     ///   - name: the picture's name (a file name; only its last path component is kept).
-    ///   - bytes: the JPEG or PNG file.
+    ///   - bytes: the JPEG, PNG or WebP file.
     ///   - pipeline: the pipeline that makes the preview (its pixel limit applies).
     ///   - previewMaximumSide: the preview's longer side at most, in pixels (≥ 16).
     /// - Throws: `CropKitError` when the bytes are not a readable image or exceed the pixel limit.
@@ -33,7 +33,7 @@ public struct EditedImage: Sendable {
         let source = ImageSource.data(bytes)
         let info = try source.info(strict: pipeline.strict)
         let side = max(16, previewMaximumSide)
-        let format: ImageFormat = info.format == .png ? .png : .jpeg
+        let format: ImageFormat = info.format == .png || info.hasAlpha ? .png : .jpeg
         let result = try pipeline.run(
             source, Self.storedOrientation(of: info) + [.fit(within: PixelSize(validWidth: side, height: side))],
             to: .data(SaveOptions(format: format, quality: 85, stripMetadata: true)))
@@ -54,5 +54,5 @@ public struct EditedImage: Sendable {
     }
 
     /// The MIME type of the preview.
-    public var previewContentType: String { previewFormat == .png ? "image/png" : "image/jpeg" }
+    public var previewContentType: String { previewFormat.mimeType }
 }

@@ -21,7 +21,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case malformedMultipart(reason: String)
     /// The body's content type is not one the endpoint accepts.
     case unsupportedMediaType(String)
-    /// The image is not a JPEG or PNG CropKit can read (not an image, an unsupported format or feature).
+    /// The image is not an image CropKit can read (not an image, an unsupported format or feature).
     case unsupportedImage(reason: String)
     /// The image data is truncated or corrupt.
     case corruptImage(reason: String)

@@ -181,7 +181,7 @@ public struct EditorServer: Sendable {
         let result: EncodedImage
         do {
             result = try await renderQueue.perform {
-                let format = try options.format ?? (source.info().format == .png ? .png : .jpeg)
+                let format = try options.format ?? source.info().format
                 let steps: [ImageOperation] = [.recipe(recipe)] + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
                 return try pipeline.run(source, steps, to: .data(SaveOptions(format: format, quality: options.quality)))
             }
@@ -192,7 +192,7 @@ public struct EditorServer: Sendable {
         return Response(
             status: .ok,
             headers: [
-                .contentType: format == .png ? "image/png" : "image/jpeg",
+                .contentType: format.mimeType,
                 .contentDisposition: "attachment; filename=\"\(baseName).\(format.fileExtension)\"",
                 .imageWidth: String(result.size.width), .imageHeight: String(result.size.height),
                 .accessControlExposeHeaders: "X-Image-Width, X-Image-Height, Content-Disposition",

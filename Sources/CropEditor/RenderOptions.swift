@@ -14,7 +14,8 @@ struct RenderOptions {
         case nil: format = nil
         case "jpeg", "jpg": format = .jpeg
         case "png": format = .png
-        case let other?: throw .invalidParameter(name: "format", reason: "'\(other)' is not jpeg or png")
+        case "webp": format = .webp
+        case let other?: throw .invalidParameter(name: "format", reason: "'\(other)' is not jpeg, png or webp")
         }
         quality = 90
         if let text = query["quality"] {

@@ -26,7 +26,7 @@ public struct Image: Sendable {
     /// Decodes an image from a file or from memory.
     ///
     /// - Parameters:
-    ///   - source: the file, or the bytes of a JPEG or PNG file.
+    ///   - source: the file, or the bytes of a JPEG, PNG or WebP file.
     ///   - appliesOrientation: turn the pixels upright according to the EXIF orientation (the default) and set the
     ///     metadata's orientation to 1; `false` keeps the stored pixels and their orientation tag.
     ///   - limits: the decompression-bomb guard, checked against the header before any pixel memory is allocated.
@@ -75,7 +75,7 @@ public struct Image: Sendable {
     public func write(toFile path: String, options: SaveOptions = SaveOptions()) throws(CropKitError) {
         guard let format = options.format ?? ImageFormat(pathExtensionOf: path) else {
             throw .invalidRequest(
-                name: "output format", reason: "cannot tell it from the name \(path); use .jpg or .png, or set it")
+                name: "output format", reason: "cannot tell it from the name \(path); use .jpg, .png or .webp, or set it")
         }
         let meta = options.stripMetadata ? ImageMetadata.none : metadata
         try mappingErrors {

@@ -17,7 +17,8 @@ extension ImagePipeline {
         try sink.checkWritable()
         let opened = try open(source)
         return try mappingErrors {
-            let applied = opened.info.format == .jpeg ? scale : .full
+            let applied = opened.info.format == .jpeg || (opened.info.format == .webp && opened.info.frameCount == nil)
+                ? scale : .full
             let decoder = try makeDecoder(opened, scale: applied, earlyStop: earlyStop)
             let size = PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight)
             let writer = try SinkWriter(

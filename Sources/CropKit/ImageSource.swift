@@ -2,7 +2,7 @@
 public enum ImageSource: Hashable, Sendable, CustomStringConvertible {
     /// A file path. It is read whole, once; the file is never modified.
     case file(String)
-    /// The bytes of a JPEG or PNG file.
+    /// The bytes of a JPEG, PNG or WebP file.
     case data([UInt8])
 
     /// The encoded bytes.

@@ -5,7 +5,7 @@
 public struct SaveOptions: Hashable, Sendable {
     /// The output format; `nil` takes it from the file name's extension (and is JPEG for in-memory output).
     public var format: ImageFormat?
-    /// JPEG quality, 1…100. Default 90.
+    /// The quality of lossy formats (JPEG, lossy WebP), 1…100 on each library's own scale. Default 90.
     public var quality: Int
     /// JPEG chroma subsampling; `nil` is automatic: 4:4:4 from quality 90 up, 4:2:0 below (as libvips does), but
     /// never finer than a JPEG source's own subsampling when the output keeps the source's resolution (reduced less
@@ -17,6 +17,11 @@ public struct SaveOptions: Hashable, Sendable {
     public var optimizeHuffman: Bool
     /// PNG zlib level, 0…9. Default 6.
     public var pngCompressionLevel: Int
+    /// Encode WebP losslessly (every pixel kept; ``quality`` then sets how hard libwebp compresses).
+    public var lossless: Bool
+    /// How much time the encoder may spend for a smaller file; for WebP 0 (fastest) … 6 (smallest). `nil` takes the
+    /// format's default (WebP: 4, as `cwebp`).
+    public var effort: Int?
     /// Drop the ICC profile and the EXIF block.
     public var stripMetadata: Bool
     /// Replace an existing output file. Without it an existing file is an error and is left untouched.
@@ -26,8 +31,10 @@ public struct SaveOptions: Hashable, Sendable {
     public init(
         format: ImageFormat? = nil, quality: Int = 90, subsampling: ChromaSubsampling? = nil,
         progressive: Bool = false, optimizeHuffman: Bool = false, pngCompressionLevel: Int = 6,
-        stripMetadata: Bool = false, overwrite: Bool = false
+        lossless: Bool = false, effort: Int? = nil, stripMetadata: Bool = false, overwrite: Bool = false
     ) {
+        self.lossless = lossless
+        self.effort = effort
         self.format = format
         self.quality = quality
         self.subsampling = subsampling
@@ -43,7 +50,8 @@ public struct SaveOptions: Hashable, Sendable {
         EncodeOptions(
             jpeg: JPEGEncodeOptions(
                 quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman),
-            png: PNGEncodeOptions(compressionLevel: pngCompressionLevel))
+            png: PNGEncodeOptions(compressionLevel: pngCompressionLevel),
+            webp: WebPEncodeOptions(quality: quality, lossless: lossless, effort: effort ?? 4))
     }
 
     /// These options with automatic subsampling resolved for an output made from `source`, reduced by `reduction`

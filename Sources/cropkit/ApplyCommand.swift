@@ -25,7 +25,7 @@ struct ApplyCommand: ParsableCommand {
     @Argument(help: "The recipe (JSON).")
     var recipe: String
 
-    @Argument(help: "The input images (JPEG or PNG).")
+    @Argument(help: "The input images (JPEG, PNG or WebP).")
     var inputs: [String]
 
     @OptionGroup var destination: BatchOutputOptions

@@ -4,10 +4,10 @@ import CropKit
 /// The options every command that writes images shares: how the output is encoded, whether it may replace a file,
 /// how many threads or parallel files to use, and how much to print.
 struct CommonOptions: ParsableArguments {
-    @Option(help: "Output format: jpeg or png (default: from the output file's extension).")
+    @Option(help: "Output format: jpeg, png or webp (default: from the output file's extension).")
     var format: ImageFormat?
 
-    @Option(help: "JPEG quality, 1–100.")
+    @Option(help: "Quality of lossy outputs (JPEG, WebP), 1–100.")
     var quality = 90
 
     @Option(help: "JPEG chroma subsampling: 444, 422, 420 or auto (4:4:4 from quality 90 up, else 4:2:0).")
@@ -21,6 +21,12 @@ struct CommonOptions: ParsableArguments {
 
     @Option(help: "PNG zlib compression level, 0–9.")
     var compression = 6
+
+    @Flag(help: "Encode WebP losslessly (--quality then sets how hard to compress).")
+    var lossless = false
+
+    @Option(help: "Encoder effort for a smaller file: WebP 0 (fastest) – 6 (smallest), default 4.")
+    var effort: Int?
 
     @Flag(help: "Drop all metadata (EXIF and ICC profile). By default both are kept, with orientation reset to 1.")
     var strip = false
@@ -43,6 +49,9 @@ struct CommonOptions: ParsableArguments {
         guard (0...9).contains(compression) else {
             throw ValidationError("--compression must be 0–9, got \(compression).")
         }
+        if let effort, !(0...6).contains(effort) {
+            throw ValidationError("--effort must be 0–6, got \(effort).")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
     }
 
@@ -50,7 +59,8 @@ struct CommonOptions: ParsableArguments {
     var saveOptions: SaveOptions {
         SaveOptions(
             format: format, quality: quality, subsampling: subsampling.value, progressive: progressive,
-            optimizeHuffman: optimize, pngCompressionLevel: compression, stripMetadata: strip, overwrite: force)
+            optimizeHuffman: optimize, pngCompressionLevel: compression, lossless: lossless, effort: effort,
+            stripMetadata: strip, overwrite: force)
     }
 
     /// The number of parallel jobs: `--jobs` or one per core.

@@ -5,7 +5,7 @@ import CropKit
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Re-encode an image as JPEG or PNG, streaming rows so the decoded image is never held whole.",
+        abstract: "Re-encode an image as JPEG, PNG or WebP, streaming rows so the decoded image is never held whole.",
         discussion: """
             The output format comes from the output file's extension (.jpg, .jpeg, .png) unless --format is given. \
             Metadata (EXIF orientation, ICC profile) is kept; the pixels are not rotated. --strip drops all of it, \
@@ -20,7 +20,7 @@ struct ConvertCommand: ParsableCommand {
               cropkit convert big.jpg -o preview.jpg --scale 8 --early-stop dc
             """)
 
-    @Argument(help: "The input image (JPEG or PNG).")
+    @Argument(help: "The input image (JPEG, PNG or WebP).")
     var input: String
 
     @Option(name: [.short, .long], help: "The output file.")
@@ -95,6 +95,7 @@ extension ImageFormat: ExpressibleByArgument {
         switch argument.lowercased() {
         case "jpeg", "jpg": self = .jpeg
         case "png": self = .png
+        case "webp": self = .webp
         default: return nil
         }
     }

@@ -30,7 +30,7 @@ struct CropCommand: ParsableCommand {
               cropkit crop scan.png -o page.png --turn 90 --flip horizontal
             """)
 
-    @Argument(help: "The input image (JPEG or PNG).")
+    @Argument(help: "The input image (JPEG, PNG or WebP).")
     var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

@@ -21,7 +21,7 @@ struct EditCommand: ParsableCommand {
               cropkit edit --port 8080
             """)
 
-    @Argument(help: "The JPEG or PNG to edit (default: a bundled sample photo).")
+    @Argument(help: "The JPEG, PNG or WebP to edit (default: a bundled sample photo).")
     var image: String?
 
     @Option(help: "The port to listen on; 0 picks a free one.")

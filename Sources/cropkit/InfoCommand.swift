@@ -18,7 +18,7 @@ struct InfoCommand: ParsableCommand {
               cropkit info --json photo.jpg logo.png > info.json
             """)
 
-    @Argument(help: "JPEG or PNG files.")
+    @Argument(help: "JPEG, PNG or WebP files.")
     var files: [String]
 
     @Flag(help: "Print a JSON array instead of one line per file.")

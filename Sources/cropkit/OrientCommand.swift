@@ -16,7 +16,7 @@ struct OrientCommand: ParsableCommand {
               cropkit orient IMG_0001.jpg -o upright.png --strip
             """)
 
-    @Argument(help: "The input image (JPEG or PNG).")
+    @Argument(help: "The input image (JPEG, PNG or WebP).")
     var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

@@ -23,7 +23,7 @@ struct ResizeCommand: ParsableCommand {
               cropkit resize photo.jpg -o big.jpg --width 8000 --allow-upscale
             """)
 
-    @Argument(help: "The input image (JPEG or PNG).")
+    @Argument(help: "The input image (JPEG, PNG or WebP).")
     var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

@@ -18,7 +18,7 @@ struct RoundCommand: ParsableCommand {
               cropkit round card.png -o card-inset.png --radius 16 --border 8
             """)
 
-    @Argument(help: "The input image (JPEG or PNG).")
+    @Argument(help: "The input image (JPEG, PNG or WebP).")
     var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

@@ -22,7 +22,7 @@ struct ThumbnailCommand: ParsableCommand {
               cropkit thumbnail *.png --out-dir t --size 128 --border 8 --jobs 4
             """)
 
-    @Argument(help: "The input images (JPEG or PNG).")
+    @Argument(help: "The input images (JPEG, PNG or WebP).")
     var inputs: [String]
 
     @OptionGroup var destination: BatchOutputOptions

@@ -1,0 +1,40 @@
+// libFuzzer target: WebP decoding: CropKit's own RIFF container reader (VP8X, ICCP, EXIF, ANMF: the first frame
+// rebuilt as a still file) and libwebp behind the CWebP shim, at every shrink-on-load scale, strict or lenient, whole
+// or a few rows then abandoned. A success must be a picture of the size the header promised.
+import CFuzzDriver
+import Foundation
+import CropCodecs
+import CropPixels
+
+/// One input; libFuzzer calls it through the driver below.
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard size >= 1 else { return 0 }
+    let control = data[0]
+    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    _ = try? WebPContainer(bytes)
+    let options = DecodeOptions(
+        limits: PixelLimits(maxPixels: 4_000_000), strict: control & 4 != 0,
+        jpegScale: JPEGScale.allCases[Int(control & 3)])
+    guard let decoder = try? WebPDecoder(data: bytes, options: options) else { return 0 }
+    if control & 8 != 0 {
+        guard let pixels = try? decoder.decodeAll() else { return 0 }
+        guard pixels.width == decoder.outputWidth, pixels.height == decoder.outputHeight else {
+            fatalError("decoded \(pixels.width)×\(pixels.height), promised \(decoder.outputWidth)×\(decoder.outputHeight)")
+        }
+    } else {
+        let rowBytes = decoder.outputWidth * decoder.outputFormat.bytesPerPixel
+        let rows = min(decoder.outputHeight, 3)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, rowBytes * rows), alignment: 16)
+        defer { buffer.deallocate() }
+        _ = try? decoder.readRows(into: buffer, bytesPerRow: rowBytes, maxRows: rows)
+        try? decoder.finish()
+    }
+    return 0
+}
+
+var argumentCount = CommandLine.argc
+var argumentValues = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+    guard let data else { return 0 }
+    return fuzz(data, size)
+})

@@ -1,0 +1,309 @@
+// See include/cwebp_shim.h. The declarations below are the subset of libwebp's public ABI (decode.h, encode.h and
+// types.h of libwebp 1.x: decoder ABI 0x0209, encoder ABI 0x020f) that the shim uses, written from the library's
+// documentation. Each structure the library initialises sits in a union with spare room, so a newer 1.x library that
+// appended fields (allowed within a major ABI version) writes into that room, never past it.
+#include "cwebp_shim.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { DECODER_ABI = 0x0209, ENCODER_ABI = 0x020f };
+enum { MODE_RGB = 0, MODE_RGBA = 1 };
+enum { STATUS_OK = 0, STATUS_OUT_OF_MEMORY = 1, STATUS_INVALID_PARAM = 2, STATUS_BITSTREAM_ERROR = 3,
+       STATUS_UNSUPPORTED_FEATURE = 4, STATUS_SUSPENDED = 5, STATUS_USER_ABORT = 6, STATUS_NOT_ENOUGH_DATA = 7 };
+enum { ENC_OUT_OF_MEMORY = 1, ENC_BITSTREAM_OUT_OF_MEMORY = 2, ENC_BAD_DIMENSION = 5, ENC_FILE_TOO_BIG = 9 };
+
+typedef struct {
+  int width, height, has_alpha, has_animation, format;
+  uint32_t pad[5];
+} WebPBitstreamFeatures;
+
+typedef struct {
+  uint8_t *rgba;
+  int stride;
+  size_t size;
+} WebPRGBABuffer;
+
+typedef struct {
+  uint8_t *y, *u, *v, *a;
+  int y_stride, u_stride, v_stride, a_stride;
+  size_t y_size, u_size, v_size, a_size;
+} WebPYUVABuffer;
+
+typedef struct {
+  int colorspace;
+  int width, height;
+  int is_external_memory;
+  union {
+    WebPRGBABuffer RGBA;
+    WebPYUVABuffer YUVA;
+  } u;
+  uint32_t pad[4];
+  uint8_t *private_memory;
+} WebPDecBuffer;
+
+typedef struct {
+  int bypass_filtering, no_fancy_upsampling, use_cropping, crop_left, crop_top, crop_width, crop_height;
+  int use_scaling, scaled_width, scaled_height, use_threads, dithering_strength, flip, alpha_dithering_strength;
+  uint32_t pad[5];
+} WebPDecoderOptions;
+
+typedef struct {
+  WebPBitstreamFeatures input;
+  WebPDecBuffer output;
+  WebPDecoderOptions options;
+} WebPDecoderConfig;
+
+typedef struct {
+  int lossless;
+  float quality;
+  int method;
+  int image_hint;
+  int target_size;
+  float target_PSNR;
+  int segments, sns_strength, filter_strength, filter_sharpness, filter_type, autofilter;
+  int alpha_compression, alpha_filtering, alpha_quality, pass, show_compressed, preprocessing, partitions;
+  int partition_limit, emulate_jpeg_size, thread_level, low_memory, near_lossless, exact, use_delta_palette;
+  int use_sharp_yuv, qmin, qmax;
+} WebPConfig;
+
+typedef struct WebPPicture WebPPicture;
+typedef int (*WebPWriterFunction)(const uint8_t *data, size_t size, const WebPPicture *picture);
+struct WebPPicture {
+  int use_argb;
+  int colorspace;
+  int width, height;
+  uint8_t *y, *u, *v;
+  int y_stride, uv_stride;
+  uint8_t *a;
+  int a_stride;
+  uint32_t pad1[2];
+  uint32_t *argb;
+  int argb_stride;
+  uint32_t pad2[3];
+  WebPWriterFunction writer;
+  void *custom_ptr;
+  int extra_info_type;
+  uint8_t *extra_info;
+  void *stats;
+  int error_code;
+  void *progress_hook;
+  void *user_data;
+  uint32_t pad3[3];
+  uint8_t *pad4, *pad5;
+  uint32_t pad6[8];
+  void *memory_;
+  void *memory_argb_;
+  void *pad7[2];
+};
+
+typedef struct {
+  uint8_t *mem;
+  size_t size;
+  size_t max_size;
+  uint32_t pad[1];
+} WebPMemoryWriter;
+
+// Room for fields a later 1.x library may append to the structures it initialises.
+#define SPARE 512
+typedef union { WebPDecoderConfig value; unsigned char room[sizeof(WebPDecoderConfig) + SPARE]; } DecoderConfigRoom;
+typedef union { WebPConfig value; unsigned char room[sizeof(WebPConfig) + SPARE]; } ConfigRoom;
+typedef union { WebPPicture value; unsigned char room[sizeof(WebPPicture) + SPARE]; } PictureRoom;
+typedef union { WebPMemoryWriter value; unsigned char room[sizeof(WebPMemoryWriter) + SPARE]; } WriterRoom;
+typedef union { WebPBitstreamFeatures value; unsigned char room[sizeof(WebPBitstreamFeatures) + SPARE]; } FeaturesRoom;
+
+static struct {
+  int (*GetFeaturesInternal)(const uint8_t *, size_t, WebPBitstreamFeatures *, int);
+  int (*InitDecoderConfigInternal)(WebPDecoderConfig *, int);
+  int (*Decode)(const uint8_t *, size_t, WebPDecoderConfig *);
+  void (*FreeDecBuffer)(WebPDecBuffer *);
+  int (*ConfigInitInternal)(WebPConfig *, int, float, int);
+  int (*ValidateConfig)(const WebPConfig *);
+  int (*PictureInitInternal)(WebPPicture *, int);
+  int (*PictureImportRGB)(WebPPicture *, const uint8_t *, int);
+  int (*PictureImportRGBA)(WebPPicture *, const uint8_t *, int);
+  void (*PictureFree)(WebPPicture *);
+  int (*Encode)(const WebPConfig *, WebPPicture *);
+  void (*MemoryWriterInit)(WebPMemoryWriter *);
+  void (*MemoryWriterClear)(WebPMemoryWriter *);
+  int (*MemoryWrite)(const uint8_t *, size_t, const WebPPicture *);
+  void (*Free)(void *);
+} lib;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_status = CK_WEBP_ERR_UNAVAILABLE;
+static char load_message[CK_WEBP_MESSAGE_LENGTH];
+
+static void say(char *message, const char *format, ...) {
+  if (!message) return;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, CK_WEBP_MESSAGE_LENGTH, format, args);
+  va_end(args);
+}
+
+static void load(void) {
+  static const char *names[] = {"libwebp.so.7", "libwebp.7.dylib", "/opt/homebrew/lib/libwebp.7.dylib",
+                                "/usr/local/lib/libwebp.7.dylib"};
+  void *handle = NULL;
+  for (size_t i = 0; i < sizeof names / sizeof names[0] && !handle; i++) handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    say(load_message, "libwebp is not installed (looked for libwebp.so.7; on Debian/Ubuntu: apt install libwebp7)");
+    return;
+  }
+#define BIND(field, symbol)                                                                          \
+  if (!(*(void **)&lib.field = dlsym(handle, symbol))) {                                             \
+    say(load_message, "the libwebp found lacks %s (a libwebp 1.x is needed)", symbol);              \
+    return;                                                                                          \
+  }
+  BIND(GetFeaturesInternal, "WebPGetFeaturesInternal")
+  BIND(InitDecoderConfigInternal, "WebPInitDecoderConfigInternal")
+  BIND(Decode, "WebPDecode")
+  BIND(FreeDecBuffer, "WebPFreeDecBuffer")
+  BIND(ConfigInitInternal, "WebPConfigInitInternal")
+  BIND(ValidateConfig, "WebPValidateConfig")
+  BIND(PictureInitInternal, "WebPPictureInitInternal")
+  BIND(PictureImportRGB, "WebPPictureImportRGB")
+  BIND(PictureImportRGBA, "WebPPictureImportRGBA")
+  BIND(PictureFree, "WebPPictureFree")
+  BIND(Encode, "WebPEncode")
+  BIND(MemoryWriterInit, "WebPMemoryWriterInit")
+  BIND(MemoryWriterClear, "WebPMemoryWriterClear")
+  BIND(MemoryWrite, "WebPMemoryWrite")
+  BIND(Free, "WebPFree")
+#undef BIND
+  // The ABI handshake: the library refuses a structure written for another major version.
+  DecoderConfigRoom config;
+  ConfigRoom encoder;
+  PictureRoom picture;
+  if (!lib.InitDecoderConfigInternal(&config.value, DECODER_ABI) ||
+      !lib.ConfigInitInternal(&encoder.value, 0, 75.f, ENCODER_ABI) ||
+      !lib.PictureInitInternal(&picture.value, ENCODER_ABI)) {
+    say(load_message, "the libwebp found speaks another ABI than 1.x");
+    return;
+  }
+  load_status = CK_WEBP_OK;
+}
+
+int ck_webp_load(char *message) {
+  pthread_once(&load_once, load);
+  if (load_status != CK_WEBP_OK) say(message, "%s", load_message);
+  return load_status;
+}
+
+static int decode_status(int status, char *message) {
+  switch (status) {
+    case STATUS_OK: return CK_WEBP_OK;
+    case STATUS_OUT_OF_MEMORY: say(message, "out of memory"); return CK_WEBP_ERR_MEMORY;
+    case STATUS_INVALID_PARAM: say(message, "invalid parameter"); return CK_WEBP_ERR_USAGE;
+    case STATUS_UNSUPPORTED_FEATURE: say(message, "a feature libwebp does not decode"); return CK_WEBP_ERR_UNSUPPORTED;
+    case STATUS_NOT_ENOUGH_DATA:
+    case STATUS_SUSPENDED: say(message, "the bitstream ends before the picture is complete"); return CK_WEBP_ERR_TRUNCATED;
+    default: say(message, "invalid WebP bitstream"); return CK_WEBP_ERR_CORRUPT;
+  }
+}
+
+int ck_webp_get_features(const uint8_t *data, size_t size, ck_webp_features *features, char *message) {
+  int status = ck_webp_load(message);
+  if (status != CK_WEBP_OK) return status;
+  FeaturesRoom room;
+  memset(&room, 0, sizeof room);
+  status = decode_status(lib.GetFeaturesInternal(data, size, &room.value, DECODER_ABI), message);
+  if (status != CK_WEBP_OK) return status;
+  features->width = room.value.width;
+  features->height = room.value.height;
+  features->has_alpha = room.value.has_alpha;
+  features->has_animation = room.value.has_animation;
+  features->format = room.value.format;
+  return CK_WEBP_OK;
+}
+
+int ck_webp_decode(const uint8_t *data, size_t size, int alpha, int scaled_width, int scaled_height,
+                   uint8_t *output, int stride, size_t output_size, char *message) {
+  int status = ck_webp_load(message);
+  if (status != CK_WEBP_OK) return status;
+  DecoderConfigRoom room;
+  WebPDecoderConfig *config = &room.value;
+  if (!lib.InitDecoderConfigInternal(config, DECODER_ABI)) {
+    say(message, "the libwebp found speaks another ABI than 1.x");
+    return CK_WEBP_ERR_UNAVAILABLE;
+  }
+  if (scaled_width > 0 && scaled_height > 0) {
+    config->options.use_scaling = 1;
+    config->options.scaled_width = scaled_width;
+    config->options.scaled_height = scaled_height;
+  }
+  config->output.colorspace = alpha ? MODE_RGBA : MODE_RGB;
+  config->output.is_external_memory = 1;
+  config->output.u.RGBA.rgba = output;
+  config->output.u.RGBA.stride = stride;
+  config->output.u.RGBA.size = output_size;
+  status = decode_status(lib.Decode(data, size, config), message);
+  lib.FreeDecBuffer(&config->output);  // frees nothing of ours (external memory); kept for symmetry with libwebp's rules
+  return status;
+}
+
+int ck_webp_encode(const uint8_t *pixels, int width, int height, int stride, const ck_webp_encode_params *params,
+                   uint8_t **output, size_t *output_size, char *message) {
+  *output = NULL;
+  *output_size = 0;
+  int status = ck_webp_load(message);
+  if (status != CK_WEBP_OK) return status;
+  ConfigRoom config_room;
+  PictureRoom picture_room;
+  WriterRoom writer_room;
+  WebPConfig *config = &config_room.value;
+  WebPPicture *picture = &picture_room.value;
+  WebPMemoryWriter *writer = &writer_room.value;
+  if (!lib.ConfigInitInternal(config, 0, params->quality, ENCODER_ABI) ||
+      !lib.PictureInitInternal(picture, ENCODER_ABI)) {
+    say(message, "the libwebp found speaks another ABI than 1.x");
+    return CK_WEBP_ERR_UNAVAILABLE;
+  }
+  config->lossless = params->lossless ? 1 : 0;
+  config->quality = params->quality;
+  config->method = params->method;
+  config->exact = params->exact ? 1 : 0;
+  config->thread_level = params->threads ? 1 : 0;
+  if (!lib.ValidateConfig(config)) {
+    say(message, "libwebp refused the settings (quality %g, method %d)", (double)params->quality, params->method);
+    return CK_WEBP_ERR_USAGE;
+  }
+  picture->use_argb = config->lossless;
+  picture->width = width;
+  picture->height = height;
+  int imported = params->alpha ? lib.PictureImportRGBA(picture, pixels, stride)
+                               : lib.PictureImportRGB(picture, pixels, stride);
+  if (!imported) {
+    lib.PictureFree(picture);
+    say(message, "libwebp could not take a %d×%d picture (out of memory, or past 16383 px)", width, height);
+    return width > 16383 || height > 16383 ? CK_WEBP_ERR_USAGE : CK_WEBP_ERR_MEMORY;
+  }
+  lib.MemoryWriterInit(writer);
+  picture->writer = lib.MemoryWrite;
+  picture->custom_ptr = writer;
+  int ok = lib.Encode(config, picture);
+  int error = picture->error_code;
+  lib.PictureFree(picture);
+  if (!ok) {
+    lib.MemoryWriterClear(writer);
+    switch (error) {
+      case ENC_OUT_OF_MEMORY:
+      case ENC_BITSTREAM_OUT_OF_MEMORY: say(message, "out of memory"); return CK_WEBP_ERR_MEMORY;
+      case ENC_BAD_DIMENSION: say(message, "a %d×%d picture is past WebP's 16383 px", width, height); return CK_WEBP_ERR_USAGE;
+      case ENC_FILE_TOO_BIG: say(message, "the file would be past 4 GB"); return CK_WEBP_ERR_USAGE;
+      default: say(message, "libwebp failed to encode (error %d)", error); return CK_WEBP_ERR_CORRUPT;
+    }
+  }
+  *output = writer->mem;
+  *output_size = writer->size;
+  return CK_WEBP_OK;
+}
+
+void ck_webp_free(void *pointer) {
+  // Memory from WebPMemoryWrite is the library's; free it through the library's allocator.
+  if (pointer && lib.Free) lib.Free(pointer);
+}

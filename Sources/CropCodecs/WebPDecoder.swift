@@ -1,0 +1,161 @@
+import CWebP
+import CropGeometry
+import CropPixels
+
+/// A WebP decoder over libwebp (loaded at run time; see ``WebPLibrary``).
+///
+/// Lossy, lossless and alpha; the ICC profile and the EXIF orientation come from their chunks. An animation gives
+/// its first frame, placed on the canvas (transparent elsewhere), with a warning saying so. libwebp decodes a whole
+/// picture at once, so the first ``readRows(into:bytesPerRow:maxRows:)`` decodes it and rows are handed out from
+/// that buffer; ``DecodeOptions/jpegScale`` asks libwebp's rescaler for a smaller picture straight away
+/// (shrink-on-load, each side divided and rounded up as for JPEG; not for animations).
+///
+/// Output is 8-bit RGBA when the file has alpha, RGB otherwise.
+package final class WebPDecoder: ImageRowDecoder {
+    package let info: ImageInfo
+    package private(set) var metadata: ImageMetadata
+    package let outputWidth: Int
+    package let outputHeight: Int
+    package let outputFormat: PixelFormat
+    package private(set) var rowsRead = 0
+    package private(set) var warnings: [CodecWarning] = []
+
+    private let bytes: [UInt8]
+    private let container: WebPContainer
+    private var picture: PixelBuffer?
+    private var failure: CodecError?
+
+    /// Reads the container and the bitstream's header; checks the size against the limits.
+    ///
+    /// - Throws: ``CodecError/notAnImage(reason:)`` without a RIFF/WEBP header, ``CodecError/truncated(format:detail:)``
+    ///   or ``CodecError/corruptData(format:message:)`` for a broken container or bitstream header,
+    ///   ``CodecError/tooManyPixels(width:height:limit:)`` above the limits, ``CodecError/unsupportedFormat(_:)`` when
+    ///   libwebp is not installed.
+    package init(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let bytes = try input.allBytes()
+        let container = try WebPContainer(bytes)
+        if options.strict, let repair = container.warnings.first {
+            throw .corruptData(format: .webp, message: repair + " (strict mode)")
+        }
+        var warnings = container.warnings.map { CodecWarning(.webp, $0) }
+        let features: ck_webp_features
+        if let frame = container.firstFrameFile(bytes) {
+            features = try WebPLibrary.features(frame)
+            warnings.append(CodecWarning(
+                .webp, "animated WebP with \(container.frameCount) frames: the first frame is decoded"))
+        } else if container.isAnimated {
+            throw .corruptData(format: .webp, message: "the first animation frame has no VP8 or VP8L bitstream")
+        } else {
+            features = try WebPLibrary.features(bytes)
+        }
+        let width = container.canvas?.width ?? Int(features.width)
+        let height = container.canvas?.height ?? Int(features.height)
+        do {
+            try options.limits.check(width: width, height: height)
+        } catch {
+            throw CodecError(error)
+        }
+        var metadata = ImageMetadata(iccProfile: container.iccProfile, exif: container.exif)
+        if let exif = container.exif {
+            let reading = EXIF.readOrientation(tiff: exif)
+            metadata.orientation = reading.orientation
+            if let warning = reading.warning { warnings.append(CodecWarning(.exif, warning)) }
+        }
+        let hasAlpha = features.has_alpha != 0 || container.isAnimated
+        let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
+        let kind = container.isAnimated ? "animated" : features.format == 2 ? "lossless" : "lossy"
+        info = ImageInfo(
+            format: .webp, width: width, height: height, orientation: metadata.orientation, layout: layout,
+            bitDepth: 8, decodedDepth: .eight, iccProfileSize: metadata.iccProfile?.count,
+            hasEXIF: metadata.exif != nil, isProgressive: false, isInterlaced: false,
+            colorModel: hasAlpha ? "\(kind), with alpha" : kind, frameCount: container.isAnimated ? container.frameCount : nil)
+        let scaled = container.isAnimated ? (width, height) : options.jpegScale.scaledSize(width: width, height: height)
+        outputWidth = scaled.0
+        outputHeight = scaled.1
+        outputFormat = PixelFormat(layout, .eight)
+        self.metadata = metadata
+        self.warnings = warnings
+        self.bytes = bytes
+        self.container = container
+    }
+
+    /// Decodes whole WebP data.
+    package convenience init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        try self.init(input: .memory(InputBytes(data)), options: options)
+    }
+
+    package func decodeAll() throws(CodecError) -> PixelBuffer {
+        if let failure { throw failure }
+        if rowsRead == 0 {
+            let image = try decodePicture()
+            rowsRead = outputHeight
+            picture = nil
+            return image
+        }
+        return try decodeAllRows()
+    }
+
+    package func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
+        throws(CodecError) -> Int
+    {
+        if let failure { throw failure }
+        try checkRowArguments(bytesPerRow: bytesPerRow, maxRows: maxRows)
+        if picture == nil && rowsRead < outputHeight { picture = try decodePicture() }
+        guard let picture else { return 0 }
+        let count = Swift.min(maxRows, outputHeight - rowsRead)
+        let rowBytes = outputWidth * outputFormat.bytesPerPixel
+        picture.withUnsafeRows { rows in
+            for i in 0..<count {
+                (destination + i * bytesPerRow).copyMemory(from: rows.row(rowsRead + i), byteCount: rowBytes)
+            }
+        }
+        rowsRead += count
+        if rowsRead == outputHeight { self.picture = nil }
+        return count
+    }
+
+    package func finish() throws(CodecError) {
+        picture = nil
+    }
+
+    /// Decodes the picture (or the first frame on its canvas) into a new buffer.
+    private func decodePicture() throws(CodecError) -> PixelBuffer {
+        do throws(CodecError) {
+            var buffer: PixelBuffer
+            do {
+                buffer = try PixelBuffer(
+                    width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
+            } catch {
+                throw CodecError(error)
+            }
+            if let frameFile = container.firstFrameFile(bytes), let frame = container.firstFrame {
+                // The frame, decoded on its own, placed on the transparent canvas (clipped to it).
+                var decoded: PixelBuffer
+                do {
+                    decoded = try PixelBuffer(width: frame.width, height: frame.height, format: .rgba8, limits: .unlimited)
+                } catch {
+                    throw CodecError(error)
+                }
+                try WebPLibrary.decode(frameFile, into: &decoded, scaled: false)
+                let x0 = Swift.min(frame.x, outputWidth), y0 = Swift.min(frame.y, outputHeight)
+                let w = Swift.min(frame.width, outputWidth - x0), h = Swift.min(frame.height, outputHeight - y0)
+                if w > 0 && h > 0 {
+                    buffer.withUnsafeMutableRows { target in
+                        decoded.withUnsafeRows { source in
+                            for y in 0..<h {
+                                (target.row(y0 + y) + x0 * 4).copyMemory(from: source.row(y), byteCount: w * 4)
+                            }
+                        }
+                    }
+                }
+            } else {
+                try WebPLibrary.decode(
+                    bytes, into: &buffer, scaled: outputWidth != info.width || outputHeight != info.height)
+            }
+            return buffer
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+}
