@@ -57,9 +57,11 @@ let package = Package(
 
         // libwebp, opened at run time (dlopen): the build needs no WebP headers, only the system's runtime library.
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // libheif, opened at run time the same way.
+        .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
 
-        // Codecs: JPEG, PNG, WebP, EXIF, ICC, format detection.
-        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP"]),
+        // Codecs: JPEG, PNG, WebP, HEIF, EXIF, ICC, format detection.
+        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
         .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropCodecs"]),
@@ -127,6 +129,7 @@ if Context.environment["CROPKIT_FUZZ"] != nil {
         ("FuzzJPEG", ["CropCodecs", "CropPixels"]),
         ("FuzzPNG", ["CropCodecs", "CropPixels"]),
         ("FuzzWebP", ["CropCodecs", "CropPixels"]),
+        ("FuzzHEIF", ["CropCodecs", "CropPixels"]),
         ("FuzzEXIF", ["CropCodecs", "CropGeometry"]),
         ("FuzzICC", ["CropCodecs"]),
         ("FuzzFormat", ["CropCodecs"]),

@@ -20,10 +20,11 @@ package enum ImageCodec {
     package static func makeDecoder(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError)
         -> any ImageRowDecoder
     {
-        switch try ImageFormat.detect(input.prefix(16)) {
+        switch try ImageFormat.detect(input.prefix(ImageFormat.signatureLength)) {
         case .jpeg: try JPEGDecoder(input: input, options: options)
         case .png: try PNGDecoder(input: input, options: options)
         case .webp: try WebPDecoder(input: input, options: options)
+        case .heif: try HEIFDecoder(input: input, options: options)
         }
     }
 
@@ -85,6 +86,8 @@ package enum ImageCodec {
             try WebPEncoder(
                 width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.webp,
                 output: output)
+        case .heif:
+            throw .unsupportedFeature(format: .heif, feature: "writing HEIF (CropKit reads it; write JPEG, PNG or WebP)")
         }
     }
 
@@ -97,6 +100,8 @@ package enum ImageCodec {
         case .jpeg: try JPEGEncoder.encode(image, metadata: metadata, options: options.jpeg)
         case .png: try PNGEncoder.encode(image, metadata: metadata, options: options.png)
         case .webp: try WebPEncoder.encode(image, metadata: metadata, options: options.webp)
+        case .heif:
+            throw .unsupportedFeature(format: .heif, feature: "writing HEIF (CropKit reads it; write JPEG, PNG or WebP)")
         }
     }
 }

@@ -6,6 +6,9 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     case png
     /// WebP (lossy, lossless, alpha; the first frame of an animation), through libwebp loaded at run time.
     case webp
+    /// HEIF/HEIC (the primary image: grids, alpha, 10/12-bit, transform properties), through libheif loaded at run
+    /// time. Read only, for now.
+    case heif
 
     /// The name people use: "JPEG", "PNG".
     public var displayName: String {
@@ -13,6 +16,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .jpeg: "JPEG"
         case .png: "PNG"
         case .webp: "WebP"
+        case .heif: "HEIF"
         }
     }
 
@@ -22,11 +26,24 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .jpeg: "jpg"
         case .png: "png"
         case .webp: "webp"
+        case .heif: "heic"
         }
     }
 
-    /// The media type: `image/jpeg`, `image/png`, `image/webp`.
-    public var mimeType: String { "image/" + rawValue }
+    /// Whether CropKit can write the format (HEIF is read only, for now).
+    public var isWritable: Bool { self != .heif }
+
+    /// The formats CropKit writes.
+    public static var writable: [ImageFormat] { allCases.filter(\.isWritable) }
+
+    /// The format an output made from a source in this format gets when none is asked for: the same format when
+    /// CropKit writes it, else PNG for a picture with alpha and JPEG otherwise.
+    public func defaultOutput(hasAlpha: Bool) -> ImageFormat {
+        isWritable ? self : hasAlpha ? .png : .jpeg
+    }
+
+    /// The media type: `image/jpeg`, `image/png`, `image/webp`, `image/heic`.
+    public var mimeType: String { self == .jpeg ? "image/jpeg" : self == .heif ? "image/heic" : "image/" + rawValue }
 
     public var description: String { displayName }
 
@@ -39,9 +56,13 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case "jpg", "jpeg", "jpe", "jfif": self = .jpeg
         case "png": self = .png
         case "webp": self = .webp
+        case "heic", "heif", "hif": self = .heif
         default: return nil
         }
     }
+
+    /// The bytes detection reads: enough for an ISO `ftyp` box with a few compatible brands.
+    package static let signatureLength = 64
 
     private static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -52,9 +73,9 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     ///   ``CodecError/truncated(format:detail:)`` when the data is a proper prefix of a signature,
     ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (GIF, TIFF, BMP,
     ///   HEIF/AVIF, JPEG XL, JPEG 2000).
-    /// - Complexity: O(1); looks at no more than the first 16 bytes.
+    /// - Complexity: O(1); looks at no more than the first ``signatureLength`` bytes.
     package static func detect<C: Collection<UInt8>>(_ bytes: C) throws(CodecError) -> ImageFormat {
-        let head = Array(bytes.prefix(16))
+        let head = Array(bytes.prefix(signatureLength))
         if head.isEmpty { throw .notAnImage(reason: "the data is empty (0 bytes)") }
         for (format, signature) in [(ImageFormat.jpeg, jpegSignature), (.png, pngSignature)] {
             if head.starts(with: signature) { return format }
@@ -65,6 +86,10 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         }
         if head.count >= 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual("WEBP".utf8) {
             return .webp
+        }
+        if let brand = isoBrand(head) {
+            if ["avif", "avis"].contains(brand) { throw .unsupportedFormat("AVIF") }
+            return .heif
         }
         if head.starts(with: Array("RIFF".utf8)), head.count < 12 {
             throw .truncated(format: .webp, detail: "only \(head.count) bytes, not even a complete RIFF/WEBP header")
@@ -77,6 +102,21 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         throw .notAnImage(reason: "no known image signature (starts with \(hex.joined(separator: " ")))")
     }
 
+    /// For an ISO base media file whose `ftyp` box names a HEIF brand, the brand that decides the format: `avif` or
+    /// `avis` for AVIF (as the major brand, or among the compatible brands of a `mif1`/`msf1` file), else the HEIF
+    /// brand; `nil` for anything else (MP4 video, JPEG 2000, …).
+    private static func isoBrand(_ head: [UInt8]) -> String? {
+        guard head.count >= 12, head[4..<8].elementsEqual("ftyp".utf8) else { return nil }
+        let major = String(decoding: head[8..<12], as: UTF8.self)
+        let heif = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis"]
+        guard heif.contains(major) else { return nil }
+        guard major == "mif1" || major == "msf1" else { return major }
+        let size = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+        let end = Swift.min(size, head.count)
+        let compatible = stride(from: 16, to: end - 3, by: 4).map { String(decoding: head[$0..<($0 + 4)], as: UTF8.self) }
+        return compatible.first { $0 == "avif" || $0 == "avis" } ?? major
+    }
+
     /// Names a recognised but unsupported format, or returns `nil`.
     private static func otherFormat(_ head: [UInt8]) -> String? {
         func ascii(_ range: Range<Int>) -> String? {
@@ -86,13 +126,6 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         if ascii(0..<6) == "GIF87a" || ascii(0..<6) == "GIF89a" { return "GIF" }
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
         if ascii(0..<2) == "BM" && head.count >= 14 { return "BMP" }
-        if ascii(4..<8) == "ftyp" {
-            switch ascii(8..<12) ?? "" {
-            case "avif", "avis": return "AVIF"
-            case "heic", "heix", "hevc", "hevx", "mif1", "msf1", "heim", "heis": return "HEIF"
-            default: return nil
-            }
-        }
         if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
             return "JPEG XL"
         }

@@ -57,6 +57,7 @@ public struct ImageInfo: Hashable, Sendable {
         case .jpeg: return try JPEGDecoder(data: data, options: options).info
         case .png: return try PNGDecoder(data: data, options: options).info
         case .webp: return try WebPDecoder(data: data, options: options).info
+        case .heif: return try HEIFDecoder(data: data, options: options).info
         }
     }
 

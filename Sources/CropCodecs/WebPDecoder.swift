@@ -17,12 +17,12 @@ package final class WebPDecoder: ImageRowDecoder {
     package let outputWidth: Int
     package let outputHeight: Int
     package let outputFormat: PixelFormat
-    package private(set) var rowsRead = 0
+    package var rowsRead: Int { rows.rowsRead }
     package private(set) var warnings: [CodecWarning] = []
 
     private let bytes: [UInt8]
     private let container: WebPContainer
-    private var picture: PixelBuffer?
+    private var rows: PictureRows
     private var failure: CodecError?
 
     /// Reads the container and the bitstream's header; checks the size against the limits.
@@ -77,6 +77,7 @@ package final class WebPDecoder: ImageRowDecoder {
         self.warnings = warnings
         self.bytes = bytes
         self.container = container
+        rows = PictureRows(height: scaled.1)
     }
 
     /// Decodes whole WebP data.
@@ -86,12 +87,7 @@ package final class WebPDecoder: ImageRowDecoder {
 
     package func decodeAll() throws(CodecError) -> PixelBuffer {
         if let failure { throw failure }
-        if rowsRead == 0 {
-            let image = try decodePicture()
-            rowsRead = outputHeight
-            picture = nil
-            return image
-        }
+        if let whole = try rows.takeWhole(decode: decodePicture) { return whole }
         return try decodeAllRows()
     }
 
@@ -100,22 +96,11 @@ package final class WebPDecoder: ImageRowDecoder {
     {
         if let failure { throw failure }
         try checkRowArguments(bytesPerRow: bytesPerRow, maxRows: maxRows)
-        if picture == nil && rowsRead < outputHeight { picture = try decodePicture() }
-        guard let picture else { return 0 }
-        let count = Swift.min(maxRows, outputHeight - rowsRead)
-        let rowBytes = outputWidth * outputFormat.bytesPerPixel
-        picture.withUnsafeRows { rows in
-            for i in 0..<count {
-                (destination + i * bytesPerRow).copyMemory(from: rows.row(rowsRead + i), byteCount: rowBytes)
-            }
-        }
-        rowsRead += count
-        if rowsRead == outputHeight { self.picture = nil }
-        return count
+        return try rows.read(into: destination, bytesPerRow: bytesPerRow, maxRows: maxRows, decode: decodePicture)
     }
 
     package func finish() throws(CodecError) {
-        picture = nil
+        rows.release()
     }
 
     /// Decodes the picture (or the first frame on its canvas) into a new buffer.

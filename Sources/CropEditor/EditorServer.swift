@@ -181,7 +181,8 @@ public struct EditorServer: Sendable {
         let result: EncodedImage
         do {
             result = try await renderQueue.perform {
-                let format = try options.format ?? source.info().format
+                let info = try source.info()
+                let format = options.format ?? info.format.defaultOutput(hasAlpha: info.hasAlpha)
                 let steps: [ImageOperation] = [.recipe(recipe)] + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
                 return try pipeline.run(source, steps, to: .data(SaveOptions(format: format, quality: options.quality)))
             }

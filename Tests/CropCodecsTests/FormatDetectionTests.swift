@@ -48,7 +48,6 @@ struct FormatDetectionTests {
         ("TIFF", [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]),
         ("TIFF", [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]),
         ("AVIF", [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0]),
-        ("HEIF", [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0]),
         ("BMP", Array("BM".utf8) + [UInt8](repeating: 0, count: 14)),
     ]
 

@@ -1,0 +1,37 @@
+// libFuzzer target: HEIF decoding through the CHEIF shim and libheif: the boxes, the primary image's properties, the
+// EXIF block's TIFF-header offset, the ICC profile, and (for small pictures) the decode itself, 8 or 16-bit, whole or a
+// few rows. A success must be a picture of the size the header promised.
+import CFuzzDriver
+import Foundation
+import CropCodecs
+import CropPixels
+
+/// One input; libFuzzer calls it through the driver below.
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard size >= 1 else { return 0 }
+    let control = data[0]
+    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    let options = DecodeOptions(limits: PixelLimits(maxPixels: 1_000_000), strict: control & 1 != 0)
+    guard let decoder = try? HEIFDecoder(data: bytes, options: options) else { return 0 }
+    if control & 2 != 0 {
+        guard let pixels = try? decoder.decodeAll() else { return 0 }
+        guard pixels.width == decoder.outputWidth, pixels.height == decoder.outputHeight else {
+            fatalError("decoded \(pixels.width)×\(pixels.height), promised \(decoder.outputWidth)×\(decoder.outputHeight)")
+        }
+    } else {
+        let rowBytes = decoder.outputWidth * decoder.outputFormat.bytesPerPixel
+        let rows = min(decoder.outputHeight, 2)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, rowBytes * rows), alignment: 16)
+        defer { buffer.deallocate() }
+        _ = try? decoder.readRows(into: buffer, bytesPerRow: rowBytes, maxRows: rows)
+        try? decoder.finish()
+    }
+    return 0
+}
+
+var argumentCount = CommandLine.argc
+var argumentValues = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+    guard let data else { return 0 }
+    return fuzz(data, size)
+})

@@ -1,0 +1,76 @@
+// A small C layer over libheif for CropCodecs, loaded at run time.
+//
+// libheif is opened with dlopen the first time a HEIF is read, not linked: the build needs no libheif headers or
+// development package, only the runtime library the system already has (Debian/Ubuntu's libheif1, soname
+// libheif.so.1; Homebrew's libheif.1.dylib on macOS). libheif's C API is opaque handles and functions; the only
+// structure crossing it is `struct heif_error`, declared in shim.c as libheif 1.x defines it.
+//
+// libheif applies the HEIF transform properties (irot, imir, clap) when it decodes, so the rows the shim hands out
+// are upright; the EXIF orientation inside a HEIF is informative only.
+
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  CK_HEIF_OK = 0,
+  /// libheif rejected the file (a broken box, an undecodable bitstream); the message is libheif's.
+  CK_HEIF_ERR_CORRUPT = 1,
+  /// The data ended before the file was complete.
+  CK_HEIF_ERR_TRUNCATED = 2,
+  /// A feature libheif does not decode here (a codec without a plugin, an unsupported colour layout).
+  CK_HEIF_ERR_UNSUPPORTED = 4,
+  /// libheif could not allocate memory.
+  CK_HEIF_ERR_MEMORY = 5,
+  /// The runtime library is missing or lacks a symbol; the message says which.
+  CK_HEIF_ERR_UNAVAILABLE = 10,
+};
+
+#define CK_HEIF_MESSAGE_LENGTH 200
+
+/// An open HEIF file: libheif's context and its primary image.
+typedef struct ck_heif ck_heif;
+
+/// What the primary image's handle says, before decoding.
+typedef struct {
+  /// The size once the transform properties are applied (what the decoder gives).
+  int width;
+  int height;
+  int has_alpha;
+  /// Bits per luma sample: 8, 10 or 12 (-1 when unknown).
+  int bits;
+  /// 0 none, else the four-character code of the colour box ('nclx', 'rICC' or 'prof'), big-endian.
+  uint32_t profile_type;
+  /// Bytes of the ICC profile (0 when there is none).
+  size_t icc_size;
+  /// Bytes of the first EXIF block after its TIFF-header offset (0 when there is none).
+  size_t exif_size;
+  /// Top-level images in the file (the primary one is decoded).
+  int image_count;
+} ck_heif_info;
+
+/// Loads libheif once per process (thread-safe).
+int ck_heif_load(char *message);
+
+/// The libheif version string, or "" before a successful load.
+const char *ck_heif_version(void);
+
+/// Reads the file's boxes and opens its primary image. `data` must stay valid until ck_heif_close.
+int ck_heif_open(const uint8_t *data, size_t size, ck_heif **heif, ck_heif_info *info, char *message);
+
+/// Copies the ICC profile (info.icc_size bytes) and the EXIF block (info.exif_size bytes, bare TIFF).
+int ck_heif_copy_metadata(ck_heif *heif, uint8_t *icc, uint8_t *exif, char *message);
+
+/// Decodes the primary image (tiles, transforms and alpha plane included) into `output`: 8-bit RGB(A) when `wide` is
+/// 0, else 16-bit native-endian RGB(A) with samples scaled to the full 0…65535 range; `stride` bytes per row.
+int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t stride, char *message);
+
+void ck_heif_close(ck_heif *heif);
+
+#ifdef __cplusplus
+}
+#endif

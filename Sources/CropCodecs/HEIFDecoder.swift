@@ -1,0 +1,155 @@
+import CHEIF
+import CropGeometry
+import CropPixels
+
+/// A HEIF/HEIC decoder over libheif (loaded at run time by the CHEIF shim).
+///
+/// Decodes the primary image: grid (tiled) images assembled, the alpha plane attached, the `irot`/`imir`/`clap`
+/// transform properties applied exactly once by libheif, so the rows are upright and ``ImageMetadata/orientation``
+/// is ``Orientation/up``. The EXIF block is carried (its orientation tag is only informative in HEIF and is written as
+/// 1), and an ICC profile (`rICC`/`prof`) comes back byte for byte; `nclx` colour is reported in
+/// ``ImageInfo/colorModel``. 8-bit files decode to 8-bit RGB(A), 10- and 12-bit files to 16-bit RGB(A) with the
+/// samples widened to the full range. libheif decodes a whole picture at once, so the first
+/// ``readRows(into:bytesPerRow:maxRows:)`` decodes it; shrink-on-load does not apply.
+package final class HEIFDecoder: ImageRowDecoder {
+    package let info: ImageInfo
+    package let metadata: ImageMetadata
+    package let outputWidth: Int
+    package let outputHeight: Int
+    package let outputFormat: PixelFormat
+    package var rowsRead: Int { rows.rowsRead }
+    package let warnings: [CodecWarning]
+
+    /// The bytes libheif reads in place (it keeps pointers into them until the handle closes).
+    private let bytes: InputBytes
+    private let handle: OpaquePointer
+    private var rows: PictureRows
+    private var failure: CodecError?
+
+    /// Reads the file's boxes and the primary image's properties; checks the size against the limits before
+    /// anything is decoded.
+    ///
+    /// - Throws: ``CodecError/corruptData(format:message:)`` or ``CodecError/truncated(format:detail:)`` with
+    ///   libheif's message, ``CodecError/tooManyPixels(width:height:limit:)`` above the limits,
+    ///   ``CodecError/libraryUnavailable(format:reason:)`` when libheif is not installed.
+    package init(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let bytes: InputBytes
+        switch input {
+        case .memory(let memory): bytes = memory
+        case .file: bytes = InputBytes(try input.allBytes())
+        }
+        var opened: OpaquePointer?
+        var header = ck_heif_info()
+        try HEIFDecoder.call { message in ck_heif_open(bytes.pointer, bytes.count, &opened, &header, message) }
+        guard let opened else { throw .corruptData(format: .heif, message: "libheif opened no image") }
+        do throws(CodecError) {
+            guard header.width > 0, header.height > 0 else {
+                throw .corruptData(format: .heif, message: "a primary image of \(header.width)×\(header.height)")
+            }
+            let width = Int(header.width), height = Int(header.height)
+            do {
+                try options.limits.check(width: width, height: height)
+            } catch {
+                throw CodecError(error)
+            }
+            var icc = [UInt8](repeating: 0, count: header.icc_size)
+            var exif = [UInt8](repeating: 0, count: header.exif_size)
+            try HEIFDecoder.call { message in
+                icc.withUnsafeMutableBufferPointer { iccBuffer in
+                    exif.withUnsafeMutableBufferPointer { exifBuffer in
+                        ck_heif_copy_metadata(
+                            opened, header.icc_size > 0 ? iccBuffer.baseAddress : nil,
+                            header.exif_size > 0 ? exifBuffer.baseAddress : nil, message)
+                    }
+                }
+            }
+            if exif.starts(with: EXIF.jpegSegmentHeader) { exif.removeFirst(EXIF.jpegSegmentHeader.count) }
+            let hasAlpha = header.has_alpha != 0, bits = Int(header.bits)
+            let depth: BitDepth = bits > 8 ? .sixteen : .eight
+            let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
+            var colour = "HEVC or AV1, " + (bits > 0 ? "\(bits)-bit" : "unknown depth")
+            switch header.profile_type {
+            case 0x6E63_6C78: colour += ", nclx colour"
+            case 0x7249_4343, 0x7072_6F66: colour += ", ICC profile"
+            default: break
+            }
+            if header.image_count > 1 { colour += ", \(header.image_count) images (the primary is read)" }
+            metadata = ImageMetadata(orientation: .up, iccProfile: icc.isEmpty ? nil : icc, exif: exif.isEmpty ? nil : exif)
+            info = ImageInfo(
+                format: .heif, width: width, height: height, orientation: .up, layout: layout,
+                bitDepth: bits > 0 ? bits : 8, decodedDepth: depth, iccProfileSize: icc.isEmpty ? nil : icc.count,
+                hasEXIF: !exif.isEmpty, isProgressive: false, isInterlaced: false, colorModel: colour)
+            outputWidth = width
+            outputHeight = height
+            outputFormat = PixelFormat(layout, depth)
+            warnings = []
+            rows = PictureRows(height: height)
+            self.bytes = bytes
+            handle = opened
+        } catch {
+            ck_heif_close(opened)
+            throw error
+        }
+    }
+
+    /// Reads HEIF data in memory.
+    package convenience init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        try self.init(input: .memory(InputBytes(data)), options: options)
+    }
+
+    deinit {
+        ck_heif_close(handle)
+    }
+
+    package func decodeAll() throws(CodecError) -> PixelBuffer {
+        if let failure { throw failure }
+        if let whole = try rows.takeWhole(decode: decodePicture) { return whole }
+        return try decodeAllRows()
+    }
+
+    package func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
+        throws(CodecError) -> Int
+    {
+        if let failure { throw failure }
+        try checkRowArguments(bytesPerRow: bytesPerRow, maxRows: maxRows)
+        return try rows.read(into: destination, bytesPerRow: bytesPerRow, maxRows: maxRows, decode: decodePicture)
+    }
+
+    package func finish() throws(CodecError) {
+        rows.release()
+    }
+
+    /// Decodes the primary image into a new buffer.
+    private func decodePicture() throws(CodecError) -> PixelBuffer {
+        do throws(CodecError) {
+            var buffer: PixelBuffer
+            do {
+                buffer = try PixelBuffer(width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
+            } catch {
+                throw CodecError(error)
+            }
+            let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0, wide: Int32 = outputFormat.depth == .sixteen ? 1 : 0
+            let handle = handle
+            try buffer.withUnsafeMutableRows { rows throws(CodecError) in
+                try HEIFDecoder.call { message in
+                    ck_heif_decode(
+                        handle, alpha, wide, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
+                }
+            }
+            return buffer
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Runs a shim call with a message buffer and maps a failure.
+    private static func call(_ body: (UnsafeMutablePointer<CChar>) -> Int32) throws(CodecError) {
+        var message = [CChar](repeating: 0, count: Int(CK_HEIF_MESSAGE_LENGTH) + 1)
+        let status = message.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+        guard status != CK_HEIF_OK else { return }
+        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        if status == Int32(CK_HEIF_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: .heif, reason: text) }
+        throw ShimStatus.error(status, format: .heif, message: text, role: "decoder")
+    }
+}
