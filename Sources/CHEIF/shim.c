@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct heif_error {
   int code;
@@ -47,6 +48,7 @@ static struct {
   int (*image_bits_range)(const void *, int);
   void (*image_release)(const void *);
   struct heif_error (*init)(void *);
+  void (*set_max_decoding_threads)(void *, int);
 } lib;
 
 struct ck_heif {
@@ -110,6 +112,8 @@ static void load(void) {
 #undef BIND
   // heif_init (1.13+) loads plugins; older libraries have their codecs built in and need no call.
   *(void **)&lib.init = dlsym(handle, "heif_init");
+  // Grid tiles decode on several threads where the library can (1.14+).
+  *(void **)&lib.set_max_decoding_threads = dlsym(handle, "heif_context_set_max_decoding_threads");
   if (lib.init) lib.init(NULL);
   load_status = CK_HEIF_OK;
 }
@@ -145,6 +149,10 @@ int ck_heif_open(const uint8_t *data, size_t size, ck_heif **out, ck_heif_info *
     free(heif);
     say(message, "cannot allocate a libheif context");
     return CK_HEIF_ERR_MEMORY;
+  }
+  if (lib.set_max_decoding_threads) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    lib.set_max_decoding_threads(heif->context, cores > 1 ? (int)(cores < 64 ? cores : 64) : 1);
   }
   status = status_of(lib.read_from_memory_without_copy(heif->context, data, size, NULL), message);
   if (status == CK_HEIF_OK) status = status_of(lib.get_primary_image_handle(heif->context, &heif->handle), message);
