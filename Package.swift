@@ -57,11 +57,13 @@ let package = Package(
 
         // libwebp, opened at run time (dlopen): the build needs no WebP headers, only the system's runtime library.
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // Little CMS 2 (colour management), opened at run time the same way.
+        .target(name: "CLCMS", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // libheif, opened at run time the same way.
         .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
 
         // Codecs: JPEG, PNG, WebP, HEIF, EXIF, ICC, format detection.
-        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF"]),
+        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CLCMS"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
         .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropCodecs"]),

@@ -144,6 +144,8 @@ struct ck_jpeg_decoder {
   int buffered;
   ck_jpeg_output output;
   uint8_t *scratch;  // one CMYK row
+  ck_jpeg_cmyk_converter cmyk_converter;  // colour management for CMYK rows, or NULL for the naive conversion
+  void *cmyk_context;
   // Metadata kept by ck_read_app_marker: the first EXIF APP1 and up to CK_JPEG_MAX_ICC_SEGMENTS ICC APP2 payloads.
   uint8_t *marker_buffer;  // 65533 bytes, for one payload at a time
   uint8_t *exif;
@@ -557,6 +559,11 @@ static void ck_cmyk_to_rgb(const uint8_t *src, uint8_t *dst, uint32_t width, int
   }
 }
 
+void ck_jpeg_decoder_set_cmyk_converter(ck_jpeg_decoder *dec, ck_jpeg_cmyk_converter converter, void *context) {
+  dec->cmyk_converter = converter;
+  dec->cmyk_context = context;
+}
+
 int ck_jpeg_decoder_read_rows(ck_jpeg_decoder *dec, uint8_t *dst, size_t stride, uint32_t max_rows,
                               uint32_t *rows_read) {
   *rows_read = 0;
@@ -570,7 +577,10 @@ int ck_jpeg_decoder_read_rows(ck_jpeg_decoder *dec, uint8_t *dst, size_t stride,
       JSAMPROW row = dec->scratch;
       JDIMENSION got = jpeg_read_scanlines(c, &row, 1);
       if (got == 0) break;
-      ck_cmyk_to_rgb(dec->scratch, dst + (size_t)done * stride, c->output_width, dec->adobe_inverted);
+      if (dec->cmyk_converter)
+        dec->cmyk_converter(dec->cmyk_context, dec->scratch, dst + (size_t)done * stride, c->output_width);
+      else
+        ck_cmyk_to_rgb(dec->scratch, dst + (size_t)done * stride, c->output_width, dec->adobe_inverted);
       done += 1;
     } else {
       JSAMPROW rows[16];

@@ -9,7 +9,9 @@ import CropPixels
 /// ``readRows(into:bytesPerRow:maxRows:)`` starts decompression: a baseline file is then decoded as rows are asked
 /// for (libjpeg keeps a few rows of state); a progressive file is first read into libjpeg's coefficient buffer
 /// (2 bytes per stored sample). Output: grayscale files give `gray8`, YCbCr and RGB files `rgb8`, CMYK and YCCK files
-/// (Adobe's inverted CMYK included) `rgb8` through a naive conversion without colour management.
+/// (Adobe's inverted CMYK included) `rgb8` in sRGB: converted row by row through the file's own ICC profile by Little
+/// CMS, with ``metadata`` then carrying the sRGB profile; without a profile (or lcms2), through a naive conversion,
+/// with a warning.
 ///
 /// With ``DecodeOptions/jpegScale`` the output is the stored size divided by 2, 4 or 8 (rounded up). At 1/8 a
 /// progressive file may stop reading early (``DecodeOptions/jpegEarlyStop``).
@@ -37,6 +39,8 @@ package final class JPEGDecoder: ImageRowDecoder {
     private var finished = false
     private var failure: CodecError?
     private var warningLog = ShimWarningLog()
+    /// The CMYK → sRGB conversion the shim calls for each row (kept alive here).
+    private var cmykTransform: ColorTransform?
 
     /// Reads the header and metadata of `data`.
     ///
@@ -71,7 +75,7 @@ package final class JPEGDecoder: ImageRowDecoder {
             throw error
         }
         var warnings: [CodecWarning] = []
-        let metadata = Self.readMetadata(handle, warnings: &warnings)
+        var metadata = Self.readMetadata(handle, warnings: &warnings)
         let described = Self.describe(header)
         guard let layout = described.layout else {
             ck_jpeg_decoder_destroy(handle)
@@ -92,6 +96,24 @@ package final class JPEGDecoder: ImageRowDecoder {
             colorModel: described.model)
         if UInt32(bitPattern: header.color_space) == JCS_YCbCr.rawValue {
             info.chromaSubsampling = ChromaSubsampling.allCases.first { $0.rawValue == Self.subsampling(header) }
+        }
+        let colorSpace = UInt32(bitPattern: header.color_space)
+        if colorSpace == JCS_CMYK.rawValue || colorSpace == JCS_YCCK.rawValue {
+            if let profile = metadata.iccProfile {
+                do {
+                    let transform = try ColorTransform(
+                        profile: profile, layout: header.saw_adobe_marker != 0 ? .cmyk8Inverted : .cmyk8, format: .jpeg)
+                    let (function, context) = transform.rowConverter
+                    ck_jpeg_decoder_set_cmyk_converter(handle, function, context)
+                    cmykTransform = transform
+                    metadata.iccProfile = ColorTransform.sRGBProfile
+                } catch {
+                    warnings.append(CodecWarning(.icc, "CMYK converted to RGB without colour management: \(error)"))
+                }
+            } else {
+                warnings.append(CodecWarning(
+                    .icc, "CMYK JPEG without an ICC profile: converted to RGB without colour management"))
+            }
         }
         self.info = info
         self.metadata = metadata

@@ -184,7 +184,7 @@ public struct EditorServer: Sendable {
                 let info = try source.info()
                 let format = options.format ?? info.format.defaultOutput(hasAlpha: info.hasAlpha)
                 let steps: [ImageOperation] = [.recipe(recipe)] + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
-                return try pipeline.run(source, steps, to: .data(SaveOptions(format: format, quality: options.quality)))
+                return try pipeline.run(source, steps, to: .data(SaveOptions(format: format, quality: options.quality, colorProfile: options.colorProfile)))
             }
         } catch let error as CropKitError {
             throw EditorError(error)

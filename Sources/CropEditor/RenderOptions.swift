@@ -2,10 +2,11 @@ import CropKit
 import Hummingbird
 import HummingbirdCore
 
-/// The output options of a render request's query: `format`, `quality`, `maxWidth`, `maxHeight`, `recipe`.
+/// The output options of a render request's query: `format`, `quality`, `icc`, `maxWidth`, `maxHeight`, `recipe`.
 struct RenderOptions {
     var format: ImageFormat?
     var quality: Int
+    var colorProfile = ColorProfilePolicy.keep
     var maximumSize: PixelSize?
     var recipeJSON: String?
 
@@ -18,6 +19,12 @@ struct RenderOptions {
         case let other?: throw .invalidParameter(name: "format", reason: "'\(other)' is not jpeg, png or webp")
         }
         quality = 90
+        if let text = query["icc"] {
+            guard let policy = ColorProfilePolicy(rawValue: text.lowercased()) else {
+                throw .invalidParameter(name: "icc", reason: "'\(text)' is not keep or srgb")
+            }
+            colorProfile = policy
+        }
         if let text = query["quality"] {
             guard let q = Int(text), (1...100).contains(q) else {
                 throw .invalidParameter(name: "quality", reason: "'\(text)' is not a whole number in 1…100")

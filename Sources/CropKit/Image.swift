@@ -64,10 +64,21 @@ public struct Image: Sendable {
     ///
     /// JPEG has no alpha: transparent pixels are composited over white.
     public func encoded(options: SaveOptions = SaveOptions()) throws(CropKitError) -> [UInt8] {
-        let meta = options.stripMetadata ? ImageMetadata.none : metadata
+        let (pixels, meta) = try prepared(for: options)
         return try mappingErrors {
             try ImageCodec.encode(pixels, as: options.format ?? .jpeg, metadata: meta, options: options.encodeOptions)
         }
+    }
+
+    /// The pixels and metadata to write under `options`' colour and metadata policy (see ``SaveOptions/colorProfile``).
+    private func prepared(for options: SaveOptions) throws(CropKitError) -> (PixelBuffer, ImageMetadata) {
+        let color = OutputColor(metadata: metadata, pixelFormat: pixels.format, options: options)
+        guard let transform = color.transform else { return (pixels, color.metadata) }
+        var converted = pixels
+        converted.withUnsafeMutableRows { rows in
+            for y in 0..<rows.height { transform.convert(rows.row(y), to: rows.row(y), pixels: rows.width) }
+        }
+        return (converted, color.metadata)
     }
 
     /// Encodes the image and writes it atomically (temporary file, then rename); an existing file is an error
@@ -77,7 +88,7 @@ public struct Image: Sendable {
             throw .invalidRequest(
                 name: "output format", reason: "cannot tell it from the name \(path); use .jpg, .png or .webp, or set it")
         }
-        let meta = options.stripMetadata ? ImageMetadata.none : metadata
+        let (pixels, meta) = try prepared(for: options)
         try mappingErrors {
             try ImageCodec.write(
                 pixels, toPath: path, format: format, metadata: meta, options: options.encodeOptions,

@@ -106,7 +106,7 @@ extension ImagePipeline {
                 height: storedRect.height / d
             ).intersection(decoded) ?? decoded
             let format = decoder.outputFormat
-            let metadata = sink.options.outputMetadata(from: decoder.metadata)
+            let metadata = decoder.metadata.uprighted()
 
             // Output rows arrive in the stored orientation: on to the sink, or collected for the permutation.
             let output = try RenderOutput(
@@ -176,7 +176,7 @@ extension ImagePipeline {
                 rows: needed, width: decoder.outputWidth, format: decoder.outputFormat, capacity: capacity)
             let output = try RenderOutput(
                 sink: sink, size: geometry.outputSize, pixelFormat: decoder.outputFormat,
-                metadata: sink.options.outputMetadata(from: decoder.metadata), options: options,
+                metadata: decoder.metadata.uprighted(), options: options,
                 direct: plan.pixelSteps.isEmpty)
             let scheduler = BandScheduler(
                 bands: bands, needs: bandRows.map { $0.upperBound - needed.lowerBound },

@@ -23,7 +23,7 @@ extension ImagePipeline {
             let size = PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight)
             let writer = try SinkWriter(
                 sink, size: size, pixelFormat: decoder.outputFormat,
-                metadata: sink.options.stripMetadata ? .none : decoder.metadata)
+                metadata: decoder.metadata)
             try Self.pump(decoder, upTo: decoder.outputHeight) { band, _, count in
                 try writer.rows.write(band, start: 0, count: count)
             }

@@ -115,21 +115,28 @@ struct SinkWriter<Output: Sendable> {
     let rows: any RowSink
     /// The format of the rows.
     let pixelFormat: PixelFormat
+    /// Why a colour conversion that was asked for did not happen.
+    private let colorWarnings: [PipelineWarning]
     private let complete: (RenderReport) throws(CropKitError) -> Output
 
     /// - Parameters:
-    ///   - metadata: the metadata written with the output (already uprighted or stripped as the run wants).
+    ///   - metadata: the output's metadata before the save options' colour and metadata policy (upright outputs
+    ///     carry uprighted metadata); see ``OutputColor``.
     ///   - options: the sink's options with choices made for this output (automatic subsampling resolved).
     ///   - asynchronous: encode on a queue of its own (rows handed over with `writeLater`).
     init(
-        _ sink: ImageSink<Output>, size: PixelSize, pixelFormat: PixelFormat, metadata: ImageMetadata,
+        _ sink: ImageSink<Output>, size: PixelSize, pixelFormat: PixelFormat, metadata source: ImageMetadata,
         options resolved: SaveOptions? = nil, asynchronous: Bool = false
     ) throws(CropKitError) {
         self.pixelFormat = pixelFormat
+        let color = OutputColor(metadata: source, pixelFormat: pixelFormat, options: resolved ?? sink.options)
+        let metadata = color.metadata
+        colorWarnings = color.warnings
+        let target: any RowSink
         switch sink.target {
         case .image(let make):
             let collector = try PixelCollector(size: size, format: pixelFormat)
-            rows = collector
+            target = collector
             complete = { report throws(CropKitError) in
                 make(Image(pixels: try collector.finish(), metadata: metadata), report)
             }
@@ -138,7 +145,7 @@ struct SinkWriter<Output: Sendable> {
             let encoding = try EncodingSink(
                 format: options.format ?? .jpeg, size: size, pixelFormat: pixelFormat, metadata: metadata,
                 options: options, asynchronous: asynchronous)
-            rows = encoding
+            target = encoding
             complete = { report throws(CropKitError) in
                 let bytes = try encoding.finish { bytes throws(CodecError) in Array(bytes.bindMemory(to: UInt8.self)) }
                 return make(bytes, encoding.format, Self.adding(encoding, to: report))
@@ -152,18 +159,21 @@ struct SinkWriter<Output: Sendable> {
             let encoding = try EncodingSink(
                 format: format, size: size, pixelFormat: pixelFormat, metadata: metadata, options: options,
                 output: file, asynchronous: asynchronous)
-            rows = encoding
+            target = encoding
             complete = { report throws(CropKitError) in
                 try encoding.finish { _ throws(CodecError) in }
                 try mappingErrors { try file.commit() }
                 return make(path, format, encoding.encoder.bytesWritten, Self.adding(encoding, to: report))
             }
         }
+        rows = color.transform.map { ColorConvertingSink(target, transform: $0) } ?? target
     }
 
     /// Finishes the output; `report` describes the run.
     func finish(_ report: RenderReport) throws(CropKitError) -> Output {
-        try complete(report)
+        var report = report
+        report.warnings += colorWarnings
+        return try complete(report)
     }
 
     private static func adding(_ encoding: EncodingSink, to report: RenderReport) -> RenderReport {

@@ -22,7 +22,10 @@ public struct SaveOptions: Hashable, Sendable {
     /// How much time the encoder may spend for a smaller file; for WebP 0 (fastest) … 6 (smallest). `nil` takes the
     /// format's default (WebP: 4, as `cwebp`).
     public var effort: Int?
-    /// Drop the ICC profile and the EXIF block.
+    /// Keep the colours and profile as they are, or convert to sRGB (see ``ColorProfilePolicy``). Default ``ColorProfilePolicy/keep``.
+    public var colorProfile: ColorProfilePolicy
+    /// Drop the ICC profile and the EXIF block. Pixels with a profile other than sRGB are converted to sRGB first, so
+    /// the colours look the same without it.
     public var stripMetadata: Bool
     /// Replace an existing output file. Without it an existing file is an error and is left untouched.
     public var overwrite: Bool
@@ -31,8 +34,10 @@ public struct SaveOptions: Hashable, Sendable {
     public init(
         format: ImageFormat? = nil, quality: Int = 90, subsampling: ChromaSubsampling? = nil,
         progressive: Bool = false, optimizeHuffman: Bool = false, pngCompressionLevel: Int = 6,
-        lossless: Bool = false, effort: Int? = nil, stripMetadata: Bool = false, overwrite: Bool = false
+        lossless: Bool = false, effort: Int? = nil, colorProfile: ColorProfilePolicy = .keep,
+        stripMetadata: Bool = false, overwrite: Bool = false
     ) {
+        self.colorProfile = colorProfile
         self.lossless = lossless
         self.effort = effort
         self.format = format
@@ -63,11 +68,6 @@ public struct SaveOptions: Hashable, Sendable {
         resolved.subsampling = [own, ChromaSubsampling.automatic(quality: quality)]
             .max { coarseness.firstIndex(of: $0)! < coarseness.firstIndex(of: $1)! }
         return resolved
-    }
-
-    /// The metadata to write for an upright output made from a source with `metadata`.
-    func outputMetadata(from metadata: ImageMetadata) -> ImageMetadata {
-        stripMetadata ? .none : metadata.uprighted()
     }
 }
 

@@ -28,7 +28,10 @@ struct CommonOptions: ParsableArguments {
     @Option(help: "Encoder effort for a smaller file: WebP 0 (fastest) – 6 (smallest), default 4.")
     var effort: Int?
 
-    @Flag(help: "Drop all metadata (EXIF and ICC profile). By default both are kept, with orientation reset to 1.")
+    @Option(help: "Colour profile: keep (pixels and profile as they are) or srgb (convert to sRGB, embed sRGB).")
+    var icc: ColorProfilePolicy = .keep
+
+    @Flag(help: "Drop all metadata (EXIF and ICC profile; non-sRGB pixels are converted to sRGB first). By default both are kept, with orientation reset to 1.")
     var strip = false
 
     @Flag(help: "Overwrite an existing output file, even when it is the input.")
@@ -60,7 +63,7 @@ struct CommonOptions: ParsableArguments {
         SaveOptions(
             format: format, quality: quality, subsampling: subsampling.value, progressive: progressive,
             optimizeHuffman: optimize, pngCompressionLevel: compression, lossless: lossless, effort: effort,
-            stripMetadata: strip, overwrite: force)
+            colorProfile: icc, stripMetadata: strip, overwrite: force)
     }
 
     /// The number of parallel jobs: `--jobs` or one per core.

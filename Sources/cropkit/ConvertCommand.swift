@@ -90,6 +90,8 @@ enum SubsamplingChoice: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+extension ColorProfilePolicy: ExpressibleByArgument {}
+
 extension ImageFormat: ExpressibleByArgument {
     public init?(argument: String) {
         switch argument.lowercased() {

@@ -122,6 +122,14 @@ int ck_jpeg_decoder_icc_segments_dropped(const ck_jpeg_decoder *dec);
 int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop, long max_memory, int max_scans,
                           ck_jpeg_output *output);
 
+/// Converts one row of `pixels` CMYK samples (4 bytes each, as stored: inverted in Adobe files) to RGB (3 bytes each).
+/// It runs inside ck_jpeg_decoder_read_rows, between libjpeg calls, so it must be C that never longjmps.
+typedef void (*ck_jpeg_cmyk_converter)(void *context, const uint8_t *cmyk, uint8_t *rgb, uint32_t pixels);
+
+/// Makes a CMYK/YCCK decoder convert its rows with `converter` (colour management through the file's profile)
+/// instead of the naive conversion; `context` is passed back on each call and must outlive the decoder's reads.
+void ck_jpeg_decoder_set_cmyk_converter(ck_jpeg_decoder *dec, ck_jpeg_cmyk_converter converter, void *context);
+
 /// Reads up to `max_rows` output rows into `dst` (row y at dst + y * stride, each width × components bytes).
 /// `*rows_read` receives the number of rows written (0 once all rows were read).
 int ck_jpeg_decoder_read_rows(ck_jpeg_decoder *dec, uint8_t *dst, size_t stride, uint32_t max_rows,

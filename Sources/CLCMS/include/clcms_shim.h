@@ -1,0 +1,65 @@
+// A small C layer over Little CMS 2 (lcms2) for CropCodecs, loaded at run time.
+//
+// liblcms2 is opened with dlopen the first time a colour conversion is needed: the build needs no lcms2 headers, only
+// the runtime library (Debian/Ubuntu's liblcms2-2, soname liblcms2.so.2). lcms2's API is opaque handles and
+// functions; the pixel-layout words below are lcms2's documented TYPE_* encodings.
+//
+// Every conversion here goes to sRGB (lcms2's built-in sRGB profile), relative colorimetric with black-point
+// compensation, and is safe to call from several threads at once (no 1-pixel cache).
+
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  CK_LCMS_OK = 0,
+  /// The profile could not be parsed, or does not describe the pixels' colour space.
+  CK_LCMS_ERR_PROFILE = 1,
+  /// The runtime library is missing or lacks a symbol.
+  CK_LCMS_ERR_UNAVAILABLE = 10,
+};
+
+/// Pixel layouts a conversion reads (the output has the same layout with RGB for CMYK input); alpha is copied.
+enum {
+  CK_LCMS_RGB8 = 0,
+  CK_LCMS_RGBA8 = 1,
+  CK_LCMS_RGB16 = 2,
+  CK_LCMS_RGBA16 = 3,
+  /// CMYK, 0 = no ink.
+  CK_LCMS_CMYK8 = 4,
+  /// CMYK as Adobe writes it in JPEG: 255 = no ink.
+  CK_LCMS_CMYK8_INVERTED = 5,
+};
+
+#define CK_LCMS_MESSAGE_LENGTH 200
+
+typedef struct ck_lcms_transform ck_lcms_transform;
+
+int ck_lcms_load(char *message);
+
+/// Whether the profile's description names sRGB (such a profile needs no conversion to sRGB). -1 when the profile
+/// cannot be parsed.
+int ck_lcms_is_srgb(const uint8_t *profile, size_t size);
+
+/// A conversion from pixels described by `profile` in `layout` to sRGB (RGB8/RGBA8/RGB16/RGBA16 as the input's
+/// depth and alpha; CMYK gives RGB8).
+int ck_lcms_create(const uint8_t *profile, size_t size, int layout, ck_lcms_transform **transform, char *message);
+
+/// Converts `pixels` pixels from `input` to `output` (which may be the same memory for RGB layouts). A C function so
+/// that a decoder shim can call it for each row without leaving C; `transform` is a ck_lcms_transform.
+void ck_lcms_convert(void *transform, const uint8_t *input, uint8_t *output, uint32_t pixels);
+
+void ck_lcms_free(ck_lcms_transform *transform);
+
+/// The bytes of lcms2's sRGB profile, to embed in outputs converted to sRGB; release with ck_lcms_free_bytes.
+int ck_lcms_srgb_profile(uint8_t **bytes, size_t *size, char *message);
+
+void ck_lcms_free_bytes(uint8_t *bytes);
+
+#ifdef __cplusplus
+}
+#endif

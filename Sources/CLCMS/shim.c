@@ -1,0 +1,181 @@
+// See include/clcms_shim.h. Declarations of the lcms2 2.x functions the shim calls, written from its documentation.
+#include "clcms_shim.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COLORSPACE_SH(s) ((s) << 16)
+#define FLAVOR_SH(s) ((s) << 13)
+#define EXTRA_SH(e) ((e) << 7)
+#define CHANNELS_SH(c) ((c) << 3)
+#define BYTES_SH(b) (b)
+enum { PT_RGB = 4, PT_CMYK = 6 };
+enum { SIG_RGB = 0x52474220, SIG_CMYK = 0x434D594B };
+enum { INTENT_RELATIVE = 1, FLAGS_NOCACHE = 0x0040, FLAGS_BPC = 0x2000, FLAGS_COPY_ALPHA = 0x04000000 };
+
+static const uint32_t formats[] = {
+    COLORSPACE_SH(PT_RGB) | CHANNELS_SH(3) | BYTES_SH(1),
+    COLORSPACE_SH(PT_RGB) | EXTRA_SH(1) | CHANNELS_SH(3) | BYTES_SH(1),
+    COLORSPACE_SH(PT_RGB) | CHANNELS_SH(3) | BYTES_SH(2),
+    COLORSPACE_SH(PT_RGB) | EXTRA_SH(1) | CHANNELS_SH(3) | BYTES_SH(2),
+    COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(1),
+    COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(1) | FLAVOR_SH(1),
+};
+
+static struct {
+  void *(*open_profile_from_mem)(const void *, uint32_t);
+  int (*close_profile)(void *);
+  void *(*create_srgb)(void);
+  uint32_t (*color_space)(void *);
+  uint32_t (*info_ascii)(void *, int, const char *, const char *, char *, uint32_t);
+  void *(*create_transform)(void *, uint32_t, void *, uint32_t, uint32_t, uint32_t);
+  void (*delete_transform)(void *);
+  void (*do_transform)(void *, const void *, void *, uint32_t);
+  int (*save_to_mem)(void *, void *, uint32_t *);
+  void (*set_log_error_handler)(void *);
+} lib;
+
+struct ck_lcms_transform {
+  void *transform;
+};
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_status = CK_LCMS_ERR_UNAVAILABLE;
+static char load_message[CK_LCMS_MESSAGE_LENGTH];
+
+static void say(char *message, const char *format, ...) {
+  if (!message) return;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, CK_LCMS_MESSAGE_LENGTH, format, args);
+  va_end(args);
+}
+
+static void quiet(void *context, uint32_t code, const char *text) {
+  (void)context;
+  (void)code;
+  (void)text;
+}
+
+static void load(void) {
+  static const char *names[] = {"liblcms2.so.2", "liblcms2.2.dylib", "/opt/homebrew/lib/liblcms2.2.dylib",
+                                "/usr/local/lib/liblcms2.2.dylib"};
+  void *handle = NULL;
+  for (size_t i = 0; i < sizeof names / sizeof names[0] && !handle; i++) handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    say(load_message, "Little CMS is not installed (looked for liblcms2.so.2; on Debian/Ubuntu: apt install liblcms2-2)");
+    return;
+  }
+#define BIND(field, symbol)                                                             \
+  if (!(*(void **)&lib.field = dlsym(handle, symbol))) {                                \
+    say(load_message, "the liblcms2 found lacks %s (Little CMS 2.8+ is needed)", symbol); \
+    return;                                                                             \
+  }
+  BIND(open_profile_from_mem, "cmsOpenProfileFromMem")
+  BIND(close_profile, "cmsCloseProfile")
+  BIND(create_srgb, "cmsCreate_sRGBProfile")
+  BIND(color_space, "cmsGetColorSpace")
+  BIND(info_ascii, "cmsGetProfileInfoASCII")
+  BIND(create_transform, "cmsCreateTransform")
+  BIND(delete_transform, "cmsDeleteTransform")
+  BIND(do_transform, "cmsDoTransform")
+  BIND(save_to_mem, "cmsSaveProfileToMem")
+  BIND(set_log_error_handler, "cmsSetLogErrorHandler")
+#undef BIND
+  lib.set_log_error_handler((void *)quiet);
+  load_status = CK_LCMS_OK;
+}
+
+int ck_lcms_load(char *message) {
+  pthread_once(&load_once, load);
+  if (load_status != CK_LCMS_OK) say(message, "%s", load_message);
+  return load_status;
+}
+
+int ck_lcms_is_srgb(const uint8_t *profile, size_t size) {
+  if (ck_lcms_load(NULL) != CK_LCMS_OK || size > UINT32_MAX) return -1;
+  void *p = lib.open_profile_from_mem(profile, (uint32_t)size);
+  if (!p) return -1;
+  char text[256] = {0};
+  lib.info_ascii(p, 0 /* description */, "en", "US", text, sizeof text - 1);
+  lib.close_profile(p);
+  return strstr(text, "sRGB") != NULL;
+}
+
+int ck_lcms_create(const uint8_t *profile, size_t size, int layout, ck_lcms_transform **out, char *message) {
+  *out = NULL;
+  int status = ck_lcms_load(message);
+  if (status != CK_LCMS_OK) return status;
+  if (layout < 0 || layout > CK_LCMS_CMYK8_INVERTED || size > UINT32_MAX) {
+    say(message, "invalid layout %d", layout);
+    return CK_LCMS_ERR_PROFILE;
+  }
+  void *input = lib.open_profile_from_mem(profile, (uint32_t)size);
+  if (!input) {
+    say(message, "the ICC profile (%zu bytes) cannot be parsed", size);
+    return CK_LCMS_ERR_PROFILE;
+  }
+  int cmyk = layout >= CK_LCMS_CMYK8;
+  uint32_t space = lib.color_space(input);
+  if (space != (cmyk ? SIG_CMYK : SIG_RGB)) {
+    lib.close_profile(input);
+    say(message, "the ICC profile describes colour space '%c%c%c%c', the pixels are %s", (char)(space >> 24),
+        (char)(space >> 16), (char)(space >> 8), (char)space, cmyk ? "CMYK" : "RGB");
+    return CK_LCMS_ERR_PROFILE;
+  }
+  void *srgb = lib.create_srgb();
+  uint32_t output_format = cmyk ? formats[CK_LCMS_RGB8] : formats[layout];
+  uint32_t flags = FLAGS_NOCACHE | FLAGS_BPC | (layout == CK_LCMS_RGBA8 || layout == CK_LCMS_RGBA16 ? FLAGS_COPY_ALPHA : 0);
+  void *transform = srgb ? lib.create_transform(input, formats[layout], srgb, output_format, INTENT_RELATIVE, flags) : NULL;
+  lib.close_profile(input);
+  if (srgb) lib.close_profile(srgb);
+  if (!transform) {
+    say(message, "Little CMS cannot convert from this profile to sRGB");
+    return CK_LCMS_ERR_PROFILE;
+  }
+  ck_lcms_transform *result = malloc(sizeof *result);
+  if (!result) {
+    lib.delete_transform(transform);
+    say(message, "out of memory");
+    return CK_LCMS_ERR_PROFILE;
+  }
+  result->transform = transform;
+  *out = result;
+  return CK_LCMS_OK;
+}
+
+void ck_lcms_convert(void *transform, const uint8_t *input, uint8_t *output, uint32_t pixels) {
+  lib.do_transform(((ck_lcms_transform *)transform)->transform, input, output, pixels);
+}
+
+void ck_lcms_free(ck_lcms_transform *transform) {
+  if (!transform) return;
+  lib.delete_transform(transform->transform);
+  free(transform);
+}
+
+int ck_lcms_srgb_profile(uint8_t **bytes, size_t *size, char *message) {
+  *bytes = NULL;
+  *size = 0;
+  int status = ck_lcms_load(message);
+  if (status != CK_LCMS_OK) return status;
+  void *srgb = lib.create_srgb();
+  uint32_t needed = 0;
+  if (!srgb || !lib.save_to_mem(srgb, NULL, &needed) || !(*bytes = malloc(needed)) ||
+      !lib.save_to_mem(srgb, *bytes, &needed)) {
+    if (srgb) lib.close_profile(srgb);
+    free(*bytes);
+    *bytes = NULL;
+    say(message, "Little CMS cannot write its sRGB profile");
+    return CK_LCMS_ERR_PROFILE;
+  }
+  lib.close_profile(srgb);
+  *size = needed;
+  return CK_LCMS_OK;
+}
+
+void ck_lcms_free_bytes(uint8_t *bytes) { free(bytes); }

@@ -1,0 +1,99 @@
+import CLCMS
+import CropPixels
+
+/// A conversion of pixels described by an ICC profile to sRGB, through Little CMS 2 (lcms2, loaded at run time by
+/// the CLCMS shim): relative colorimetric with black-point compensation, alpha copied untouched. One transform may
+/// convert rows on several threads at once (lcms2's 1-pixel cache is off).
+package final class ColorTransform: @unchecked Sendable {
+    // @unchecked Sendable: the lcms2 transform is immutable after creation and, without its cache, safe to use from
+    // several threads at once (lcms2's documented rule); the handle is freed only in deinit.
+
+    /// What the pixels handed to ``convert(_:pixels:)`` are.
+    package enum Layout: Int32, Sendable {
+        case rgb8, rgba8, rgb16, rgba16
+        /// CMYK, 0 = no ink.
+        case cmyk8
+        /// CMYK as Adobe writes it in JPEG: 255 = no ink.
+        case cmyk8Inverted
+
+        /// The layout of rows in `format`, or `nil` for gray (not converted).
+        package init?(_ format: PixelFormat) {
+            switch (format.layout, format.depth) {
+            case (.rgb, .eight): self = .rgb8
+            case (.rgba, .eight): self = .rgba8
+            case (.rgb, .sixteen): self = .rgb16
+            case (.rgba, .sixteen): self = .rgba16
+            default: return nil
+            }
+        }
+
+        var raw: Int32 {
+            switch self {
+            case .rgb8: Int32(CK_LCMS_RGB8)
+            case .rgba8: Int32(CK_LCMS_RGBA8)
+            case .rgb16: Int32(CK_LCMS_RGB16)
+            case .rgba16: Int32(CK_LCMS_RGBA16)
+            case .cmyk8: Int32(CK_LCMS_CMYK8)
+            case .cmyk8Inverted: Int32(CK_LCMS_CMYK8_INVERTED)
+            }
+        }
+    }
+
+    /// The input layout.
+    package let layout: Layout
+    private let handle: OpaquePointer
+
+    /// A conversion from pixels in `layout` described by `profile` to sRGB.
+    ///
+    /// - Throws: ``CodecError/libraryUnavailable(format:reason:)`` without lcms2 (format: the image's, given as
+    ///   `format`), ``CodecError/invalidArgument(name:reason:)`` when the profile cannot be parsed or describes another
+    ///   colour space than the pixels'.
+    package init(profile: [UInt8], layout: Layout, format: ImageFormat) throws(CodecError) {
+        var message = [CChar](repeating: 0, count: Int(CK_LCMS_MESSAGE_LENGTH) + 1)
+        var made: OpaquePointer?
+        let status = profile.withUnsafeBufferPointer { bytes in
+            message.withUnsafeMutableBufferPointer { ck_lcms_create(bytes.baseAddress, bytes.count, layout.raw, &made, $0.baseAddress) }
+        }
+        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        if status == Int32(CK_LCMS_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: format, reason: text) }
+        guard status == Int32(CK_LCMS_OK), let made else { throw .invalidArgument(name: "ICC profile", reason: text) }
+        self.layout = layout
+        handle = made
+    }
+
+    deinit {
+        ck_lcms_free(handle)
+    }
+
+    /// Converts `pixels` pixels from `input` to `output` (RGB layouts may convert in place).
+    package func convert(_ input: UnsafeRawPointer, to output: UnsafeMutableRawPointer, pixels: Int) {
+        ck_lcms_convert(
+            UnsafeMutableRawPointer(handle), input.assumingMemoryBound(to: UInt8.self),
+            output.assumingMemoryBound(to: UInt8.self), UInt32(pixels))
+    }
+
+    /// The C function and context a decoder shim calls per row (``convert(_:to:pixels:)`` without leaving C). The
+    /// context stays valid while this transform lives.
+    package var rowConverter: (function: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UInt32) -> Void, context: UnsafeMutableRawPointer) {
+        (ck_lcms_convert, UnsafeMutableRawPointer(handle))
+    }
+
+    /// Whether the profile's description names sRGB (so pixels it describes need no conversion); `nil` when lcms2 is
+    /// missing or the profile cannot be parsed.
+    package static func isSRGB(_ profile: [UInt8]) -> Bool? {
+        switch profile.withUnsafeBufferPointer({ ck_lcms_is_srgb($0.baseAddress, $0.count) }) {
+        case 1: true
+        case 0: false
+        default: nil
+        }
+    }
+
+    /// lcms2's sRGB profile, embedded in outputs converted to sRGB (`nil` without lcms2).
+    package static let sRGBProfile: [UInt8]? = {
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard ck_lcms_srgb_profile(&bytes, &size, nil) == Int32(CK_LCMS_OK), let bytes else { return nil }
+        defer { ck_lcms_free_bytes(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
+    }()
+}
