@@ -56,11 +56,13 @@ let package = Package(
         ),
 
         // libwebp, opened at run time (dlopen): the build needs no WebP headers, only the system's runtime library.
-        .target(name: "CWebP", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // Finding a library at run time (dlopen), shared by the three shims below.
+        .target(name: "CRuntimeLibrary", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "CWebP", dependencies: ["CRuntimeLibrary"]),
         // Little CMS 2 (colour management), opened at run time the same way.
-        .target(name: "CLCMS", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "CLCMS", dependencies: ["CRuntimeLibrary"]),
         // libheif, opened at run time the same way.
-        .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "CHEIF", dependencies: ["CRuntimeLibrary"]),
 
         // Codecs: JPEG, PNG, WebP, HEIF, EXIF, ICC, format detection.
         .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CLCMS"]),

@@ -2,9 +2,9 @@
 // shim calls, written from the library's documentation; all of it is functions on opaque handles.
 #include "cheif_shim.h"
 
-#include <dlfcn.h>
+
+#include "runtime_library.h"
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,25 +63,18 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_status = CK_HEIF_ERR_UNAVAILABLE;
 static char load_message[CK_HEIF_MESSAGE_LENGTH];
 
-static void say(char *message, const char *format, ...) {
-  if (!message) return;
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, CK_HEIF_MESSAGE_LENGTH, format, args);
-  va_end(args);
-}
+#define say(message, ...) ck_runtime_message(message, CK_HEIF_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
   static const char *names[] = {"libheif.so.1", "libheif.1.dylib", "/opt/homebrew/lib/libheif.1.dylib",
                                 "/usr/local/lib/libheif.1.dylib"};
-  void *handle = NULL;
-  for (size_t i = 0; i < sizeof names / sizeof names[0] && !handle; i++) handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
   if (!handle) {
     say(load_message, "libheif is not installed (looked for libheif.so.1; on Debian/Ubuntu: apt install libheif1)");
     return;
   }
 #define BIND(field, symbol)                                                              \
-  if (!(*(void **)&lib.field = dlsym(handle, symbol))) {                                 \
+  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                                 \
     say(load_message, "the libheif found lacks %s (libheif 1.x is needed)", symbol);    \
     return;                                                                              \
   }
@@ -111,9 +104,9 @@ static void load(void) {
   BIND(image_release, "heif_image_release")
 #undef BIND
   // heif_init (1.13+) loads plugins; older libraries have their codecs built in and need no call.
-  *(void **)&lib.init = dlsym(handle, "heif_init");
+  ck_runtime_library_bind(handle, "heif_init", (void **)&lib.init);
   // Grid tiles decode on several threads where the library can (1.14+).
-  *(void **)&lib.set_max_decoding_threads = dlsym(handle, "heif_context_set_max_decoding_threads");
+  ck_runtime_library_bind(handle, "heif_context_set_max_decoding_threads", (void **)&lib.set_max_decoding_threads);
   if (lib.init) lib.init(NULL);
   load_status = CK_HEIF_OK;
 }

@@ -1,9 +1,9 @@
 // See include/clcms_shim.h. Declarations of the lcms2 2.x functions the shim calls, written from its documentation.
 #include "clcms_shim.h"
 
-#include <dlfcn.h>
+
+#include "runtime_library.h"
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,13 +47,7 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_status = CK_LCMS_ERR_UNAVAILABLE;
 static char load_message[CK_LCMS_MESSAGE_LENGTH];
 
-static void say(char *message, const char *format, ...) {
-  if (!message) return;
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, CK_LCMS_MESSAGE_LENGTH, format, args);
-  va_end(args);
-}
+#define say(message, ...) ck_runtime_message(message, CK_LCMS_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void quiet(void *context, uint32_t code, const char *text) {
   (void)context;
@@ -64,14 +58,13 @@ static void quiet(void *context, uint32_t code, const char *text) {
 static void load(void) {
   static const char *names[] = {"liblcms2.so.2", "liblcms2.2.dylib", "/opt/homebrew/lib/liblcms2.2.dylib",
                                 "/usr/local/lib/liblcms2.2.dylib"};
-  void *handle = NULL;
-  for (size_t i = 0; i < sizeof names / sizeof names[0] && !handle; i++) handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
   if (!handle) {
     say(load_message, "Little CMS is not installed (looked for liblcms2.so.2; on Debian/Ubuntu: apt install liblcms2-2)");
     return;
   }
 #define BIND(field, symbol)                                                             \
-  if (!(*(void **)&lib.field = dlsym(handle, symbol))) {                                \
+  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                                \
     say(load_message, "the liblcms2 found lacks %s (Little CMS 2.8+ is needed)", symbol); \
     return;                                                                             \
   }

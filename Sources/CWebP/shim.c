@@ -4,9 +4,9 @@
 // appended fields (allowed within a major ABI version) writes into that room, never past it.
 #include "cwebp_shim.h"
 
-#include <dlfcn.h>
+
+#include "runtime_library.h"
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -137,25 +137,18 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_status = CK_WEBP_ERR_UNAVAILABLE;
 static char load_message[CK_WEBP_MESSAGE_LENGTH];
 
-static void say(char *message, const char *format, ...) {
-  if (!message) return;
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, CK_WEBP_MESSAGE_LENGTH, format, args);
-  va_end(args);
-}
+#define say(message, ...) ck_runtime_message(message, CK_WEBP_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
   static const char *names[] = {"libwebp.so.7", "libwebp.7.dylib", "/opt/homebrew/lib/libwebp.7.dylib",
                                 "/usr/local/lib/libwebp.7.dylib"};
-  void *handle = NULL;
-  for (size_t i = 0; i < sizeof names / sizeof names[0] && !handle; i++) handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
   if (!handle) {
     say(load_message, "libwebp is not installed (looked for libwebp.so.7; on Debian/Ubuntu: apt install libwebp7)");
     return;
   }
 #define BIND(field, symbol)                                                                          \
-  if (!(*(void **)&lib.field = dlsym(handle, symbol))) {                                             \
+  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                                             \
     say(load_message, "the libwebp found lacks %s (a libwebp 1.x is needed)", symbol);              \
     return;                                                                                          \
   }
