@@ -65,6 +65,8 @@ for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "webp/*.webp")))):
 d = reset("FuzzHEIF")
 for i, name in enumerate(["alpha.heic", "ten-bit.heic", "truncated.heic", "corrupted.heic"]):
     write(d, f"{i:02}-{name}", bytes([i * 3 % 4]) + read(os.path.join(CODECS, "heif", name)))
+for i, name in enumerate(["kimono.rotate90.avif", "kimono.mirror-horizontal.avif"]):
+    write(d, f"{i + 4:02}-{name}", bytes([i * 2]) + read(os.path.join(CODECS, "avif", name)))
 d = reset("FuzzEXIF")
 for p in jpegs:
     tiff = app1_tiff(read(p))

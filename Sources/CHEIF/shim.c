@@ -21,6 +21,11 @@ enum { SUB_END_OF_DATA = 100 };
 enum { COLORSPACE_RGB = 1, CHANNEL_INTERLEAVED = 10 };
 enum { CHROMA_RGB = 10, CHROMA_RGBA = 11, CHROMA_RRGGBB_LE = 14, CHROMA_RRGGBBAA_LE = 15 };
 typedef uint32_t heif_item_id;
+// The leading fields of libheif's decoding options (version 1 onwards); the library allocates the whole structure.
+struct heif_decoding_options {
+  uint8_t version;
+  uint8_t ignore_transformations;
+};
 
 static struct {
   const char *(*get_version)(void);
@@ -49,6 +54,10 @@ static struct {
   void (*image_release)(const void *);
   struct heif_error (*init)(void *);
   void (*set_max_decoding_threads)(void *, int);
+  int (*ispe_width)(const void *);
+  int (*ispe_height)(const void *);
+  struct heif_decoding_options *(*decoding_options_alloc)(void);
+  void (*decoding_options_free)(struct heif_decoding_options *);
 } lib;
 
 struct ck_heif {
@@ -102,6 +111,10 @@ static void load(void) {
   BIND(image_height, "heif_image_get_height")
   BIND(image_bits_range, "heif_image_get_bits_per_pixel_range")
   BIND(image_release, "heif_image_release")
+  BIND(ispe_width, "heif_image_handle_get_ispe_width")
+  BIND(ispe_height, "heif_image_handle_get_ispe_height")
+  BIND(decoding_options_alloc, "heif_decoding_options_alloc")
+  BIND(decoding_options_free, "heif_decoding_options_free")
 #undef BIND
   // heif_init (1.13+) loads plugins; older libraries have their codecs built in and need no call.
   ck_runtime_library_bind(handle, "heif_init", (void **)&lib.init);
@@ -156,6 +169,9 @@ int ck_heif_open(const uint8_t *data, size_t size, ck_heif **out, ck_heif_info *
   memset(info, 0, sizeof *info);
   info->width = lib.handle_width(heif->handle);
   info->height = lib.handle_height(heif->handle);
+  int ispe_width = lib.ispe_width(heif->handle), ispe_height = lib.ispe_height(heif->handle);
+  info->stored_width = ispe_width > 0 ? ispe_width : info->width;
+  info->stored_height = ispe_height > 0 ? ispe_height : info->height;
   info->has_alpha = lib.handle_has_alpha(heif->handle);
   info->bits = lib.handle_luma_bits(heif->handle);
   info->profile_type = lib.handle_profile_type(heif->handle);
@@ -205,15 +221,24 @@ int ck_heif_copy_metadata(ck_heif *heif, uint8_t *icc, uint8_t *exif, char *mess
 int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t stride, char *message) {
   int chroma = wide ? (alpha ? CHROMA_RRGGBBAA_LE : CHROMA_RRGGBB_LE) : (alpha ? CHROMA_RGBA : CHROMA_RGB);
   void *image = NULL;
-  int status = status_of(lib.decode_image(heif->handle, &image, COLORSPACE_RGB, chroma, NULL), message);
+  struct heif_decoding_options *options = lib.decoding_options_alloc();
+  if (!options) {
+    say(message, "cannot allocate libheif decoding options");
+    return CK_HEIF_ERR_MEMORY;
+  }
+  options->ignore_transformations = 1;
+  int status = status_of(lib.decode_image(heif->handle, &image, COLORSPACE_RGB, chroma, options), message);
+  lib.decoding_options_free(options);
   if (status != CK_HEIF_OK) return status;
+  int ispe_width = lib.ispe_width(heif->handle), ispe_height = lib.ispe_height(heif->handle);
+  int stored_width = ispe_width > 0 ? ispe_width : lib.handle_width(heif->handle);
+  int stored_height = ispe_height > 0 ? ispe_height : lib.handle_height(heif->handle);
   int width = lib.image_width(image, CHANNEL_INTERLEAVED), height = lib.image_height(image, CHANNEL_INTERLEAVED);
   int plane_stride = 0;
   const uint8_t *plane = lib.plane_readonly(image, CHANNEL_INTERLEAVED, &plane_stride);
-  if (!plane || width != lib.handle_width(heif->handle) || height != lib.handle_height(heif->handle)) {
+  if (!plane || width != stored_width || height != stored_height) {
     lib.image_release(image);
-    say(message, "libheif decoded %d×%d, the file says %d×%d", width, height, lib.handle_width(heif->handle),
-        lib.handle_height(heif->handle));
+    say(message, "libheif decoded %d×%d, the file says %d×%d", width, height, stored_width, stored_height);
     return CK_HEIF_ERR_CORRUPT;
   }
   size_t channels = alpha ? 4 : 3;

@@ -13,6 +13,8 @@ public struct CodecWarning: Hashable, Sendable, CustomStringConvertible {
         case png
         /// libwebp or the WebP container (a repaired chunk size, an animation of which only frame one is read …).
         case webp
+        /// libheif or the HEIF/AVIF boxes.
+        case heif
         /// The EXIF block (malformed, unreadable orientation …).
         case exif
         /// The ICC profile (inconsistent chunks …).

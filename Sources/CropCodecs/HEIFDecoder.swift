@@ -2,13 +2,14 @@ import CHEIF
 import CropGeometry
 import CropPixels
 
-/// A HEIF/HEIC decoder over libheif (loaded at run time by the CHEIF shim).
+/// A HEIF/HEIC and AVIF decoder over libheif (loaded at run time by the CHEIF shim; HEVC through libde265, AV1
+/// through dav1d or libaom, whatever libheif was built with).
 ///
-/// Decodes the primary image: grid (tiled) images assembled, the alpha plane attached, the `irot`/`imir`/`clap`
-/// transform properties applied exactly once by libheif, so the rows are upright and ``ImageMetadata/orientation``
-/// is ``Orientation/up``. The EXIF block is carried (its orientation tag is only informative in HEIF and is written as
-/// 1), and an ICC profile (`rICC`/`prof`) comes back byte for byte; `nclx` colour is reported in
-/// ``ImageInfo/colorModel``. 8-bit files decode to 8-bit RGB(A), 10- and 12-bit files to 16-bit RGB(A) with the
+/// Decodes the primary image's stored pixels: grid (tiled) images assembled, the alpha plane attached. The `irot` and
+/// `imir` transform properties are read by CropKit (``HEIFTransforms``) and become ``ImageMetadata/orientation``, so
+/// the pipeline applies them exactly once, like an EXIF orientation; the EXIF orientation inside the file is only
+/// informative and is never applied (it is rewritten on encode). A `clap` crop is not applied (a warning says so).
+/// An ICC profile (`rICC`/`prof`) comes back byte for byte; `nclx` colour is reported in ``ImageInfo/colorModel``. 8-bit files decode to 8-bit RGB(A), 10- and 12-bit files to 16-bit RGB(A) with the
 /// samples widened to the full range. libheif decodes a whole picture at once, so the first
 /// ``readRows(into:bytesPerRow:maxRows:)`` decodes it; shrink-on-load does not apply.
 package final class HEIFDecoder: ImageRowDecoder {
@@ -32,7 +33,9 @@ package final class HEIFDecoder: ImageRowDecoder {
     /// - Throws: ``CodecError/corruptData(format:message:)`` or ``CodecError/truncated(format:detail:)`` with
     ///   libheif's message, ``CodecError/tooManyPixels(width:height:limit:)`` above the limits,
     ///   ``CodecError/libraryUnavailable(format:reason:)`` when libheif is not installed.
-    package init(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+    package init(input: DecoderInput, format: ImageFormat = .heif, options: DecodeOptions = DecodeOptions())
+        throws(CodecError)
+    {
         let bytes: InputBytes
         switch input {
         case .memory(let memory): bytes = memory
@@ -40,13 +43,14 @@ package final class HEIFDecoder: ImageRowDecoder {
         }
         var opened: OpaquePointer?
         var header = ck_heif_info()
-        try HEIFDecoder.call { message in ck_heif_open(bytes.pointer, bytes.count, &opened, &header, message) }
-        guard let opened else { throw .corruptData(format: .heif, message: "libheif opened no image") }
+        try HEIFDecoder.call(format: format) { message in ck_heif_open(bytes.pointer, bytes.count, &opened, &header, message) }
+        guard let opened else { throw .corruptData(format: format, message: "libheif opened no image") }
         do throws(CodecError) {
-            guard header.width > 0, header.height > 0 else {
-                throw .corruptData(format: .heif, message: "a primary image of \(header.width)×\(header.height)")
+            guard header.stored_width > 0, header.stored_height > 0 else {
+                throw .corruptData(
+                    format: format, message: "a primary image of \(header.stored_width)×\(header.stored_height)")
             }
-            let width = Int(header.width), height = Int(header.height)
+            let width = Int(header.stored_width), height = Int(header.stored_height)
             do {
                 try options.limits.check(width: width, height: height)
             } catch {
@@ -54,7 +58,7 @@ package final class HEIFDecoder: ImageRowDecoder {
             }
             var icc = [UInt8](repeating: 0, count: header.icc_size)
             var exif = [UInt8](repeating: 0, count: header.exif_size)
-            try HEIFDecoder.call { message in
+            try HEIFDecoder.call(format: format) { message in
                 icc.withUnsafeMutableBufferPointer { iccBuffer in
                     exif.withUnsafeMutableBufferPointer { exifBuffer in
                         ck_heif_copy_metadata(
@@ -67,22 +71,26 @@ package final class HEIFDecoder: ImageRowDecoder {
             let hasAlpha = header.has_alpha != 0, bits = Int(header.bits)
             let depth: BitDepth = bits > 8 ? .sixteen : .eight
             let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
-            var colour = "HEVC or AV1, " + (bits > 0 ? "\(bits)-bit" : "unknown depth")
+            let transforms = HEIFTransforms(Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)))
+            var colour = (format == .avif ? "AV1, " : "HEVC, ") + (bits > 0 ? "\(bits)-bit" : "unknown depth")
             switch header.profile_type {
             case 0x6E63_6C78: colour += ", nclx colour"
             case 0x7249_4343, 0x7072_6F66: colour += ", ICC profile"
             default: break
             }
             if header.image_count > 1 { colour += ", \(header.image_count) images (the primary is read)" }
-            metadata = ImageMetadata(orientation: .up, iccProfile: icc.isEmpty ? nil : icc, exif: exif.isEmpty ? nil : exif)
+            if !transforms.names.isEmpty { colour += ", " + transforms.names.joined(separator: ", ") }
+            metadata = ImageMetadata(
+                orientation: transforms.orientation, iccProfile: icc.isEmpty ? nil : icc, exif: exif.isEmpty ? nil : exif)
             info = ImageInfo(
-                format: .heif, width: width, height: height, orientation: .up, layout: layout,
+                format: format, width: width, height: height, orientation: transforms.orientation, layout: layout,
                 bitDepth: bits > 0 ? bits : 8, decodedDepth: depth, iccProfileSize: icc.isEmpty ? nil : icc.count,
                 hasEXIF: !exif.isEmpty, isProgressive: false, isInterlaced: false, colorModel: colour)
             outputWidth = width
             outputHeight = height
             outputFormat = PixelFormat(layout, depth)
-            warnings = []
+            warnings = transforms.hasCleanAperture
+                ? [CodecWarning(.heif, "the clean-aperture (clap) crop is not applied; the whole stored picture is read")] : []
             rows = PictureRows(height: height)
             self.bytes = bytes
             handle = opened
@@ -93,8 +101,10 @@ package final class HEIFDecoder: ImageRowDecoder {
     }
 
     /// Reads HEIF data in memory.
-    package convenience init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
-        try self.init(input: .memory(InputBytes(data)), options: options)
+    package convenience init(data: [UInt8], format: ImageFormat = .heif, options: DecodeOptions = DecodeOptions())
+        throws(CodecError)
+    {
+        try self.init(input: .memory(InputBytes(data)), format: format, options: options)
     }
 
     deinit {
@@ -129,9 +139,9 @@ package final class HEIFDecoder: ImageRowDecoder {
                 throw CodecError(error)
             }
             let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0, wide: Int32 = outputFormat.depth == .sixteen ? 1 : 0
-            let handle = handle
+            let handle = handle, format = info.format
             try buffer.withUnsafeMutableRows { rows throws(CodecError) in
-                try HEIFDecoder.call { message in
+                try HEIFDecoder.call(format: format) { message in
                     ck_heif_decode(
                         handle, alpha, wide, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
                 }
@@ -144,12 +154,12 @@ package final class HEIFDecoder: ImageRowDecoder {
     }
 
     /// Runs a shim call with a message buffer and maps a failure.
-    private static func call(_ body: (UnsafeMutablePointer<CChar>) -> Int32) throws(CodecError) {
+    private static func call(format: ImageFormat, _ body: (UnsafeMutablePointer<CChar>) -> Int32) throws(CodecError) {
         var message = [CChar](repeating: 0, count: Int(CK_HEIF_MESSAGE_LENGTH) + 1)
         let status = message.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
         guard status != CK_HEIF_OK else { return }
         let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        if status == Int32(CK_HEIF_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: .heif, reason: text) }
-        throw ShimStatus.error(status, format: .heif, message: text, role: "decoder")
+        if status == Int32(CK_HEIF_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: format, reason: text) }
+        throw ShimStatus.error(status, format: format, message: text, role: "decoder")
     }
 }

@@ -20,11 +20,12 @@ package enum ImageCodec {
     package static func makeDecoder(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError)
         -> any ImageRowDecoder
     {
-        switch try ImageFormat.detect(input.prefix(ImageFormat.signatureLength)) {
+        let format = try ImageFormat.detect(input.prefix(ImageFormat.signatureLength))
+        return switch format {
         case .jpeg: try JPEGDecoder(input: input, options: options)
         case .png: try PNGDecoder(input: input, options: options)
         case .webp: try WebPDecoder(input: input, options: options)
-        case .heif: try HEIFDecoder(input: input, options: options)
+        case .heif, .avif: try HEIFDecoder(input: input, format: format, options: options)
         }
     }
 
@@ -86,8 +87,8 @@ package enum ImageCodec {
             try WebPEncoder(
                 width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.webp,
                 output: output)
-        case .heif:
-            throw .unsupportedFeature(format: .heif, feature: "writing HEIF (CropKit reads it; write JPEG, PNG or WebP)")
+        case .heif, .avif:
+            throw .unsupportedFeature(format: format, feature: "writing \(format) (CropKit reads it; write JPEG, PNG or WebP)")
         }
     }
 
@@ -100,8 +101,8 @@ package enum ImageCodec {
         case .jpeg: try JPEGEncoder.encode(image, metadata: metadata, options: options.jpeg)
         case .png: try PNGEncoder.encode(image, metadata: metadata, options: options.png)
         case .webp: try WebPEncoder.encode(image, metadata: metadata, options: options.webp)
-        case .heif:
-            throw .unsupportedFeature(format: .heif, feature: "writing HEIF (CropKit reads it; write JPEG, PNG or WebP)")
+        case .heif, .avif:
+            throw .unsupportedFeature(format: format, feature: "writing \(format) (CropKit reads it; write JPEG, PNG or WebP)")
         }
     }
 }

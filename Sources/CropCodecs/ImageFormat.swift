@@ -9,6 +9,9 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     /// HEIF/HEIC (the primary image: grids, alpha, 10/12-bit, transform properties), through libheif loaded at run
     /// time. Read only, for now.
     case heif
+    /// AVIF (AV1 in HEIF: alpha, 10/12-bit, transform properties), through libheif loaded at run time. Read only,
+    /// for now.
+    case avif
 
     /// The name people use: "JPEG", "PNG".
     public var displayName: String {
@@ -17,6 +20,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .png: "PNG"
         case .webp: "WebP"
         case .heif: "HEIF"
+        case .avif: "AVIF"
         }
     }
 
@@ -27,11 +31,12 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .png: "png"
         case .webp: "webp"
         case .heif: "heic"
+        case .avif: "avif"
         }
     }
 
-    /// Whether CropKit can write the format (HEIF is read only, for now).
-    public var isWritable: Bool { self != .heif }
+    /// Whether CropKit can write the format (HEIF and AVIF are read only, for now).
+    public var isWritable: Bool { self != .heif && self != .avif }
 
     /// The formats CropKit writes.
     public static var writable: [ImageFormat] { allCases.filter(\.isWritable) }
@@ -57,6 +62,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case "png": self = .png
         case "webp": self = .webp
         case "heic", "heif", "hif": self = .heif
+        case "avif": self = .avif
         default: return nil
         }
     }
@@ -88,8 +94,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
             return .webp
         }
         if let brand = isoBrand(head) {
-            if ["avif", "avis"].contains(brand) { throw .unsupportedFormat("AVIF") }
-            return .heif
+            return ["avif", "avis"].contains(brand) ? .avif : .heif
         }
         if head.starts(with: Array("RIFF".utf8)), head.count < 12 {
             throw .truncated(format: .webp, detail: "only \(head.count) bytes, not even a complete RIFF/WEBP header")

@@ -53,11 +53,12 @@ public struct ImageInfo: Hashable, Sendable {
     /// - Throws: ``CodecError`` when the data is not a supported image or its header is broken.
     package static func read(_ data: [UInt8], strict: Bool = false) throws(CodecError) -> ImageInfo {
         let options = DecodeOptions(limits: .unlimited, strict: strict)
-        switch try ImageFormat.detect(data) {
+        let format = try ImageFormat.detect(data)
+        switch format {
         case .jpeg: return try JPEGDecoder(data: data, options: options).info
         case .png: return try PNGDecoder(data: data, options: options).info
         case .webp: return try WebPDecoder(data: data, options: options).info
-        case .heif: return try HEIFDecoder(data: data, options: options).info
+        case .heif, .avif: return try HEIFDecoder(data: data, format: format, options: options).info
         }
     }
 

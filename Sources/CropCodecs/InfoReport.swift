@@ -44,7 +44,7 @@ package enum InfoReport {
         switch info.format {
         case .jpeg: parts.append(info.isProgressive ? "progressive" : "baseline")
         case .png: parts.append(info.isInterlaced ? "interlaced" : "not interlaced")
-        case .heif: break
+        case .heif, .avif: break
         case .webp: if let frames = info.frameCount { parts.append("\(frames) frames (the first is read)") }
         }
         return "\(path): " + parts.joined(separator: ", ")

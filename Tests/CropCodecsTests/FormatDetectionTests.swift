@@ -47,7 +47,6 @@ struct FormatDetectionTests {
         ("GIF", Array("GIF89a".utf8) + [1, 0, 1, 0]),
         ("TIFF", [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]),
         ("TIFF", [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]),
-        ("AVIF", [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0]),
         ("BMP", Array("BM".utf8) + [UInt8](repeating: 0, count: 14)),
     ]
 

@@ -1,5 +1,6 @@
-// libFuzzer target: HEIF decoding through the CHEIF shim and libheif: the boxes, the primary image's properties, the
-// EXIF block's TIFF-header offset, the ICC profile, and (for small pictures) the decode itself, 8 or 16-bit, whole or a
+// libFuzzer target: HEIF and AVIF decoding: CropKit's own reader of the transform properties (HEIFTransforms: meta,
+// pitm, iprp, ipco, ipma, irot, imir, clap), then the CHEIF shim and libheif: the primary image's properties, the EXIF
+// block's TIFF-header offset, the ICC profile, and (for small pictures) the decode itself, 8 or 16-bit, whole or a
 // few rows. A success must be a picture of the size the header promised.
 import CFuzzDriver
 import Foundation
@@ -11,8 +12,10 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size >= 1 else { return 0 }
     let control = data[0]
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    _ = HEIFTransforms(bytes)
     let options = DecodeOptions(limits: PixelLimits(maxPixels: 1_000_000), strict: control & 1 != 0)
-    guard let decoder = try? HEIFDecoder(data: bytes, options: options) else { return 0 }
+    let format: ImageFormat = control & 4 != 0 ? .avif : .heif
+    guard let decoder = try? HEIFDecoder(data: bytes, format: format, options: options) else { return 0 }
     if control & 2 != 0 {
         guard let pixels = try? decoder.decodeAll() else { return 0 }
         guard pixels.width == decoder.outputWidth, pixels.height == decoder.outputHeight else {

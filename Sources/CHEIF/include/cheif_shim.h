@@ -5,8 +5,9 @@
 // libheif.so.1; Homebrew's libheif.1.dylib on macOS). libheif's C API is opaque handles and functions; the only
 // structure crossing it is `struct heif_error`, declared in shim.c as libheif 1.x defines it.
 //
-// libheif applies the HEIF transform properties (irot, imir, clap) when it decodes, so the rows the shim hands out
-// are upright; the EXIF orientation inside a HEIF is informative only.
+// The shim has libheif decode the stored pixels without the transform properties (irot, imir, clap): CropKit reads
+// those itself and applies them once (libheif 1.15 applies them to HEIC but not to AVIF). The EXIF orientation inside
+// a HEIF is informative only.
 
 #pragma once
 #include <stddef.h>
@@ -37,9 +38,12 @@ typedef struct ck_heif ck_heif;
 
 /// What the primary image's handle says, before decoding.
 typedef struct {
-  /// The size once the transform properties are applied (what the decoder gives).
+  /// The size once the transform properties are applied.
   int width;
   int height;
+  /// The stored size, before the transform properties (what ck_heif_decode gives).
+  int stored_width;
+  int stored_height;
   int has_alpha;
   /// Bits per luma sample: 8, 10 or 12 (-1 when unknown).
   int bits;
@@ -65,7 +69,8 @@ int ck_heif_open(const uint8_t *data, size_t size, ck_heif **heif, ck_heif_info 
 /// Copies the ICC profile (info.icc_size bytes) and the EXIF block (info.exif_size bytes, bare TIFF).
 int ck_heif_copy_metadata(ck_heif *heif, uint8_t *icc, uint8_t *exif, char *message);
 
-/// Decodes the primary image (tiles, transforms and alpha plane included) into `output`: 8-bit RGB(A) when `wide` is
+/// Decodes the primary image's stored pixels (tiles and alpha plane included, transform properties not applied:
+/// stored_width × stored_height) into `output`: 8-bit RGB(A) when `wide` is
 /// 0, else 16-bit native-endian RGB(A) with samples scaled to the full 0…65535 range; `stride` bytes per row.
 int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t stride, char *message);
 
