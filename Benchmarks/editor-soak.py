@@ -31,14 +31,19 @@ RGBA = os.path.join(ROOT, "Sources", "cropkit", "Samples", "watercolor-rgba.png"
 
 
 def recipes(rng):
-    """A recipe (as a query value) and whether it is valid."""
+    """A recipe (as a query value) and whether it is valid. Valid recipes use the free or original aspect: their crop
+    fractions are the same share of both sides, so they match either lock."""
     angle = rng.choice([0, 0, 3.5, -7.5, 12, 30])
     size = 0.5 if abs(angle) > 10 else 0.8
     recipe = {"version": 1, "crop": {"centerX": 0.5, "centerY": 0.5, "width": size, "height": size}, "angle": angle,
               "quarterTurns": rng.randint(0, 3), "flipHorizontal": rng.random() < 0.3,
-              "aspect": rng.choice(["free", "original", "1:1", "16:9"])}
-    if rng.random() < 0.1:
-        return json.dumps({"version": 1, "angle": 90}), False
+              "aspect": rng.choice(["free", "original"])}
+    roll = rng.random()
+    if roll < 0.05:
+        return json.dumps({"version": 1, "angle": 90}), False  # out of range
+    if roll < 0.1:
+        recipe["aspect"] = "16:9"  # a crop whose proportions do not match its aspect lock
+        return json.dumps(recipe), False
     return json.dumps(recipe), True
 
 

@@ -58,6 +58,19 @@ static struct {
   int (*ispe_height)(const void *);
   struct heif_decoding_options *(*decoding_options_alloc)(void);
   void (*decoding_options_free)(struct heif_decoding_options *);
+  // Encoding; NULL when the library has no encoder API (the decoder still works).
+  struct heif_error (*get_encoder_for_format)(void *, int, void **);
+  void (*encoder_release)(void *);
+  struct heif_error (*encoder_set_lossy_quality)(void *, int);
+  struct heif_error (*encoder_set_lossless)(void *, int);
+  struct heif_error (*encoder_set_parameter_integer)(void *, const char *, int);
+  struct heif_error (*image_create)(int, int, int, int, void **);
+  struct heif_error (*image_add_plane)(void *, int, int, int, int);
+  uint8_t *(*image_get_plane)(void *, int, int *);
+  struct heif_error (*image_set_raw_color_profile)(void *, const char *, const void *, size_t);
+  struct heif_error (*encode_image)(void *, const void *, void *, const void *, void **);
+  struct heif_error (*add_exif_metadata)(void *, const void *, const void *, int);
+  struct heif_error (*context_write)(void *, void *, void *);
 } lib;
 
 struct ck_heif {
@@ -116,6 +129,18 @@ static void load(void) {
   BIND(decoding_options_alloc, "heif_decoding_options_alloc")
   BIND(decoding_options_free, "heif_decoding_options_free")
 #undef BIND
+  ck_runtime_library_bind(handle, "heif_context_get_encoder_for_format", (void **)&lib.get_encoder_for_format);
+  ck_runtime_library_bind(handle, "heif_encoder_release", (void **)&lib.encoder_release);
+  ck_runtime_library_bind(handle, "heif_encoder_set_lossy_quality", (void **)&lib.encoder_set_lossy_quality);
+  ck_runtime_library_bind(handle, "heif_encoder_set_lossless", (void **)&lib.encoder_set_lossless);
+  ck_runtime_library_bind(handle, "heif_encoder_set_parameter_integer", (void **)&lib.encoder_set_parameter_integer);
+  ck_runtime_library_bind(handle, "heif_image_create", (void **)&lib.image_create);
+  ck_runtime_library_bind(handle, "heif_image_add_plane", (void **)&lib.image_add_plane);
+  ck_runtime_library_bind(handle, "heif_image_get_plane", (void **)&lib.image_get_plane);
+  ck_runtime_library_bind(handle, "heif_image_set_raw_color_profile", (void **)&lib.image_set_raw_color_profile);
+  ck_runtime_library_bind(handle, "heif_context_encode_image", (void **)&lib.encode_image);
+  ck_runtime_library_bind(handle, "heif_context_add_exif_metadata", (void **)&lib.add_exif_metadata);
+  ck_runtime_library_bind(handle, "heif_context_write", (void **)&lib.context_write);
   // heif_init (1.13+) loads plugins; older libraries have their codecs built in and need no call.
   ck_runtime_library_bind(handle, "heif_init", (void **)&lib.init);
   // Grid tiles decode on several threads where the library can (1.14+).
@@ -269,3 +294,152 @@ void ck_heif_close(ck_heif *heif) {
   if (heif->context) lib.context_free(heif->context);
   free(heif);
 }
+
+// The writer libheif calls with the file's bytes: they are appended to a growing buffer.
+struct output_buffer {
+  uint8_t *bytes;
+  size_t size, capacity;
+  int failed;
+};
+
+static struct heif_error append(void *context, const void *data, size_t size, void *userdata) {
+  (void)context;
+  struct output_buffer *out = userdata;
+  struct heif_error ok = {HEIF_OK, 0, "ok"};
+  if (out->failed) return ok;
+  if (out->size + size > out->capacity) {
+    size_t capacity = out->capacity ? out->capacity : 65536;
+    while (capacity < out->size + size) capacity *= 2;
+    uint8_t *grown = realloc(out->bytes, capacity);
+    if (!grown) {
+      out->failed = 1;
+      struct heif_error error = {HEIF_MEMORY, 0, "out of memory"};
+      return error;
+    }
+    out->bytes = grown;
+    out->capacity = capacity;
+  }
+  memcpy(out->bytes + out->size, data, size);
+  out->size += size;
+  return ok;
+}
+
+struct heif_writer_v1 {
+  int writer_api_version;
+  struct heif_error (*write)(void *, const void *, size_t, void *);
+};
+
+/// Copies the rows into libheif's interleaved plane: 8-bit, or 10-bit little-endian words.
+static void fill_plane(const uint8_t *pixels, int width, int height, size_t stride, const ck_heif_encode_params *params,
+                       uint8_t *plane, size_t plane_stride) {
+  size_t samples = (size_t)width * (size_t)(params->alpha ? 4 : 3);
+  unsigned full = params->wide ? 65535u : 255u;
+  for (int y = 0; y < height; y++) {
+    const uint8_t *source = pixels + (size_t)y * stride;
+    uint8_t *target = plane + (size_t)y * plane_stride;
+    for (size_t i = 0; i < samples; i++) {
+      unsigned value = params->wide ? ((const uint16_t *)source)[i] : source[i];
+      if (params->bit_depth > 8) {
+        unsigned v = (value * 1023u + full / 2) / full;
+        target[2 * i] = (uint8_t)(v & 255);
+        target[2 * i + 1] = (uint8_t)(v >> 8);
+      } else {
+        target[i] = (uint8_t)(params->wide ? (value * 255u + 32767u) / 65535u : value);
+      }
+    }
+  }
+}
+
+static int encode(const uint8_t *pixels, int width, int height, size_t stride, const ck_heif_encode_params *params,
+                  const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, uint8_t **output,
+                  size_t *output_size, char *message);
+
+// x265 (libheif's HEVC encoder) keeps process-wide state and aborts when two encoders open or run at once (seen with
+// Debian's libx265 199 under parallel tests), so HEIC encodes take turns; AV1 encoders are independent.
+static pthread_mutex_t hevc_turn = PTHREAD_MUTEX_INITIALIZER;
+
+int ck_heif_encode(const uint8_t *pixels, int width, int height, size_t stride, const ck_heif_encode_params *params,
+                   const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, uint8_t **output,
+                   size_t *output_size, char *message) {
+  if (params->av1) return encode(pixels, width, height, stride, params, icc, icc_size, exif, exif_size, output, output_size, message);
+  pthread_mutex_lock(&hevc_turn);
+  int status = encode(pixels, width, height, stride, params, icc, icc_size, exif, exif_size, output, output_size, message);
+  pthread_mutex_unlock(&hevc_turn);
+  return status;
+}
+
+static int encode(const uint8_t *pixels, int width, int height, size_t stride, const ck_heif_encode_params *params,
+                  const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, uint8_t **output,
+                  size_t *output_size, char *message) {
+  *output = NULL;
+  *output_size = 0;
+  int status = ck_heif_load(message);
+  if (status != CK_HEIF_OK) return status;
+  if (!lib.get_encoder_for_format || !lib.image_create || !lib.encode_image || !lib.context_write ||
+      !lib.image_get_plane || !lib.image_add_plane || !lib.encoder_set_lossy_quality || !lib.encoder_release) {
+    say(message, "this libheif has no encoding API");
+    return CK_HEIF_ERR_UNSUPPORTED;
+  }
+  int ten = params->bit_depth > 8;
+  void *context = lib.context_alloc(), *encoder = NULL, *image = NULL, *handle = NULL;
+  struct output_buffer out = {0};
+  if (!context) {
+    say(message, "cannot allocate a libheif context");
+    return CK_HEIF_ERR_MEMORY;
+  }
+  status = status_of(lib.get_encoder_for_format(context, params->av1 ? 4 : 1, &encoder), message);
+  if (status != CK_HEIF_OK) {
+    say(message, "this libheif has no %s encoder", params->av1 ? "AV1 (AVIF)" : "HEVC (HEIC)");
+    status = CK_HEIF_ERR_UNSUPPORTED;
+    goto done;
+  }
+  status = status_of(lib.encoder_set_lossy_quality(encoder, params->quality), message);
+  if (status == CK_HEIF_OK && params->lossless && lib.encoder_set_lossless)
+    status = status_of(lib.encoder_set_lossless(encoder, 1), message);
+  if (status == CK_HEIF_OK && params->av1 && params->speed >= 0 && lib.encoder_set_parameter_integer)
+    status = status_of(lib.encoder_set_parameter_integer(encoder, "speed", params->speed), message);
+  if (status != CK_HEIF_OK) goto done;
+  int chroma = ten ? (params->alpha ? CHROMA_RRGGBBAA_LE : CHROMA_RRGGBB_LE) : (params->alpha ? CHROMA_RGBA : CHROMA_RGB);
+  status = status_of(lib.image_create(width, height, COLORSPACE_RGB, chroma, &image), message);
+  if (status == CK_HEIF_OK)
+    status = status_of(lib.image_add_plane(image, CHANNEL_INTERLEAVED, width, height, ten ? 10 : 8), message);
+  if (status != CK_HEIF_OK) goto done;
+  int plane_stride = 0;
+  uint8_t *plane = lib.image_get_plane(image, CHANNEL_INTERLEAVED, &plane_stride);
+  if (!plane) {
+    say(message, "libheif gave no plane to fill");
+    status = CK_HEIF_ERR_MEMORY;
+    goto done;
+  }
+  fill_plane(pixels, width, height, stride, params, plane, (size_t)plane_stride);
+  if (icc && icc_size && lib.image_set_raw_color_profile) {
+    status = status_of(lib.image_set_raw_color_profile(image, "prof", icc, icc_size), message);
+    if (status != CK_HEIF_OK) goto done;
+  }
+  status = status_of(lib.encode_image(context, image, encoder, NULL, &handle), message);
+  if (status != CK_HEIF_OK) goto done;
+  if (exif && exif_size && exif_size < (64u << 20) && lib.add_exif_metadata) {
+    status = status_of(lib.add_exif_metadata(context, handle, exif, (int)exif_size), message);
+    if (status != CK_HEIF_OK) goto done;
+  }
+  struct heif_writer_v1 writer = {1, append};
+  status = status_of(lib.context_write(context, &writer, &out), message);
+  if (status == CK_HEIF_OK && out.failed) {
+    say(message, "out of memory");
+    status = CK_HEIF_ERR_MEMORY;
+  }
+done:
+  if (handle) lib.handle_release(handle);
+  if (image) lib.image_release(image);
+  if (encoder) lib.encoder_release(encoder);
+  lib.context_free(context);
+  if (status == CK_HEIF_OK) {
+    *output = out.bytes;
+    *output_size = out.size;
+  } else {
+    free(out.bytes);
+  }
+  return status;
+}
+
+void ck_heif_free_output(uint8_t *output) { free(output); }

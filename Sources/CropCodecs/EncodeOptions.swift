@@ -51,14 +51,17 @@ package struct EncodeOptions: Hashable, Sendable {
     package var png: PNGEncodeOptions
     /// Options used when writing WebP.
     package var webp: WebPEncodeOptions
+    /// Options used when writing HEIC and AVIF.
+    package var heif: HEIFEncodeOptions
 
     /// Creates options.
     package init(
         jpeg: JPEGEncodeOptions = JPEGEncodeOptions(), png: PNGEncodeOptions = PNGEncodeOptions(),
-        webp: WebPEncodeOptions = WebPEncodeOptions()
+        webp: WebPEncodeOptions = WebPEncodeOptions(), heif: HEIFEncodeOptions = HEIFEncodeOptions()
     ) {
         self.jpeg = jpeg
         self.png = png
         self.webp = webp
+        self.heif = heif
     }
 }

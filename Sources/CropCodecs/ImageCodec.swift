@@ -58,7 +58,7 @@ package enum ImageCodec {
     ) throws(CodecError) {
         guard let format = format ?? ImageFormat(pathExtensionOf: path) else {
             throw .invalidArgument(
-                name: "output format", reason: "cannot tell it from the name \(path); use a .jpg, .png or .webp extension")
+                name: "output format", reason: "cannot tell it from the name \(path); use a .jpg, .png, .webp, .avif or .heic extension")
         }
         let file = try AtomicFile(path: path, overwrite: overwrite)
         let encoder = try makeEncoder(
@@ -88,7 +88,9 @@ package enum ImageCodec {
                 width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.webp,
                 output: output)
         case .heif, .avif:
-            throw .unsupportedFeature(format: format, feature: "writing \(format) (CropKit reads it; write JPEG, PNG or WebP)")
+            try HEIFEncoder(
+                format: format, width: width, height: height, inputFormat: inputFormat, metadata: metadata,
+                options: options.heif, output: output)
         }
     }
 
@@ -101,8 +103,7 @@ package enum ImageCodec {
         case .jpeg: try JPEGEncoder.encode(image, metadata: metadata, options: options.jpeg)
         case .png: try PNGEncoder.encode(image, metadata: metadata, options: options.png)
         case .webp: try WebPEncoder.encode(image, metadata: metadata, options: options.webp)
-        case .heif, .avif:
-            throw .unsupportedFeature(format: format, feature: "writing \(format) (CropKit reads it; write JPEG, PNG or WebP)")
+        case .heif, .avif: try HEIFEncoder.encode(image, as: format, metadata: metadata, options: options.heif)
         }
     }
 }

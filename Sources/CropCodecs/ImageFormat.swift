@@ -7,10 +7,10 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     /// WebP (lossy, lossless, alpha; the first frame of an animation), through libwebp loaded at run time.
     case webp
     /// HEIF/HEIC (the primary image: grids, alpha, 10/12-bit, transform properties), through libheif loaded at run
-    /// time. Read only, for now.
+    /// time; written as HEIC through libheif's HEVC encoder (x265).
     case heif
-    /// AVIF (AV1 in HEIF: alpha, 10/12-bit, transform properties), through libheif loaded at run time. Read only,
-    /// for now.
+    /// AVIF (AV1 in HEIF: alpha, 10/12-bit, transform properties), through libheif loaded at run time; written
+    /// through libheif's AV1 encoder (libaom).
     case avif
 
     /// The name people use: "JPEG", "PNG".
@@ -33,18 +33,6 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .heif: "heic"
         case .avif: "avif"
         }
-    }
-
-    /// Whether CropKit can write the format (HEIF and AVIF are read only, for now).
-    public var isWritable: Bool { self != .heif && self != .avif }
-
-    /// The formats CropKit writes.
-    public static var writable: [ImageFormat] { allCases.filter(\.isWritable) }
-
-    /// The format an output made from a source in this format gets when none is asked for: the same format when
-    /// CropKit writes it, else PNG for a picture with alpha and JPEG otherwise.
-    public func defaultOutput(hasAlpha: Bool) -> ImageFormat {
-        isWritable ? self : hasAlpha ? .png : .jpeg
     }
 
     /// The media type: `image/jpeg`, `image/png`, `image/webp`, `image/heic`.

@@ -181,8 +181,7 @@ public struct EditorServer: Sendable {
         let result: EncodedImage
         do {
             result = try await renderQueue.perform {
-                let info = try source.info()
-                let format = options.format ?? info.format.defaultOutput(hasAlpha: info.hasAlpha)
+                let format = try options.format ?? source.info().format
                 let steps: [ImageOperation] = [.recipe(recipe)] + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
                 return try pipeline.run(source, steps, to: .data(SaveOptions(format: format, quality: options.quality, colorProfile: options.colorProfile)))
             }

@@ -16,7 +16,9 @@ struct RenderOptions {
         case "jpeg", "jpg": format = .jpeg
         case "png": format = .png
         case "webp": format = .webp
-        case let other?: throw .invalidParameter(name: "format", reason: "'\(other)' is not jpeg, png or webp")
+        case "avif": format = .avif
+        case "heic": format = .heif
+        case let other?: throw .invalidParameter(name: "format", reason: "'\(other)' is not jpeg, png, webp, avif or heic")
         }
         quality = 90
         if let text = query["icc"] {

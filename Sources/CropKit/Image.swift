@@ -86,7 +86,7 @@ public struct Image: Sendable {
     public func write(toFile path: String, options: SaveOptions = SaveOptions()) throws(CropKitError) {
         guard let format = options.format ?? ImageFormat(pathExtensionOf: path) else {
             throw .invalidRequest(
-                name: "output format", reason: "cannot tell it from the name \(path); use .jpg, .png or .webp, or set it")
+                name: "output format", reason: "cannot tell it from the name \(path); use .jpg, .png, .webp, .avif or .heic, or set it")
         }
         let (pixels, meta) = try prepared(for: options)
         try mappingErrors {

@@ -39,7 +39,7 @@ public struct ImageSink<Output: Sendable>: Sendable {
         case .file(let path, let options, _):
             guard let format = options.format ?? ImageFormat(pathExtensionOf: path) else {
                 throw .invalidRequest(
-                    name: "output format", reason: "cannot tell it from the name \(path); use .jpg, .png or .webp, or set it")
+                    name: "output format", reason: "cannot tell it from the name \(path); use .jpg, .png, .webp, .avif or .heic, or set it")
             }
             return format
         }

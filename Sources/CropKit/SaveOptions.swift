@@ -19,9 +19,11 @@ public struct SaveOptions: Hashable, Sendable {
     public var pngCompressionLevel: Int
     /// Encode WebP losslessly (every pixel kept; ``quality`` then sets how hard libwebp compresses).
     public var lossless: Bool
-    /// How much time the encoder may spend for a smaller file; for WebP 0 (fastest) … 6 (smallest). `nil` takes the
-    /// format's default (WebP: 4, as `cwebp`).
+    /// How much time the encoder may spend for a smaller file: WebP 0 (fastest) … 6 (smallest), AVIF 0 … 9 (as
+    /// libvips' effort; the AV1 speed is 9 − effort). `nil` takes the format's default (4 for both).
     public var effort: Int?
+    /// Bits per sample of HEIC and AVIF outputs: 8 or 10 (10 keeps 16-bit sources' precision). `nil`: 8.
+    public var bitDepth: Int?
     /// Keep the colours and profile as they are, or convert to sRGB (see ``ColorProfilePolicy``). Default ``ColorProfilePolicy/keep``.
     public var colorProfile: ColorProfilePolicy
     /// Drop the ICC profile and the EXIF block. Pixels with a profile other than sRGB are converted to sRGB first, so
@@ -34,12 +36,13 @@ public struct SaveOptions: Hashable, Sendable {
     public init(
         format: ImageFormat? = nil, quality: Int = 90, subsampling: ChromaSubsampling? = nil,
         progressive: Bool = false, optimizeHuffman: Bool = false, pngCompressionLevel: Int = 6,
-        lossless: Bool = false, effort: Int? = nil, colorProfile: ColorProfilePolicy = .keep,
+        lossless: Bool = false, effort: Int? = nil, bitDepth: Int? = nil, colorProfile: ColorProfilePolicy = .keep,
         stripMetadata: Bool = false, overwrite: Bool = false
     ) {
         self.colorProfile = colorProfile
         self.lossless = lossless
         self.effort = effort
+        self.bitDepth = bitDepth
         self.format = format
         self.quality = quality
         self.subsampling = subsampling
@@ -56,7 +59,8 @@ public struct SaveOptions: Hashable, Sendable {
             jpeg: JPEGEncodeOptions(
                 quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman),
             png: PNGEncodeOptions(compressionLevel: pngCompressionLevel),
-            webp: WebPEncodeOptions(quality: quality, lossless: lossless, effort: effort ?? 4))
+            webp: WebPEncodeOptions(quality: quality, lossless: lossless, effort: effort ?? 4),
+            heif: HEIFEncodeOptions(quality: quality, lossless: lossless, effort: effort ?? 4, bitDepth: bitDepth ?? 8))
     }
 
     /// These options with automatic subsampling resolved for an output made from `source`, reduced by `reduction`

@@ -4,10 +4,10 @@ import CropKit
 /// The options every command that writes images shares: how the output is encoded, whether it may replace a file,
 /// how many threads or parallel files to use, and how much to print.
 struct CommonOptions: ParsableArguments {
-    @Option(help: "Output format: jpeg, png or webp (default: from the output file's extension).")
+    @Option(help: "Output format: jpeg, png, webp, avif or heic (default: from the output file's extension).")
     var format: ImageFormat?
 
-    @Option(help: "Quality of lossy outputs (JPEG, WebP), 1–100.")
+    @Option(help: "Quality of lossy outputs (JPEG, WebP, AVIF, HEIC), 1–100.")
     var quality = 90
 
     @Option(help: "JPEG chroma subsampling: 444, 422, 420 or auto (4:4:4 from quality 90 up, else 4:2:0).")
@@ -22,11 +22,14 @@ struct CommonOptions: ParsableArguments {
     @Option(help: "PNG zlib compression level, 0–9.")
     var compression = 6
 
-    @Flag(help: "Encode WebP losslessly (--quality then sets how hard to compress).")
+    @Flag(help: "Encode WebP, AVIF or HEIC losslessly (for WebP, --quality then sets how hard to compress).")
     var lossless = false
 
-    @Option(help: "Encoder effort for a smaller file: WebP 0 (fastest) – 6 (smallest), default 4.")
+    @Option(help: "Encoder effort for a smaller file: WebP 0 (fastest) – 6, AVIF 0 – 9; default 4.")
     var effort: Int?
+
+    @Option(name: .customLong("bit-depth"), help: "Bits per sample of AVIF and HEIC outputs: 8 or 10.")
+    var bitDepth: Int?
 
     @Option(help: "Colour profile: keep (pixels and profile as they are) or srgb (convert to sRGB, embed sRGB).")
     var icc: ColorProfilePolicy = .keep
@@ -52,8 +55,11 @@ struct CommonOptions: ParsableArguments {
         guard (0...9).contains(compression) else {
             throw ValidationError("--compression must be 0–9, got \(compression).")
         }
-        if let effort, !(0...6).contains(effort) {
-            throw ValidationError("--effort must be 0–6, got \(effort).")
+        if let effort, !(0...9).contains(effort) {
+            throw ValidationError("--effort must be 0–9 (WebP: 0–6), got \(effort).")
+        }
+        if let bitDepth, bitDepth != 8 && bitDepth != 10 {
+            throw ValidationError("--bit-depth must be 8 or 10, got \(bitDepth).")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
     }
@@ -63,7 +69,7 @@ struct CommonOptions: ParsableArguments {
         SaveOptions(
             format: format, quality: quality, subsampling: subsampling.value, progressive: progressive,
             optimizeHuffman: optimize, pngCompressionLevel: compression, lossless: lossless, effort: effort,
-            colorProfile: icc, stripMetadata: strip, overwrite: force)
+            bitDepth: bitDepth, colorProfile: icc, stripMetadata: strip, overwrite: force)
     }
 
     /// The number of parallel jobs: `--jobs` or one per core.

@@ -98,6 +98,8 @@ extension ImageFormat: ExpressibleByArgument {
         case "jpeg", "jpg": self = .jpeg
         case "png": self = .png
         case "webp": self = .webp
+        case "avif": self = .avif
+        case "heic", "heif": self = .heif
         default: return nil
         }
     }

@@ -107,12 +107,79 @@ struct HEIFTests {
         }
     }
 
-    @Test("a HEIC past the pixel limit is refused before decoding; writing HEIF is refused with a clear error")
-    func limitsAndWriting() throws {
+    @Test("a HEIC past the pixel limit is refused before decoding")
+    func limits() throws {
         #expect(throws: CodecError.tooManyPixels(width: 4032, height: 3024, limit: 12_000_000)) {
             try HEIFDecoder(data: Self.fixture("pug.heic"), options: DecodeOptions(limits: PixelLimits(maxPixels: 12_000_000)))
         }
-        let image = try PixelBuffer(width: 4, height: 4, format: .rgb8)
-        #expect(throws: CodecError.self) { try ImageCodec.encode(image, as: .heif) }
+    }
+
+    @Test("HEIC and AVIF encode: the right size, within the stated PSNR of the source, profile and EXIF orientation back",
+          arguments: [(ImageFormat.heif, 34.0), (.avif, 34.0)])
+    func encodeRoundTrip(_ format: ImageFormat, _ floor: Double) throws {
+        let image = try TestImages.smooth(width: 96, height: 64, seed: 21)
+        let icc = try #require(ImageCodec.decode(Fixtures.bytes("webp/p3-icc.webp")).metadata.iccProfile)
+        let bytes = try HEIFEncoder.encode(
+            image, as: format, metadata: ImageMetadata(orientation: .up, iccProfile: icc, exif: EXIF.minimalBlock(orientation: .rightTop)),
+            options: HEIFEncodeOptions(quality: 90))
+        #expect(try ImageFormat.detect(bytes) == format)
+        let decoded = try ImageCodec.decode(bytes)
+        #expect(decoded.pixels.width == 96 && decoded.pixels.height == 64 && decoded.pixels.format == .rgb8)
+        #expect(decoded.metadata.orientation == .up)  // EXIF inside HEIF is informative; pixels are written upright
+        #expect(decoded.metadata.iccProfile == icc)
+        #expect(decoded.metadata.exif.map { EXIF.readOrientation(tiff: $0).orientation } == .up)
+        let psnr = Measure.psnr(decoded.pixels, image)
+        #expect(psnr >= floor, "\(format): PSNR \(psnr) dB")
+    }
+
+    @Test("10-bit HEIC keeps more than 8 bits of a 16-bit source; 10-bit AVIF is refused before libaom could abort",
+          arguments: [ImageFormat.heif])
+    func tenBitEncode(_ format: ImageFormat) throws {
+        #expect(throws: CodecError.self) {
+            try HEIFEncoder(format: .avif, width: 4, height: 4, inputFormat: .rgb16, options: HEIFEncodeOptions(bitDepth: 10))
+        }
+        var wide = try PixelBuffer(width: 64, height: 32, format: .rgb16)
+        for y in 0..<32 { for x in 0..<64 { for c in 0..<3 { wide[x: x, y: y, channel: c] = (x * 1000 + y * 37 + c * 5000) % 65536 } } }
+        let bytes = try HEIFEncoder.encode(wide, as: format, options: HEIFEncodeOptions(quality: 95, bitDepth: 10))
+        let decoded = try ImageCodec.decode(bytes)
+        #expect(decoded.info.bitDepth == 10 && decoded.pixels.format == .rgb16)
+        #expect(decoded.pixels.samples.contains { $0 % 257 != 0 })
+        #expect(meanDifference(decoded.pixels, wide) < 700, "mean \(meanDifference(decoded.pixels, wide)) of 65535")
+    }
+
+    @Test("alpha is written as an alpha plane and comes back", arguments: [ImageFormat.avif, .heif])
+    func alphaEncode(_ format: ImageFormat) throws {
+        var image = try TestImages.smooth(width: 64, height: 32, layout: .rgba, seed: 3)
+        for y in 0..<32 { for x in 0..<64 { image[x: x, y: y, channel: 3] = x < 32 ? 255 : 80 } }
+        let decoded = try ImageCodec.decode(HEIFEncoder.encode(image, as: format, options: HEIFEncodeOptions(quality: 95)))
+        #expect(decoded.pixels.format == .rgba8)
+        #expect(abs(decoded.pixels[x: 10, y: 10, channel: 3] - 255) <= 3)
+        #expect(abs(decoded.pixels[x: 50, y: 10, channel: 3] - 80) <= 3)
+    }
+
+    @Test("a stored picture with an orientation is written upright, for all 8: no transform properties to misread",
+          arguments: [ImageFormat.avif, .heif])
+    func orientationApplied(_ format: ImageFormat) throws {
+        let image = try TestImages.smooth(width: 48, height: 32, seed: 6)
+        for orientation in Orientation.allCases {
+            let bytes = try HEIFEncoder.encode(
+                image, as: format, metadata: ImageMetadata(orientation: orientation), options: HEIFEncodeOptions(quality: 95))
+            let decoded = try ImageCodec.decode(bytes)
+            let expected = image.applyingOrientation(orientation)
+            #expect(decoded.metadata.orientation == .up, "\(format) \(orientation)")
+            #expect(decoded.pixels.width == expected.width && decoded.pixels.height == expected.height)
+            #expect(meanDifference(decoded.pixels, expected) < 3, "\(format) \(orientation)")
+        }
+    }
+
+    @Test("encoder arguments outside their ranges are refused")
+    func invalidEncodeArguments() throws {
+        #expect(throws: CodecError.invalidArgument(name: "bit depth", reason: "12 is not 8 or 10")) {
+            try HEIFEncoder(format: .avif, width: 4, height: 4, inputFormat: .rgb8, options: HEIFEncodeOptions(bitDepth: 12))
+        }
+        #expect(throws: CodecError.invalidArgument(name: "effort", reason: "10 is outside 0…9")) {
+            try HEIFEncoder(format: .avif, width: 4, height: 4, inputFormat: .rgb8, options: HEIFEncodeOptions(effort: 10))
+        }
+        #expect(throws: CodecError.self) { try HEIFEncoder(format: .heif, width: 0, height: 4, inputFormat: .rgb8) }
     }
 }

@@ -76,6 +76,33 @@ int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t s
 
 void ck_heif_close(ck_heif *heif);
 
+/// Encoding parameters.
+typedef struct {
+  /// 0: HEIC (HEVC), 1: AVIF (AV1).
+  int av1;
+  /// 0…100 on libheif's scale.
+  int quality;
+  int lossless;
+  /// AV1 encoder speed 0 (slowest, smallest) … 9, or -1 for the encoder's default; HEVC ignores it.
+  int speed;
+  /// 8 or 10 bits per sample in the file.
+  int bit_depth;
+  /// Non-zero: the rows carry alpha (RGBA), else RGB.
+  int alpha;
+  /// Non-zero: the rows are 16-bit native-endian samples, else 8-bit.
+  int wide;
+} ck_heif_encode_params;
+
+/// Encodes `width × height` upright rows (`stride` bytes apart) as a HEIF file with one primary image and no
+/// transform properties, its ICC profile (`icc_size` bytes, or none) and its EXIF block (bare TIFF bytes, or none).
+/// On success `*output` holds `*output_size` bytes, to release with ck_heif_free_output. CK_HEIF_ERR_UNSUPPORTED when
+/// this libheif has no encoder for the format.
+int ck_heif_encode(const uint8_t *pixels, int width, int height, size_t stride, const ck_heif_encode_params *params,
+                   const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, uint8_t **output,
+                   size_t *output_size, char *message);
+
+void ck_heif_free_output(uint8_t *output);
+
 #ifdef __cplusplus
 }
 #endif

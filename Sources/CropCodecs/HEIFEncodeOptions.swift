@@ -1,0 +1,20 @@
+/// Options for HEIC and AVIF encoding (libheif with x265 or an AV1 encoder).
+package struct HEIFEncodeOptions: Hashable, Sendable {
+    /// 0…100 on libheif's scale. Default 90, as JPEG's (CropKit has one quality for its lossy formats).
+    package var quality: Int
+    /// Lossless encoding.
+    package var lossless: Bool
+    /// AVIF: how much time the AV1 encoder may spend for a smaller file, 0 (fastest) … 9 (slowest), as libvips'
+    /// `effort`; the encoder's speed is 9 − effort. Default 4. HEIC ignores it.
+    package var effort: Int
+    /// Bits per sample in the file: 8, or 10 (kept from 16-bit rows; HEIC only for now, see ``HEIFEncoder``).
+    package var bitDepth: Int
+
+    /// Creates options.
+    package init(quality: Int = 90, lossless: Bool = false, effort: Int = 4, bitDepth: Int = 8) {
+        self.quality = quality
+        self.lossless = lossless
+        self.effort = effort
+        self.bitDepth = bitDepth
+    }
+}

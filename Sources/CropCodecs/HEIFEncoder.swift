@@ -1,0 +1,111 @@
+import CHEIF
+import CropGeometry
+import CropPixels
+
+/// A HEIC (HEVC) and AVIF (AV1) encoder over libheif (loaded at run time by the CHEIF shim; the codecs are the ones
+/// libheif was built with: x265 and libaom on Debian).
+///
+/// Takes rows of any pixel format (gray becomes RGB; alpha is kept as an alpha plane); 10-bit files keep 16-bit rows'
+/// precision. The picture is written upright with no transform properties: rows given with an orientation other than
+/// ``Orientation/up`` (a transcode that keeps the stored pixels) are turned by it first, since libheif 1.15 writes
+/// `irot`/`imir` only for pixels it turns itself. The ICC profile goes into a `colr` box and the EXIF block
+/// (orientation tag 1) into an `Exif` item. Pipeline outputs are upright already. libheif encodes a whole
+/// picture, so rows are gathered and compressed by ``finish(_:)``.
+package final class HEIFEncoder: WholePictureEncoder {
+    private let format: ImageFormat
+    private let options: HEIFEncodeOptions
+    private let icc: [UInt8]?
+    private let exif: [UInt8]?
+    private let orientation: Orientation
+
+    /// The largest width or height written (HEIF itself allows more; the encoders' practical limit).
+    package static let maxDimension = 16_384
+
+    /// Starts a HEIC (`format` ``ImageFormat/heif``) or AVIF of `width × height` pixels taking rows in `inputFormat`.
+    ///
+    /// - Throws: ``CodecError/invalidArgument(name:reason:)`` for a size below 1, a quality outside 0…100, an effort
+    ///   outside 0…9 or a bit depth other than 8 or 10; ``CodecError/unsupportedFeature(format:feature:)`` past 16384
+    ///   pixels per side, or for 10-bit AVIF; ``CodecError/libraryUnavailable(format:reason:)`` when libheif cannot be loaded.
+    package init(
+        format: ImageFormat, width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
+        options: HEIFEncodeOptions = HEIFEncodeOptions(), output: AtomicFile? = nil
+    ) throws(CodecError) {
+        try EncoderChecks.size(width: width, height: height, maxDimension: Self.maxDimension, format: format)
+        guard (0...100).contains(options.quality) else {
+            throw .invalidArgument(name: "quality", reason: "\(options.quality) is outside 0…100")
+        }
+        guard (0...9).contains(options.effort) else {
+            throw .invalidArgument(name: "effort", reason: "\(options.effort) is outside 0…9")
+        }
+        guard options.bitDepth == 8 || options.bitDepth == 10 else {
+            throw .invalidArgument(name: "bit depth", reason: "\(options.bitDepth) is not 8 or 10")
+        }
+        // libheif 1.15 with libaom 3.6 aborts the process on 10-bit RGB input (an abort cannot be caught), so 10-bit
+        // AVIF is refused up front; 10-bit HEIC works.
+        guard !(format == .avif && options.bitDepth == 10) else {
+            throw .unsupportedFeature(
+                format: .avif, feature: "10-bit encoding (libheif 1.15's AV1 path aborts on it); use 8-bit AVIF or 10-bit HEIC")
+        }
+        var message = [CChar](repeating: 0, count: Int(CK_HEIF_MESSAGE_LENGTH) + 1)
+        if ck_heif_load(&message) != CK_HEIF_OK {
+            throw .libraryUnavailable(format: format, reason: String(cString: message))
+        }
+        self.format = format
+        self.options = options
+        icc = metadata.iccProfile
+        orientation = metadata.orientation
+        var warnings: [CodecWarning] = []
+        exif = metadata.uprighted().exifForEncoding(warnings: &warnings)
+        try super.init(
+            width: width, height: height, inputFormat: inputFormat, keepSixteenBits: options.bitDepth > 8,
+            output: output)
+        self.warnings = warnings
+    }
+
+    /// Encodes a whole image.
+    package static func encode(
+        _ image: PixelBuffer, as format: ImageFormat, metadata: ImageMetadata = .none,
+        options: HEIFEncodeOptions = HEIFEncodeOptions()
+    ) throws(CodecError) -> [UInt8] {
+        let encoder = try HEIFEncoder(
+            format: format, width: image.width, height: image.height, inputFormat: image.format, metadata: metadata,
+            options: options)
+        try encoder.writeRows(from: image, startRow: 0, count: image.height)
+        return try encoder.finish()
+    }
+
+    override func compress(_ stored: PixelBuffer) throws(CodecError) -> [UInt8] {
+        let pixels = stored.applyingOrientation(orientation)
+        var params = ck_heif_encode_params()
+        params.av1 = format == .avif ? 1 : 0
+        params.quality = Int32(options.quality)
+        params.lossless = options.lossless ? 1 : 0
+        params.speed = Int32(9 - options.effort)
+        params.bit_depth = Int32(options.bitDepth)
+        params.alpha = pixels.format.hasAlpha ? 1 : 0
+        params.wide = pixels.format.depth == .sixteen ? 1 : 0
+        var message = [CChar](repeating: 0, count: Int(CK_HEIF_MESSAGE_LENGTH) + 1)
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let icc = self.icc ?? [], exif = self.exif ?? []
+        let status = pixels.withUnsafeRows { rows in
+            icc.withUnsafeBufferPointer { iccBytes in
+                exif.withUnsafeBufferPointer { exifBytes in
+                    message.withUnsafeMutableBufferPointer { text in
+                        ck_heif_encode(
+                            rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.width), Int32(rows.height),
+                            rows.bytesPerRow, &params, iccBytes.baseAddress, iccBytes.count, exifBytes.baseAddress,
+                            exifBytes.count, &output, &size, text.baseAddress)
+                    }
+                }
+            }
+        }
+        defer { ck_heif_free_output(output) }
+        guard status == CK_HEIF_OK, let output else {
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            if status == Int32(CK_HEIF_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: format, reason: text) }
+            throw ShimStatus.error(status, format: format, message: text, role: "encoder")
+        }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+}
