@@ -62,6 +62,8 @@ for i, p in enumerate(pngs):
 d = reset("FuzzWebP")
 for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "webp/*.webp")))):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 3 % 16 | 8]) + read(p))
+# Regression seed: a RIFF size below the header made the container reader build a reversed range.
+write(d, "crash-riff-size-below-header", read(os.path.join(CODECS, "webp/crashers/riff-size-below-header.bin")))
 d = reset("FuzzHEIF")
 for i, name in enumerate(["alpha.heic", "ten-bit.heic", "truncated.heic", "corrupted.heic"]):
     write(d, f"{i:02}-{name}", bytes([i * 3 % 4]) + read(os.path.join(CODECS, "heif", name)))

@@ -51,7 +51,7 @@ package struct WebPContainer: Sendable {
         }
         var end = 8 + Self.u32(bytes, 4)
         var warnings: [String] = []
-        if end > bytes.count {
+        if end > bytes.count || end < 12 {
             warnings.append("the RIFF size says \(end) bytes, the file has \(bytes.count)")
             end = bytes.count
         }

@@ -52,6 +52,8 @@ package final class WebPDecoder: ImageRowDecoder {
         let height = container.canvas?.height ?? Int(features.height)
         do {
             try options.limits.check(width: width, height: height)
+            // The first frame is decoded on its own before it is placed: its size is checked too.
+            if let frame = container.firstFrame { try options.limits.check(width: frame.width, height: frame.height) }
         } catch {
             throw CodecError(error)
         }

@@ -237,6 +237,17 @@ struct WebPTests {
         #expect(decoded > 0 && refused > 0, "decoded \(decoded), refused \(refused)")
     }
 
+    @Test("FuzzWebP's finds stay fixed: a RIFF size below the header (it trapped on a reversed range)")
+    func fuzzFinds() throws {
+        let bytes = try Self.fixture("crashers/riff-size-below-header.bin")
+        // The fuzzer's first byte is its control byte; the rest is the file.
+        let file = Array(bytes.dropFirst())
+        let container = try WebPContainer(file)
+        #expect(container.warnings.contains { $0.contains("RIFF size") })
+        #expect(throws: CodecError.self) { try WebPDecoder(data: file) }
+        #expect(throws: CodecError.self) { try WebPDecoder(data: file, options: DecodeOptions(strict: true)) }
+    }
+
     @Test("the container writer pads odd chunks and the reader finds every chunk it wrote, over 200 seeded cases")
     func containerRoundTrip() throws {
         var rng = SplitMix64(seed: 33)
