@@ -20,24 +20,7 @@ cropkit="$(swift build -c release --show-bin-path)/cropkit"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# Runs a command `runs` times (after one warm-up) and prints "median_seconds median_kilobytes".
-measure() {
-  local times=() rss=() line
-  "$@" >/dev/null 2>&1
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -o "$work/time" -f '%e %M' "$@" >/dev/null 2>&1
-    line="$(tail -n 1 "$work/time")"
-    times+=("${line% *}")
-    rss+=("${line#* }")
-  done
-  printf '%s %s\n' \
-    "$(printf '%s\n' "${times[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')" \
-    "$(printf '%s\n' "${rss[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
-}
-
-report() {  # name seconds kilobytes
-  printf '%-44s %7.3f s %7.1f MB\n' "$1" "$2" "$(awk -v k="$3" 'BEGIN { print k / 1024 }')"
-}
+source "$(dirname "$0")/measure.sh"
 
 echo "input: $input ($(stat -c %s "$input") bytes), $runs runs each, medians"
 "$cropkit" info "$input"
