@@ -69,6 +69,8 @@ for i, name in enumerate(["alpha.heic", "ten-bit.heic", "truncated.heic", "corru
     write(d, f"{i:02}-{name}", bytes([i * 3 % 4]) + read(os.path.join(CODECS, "heif", name)))
 for i, name in enumerate(["kimono.rotate90.avif", "kimono.mirror-horizontal.avif"]):
     write(d, f"{i + 4:02}-{name}", bytes([i * 2]) + read(os.path.join(CODECS, "avif", name)))
+# Regression seed: a grid larger than its ispe made libheif allocate past 2 GB (now held to the checked size).
+write(d, "crash-grid-larger-than-ispe", read(os.path.join(CODECS, "heif/crashers/grid-larger-than-ispe.bin")))
 d = reset("FuzzEXIF")
 for p in jpegs:
     tiff = app1_tiff(read(p))

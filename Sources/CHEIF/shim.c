@@ -54,6 +54,7 @@ static struct {
   void (*image_release)(const void *);
   struct heif_error (*init)(void *);
   void (*set_max_decoding_threads)(void *, int);
+  void (*set_maximum_image_size_limit)(void *, int);
   int (*ispe_width)(const void *);
   int (*ispe_height)(const void *);
   struct heif_decoding_options *(*decoding_options_alloc)(void);
@@ -145,6 +146,7 @@ static void load(void) {
   ck_runtime_library_bind(handle, "heif_init", (void **)&lib.init);
   // Grid tiles decode on several threads where the library can (1.14+).
   ck_runtime_library_bind(handle, "heif_context_set_max_decoding_threads", (void **)&lib.set_max_decoding_threads);
+  ck_runtime_library_bind(handle, "heif_context_set_maximum_image_size_limit", (void **)&lib.set_maximum_image_size_limit);
   if (lib.init) lib.init(NULL);
   load_status = CK_HEIF_OK;
 }
@@ -197,6 +199,15 @@ int ck_heif_open(const uint8_t *data, size_t size, ck_heif **out, ck_heif_info *
   int ispe_width = lib.ispe_width(heif->handle), ispe_height = lib.ispe_height(heif->handle);
   info->stored_width = ispe_width > 0 ? ispe_width : info->width;
   info->stored_height = ispe_height > 0 ? ispe_height : info->height;
+  // A grid's canvas (from its descriptor in idat) or a tile may claim more than the image's own ispe, which CropKit
+  // checks against its pixel limits: hold libheif near the checked size so such a file cannot allocate gigabytes.
+  // (libheif 1.15 counts the limit against more than the picture itself, so it gets twice the longest side.)
+  if (lib.set_maximum_image_size_limit) {
+    int side = info->stored_width > info->stored_height ? info->stored_width : info->stored_height;
+    int shown = info->width > info->height ? info->width : info->height;
+    int longest = side > shown ? side : shown;
+    lib.set_maximum_image_size_limit(heif->context, longest < (1 << 29) ? 2 * longest + 16 : INT32_MAX);
+  }
   info->has_alpha = lib.handle_has_alpha(heif->handle);
   info->bits = lib.handle_luma_bits(heif->handle);
   info->profile_type = lib.handle_profile_type(heif->handle);

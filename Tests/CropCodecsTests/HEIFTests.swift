@@ -107,6 +107,21 @@ struct HEIFTests {
         }
     }
 
+    @Test("FuzzHEIF's find stays fixed: a grid claiming more than its 64×48 ispe no longer makes libheif allocate gigabytes")
+    func gridLargerThanIspe() throws {
+        // The fuzzer's first byte is its control byte; the rest is the file (a mutated ten-bit.heic whose grid
+        // descriptor outgrew its ispe). libheif is now held to the checked size, so it refuses the grid at once.
+        let file = Array(try Self.fixture("crashers/grid-larger-than-ispe.bin").dropFirst())
+        let decoder = try HEIFDecoder(data: file, options: DecodeOptions(limits: PixelLimits(maxPixels: 1_000_000)))
+        #expect(decoder.outputWidth * decoder.outputHeight <= 1_000_000)
+        do {
+            let pixels = try decoder.decodeAll()
+            #expect(pixels.width == decoder.outputWidth && pixels.height == decoder.outputHeight)
+        } catch {
+            #expect(error.description.contains("HEIF"), "\(error)")
+        }
+    }
+
     @Test("a HEIC past the pixel limit is refused before decoding")
     func limits() throws {
         #expect(throws: CodecError.tooManyPixels(width: 4032, height: 3024, limit: 12_000_000)) {
