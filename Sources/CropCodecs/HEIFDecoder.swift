@@ -12,20 +12,18 @@ import CropPixels
 /// An ICC profile (`rICC`/`prof`) comes back byte for byte; `nclx` colour is reported in ``ImageInfo/colorModel``. 8-bit files decode to 8-bit RGB(A), 10- and 12-bit files to 16-bit RGB(A) with the
 /// samples widened to the full range. libheif decodes a whole picture at once, so the first
 /// ``readRows(into:bytesPerRow:maxRows:)`` decodes it; shrink-on-load does not apply.
-package final class HEIFDecoder: ImageRowDecoder {
+package final class HEIFDecoder: WholePictureDecoder {
     package let info: ImageInfo
     package let metadata: ImageMetadata
     package let outputWidth: Int
     package let outputHeight: Int
     package let outputFormat: PixelFormat
-    package var rowsRead: Int { rows.rowsRead }
     package let warnings: [CodecWarning]
 
     /// The bytes libheif reads in place (it keeps pointers into them until the handle closes).
     private let bytes: InputBytes
     private let handle: OpaquePointer
-    private var rows: PictureRows
-    private var failure: CodecError?
+    var pictureRows: PictureRows
 
     /// Reads the file's boxes and the primary image's properties; checks the size against the limits before
     /// anything is decoded.
@@ -91,7 +89,7 @@ package final class HEIFDecoder: ImageRowDecoder {
             outputFormat = PixelFormat(layout, depth)
             warnings = transforms.hasCleanAperture
                 ? [CodecWarning(.heif, "the clean-aperture (clap) crop is not applied; the whole stored picture is read")] : []
-            rows = PictureRows(height: height)
+            pictureRows = PictureRows(height: height)
             self.bytes = bytes
             handle = opened
         } catch {
@@ -111,46 +109,23 @@ package final class HEIFDecoder: ImageRowDecoder {
         ck_heif_close(handle)
     }
 
-    package func decodeAll() throws(CodecError) -> PixelBuffer {
-        if let failure { throw failure }
-        if let whole = try rows.takeWhole(decode: decodePicture) { return whole }
-        return try decodeAllRows()
-    }
-
-    package func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
-        throws(CodecError) -> Int
-    {
-        if let failure { throw failure }
-        try checkRowArguments(bytesPerRow: bytesPerRow, maxRows: maxRows)
-        return try rows.read(into: destination, bytesPerRow: bytesPerRow, maxRows: maxRows, decode: decodePicture)
-    }
-
-    package func finish() throws(CodecError) {
-        rows.release()
-    }
-
     /// Decodes the primary image into a new buffer.
-    private func decodePicture() throws(CodecError) -> PixelBuffer {
-        do throws(CodecError) {
-            var buffer: PixelBuffer
-            do {
-                buffer = try PixelBuffer(width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
-            } catch {
-                throw CodecError(error)
-            }
-            let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0, wide: Int32 = outputFormat.depth == .sixteen ? 1 : 0
-            let handle = handle, format = info.format
-            try buffer.withUnsafeMutableRows { rows throws(CodecError) in
-                try HEIFDecoder.call(format: format) { message in
-                    ck_heif_decode(
-                        handle, alpha, wide, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
-                }
-            }
-            return buffer
+    func decodePicture() throws(CodecError) -> PixelBuffer {
+        var buffer: PixelBuffer
+        do {
+            buffer = try PixelBuffer(width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
         } catch {
-            failure = error
-            throw error
+            throw CodecError(error)
         }
+        let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0, wide: Int32 = outputFormat.depth == .sixteen ? 1 : 0
+        let handle = handle, format = info.format
+        try buffer.withUnsafeMutableRows { rows throws(CodecError) in
+            try HEIFDecoder.call(format: format) { message in
+                ck_heif_decode(
+                    handle, alpha, wide, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
+            }
+        }
+        return buffer
     }
 
     /// Runs a shim call with a message buffer and maps a failure.

@@ -11,19 +11,17 @@ import CropPixels
 /// (shrink-on-load, each side divided and rounded up as for JPEG; not for animations).
 ///
 /// Output is 8-bit RGBA when the file has alpha, RGB otherwise.
-package final class WebPDecoder: ImageRowDecoder {
+package final class WebPDecoder: WholePictureDecoder {
     package let info: ImageInfo
     package private(set) var metadata: ImageMetadata
     package let outputWidth: Int
     package let outputHeight: Int
     package let outputFormat: PixelFormat
-    package var rowsRead: Int { rows.rowsRead }
     package private(set) var warnings: [CodecWarning] = []
 
     private let bytes: [UInt8]
     private let container: WebPContainer
-    private var rows: PictureRows
-    private var failure: CodecError?
+    var pictureRows: PictureRows
 
     /// Reads the container and the bitstream's header; checks the size against the limits.
     ///
@@ -79,7 +77,7 @@ package final class WebPDecoder: ImageRowDecoder {
         self.warnings = warnings
         self.bytes = bytes
         self.container = container
-        rows = PictureRows(height: scaled.1)
+        pictureRows = PictureRows(height: scaled.1)
     }
 
     /// Decodes whole WebP data.
@@ -87,62 +85,39 @@ package final class WebPDecoder: ImageRowDecoder {
         try self.init(input: .memory(InputBytes(data)), options: options)
     }
 
-    package func decodeAll() throws(CodecError) -> PixelBuffer {
-        if let failure { throw failure }
-        if let whole = try rows.takeWhole(decode: decodePicture) { return whole }
-        return try decodeAllRows()
-    }
-
-    package func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
-        throws(CodecError) -> Int
-    {
-        if let failure { throw failure }
-        try checkRowArguments(bytesPerRow: bytesPerRow, maxRows: maxRows)
-        return try rows.read(into: destination, bytesPerRow: bytesPerRow, maxRows: maxRows, decode: decodePicture)
-    }
-
-    package func finish() throws(CodecError) {
-        rows.release()
-    }
-
     /// Decodes the picture (or the first frame on its canvas) into a new buffer.
-    private func decodePicture() throws(CodecError) -> PixelBuffer {
-        do throws(CodecError) {
-            var buffer: PixelBuffer
+    func decodePicture() throws(CodecError) -> PixelBuffer {
+        var buffer: PixelBuffer
+        do {
+            buffer = try PixelBuffer(
+                width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
+        } catch {
+            throw CodecError(error)
+        }
+        if let frameFile = container.firstFrameFile(bytes), let frame = container.firstFrame {
+            // The frame, decoded on its own, placed on the transparent canvas (clipped to it).
+            var decoded: PixelBuffer
             do {
-                buffer = try PixelBuffer(
-                    width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
+                decoded = try PixelBuffer(width: frame.width, height: frame.height, format: .rgba8, limits: .unlimited)
             } catch {
                 throw CodecError(error)
             }
-            if let frameFile = container.firstFrameFile(bytes), let frame = container.firstFrame {
-                // The frame, decoded on its own, placed on the transparent canvas (clipped to it).
-                var decoded: PixelBuffer
-                do {
-                    decoded = try PixelBuffer(width: frame.width, height: frame.height, format: .rgba8, limits: .unlimited)
-                } catch {
-                    throw CodecError(error)
-                }
-                try WebPLibrary.decode(frameFile, into: &decoded, scaled: false)
-                let x0 = Swift.min(frame.x, outputWidth), y0 = Swift.min(frame.y, outputHeight)
-                let w = Swift.min(frame.width, outputWidth - x0), h = Swift.min(frame.height, outputHeight - y0)
-                if w > 0 && h > 0 {
-                    buffer.withUnsafeMutableRows { target in
-                        decoded.withUnsafeRows { source in
-                            for y in 0..<h {
-                                (target.row(y0 + y) + x0 * 4).copyMemory(from: source.row(y), byteCount: w * 4)
-                            }
+            try WebPLibrary.decode(frameFile, into: &decoded, scaled: false)
+            let x0 = Swift.min(frame.x, outputWidth), y0 = Swift.min(frame.y, outputHeight)
+            let w = Swift.min(frame.width, outputWidth - x0), h = Swift.min(frame.height, outputHeight - y0)
+            if w > 0 && h > 0 {
+                buffer.withUnsafeMutableRows { target in
+                    decoded.withUnsafeRows { source in
+                        for y in 0..<h {
+                            (target.row(y0 + y) + x0 * 4).copyMemory(from: source.row(y), byteCount: w * 4)
                         }
                     }
                 }
-            } else {
-                try WebPLibrary.decode(
-                    bytes, into: &buffer, scaled: outputWidth != info.width || outputHeight != info.height)
             }
-            return buffer
-        } catch {
-            failure = error
-            throw error
+        } else {
+            try WebPLibrary.decode(
+                bytes, into: &buffer, scaled: outputWidth != info.width || outputHeight != info.height)
         }
+        return buffer
     }
 }

@@ -214,6 +214,20 @@ struct WebPTests {
         }
     }
 
+    @Test("a picture that fails to decode repeats its error on every later call")
+    func failureRepeats() throws {
+        let bytes = try Self.fixture("rgba-lossless.webp")
+        let cut = Array(bytes.prefix(bytes.count / 2))
+        let decoder = try WebPDecoder(data: cut)  // the header is there; the bitstream is cut
+        let first = #expect(throws: CodecError.self) { try decoder.decodeAll() }
+        var row = [UInt8](repeating: 0, count: decoder.outputWidth * 4)
+        let again = #expect(throws: CodecError.self) {
+            try row.withUnsafeMutableBytes { _ = try decoder.readRows(into: $0.baseAddress!, bytesPerRow: $0.count, maxRows: 1) }
+        }
+        #expect(first == again)
+        #expect(decoder.rowsRead == 0)
+    }
+
     @Test("random byte edits of WebP files: decoded or refused with a CodecError, 400 seeded cases")
     func mutations() throws {
         var rng = SplitMix64(seed: 2026)
