@@ -130,10 +130,10 @@ if Context.environment["CROPKIT_BENCHMARKS"] != nil {
 // fuzzer and address sanitizer (`Fuzz/run.sh TARGET SECONDS`).
 if Context.environment["CROPKIT_FUZZ"] != nil {
     let fuzzTargets: [(String, [Target.Dependency])] = [
-        ("FuzzJPEG", ["CropCodecs", "CropPixels"]),
-        ("FuzzPNG", ["CropCodecs", "CropPixels"]),
-        ("FuzzWebP", ["CropCodecs", "CropPixels"]),
-        ("FuzzHEIF", ["CropCodecs", "CropPixels"]),
+        ("FuzzJPEG", ["CropCodecs", "CropPixels", "FuzzSupport"]),
+        ("FuzzPNG", ["CropCodecs", "CropPixels", "FuzzSupport"]),
+        ("FuzzWebP", ["CropCodecs", "CropPixels", "FuzzSupport"]),
+        ("FuzzHEIF", ["CropCodecs", "CropPixels", "FuzzSupport"]),
         ("FuzzEXIF", ["CropCodecs", "CropGeometry"]),
         ("FuzzICC", ["CropCodecs"]),
         ("FuzzFormat", ["CropCodecs"]),
@@ -143,6 +143,7 @@ if Context.environment["CROPKIT_FUZZ"] != nil {
         ("FuzzPipeline", ["CropKit"]),
     ]
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CropCodecs", "CropPixels"], path: "Fuzz/Support"))
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(
             name: name, dependencies: ["CFuzzDriver"] + dependencies, path: "Fuzz/Targets/\(name)"))

@@ -3,6 +3,7 @@
 // block's TIFF-header offset, the ICC profile, and (for small pictures) the decode itself, 8 or 16-bit, whole or a
 // few rows. A success must be a picture of the size the header promised.
 import CFuzzDriver
+import FuzzSupport
 import Foundation
 import CropCodecs
 import CropPixels
@@ -16,19 +17,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let options = DecodeOptions(limits: PixelLimits(maxPixels: 1_000_000), strict: control & 1 != 0)
     let format: ImageFormat = control & 4 != 0 ? .avif : .heif
     guard let decoder = try? HEIFDecoder(data: bytes, format: format, options: options) else { return 0 }
-    if control & 2 != 0 {
-        guard let pixels = try? decoder.decodeAll() else { return 0 }
-        guard pixels.width == decoder.outputWidth, pixels.height == decoder.outputHeight else {
-            fatalError("decoded \(pixels.width)×\(pixels.height), promised \(decoder.outputWidth)×\(decoder.outputHeight)")
-        }
-    } else {
-        let rowBytes = decoder.outputWidth * decoder.outputFormat.bytesPerPixel
-        let rows = min(decoder.outputHeight, 2)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, rowBytes * rows), alignment: 16)
-        defer { buffer.deallocate() }
-        _ = try? decoder.readRows(into: buffer, bytesPerRow: rowBytes, maxRows: rows)
-        try? decoder.finish()
-    }
+    exercise(decoder, whole: control & 2 != 0, rows: 2)
     return 0
 }
 

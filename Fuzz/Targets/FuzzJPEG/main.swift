@@ -2,6 +2,7 @@
 // early stop and strict mode, reading some or all rows, then finishing. Any crash, trap or sanitizer report is a bug;
 // errors are the expected outcome for most inputs. Options come from the first byte, the file from the rest.
 import CFuzzDriver
+import FuzzSupport
 import Foundation
 import CropCodecs
 import CropPixels
@@ -16,17 +17,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let options = DecodeOptions(
         limits: PixelLimits(maxPixels: 4_000_000), strict: control & 16 != 0, jpegScale: scale, jpegEarlyStop: earlyStop)
     guard let decoder = try? JPEGDecoder(data: bytes, options: options) else { return 0 }
-    if control & 32 != 0 {
-        _ = try? decoder.decodeAll()
-    } else {
-        // Read a few rows into a buffer with a wider stride, then abandon the picture.
-        let rowBytes = decoder.outputWidth * decoder.outputFormat.bytesPerPixel
-        let rows = min(decoder.outputHeight, 5)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: (rowBytes + 8) * rows, alignment: 16)
-        defer { buffer.deallocate() }
-        _ = try? decoder.readRows(into: buffer, bytesPerRow: rowBytes + 8, maxRows: rows)
-        try? decoder.finish()
-    }
+    exercise(decoder, whole: control & 32 != 0, rows: 5, extraStride: 8)
     return 0
 }
 

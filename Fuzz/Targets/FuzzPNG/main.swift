@@ -1,6 +1,7 @@
 // libFuzzer target: PNG decoding (every colour type and depth, tRNS, Adam7, ancillary chunks) through CropKit's shim,
 // in strict or lenient mode, whole or a few rows then abandoned.
 import CFuzzDriver
+import FuzzSupport
 import Foundation
 import CropCodecs
 import CropPixels
@@ -13,16 +14,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let options = DecodeOptions(limits: PixelLimits(maxPixels: 4_000_000), strict: control & 1 != 0)
     guard let decoder = try? PNGDecoder(data: bytes, options: options) else { return 0 }
     _ = decoder.metadata
-    if control & 2 != 0 {
-        _ = try? decoder.decodeAll()
-    } else {
-        let rowBytes = decoder.outputWidth * decoder.outputFormat.bytesPerPixel
-        let rows = min(decoder.outputHeight, 3)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, rowBytes * rows), alignment: 16)
-        defer { buffer.deallocate() }
-        _ = try? decoder.readRows(into: buffer, bytesPerRow: rowBytes, maxRows: rows)
-        try? decoder.finish()
-    }
+    exercise(decoder, whole: control & 2 != 0, rows: 3)
     return 0
 }
 

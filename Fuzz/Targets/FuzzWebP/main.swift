@@ -2,6 +2,7 @@
 // rebuilt as a still file) and libwebp behind the CWebP shim, at every shrink-on-load scale, strict or lenient, whole
 // or a few rows then abandoned. A success must be a picture of the size the header promised.
 import CFuzzDriver
+import FuzzSupport
 import Foundation
 import CropCodecs
 import CropPixels
@@ -16,19 +17,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         limits: PixelLimits(maxPixels: 4_000_000), strict: control & 4 != 0,
         jpegScale: JPEGScale.allCases[Int(control & 3)])
     guard let decoder = try? WebPDecoder(data: bytes, options: options) else { return 0 }
-    if control & 8 != 0 {
-        guard let pixels = try? decoder.decodeAll() else { return 0 }
-        guard pixels.width == decoder.outputWidth, pixels.height == decoder.outputHeight else {
-            fatalError("decoded \(pixels.width)×\(pixels.height), promised \(decoder.outputWidth)×\(decoder.outputHeight)")
-        }
-    } else {
-        let rowBytes = decoder.outputWidth * decoder.outputFormat.bytesPerPixel
-        let rows = min(decoder.outputHeight, 3)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, rowBytes * rows), alignment: 16)
-        defer { buffer.deallocate() }
-        _ = try? decoder.readRows(into: buffer, bytesPerRow: rowBytes, maxRows: rows)
-        try? decoder.finish()
-    }
+    exercise(decoder, whole: control & 8 != 0, rows: 3)
     return 0
 }
 
