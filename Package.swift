@@ -63,9 +63,12 @@ let package = Package(
         .target(name: "CLCMS", dependencies: ["CRuntimeLibrary"]),
         // libheif, opened at run time the same way.
         .target(name: "CHEIF", dependencies: ["CRuntimeLibrary"]),
+        // giflib and libtiff (read only), opened at run time the same way.
+        .target(name: "CGIF", dependencies: ["CRuntimeLibrary"]),
+        .target(name: "CTIFF", dependencies: ["CRuntimeLibrary"]),
 
         // Codecs: JPEG, PNG, WebP, HEIF, EXIF, ICC, format detection.
-        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CLCMS"]),
+        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CLCMS"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
         .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropCodecs"]),
@@ -134,6 +137,8 @@ if Context.environment["CROPKIT_FUZZ"] != nil {
         ("FuzzPNG", ["CropCodecs", "CropPixels", "FuzzSupport"]),
         ("FuzzWebP", ["CropCodecs", "CropPixels", "FuzzSupport"]),
         ("FuzzHEIF", ["CropCodecs", "CropPixels", "FuzzSupport"]),
+        ("FuzzGIF", ["CropCodecs", "CropPixels", "FuzzSupport"]),
+        ("FuzzTIFF", ["CropCodecs", "CropPixels", "FuzzSupport"]),
         ("FuzzEXIF", ["CropCodecs", "CropGeometry"]),
         ("FuzzICC", ["CropCodecs"]),
         ("FuzzFormat", ["CropCodecs"]),

@@ -71,6 +71,13 @@ for i, name in enumerate(["kimono.rotate90.avif", "kimono.mirror-horizontal.avif
     write(d, f"{i + 4:02}-{name}", bytes([i * 2]) + read(os.path.join(CODECS, "avif", name)))
 # Regression seed: a grid larger than its ispe made libheif allocate past 2 GB (now held to the checked size).
 write(d, "crash-grid-larger-than-ispe", read(os.path.join(CODECS, "heif/crashers/grid-larger-than-ispe.bin")))
+d = reset("FuzzGIF")
+gifs = [p for p in sorted(glob.glob(os.path.join(CODECS, "gif/*.gif"))) if os.path.getsize(p) < 20000]
+for i, p in enumerate(gifs):
+    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
+d = reset("FuzzTIFF")
+for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "tiff/*.tif")))):
+    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
 d = reset("FuzzEXIF")
 for p in jpegs:
     tiff = app1_tiff(read(p))

@@ -15,6 +15,10 @@ public struct CodecWarning: Hashable, Sendable, CustomStringConvertible {
         case webp
         /// libheif or the HEIF/AVIF boxes.
         case heif
+        /// giflib or the GIF's descriptors (an animation of which only frame one is read, a frame past the screen …).
+        case gif
+        /// libtiff or the TIFF's tags (further pages, unusual sample layouts …).
+        case tiff
         /// The EXIF block (malformed, unreadable orientation …).
         case exif
         /// The ICC profile (inconsistent chunks …).

@@ -26,6 +26,8 @@ package enum ImageCodec {
         case .png: try PNGDecoder(input: input, options: options)
         case .webp: try WebPDecoder(input: input, options: options)
         case .heif, .avif: try HEIFDecoder(input: input, format: format, options: options)
+        case .gif: try GIFDecoder(input: input, options: options)
+        case .tiff: try TIFFDecoder(input: input, options: options)
         }
     }
 
@@ -91,6 +93,7 @@ package enum ImageCodec {
             try HEIFEncoder(
                 format: format, width: width, height: height, inputFormat: inputFormat, metadata: metadata,
                 options: options.heif, output: output)
+        case .gif, .tiff: throw notWritable(format)
         }
     }
 
@@ -104,6 +107,12 @@ package enum ImageCodec {
         case .png: try PNGEncoder.encode(image, metadata: metadata, options: options.png)
         case .webp: try WebPEncoder.encode(image, metadata: metadata, options: options.webp)
         case .heif, .avif: try HEIFEncoder.encode(image, as: format, metadata: metadata, options: options.heif)
+        case .gif, .tiff: throw notWritable(format)
         }
+    }
+
+    /// The error for a format CropKit reads but does not write.
+    package static func notWritable(_ format: ImageFormat) -> CodecError {
+        .unsupportedFormat("writing \(format.displayName) (CropKit reads it; write JPEG, PNG, WebP, AVIF or HEIC)")
     }
 }

@@ -12,6 +12,11 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     /// AVIF (AV1 in HEIF: alpha, 10/12-bit, transform properties), through libheif loaded at run time; written
     /// through libheif's AV1 encoder (libaom).
     case avif
+    /// GIF (the first frame, composited on its canvas), through giflib loaded at run time. Read only.
+    case gif
+    /// TIFF (8/16-bit gray and RGB with alpha, strips or tiles, the Orientation tag, ICC; other layouts as 8-bit
+    /// RGBA), through libtiff loaded at run time. Read only.
+    case tiff
 
     /// The name people use: "JPEG", "PNG".
     public var displayName: String {
@@ -21,6 +26,8 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .webp: "WebP"
         case .heif: "HEIF"
         case .avif: "AVIF"
+        case .gif: "GIF"
+        case .tiff: "TIFF"
         }
     }
 
@@ -32,15 +39,29 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .webp: "webp"
         case .heif: "heic"
         case .avif: "avif"
+        case .gif: "gif"
+        case .tiff: "tif"
         }
     }
 
-    /// The media type: `image/jpeg`, `image/png`, `image/webp`, `image/heic`.
-    public var mimeType: String { self == .jpeg ? "image/jpeg" : self == .heif ? "image/heic" : "image/" + rawValue }
+    /// Whether CropKit writes this format (GIF and TIFF are read only).
+    public var isWritable: Bool { self != .gif && self != .tiff }
+
+    /// The formats CropKit writes, in declaration order.
+    public static let writable: [ImageFormat] = allCases.filter(\.isWritable)
+
+    /// The format a picture read from this format is written in when nothing else is asked for: the format itself,
+    /// or PNG (lossless, keeps alpha and 16-bit samples) for the read-only GIF and TIFF.
+    public var defaultOutput: ImageFormat { isWritable ? self : .png }
+
+    /// The media type: `image/jpeg`, `image/png`, `image/webp`, `image/heic`, `image/avif`, `image/gif`,
+    /// `image/tiff`.
+    public var mimeType: String { self == .heif ? "image/heic" : "image/" + rawValue }
 
     public var description: String { displayName }
 
-    /// The format a file name's extension names (`.jpg`, `.jpeg`, `.jpe`, `.jfif`, `.png`, `.webp`; any case), or
+    /// The format a file name's extension names (`.jpg`, `.jpeg`, `.jpe`, `.jfif`, `.png`, `.webp`, `.heic`,
+    /// `.heif`, `.hif`, `.avif`, `.gif`, `.tif`, `.tiff`; any case), or
     /// `nil`.
     public init?(pathExtensionOf path: String) {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
@@ -51,6 +72,8 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case "webp": self = .webp
         case "heic", "heif", "hif": self = .heif
         case "avif": self = .avif
+        case "gif": self = .gif
+        case "tif", "tiff": self = .tiff
         default: return nil
         }
     }
@@ -65,8 +88,8 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     ///
     /// - Throws: ``CodecError/notAnImage(reason:)`` for empty data or data with no known signature,
     ///   ``CodecError/truncated(format:detail:)`` when the data is a proper prefix of a signature,
-    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (GIF, TIFF, BMP,
-    ///   HEIF/AVIF, JPEG XL, JPEG 2000).
+    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (BMP,
+    ///   JPEG XL, JPEG 2000).
     /// - Complexity: O(1); looks at no more than the first ``signatureLength`` bytes.
     package static func detect<C: Collection<UInt8>>(_ bytes: C) throws(CodecError) -> ImageFormat {
         let head = Array(bytes.prefix(signatureLength))
@@ -83,6 +106,16 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         }
         if let brand = isoBrand(head) {
             return ["avif", "avis"].contains(brand) ? .avif : .heif
+        }
+        if head.count >= 6, head.starts(with: Array("GIF8".utf8)), head[5] == UInt8(ascii: "a"),
+            head[4] == UInt8(ascii: "7") || head[4] == UInt8(ascii: "9")
+        {
+            return .gif
+        }
+        // Classic TIFF (42) and BigTIFF (43), little- or big-endian.
+        for version: UInt8 in [0x2A, 0x2B]
+        where head.starts(with: [0x49, 0x49, version, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, version]) {
+            return .tiff
         }
         if head.starts(with: Array("RIFF".utf8)), head.count < 12 {
             throw .truncated(format: .webp, detail: "only \(head.count) bytes, not even a complete RIFF/WEBP header")
@@ -116,8 +149,6 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
             guard head.count >= range.upperBound else { return nil }
             return String(decoding: head[range], as: UTF8.self)
         }
-        if ascii(0..<6) == "GIF87a" || ascii(0..<6) == "GIF89a" { return "GIF" }
-        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
         if ascii(0..<2) == "BM" && head.count >= 14 { return "BMP" }
         if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
             return "JPEG XL"

@@ -59,6 +59,8 @@ public struct ImageInfo: Hashable, Sendable {
         case .png: return try PNGDecoder(data: data, options: options).info
         case .webp: return try WebPDecoder(data: data, options: options).info
         case .heif, .avif: return try HEIFDecoder(data: data, format: format, options: options).info
+        case .gif: return try GIFDecoder(data: data, options: options).info
+        case .tiff: return try TIFFDecoder(data: data, options: options).info
         }
     }
 

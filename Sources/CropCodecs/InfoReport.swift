@@ -45,7 +45,8 @@ package enum InfoReport {
         case .jpeg: parts.append(info.isProgressive ? "progressive" : "baseline")
         case .png: parts.append(info.isInterlaced ? "interlaced" : "not interlaced")
         case .heif, .avif: break
-        case .webp: if let frames = info.frameCount { parts.append("\(frames) frames (the first is read)") }
+        case .webp, .gif: if let frames = info.frameCount { parts.append("\(frames) frames (the first is read)") }
+        case .tiff: if let pages = info.frameCount { parts.append("\(pages) pages (the first is read)") }
         }
         return "\(path): " + parts.joined(separator: ", ")
     }

@@ -181,7 +181,7 @@ public struct EditorServer: Sendable {
         let result: EncodedImage
         do {
             result = try await renderQueue.perform {
-                let format = try options.format ?? source.info().format
+                let format = try options.format ?? source.info().format.defaultOutput
                 let steps: [ImageOperation] = [.recipe(recipe)] + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
                 return try pipeline.run(source, steps, to: .data(SaveOptions(format: format, quality: options.quality, colorProfile: options.colorProfile)))
             }

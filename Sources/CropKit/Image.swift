@@ -88,6 +88,7 @@ public struct Image: Sendable {
             throw .invalidRequest(
                 name: "output format", reason: "cannot tell it from the name \(path); use .jpg, .png, .webp, .avif or .heic, or set it")
         }
+        guard format.isWritable else { throw ImageSink<WrittenFile>.notWritable(format) }
         let (pixels, meta) = try prepared(for: options)
         try mappingErrors {
             try ImageCodec.write(

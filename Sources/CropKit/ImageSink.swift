@@ -35,14 +35,23 @@ public struct ImageSink<Output: Sendable>: Sendable {
         case .image:
             return nil
         case .data(let options, _):
-            return options.format ?? .jpeg
+            let format = options.format ?? .jpeg
+            guard format.isWritable else { throw Self.notWritable(format) }
+            return format
         case .file(let path, let options, _):
             guard let format = options.format ?? ImageFormat(pathExtensionOf: path) else {
                 throw .invalidRequest(
                     name: "output format", reason: "cannot tell it from the name \(path); use .jpg, .png, .webp, .avif or .heic, or set it")
             }
+            guard format.isWritable else { throw Self.notWritable(format) }
             return format
         }
+    }
+
+    /// The error for an output in a format CropKit reads but does not write.
+    static func notWritable(_ format: ImageFormat) -> CropKitError {
+        .invalidRequest(
+            name: "output format", reason: "CropKit reads \(format.displayName) but does not write it; use .jpg, .png, .webp, .avif or .heic")
     }
 
     /// Fails early, before any decoding, when the output cannot be written: no format, or a file that exists and may

@@ -50,7 +50,7 @@ struct ApplyCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let batch = try Batch(command: "apply", inputs: inputs, destination: destination) { input in
-            common.format ?? ImageFormat(pathExtensionOf: input) ?? .jpeg
+            common.format ?? ImageFormat(pathExtensionOf: input)?.defaultOutput ?? .jpeg
         }
         let steps: [ImageOperation] = [.recipe(loaded)]
             + (maxSize.map { [.fit(within: PixelSize(validWidth: $0, height: $0))] } ?? [])

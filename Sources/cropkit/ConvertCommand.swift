@@ -103,4 +103,7 @@ extension ImageFormat: ExpressibleByArgument {
         default: return nil
         }
     }
+
+    /// The formats CropKit writes (GIF and TIFF are read only).
+    public static var allValueStrings: [String] { ["jpeg", "png", "webp", "avif", "heic"] }
 }

@@ -59,7 +59,7 @@ struct ThumbnailCommand: ParsableCommand {
     func run() throws {
         let transparent = border > 0 || cornerRadius > 0
         let batch = try Batch(command: "thumbnail", inputs: inputs, destination: destination) { input in
-            common.format ?? (transparent ? .png : ImageFormat(pathExtensionOf: input) ?? .jpeg)
+            common.format ?? (transparent ? .png : ImageFormat(pathExtensionOf: input)?.defaultOutput ?? .jpeg)
         }
         let request = ThumbnailRequest(
             side: size, border: border, cornerRadius: cornerRadius, filter: filter.filter, linearLight: linear)

@@ -1,3 +1,4 @@
+import CropPixels
 import Testing
 
 @testable import CropCodecs
@@ -13,6 +14,27 @@ struct FormatDetectionTests {
         #expect(try ImageFormat.detect(Fixtures.bytes("cmyk-adobe.jpg")) == .jpeg)
         #expect(try ImageFormat.detect(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)) == .webp)
         #expect(try ImageFormat.detect(Fixtures.bytes("webp/animated.webp")) == .webp)
+        #expect(try ImageFormat.detect(Array("GIF89a".utf8) + [1, 0, 1, 0]) == .gif)
+        #expect(try ImageFormat.detect(Array("GIF87a".utf8)) == .gif)
+        #expect(throws: CodecError.self) { try ImageFormat.detect(Array("GIF88a".utf8) + [0, 0]) }
+    }
+
+    @Test("TIFF and BigTIFF, little- and big-endian, are TIFF; GIF87a and GIF89a are GIF")
+    func tiffAndGIF() throws {
+        for head: [UInt8] in [[0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8],
+                              [0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0], [0x4D, 0x4D, 0x00, 0x2B, 0, 8, 0, 0]] {
+            #expect(try ImageFormat.detect(head) == .tiff)
+        }
+        #expect(try ImageFormat.detect(Fixtures.bytes("tiff/rgb-lzw-strips.tif")) == .tiff)
+        #expect(try ImageFormat.detect(Fixtures.bytes("gif/plain.gif")) == .gif)
+        #expect(!ImageFormat.gif.isWritable && !ImageFormat.tiff.isWritable && ImageFormat.webp.isWritable)
+        #expect(ImageFormat.gif.defaultOutput == .png && ImageFormat.tiff.defaultOutput == .png)
+        #expect(ImageFormat.avif.defaultOutput == .avif)
+        #expect(ImageFormat.writable == [.jpeg, .png, .webp, .heif, .avif])
+        let image = try PixelBuffer(width: 2, height: 2, format: .rgb8)
+        for format in [ImageFormat.gif, .tiff] {
+            #expect(throws: ImageCodec.notWritable(format)) { try ImageCodec.encode(image, as: format) }
+        }
     }
 
     @Test("empty data is not an image")
@@ -44,9 +66,7 @@ struct FormatDetectionTests {
     }
 
     static let otherFormats: [(String, [UInt8])] = [
-        ("GIF", Array("GIF89a".utf8) + [1, 0, 1, 0]),
-        ("TIFF", [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]),
-        ("TIFF", [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]),
+        ("JPEG XL", [0xFF, 0x0A, 1, 2]),
         ("BMP", Array("BM".utf8) + [UInt8](repeating: 0, count: 14)),
     ]
 
@@ -79,7 +99,9 @@ struct FormatDetectionTests {
         #expect(ImageFormat(pathExtensionOf: "a/b/photo.JPG") == .jpeg)
         #expect(ImageFormat(pathExtensionOf: "photo.jpeg") == .jpeg)
         #expect(ImageFormat(pathExtensionOf: "x.png") == .png)
-        #expect(ImageFormat(pathExtensionOf: "x.gif") == nil)
+        #expect(ImageFormat(pathExtensionOf: "x.gif") == .gif)
+        #expect(ImageFormat(pathExtensionOf: "scan.TIFF") == .tiff && ImageFormat(pathExtensionOf: "a.tif") == .tiff)
+        #expect(ImageFormat(pathExtensionOf: "x.bmp") == nil)
         #expect(ImageFormat(pathExtensionOf: ".png") == nil)
         #expect(ImageFormat(pathExtensionOf: "dir.png/file") == nil)
     }

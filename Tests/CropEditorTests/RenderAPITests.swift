@@ -118,8 +118,12 @@ import Testing
             expectError(try await post("/api/render?recipe=\(good)&maxWidth=-3"), .badRequest, "invalidParameter")
             expectError(try await post("/api/render?recipe=\(good)", type: "text/plain"), .unsupportedMediaType,
                         "unsupportedMediaType")
+            message = expectError(
+                try await post("/api/render?recipe=\(good)", body: Array("BM".utf8) + [UInt8](repeating: 0, count: 20)),
+                .unsupportedMediaType, "unsupportedImage")
+            #expect(message.contains("BMP"))
             message = expectError(try await post("/api/render?recipe=\(good)", body: Array("GIF89a....".utf8)),
-                                  .unsupportedMediaType, "unsupportedImage")
+                                  .unprocessableContent, "corruptImage")
             #expect(message.contains("GIF"))
             expectError(try await post("/api/render?recipe=\(good)", body: Array("hello".utf8)),
                         .unsupportedMediaType, "unsupportedImage")

@@ -32,6 +32,18 @@ struct ColorManagementTests {
         #expect(decoded.pixels == image.pixels)
     }
 
+    @Test("a CMYK TIFF (libvips's copy of the same JPEG, 0 = no ink) converts through its profile to vips' pixels")
+    func cmykTIFF() throws {
+        let image = try ImagePipeline().run(.file(Fixtures.path("color/canon-cmyk-107x71.tif")), [])
+        let reference = try Self.reference("canon-cmyk")
+        let info = try ImageCodec.readInfo(FileIO.readFile(atPath: Fixtures.path("color/canon-cmyk-107x71.tif")))
+        #expect(info.format == .tiff && info.colorModel == "CMYK, uncompressed, strips" && info.layout == .rgb)
+        #expect(image.pixels.format == .rgb8 && image.size == PixelSize(validWidth: 107, height: 71))
+        #expect(meanDifference(image.pixels, reference) <= 0.05, "mean \(meanDifference(image.pixels, reference))")
+        #expect(maxDifference(image.pixels, reference) <= 1)
+        #expect(Self.profileDescription(image.image.metadata.iccProfile))
+    }
+
     @Test("--icc srgb converts Display P3 and Adobe RGB and embeds sRGB; the default keeps pixels and profile",
           arguments: ["canon-saturated-p3", "canon-adobergb"])
     func rgbProfiles(_ name: String) throws {

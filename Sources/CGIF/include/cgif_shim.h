@@ -1,0 +1,75 @@
+// A small C layer over giflib for CropCodecs, loaded at run time.
+//
+// giflib is opened with dlopen the first time a GIF is read, not linked: the build needs no giflib headers or
+// development package, only the runtime library the system already has (Debian/Ubuntu's libgif7, soname libgif.so.7,
+// giflib 5.1/5.2; Homebrew's libgif.dylib on macOS). The structures the shim reads are declared in shim.c from
+// giflib 5's public ABI (gif_lib.h), unchanged since 5.1.
+//
+// CropKit reads the first frame of a GIF, composited on its canvas as a browser shows it before any animation runs.
+// Every entry point returns a status (CK_GIF_OK or a CK_GIF_ERR_* value, numbered as the other shims' codes) and
+// never aborts.
+
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  CK_GIF_OK = 0,
+  /// giflib rejected the data (a broken descriptor, LZW data, record …).
+  CK_GIF_ERR_CORRUPT = 1,
+  /// The data ended before the first frame was complete.
+  CK_GIF_ERR_TRUNCATED = 2,
+  /// giflib could not allocate memory.
+  CK_GIF_ERR_MEMORY = 5,
+  /// Not a GIF at all.
+  CK_GIF_ERR_NOT_GIF = 6,
+  /// The runtime library is missing or lacks a symbol; the message says which.
+  CK_GIF_ERR_UNAVAILABLE = 10,
+};
+
+#define CK_GIF_MESSAGE_LENGTH 200
+/// Frames counted at most: a hostile file of millions of tiny frames is counted no further.
+#define CK_GIF_FRAME_COUNT_CAP 100000
+
+/// Loads giflib once per process (thread-safe). CK_GIF_OK, or CK_GIF_ERR_UNAVAILABLE with the reason in `message`
+/// (NUL-terminated, at most CK_GIF_MESSAGE_LENGTH bytes).
+int ck_gif_load(char *message);
+
+/// What a GIF's descriptors say, read without decoding any pixels.
+typedef struct {
+  /// The logical screen (canvas), grown to hold the first frame when that frame reaches past it (as browsers do).
+  int canvas_width, canvas_height;
+  /// The logical screen as the file states it.
+  int screen_width, screen_height;
+  /// The first frame's place on the canvas.
+  int frame_left, frame_top, frame_width, frame_height;
+  /// The first frame's transparent colour index from its graphic control extension, or -1.
+  int transparent_index;
+  int interlaced;
+  /// Entries in the colour table the first frame uses (its local one, else the global one); 0 when it has none.
+  int color_count;
+  /// Non-zero for "GIF89a", zero for "GIF87a".
+  int version89;
+  /// Frames in the file, up to CK_GIF_FRAME_COUNT_CAP.
+  int frame_count;
+  /// Non-zero when counting stopped at a broken record after the first frame (the first frame is still readable).
+  int count_incomplete;
+} ck_gif_info;
+
+/// Reads the screen and the first frame's descriptors, then counts the frames (their LZW data is skipped, not
+/// decoded). Fails when the file has no frame or the first one's descriptor is broken.
+int ck_gif_read_info(const uint8_t *data, size_t size, ck_gif_info *info, char *message);
+
+/// Decodes the first frame and composites it on a `width × height` canvas (the info's canvas) in `output` (`stride`
+/// bytes per row), which the caller has cleared: as 8-bit RGBA when `alpha` is non-zero (the transparent index and
+/// the canvas outside the frame stay transparent), else RGB. Indices past the colour table are opaque black.
+int ck_gif_decode(const uint8_t *data, size_t size, uint8_t *output, size_t stride, int width, int height, int alpha,
+                  char *message);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,317 @@
+// See include/cgif_shim.h. The declarations below are the subset of giflib 5's public ABI (gif_lib.h) that the shim
+// uses, written from the library's documentation.
+#include "cgif_shim.h"
+
+#include "runtime_library.h"
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned char GifByteType;
+typedef struct { GifByteType Red, Green, Blue; } GifColorType;
+typedef struct {
+  int ColorCount;
+  int BitsPerPixel;
+  bool SortFlag;
+  GifColorType *Colors;
+} ColorMapObject;
+typedef struct {
+  int Left, Top, Width, Height;
+  bool Interlace;
+  ColorMapObject *ColorMap;
+} GifImageDesc;
+typedef struct GifFileType {
+  int SWidth, SHeight, SColorResolution, SBackGroundColor;
+  GifByteType AspectByte;
+  ColorMapObject *SColorMap;
+  int ImageCount;
+  GifImageDesc Image;
+  void *SavedImages;
+  int ExtensionBlockCount;
+  void *ExtensionBlocks;
+  int Error;
+  void *UserData;
+  void *Private;
+} GifFileType;
+typedef int (*InputFunc)(GifFileType *, GifByteType *, int);
+
+enum { GIF_ERROR = 0, GIF_OK = 1 };
+enum { SCREEN_DESC_RECORD = 1, IMAGE_DESC_RECORD = 2, EXTENSION_RECORD = 3, TERMINATE_RECORD = 4 };
+enum { GRAPHICS_EXT = 0xF9 };
+enum { ERR_READ_FAILED = 102, ERR_NOT_GIF = 103, ERR_NOT_ENOUGH_MEM = 109, ERR_EOF_TOO_SOON = 113 };
+
+static struct {
+  GifFileType *(*Open)(void *, InputFunc, int *);
+  int (*Close)(GifFileType *, int *);
+  int (*GetRecordType)(GifFileType *, int *);
+  int (*GetImageDesc)(GifFileType *);
+  int (*GetLine)(GifFileType *, GifByteType *, int);
+  int (*GetCode)(GifFileType *, int *, GifByteType **);
+  int (*GetCodeNext)(GifFileType *, GifByteType **);
+  int (*GetExtension)(GifFileType *, int *, GifByteType **);
+  int (*GetExtensionNext)(GifFileType *, GifByteType **);
+  const char *(*ErrorString)(int);
+} lib;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_status = CK_GIF_ERR_UNAVAILABLE;
+static char load_message[CK_GIF_MESSAGE_LENGTH];
+
+#define say(message, ...) ck_runtime_message(message, CK_GIF_MESSAGE_LENGTH, __VA_ARGS__)
+
+static void load(void) {
+  static const char *names[] = {"libgif.so.7", "libgif.7.dylib", "libgif.dylib", "/opt/homebrew/lib/libgif.dylib",
+                                "/usr/local/lib/libgif.dylib"};
+  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
+  if (!handle) {
+    say(load_message, "giflib is not installed (looked for libgif.so.7; on Debian/Ubuntu: apt install libgif7)");
+    return;
+  }
+#define BIND(field, symbol)                                                                  \
+  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                       \
+    say(load_message, "the giflib found lacks %s (giflib 5.1 or later is needed)", symbol); \
+    return;                                                                                  \
+  }
+  BIND(Open, "DGifOpen")
+  BIND(Close, "DGifCloseFile")
+  BIND(GetRecordType, "DGifGetRecordType")
+  BIND(GetImageDesc, "DGifGetImageDesc")
+  BIND(GetLine, "DGifGetLine")
+  BIND(GetCode, "DGifGetCode")
+  BIND(GetCodeNext, "DGifGetCodeNext")
+  BIND(GetExtension, "DGifGetExtension")
+  BIND(GetExtensionNext, "DGifGetExtensionNext")
+  BIND(ErrorString, "GifErrorString")
+#undef BIND
+  load_status = CK_GIF_OK;
+}
+
+int ck_gif_load(char *message) {
+  pthread_once(&load_once, load);
+  if (load_status != CK_GIF_OK) say(message, "%s", load_message);
+  return load_status;
+}
+
+/// The bytes giflib reads, through its input callback.
+typedef struct {
+  const uint8_t *data;
+  size_t size;
+  size_t position;
+} Reader;
+
+static int read_bytes(GifFileType *gif, GifByteType *buffer, int length) {
+  Reader *reader = gif->UserData;
+  if (length <= 0) return 0;
+  size_t left = reader->size - reader->position;
+  size_t count = (size_t)length < left ? (size_t)length : left;
+  memcpy(buffer, reader->data + reader->position, count);
+  reader->position += count;
+  return (int)count;
+}
+
+/// Maps giflib's error code to a status, with giflib's own words in `message`.
+static int failure(int error, const char *doing, char *message) {
+  const char *text = lib.ErrorString(error);
+  say(message, "%s: %s", doing, text ? text : "unknown giflib error");
+  switch (error) {
+    case ERR_READ_FAILED:
+    case ERR_EOF_TOO_SOON: return CK_GIF_ERR_TRUNCATED;
+    case ERR_NOT_GIF: return CK_GIF_ERR_NOT_GIF;
+    case ERR_NOT_ENOUGH_MEM: return CK_GIF_ERR_MEMORY;
+    default: return CK_GIF_ERR_CORRUPT;
+  }
+}
+
+/// An open GIF positioned at its first frame's pixel data, with what its descriptors say.
+typedef struct {
+  Reader reader;
+  GifFileType *gif;
+  ck_gif_info info;
+  const ColorMapObject *colors;
+} FirstFrame;
+
+static void close_gif(FirstFrame *frame) {
+  int error = 0;
+  if (frame->gif) lib.Close(frame->gif, &error);
+  frame->gif = NULL;
+}
+
+/// Skips an extension's data sub-blocks; a graphic control extension sets the transparent index.
+static int read_extension(FirstFrame *frame, char *message) {
+  int code = 0;
+  GifByteType *block = NULL;
+  if (lib.GetExtension(frame->gif, &code, &block) == GIF_ERROR)
+    return failure(frame->gif->Error, "reading an extension", message);
+  if (code == GRAPHICS_EXT && block && block[0] >= 4) {
+    frame->info.transparent_index = (block[1] & 1) ? block[4] : -1;
+  }
+  while (block) {
+    if (lib.GetExtensionNext(frame->gif, &block) == GIF_ERROR)
+      return failure(frame->gif->Error, "reading an extension", message);
+  }
+  return CK_GIF_OK;
+}
+
+/// Opens the GIF and reads records up to the first frame's descriptor.
+static int open_first_frame(const uint8_t *data, size_t size, FirstFrame *frame, char *message) {
+  memset(frame, 0, sizeof *frame);
+  frame->info.transparent_index = -1;
+  int status = ck_gif_load(message);
+  if (status != CK_GIF_OK) return status;
+  frame->reader = (Reader){data, size, 0};
+  int error = 0;
+  frame->gif = lib.Open(&frame->reader, read_bytes, &error);
+  if (!frame->gif) return failure(error, "reading the header", message);
+  frame->info.screen_width = frame->gif->SWidth;
+  frame->info.screen_height = frame->gif->SHeight;
+  frame->info.version89 = size >= 6 && memcmp(data, "GIF89a", 6) == 0;
+  for (;;) {
+    int type = 0;
+    if (lib.GetRecordType(frame->gif, &type) == GIF_ERROR)
+      return failure(frame->gif->Error, "looking for the first frame", message);
+    if (type == EXTENSION_RECORD) {
+      status = read_extension(frame, message);
+      if (status != CK_GIF_OK) return status;
+    } else if (type == IMAGE_DESC_RECORD) {
+      break;
+    } else {
+      say(message, "the file has no frame");
+      return CK_GIF_ERR_CORRUPT;
+    }
+  }
+  if (lib.GetImageDesc(frame->gif) == GIF_ERROR)
+    return failure(frame->gif->Error, "reading the first frame's descriptor", message);
+  const GifImageDesc *image = &frame->gif->Image;
+  if (image->Width <= 0 || image->Height <= 0) {
+    say(message, "the first frame is %d×%d", image->Width, image->Height);
+    return CK_GIF_ERR_CORRUPT;
+  }
+  frame->colors = image->ColorMap ? image->ColorMap : frame->gif->SColorMap;
+  ck_gif_info *info = &frame->info;
+  info->frame_left = image->Left;
+  info->frame_top = image->Top;
+  info->frame_width = image->Width;
+  info->frame_height = image->Height;
+  info->interlaced = image->Interlace;
+  info->color_count = frame->colors ? frame->colors->ColorCount : 0;
+  int right = image->Left + image->Width, bottom = image->Top + image->Height;
+  info->canvas_width = right > frame->gif->SWidth ? right : frame->gif->SWidth;
+  info->canvas_height = bottom > frame->gif->SHeight ? bottom : frame->gif->SHeight;
+  return CK_GIF_OK;
+}
+
+/// Skips a frame's LZW data without decoding it.
+static int skip_frame_data(GifFileType *gif) {
+  int code_size = 0;
+  GifByteType *block = NULL;
+  if (lib.GetCode(gif, &code_size, &block) == GIF_ERROR) return GIF_ERROR;
+  while (block) {
+    if (lib.GetCodeNext(gif, &block) == GIF_ERROR) return GIF_ERROR;
+  }
+  return GIF_OK;
+}
+
+int ck_gif_read_info(const uint8_t *data, size_t size, ck_gif_info *info, char *message) {
+  FirstFrame frame;
+  int status = open_first_frame(data, size, &frame, message);
+  if (status != CK_GIF_OK) {
+    close_gif(&frame);
+    return status;
+  }
+  *info = frame.info;
+  info->frame_count = 1;
+  if (skip_frame_data(frame.gif) == GIF_ERROR) {
+    info->count_incomplete = 1;
+    close_gif(&frame);
+    return CK_GIF_OK;
+  }
+  // Count the rest; a broken record ends the count, not the read (the first frame is whole).
+  while (info->frame_count < CK_GIF_FRAME_COUNT_CAP) {
+    int type = 0;
+    if (lib.GetRecordType(frame.gif, &type) == GIF_ERROR) {
+      info->count_incomplete = 1;
+      break;
+    }
+    if (type == TERMINATE_RECORD) break;
+    if (type == EXTENSION_RECORD) {
+      int code = 0;
+      GifByteType *block = NULL;
+      int ok = lib.GetExtension(frame.gif, &code, &block) != GIF_ERROR;
+      while (ok && block) ok = lib.GetExtensionNext(frame.gif, &block) != GIF_ERROR;
+      if (!ok) {
+        info->count_incomplete = 1;
+        break;
+      }
+    } else if (type == IMAGE_DESC_RECORD) {
+      if (lib.GetImageDesc(frame.gif) == GIF_ERROR || skip_frame_data(frame.gif) == GIF_ERROR) {
+        info->count_incomplete = 1;
+        break;
+      }
+      info->frame_count++;
+    } else {
+      info->count_incomplete = 1;
+      break;
+    }
+  }
+  close_gif(&frame);
+  return CK_GIF_OK;
+}
+
+int ck_gif_decode(const uint8_t *data, size_t size, uint8_t *output, size_t stride, int width, int height, int alpha,
+                  char *message) {
+  FirstFrame frame;
+  int status = open_first_frame(data, size, &frame, message);
+  if (status != CK_GIF_OK) {
+    close_gif(&frame);
+    return status;
+  }
+  const ck_gif_info *info = &frame.info;
+  if (width != info->canvas_width || height != info->canvas_height) {
+    say(message, "the canvas is %d×%d, not %d×%d", info->canvas_width, info->canvas_height, width, height);
+    close_gif(&frame);
+    return CK_GIF_ERR_CORRUPT;
+  }
+  if (!frame.colors || !frame.colors->Colors || frame.colors->ColorCount <= 0) {
+    say(message, "the first frame has no colour table (neither its own nor a global one)");
+    close_gif(&frame);
+    return CK_GIF_ERR_CORRUPT;
+  }
+  GifByteType *line = malloc((size_t)info->frame_width);
+  if (!line) {
+    say(message, "out of memory for a row of %d pixels", info->frame_width);
+    close_gif(&frame);
+    return CK_GIF_ERR_MEMORY;
+  }
+  // Interlaced rows come in four passes: every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
+  static const int pass_start[] = {0, 4, 2, 1}, pass_step[] = {8, 8, 4, 2};
+  int passes = info->interlaced ? 4 : 1;
+  const GifColorType *colors = frame.colors->Colors;
+  int color_count = frame.colors->ColorCount, transparent = info->transparent_index;
+  int channels = alpha ? 4 : 3;
+  for (int pass = 0; pass < passes && status == CK_GIF_OK; pass++) {
+    int start = info->interlaced ? pass_start[pass] : 0, step = info->interlaced ? pass_step[pass] : 1;
+    for (int row = start; row < info->frame_height; row += step) {
+      if (lib.GetLine(frame.gif, line, info->frame_width) == GIF_ERROR) {
+        status = failure(frame.gif->Error, "decoding the first frame", message);
+        break;
+      }
+      uint8_t *target = output + (size_t)(info->frame_top + row) * stride + (size_t)info->frame_left * channels;
+      for (int x = 0; x < info->frame_width; x++, target += channels) {
+        int index = line[x];
+        if (index == transparent) continue;
+        if (index < color_count) {
+          target[0] = colors[index].Red;
+          target[1] = colors[index].Green;
+          target[2] = colors[index].Blue;
+        } else {
+          target[0] = target[1] = target[2] = 0;
+        }
+        if (alpha) target[3] = 255;
+      }
+    }
+  }
+  free(line);
+  close_gif(&frame);
+  return status;
+}

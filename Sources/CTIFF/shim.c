@@ -1,0 +1,471 @@
+// See include/ctiff_shim.h. The declarations below are the subset of libtiff 4.5's public ABI (tiffio.h, tiff.h)
+// that the shim uses, written from the library's documentation.
+#include "ctiff_shim.h"
+
+#include "runtime_library.h"
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+typedef struct TIFF TIFF;
+typedef struct TIFFOpenOptions TIFFOpenOptions;
+typedef ssize_t tmsize_t;
+typedef uint64_t toff_t;
+typedef void *thandle_t;
+typedef tmsize_t (*ReadWriteProc)(thandle_t, void *, tmsize_t);
+typedef toff_t (*SeekProc)(thandle_t, toff_t, int);
+typedef int (*CloseProc)(thandle_t);
+typedef toff_t (*SizeProc)(thandle_t);
+typedef int (*MapProc)(thandle_t, void **, toff_t *);
+typedef void (*UnmapProc)(thandle_t, void *, toff_t);
+typedef int (*ErrorHandlerExtR)(TIFF *, void *, const char *, const char *, va_list);
+
+enum {
+  TAG_IMAGEWIDTH = 256, TAG_IMAGELENGTH = 257, TAG_BITSPERSAMPLE = 258, TAG_COMPRESSION = 259,
+  TAG_PHOTOMETRIC = 262, TAG_ORIENTATION = 274, TAG_SAMPLESPERPIXEL = 277, TAG_PLANARCONFIG = 284,
+  TAG_INKSET = 332, TAG_EXTRASAMPLES = 338, TAG_SAMPLEFORMAT = 339, TAG_ICCPROFILE = 34675,
+  TAG_JPEGCOLORMODE = 65538,
+};
+enum { PHOTOMETRIC_MINISWHITE = 0, PHOTOMETRIC_MINISBLACK = 1, PHOTOMETRIC_RGB = 2, PHOTOMETRIC_SEPARATED = 5,
+       PHOTOMETRIC_YCBCR = 6 };
+enum { COMPRESSION_JPEG = 7, JPEGCOLORMODE_RGB = 1, PLANARCONFIG_SEPARATE = 2, INKSET_CMYK = 1 };
+enum { SAMPLEFORMAT_UINT = 1, EXTRASAMPLE_UNSPECIFIED = 0, EXTRASAMPLE_ASSOCALPHA = 1, EXTRASAMPLE_UNASSALPHA = 2 };
+
+static struct {
+  TIFFOpenOptions *(*OptionsAlloc)(void);
+  void (*OptionsFree)(TIFFOpenOptions *);
+  void (*OptionsSetMaxSingleMemAlloc)(TIFFOpenOptions *, tmsize_t);
+  void (*OptionsSetErrorHandler)(TIFFOpenOptions *, ErrorHandlerExtR, void *);
+  void (*OptionsSetWarningHandler)(TIFFOpenOptions *, ErrorHandlerExtR, void *);
+  TIFF *(*ClientOpenExt)(const char *, const char *, thandle_t, ReadWriteProc, ReadWriteProc, SeekProc, CloseProc,
+                         SizeProc, MapProc, UnmapProc, TIFFOpenOptions *);
+  void (*Close)(TIFF *);
+  int (*GetField)(TIFF *, uint32_t, ...);
+  int (*GetFieldDefaulted)(TIFF *, uint32_t, ...);
+  int (*SetField)(TIFF *, uint32_t, ...);
+  uint16_t (*NumberOfDirectories)(TIFF *);
+  int (*IsTiled)(TIFF *);
+  uint32_t (*ComputeStrip)(TIFF *, uint32_t, uint16_t);
+  uint32_t (*ComputeTile)(TIFF *, uint32_t, uint32_t, uint32_t, uint16_t);
+  tmsize_t (*StripSize)(TIFF *);
+  tmsize_t (*TileSize)(TIFF *);
+  tmsize_t (*ReadEncodedStrip)(TIFF *, uint32_t, void *, tmsize_t);
+  tmsize_t (*ReadEncodedTile)(TIFF *, uint32_t, void *, tmsize_t);
+  int (*RGBAImageOK)(TIFF *, char[1024]);
+  int (*ReadRGBAImageOriented)(TIFF *, uint32_t, uint32_t, uint32_t *, int, int);
+} lib;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_status = CK_TIFF_ERR_UNAVAILABLE;
+static char load_message[CK_TIFF_MESSAGE_LENGTH];
+
+#define say(message, ...) ck_runtime_message(message, CK_TIFF_MESSAGE_LENGTH, __VA_ARGS__)
+
+static void load(void) {
+  static const char *names[] = {"libtiff.so.6", "libtiff.6.dylib", "/opt/homebrew/lib/libtiff.6.dylib",
+                                "/usr/local/lib/libtiff.6.dylib"};
+  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
+  if (!handle) {
+    say(load_message, "libtiff is not installed (looked for libtiff.so.6; on Debian/Ubuntu: apt install libtiff6)");
+    return;
+  }
+#define BIND(field, symbol)                                                                 \
+  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                      \
+    say(load_message, "the libtiff found lacks %s (libtiff 4.5 or later is needed)", symbol); \
+    return;                                                                                 \
+  }
+  BIND(OptionsAlloc, "TIFFOpenOptionsAlloc")
+  BIND(OptionsFree, "TIFFOpenOptionsFree")
+  BIND(OptionsSetMaxSingleMemAlloc, "TIFFOpenOptionsSetMaxSingleMemAlloc")
+  BIND(OptionsSetErrorHandler, "TIFFOpenOptionsSetErrorHandlerExtR")
+  BIND(OptionsSetWarningHandler, "TIFFOpenOptionsSetWarningHandlerExtR")
+  BIND(ClientOpenExt, "TIFFClientOpenExt")
+  BIND(Close, "TIFFClose")
+  BIND(GetField, "TIFFGetField")
+  BIND(GetFieldDefaulted, "TIFFGetFieldDefaulted")
+  BIND(SetField, "TIFFSetField")
+  BIND(NumberOfDirectories, "TIFFNumberOfDirectories")
+  BIND(IsTiled, "TIFFIsTiled")
+  BIND(ComputeStrip, "TIFFComputeStrip")
+  BIND(ComputeTile, "TIFFComputeTile")
+  BIND(StripSize, "TIFFStripSize")
+  BIND(TileSize, "TIFFTileSize")
+  BIND(ReadEncodedStrip, "TIFFReadEncodedStrip")
+  BIND(ReadEncodedTile, "TIFFReadEncodedTile")
+  BIND(RGBAImageOK, "TIFFRGBAImageOK")
+  BIND(ReadRGBAImageOriented, "TIFFReadRGBAImageOriented")
+#undef BIND
+  load_status = CK_TIFF_OK;
+}
+
+int ck_tiff_load(char *message) {
+  pthread_once(&load_once, load);
+  if (load_status != CK_TIFF_OK) say(message, "%s", load_message);
+  return load_status;
+}
+
+struct ck_tiff {
+  uint8_t *data;
+  size_t size, position;
+  TIFF *tif;
+  ck_tiff_info info;
+  /// The photometric the samples read as (YCbCr JPEG reads as RGB once libtiff is asked to convert).
+  int photometric;
+  /// Source sample of each output channel.
+  int sample_of_channel[4];
+  /// libtiff's first error since the last reset.
+  char error[CK_TIFF_MESSAGE_LENGTH];
+  int error_count;
+};
+
+static tmsize_t read_proc(thandle_t handle, void *buffer, tmsize_t length) {
+  ck_tiff *t = handle;
+  if (length <= 0 || t->position >= t->size) return 0;
+  size_t count = (size_t)length < t->size - t->position ? (size_t)length : t->size - t->position;
+  memcpy(buffer, t->data + t->position, count);
+  t->position += count;
+  return (tmsize_t)count;
+}
+static tmsize_t write_proc(thandle_t handle, void *buffer, tmsize_t length) {
+  (void)handle, (void)buffer, (void)length;
+  return -1;
+}
+static toff_t seek_proc(thandle_t handle, toff_t offset, int whence) {
+  ck_tiff *t = handle;
+  uint64_t base = whence == SEEK_CUR ? t->position : whence == SEEK_END ? t->size : 0;
+  uint64_t target = base + offset;
+  if (target < base || target > t->size) return (toff_t)-1;
+  t->position = (size_t)target;
+  return target;
+}
+static int close_proc(thandle_t handle) {
+  (void)handle;
+  return 0;
+}
+static toff_t size_proc(thandle_t handle) { return ((ck_tiff *)handle)->size; }
+static int map_proc(thandle_t handle, void **base, toff_t *size) {
+  ck_tiff *t = handle;
+  *base = t->data;
+  *size = t->size;
+  return 1;
+}
+static void unmap_proc(thandle_t handle, void *base, toff_t size) { (void)handle, (void)base, (void)size; }
+
+static int on_error(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
+  (void)tif, (void)module;
+  ck_tiff *t = user;
+  if (t->error_count++ == 0) vsnprintf(t->error, sizeof t->error, format, args);
+  return 1;
+}
+static int on_warning(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
+  (void)tif, (void)module;
+  ck_tiff *t = user;
+  if (t->info.warning_count++ == 0) vsnprintf(t->info.first_warning, sizeof t->info.first_warning, format, args);
+  return 1;
+}
+
+/// A failure with libtiff's own words when it said something, else `fallback`.
+static int fail(ck_tiff *t, int status, const char *fallback, char *message) {
+  if (t && t->error_count > 0) {
+    say(message, "%s: %s", fallback, t->error);
+    if (strstr(t->error, "Read error") || strstr(t->error, "past end") || strstr(t->error, "EOF"))
+      status = CK_TIFF_ERR_TRUNCATED;
+    if (strstr(t->error, "Memory") || strstr(t->error, "memory") || strstr(t->error, "allocat"))
+      status = CK_TIFF_ERR_MEMORY;
+  } else {
+    say(message, "%s", fallback);
+  }
+  return status;
+}
+
+/// Chooses the way to the pixels and the output's channels from the tags.
+static int choose_mode(ck_tiff *t, char *message) {
+  ck_tiff_info *info = &t->info;
+  uint16_t extra_count = 0, *extra = NULL, inkset = INKSET_CMYK;
+  lib.GetFieldDefaulted(t->tif, TAG_EXTRASAMPLES, &extra_count, &extra);
+  lib.GetFieldDefaulted(t->tif, TAG_INKSET, &inkset);
+  int color = t->photometric == PHOTOMETRIC_RGB ? 3
+              : t->photometric == PHOTOMETRIC_MINISBLACK || t->photometric == PHOTOMETRIC_MINISWHITE ? 1
+              : 0;
+  // The first extra sample is alpha unless it is declared as something else; an unspecified one counts as
+  // unassociated alpha when it is the only extra sample of a 2- or 4-sample file (as libvips reads it).
+  int alpha_kind = extra_count > 0 && extra ? extra[0] : -1;
+  int has_alpha = alpha_kind == EXTRASAMPLE_ASSOCALPHA || alpha_kind == EXTRASAMPLE_UNASSALPHA ||
+                  (alpha_kind == EXTRASAMPLE_UNSPECIFIED && info->samples_per_pixel == color + 1);
+  int bits = info->bits_per_sample;
+  if (info->sample_format != SAMPLEFORMAT_UINT) {
+    say(message, "%s samples", info->sample_format == 3 ? "floating-point" : "signed integer");
+    return CK_TIFF_ERR_UNSUPPORTED;
+  }
+  if (color > 0 && (bits == 8 || bits == 16) && info->samples_per_pixel >= color + (has_alpha ? 1 : 0)) {
+    info->mode = CK_TIFF_DIRECT;
+    info->bits = bits;
+    info->alpha = has_alpha;
+    info->alpha_associated = alpha_kind == EXTRASAMPLE_ASSOCALPHA;
+    info->channels = color + (has_alpha ? 1 : 0);
+    for (int c = 0; c < color; c++) t->sample_of_channel[c] = c;
+    if (has_alpha) t->sample_of_channel[color] = color;
+    return CK_TIFF_OK;
+  }
+  if (t->photometric == PHOTOMETRIC_SEPARATED && inkset == INKSET_CMYK && bits == 8 &&
+      info->samples_per_pixel >= 4 && info->icc) {
+    info->mode = CK_TIFF_CMYK;
+    info->bits = 8;
+    info->channels = 4;
+    for (int c = 0; c < 4; c++) t->sample_of_channel[c] = c;
+    return CK_TIFF_OK;
+  }
+  if (bits > 16) {
+    say(message, "%d-bit samples", bits);
+    return CK_TIFF_ERR_UNSUPPORTED;
+  }
+  char reason[1024] = {0};
+  if (!lib.RGBAImageOK(t->tif, reason)) {
+    say(message, "%s", reason[0] ? reason : "a sample layout libtiff cannot read as RGBA");
+    return CK_TIFF_ERR_UNSUPPORTED;
+  }
+  info->mode = CK_TIFF_RGBA_READER;
+  info->bits = 8;
+  info->alpha = extra_count > 0 && extra &&
+                (alpha_kind != EXTRASAMPLE_UNSPECIFIED || info->samples_per_pixel > 3);
+  info->alpha_associated = info->alpha;  // libtiff's reader premultiplies
+  info->channels = info->alpha ? 4 : 3;
+  return CK_TIFF_OK;
+}
+
+int ck_tiff_open(const uint8_t *data, size_t size, size_t max_allocation, ck_tiff **out, ck_tiff_info *info,
+                 char *message) {
+  *out = NULL;
+  int status = ck_tiff_load(message);
+  if (status != CK_TIFF_OK) return status;
+  ck_tiff *t = calloc(1, sizeof *t);
+  if (!t || !(t->data = malloc(size ? size : 1))) {
+    free(t);
+    say(message, "out of memory for a copy of %zu bytes", size);
+    return CK_TIFF_ERR_MEMORY;
+  }
+  *out = t;
+  memcpy(t->data, data, size);
+  t->size = size;
+  TIFFOpenOptions *options = lib.OptionsAlloc();
+  if (!options) return fail(t, CK_TIFF_ERR_MEMORY, "out of memory", message);
+  lib.OptionsSetMaxSingleMemAlloc(options, (tmsize_t)max_allocation);
+  lib.OptionsSetErrorHandler(options, on_error, t);
+  lib.OptionsSetWarningHandler(options, on_warning, t);
+  t->tif = lib.ClientOpenExt("TIFF data", "r", t, read_proc, write_proc, seek_proc, close_proc, size_proc, map_proc,
+                             unmap_proc, options);
+  lib.OptionsFree(options);
+  if (!t->tif) return fail(t, CK_TIFF_ERR_CORRUPT, "reading the header", message);
+  ck_tiff_info *i = &t->info;
+  uint16_t bits = 1, spp = 1, sample_format = SAMPLEFORMAT_UINT, planar = 1, compression = 1, photometric = 0;
+  uint16_t orientation = 1;
+  if (!lib.GetField(t->tif, TAG_IMAGEWIDTH, &i->width) || !lib.GetField(t->tif, TAG_IMAGELENGTH, &i->height) ||
+      i->width == 0 || i->height == 0) {
+    return fail(t, CK_TIFF_ERR_CORRUPT, "the first page has no width or height", message);
+  }
+  lib.GetFieldDefaulted(t->tif, TAG_BITSPERSAMPLE, &bits);
+  lib.GetFieldDefaulted(t->tif, TAG_SAMPLESPERPIXEL, &spp);
+  lib.GetFieldDefaulted(t->tif, TAG_SAMPLEFORMAT, &sample_format);
+  lib.GetFieldDefaulted(t->tif, TAG_PLANARCONFIG, &planar);
+  lib.GetFieldDefaulted(t->tif, TAG_COMPRESSION, &compression);
+  lib.GetFieldDefaulted(t->tif, TAG_ORIENTATION, &orientation);
+  if (!lib.GetField(t->tif, TAG_PHOTOMETRIC, &photometric)) {
+    photometric = spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
+    i->photometric_guessed = 1;
+  }
+  t->photometric = photometric;
+  if (photometric == PHOTOMETRIC_YCBCR && compression == COMPRESSION_JPEG) {
+    // libtiff's JPEG codec converts to RGB itself when asked: the samples then read as RGB.
+    lib.SetField(t->tif, TAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+    t->photometric = PHOTOMETRIC_RGB;
+  }
+  i->bits_per_sample = bits;
+  i->samples_per_pixel = spp;
+  i->sample_format = sample_format;
+  i->photometric = photometric;
+  i->planar_separate = planar == PLANARCONFIG_SEPARATE;
+  i->compression = compression;
+  i->tiled = lib.IsTiled(t->tif) != 0;
+  i->orientation = orientation >= 1 && orientation <= 8 ? orientation : 0;
+  uint32_t icc_size = 0;
+  void *icc = NULL;
+  if (lib.GetField(t->tif, TAG_ICCPROFILE, &icc_size, &icc) && icc && icc_size > 0) {
+    i->icc = icc;
+    i->icc_size = icc_size;
+  }
+  status = choose_mode(t, message);
+  i->page_count = lib.NumberOfDirectories(t->tif);
+  *info = *i;
+  return status;
+}
+
+/// Copies `count` pixels of one run of decoded samples (`stride` samples apart, the run holding `plane`'s samples
+/// when planar) into output pixels of `channels` channels.
+static void scatter(const ck_tiff *t, const uint8_t *run, int plane, uint32_t count, uint8_t *target) {
+  const ck_tiff_info *i = &t->info;
+  int sample_bytes = i->bits / 8, channels = i->channels;
+  int stride = i->planar_separate ? 1 : i->samples_per_pixel;
+  for (int c = 0; c < channels; c++) {
+    int sample = t->sample_of_channel[c];
+    if (i->planar_separate && sample != plane) continue;
+    int offset = i->planar_separate ? 0 : sample;
+    const uint8_t *source = run + (size_t)offset * sample_bytes;
+    uint8_t *destination = target + (size_t)c * sample_bytes;
+    for (uint32_t x = 0; x < count; x++) {
+      memcpy(destination, source, (size_t)sample_bytes);
+      source += (size_t)stride * sample_bytes;
+      destination += (size_t)channels * sample_bytes;
+    }
+  }
+}
+
+/// Reads strips or tiles and copies their samples into place.
+static int read_direct(ck_tiff *t, uint8_t *output, size_t stride, char *message) {
+  const ck_tiff_info *i = &t->info;
+  int planes = i->planar_separate ? i->samples_per_pixel : 1;
+  size_t pixel_bytes = (size_t)i->channels * (i->bits / 8);
+  size_t source_pixel = (size_t)(i->planar_separate ? 1 : i->samples_per_pixel) * (i->bits / 8);
+  if (i->tiled) {
+    uint32_t tile_width = 0, tile_height = 0;
+    lib.GetField(t->tif, 322, &tile_width);
+    lib.GetField(t->tif, 323, &tile_height);
+    tmsize_t tile_size = lib.TileSize(t->tif);
+    if (tile_width == 0 || tile_height == 0 || tile_size <= 0 ||
+        (uint64_t)tile_width * tile_height * source_pixel > (uint64_t)tile_size)
+      return fail(t, CK_TIFF_ERR_CORRUPT, "a tile size that does not hold its pixels", message);
+    uint8_t *buffer = malloc((size_t)tile_size);
+    if (!buffer) return fail(t, CK_TIFF_ERR_MEMORY, "out of memory for a tile", message);
+    for (int plane = 0; plane < planes; plane++) {
+      for (uint32_t y = 0; y < i->height; y += tile_height) {
+        for (uint32_t x = 0; x < i->width; x += tile_width) {
+          uint32_t tile = lib.ComputeTile(t->tif, x, y, 0, (uint16_t)plane);
+          if (lib.ReadEncodedTile(t->tif, tile, buffer, tile_size) < 0) {
+            free(buffer);
+            return fail(t, CK_TIFF_ERR_CORRUPT, "reading a tile", message);
+          }
+          uint32_t rows = i->height - y < tile_height ? i->height - y : tile_height;
+          uint32_t columns = i->width - x < tile_width ? i->width - x : tile_width;
+          for (uint32_t r = 0; r < rows; r++) {
+            scatter(t, buffer + (size_t)r * tile_width * source_pixel, plane, columns,
+                    output + (size_t)(y + r) * stride + (size_t)x * pixel_bytes);
+          }
+        }
+      }
+    }
+    free(buffer);
+    return CK_TIFF_OK;
+  }
+  uint32_t rows_per_strip = 0;
+  lib.GetFieldDefaulted(t->tif, 278, &rows_per_strip);
+  if (rows_per_strip == 0 || rows_per_strip > i->height) rows_per_strip = i->height;
+  tmsize_t strip_size = lib.StripSize(t->tif);
+  size_t row_bytes = (size_t)i->width * source_pixel;
+  if (strip_size <= 0 || (uint64_t)row_bytes * rows_per_strip > (uint64_t)strip_size)
+    return fail(t, CK_TIFF_ERR_CORRUPT, "a strip size that does not hold its rows", message);
+  uint8_t *buffer = malloc((size_t)strip_size);
+  if (!buffer) return fail(t, CK_TIFF_ERR_MEMORY, "out of memory for a strip", message);
+  for (int plane = 0; plane < planes; plane++) {
+    for (uint32_t y = 0; y < i->height; y += rows_per_strip) {
+      uint32_t strip = lib.ComputeStrip(t->tif, y, (uint16_t)plane);
+      uint32_t rows = i->height - y < rows_per_strip ? i->height - y : rows_per_strip;
+      tmsize_t got = lib.ReadEncodedStrip(t->tif, strip, buffer, strip_size);
+      if (got < 0 || (size_t)got < row_bytes * rows) {
+        free(buffer);
+        return fail(t, got < 0 ? CK_TIFF_ERR_CORRUPT : CK_TIFF_ERR_TRUNCATED, "reading a strip", message);
+      }
+      for (uint32_t r = 0; r < rows; r++) {
+        scatter(t, buffer + (size_t)r * row_bytes, plane, i->width, output + (size_t)(y + r) * stride);
+      }
+    }
+  }
+  free(buffer);
+  return CK_TIFF_OK;
+}
+
+/// MinIsWhite inverted; associated alpha unpremultiplied.
+static void finish_direct(const ck_tiff *t, uint8_t *output, size_t stride) {
+  const ck_tiff_info *i = &t->info;
+  int invert = t->photometric == PHOTOMETRIC_MINISWHITE, color = i->alpha ? i->channels - 1 : i->channels;
+  if (!invert && !(i->alpha && i->alpha_associated)) return;
+  for (uint32_t y = 0; y < i->height; y++) {
+    uint8_t *row = output + (size_t)y * stride;
+    for (uint32_t x = 0; x < i->width; x++) {
+      if (i->bits == 8) {
+        uint8_t *p = row + (size_t)x * i->channels;
+        if (invert)
+          for (int c = 0; c < color; c++) p[c] = 255 - p[c];
+        if (i->alpha && i->alpha_associated) {
+          unsigned a = p[color];
+          for (int c = 0; c < color; c++) p[c] = a == 0 ? 0 : (uint8_t)((p[c] * 255u + a / 2) / a > 255 ? 255 : (p[c] * 255u + a / 2) / a);
+        }
+      } else {
+        uint16_t *p = (uint16_t *)(void *)(row + (size_t)x * i->channels * 2);
+        if (invert)
+          for (int c = 0; c < color; c++) p[c] = 65535 - p[c];
+        if (i->alpha && i->alpha_associated) {
+          uint64_t a = p[color];
+          for (int c = 0; c < color; c++) {
+            uint64_t v = a == 0 ? 0 : (p[c] * 65535ull + a / 2) / a;
+            p[c] = (uint16_t)(v > 65535 ? 65535 : v);
+          }
+        }
+      }
+    }
+  }
+}
+
+/// libtiff's RGBA reader, in stored order (the Orientation tag is set aside so that it is not applied here).
+static int read_rgba(ck_tiff *t, uint8_t *output, size_t stride, char *message) {
+  const ck_tiff_info *i = &t->info;
+  uint32_t *raster = malloc((size_t)i->width * i->height * 4);
+  if (!raster) return fail(t, CK_TIFF_ERR_MEMORY, "out of memory for the RGBA picture", message);
+  lib.SetField(t->tif, TAG_ORIENTATION, 1);
+  if (!lib.ReadRGBAImageOriented(t->tif, i->width, i->height, raster, 1, 1)) {
+    free(raster);
+    return fail(t, CK_TIFF_ERR_CORRUPT, "reading the picture as RGBA", message);
+  }
+  for (uint32_t y = 0; y < i->height; y++) {
+    const uint32_t *source = raster + (size_t)y * i->width;
+    uint8_t *target = output + (size_t)y * stride;
+    for (uint32_t x = 0; x < i->width; x++) {
+      uint32_t p = source[x];
+      unsigned r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF, a = p >> 24;
+      if (i->alpha) {
+        if (a != 255) {
+          r = a ? (r * 255 + a / 2) / a : 0;
+          g = a ? (g * 255 + a / 2) / a : 0;
+          b = a ? (b * 255 + a / 2) / a : 0;
+        }
+        target[0] = r > 255 ? 255 : r, target[1] = g > 255 ? 255 : g, target[2] = b > 255 ? 255 : b, target[3] = a;
+        target += 4;
+      } else {
+        target[0] = r, target[1] = g, target[2] = b;
+        target += 3;
+      }
+    }
+  }
+  free(raster);
+  return CK_TIFF_OK;
+}
+
+int ck_tiff_decode(ck_tiff *t, uint8_t *output, size_t stride, char *message) {
+  if (!t || !t->tif) {
+    say(message, "the TIFF is not open");
+    return CK_TIFF_ERR_CORRUPT;
+  }
+  t->error_count = 0;
+  if (t->info.mode == CK_TIFF_RGBA_READER) return read_rgba(t, output, stride, message);
+  int status = read_direct(t, output, stride, message);
+  if (status == CK_TIFF_OK && t->info.mode == CK_TIFF_DIRECT) finish_direct(t, output, stride);
+  return status;
+}
+
+void ck_tiff_close(ck_tiff *t) {
+  if (!t) return;
+  if (t->tif) lib.Close(t->tif);
+  free(t->data);
+  free(t);
+}

@@ -1,0 +1,200 @@
+import CTIFF
+import CropGeometry
+import CropPixels
+
+/// A TIFF decoder over libtiff (loaded at run time by the CTIFF shim, like libwebp; no libtiff headers are needed to
+/// build).
+///
+/// It reads the first page:
+/// - 8 and 16-bit unsigned gray and RGB, with an alpha extra sample or not, contiguous or planar, in strips or tiles,
+///   with any compression libtiff has, are decoded as stored (16-bit stays 16-bit); MinIsWhite is inverted and
+///   associated (premultiplied) alpha is unpremultiplied, since CropKit's buffers hold straight alpha;
+/// - 8-bit CMYK with an ICC profile is converted to sRGB through that profile (``ColorTransform``), as for JPEG;
+/// - everything else libtiff's RGBA reader takes (palettes, 1/2/4-bit, subsampled YCbCr, CIELab, CMYK without a
+///   profile) becomes 8-bit RGB or RGBA;
+/// - floating-point, signed and 32-bit samples are refused with ``CodecError/unsupportedFeature(format:feature:)``.
+///
+/// The Orientation tag becomes ``ImageMetadata/orientation`` (applied by the pipeline like an EXIF orientation, never
+/// here), and the ICC profile is kept. Further pages are counted in ``ImageInfo/frameCount`` and named in a warning.
+/// The picture is decoded whole on the first row request (``WholePictureDecoder``).
+package final class TIFFDecoder: WholePictureDecoder {
+    package let info: ImageInfo
+    package let metadata: ImageMetadata
+    package let outputWidth: Int
+    package let outputHeight: Int
+    package let outputFormat: PixelFormat
+    package let warnings: [CodecWarning]
+
+    private let handle: OpaquePointer
+    private let mode: Int32
+    /// For CMYK with a profile: the conversion to sRGB.
+    private let cmykTransform: ColorTransform?
+    var pictureRows: PictureRows
+
+    /// Reads the first page's tags; checks the size against the limits.
+    ///
+    /// - Throws: ``CodecError/corruptData(format:message:)`` or ``CodecError/truncated(format:detail:)`` for broken
+    ///   tags, ``CodecError/unsupportedFeature(format:feature:)`` for sample layouts CropKit does not decode,
+    ///   ``CodecError/tooManyPixels(width:height:limit:)`` above the limits,
+    ///   ``CodecError/libraryUnavailable(format:reason:)`` when libtiff is not installed.
+    package init(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let bytes = try input.allBytes()
+        // No single allocation of libtiff's may exceed what the largest allowed picture needs at 16-bit RGBA.
+        let (cap, overflow) = options.limits.maxPixels.multipliedReportingOverflow(by: 8)
+        let maxAllocation = overflow ? Int.max : Swift.max(cap, 64 << 20)
+        var opened: OpaquePointer?
+        var tags = ck_tiff_info()
+        let status = Self.call { message in
+            bytes.withUnsafeBufferPointer { ck_tiff_open($0.baseAddress, $0.count, maxAllocation, &opened, &tags, message) }
+        }
+        guard let opened else { throw status ?? .corruptData(format: .tiff, message: "libtiff opened nothing") }
+        if let status {
+            ck_tiff_close(opened)
+            throw status
+        }
+        handle = opened
+        let width = Int(tags.width), height = Int(tags.height)
+        do {
+            try options.limits.check(width: width, height: height)
+        } catch {
+            ck_tiff_close(opened)
+            throw CodecError(error)
+        }
+        var warnings: [CodecWarning] = []
+        if tags.warning_count > 0 {
+            let first = withUnsafeBytes(of: tags.first_warning) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            warnings.append(CodecWarning(.tiff, tags.warning_count == 1 ? first : "\(first) (and \(tags.warning_count - 1) more)"))
+        }
+        if tags.orientation == 0 { warnings.append(CodecWarning(.tiff, "an Orientation tag outside 1…8 was ignored")) }
+        if tags.photometric_guessed != 0 {
+            warnings.append(CodecWarning(.tiff, "no Photometric tag: read as \(tags.photometric == 2 ? "RGB" : "gray")"))
+        }
+        let pages = Int(tags.page_count)
+        if pages > 1 { warnings.append(CodecWarning(.tiff, "\(pages) pages: the first is decoded")) }
+        if options.strict, let first = warnings.first {
+            ck_tiff_close(opened)
+            throw .corruptData(format: .tiff, message: first.message + " (strict mode)")
+        }
+        var profile: [UInt8]? = nil
+        if let icc = tags.icc, tags.icc_size > 0 { profile = Array(UnsafeBufferPointer(start: icc, count: Int(tags.icc_size))) }
+        var metadata = ImageMetadata(
+            orientation: Orientation(exifValue: Int(tags.orientation)) ?? .up, iccProfile: profile, exif: nil)
+        mode = Int32(tags.mode)
+        var transform: ColorTransform? = nil
+        if mode == Int32(CK_TIFF_CMYK), let profile {
+            do {
+                transform = try ColorTransform(profile: profile, layout: .cmyk8, format: .tiff)
+                metadata.iccProfile = ColorTransform.sRGBProfile
+            } catch {
+                ck_tiff_close(opened)
+                throw error
+            }
+        } else if tags.photometric == 5 {
+            warnings.append(CodecWarning(.icc, "CMYK TIFF without an ICC profile: converted to RGB without colour management"))
+        }
+        cmykTransform = transform
+        let layout: ChannelLayout = switch (Int(tags.channels), mode == Int32(CK_TIFF_CMYK)) {
+        case (_, true): .rgb
+        case (1, _): .gray
+        case (2, _): .grayAlpha
+        case (3, _): .rgb
+        default: .rgba
+        }
+        let depth: BitDepth = tags.bits == 16 ? .sixteen : .eight
+        info = ImageInfo(
+            format: .tiff, width: width, height: height, orientation: metadata.orientation, layout: layout,
+            bitDepth: Int(tags.bits_per_sample), decodedDepth: depth, iccProfileSize: tags.icc_size > 0 ? Int(tags.icc_size) : nil,
+            hasEXIF: false, isProgressive: false, isInterlaced: false, colorModel: Self.describe(tags),
+            frameCount: pages > 1 ? pages : nil)
+        self.metadata = metadata
+        outputWidth = width
+        outputHeight = height
+        outputFormat = PixelFormat(layout, depth)
+        self.warnings = warnings
+        pictureRows = PictureRows(height: height)
+    }
+
+    /// Decodes whole TIFF data.
+    package convenience init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        try self.init(input: .memory(InputBytes(data)), options: options)
+    }
+
+    deinit {
+        ck_tiff_close(handle)
+    }
+
+    /// Decodes the first page into a new buffer (through a CMYK buffer and the profile's conversion for CMYK).
+    func decodePicture() throws(CodecError) -> PixelBuffer {
+        let isCMYK = mode == Int32(CK_TIFF_CMYK)
+        var buffer: PixelBuffer
+        do {
+            buffer = try PixelBuffer(
+                width: outputWidth, height: outputHeight, format: isCMYK ? .rgba8 : outputFormat, limits: .unlimited)
+        } catch {
+            throw CodecError(error)
+        }
+        try buffer.withUnsafeMutableRows { rows throws(CodecError) in
+            if let failure = Self.call({ message in
+                ck_tiff_decode(handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
+            }) {
+                throw failure
+            }
+        }
+        guard isCMYK, let cmykTransform else { return buffer }
+        var converted: PixelBuffer
+        do {
+            converted = try PixelBuffer(width: outputWidth, height: outputHeight, format: .rgb8, limits: .unlimited)
+        } catch {
+            throw CodecError(error)
+        }
+        converted.withUnsafeMutableRows { target in
+            buffer.withUnsafeRows { source in
+                for y in 0..<outputHeight {
+                    cmykTransform.convert(source.row(y), to: target.row(y), pixels: outputWidth)
+                }
+            }
+        }
+        return converted
+    }
+
+    /// "RGB, LZW, tiled 256×256"-style words for ``ImageInfo/colorModel``.
+    private static func describe(_ tags: ck_tiff_info) -> String {
+        let photometric = switch tags.photometric {
+        case 0: "gray (min-is-white)"
+        case 1: "gray"
+        case 2: "RGB"
+        case 3: "palette"
+        case 4: "mask"
+        case 5: "CMYK"
+        case 6: "YCbCr"
+        case 8, 9, 10: "CIELab"
+        default: "photometric \(tags.photometric)"
+        }
+        let compression = switch tags.compression {
+        case 1: "uncompressed"
+        case 5: "LZW"
+        case 7, 6: "JPEG"
+        case 8, 32946: "Deflate"
+        case 32773: "PackBits"
+        case 3, 4: "CCITT fax"
+        case 34925: "LZMA"
+        case 50000: "ZSTD"
+        case 50001: "WebP"
+        default: "compression \(tags.compression)"
+        }
+        var words = [photometric, compression, tags.tiled != 0 ? "tiled" : "strips"]
+        if tags.planar_separate != 0 { words.append("planar") }
+        if tags.alpha != 0 { words.append(tags.alpha_associated != 0 ? "associated alpha" : "alpha") }
+        return words.joined(separator: ", ")
+    }
+
+    /// Runs a shim call with a message buffer; the mapped failure, or `nil`.
+    private static func call(_ body: (UnsafeMutablePointer<CChar>) -> Int32) -> CodecError? {
+        var message = [CChar](repeating: 0, count: Int(CK_TIFF_MESSAGE_LENGTH) + 1)
+        let status = message.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+        guard status != CK_TIFF_OK else { return nil }
+        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        if status == Int32(CK_TIFF_ERR_UNAVAILABLE) { return .libraryUnavailable(format: .tiff, reason: text) }
+        return ShimStatus.error(status, format: .tiff, message: text, role: "decoder")
+    }
+}

@@ -1,0 +1,126 @@
+import CropGeometry
+import CropPixels
+import Foundation
+import Testing
+
+@testable import CropCodecs
+
+/// TIFF through libtiff. Most fixtures (Fixtures/tiff) were written by libvips 8.14 from photo-128.png with the
+/// compression and layout in their names, and the `-vips.png` references are libvips's decodes; two small ones are
+/// written by make-gif-tiff.py for what libvips does not write (an Orientation tag, big-endian 16-bit, planar
+/// associated alpha). See Fixtures/README.md.
+@Suite("TIFF through libtiff: strips, tiles, 8/16-bit, gray, alpha, planar, orientation, bad input")
+struct TIFFTests {
+    static func fixture(_ name: String) throws -> [UInt8] { try Fixtures.bytes("tiff/" + name) }
+
+    static func reference(_ name: String) throws -> PixelBuffer { try PNGDecoder.decode(fixture(name)).pixels }
+
+    static let vipsCases: [(file: String, format: PixelFormat, tolerance: Int, model: String)] = [
+        ("rgb-lzw-strips", .rgb8, 0, "RGB, LZW, strips"),
+        ("rgb16-deflate-tiles", .rgb16, 0, "RGB, Deflate, tiled"),
+        ("rgb-jpeg-tiles", .rgb8, 1, "RGB, JPEG, tiled"),
+        ("rgba-packbits", .rgba8, 0, "RGB, PackBits, strips, alpha"),
+        ("gray-miniswhite", .gray8, 0, "gray (min-is-white), uncompressed, strips"),
+    ]
+
+    @Test("libvips's TIFFs decode to libvips's own pixels", arguments: vipsCases)
+    func matchesVips(_ file: String, _ format: PixelFormat, _ tolerance: Int, _ model: String) throws {
+        let decoder = try TIFFDecoder(data: Self.fixture(file + ".tif"))
+        #expect(decoder.info.colorModel == model)
+        #expect(decoder.info.format == .tiff && decoder.warnings.isEmpty)
+        let pixels = try decoder.decodeAll()
+        let vips = try Self.reference(file + "-vips.png")
+        #expect(pixels.format == format && vips.format == format)
+        #expect(pixels.width == vips.width && pixels.height == vips.height)
+        #expect(maxDifference(pixels, vips) <= tolerance)
+    }
+
+    @Test("the 16-bit file keeps 16-bit precision: high bytes are the 8-bit photo's, low bytes are not dropped")
+    func sixteenBitPrecision() throws {
+        let pixels = try TIFFDecoder(data: Self.fixture("rgb16-deflate-tiles.tif")).decodeAll()
+        let photo = try PNGDecoder.decode(Fixtures.bytes("photo-128.png")).pixels
+        #expect(pixels.width == 128 && pixels.height == 85)
+        // `vips cast --shift` puts the 8-bit value in the high byte (and fills the low byte for odd values).
+        var lowBytes = Set<Int>()
+        for y in 0..<85 {
+            for x in 0..<128 {
+                let wide = pixels.pixel(x: x, y: y)
+                #expect(wide.map { $0 >> 8 } == photo.pixel(x: x, y: y))
+                lowBytes.formUnion(wide.map { $0 & 0xFF })
+            }
+        }
+        #expect(lowBytes == [0, 255])
+    }
+
+    @Test("big-endian 16-bit gray with orientation 6: samples in native order, the tag reported and not applied")
+    func bigEndianOrientation() throws {
+        let decoded = try ImageCodec.decode(Self.fixture("gray16-be-orientation6.tif"))
+        #expect(decoded.pixels.width == 6 && decoded.pixels.height == 4 && decoded.pixels.format == .gray16)
+        #expect(decoded.metadata.orientation == .rightTop && decoded.info.orientation == .rightTop)
+        #expect(decoded.info.displayedSize == PixelSize(validWidth: 4, height: 6))
+        for y in 0..<4 {
+            for x in 0..<6 {
+                #expect(decoded.pixels.pixel(x: x, y: y) == [(x * 9000 + y * 3000 + 17) % 65536])
+            }
+        }
+    }
+
+    @Test("planar RGBA with associated alpha is interleaved and unpremultiplied (within rounding)")
+    func planarAssociatedAlpha() throws {
+        let decoder = try TIFFDecoder(data: Self.fixture("rgba-associated-planar.tif"))
+        #expect(decoder.info.colorModel == "RGB, uncompressed, strips, planar, associated alpha")
+        let pixels = try decoder.decodeAll()
+        #expect(pixels.format == .rgba8 && pixels.width == 6 && pixels.height == 4)
+        for y in 0..<4 {
+            for x in 0..<6 {
+                let alpha = [0, 64, 128, 255][(x + y) % 4]
+                let straight = [(x * 40) % 256, (y * 60) % 256, (x * y * 10) % 256]
+                let got = pixels.pixel(x: x, y: y)
+                #expect(got[3] == alpha)
+                // Premultiplying to 8 bits loses up to 255 / (2 × alpha) per sample; alpha 0 keeps no colour.
+                let bound = alpha == 0 ? 255 : 255 / alpha + 1
+                for c in 0..<3 where alpha > 0 { #expect(abs(got[c] - straight[c]) <= bound, "(\(x), \(y)) channel \(c)") }
+            }
+        }
+    }
+
+    @Test("a two-page TIFF reads its first page and counts the pages")
+    func pages() throws {
+        let decoder = try TIFFDecoder(data: Self.fixture("two-pages.tif"))
+        #expect(decoder.info.frameCount == 2)
+        #expect(decoder.warnings.map(\.message) == ["2 pages: the first is decoded"])
+        let pixels = try decoder.decodeAll()
+        let photo = try PNGDecoder.decode(Fixtures.bytes("photo-128.png")).pixels
+        #expect(maxDifference(pixels, photo) == 0)
+        #expect(InfoReport.line(for: decoder.info, path: "p.tif").hasSuffix("2 pages (the first is read)"))
+    }
+
+    @Test("truncated, garbage and float TIFFs are typed errors; a TIFF over the pixel limit is refused first")
+    func badInput() throws {
+        let truncated = try Self.fixture("truncated.tif")
+        do {
+            _ = try ImageCodec.decode(truncated)
+            Issue.record("a truncated TIFF decoded")
+        } catch {
+            #expect("\(error)".contains("TIFF"), "\(error)")
+        }
+        var rng = SplitMix64(seed: 5)
+        for length in [4, 8, 16, 100, 1000] {
+            let garbage = [0x49, 0x49, 0x2A, 0x00] + (4..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            #expect(throws: CodecError.self) { try ImageCodec.decode(garbage) }
+        }
+        // A float TIFF (libvips writes one from the photo cast to float) is named as such.
+        #expect(throws: CodecError.unsupportedFeature(format: .tiff, feature: "floating-point samples")) {
+            try TIFFDecoder(data: Self.fixture("float.tif"))
+        }
+        let whole = try Self.fixture("rgba-associated-planar.tif")
+        for length in stride(from: 0, to: whole.count, by: 7) {
+            if let decoded = try? ImageCodec.decode(Array(whole.prefix(length))) {
+                #expect(decoded.pixels.width == 6 && decoded.pixels.height == 4)
+            }
+        }
+        #expect(throws: CodecError.tooManyPixels(width: 128, height: 85, limit: 5000)) {
+            try TIFFDecoder(data: Self.fixture("rgb-lzw-strips.tif"), options: DecodeOptions(limits: PixelLimits(maxPixels: 5000)))
+        }
+    }
+}
