@@ -119,6 +119,8 @@ struct ck_tiff {
   /// libtiff's first error since the last reset.
   char error[CK_TIFF_MESSAGE_LENGTH];
   int error_count;
+  /// The largest single allocation allowed (libtiff's and the shim's own).
+  size_t max_allocation;
 };
 
 static tmsize_t read_proc(thandle_t handle, void *buffer, tmsize_t length) {
@@ -182,7 +184,7 @@ static int fail(ck_tiff *t, int status, const char *fallback, char *message) {
 }
 
 /// Chooses the way to the pixels and the output's channels from the tags.
-static int choose_mode(ck_tiff *t, char *message) {
+static int choose_mode(ck_tiff *t, int cmyk_profile_available, char *message) {
   ck_tiff_info *info = &t->info;
   uint16_t extra_count = 0, *extra = NULL, inkset = INKSET_CMYK;
   lib.GetFieldDefaulted(t->tif, TAG_EXTRASAMPLES, &extra_count, &extra);
@@ -211,7 +213,7 @@ static int choose_mode(ck_tiff *t, char *message) {
     return CK_TIFF_OK;
   }
   if (t->photometric == PHOTOMETRIC_SEPARATED && inkset == INKSET_CMYK && bits == 8 &&
-      info->samples_per_pixel >= 4 && info->icc) {
+      info->samples_per_pixel >= 4 && (info->icc || cmyk_profile_available)) {
     info->mode = CK_TIFF_CMYK;
     info->bits = 8;
     info->channels = 4;
@@ -236,8 +238,8 @@ static int choose_mode(ck_tiff *t, char *message) {
   return CK_TIFF_OK;
 }
 
-int ck_tiff_open(const uint8_t *data, size_t size, size_t max_allocation, ck_tiff **out, ck_tiff_info *info,
-                 char *message) {
+int ck_tiff_open(const uint8_t *data, size_t size, size_t max_allocation, int cmyk_profile_available, ck_tiff **out,
+                 ck_tiff_info *info, char *message) {
   *out = NULL;
   int status = ck_tiff_load(message);
   if (status != CK_TIFF_OK) return status;
@@ -250,6 +252,7 @@ int ck_tiff_open(const uint8_t *data, size_t size, size_t max_allocation, ck_tif
   *out = t;
   memcpy(t->data, data, size);
   t->size = size;
+  t->max_allocation = max_allocation;
   TIFFOpenOptions *options = lib.OptionsAlloc();
   if (!options) return fail(t, CK_TIFF_ERR_MEMORY, "out of memory", message);
   lib.OptionsSetMaxSingleMemAlloc(options, (tmsize_t)max_allocation);
@@ -296,7 +299,7 @@ int ck_tiff_open(const uint8_t *data, size_t size, size_t max_allocation, ck_tif
     i->icc = icc;
     i->icc_size = icc_size;
   }
-  status = choose_mode(t, message);
+  status = choose_mode(t, cmyk_profile_available, message);
   i->page_count = lib.NumberOfDirectories(t->tif);
   *info = *i;
   return status;
@@ -336,6 +339,10 @@ static int read_direct(ck_tiff *t, uint8_t *output, size_t stride, char *message
     if (tile_width == 0 || tile_height == 0 || tile_size <= 0 ||
         (uint64_t)tile_width * tile_height * source_pixel > (uint64_t)tile_size)
       return fail(t, CK_TIFF_ERR_CORRUPT, "a tile size that does not hold its pixels", message);
+    if ((uint64_t)tile_size > t->max_allocation) {
+      say(message, "a tile of %lld bytes is over the %zu-byte allocation limit", (long long)tile_size, t->max_allocation);
+      return CK_TIFF_ERR_MEMORY;
+    }
     uint8_t *buffer = malloc((size_t)tile_size);
     if (!buffer) return fail(t, CK_TIFF_ERR_MEMORY, "out of memory for a tile", message);
     for (int plane = 0; plane < planes; plane++) {
@@ -365,6 +372,10 @@ static int read_direct(ck_tiff *t, uint8_t *output, size_t stride, char *message
   size_t row_bytes = (size_t)i->width * source_pixel;
   if (strip_size <= 0 || (uint64_t)row_bytes * rows_per_strip > (uint64_t)strip_size)
     return fail(t, CK_TIFF_ERR_CORRUPT, "a strip size that does not hold its rows", message);
+  if ((uint64_t)strip_size > t->max_allocation) {
+    say(message, "a strip of %lld bytes is over the %zu-byte allocation limit", (long long)strip_size, t->max_allocation);
+    return CK_TIFF_ERR_MEMORY;
+  }
   uint8_t *buffer = malloc((size_t)strip_size);
   if (!buffer) return fail(t, CK_TIFF_ERR_MEMORY, "out of memory for a strip", message);
   for (int plane = 0; plane < planes; plane++) {

@@ -119,6 +119,40 @@ package enum EXIF {
                 0x00, 0x00, 0x00, 0x00]  // no next IFD
     }
 
+    /// The TIFF tag number of the copyright notice (ASCII, in IFD0).
+    package static let copyrightTag = 0x8298
+
+    /// The copyright notice's bytes from IFD0 (ASCII, without the trailing NULs), or `nil` when the block is malformed
+    /// or has none.
+    /// - Complexity: O(entries in IFD0 + the notice's length).
+    package static func readCopyright(tiff: [UInt8]) -> [UInt8]? {
+        guard let reader = try? TIFFReader(tiff), let entries = try? reader.entries(ofIFDAt: reader.ifd0Offset),
+            let entry = entries.first(where: { $0.tag == copyrightTag }), entry.type == TIFFReader.typeASCII,
+            entry.count > 0, let start = reader.valuePosition(of: entry, elementSize: 1)
+        else { return nil }
+        var notice = Array(tiff[start..<start + entry.count])
+        while notice.last == 0 { notice.removeLast() }
+        return notice.isEmpty ? nil : notice
+    }
+
+    /// A minimal big-endian block holding only a copyright notice (ASCII, NUL-terminated) and, unless it is 1, an
+    /// orientation tag.
+    package static func copyrightBlock(_ notice: [UInt8], orientation: Orientation = .up) -> [UInt8] {
+        let text = notice + [0]
+        let count = orientation == .up ? 1 : 2
+        let dataOffset = 8 + 2 + 12 * count + 4
+        var block: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, UInt8(count)]
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        if orientation != .up {
+            block += [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, UInt8(orientation.exifValue), 0x00, 0x00]
+        }
+        block += [0x82, 0x98, 0x00, 0x02] + be32(text.count)
+        block += text.count <= 4 ? text + [UInt8](repeating: 0, count: 4 - text.count) : be32(dataOffset)
+        block += [0, 0, 0, 0]
+        if text.count > 4 { block += text }
+        return block
+    }
+
     /// The TIFF bytes of a JPEG APP1 segment's payload when it is an EXIF segment (`Exif\0\0` + TIFF), else `nil`.
     package static func tiffBytes(fromAPP1 payload: [UInt8]) -> [UInt8]? {
         guard payload.count > jpegSegmentHeader.count, payload.starts(with: jpegSegmentHeader.prefix(5)) else {
@@ -142,6 +176,7 @@ struct TIFFReader {
         let position: Int
     }
 
+    static let typeASCII = 2
     static let typeShort = 3
     static let typeLong = 4
 

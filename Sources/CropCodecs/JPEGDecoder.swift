@@ -99,7 +99,12 @@ package final class JPEGDecoder: ImageRowDecoder {
         }
         let colorSpace = UInt32(bitPattern: header.color_space)
         if colorSpace == JCS_CMYK.rawValue || colorSpace == JCS_YCCK.rawValue {
-            if let profile = metadata.iccProfile {
+            let fallback = metadata.iccProfile == nil ? options.defaultCMYKProfile : nil
+            if let profile = metadata.iccProfile ?? fallback?.bytes {
+                if let fallback {
+                    warnings.append(CodecWarning(
+                        .icc, "CMYK JPEG without an ICC profile: converted through the default CMYK profile \(fallback.path)"))
+                }
                 do {
                     let transform = try ColorTransform(
                         profile: profile, layout: header.saw_adobe_marker != 0 ? .cmyk8Inverted : .cmyk8, format: .jpeg)

@@ -45,7 +45,8 @@ package final class TIFFDecoder: WholePictureDecoder {
         var opened: OpaquePointer?
         var tags = ck_tiff_info()
         let status = Self.call { message in
-            bytes.withUnsafeBufferPointer { ck_tiff_open($0.baseAddress, $0.count, maxAllocation, &opened, &tags, message) }
+            bytes.withUnsafeBufferPointer { ck_tiff_open(
+                $0.baseAddress, $0.count, maxAllocation, options.defaultCMYKProfile == nil ? 0 : 1, &opened, &tags, message) }
         }
         guard let opened else { throw status ?? .corruptData(format: .tiff, message: "libtiff opened nothing") }
         if let status {
@@ -81,9 +82,14 @@ package final class TIFFDecoder: WholePictureDecoder {
             orientation: Orientation(exifValue: Int(tags.orientation)) ?? .up, iccProfile: profile, exif: nil)
         mode = Int32(tags.mode)
         var transform: ColorTransform? = nil
-        if mode == Int32(CK_TIFF_CMYK), let profile {
+        let fallback = profile == nil ? options.defaultCMYKProfile : nil
+        if mode == Int32(CK_TIFF_CMYK), let cmykProfile = profile ?? fallback?.bytes {
+            if let fallback {
+                warnings.append(CodecWarning(
+                    .icc, "CMYK TIFF without an ICC profile: converted through the default CMYK profile \(fallback.path)"))
+            }
             do {
-                transform = try ColorTransform(profile: profile, layout: .cmyk8, format: .tiff)
+                transform = try ColorTransform(profile: cmykProfile, layout: .cmyk8, format: .tiff)
                 metadata.iccProfile = ColorTransform.sRGBProfile
             } catch {
                 ck_tiff_close(opened)

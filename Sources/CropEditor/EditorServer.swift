@@ -183,7 +183,8 @@ public struct EditorServer: Sendable {
             result = try await renderQueue.perform {
                 let format = try options.format ?? source.info().format.defaultOutput
                 let steps: [ImageOperation] = [.recipe(recipe)] + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
-                return try pipeline.run(source, steps, to: .data(SaveOptions(format: format, quality: options.quality, colorProfile: options.colorProfile)))
+                return try pipeline.run(source, steps, to: .data(SaveOptions(
+                    format: format, quality: options.quality, colorProfile: options.colorProfile, metadata: options.metadata)))
             }
         } catch let error as CropKitError {
             throw EditorError(error)

@@ -2,11 +2,13 @@ import CropKit
 import Hummingbird
 import HummingbirdCore
 
-/// The output options of a render request's query: `format`, `quality`, `icc`, `maxWidth`, `maxHeight`, `recipe`.
+/// The output options of a render request's query: `format`, `quality`, `icc`, `metadata`, `maxWidth`, `maxHeight`,
+/// `recipe`.
 struct RenderOptions {
     var format: ImageFormat?
     var quality: Int
     var colorProfile = ColorProfilePolicy.keep
+    var metadata = MetadataPolicy.keep
     var maximumSize: PixelSize?
     var recipeJSON: String?
 
@@ -26,6 +28,12 @@ struct RenderOptions {
                 throw .invalidParameter(name: "icc", reason: "'\(text)' is not keep or srgb")
             }
             colorProfile = policy
+        }
+        if let text = query["metadata"] {
+            guard let policy = MetadataPolicy(rawValue: text.lowercased()) else {
+                throw .invalidParameter(name: "metadata", reason: "'\(text)' is not keep, strip or icc-copyright")
+            }
+            metadata = policy
         }
         if let text = query["quality"] {
             guard let q = Int(text), (1...100).contains(q) else {

@@ -16,7 +16,7 @@ struct OutputColor {
     let warnings: [PipelineWarning]
 
     init(metadata source: ImageMetadata, pixelFormat: PixelFormat, options: SaveOptions) {
-        var metadata = options.stripMetadata ? ImageMetadata.none : source
+        var metadata = options.metadata.applied(to: source)
         var transform: ColorTransform?
         var warnings: [PipelineWarning] = []
         if let profile = source.iccProfile, options.colorProfile == .sRGB || options.stripMetadata,

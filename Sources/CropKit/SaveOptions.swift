@@ -1,7 +1,8 @@
 /// How an output image is encoded and written.
 ///
 /// By default metadata is kept: the ICC profile is written back and the EXIF block too, with its orientation tag set
-/// to 1 because CropKit's outputs are always upright. ``stripMetadata`` drops both.
+/// to 1 because CropKit's outputs are always upright. ``metadata`` can drop both, or keep only the profile and the
+/// copyright notice.
 public struct SaveOptions: Hashable, Sendable {
     /// The output format; `nil` takes it from the file name's extension (and is JPEG for in-memory output).
     public var format: ImageFormat?
@@ -26,9 +27,15 @@ public struct SaveOptions: Hashable, Sendable {
     public var bitDepth: Int?
     /// Keep the colours and profile as they are, or convert to sRGB (see ``ColorProfilePolicy``). Default ``ColorProfilePolicy/keep``.
     public var colorProfile: ColorProfilePolicy
-    /// Drop the ICC profile and the EXIF block. Pixels with a profile other than sRGB are converted to sRGB first, so
-    /// the colours look the same without it.
-    public var stripMetadata: Bool
+    /// Which metadata the output keeps: all of it (the default), none, or the ICC profile and the copyright notice
+    /// (see ``MetadataPolicy``).
+    public var metadata: MetadataPolicy
+    /// Drop the ICC profile and the EXIF block (``metadata`` is ``MetadataPolicy/strip``). Pixels with a profile
+    /// other than sRGB are converted to sRGB first, so the colours look the same without it.
+    public var stripMetadata: Bool {
+        get { metadata == .strip }
+        set { metadata = newValue ? .strip : .keep }
+    }
     /// Replace an existing output file. Without it an existing file is an error and is left untouched.
     public var overwrite: Bool
 
@@ -37,7 +44,7 @@ public struct SaveOptions: Hashable, Sendable {
         format: ImageFormat? = nil, quality: Int = 90, subsampling: ChromaSubsampling? = nil,
         progressive: Bool = false, optimizeHuffman: Bool = false, pngCompressionLevel: Int = 6,
         lossless: Bool = false, effort: Int? = nil, bitDepth: Int? = nil, colorProfile: ColorProfilePolicy = .keep,
-        stripMetadata: Bool = false, overwrite: Bool = false
+        stripMetadata: Bool = false, metadata: MetadataPolicy = .keep, overwrite: Bool = false
     ) {
         self.colorProfile = colorProfile
         self.lossless = lossless
@@ -49,7 +56,7 @@ public struct SaveOptions: Hashable, Sendable {
         self.progressive = progressive
         self.optimizeHuffman = optimizeHuffman
         self.pngCompressionLevel = pngCompressionLevel
-        self.stripMetadata = stripMetadata
+        self.metadata = stripMetadata ? .strip : metadata
         self.overwrite = overwrite
     }
 

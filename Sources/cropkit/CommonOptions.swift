@@ -37,6 +37,11 @@ struct CommonOptions: ParsableArguments {
     @Flag(help: "Drop all metadata (EXIF and ICC profile; non-sRGB pixels are converted to sRGB first). By default both are kept, with orientation reset to 1.")
     var strip = false
 
+    @Option(help: ArgumentHelp(
+        "Metadata to keep: keep (EXIF and ICC, orientation reset to 1), strip (as --strip), icc-copyright (the ICC profile and only the EXIF copyright notice).",
+        valueName: "policy"))
+    var metadata: MetadataPolicy = .keep
+
     @Flag(help: "Overwrite an existing output file, even when it is the input.")
     var force = false
 
@@ -61,6 +66,9 @@ struct CommonOptions: ParsableArguments {
         if let bitDepth, bitDepth != 8 && bitDepth != 10 {
             throw ValidationError("--bit-depth must be 8 or 10, got \(bitDepth).")
         }
+        if strip && metadata != .keep && metadata != .strip {
+            throw ValidationError("--strip and --metadata \(metadata.rawValue) contradict each other.")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
     }
 
@@ -69,7 +77,7 @@ struct CommonOptions: ParsableArguments {
         SaveOptions(
             format: format, quality: quality, subsampling: subsampling.value, progressive: progressive,
             optimizeHuffman: optimize, pngCompressionLevel: compression, lossless: lossless, effort: effort,
-            bitDepth: bitDepth, colorProfile: icc, stripMetadata: strip, overwrite: force)
+            bitDepth: bitDepth, colorProfile: icc, stripMetadata: strip, metadata: metadata, overwrite: force)
     }
 
     /// The number of parallel jobs: `--jobs` or one per core.

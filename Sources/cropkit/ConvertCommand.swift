@@ -92,6 +92,8 @@ enum SubsamplingChoice: String, ExpressibleByArgument, CaseIterable {
 
 extension ColorProfilePolicy: ExpressibleByArgument {}
 
+extension MetadataPolicy: ExpressibleByArgument {}
+
 extension ImageFormat: ExpressibleByArgument {
     public init?(argument: String) {
         switch argument.lowercased() {

@@ -8,9 +8,10 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Show what CropKit does on the bundled sample photo: writes a folder of results and times them.",
         discussion: """
-            Uses two pictures that come with the tool: a real photo stored sideways (1200×1800 with EXIF \
-            orientation 6, so it is shown 1800×1200) and a 660×315 RGBA PNG. Writes into ./cropkit-demo (or \
-            --out-dir), replacing the demo's own files from an earlier run:
+            Uses three pictures that come with the tool: a real photo stored sideways (1200×1800 with EXIF \
+            orientation 6, so it is shown 1800×1200), a 660×315 RGBA PNG and an iPhone HEIC (4032×3024 grid \
+            tiles, Display P3). Writes into ./cropkit-demo (or --out-dir), replacing the demo's own files from an \
+            earlier run:
 
               upright.jpg                   the photo with its orientation baked into the pixels
               thumbnail-256.png             a 256 px square thumbnail with rounded corners
@@ -20,6 +21,10 @@ struct DemoCommand: ParsableCommand {
               fit-800x800.jpg               resized to fit inside 800×800
               fill-800x800.jpg              resized to fill 800×800, the overhang cut off
               watercolor-pad-400x400.png    the RGBA picture fitted and padded to 400×400 on transparency
+              iphone-thumbnail-256.webp     the iPhone HEIC as a 256 px square WebP thumbnail
+              iphone-srgb-1600.jpg          the iPhone HEIC fitted in 1600 px, converted from Display P3 to sRGB
+
+            A step whose codec library is not installed (libheif, libwebp) is reported as skipped.
 
             Each file is listed with its pixel size, byte size and the time it took.
 
@@ -51,6 +56,7 @@ struct DemoCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let photo = samples + "/" + Samples.photo, rgba = samples + "/" + Samples.rgba
+        let heic = samples + "/" + Samples.heic
         let pipeline = ImagePipeline()
         let jpeg = SaveOptions(format: .jpeg, quality: 90, overwrite: true)
         let png = SaveOptions(format: .png, overwrite: true)
@@ -88,14 +94,21 @@ struct DemoCommand: ParsableCommand {
                  make: make(photo, [.resize(ResizeRequest(.box(box), mode: .fill()))], jpeg)),
             Step(name: "watercolor-pad-400x400.png", what: "RGBA sample fitted and padded on transparency",
                  make: make(rgba, [.resize(ResizeRequest(.box(PixelSize(validWidth: 400, height: 400)), mode: .pad()))], png)),
+            Step(name: "iphone-thumbnail-256.webp", what: "iPhone HEIC (grid tiles) → 256 px square WebP thumbnail",
+                 make: make(heic, [.thumbnail(ThumbnailRequest(side: 256))],
+                            SaveOptions(format: .webp, quality: 80, overwrite: true))),
+            Step(name: "iphone-srgb-1600.jpg", what: "iPhone HEIC fitted in 1600 px, Display P3 → sRGB (lcms2)",
+                 make: make(heic, [.fit(within: PixelSize(validWidth: 1600, height: 1600))],
+                            SaveOptions(format: .jpeg, quality: 90, colorProfile: .sRGB, overwrite: true))),
         ]
         if !quiet {
             Console.out(
                 "CropKit demo on \(Samples.photo) (stored \(Console.size(info.storedSize)), EXIF orientation "
-                    + "\(info.orientation.exifValue), shown \(Console.size(info.displayedSize))) and \(Samples.rgba)\n")
+                    + "\(info.orientation.exifValue), shown \(Console.size(info.displayedSize))), \(Samples.rgba) "
+                    + "and \(Samples.heic)\n")
         }
         let nameWidth = steps.map(\.name.count).max()!
-        var failed = 0
+        var failed = 0, skipped = 0
         let total = Stopwatch()
         for step in steps {
             let path = (outDir as NSString).appendingPathComponent(step.name)
@@ -111,6 +124,9 @@ struct DemoCommand: ParsableCommand {
                         "  \(name)  \(size) \(String(repeating: " ", count: max(0, 7 - bytes.count)))\(bytes)  "
                             + "\(String(repeating: " ", count: max(0, 7 - time.count)))\(time)  \(step.what)\n")
                 }
+            } catch CropKitError.codec(.libraryUnavailable(_, let reason)) {
+                skipped += 1
+                if !quiet { Console.out("  \(step.name): skipped, \(reason)\n") }
             } catch {
                 failed += 1
                 printError("cropkit demo: \(step.name): \(describe(error))")
@@ -118,7 +134,9 @@ struct DemoCommand: ParsableCommand {
         }
         if !quiet {
             let folder = URL(fileURLWithPath: outDir).standardizedFileURL.path
-            Console.out("Wrote \(steps.count - failed) files to \(folder) in \(Console.duration(total.elapsed)).\n")
+            Console.out(
+                "Wrote \(steps.count - failed - skipped) files to \(folder) in \(Console.duration(total.elapsed))"
+                    + (skipped > 0 ? " (\(skipped) skipped).\n" : ".\n"))
         }
         if failed > 0 { throw ExitCode.failure }
     }

@@ -7,6 +7,8 @@ enum Samples {
     static let photo = "waterfall-orientation6.jpg"
     /// A 660×315 RGBA PNG: a watercolour blot cut out on transparency.
     static let rgba = "watercolor-rgba.png"
+    /// An iPhone 13 Pro HEIC: 4032×3024 in 512×512 grid tiles, Display P3.
+    static let heic = "iphone-pug.heic"
 
     /// The folder holding the samples.
     ///

@@ -40,7 +40,8 @@ import Testing
         let expected: [(String, (Int, Int)?)] = [
             ("upright.jpg", (1800, 1200)), ("thumbnail-256.png", (256, 256)), ("straightened-7.5.jpg", nil),
             ("avatar-circle.png", (512, 512)), ("fit-800x800.jpg", (800, 533)), ("fill-800x800.jpg", (800, 800)),
-            ("watercolor-pad-400x400.png", (400, 400)),
+            ("watercolor-pad-400x400.png", (400, 400)), ("iphone-thumbnail-256.webp", (256, 256)),
+            ("iphone-srgb-1600.jpg", (1600, 1200)),
         ]
         for (name, size) in expected {
             let path = dir + "/show/" + name
@@ -58,13 +59,21 @@ import Testing
         // The avatar is a circle: transparent corners, opaque centre.
         let avatar = try CLI.load(dir + "/show/avatar-circle.png")
         #expect(avatar.pixel(x: 0, y: 0)[3] == 0 && avatar.pixel(x: 256, y: 256)[3] == 255)
+        // The iPhone HEIC: a WebP thumbnail, and a JPEG converted from Display P3 to sRGB with the sRGB profile.
+        #expect(try ImageSource.file(dir + "/show/iphone-thumbnail-256.webp").info().format == .webp)
+        let converted = try ImageSource.file(dir + "/show/iphone-srgb-1600.jpg").info()
+        #expect(converted.format == .jpeg && converted.iccProfileSize != nil)
+        let profile = try #require(try Image(contentsOfFile: dir + "/show/iphone-srgb-1600.jpg").metadata.iccProfile)
+        // The description is UTF-16 in lcms2's profile: read it with the zero bytes left out.
+        let text = String(decoding: profile.filter { $0 != 0 }, as: UTF8.self)
+        #expect(text.contains("sRGB") && !text.contains("Display P3"))
         // The padded RGBA sample keeps transparency around it.
         let pad = try CLI.load(dir + "/show/watercolor-pad-400x400.png")
         #expect(pad.channelCount == 4 && pad.pixel(x: 0, y: 0)[3] == 0)
         let listed = run.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }
-        #expect(listed.count == 8)
+        #expect(listed.count == 10)
         for line in listed { #expect(line.contains(" ms ") || line.contains(" s "), "no time in \(line)") }
-        #expect(run.stdout.contains("Wrote 8 files to \(dir)/show"), "\(run)")
+        #expect(run.stdout.contains("Wrote 10 files to \(dir)/show"), "\(run)")
     }
 
     @Test("Every subcommand's --help has examples", arguments: subcommands)

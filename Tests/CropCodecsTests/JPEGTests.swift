@@ -79,9 +79,12 @@ struct JPEGTests {
         #expect(narrow.samples.allSatisfy { abs($0 - 128) <= 1 })
     }
 
-    @Test("Adobe CMYK decodes to RGB with the inverted convention")
+    @Test("Adobe CMYK without a profile, and no default profile, decodes naively with the inverted convention")
     func cmyk() throws {
-        let decoded = try JPEGDecoder.decode(Fixtures.bytes("cmyk-adobe.jpg"))
+        let decoded = try JPEGDecoder.decode(Fixtures.bytes("cmyk-adobe.jpg"), options: DecodeOptions(defaultCMYKProfile: nil))
+        #expect(decoded.warnings.contains {
+            $0.message == "CMYK JPEG without an ICC profile: converted to RGB without colour management"
+        })
         #expect(decoded.info.colorModel == "CMYK (Adobe, inverted)")
         #expect(decoded.pixels.format == .rgb8)
         // Patches (C, M, Y, K) → R = (255 − C)(255 − K)/255 and so on.

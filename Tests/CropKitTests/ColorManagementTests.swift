@@ -44,6 +44,21 @@ struct ColorManagementTests {
         #expect(Self.profileDescription(image.image.metadata.iccProfile))
     }
 
+    @Test("a CMYK JPEG without a profile converts through the default CMYK profile (Ghostscript's SWOP), as vips does",
+          .enabled(if: DefaultCMYKProfile.system != nil, "needs libgs-common's default_cmyk.icc (.ci/install-deps build)"))
+    func cmykDefaultProfile() throws {
+        let source = ImageSource.file(Fixtures.path("color/canon-cmyk-107x71-noprofile.jpg"))
+        let image = try ImagePipeline().run(source, [])
+        let reference = try ImageCodec.decode(
+            FileIO.readFile(atPath: Fixtures.path("color/canon-cmyk-107x71-noprofile-vips-srgb.png"))).pixels
+        #expect(meanDifference(image.pixels, reference) <= 0.05, "mean \(meanDifference(image.pixels, reference))")
+        #expect(maxDifference(image.pixels, reference) <= 1)
+        #expect(Self.profileDescription(image.image.metadata.iccProfile))
+        #expect(image.report.warnings.contains { "\($0)".contains("default CMYK profile") })
+        #expect(DefaultCMYKProfile.isCMYKProfile(DefaultCMYKProfile.system?.bytes ?? []))
+        #expect(!DefaultCMYKProfile.isCMYKProfile(ColorTransform.sRGBProfile ?? []))
+    }
+
     @Test("--icc srgb converts Display P3 and Adobe RGB and embeds sRGB; the default keeps pixels and profile",
           arguments: ["canon-saturated-p3", "canon-adobergb"])
     func rgbProfiles(_ name: String) throws {

@@ -84,9 +84,11 @@ typedef struct {
 } ck_tiff_info;
 
 /// Opens TIFF data (copied; the caller's bytes may go) and reads its first page's tags. No single allocation of
-/// libtiff's may exceed `max_allocation` bytes. Release the handle with ck_tiff_close, also after a failure.
-int ck_tiff_open(const uint8_t *data, size_t size, size_t max_allocation, ck_tiff **tiff, ck_tiff_info *info,
-                 char *message);
+/// libtiff's may exceed `max_allocation` bytes. 8-bit CMYK is handed over as stored (CK_TIFF_CMYK) when the file has
+/// an ICC profile or `cmyk_profile_available` says the caller has a default one. Release the handle with
+/// ck_tiff_close, also after a failure.
+int ck_tiff_open(const uint8_t *data, size_t size, size_t max_allocation, int cmyk_profile_available, ck_tiff **tiff,
+                 ck_tiff_info *info, char *message);
 
 /// Decodes the first page into `output` (`stride` bytes per row, width × height of the info), as the info's mode,
 /// channels and bits say.

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The CMYK profile that CMYK pixels are converted through when their file embeds none (a CMYK JPEG or TIFF without
+/// an ICC profile).
+///
+/// CropKit ships no CMYK profile of its own (the good ones are not freely redistributable). It uses, in this order:
+/// 1. the file named by the `CROPKIT_CMYK_PROFILE` environment variable;
+/// 2. Ghostscript's `default_cmyk.icc`, a U.S. Web Coated (SWOP) characterisation, which Debian and Ubuntu install with
+///    `libgs-common` (`.ci/install-deps build` installs it) and Homebrew with `ghostscript`.
+///
+/// A file that is missing or is not a CMYK profile is skipped. When none is found, CMYK is converted naively
+/// (R = 255 × (1 − C) × (1 − K) …), as browsers without colour management do, with a warning saying so.
+package enum DefaultCMYKProfile {
+    /// Where the profile is looked for, in order.
+    package static var searchPaths: [String] {
+        var paths: [String] = []
+        if let named = ProcessInfo.processInfo.environment["CROPKIT_CMYK_PROFILE"], !named.isEmpty { paths.append(named) }
+        paths += [
+            "/usr/share/color/icc/ghostscript/default_cmyk.icc",
+            "/opt/homebrew/share/ghostscript/iccprofiles/default_cmyk.icc",
+            "/usr/local/share/ghostscript/iccprofiles/default_cmyk.icc",
+        ]
+        return paths
+    }
+
+    /// The first usable profile on the search path, read once per process; `nil` when there is none.
+    package static let system: (path: String, bytes: [UInt8])? = {
+        for path in searchPaths {
+            guard let bytes = try? FileIO.readFile(atPath: path), isCMYKProfile(bytes) else { continue }
+            return (path, bytes)
+        }
+        return nil
+    }()
+
+    /// Whether `bytes` look like an ICC profile whose data colour space is CMYK (header signature `acsp`, colour
+    /// space `CMYK`).
+    package static func isCMYKProfile(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 128 && bytes[36..<40].elementsEqual("acsp".utf8) && bytes[16..<20].elementsEqual("CMYK".utf8)
+    }
+}
