@@ -78,6 +78,8 @@ for i, p in enumerate(gifs):
 d = reset("FuzzTIFF")
 for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "tiff/*.tif")))):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
+# Regression seed: a strip size of 4 GB made the shim allocate it (now refused at the allocation limit).
+write(d, "crash-huge-strip", bytes([10]) + read(os.path.join(CODECS, "tiff/crashers/huge-strip.bin")))
 d = reset("FuzzEXIF")
 for p in jpegs:
     tiff = app1_tiff(read(p))

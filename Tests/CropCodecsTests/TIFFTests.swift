@@ -84,6 +84,20 @@ struct TIFFTests {
         }
     }
 
+    @Test("FuzzTIFF's first find: a strip claiming 4 GB is refused at the allocation limit, not allocated")
+    func hugeStrip() throws {
+        let bytes = try Self.fixture("crashers/huge-strip.bin")
+        for limits in [PixelLimits(maxPixels: 4_000_000), .default] {
+            do {
+                _ = try ImageCodec.decode(bytes, options: DecodeOptions(limits: limits))
+                Issue.record("the 4 GB strip decoded")
+            } catch {
+                guard case .resourceLimit(.tiff, let message) = error else { throw error }
+                #expect(message.contains("over the") && message.contains("allocation limit"), "\(message)")
+            }
+        }
+    }
+
     @Test("a two-page TIFF reads its first page and counts the pages")
     func pages() throws {
         let decoder = try TIFFDecoder(data: Self.fixture("two-pages.tif"))
