@@ -27,6 +27,14 @@ struct heif_decoding_options {
   uint8_t ignore_transformations;
 };
 
+/// libheif's heif_color_profile_nclx (version 1 fields, then the primaries it decodes from them).
+struct nclx_profile {
+  uint8_t version;
+  int color_primaries, transfer_characteristics, matrix_coefficients;
+  uint8_t full_range_flag;
+  float red_x, red_y, green_x, green_y, blue_x, blue_y, white_x, white_y;
+};
+
 static struct {
   const char *(*get_version)(void);
   void *(*context_alloc)(void);
@@ -42,6 +50,8 @@ static struct {
   uint32_t (*handle_profile_type)(const void *);
   size_t (*handle_icc_size)(const void *);
   struct heif_error (*handle_icc)(const void *, void *);
+  struct heif_error (*handle_nclx)(const void *, struct nclx_profile **);
+  void (*nclx_free)(struct nclx_profile *);
   int (*metadata_count)(const void *, const char *);
   int (*metadata_ids)(const void *, const char *, heif_item_id *, int);
   size_t (*metadata_size)(const void *, heif_item_id);
@@ -115,6 +125,8 @@ static void load(void) {
   BIND(handle_profile_type, "heif_image_handle_get_color_profile_type")
   BIND(handle_icc_size, "heif_image_handle_get_raw_color_profile_size")
   BIND(handle_icc, "heif_image_handle_get_raw_color_profile")
+  BIND(handle_nclx, "heif_image_handle_get_nclx_color_profile")
+  BIND(nclx_free, "heif_nclx_color_profile_free")
   BIND(metadata_count, "heif_image_handle_get_number_of_metadata_blocks")
   BIND(metadata_ids, "heif_image_handle_get_list_of_metadata_block_IDs")
   BIND(metadata_size, "heif_image_handle_get_metadata_size")
@@ -213,6 +225,16 @@ int ck_heif_open(const uint8_t *data, size_t size, ck_heif **out, ck_heif_info *
   info->profile_type = lib.handle_profile_type(heif->handle);
   info->icc_size = (info->profile_type == 0x72494343 /* rICC */ || info->profile_type == 0x70726f66 /* prof */)
                        ? lib.handle_icc_size(heif->handle) : 0;
+  struct nclx_profile *nclx = NULL;
+  if (info->profile_type == 0x6E636C78 /* nclx */ && lib.handle_nclx(heif->handle, &nclx).code == HEIF_OK && nclx) {
+    info->nclx_primaries = nclx->color_primaries;
+    info->nclx_transfer = nclx->transfer_characteristics;
+    info->nclx_matrix = nclx->matrix_coefficients;
+    const float xy[8] = {nclx->red_x, nclx->red_y, nclx->green_x, nclx->green_y,
+                         nclx->blue_x, nclx->blue_y, nclx->white_x, nclx->white_y};
+    for (int i = 0; i < 8; i++) info->nclx_chromaticities[i] = xy[i];
+    lib.nclx_free(nclx);
+  }
   info->image_count = lib.number_of_top_level_images(heif->context);
   // The EXIF block: a 4-byte offset to the TIFF header, then the block (often with an "Exif\0\0" prefix there).
   heif_item_id id;

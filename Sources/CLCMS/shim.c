@@ -37,6 +37,13 @@ static struct {
   void (*do_transform)(void *, const void *, void *, uint32_t);
   int (*save_to_mem)(void *, void *, uint32_t *);
   void (*set_log_error_handler)(void *);
+  void *(*build_parametric_curve)(void *, int32_t, const double *);
+  void (*free_tone_curve)(void *);
+  void *(*create_rgb_profile)(const double *, const double *, void *const *);
+  void *(*mlu_alloc)(void *, uint32_t);
+  int (*mlu_set_ascii)(void *, const char *, const char *, const char *);
+  void (*mlu_free)(void *);
+  int (*write_tag)(void *, uint32_t, const void *);
 } lib;
 
 struct ck_lcms_transform {
@@ -78,6 +85,13 @@ static void load(void) {
   BIND(do_transform, "cmsDoTransform")
   BIND(save_to_mem, "cmsSaveProfileToMem")
   BIND(set_log_error_handler, "cmsSetLogErrorHandler")
+  BIND(build_parametric_curve, "cmsBuildParametricToneCurve")
+  BIND(free_tone_curve, "cmsFreeToneCurve")
+  BIND(create_rgb_profile, "cmsCreateRGBProfile")
+  BIND(mlu_alloc, "cmsMLUalloc")
+  BIND(mlu_set_ascii, "cmsMLUsetASCII")
+  BIND(mlu_free, "cmsMLUfree")
+  BIND(write_tag, "cmsWriteTag")
 #undef BIND
   lib.set_log_error_handler((void *)quiet);
   load_status = CK_LCMS_OK;
@@ -172,3 +186,63 @@ int ck_lcms_srgb_profile(uint8_t **bytes, size_t *size, char *message) {
 }
 
 void ck_lcms_free_bytes(uint8_t *bytes) { free(bytes); }
+
+/// Writes `profile` to new memory; closes it either way.
+static int save_and_close(void *profile, uint8_t **bytes, size_t *size, char *message) {
+  uint32_t needed = 0;
+  int ok = lib.save_to_mem(profile, NULL, &needed) && (*bytes = malloc(needed)) && lib.save_to_mem(profile, *bytes, &needed);
+  lib.close_profile(profile);
+  if (!ok) {
+    free(*bytes);
+    *bytes = NULL;
+    say(message, "Little CMS cannot write the profile");
+    return CK_LCMS_ERR_PROFILE;
+  }
+  *size = needed;
+  return CK_LCMS_OK;
+}
+
+int ck_lcms_rgb_profile(const double chromaticities[8], int transfer, const char *description, uint8_t **bytes,
+                        size_t *size, char *message) {
+  *bytes = NULL;
+  *size = 0;
+  int status = ck_lcms_load(message);
+  if (status != CK_LCMS_OK) return status;
+  // Parametric curve type 4: Y = (aX + b)^g for X ≥ d, else cX (lcms2's parameters g, a, b, c, d).
+  static const double srgb[] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+  static const double bt709[] = {1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081};
+  double gamma[1];
+  int type = 4;
+  const double *parameters;
+  switch (transfer) {
+    case CK_LCMS_TRANSFER_SRGB: parameters = srgb; break;
+    case CK_LCMS_TRANSFER_BT709: parameters = bt709; break;
+    case CK_LCMS_TRANSFER_LINEAR: gamma[0] = 1.0, parameters = gamma, type = 1; break;
+    case CK_LCMS_TRANSFER_GAMMA22: gamma[0] = 2.2, parameters = gamma, type = 1; break;
+    case CK_LCMS_TRANSFER_GAMMA28: gamma[0] = 2.8, parameters = gamma, type = 1; break;
+    default: say(message, "transfer characteristics %d have no ICC curve here", transfer); return CK_LCMS_ERR_PROFILE;
+  }
+  void *curve = lib.build_parametric_curve(NULL, type, parameters);
+  if (!curve) {
+    say(message, "Little CMS cannot build the tone curve");
+    return CK_LCMS_ERR_PROFILE;
+  }
+  // cmsCIExyY white point and cmsCIExyYTRIPLE primaries: (x, y, Y) each.
+  double white[3] = {chromaticities[6], chromaticities[7], 1.0};
+  double primaries[9] = {chromaticities[0], chromaticities[1], 1.0, chromaticities[2], chromaticities[3], 1.0,
+                         chromaticities[4], chromaticities[5], 1.0};
+  void *curves[3] = {curve, curve, curve};
+  void *profile = lib.create_rgb_profile(white, primaries, curves);
+  lib.free_tone_curve(curve);
+  if (!profile) {
+    say(message, "Little CMS cannot build a profile from these primaries");
+    return CK_LCMS_ERR_PROFILE;
+  }
+  void *mlu = lib.mlu_alloc(NULL, 1);
+  if (mlu) {
+    lib.mlu_set_ascii(mlu, "en", "US", description);
+    lib.write_tag(profile, 0x64657363 /* desc */, mlu);
+    lib.mlu_free(mlu);
+  }
+  return save_and_close(profile, bytes, size, message);
+}

@@ -71,8 +71,21 @@ package final class HEIFDecoder: WholePictureDecoder {
             let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
             let transforms = HEIFTransforms(Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)))
             var colour = (format == .avif ? "AV1, " : "HEVC, ") + (bits > 0 ? "\(bits)-bit" : "unknown depth")
+            var colourWarnings: [CodecWarning] = []
             switch header.profile_type {
-            case 0x6E63_6C78: colour += ", nclx colour"
+            case 0x6E63_6C78:
+                let nclx = NCLXColor(header)
+                colour += ", nclx colour (\(nclx.description))"
+                if icc.isEmpty && !nclx.isSRGBLike {
+                    do {
+                        icc = try nclx.iccProfile(format: format)
+                        colour += ", described by an ICC profile built from it"
+                    } catch {
+                        colourWarnings.append(CodecWarning(
+                            .icc, nclx.isHDR ? "the \(nclx.description) is HDR: pixels kept as coded, not converted"
+                                : "\(error); pixels kept as coded"))
+                    }
+                }
             case 0x7249_4343, 0x7072_6F66: colour += ", ICC profile"
             default: break
             }
@@ -87,8 +100,8 @@ package final class HEIFDecoder: WholePictureDecoder {
             outputWidth = width
             outputHeight = height
             outputFormat = PixelFormat(layout, depth)
-            warnings = transforms.hasCleanAperture
-                ? [CodecWarning(.heif, "the clean-aperture (clap) crop is not applied; the whole stored picture is read")] : []
+            warnings = colourWarnings + (transforms.hasCleanAperture
+                ? [CodecWarning(.heif, "the clean-aperture (clap) crop is not applied; the whole stored picture is read")] : [])
             pictureRows = PictureRows(height: height)
             self.bytes = bytes
             handle = opened

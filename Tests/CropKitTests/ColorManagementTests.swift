@@ -59,6 +59,25 @@ struct ColorManagementTests {
         #expect(!DefaultCMYKProfile.isCMYKProfile(ColorTransform.sRGBProfile ?? []))
     }
 
+    @Test("an AVIF with nclx Display P3 gets an ICC profile built from it: kept by default, converted like Apple's P3 profile")
+    func nclx() throws {
+        let path = Fixtures.path("color/canon-saturated-p3-nclx-107x71.avif")
+        let info = try ImageSource.file(path).info()
+        #expect(info.colorModel.contains("nclx colour (Display P3 primaries, sRGB curve), described by an ICC profile"))
+        let kept = try ImagePipeline().run(.file(path), [])
+        let profile = try #require(kept.image.metadata.iccProfile)
+        #expect(String(decoding: profile.filter { $0 != 0 }, as: UTF8.self).contains("Display P3"))
+        let converted = try ImagePipeline().run(.file(path), [], to: .data(SaveOptions(format: .png, colorProfile: .sRGB)))
+        let decoded = try ImageCodec.decode(converted.bytes)
+        let reference = try ImageCodec.decode(
+            FileIO.readFile(atPath: Fixtures.path("color/canon-saturated-p3-nclx-107x71-vips-srgb.png"))).pixels
+        #expect(Self.profileDescription(decoded.metadata.iccProfile))
+        #expect(meanDifference(decoded.pixels, reference) <= 0.05, "mean \(meanDifference(decoded.pixels, reference))")
+        #expect(maxDifference(decoded.pixels, reference) <= 1, "max \(maxDifference(decoded.pixels, reference))")
+        // Unconverted, the same pixels are visibly off: the conversion did something.
+        #expect(meanDifference(kept.pixels, reference) > 2)
+    }
+
     @Test("--icc srgb converts Display P3 and Adobe RGB and embeds sRGB; the default keeps pixels and profile",
           arguments: ["canon-saturated-p3", "canon-adobergb"])
     func rgbProfiles(_ name: String) throws {

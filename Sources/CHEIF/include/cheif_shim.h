@@ -49,6 +49,10 @@ typedef struct {
   int bits;
   /// 0 none, else the four-character code of the colour box ('nclx', 'rICC' or 'prof'), big-endian.
   uint32_t profile_type;
+  /// For an 'nclx' colour box: its ITU-T H.273 code points and the chromaticities libheif derives from the primaries
+  /// (red x, y, green x, y, blue x, y, white x, y); zeros otherwise.
+  int nclx_primaries, nclx_transfer, nclx_matrix;
+  double nclx_chromaticities[8];
   /// Bytes of the ICC profile (0 when there is none).
   size_t icc_size;
   /// Bytes of the first EXIF block after its TIFF-header offset (0 when there is none).

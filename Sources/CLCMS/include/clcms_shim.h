@@ -60,6 +60,21 @@ int ck_lcms_srgb_profile(uint8_t **bytes, size_t *size, char *message);
 
 void ck_lcms_free_bytes(uint8_t *bytes);
 
+/// Transfer characteristics ck_lcms_rgb_profile builds curves for (ITU-T H.273 numbering).
+enum {
+  CK_LCMS_TRANSFER_BT709 = 1,
+  CK_LCMS_TRANSFER_GAMMA22 = 4,
+  CK_LCMS_TRANSFER_GAMMA28 = 5,
+  CK_LCMS_TRANSFER_LINEAR = 8,
+  CK_LCMS_TRANSFER_SRGB = 13,
+};
+
+/// Builds a matrix/TRC RGB profile from chromaticities (red x, y, green x, y, blue x, y, white x, y) and one of the
+/// transfer characteristics above, with `description` as its name: how an `nclx` colour description (HEIF, AVIF)
+/// becomes an ICC profile. On success `*bytes` holds `*size` bytes, to release with ck_lcms_free_bytes.
+int ck_lcms_rgb_profile(const double chromaticities[8], int transfer, const char *description, uint8_t **bytes,
+                        size_t *size, char *message);
+
 #ifdef __cplusplus
 }
 #endif

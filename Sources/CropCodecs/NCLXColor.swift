@@ -1,0 +1,75 @@
+import CHEIF
+import CLCMS
+
+/// The `nclx` colour description of a HEIF or AVIF file (ITU-T H.273 code points: primaries, transfer
+/// characteristics, matrix), and the ICC profile that says the same thing.
+///
+/// Formats CropKit writes carry ICC profiles, not `nclx` boxes, so a picture described as, say, Display P3 primaries
+/// with the sRGB curve gets a matrix/TRC profile built by Little CMS from the primaries libheif reports. Then the usual
+/// policy applies: kept and embedded by default, converted to sRGB with `--icc srgb` or `--strip`. A description that
+/// is sRGB in all but name (BT.709 primaries with the sRGB or BT.709 curve, or unspecified) needs no profile. HDR
+/// curves (PQ, HLG) have no ICC equivalent here; such pixels are kept as coded, with a warning.
+struct NCLXColor {
+    let primaries: Int
+    let transfer: Int
+    /// Red x, y, green x, y, blue x, y, white x, y.
+    let chromaticities: [Double]
+
+    init(_ header: ck_heif_info) {
+        primaries = Int(header.nclx_primaries)
+        transfer = Int(header.nclx_transfer)
+        chromaticities = withUnsafeBytes(of: header.nclx_chromaticities) { Array($0.bindMemory(to: Double.self)) }
+    }
+
+    /// BT.709 or unspecified primaries with the sRGB, BT.709/601/2020 or an unspecified curve: what readers assume
+    /// without a profile.
+    var isSRGBLike: Bool { [1, 2].contains(primaries) && [1, 2, 6, 13, 14, 15].contains(transfer) }
+
+    /// Whether the curve is an HDR one (PQ or HLG).
+    var isHDR: Bool { transfer == 16 || transfer == 18 }
+
+    /// "Display P3 primaries, sRGB curve".
+    var description: String {
+        let primaryNames: [Int: String] = [1: "BT.709", 2: "unspecified", 4: "BT.470 M", 5: "BT.470 BG", 6: "BT.601", 7: "SMPTE 240M", 8: "generic film",
+                            9: "BT.2020", 10: "XYZ", 11: "DCI-P3", 12: "Display P3", 22: "EBU 3213"]
+        let curveNames: [Int: String] = [1: "BT.709", 2: "unspecified", 4: "gamma 2.2", 5: "gamma 2.8", 6: "BT.601", 8: "linear", 13: "sRGB",
+                          14: "BT.2020", 15: "BT.2020", 16: "PQ", 18: "HLG"]
+        return "\(primaryNames[primaries] ?? "primaries \(primaries)") primaries, "
+            + "\(curveNames[transfer] ?? "transfer \(transfer)") curve"
+    }
+
+    /// A matrix/TRC ICC profile for this description.
+    ///
+    /// - Throws: ``CodecError/unsupportedFeature(format:feature:)`` for curves with no ICC equivalent here (PQ, HLG,
+    ///   logarithmic …) or primaries libheif could not resolve, ``CodecError/libraryUnavailable(format:reason:)``
+    ///   without lcms2.
+    func iccProfile(format: ImageFormat) throws(CodecError) -> [UInt8] {
+        let curve: Int32? = switch transfer {
+        case 1, 6, 14, 15: Int32(CK_LCMS_TRANSFER_BT709)
+        case 2, 13: Int32(CK_LCMS_TRANSFER_SRGB)
+        case 4: Int32(CK_LCMS_TRANSFER_GAMMA22)
+        case 5: Int32(CK_LCMS_TRANSFER_GAMMA28)
+        case 8: Int32(CK_LCMS_TRANSFER_LINEAR)
+        default: nil
+        }
+        guard let curve else { throw .unsupportedFeature(format: format, feature: "the \(description) as an ICC profile") }
+        guard chromaticities.allSatisfy({ $0 > 0 && $0 < 1 }) else {
+            throw .unsupportedFeature(format: format, feature: "nclx primaries \(primaries) without chromaticities")
+        }
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: Int(CK_LCMS_MESSAGE_LENGTH) + 1)
+        // The name leaves the curve out: "sRGB" in a description is how sRGB profiles are recognised.
+        let name = "CropKit nclx \(primaries)/\(transfer): " + description.prefix { $0 != "," }
+        let status = chromaticities.withUnsafeBufferPointer { xy in
+            message.withUnsafeMutableBufferPointer { ck_lcms_rgb_profile(xy.baseAddress, curve, name, &bytes, &size, $0.baseAddress) }
+        }
+        defer { ck_lcms_free_bytes(bytes) }
+        guard status == Int32(CK_LCMS_OK), let bytes else {
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            if status == Int32(CK_LCMS_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: format, reason: text) }
+            throw .unsupportedFeature(format: format, feature: "the \(description) as an ICC profile: \(text)")
+        }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
+    }
+}
