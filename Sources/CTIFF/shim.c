@@ -325,6 +325,22 @@ static void scatter(const ck_tiff *t, const uint8_t *run, int plane, uint32_t co
   }
 }
 
+/// A buffer for one strip or tile of `size` bytes, or NULL with the status in `*status`: refused above the allocation
+/// limit (a hostile file can claim gigabytes), or out of memory.
+static uint8_t *block_buffer(ck_tiff *t, tmsize_t size, const char *what, int *status, char *message) {
+  if ((uint64_t)size > t->max_allocation) {
+    say(message, "a %s of %lld bytes is over the %zu-byte allocation limit", what, (long long)size, t->max_allocation);
+    *status = CK_TIFF_ERR_MEMORY;
+    return NULL;
+  }
+  uint8_t *buffer = malloc((size_t)size);
+  if (!buffer) {
+    say(message, "out of memory for a %s of %lld bytes", what, (long long)size);
+    *status = CK_TIFF_ERR_MEMORY;
+  }
+  return buffer;
+}
+
 /// Reads strips or tiles and copies their samples into place.
 static int read_direct(ck_tiff *t, uint8_t *output, size_t stride, char *message) {
   const ck_tiff_info *i = &t->info;
@@ -339,12 +355,9 @@ static int read_direct(ck_tiff *t, uint8_t *output, size_t stride, char *message
     if (tile_width == 0 || tile_height == 0 || tile_size <= 0 ||
         (uint64_t)tile_width * tile_height * source_pixel > (uint64_t)tile_size)
       return fail(t, CK_TIFF_ERR_CORRUPT, "a tile size that does not hold its pixels", message);
-    if ((uint64_t)tile_size > t->max_allocation) {
-      say(message, "a tile of %lld bytes is over the %zu-byte allocation limit", (long long)tile_size, t->max_allocation);
-      return CK_TIFF_ERR_MEMORY;
-    }
-    uint8_t *buffer = malloc((size_t)tile_size);
-    if (!buffer) return fail(t, CK_TIFF_ERR_MEMORY, "out of memory for a tile", message);
+    int status = CK_TIFF_OK;
+    uint8_t *buffer = block_buffer(t, tile_size, "tile", &status, message);
+    if (!buffer) return status;
     for (int plane = 0; plane < planes; plane++) {
       for (uint32_t y = 0; y < i->height; y += tile_height) {
         for (uint32_t x = 0; x < i->width; x += tile_width) {
@@ -372,12 +385,9 @@ static int read_direct(ck_tiff *t, uint8_t *output, size_t stride, char *message
   size_t row_bytes = (size_t)i->width * source_pixel;
   if (strip_size <= 0 || (uint64_t)row_bytes * rows_per_strip > (uint64_t)strip_size)
     return fail(t, CK_TIFF_ERR_CORRUPT, "a strip size that does not hold its rows", message);
-  if ((uint64_t)strip_size > t->max_allocation) {
-    say(message, "a strip of %lld bytes is over the %zu-byte allocation limit", (long long)strip_size, t->max_allocation);
-    return CK_TIFF_ERR_MEMORY;
-  }
-  uint8_t *buffer = malloc((size_t)strip_size);
-  if (!buffer) return fail(t, CK_TIFF_ERR_MEMORY, "out of memory for a strip", message);
+  int status = CK_TIFF_OK;
+  uint8_t *buffer = block_buffer(t, strip_size, "strip", &status, message);
+  if (!buffer) return status;
   for (int plane = 0; plane < planes; plane++) {
     for (uint32_t y = 0; y < i->height; y += rows_per_strip) {
       uint32_t strip = lib.ComputeStrip(t->tif, y, (uint16_t)plane);

@@ -85,12 +85,7 @@ package final class GIFDecoder: WholePictureDecoder {
 
     /// Decodes the first frame onto the cleared canvas.
     func decodePicture() throws(CodecError) -> PixelBuffer {
-        var buffer: PixelBuffer
-        do {
-            buffer = try PixelBuffer(width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
-        } catch {
-            throw CodecError(error)
-        }
+        var buffer = try makeOutputBuffer()
         let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0
         let width = Int32(outputWidth), height = Int32(outputHeight)
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in

@@ -124,12 +124,7 @@ package final class HEIFDecoder: WholePictureDecoder {
 
     /// Decodes the primary image into a new buffer.
     func decodePicture() throws(CodecError) -> PixelBuffer {
-        var buffer: PixelBuffer
-        do {
-            buffer = try PixelBuffer(width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
-        } catch {
-            throw CodecError(error)
-        }
+        var buffer = try makeOutputBuffer()
         let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0, wide: Int32 = outputFormat.depth == .sixteen ? 1 : 0
         let handle = handle, format = info.format
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in

@@ -69,15 +69,20 @@ extension ImageRowDecoder {
         return try readRows(into: rows.row(startRow), bytesPerRow: rows.bytesPerRow, maxRows: maxRows)
     }
 
-    /// Allocates a buffer for the output and reads every remaining row into it, then finishes.
-    func decodeAllRows() throws(CodecError) -> PixelBuffer {
-        var buffer: PixelBuffer
+    /// A new, cleared buffer of the output's size, in `format` (the output's own by default). The decoder checked the
+    /// stored size against the caller's limits already, so none are applied again.
+    func makeOutputBuffer(format: PixelFormat? = nil) throws(CodecError) -> PixelBuffer {
         do {
-            // The decoder checked the stored size against the caller's limits already.
-            buffer = try PixelBuffer(width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
+            return try PixelBuffer(
+                width: outputWidth, height: outputHeight, format: format ?? outputFormat, limits: .unlimited)
         } catch {
             throw CodecError(error)
         }
+    }
+
+    /// Allocates a buffer for the output and reads every remaining row into it, then finishes.
+    func decodeAllRows() throws(CodecError) -> PixelBuffer {
+        var buffer = try makeOutputBuffer()
         var y = rowsRead
         while y < outputHeight {
             let n = try readRows(into: &buffer, startRow: y, maxRows: outputHeight - y)

@@ -132,13 +132,7 @@ package final class TIFFDecoder: WholePictureDecoder {
     /// Decodes the first page into a new buffer (through a CMYK buffer and the profile's conversion for CMYK).
     func decodePicture() throws(CodecError) -> PixelBuffer {
         let isCMYK = mode == Int32(CK_TIFF_CMYK)
-        var buffer: PixelBuffer
-        do {
-            buffer = try PixelBuffer(
-                width: outputWidth, height: outputHeight, format: isCMYK ? .rgba8 : outputFormat, limits: .unlimited)
-        } catch {
-            throw CodecError(error)
-        }
+        var buffer = try makeOutputBuffer(format: isCMYK ? .rgba8 : outputFormat)
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
             if let failure = Self.call({ message in
                 ck_tiff_decode(handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
@@ -147,12 +141,7 @@ package final class TIFFDecoder: WholePictureDecoder {
             }
         }
         guard isCMYK, let cmykTransform else { return buffer }
-        var converted: PixelBuffer
-        do {
-            converted = try PixelBuffer(width: outputWidth, height: outputHeight, format: .rgb8, limits: .unlimited)
-        } catch {
-            throw CodecError(error)
-        }
+        var converted = try makeOutputBuffer(format: .rgb8)
         converted.withUnsafeMutableRows { target in
             buffer.withUnsafeRows { source in
                 for y in 0..<outputHeight {

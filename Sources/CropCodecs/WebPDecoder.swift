@@ -87,13 +87,7 @@ package final class WebPDecoder: WholePictureDecoder {
 
     /// Decodes the picture (or the first frame on its canvas) into a new buffer.
     func decodePicture() throws(CodecError) -> PixelBuffer {
-        var buffer: PixelBuffer
-        do {
-            buffer = try PixelBuffer(
-                width: outputWidth, height: outputHeight, format: outputFormat, limits: .unlimited)
-        } catch {
-            throw CodecError(error)
-        }
+        var buffer = try makeOutputBuffer()
         if let frameFile = container.firstFrameFile(bytes), let frame = container.firstFrame {
             // The frame, decoded on its own, placed on the transparent canvas (clipped to it).
             var decoded: PixelBuffer

@@ -5,17 +5,10 @@ import CFuzzDriver
 import FuzzSupport
 import Foundation
 import CropCodecs
-import CropPixels
 
 /// One input; libFuzzer calls it through the driver below.
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    guard size >= 1 else { return 0 }
-    let control = data[0]
-    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    let options = DecodeOptions(limits: PixelLimits(maxPixels: 4_000_000), strict: control & 4 != 0)
-    guard let decoder = try? GIFDecoder(data: bytes, options: options) else { return 0 }
-    exercise(decoder, whole: control & 8 != 0, rows: 3)
-    return 0
+    fuzzDecoder(data, size) { bytes, options in try GIFDecoder(data: bytes, options: options) }
 }
 
 var argumentCount = CommandLine.argc
