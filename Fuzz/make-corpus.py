@@ -71,6 +71,11 @@ for i, name in enumerate(["kimono.rotate90.avif", "kimono.mirror-horizontal.avif
     write(d, f"{i + 4:02}-{name}", bytes([i * 2]) + read(os.path.join(CODECS, "avif", name)))
 # Regression seed: a grid larger than its ispe made libheif allocate past 2 GB (now held to the checked size).
 write(d, "crash-grid-larger-than-ispe", read(os.path.join(CODECS, "heif/crashers/grid-larger-than-ispe.bin")))
+# Regression seed: a primary image with no bit depth, on which libheif's decoder spawned threads until the process
+# aborted (now refused before decoding).
+write(d, "crash-undefined-bit-depth", read(os.path.join(CODECS, "heif/crashers/undefined-bit-depth.bin")))
+# Regression seed: an nclx box libheif rejects came back with an error and an allocated structure (a 52-byte leak).
+write(d, "crash-nclx-error-leak", read(os.path.join(CODECS, "heif/crashers/nclx-error-leak.bin")))
 d = reset("FuzzGIF")
 gifs = [p for p in sorted(glob.glob(os.path.join(CODECS, "gif/*.gif"))) if os.path.getsize(p) < 20000]
 for i, p in enumerate(gifs):

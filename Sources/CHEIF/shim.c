@@ -226,15 +226,17 @@ int ck_heif_open(const uint8_t *data, size_t size, ck_heif **out, ck_heif_info *
   info->icc_size = (info->profile_type == 0x72494343 /* rICC */ || info->profile_type == 0x70726f66 /* prof */)
                        ? lib.handle_icc_size(heif->handle) : 0;
   struct nclx_profile *nclx = NULL;
-  if (info->profile_type == 0x6E636C78 /* nclx */ && lib.handle_nclx(heif->handle, &nclx).code == HEIF_OK && nclx) {
+  // libheif 1.15 may hand out the structure along with an error (invalid code points): it is freed either way.
+  int nclx_ok = info->profile_type == 0x6E636C78 /* nclx */ && lib.handle_nclx(heif->handle, &nclx).code == HEIF_OK;
+  if (nclx_ok && nclx) {
     info->nclx_primaries = nclx->color_primaries;
     info->nclx_transfer = nclx->transfer_characteristics;
     info->nclx_matrix = nclx->matrix_coefficients;
     const float xy[8] = {nclx->red_x, nclx->red_y, nclx->green_x, nclx->green_y,
                          nclx->blue_x, nclx->blue_y, nclx->white_x, nclx->white_y};
     for (int i = 0; i < 8; i++) info->nclx_chromaticities[i] = xy[i];
-    lib.nclx_free(nclx);
   }
+  if (nclx) lib.nclx_free(nclx);
   info->image_count = lib.number_of_top_level_images(heif->context);
   // The EXIF block: a 4-byte offset to the TIFF header, then the block (often with an "Exif\0\0" prefix there).
   heif_item_id id;

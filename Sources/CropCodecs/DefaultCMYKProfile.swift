@@ -32,6 +32,25 @@ package enum DefaultCMYKProfile {
         return nil
     }()
 
+    /// The conversions through ``system`` to sRGB, made once per layout (a transform from a 187 KB SWOP profile takes
+    /// milliseconds to build; one may convert on many threads at once).
+    private static let transforms: [ColorTransform.Layout: ColorTransform] = {
+        guard let system else { return [:] }
+        var made: [ColorTransform.Layout: ColorTransform] = [:]
+        for layout in [ColorTransform.Layout.cmyk8, .cmyk8Inverted] {
+            made[layout] = try? ColorTransform(profile: system.bytes, layout: layout, format: .jpeg)
+        }
+        return made
+    }()
+
+    /// The conversion to sRGB for `profile` in `layout`: the shared one when `profile` is ``system``'s, else a new one.
+    package static func transform(
+        profile: [UInt8], layout: ColorTransform.Layout, format: ImageFormat
+    ) throws(CodecError) -> ColorTransform {
+        if let system, profile == system.bytes, let shared = transforms[layout] { return shared }
+        return try ColorTransform(profile: profile, layout: layout, format: format)
+    }
+
     /// Whether `bytes` look like an ICC profile whose data colour space is CMYK (header signature `acsp`, colour
     /// space `CMYK`).
     package static func isCMYKProfile(_ bytes: [UInt8]) -> Bool {

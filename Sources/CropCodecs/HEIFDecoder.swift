@@ -67,10 +67,16 @@ package final class HEIFDecoder: WholePictureDecoder {
             }
             if exif.starts(with: EXIF.jpegSegmentHeader) { exif.removeFirst(EXIF.jpegSegmentHeader.count) }
             let hasAlpha = header.has_alpha != 0, bits = Int(header.bits)
+            // libheif 1.15 cannot decode a picture whose bit depth it cannot tell (heif-convert refuses it too), and
+            // on such a file its decoder has been seen to spawn threads until the process aborts: refuse it here.
+            guard bits > 0 else {
+                throw CodecError.corruptData(
+                    format: format, message: "the primary image's bit depth is undefined (no pixi or decoder configuration)")
+            }
             let depth: BitDepth = bits > 8 ? .sixteen : .eight
             let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
             let transforms = HEIFTransforms(Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)))
-            var colour = (format == .avif ? "AV1, " : "HEVC, ") + (bits > 0 ? "\(bits)-bit" : "unknown depth")
+            var colour = (format == .avif ? "AV1, " : "HEVC, ") + "\(bits)-bit"
             var colourWarnings: [CodecWarning] = []
             switch header.profile_type {
             case 0x6E63_6C78:
@@ -95,7 +101,7 @@ package final class HEIFDecoder: WholePictureDecoder {
                 orientation: transforms.orientation, iccProfile: icc.isEmpty ? nil : icc, exif: exif.isEmpty ? nil : exif)
             info = ImageInfo(
                 format: format, width: width, height: height, orientation: transforms.orientation, layout: layout,
-                bitDepth: bits > 0 ? bits : 8, decodedDepth: depth, iccProfileSize: icc.isEmpty ? nil : icc.count,
+                bitDepth: bits, decodedDepth: depth, iccProfileSize: icc.isEmpty ? nil : icc.count,
                 hasEXIF: !exif.isEmpty, isProgressive: false, isInterlaced: false, colorModel: colour)
             outputWidth = width
             outputHeight = height

@@ -106,7 +106,7 @@ package final class JPEGDecoder: ImageRowDecoder {
                         .icc, "CMYK JPEG without an ICC profile: converted through the default CMYK profile \(fallback.path)"))
                 }
                 do {
-                    let transform = try ColorTransform(
+                    let transform = try DefaultCMYKProfile.transform(
                         profile: profile, layout: header.saw_adobe_marker != 0 ? .cmyk8Inverted : .cmyk8, format: .jpeg)
                     let (function, context) = transform.rowConverter
                     ck_jpeg_decoder_set_cmyk_converter(handle, function, context)

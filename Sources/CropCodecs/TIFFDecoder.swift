@@ -89,7 +89,7 @@ package final class TIFFDecoder: WholePictureDecoder {
                     .icc, "CMYK TIFF without an ICC profile: converted through the default CMYK profile \(fallback.path)"))
             }
             do {
-                transform = try ColorTransform(profile: cmykProfile, layout: .cmyk8, format: .tiff)
+                transform = try DefaultCMYKProfile.transform(profile: cmykProfile, layout: .cmyk8, format: .tiff)
                 metadata.iccProfile = ColorTransform.sRGBProfile
             } catch {
                 ck_tiff_close(opened)

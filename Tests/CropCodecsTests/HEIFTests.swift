@@ -122,6 +122,31 @@ struct HEIFTests {
         }
     }
 
+    @Test("FuzzHEIF's nclx find: a colour box libheif rejects is read without a leak (LeakSanitizer guards the seed)")
+    func nclxRejectedByLibheif() throws {
+        // libheif 1.15 hands out the nclx structure together with an error for invalid code points; the shim now
+        // frees it either way. The file still opens: its colour is just not described.
+        let file = Array(try Self.fixture("crashers/nclx-error-leak.bin").dropFirst())
+        do {
+            let decoder = try HEIFDecoder(data: file)
+            #expect(decoder.info.colorModel.contains("nclx colour"), "\(decoder.info.colorModel)")
+            #expect(decoder.metadata.iccProfile == nil)
+        } catch {
+            #expect(error.description.contains("HEIF"), "\(error)")
+        }
+    }
+
+    @Test("FuzzHEIF's abort: a primary image with an undefined bit depth is refused before libheif decodes it")
+    func undefinedBitDepth() throws {
+        // A mutated alpha.heic (control byte first) whose decoder configuration gives no depth: heif-info aborts on
+        // it (std::system_error from thread creation) and heif-convert refuses it; CropKit refuses it by name.
+        let file = Array(try Self.fixture("crashers/undefined-bit-depth.bin").dropFirst())
+        #expect(throws: CodecError.corruptData(
+            format: .heif, message: "the primary image's bit depth is undefined (no pixi or decoder configuration)")) {
+            try HEIFDecoder(data: file)
+        }
+    }
+
     @Test("a HEIC past the pixel limit is refused before decoding")
     func limits() throws {
         #expect(throws: CodecError.tooManyPixels(width: 4032, height: 3024, limit: 12_000_000)) {
