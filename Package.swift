@@ -66,9 +66,11 @@ let package = Package(
         // giflib and libtiff (read only), opened at run time the same way.
         .target(name: "CGIF", dependencies: ["CRuntimeLibrary"]),
         .target(name: "CTIFF", dependencies: ["CRuntimeLibrary"]),
+        // libavif 0.11 (10-bit AVIF output, which libheif 1.15's AV1 path aborts on), opened at run time the same way.
+        .target(name: "CAVIF", dependencies: ["CRuntimeLibrary"]),
 
         // Codecs: JPEG, PNG, WebP, HEIF, EXIF, ICC, format detection.
-        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CLCMS"]),
+        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
         .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropCodecs"]),

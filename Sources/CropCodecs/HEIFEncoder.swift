@@ -1,3 +1,5 @@
+import CAVIF
+import Foundation
 import CHEIF
 import CropGeometry
 import CropPixels
@@ -6,7 +8,8 @@ import CropPixels
 /// libheif was built with: x265 and libaom on Debian).
 ///
 /// Takes rows of any pixel format (gray becomes RGB; alpha is kept as an alpha plane); 10-bit files keep 16-bit rows'
-/// precision. The picture is written upright with no transform properties: rows given with an orientation other than
+/// precision. 10-bit AVIF is written through libavif 0.11 (CAVIF shim, same libaom), since libheif 1.15's AV1 path
+/// aborts on it. The picture is written upright with no transform properties: rows given with an orientation other than
 /// ``Orientation/up`` (a transcode that keeps the stored pixels) are turned by it first, since libheif 1.15 writes
 /// `irot`/`imir` only for pixels it turns itself. The ICC profile goes into a `colr` box and the EXIF block
 /// (orientation tag 1) into an `Exif` item. Pipeline outputs are upright already. libheif encodes a whole
@@ -25,7 +28,8 @@ package final class HEIFEncoder: WholePictureEncoder {
     ///
     /// - Throws: ``CodecError/invalidArgument(name:reason:)`` for a size below 1, a quality outside 0…100, an effort
     ///   outside 0…9 or a bit depth other than 8 or 10; ``CodecError/unsupportedFeature(format:feature:)`` past 16384
-    ///   pixels per side, or for 10-bit AVIF; ``CodecError/libraryUnavailable(format:reason:)`` when libheif cannot be loaded.
+    ///   pixels per side, or for 10-bit AVIF without libavif 0.11; ``CodecError/libraryUnavailable(format:reason:)``
+    ///   when libheif cannot be loaded.
     package init(
         format: ImageFormat, width: Int, height: Int, inputFormat: PixelFormat, metadata: ImageMetadata = .none,
         options: HEIFEncodeOptions = HEIFEncodeOptions(), output: AtomicFile? = nil
@@ -41,13 +45,14 @@ package final class HEIFEncoder: WholePictureEncoder {
             throw .invalidArgument(name: "bit depth", reason: "\(options.bitDepth) is not 8 or 10")
         }
         // libheif 1.15 with libaom 3.6 aborts the process on 10-bit RGB input (an abort cannot be caught), so 10-bit
-        // AVIF is refused up front; 10-bit HEIC works.
-        guard !(format == .avif && options.bitDepth == 10) else {
-            throw .unsupportedFeature(
-                format: .avif, feature: "10-bit encoding (libheif 1.15's AV1 path aborts on it); use 8-bit AVIF or 10-bit HEIC")
-        }
-        var message = [CChar](repeating: 0, count: Int(CK_HEIF_MESSAGE_LENGTH) + 1)
-        if ck_heif_load(&message) != CK_HEIF_OK {
+        // AVIF goes through libavif 0.11 on the same libaom instead; 10-bit HEIC and 8-bit AVIF stay with libheif.
+        var message = [CChar](repeating: 0, count: Int(CK_AVIF_MESSAGE_LENGTH) + 1)
+        if format == .avif && options.bitDepth == 10 {
+            if ck_avif_load(&message) != CK_AVIF_OK {
+                throw .unsupportedFeature(
+                    format: .avif, feature: "10-bit encoding, which needs libavif 0.11 (" + String(cString: message) + ")")
+            }
+        } else if ck_heif_load(&message) != CK_HEIF_OK {
             throw .libraryUnavailable(format: format, reason: String(cString: message))
         }
         self.format = format
@@ -76,6 +81,7 @@ package final class HEIFEncoder: WholePictureEncoder {
 
     override func compress(_ stored: PixelBuffer) throws(CodecError) -> [UInt8] {
         let pixels = stored.applyingOrientation(orientation)
+        if format == .avif && options.bitDepth == 10 { return try compressWithLibavif(pixels) }
         var params = ck_heif_encode_params()
         params.av1 = format == .avif ? 1 : 0
         params.quality = Int32(options.quality)
@@ -84,7 +90,48 @@ package final class HEIFEncoder: WholePictureEncoder {
         params.bit_depth = Int32(options.bitDepth)
         params.alpha = pixels.format.hasAlpha ? 1 : 0
         params.wide = pixels.format.depth == .sixteen ? 1 : 0
-        var message = [CChar](repeating: 0, count: Int(CK_HEIF_MESSAGE_LENGTH) + 1)
+        return try runShim(
+            pixels, messageLength: Int(CK_HEIF_MESSAGE_LENGTH), unavailable: Int32(CK_HEIF_ERR_UNAVAILABLE),
+            release: { ck_heif_free_output($0) }
+        ) { rows, icc, exif, output, size, message in
+            ck_heif_encode(
+                rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.width), Int32(rows.height), rows.bytesPerRow,
+                &params, icc.baseAddress, icc.count, exif.baseAddress, exif.count, output, size, message)
+        }
+    }
+
+    /// 10-bit AVIF through libavif 0.11 (lossless: the best quantizers, 4:4:4).
+    private func compressWithLibavif(_ pixels: PixelBuffer) throws(CodecError) -> [UInt8] {
+        var params = ck_avif_encode_params()
+        params.quality = Int32(options.lossless ? 100 : options.quality)
+        params.speed = Int32(9 - options.effort)
+        params.bit_depth = 10
+        params.alpha = pixels.format.hasAlpha ? 1 : 0
+        params.wide = pixels.format.depth == .sixteen ? 1 : 0
+        params.full_chroma = options.lossless || options.quality >= 90 ? 1 : 0
+        params.threads = Int32(Swift.max(1, Swift.min(ProcessInfo.processInfo.activeProcessorCount, 8)))
+        return try runShim(
+            pixels, messageLength: Int(CK_AVIF_MESSAGE_LENGTH), unavailable: Int32(CK_AVIF_ERR_UNAVAILABLE),
+            release: { ck_avif_free($0) }
+        ) { rows, icc, exif, output, size, message in
+            ck_avif_encode(
+                rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.width), Int32(rows.height), rows.bytesPerRow,
+                &params, icc.baseAddress, icc.count, exif.baseAddress, exif.count, output, size, message)
+        }
+    }
+
+    /// Runs an encoding shim call on the rows, the profile and the EXIF block, and maps its status: the file's bytes
+    /// (released with `release` once copied), or the error.
+    private func runShim(
+        _ pixels: PixelBuffer, messageLength: Int, unavailable: Int32,
+        release: (UnsafeMutablePointer<UInt8>?) -> Void,
+        _ call: (
+            _ rows: UnsafePixelRows, _ icc: UnsafeBufferPointer<UInt8>, _ exif: UnsafeBufferPointer<UInt8>,
+            _ output: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, _ size: UnsafeMutablePointer<Int>,
+            _ message: UnsafeMutablePointer<CChar>
+        ) -> Int32
+    ) throws(CodecError) -> [UInt8] {
+        var message = [CChar](repeating: 0, count: messageLength + 1)
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         let icc = self.icc ?? [], exif = self.exif ?? []
@@ -92,18 +139,15 @@ package final class HEIFEncoder: WholePictureEncoder {
             icc.withUnsafeBufferPointer { iccBytes in
                 exif.withUnsafeBufferPointer { exifBytes in
                     message.withUnsafeMutableBufferPointer { text in
-                        ck_heif_encode(
-                            rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.width), Int32(rows.height),
-                            rows.bytesPerRow, &params, iccBytes.baseAddress, iccBytes.count, exifBytes.baseAddress,
-                            exifBytes.count, &output, &size, text.baseAddress)
+                        call(rows, iccBytes, exifBytes, &output, &size, text.baseAddress!)
                     }
                 }
             }
         }
-        defer { ck_heif_free_output(output) }
-        guard status == CK_HEIF_OK, let output else {
+        defer { release(output) }
+        guard status == 0, let output else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            if status == Int32(CK_HEIF_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: format, reason: text) }
+            if status == unavailable { throw .libraryUnavailable(format: format, reason: text) }
             throw ShimStatus.error(status, format: format, message: text, role: "encoder")
         }
         return Array(UnsafeBufferPointer(start: output, count: size))

@@ -1,0 +1,67 @@
+// A small C layer over libavif for CropCodecs, loaded at run time: the 10-bit AVIF encoder.
+//
+// CropKit writes AVIF through libheif, whose 1.15 AV1 path aborts the process on 10-bit input; libavif (Debian's
+// libavif15, soname libavif.so.15, on the same libaom) encodes 10-bit correctly, so 10-bit AVIF goes through it.
+// libavif is opened with dlopen on first use, like the other codec libraries: the build needs no headers. Its
+// structures changed between 0.11 and 1.0, so the shim declares libavif 0.11's and refuses any other version
+// (avifVersion()) with CK_AVIF_ERR_UNAVAILABLE rather than misread a structure.
+//
+// Every entry point returns a status (CK_AVIF_OK or a CK_AVIF_ERR_* value, numbered as the other shims' codes) and
+// never aborts.
+
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  CK_AVIF_OK = 0,
+  /// libavif or the AV1 encoder failed; the message says how.
+  CK_AVIF_ERR_CORRUPT = 1,
+  /// libavif could not allocate memory.
+  CK_AVIF_ERR_MEMORY = 5,
+  /// An argument libavif refused.
+  CK_AVIF_ERR_USAGE = 8,
+  /// The runtime library is missing, lacks a symbol, or is not libavif 0.11; the message says which.
+  CK_AVIF_ERR_UNAVAILABLE = 10,
+};
+
+#define CK_AVIF_MESSAGE_LENGTH 300
+
+/// Loads libavif once per process (thread-safe) and checks its version. CK_AVIF_OK, or CK_AVIF_ERR_UNAVAILABLE with
+/// the reason in `message` (NUL-terminated, at most CK_AVIF_MESSAGE_LENGTH bytes).
+int ck_avif_load(char *message);
+
+/// Encoding parameters.
+typedef struct {
+  /// 0…100 (100: lossless quantizers).
+  int quality;
+  /// 0 (slowest) … 10 (fastest), as libavif's speed.
+  int speed;
+  /// Bits per sample of the AV1 stream: 8, 10 or 12.
+  int bit_depth;
+  /// Non-zero: rows are RGBA, else RGB.
+  int alpha;
+  /// Non-zero: samples are 16-bit (native order), else 8-bit.
+  int wide;
+  /// Non-zero: 4:4:4 chroma, else 4:2:0.
+  int full_chroma;
+  /// Threads the AV1 encoder may use.
+  int threads;
+} ck_avif_encode_params;
+
+/// Encodes `width × height` rows (`stride` bytes apart) into an AVIF file with the ICC profile and the EXIF block
+/// (either may be NULL). On success `*output` holds `*output_size` bytes, to release with ck_avif_free.
+int ck_avif_encode(const uint8_t *pixels, int width, int height, size_t stride, const ck_avif_encode_params *params,
+                   const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, uint8_t **output,
+                   size_t *output_size, char *message);
+
+/// Releases memory ck_avif_encode handed out.
+void ck_avif_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif

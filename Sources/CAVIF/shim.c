@@ -1,0 +1,195 @@
+// See include/cavif_shim.h. The declarations below are the subset of libavif 0.11's public ABI (avif.h) that the
+// shim uses, written from the library's documentation.
+#include "cavif_shim.h"
+
+#include "runtime_library.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int avifBool;
+typedef struct { uint8_t *data; size_t size; } avifRWData;
+enum { PIXEL_FORMAT_YUV444 = 1, PIXEL_FORMAT_YUV420 = 3 };
+enum { RANGE_FULL = 1 };
+enum { RGB_FORMAT_RGB = 0, RGB_FORMAT_RGBA = 1 };
+enum { CODEC_CHOICE_AOM = 1 };
+enum { PRIMARIES_BT709 = 1, TRANSFER_SRGB = 13, MATRIX_BT601 = 6 };
+enum { RESULT_OK = 0, RESULT_OUT_OF_MEMORY = 26 };
+
+/// libavif 0.11's avifImage, up to the colour description (the shim sets nothing past it).
+typedef struct {
+  uint32_t width, height, depth;
+  int yuvFormat, yuvRange, yuvChromaSamplePosition;
+  uint8_t *yuvPlanes[3];
+  uint32_t yuvRowBytes[3];
+  avifBool imageOwnsYUVPlanes;
+  uint8_t *alphaPlane;
+  uint32_t alphaRowBytes;
+  avifBool imageOwnsAlphaPlane;
+  avifBool alphaPremultiplied;
+  avifRWData icc;
+  uint16_t colorPrimaries, transferCharacteristics, matrixCoefficients;
+} avifImagePrefix;
+
+/// libavif 0.11's avifRGBImage.
+typedef struct {
+  uint32_t width, height, depth;
+  int format, chromaUpsampling, chromaDownsampling;
+  avifBool avoidLibYUV, ignoreAlpha, alphaPremultiplied, isFloat;
+  uint8_t *pixels;
+  uint32_t rowBytes;
+} avifRGBImage;
+
+/// libavif 0.11's avifEncoder, up to the settings the shim sets.
+typedef struct {
+  int codecChoice;
+  int maxThreads;
+  int speed;
+  int keyframeInterval;
+  uint64_t timescale;
+  int minQuantizer, maxQuantizer, minQuantizerAlpha, maxQuantizerAlpha;
+  int tileRowsLog2, tileColsLog2;
+  avifBool autoTiling;
+} avifEncoderPrefix;
+
+// Room for a patch release that appends to the structure the shim allocates itself.
+typedef union { avifRGBImage value; unsigned char room[sizeof(avifRGBImage) + 256]; } RGBImageRoom;
+
+static struct {
+  const char *(*version)(void);
+  void *(*image_create)(uint32_t, uint32_t, uint32_t, int);
+  void (*image_destroy)(void *);
+  void (*set_icc)(void *, const uint8_t *, size_t);
+  void (*set_exif)(void *, const uint8_t *, size_t);
+  void (*rgb_defaults)(avifRGBImage *, const void *);
+  int (*rgb_to_yuv)(void *, const avifRGBImage *);
+  void *(*encoder_create)(void);
+  void (*encoder_destroy)(void *);
+  int (*encoder_write)(void *, const void *, avifRWData *);
+  void (*rw_free)(avifRWData *);
+  const char *(*result_string)(int);
+} lib;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_status = CK_AVIF_ERR_UNAVAILABLE;
+static char load_message[CK_AVIF_MESSAGE_LENGTH];
+
+#define say(message, ...) ck_runtime_message(message, CK_AVIF_MESSAGE_LENGTH, __VA_ARGS__)
+
+static void load(void) {
+  static const char *names[] = {"libavif.so.15", "libavif.15.dylib", "/opt/homebrew/lib/libavif.15.dylib",
+                                "/usr/local/lib/libavif.15.dylib"};
+  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
+  if (!handle) {
+    say(load_message, "libavif 0.11 is not installed (looked for libavif.so.15; on Debian 12: apt install libavif15)");
+    return;
+  }
+#define BIND(field, symbol)                                                              \
+  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                   \
+    say(load_message, "the libavif found lacks %s (libavif 0.11 is needed)", symbol); \
+    return;                                                                              \
+  }
+  BIND(version, "avifVersion")
+  BIND(image_create, "avifImageCreate")
+  BIND(image_destroy, "avifImageDestroy")
+  BIND(set_icc, "avifImageSetProfileICC")
+  BIND(set_exif, "avifImageSetMetadataExif")
+  BIND(rgb_defaults, "avifRGBImageSetDefaults")
+  BIND(rgb_to_yuv, "avifImageRGBToYUV")
+  BIND(encoder_create, "avifEncoderCreate")
+  BIND(encoder_destroy, "avifEncoderDestroy")
+  BIND(encoder_write, "avifEncoderWrite")
+  BIND(rw_free, "avifRWDataFree")
+  BIND(result_string, "avifResultToString")
+#undef BIND
+  const char *version = lib.version();
+  if (!version || strncmp(version, "0.11.", 5) != 0) {
+    say(load_message, "the libavif found is %s; the shim speaks libavif 0.11's structures only", version ? version : "?");
+    return;
+  }
+  load_status = CK_AVIF_OK;
+}
+
+int ck_avif_load(char *message) {
+  pthread_once(&load_once, load);
+  if (load_status != CK_AVIF_OK) say(message, "%s", load_message);
+  return load_status;
+}
+
+static int failure(int result, const char *doing, char *message) {
+  const char *text = lib.result_string(result);
+  say(message, "%s: %s", doing, text ? text : "unknown libavif error");
+  return result == RESULT_OUT_OF_MEMORY ? CK_AVIF_ERR_MEMORY : CK_AVIF_ERR_CORRUPT;
+}
+
+int ck_avif_encode(const uint8_t *pixels, int width, int height, size_t stride, const ck_avif_encode_params *params,
+                   const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, uint8_t **output,
+                   size_t *output_size, char *message) {
+  *output = NULL;
+  *output_size = 0;
+  int status = ck_avif_load(message);
+  if (status != CK_AVIF_OK) return status;
+  if (width < 1 || height < 1 || stride > UINT32_MAX || params->quality < 0 || params->quality > 100 ||
+      params->speed < 0 || params->speed > 10) {
+    say(message, "invalid arguments (%d×%d, quality %d, speed %d)", width, height, params->quality, params->speed);
+    return CK_AVIF_ERR_USAGE;
+  }
+  avifImagePrefix *image = lib.image_create((uint32_t)width, (uint32_t)height, (uint32_t)params->bit_depth,
+                                            params->full_chroma ? PIXEL_FORMAT_YUV444 : PIXEL_FORMAT_YUV420);
+  if (!image) {
+    say(message, "libavif could not create a %d×%d image", width, height);
+    return CK_AVIF_ERR_MEMORY;
+  }
+  image->yuvRange = RANGE_FULL;
+  image->colorPrimaries = PRIMARIES_BT709;
+  image->transferCharacteristics = TRANSFER_SRGB;
+  image->matrixCoefficients = MATRIX_BT601;
+  if (icc && icc_size) lib.set_icc(image, icc, icc_size);
+  if (exif && exif_size) lib.set_exif(image, exif, exif_size);
+  RGBImageRoom room;
+  memset(&room, 0, sizeof room);
+  avifRGBImage *rgb = &room.value;
+  lib.rgb_defaults(rgb, image);
+  rgb->depth = params->wide ? 16 : 8;
+  rgb->format = params->alpha ? RGB_FORMAT_RGBA : RGB_FORMAT_RGB;
+  rgb->pixels = (uint8_t *)pixels;
+  rgb->rowBytes = (uint32_t)stride;
+  int result = lib.rgb_to_yuv(image, rgb);
+  if (result != RESULT_OK) {
+    lib.image_destroy(image);
+    return failure(result, "converting RGB to YUV", message);
+  }
+  avifEncoderPrefix *encoder = lib.encoder_create();
+  if (!encoder) {
+    lib.image_destroy(image);
+    say(message, "libavif could not create an encoder");
+    return CK_AVIF_ERR_MEMORY;
+  }
+  // libavif 1.0's mapping of quality to the AV1 quantizer (0 best … 63 worst).
+  int quantizer = ((100 - params->quality) * 63 + 50) / 100;
+  encoder->codecChoice = CODEC_CHOICE_AOM;
+  encoder->maxThreads = params->threads > 0 ? params->threads : 1;
+  encoder->speed = params->speed;
+  encoder->minQuantizer = encoder->maxQuantizer = quantizer;
+  encoder->minQuantizerAlpha = encoder->maxQuantizerAlpha = quantizer;
+  avifRWData written = {NULL, 0};
+  result = lib.encoder_write(encoder, image, &written);
+  lib.encoder_destroy(encoder);
+  lib.image_destroy(image);
+  if (result != RESULT_OK) {
+    lib.rw_free(&written);
+    return failure(result, "encoding", message);
+  }
+  *output = malloc(written.size ? written.size : 1);
+  if (!*output) {
+    lib.rw_free(&written);
+    say(message, "out of memory for %zu bytes", written.size);
+    return CK_AVIF_ERR_MEMORY;
+  }
+  memcpy(*output, written.data, written.size);
+  *output_size = written.size;
+  lib.rw_free(&written);
+  return CK_AVIF_OK;
+}
+
+void ck_avif_free(void *pointer) { free(pointer); }
