@@ -172,6 +172,29 @@ struct HEIFTests {
         #expect(psnr >= floor, "\(format): PSNR \(psnr) dB")
     }
 
+    /// The Sony ILCE-7SM3 original from the shared test data (2.6 MB, too big for the repo's fixtures), when the
+    /// checkout sits beside it as on the team's machines.
+    static let sonyCat: String? = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent("shared/testdata/heif/cat.hif").path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }()
+
+    @Test("the 10-bit Sony cat.hif decodes to 16-bit rows with 10 bits of precision that a 16-bit PNG round trip keeps",
+          .enabled(if: sonyCat != nil, "needs ../shared/testdata/heif/cat.hif beside the checkout"))
+    func sonyTenBit() throws {
+        let decoded = try ImageCodec.decode(FileIO.readFile(atPath: try #require(Self.sonyCat)))
+        #expect(decoded.info.bitDepth == 10 && decoded.pixels.format == .rgb16)
+        #expect(decoded.pixels.width == 4240 && decoded.pixels.height == 2832)
+        let crop = try decoded.pixels.cropped(x: 1800, y: 1200, width: 256, height: 192)
+        // Ten bits: samples are not all 8-bit values widened (× 257), and they use more than 256 levels.
+        #expect(crop.samples.contains { $0 % 257 != 0 })
+        #expect(Set(crop.samples).count > 256)
+        let back = try PNGDecoder.decode(PNGEncoder.encode(crop)).pixels
+        #expect(back.format == .rgb16 && maxDifference(back, crop) == 0)
+    }
+
     @Test("10-bit HEIC (libheif) and 10-bit AVIF (libavif 0.11) keep more than 8 bits of a 16-bit source",
           arguments: [ImageFormat.heif, .avif])
     func tenBitEncode(_ format: ImageFormat) throws {
