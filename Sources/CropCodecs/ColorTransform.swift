@@ -49,14 +49,12 @@ package final class ColorTransform: @unchecked Sendable {
     ///   `format`), ``CodecError/invalidArgument(name:reason:)`` when the profile cannot be parsed or describes another
     ///   colour space than the pixels'.
     package init(profile: [UInt8], layout: Layout, format: ImageFormat) throws(CodecError) {
-        var message = [CChar](repeating: 0, count: Int(CK_LCMS_MESSAGE_LENGTH) + 1)
         var made: OpaquePointer?
-        let status = profile.withUnsafeBufferPointer { bytes in
-            message.withUnsafeMutableBufferPointer { ck_lcms_create(bytes.baseAddress, bytes.count, layout.raw, &made, $0.baseAddress) }
+        let (status, text) = ShimStatus.run { message in
+            profile.withUnsafeBufferPointer { ck_lcms_create($0.baseAddress, $0.count, layout.raw, &made, message) }
         }
-        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        if status == Int32(CK_LCMS_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: format, reason: text) }
-        guard status == Int32(CK_LCMS_OK), let made else { throw .invalidArgument(name: "ICC profile", reason: text) }
+        if status == ShimStatus.unavailable { throw .libraryUnavailable(format: format, reason: text) }
+        guard status == ShimStatus.ok, let made else { throw .invalidArgument(name: "ICC profile", reason: text) }
         self.layout = layout
         handle = made
     }

@@ -14,18 +14,35 @@ package struct DecodeOptions: Sendable {
     package var jpegEarlyStop: JPEGEarlyStop
     /// The most scans a progressive JPEG may have (a guard against files built to burn CPU). Default 500.
     package var maxProgressiveScans: Int
-    /// The profile CMYK pixels are converted through when their file embeds none (``DefaultCMYKProfile``); `nil`
-    /// converts such files naively, with a warning.
-    package var defaultCMYKProfile: (path: String, bytes: [UInt8])?
+    /// Where the profile comes from that CMYK pixels are converted through when their file embeds none.
+    package var cmykFallback: CMYKFallback
+
+    /// Where the profile for CMYK pixels without one comes from.
+    package enum CMYKFallback: Sendable {
+        /// ``DefaultCMYKProfile/system``, looked up the first time a file needs it (not when options are made).
+        case system
+        /// This profile.
+        case profile(path: String, bytes: [UInt8])
+        /// None: such files are converted naively, with a warning.
+        case none
+    }
+
+    /// The profile ``cmykFallback`` names, resolved now; `nil` converts such files naively.
+    package var defaultCMYKProfile: (path: String, bytes: [UInt8])? {
+        switch cmykFallback {
+        case .system: DefaultCMYKProfile.system
+        case .profile(let path, let bytes): (path, bytes)
+        case .none: nil
+        }
+    }
 
     /// Creates options; the defaults decode at full size, tolerate recoverable corruption with warnings, and allow
     /// 200 megapixels.
     package init(
         limits: PixelLimits = .default, strict: Bool = false, jpegScale: JPEGScale = .full,
-        jpegEarlyStop: JPEGEarlyStop = .exact, maxProgressiveScans: Int = 500,
-        defaultCMYKProfile: (path: String, bytes: [UInt8])? = DefaultCMYKProfile.system
+        jpegEarlyStop: JPEGEarlyStop = .exact, maxProgressiveScans: Int = 500, cmykFallback: CMYKFallback = .system
     ) {
-        self.defaultCMYKProfile = defaultCMYKProfile
+        self.cmykFallback = cmykFallback
         self.limits = limits
         self.strict = strict
         self.jpegScale = jpegScale

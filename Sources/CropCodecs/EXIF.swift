@@ -135,19 +135,15 @@ package enum EXIF {
         return notice.isEmpty ? nil : notice
     }
 
-    /// A minimal big-endian block holding only a copyright notice (ASCII, NUL-terminated) and, unless it is 1, an
-    /// orientation tag.
-    package static func copyrightBlock(_ notice: [UInt8], orientation: Orientation = .up) -> [UInt8] {
+    /// A minimal big-endian block holding only a copyright notice (ASCII, NUL-terminated). An orientation is added
+    /// on encode like any block's (``settingOrientation(_:in:)``).
+    package static func copyrightBlock(_ notice: [UInt8]) -> [UInt8] {
         let text = notice + [0]
-        let count = orientation == .up ? 1 : 2
-        let dataOffset = 8 + 2 + 12 * count + 4
-        var block: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, UInt8(count)]
         func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        if orientation != .up {
-            block += [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, UInt8(orientation.exifValue), 0x00, 0x00]
-        }
+        // Header, one entry (Copyright, ASCII), no next IFD; a text longer than 4 bytes follows at offset 26.
+        var block: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01]
         block += [0x82, 0x98, 0x00, 0x02] + be32(text.count)
-        block += text.count <= 4 ? text + [UInt8](repeating: 0, count: 4 - text.count) : be32(dataOffset)
+        block += text.count <= 4 ? text + [UInt8](repeating: 0, count: 4 - text.count) : be32(26)
         block += [0, 0, 0, 0]
         if text.count > 4 { block += text }
         return block

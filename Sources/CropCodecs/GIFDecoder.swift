@@ -30,7 +30,7 @@ package final class GIFDecoder: WholePictureDecoder {
     package init(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
         let bytes = try input.allBytes()
         var gif = ck_gif_info()
-        try Self.call { message in
+        try ShimStatus.call(format: .gif) { message in
             bytes.withUnsafeBufferPointer { ck_gif_read_info($0.baseAddress, $0.count, &gif, message) }
         }
         let width = Int(gif.canvas_width), height = Int(gif.canvas_height)
@@ -39,24 +39,26 @@ package final class GIFDecoder: WholePictureDecoder {
         } catch {
             throw CodecError(error)
         }
-        var warnings: [CodecWarning] = []
+        // Repairs (what strict mode refuses) first, then what is merely worth saying.
+        var repairs: [String] = []
         if width != Int(gif.screen_width) || height != Int(gif.screen_height) {
             let screen = "\(gif.screen_width)×\(gif.screen_height)"
             let frame = "\(gif.frame_width)×\(gif.frame_height) at (\(gif.frame_left), \(gif.frame_top))"
-            warnings.append(CodecWarning(
-                .gif, "the first frame (\(frame)) reaches past the \(screen) screen: the canvas grows to \(width)×\(height)"))
+            repairs.append("the first frame (\(frame)) reaches past the \(screen) screen: the canvas grows to \(width)×\(height)")
         }
         let frames = Int(gif.frame_count)
         if gif.count_incomplete != 0 {
-            warnings.append(CodecWarning(.gif, "the file breaks after frame \(frames): only the frames before were counted"))
-        } else if frames >= Int(CK_GIF_FRAME_COUNT_CAP) {
+            repairs.append("the file breaks after frame \(frames): only the frames before were counted")
+        }
+        if options.strict, let repair = repairs.first {
+            throw .corruptData(format: .gif, message: repair + " (strict mode)")
+        }
+        var warnings = repairs.map { CodecWarning(.gif, $0) }
+        if gif.count_incomplete == 0 && frames >= Int(CK_GIF_FRAME_COUNT_CAP) {
             warnings.append(CodecWarning(.gif, "frames were counted up to \(frames) and no further"))
         }
         if frames > 1 {
             warnings.append(CodecWarning(.gif, "animated GIF with \(frames) frames: the first frame is decoded"))
-        }
-        if options.strict, gif.count_incomplete != 0 || width != Int(gif.screen_width) || height != Int(gif.screen_height) {
-            throw .corruptData(format: .gif, message: (warnings.first?.message ?? "") + " (strict mode)")
         }
         let coversCanvas = gif.frame_left == 0 && gif.frame_top == 0 && Int(gif.frame_width) == width
             && Int(gif.frame_height) == height
@@ -89,7 +91,7 @@ package final class GIFDecoder: WholePictureDecoder {
         let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0
         let width = Int32(outputWidth), height = Int32(outputHeight)
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
-            try Self.call { message in
+            try ShimStatus.call(format: .gif) { message in
                 bytes.withUnsafeBufferPointer { data in
                     ck_gif_decode(
                         data.baseAddress, data.count, rows.row(0).assumingMemoryBound(to: UInt8.self),
@@ -98,15 +100,5 @@ package final class GIFDecoder: WholePictureDecoder {
             }
         }
         return buffer
-    }
-
-    /// Runs a shim call with a message buffer and maps a failure.
-    private static func call(_ body: (UnsafeMutablePointer<CChar>) -> Int32) throws(CodecError) {
-        var message = [CChar](repeating: 0, count: Int(CK_GIF_MESSAGE_LENGTH) + 1)
-        let status = message.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
-        guard status != CK_GIF_OK else { return }
-        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        if status == Int32(CK_GIF_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: .gif, reason: text) }
-        throw ShimStatus.error(status, format: .gif, message: text, role: "decoder")
     }
 }

@@ -41,7 +41,7 @@ package final class HEIFDecoder: WholePictureDecoder {
         }
         var opened: OpaquePointer?
         var header = ck_heif_info()
-        try HEIFDecoder.call(format: format) { message in ck_heif_open(bytes.pointer, bytes.count, &opened, &header, message) }
+        try ShimStatus.call(format: format) { message in ck_heif_open(bytes.pointer, bytes.count, &opened, &header, message) }
         guard let opened else { throw .corruptData(format: format, message: "libheif opened no image") }
         do throws(CodecError) {
             guard header.stored_width > 0, header.stored_height > 0 else {
@@ -56,7 +56,7 @@ package final class HEIFDecoder: WholePictureDecoder {
             }
             var icc = [UInt8](repeating: 0, count: header.icc_size)
             var exif = [UInt8](repeating: 0, count: header.exif_size)
-            try HEIFDecoder.call(format: format) { message in
+            try ShimStatus.call(format: format) { message in
                 icc.withUnsafeMutableBufferPointer { iccBuffer in
                     exif.withUnsafeMutableBufferPointer { exifBuffer in
                         ck_heif_copy_metadata(
@@ -134,21 +134,11 @@ package final class HEIFDecoder: WholePictureDecoder {
         let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0, wide: Int32 = outputFormat.depth == .sixteen ? 1 : 0
         let handle = handle, format = info.format
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
-            try HEIFDecoder.call(format: format) { message in
+            try ShimStatus.call(format: format) { message in
                 ck_heif_decode(
                     handle, alpha, wide, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
             }
         }
         return buffer
-    }
-
-    /// Runs a shim call with a message buffer and maps a failure.
-    private static func call(format: ImageFormat, _ body: (UnsafeMutablePointer<CChar>) -> Int32) throws(CodecError) {
-        var message = [CChar](repeating: 0, count: Int(CK_HEIF_MESSAGE_LENGTH) + 1)
-        let status = message.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
-        guard status != CK_HEIF_OK else { return }
-        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        if status == Int32(CK_HEIF_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: format, reason: text) }
-        throw ShimStatus.error(status, format: format, message: text, role: "decoder")
     }
 }

@@ -46,14 +46,13 @@ package final class HEIFEncoder: WholePictureEncoder {
         }
         // libheif 1.15 with libaom 3.6 aborts the process on 10-bit RGB input (an abort cannot be caught), so 10-bit
         // AVIF goes through libavif 0.11 on the same libaom instead; 10-bit HEIC and 8-bit AVIF stay with libheif.
-        var message = [CChar](repeating: 0, count: Int(CK_AVIF_MESSAGE_LENGTH) + 1)
         if format == .avif && options.bitDepth == 10 {
-            if ck_avif_load(&message) != CK_AVIF_OK {
-                throw .unsupportedFeature(
-                    format: .avif, feature: "10-bit encoding, which needs libavif 0.11 (" + String(cString: message) + ")")
+            let (status, message) = ShimStatus.run { ck_avif_load($0) }
+            guard status == ShimStatus.ok else {
+                throw .unsupportedFeature(format: .avif, feature: "10-bit encoding, which needs libavif 0.11 (\(message))")
             }
-        } else if ck_heif_load(&message) != CK_HEIF_OK {
-            throw .libraryUnavailable(format: format, reason: String(cString: message))
+        } else {
+            try ShimStatus.call(format: format, role: "encoder") { ck_heif_load($0) }
         }
         self.format = format
         self.options = options
@@ -86,14 +85,11 @@ package final class HEIFEncoder: WholePictureEncoder {
         params.av1 = format == .avif ? 1 : 0
         params.quality = Int32(options.quality)
         params.lossless = options.lossless ? 1 : 0
-        params.speed = Int32(9 - options.effort)
+        params.speed = options.av1Speed
         params.bit_depth = Int32(options.bitDepth)
         params.alpha = pixels.format.hasAlpha ? 1 : 0
         params.wide = pixels.format.depth == .sixteen ? 1 : 0
-        return try runShim(
-            pixels, messageLength: Int(CK_HEIF_MESSAGE_LENGTH), unavailable: Int32(CK_HEIF_ERR_UNAVAILABLE),
-            release: { ck_heif_free_output($0) }
-        ) { rows, icc, exif, output, size, message in
+        return try runShim(pixels, release: { ck_heif_free_output($0) }) { rows, icc, exif, output, size, message in
             ck_heif_encode(
                 rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.width), Int32(rows.height), rows.bytesPerRow,
                 &params, icc.baseAddress, icc.count, exif.baseAddress, exif.count, output, size, message)
@@ -104,16 +100,13 @@ package final class HEIFEncoder: WholePictureEncoder {
     private func compressWithLibavif(_ pixels: PixelBuffer) throws(CodecError) -> [UInt8] {
         var params = ck_avif_encode_params()
         params.quality = Int32(options.lossless ? 100 : options.quality)
-        params.speed = Int32(9 - options.effort)
+        params.speed = options.av1Speed
         params.bit_depth = 10
         params.alpha = pixels.format.hasAlpha ? 1 : 0
         params.wide = pixels.format.depth == .sixteen ? 1 : 0
         params.full_chroma = options.lossless || options.quality >= 90 ? 1 : 0
         params.threads = Int32(Swift.max(1, Swift.min(ProcessInfo.processInfo.activeProcessorCount, 8)))
-        return try runShim(
-            pixels, messageLength: Int(CK_AVIF_MESSAGE_LENGTH), unavailable: Int32(CK_AVIF_ERR_UNAVAILABLE),
-            release: { ck_avif_free($0) }
-        ) { rows, icc, exif, output, size, message in
+        return try runShim(pixels, release: { ck_avif_free($0) }) { rows, icc, exif, output, size, message in
             ck_avif_encode(
                 rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.width), Int32(rows.height), rows.bytesPerRow,
                 &params, icc.baseAddress, icc.count, exif.baseAddress, exif.count, output, size, message)
@@ -123,33 +116,25 @@ package final class HEIFEncoder: WholePictureEncoder {
     /// Runs an encoding shim call on the rows, the profile and the EXIF block, and maps its status: the file's bytes
     /// (released with `release` once copied), or the error.
     private func runShim(
-        _ pixels: PixelBuffer, messageLength: Int, unavailable: Int32,
-        release: (UnsafeMutablePointer<UInt8>?) -> Void,
+        _ pixels: PixelBuffer, release: (UnsafeMutablePointer<UInt8>?) -> Void,
         _ call: (
             _ rows: UnsafePixelRows, _ icc: UnsafeBufferPointer<UInt8>, _ exif: UnsafeBufferPointer<UInt8>,
             _ output: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, _ size: UnsafeMutablePointer<Int>,
             _ message: UnsafeMutablePointer<CChar>
         ) -> Int32
     ) throws(CodecError) -> [UInt8] {
-        var message = [CChar](repeating: 0, count: messageLength + 1)
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
+        defer { release(output) }
         let icc = self.icc ?? [], exif = self.exif ?? []
-        let status = pixels.withUnsafeRows { rows in
-            icc.withUnsafeBufferPointer { iccBytes in
-                exif.withUnsafeBufferPointer { exifBytes in
-                    message.withUnsafeMutableBufferPointer { text in
-                        call(rows, iccBytes, exifBytes, &output, &size, text.baseAddress!)
-                    }
+        try pixels.withUnsafeRows { rows throws(CodecError) in
+            try icc.withUnsafeBufferPointer { iccBytes throws(CodecError) in
+                try exif.withUnsafeBufferPointer { exifBytes throws(CodecError) in
+                    try ShimStatus.call(format: format, role: "encoder") { call(rows, iccBytes, exifBytes, &output, &size, $0) }
                 }
             }
         }
-        defer { release(output) }
-        guard status == 0, let output else {
-            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            if status == unavailable { throw .libraryUnavailable(format: format, reason: text) }
-            throw ShimStatus.error(status, format: format, message: text, role: "encoder")
-        }
+        guard let output else { throw .corruptData(format: format, message: "the encoder returned no bytes") }
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 }

@@ -58,17 +58,15 @@ struct NCLXColor {
         }
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0
-        var message = [CChar](repeating: 0, count: Int(CK_LCMS_MESSAGE_LENGTH) + 1)
         // The name leaves the curve out: "sRGB" in a description is how sRGB profiles are recognised.
         let name = "CropKit nclx \(primaries)/\(transfer): " + description.prefix { $0 != "," }
-        let status = chromaticities.withUnsafeBufferPointer { xy in
-            message.withUnsafeMutableBufferPointer { ck_lcms_rgb_profile(xy.baseAddress, curve, name, &bytes, &size, $0.baseAddress) }
+        let (status, message) = ShimStatus.run { text in
+            chromaticities.withUnsafeBufferPointer { ck_lcms_rgb_profile($0.baseAddress, curve, name, &bytes, &size, text) }
         }
         defer { ck_lcms_free_bytes(bytes) }
-        guard status == Int32(CK_LCMS_OK), let bytes else {
-            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            if status == Int32(CK_LCMS_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: format, reason: text) }
-            throw .unsupportedFeature(format: format, feature: "the \(description) as an ICC profile: \(text)")
+        guard status == ShimStatus.ok, let bytes else {
+            if status == ShimStatus.unavailable { throw .libraryUnavailable(format: format, reason: message) }
+            throw .unsupportedFeature(format: format, feature: "the \(description) as an ICC profile: \(message)")
         }
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }

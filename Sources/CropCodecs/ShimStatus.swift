@@ -1,7 +1,9 @@
-/// What the C shims (CJPEG, CPNG) report, mapped to Swift once for both codecs.
+/// What the C shims report, mapped to Swift once for every codec.
 ///
-/// Both shims return the same status numbers (`CK_JPEG_ERR_*` and `CK_PNG_ERR_*` share their values) and keep the
-/// library's last message and its first few warnings in the codec handle.
+/// Every shim returns the same status numbers (`CK_JPEG_ERR_*`, `CK_PNG_ERR_*`, `CK_WEBP_ERR_*` … share their
+/// values). CJPEG and CPNG keep the library's last message in the codec handle; the shims that open a library at run
+/// time (CWebP, CHEIF, CAVIF, CGIF, CTIFF, CLCMS) write it into a buffer the caller passes, which ``run(_:)`` and
+/// ``call(format:role:_:)`` provide.
 enum ShimStatus {
     static let ok: Int32 = 0
     static let corrupt: Int32 = 1
@@ -13,6 +15,30 @@ enum ShimStatus {
     static let tooManyScans: Int32 = 7
     static let usage: Int32 = 8
     static let io: Int32 = 9
+    /// A run-time shim's library is missing, lacks a symbol or speaks another ABI.
+    static let unavailable: Int32 = 10
+
+    /// Room for the message of any run-time shim (their `*_MESSAGE_LENGTH` is at most 300), with its NUL.
+    private static let messageCapacity = 512
+
+    /// Runs a run-time shim's call with a message buffer; its status and the message it wrote.
+    static func run(_ body: (UnsafeMutablePointer<CChar>) -> Int32) -> (status: Int32, message: String) {
+        var buffer = [CChar](repeating: 0, count: messageCapacity)
+        let status = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+        let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return (status, message)
+    }
+
+    /// Runs a run-time shim's call and throws its failure: ``CodecError/libraryUnavailable(format:reason:)`` when the
+    /// library cannot be used, otherwise as ``error(_:format:message:role:path:)`` maps the status.
+    static func call(format: ImageFormat, role: String = "decoder", _ body: (UnsafeMutablePointer<CChar>) -> Int32)
+        throws(CodecError)
+    {
+        let (status, message) = run(body)
+        guard status != ok else { return }
+        if status == unavailable { throw .libraryUnavailable(format: format, reason: message) }
+        throw error(status, format: format, message: message, role: role)
+    }
 
     /// The error for a non-zero `status` from a shim working on `format`, with the library's `message`.
     ///

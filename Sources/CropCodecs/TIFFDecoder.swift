@@ -44,80 +44,85 @@ package final class TIFFDecoder: WholePictureDecoder {
         let maxAllocation = overflow ? Int.max : Swift.max(cap, 64 << 20)
         var opened: OpaquePointer?
         var tags = ck_tiff_info()
-        let status = Self.call { message in
-            bytes.withUnsafeBufferPointer { ck_tiff_open(
-                $0.baseAddress, $0.count, maxAllocation, options.defaultCMYKProfile == nil ? 0 : 1, &opened, &tags, message) }
-        }
-        guard let opened else { throw status ?? .corruptData(format: .tiff, message: "libtiff opened nothing") }
-        if let status {
-            ck_tiff_close(opened)
-            throw status
-        }
-        handle = opened
-        let width = Int(tags.width), height = Int(tags.height)
         do {
-            try options.limits.check(width: width, height: height)
+            try ShimStatus.call(format: .tiff) { message in
+                bytes.withUnsafeBufferPointer {
+                    ck_tiff_open(
+                        $0.baseAddress, $0.count, maxAllocation, options.defaultCMYKProfile == nil ? 0 : 1, &opened, &tags,
+                        message)
+                }
+            }
         } catch {
             ck_tiff_close(opened)
-            throw CodecError(error)
+            throw error
         }
-        var warnings: [CodecWarning] = []
-        if tags.warning_count > 0 {
-            let first = withUnsafeBytes(of: tags.first_warning) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            warnings.append(CodecWarning(.tiff, tags.warning_count == 1 ? first : "\(first) (and \(tags.warning_count - 1) more)"))
-        }
-        if tags.orientation == 0 { warnings.append(CodecWarning(.tiff, "an Orientation tag outside 1…8 was ignored")) }
-        if tags.photometric_guessed != 0 {
-            warnings.append(CodecWarning(.tiff, "no Photometric tag: read as \(tags.photometric == 2 ? "RGB" : "gray")"))
-        }
-        let pages = Int(tags.page_count)
-        if pages > 1 { warnings.append(CodecWarning(.tiff, "\(pages) pages: the first is decoded")) }
-        if options.strict, let first = warnings.first {
-            ck_tiff_close(opened)
-            throw .corruptData(format: .tiff, message: first.message + " (strict mode)")
-        }
-        var profile: [UInt8]? = nil
-        if let icc = tags.icc, tags.icc_size > 0 { profile = Array(UnsafeBufferPointer(start: icc, count: Int(tags.icc_size))) }
-        var metadata = ImageMetadata(
-            orientation: Orientation(exifValue: Int(tags.orientation)) ?? .up, iccProfile: profile, exif: nil)
-        mode = Int32(tags.mode)
-        var transform: ColorTransform? = nil
-        let fallback = profile == nil ? options.defaultCMYKProfile : nil
-        if mode == Int32(CK_TIFF_CMYK), let cmykProfile = profile ?? fallback?.bytes {
-            if let fallback {
-                warnings.append(CodecWarning(
-                    .icc, "CMYK TIFF without an ICC profile: converted through the default CMYK profile \(fallback.path)"))
-            }
+        guard let opened else { throw .corruptData(format: .tiff, message: "libtiff opened nothing") }
+        do throws(CodecError) {
+            let width = Int(tags.width), height = Int(tags.height)
             do {
+                try options.limits.check(width: width, height: height)
+            } catch {
+                throw CodecError(error)
+            }
+            var warnings: [CodecWarning] = []
+            if tags.warning_count > 0 {
+                let first = withUnsafeBytes(of: tags.first_warning) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                warnings.append(CodecWarning(
+                    .tiff, tags.warning_count == 1 ? first : "\(first) (and \(tags.warning_count - 1) more)"))
+            }
+            if tags.orientation == 0 { warnings.append(CodecWarning(.tiff, "an Orientation tag outside 1…8 was ignored")) }
+            if tags.photometric_guessed != 0 {
+                warnings.append(CodecWarning(.tiff, "no Photometric tag: read as \(tags.photometric == 2 ? "RGB" : "gray")"))
+            }
+            let pages = Int(tags.page_count)
+            if pages > 1 { warnings.append(CodecWarning(.tiff, "\(pages) pages: the first is decoded")) }
+            if options.strict, let first = warnings.first {
+                throw .corruptData(format: .tiff, message: first.message + " (strict mode)")
+            }
+            var profile: [UInt8]? = nil
+            if let icc = tags.icc, tags.icc_size > 0 {
+                profile = Array(UnsafeBufferPointer(start: icc, count: Int(tags.icc_size)))
+            }
+            var metadata = ImageMetadata(
+                orientation: Orientation(exifValue: Int(tags.orientation)) ?? .up, iccProfile: profile, exif: nil)
+            mode = Int32(tags.mode)
+            var transform: ColorTransform? = nil
+            let fallback = profile == nil ? options.defaultCMYKProfile : nil
+            if mode == Int32(CK_TIFF_CMYK), let cmykProfile = profile ?? fallback?.bytes {
+                if let fallback {
+                    warnings.append(CodecWarning(
+                        .icc, "CMYK TIFF without an ICC profile: converted through the default CMYK profile \(fallback.path)"))
+                }
                 transform = try DefaultCMYKProfile.transform(profile: cmykProfile, layout: .cmyk8, format: .tiff)
                 metadata.iccProfile = ColorTransform.sRGBProfile
-            } catch {
-                ck_tiff_close(opened)
-                throw error
+            } else if tags.photometric == 5 {
+                warnings.append(CodecWarning(.icc, "CMYK TIFF without an ICC profile: converted to RGB without colour management"))
             }
-        } else if tags.photometric == 5 {
-            warnings.append(CodecWarning(.icc, "CMYK TIFF without an ICC profile: converted to RGB without colour management"))
+            cmykTransform = transform
+            let layout: ChannelLayout = switch (Int(tags.channels), mode == Int32(CK_TIFF_CMYK)) {
+            case (_, true): .rgb
+            case (1, _): .gray
+            case (2, _): .grayAlpha
+            case (3, _): .rgb
+            default: .rgba
+            }
+            let depth: BitDepth = tags.bits == 16 ? .sixteen : .eight
+            info = ImageInfo(
+                format: .tiff, width: width, height: height, orientation: metadata.orientation, layout: layout,
+                bitDepth: Int(tags.bits_per_sample), decodedDepth: depth,
+                iccProfileSize: tags.icc_size > 0 ? Int(tags.icc_size) : nil, hasEXIF: false, isProgressive: false,
+                isInterlaced: false, colorModel: Self.describe(tags), frameCount: pages > 1 ? pages : nil)
+            self.metadata = metadata
+            outputWidth = width
+            outputHeight = height
+            outputFormat = PixelFormat(layout, depth)
+            self.warnings = warnings
+            pictureRows = PictureRows(height: height)
+            handle = opened
+        } catch {
+            ck_tiff_close(opened)
+            throw error
         }
-        cmykTransform = transform
-        let layout: ChannelLayout = switch (Int(tags.channels), mode == Int32(CK_TIFF_CMYK)) {
-        case (_, true): .rgb
-        case (1, _): .gray
-        case (2, _): .grayAlpha
-        case (3, _): .rgb
-        default: .rgba
-        }
-        let depth: BitDepth = tags.bits == 16 ? .sixteen : .eight
-        info = ImageInfo(
-            format: .tiff, width: width, height: height, orientation: metadata.orientation, layout: layout,
-            bitDepth: Int(tags.bits_per_sample), decodedDepth: depth, iccProfileSize: tags.icc_size > 0 ? Int(tags.icc_size) : nil,
-            hasEXIF: false, isProgressive: false, isInterlaced: false, colorModel: Self.describe(tags),
-            frameCount: pages > 1 ? pages : nil)
-        self.metadata = metadata
-        outputWidth = width
-        outputHeight = height
-        outputFormat = PixelFormat(layout, depth)
-        self.warnings = warnings
-        pictureRows = PictureRows(height: height)
     }
 
     /// Decodes whole TIFF data.
@@ -134,10 +139,8 @@ package final class TIFFDecoder: WholePictureDecoder {
         let isCMYK = mode == Int32(CK_TIFF_CMYK)
         var buffer = try makeOutputBuffer(format: isCMYK ? .rgba8 : outputFormat)
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
-            if let failure = Self.call({ message in
+            try ShimStatus.call(format: .tiff) { message in
                 ck_tiff_decode(handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
-            }) {
-                throw failure
             }
         }
         guard isCMYK, let cmykTransform else { return buffer }
@@ -181,15 +184,5 @@ package final class TIFFDecoder: WholePictureDecoder {
         if tags.planar_separate != 0 { words.append("planar") }
         if tags.alpha != 0 { words.append(tags.alpha_associated != 0 ? "associated alpha" : "alpha") }
         return words.joined(separator: ", ")
-    }
-
-    /// Runs a shim call with a message buffer; the mapped failure, or `nil`.
-    private static func call(_ body: (UnsafeMutablePointer<CChar>) -> Int32) -> CodecError? {
-        var message = [CChar](repeating: 0, count: Int(CK_TIFF_MESSAGE_LENGTH) + 1)
-        let status = message.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
-        guard status != CK_TIFF_OK else { return nil }
-        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        if status == Int32(CK_TIFF_ERR_UNAVAILABLE) { return .libraryUnavailable(format: .tiff, reason: text) }
-        return ShimStatus.error(status, format: .tiff, message: text, role: "decoder")
     }
 }

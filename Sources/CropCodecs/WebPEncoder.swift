@@ -32,10 +32,7 @@ package final class WebPEncoder: WholePictureEncoder {
         guard (0...6).contains(options.effort) else {
             throw .invalidArgument(name: "effort", reason: "\(options.effort) is outside 0…6")
         }
-        var message = [CChar](repeating: 0, count: Int(CK_WEBP_MESSAGE_LENGTH) + 1)
-        if ck_webp_load(&message) != CK_WEBP_OK {
-            throw .libraryUnavailable(format: .webp, reason: String(cString: message))
-        }
+        try ShimStatus.call(format: .webp, role: "encoder") { ck_webp_load($0) }
         self.options = options
         icc = metadata.iccProfile
         var warnings: [CodecWarning] = []

@@ -11,7 +11,7 @@ package enum WebPLibrary {
     /// The bitstream features of a still WebP.
     static func features(_ bytes: [UInt8]) throws(CodecError) -> ck_webp_features {
         var features = ck_webp_features()
-        try call { message in
+        try ShimStatus.call(format: .webp) { message in
             bytes.withUnsafeBufferPointer { ck_webp_get_features($0.baseAddress, $0.count, &features, message) }
         }
         guard features.width > 0, features.height > 0 else {
@@ -26,7 +26,7 @@ package enum WebPLibrary {
         let alpha: Int32 = buffer.format.hasAlpha ? 1 : 0
         let width = Int32(buffer.width), height = Int32(buffer.height)
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
-            try call { message in
+            try ShimStatus.call(format: .webp) { message in
                 bytes.withUnsafeBufferPointer { data in
                     ck_webp_decode(
                         data.baseAddress, data.count, alpha, scaled ? width : 0, scaled ? height : 0,
@@ -44,7 +44,7 @@ package enum WebPLibrary {
         var params = params
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
-        try call { message in
+        try ShimStatus.call(format: .webp, role: "encoder") { message in
             ck_webp_encode(
                 pixels.row(0).assumingMemoryBound(to: UInt8.self), Int32(pixels.width), Int32(pixels.height),
                 Int32(pixels.bytesPerRow), &params, &output, &size, message)
@@ -52,15 +52,5 @@ package enum WebPLibrary {
         defer { ck_webp_free(output) }
         guard let output else { throw .corruptData(format: .webp, message: "libwebp returned no bytes") }
         return Array(UnsafeBufferPointer(start: output, count: size))
-    }
-
-    /// Runs a shim call with a message buffer and maps a failure.
-    private static func call(_ body: (UnsafeMutablePointer<CChar>) -> Int32) throws(CodecError) {
-        var message = [CChar](repeating: 0, count: Int(CK_WEBP_MESSAGE_LENGTH) + 1)
-        let status = message.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
-        guard status != CK_WEBP_OK else { return }
-        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        if status == Int32(CK_WEBP_ERR_UNAVAILABLE) { throw .libraryUnavailable(format: .webp, reason: text) }
-        throw ShimStatus.error(status, format: .webp, message: text, role: "codec")
     }
 }

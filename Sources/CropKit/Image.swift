@@ -64,9 +64,10 @@ public struct Image: Sendable {
     ///
     /// JPEG has no alpha: transparent pixels are composited over white.
     public func encoded(options: SaveOptions = SaveOptions()) throws(CropKitError) -> [UInt8] {
+        let format = try options.outputFormat(path: nil)
         let (pixels, meta) = try prepared(for: options)
         return try mappingErrors {
-            try ImageCodec.encode(pixels, as: options.format ?? .jpeg, metadata: meta, options: options.encodeOptions)
+            try ImageCodec.encode(pixels, as: format, metadata: meta, options: options.encodeOptions)
         }
     }
 
@@ -84,11 +85,7 @@ public struct Image: Sendable {
     /// Encodes the image and writes it atomically (temporary file, then rename); an existing file is an error
     /// unless ``SaveOptions/overwrite`` is set. The format is ``SaveOptions/format`` or the path's extension.
     public func write(toFile path: String, options: SaveOptions = SaveOptions()) throws(CropKitError) {
-        guard let format = options.format ?? ImageFormat(pathExtensionOf: path) else {
-            throw .invalidRequest(
-                name: "output format", reason: "cannot tell it from the name \(path); use .jpg, .png, .webp, .avif or .heic, or set it")
-        }
-        guard format.isWritable else { throw ImageSink<WrittenFile>.notWritable(format) }
+        let format = try options.outputFormat(path: path)
         let (pixels, meta) = try prepared(for: options)
         try mappingErrors {
             try ImageCodec.write(

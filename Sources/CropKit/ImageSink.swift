@@ -29,29 +29,17 @@ public struct ImageSink<Output: Sendable>: Sendable {
 
     /// The format the output is encoded in, `nil` for pixels.
     ///
-    /// - Throws: ``CropKitError/invalidRequest(name:reason:)`` when a file's name gives no format and none is set.
+    /// - Throws: ``CropKitError/invalidRequest(name:reason:)`` when a file's name gives no format and none is set, or
+    ///   the format is one CropKit only reads (see ``SaveOptions/outputFormat(path:)``).
     func encodedFormat() throws(CropKitError) -> ImageFormat? {
         switch target {
         case .image:
             return nil
         case .data(let options, _):
-            let format = options.format ?? .jpeg
-            guard format.isWritable else { throw Self.notWritable(format) }
-            return format
+            return try options.outputFormat(path: nil)
         case .file(let path, let options, _):
-            guard let format = options.format ?? ImageFormat(pathExtensionOf: path) else {
-                throw .invalidRequest(
-                    name: "output format", reason: "cannot tell it from the name \(path); use .jpg, .png, .webp, .avif or .heic, or set it")
-            }
-            guard format.isWritable else { throw Self.notWritable(format) }
-            return format
+            return try options.outputFormat(path: path)
         }
-    }
-
-    /// The error for an output in a format CropKit reads but does not write.
-    static func notWritable(_ format: ImageFormat) -> CropKitError {
-        .invalidRequest(
-            name: "output format", reason: "CropKit reads \(format.displayName) but does not write it; use .jpg, .png, .webp, .avif or .heic")
     }
 
     /// Fails early, before any decoding, when the output cannot be written: no format, or a file that exists and may

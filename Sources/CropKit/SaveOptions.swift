@@ -82,3 +82,24 @@ public struct SaveOptions: Hashable, Sendable {
     }
 }
 
+extension SaveOptions {
+    /// The format an output is written in: ``format``, else the extension of the file's `path`, else JPEG (for an
+    /// output in memory, `path` `nil`).
+    ///
+    /// - Throws: ``CropKitError/invalidRequest(name:reason:)`` when the name gives no format and none is set, or when
+    ///   the format is one CropKit reads but does not write (GIF, TIFF).
+    func outputFormat(path: String?) throws(CropKitError) -> ImageFormat {
+        let named = path.map { ImageFormat(pathExtensionOf: $0) } ?? .jpeg
+        guard let format = format ?? named else {
+            throw .invalidRequest(
+                name: "output format",
+                reason: "cannot tell it from the name \(path ?? ""); use .jpg, .png, .webp, .avif or .heic, or set it")
+        }
+        guard format.isWritable else {
+            throw .invalidRequest(
+                name: "output format",
+                reason: "CropKit reads \(format.displayName) but does not write it; use .jpg, .png, .webp, .avif or .heic")
+        }
+        return format
+    }
+}

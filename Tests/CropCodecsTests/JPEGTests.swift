@@ -81,7 +81,7 @@ struct JPEGTests {
 
     @Test("Adobe CMYK without a profile, and no default profile, decodes naively with the inverted convention")
     func cmyk() throws {
-        let decoded = try JPEGDecoder.decode(Fixtures.bytes("cmyk-adobe.jpg"), options: DecodeOptions(defaultCMYKProfile: nil))
+        let decoded = try JPEGDecoder.decode(Fixtures.bytes("cmyk-adobe.jpg"), options: DecodeOptions(cmykFallback: .none))
         #expect(decoded.warnings.contains {
             $0.message == "CMYK JPEG without an ICC profile: converted to RGB without colour management"
         })

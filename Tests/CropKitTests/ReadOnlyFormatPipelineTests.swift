@@ -45,6 +45,13 @@ struct ReadOnlyFormatPipelineTests {
             #expect(throws: CropKitError.self) {
                 try ImagePipeline().run(Self.gif, [], to: .data(SaveOptions(format: .tiff)))
             }
+            // The same rule for a loaded image, in memory and to a file, with the same words.
+            let image = try Image(contentsOfFile: Fixtures.path("transparent-offset.gif"))
+            let refusal = CropKitError.invalidRequest(
+                name: "output format", reason: "CropKit reads GIF but does not write it; use .jpg, .png, .webp, .avif or .heic")
+            #expect(throws: refusal) { try image.encoded(options: SaveOptions(format: .gif)) }
+            #expect(throws: refusal) { try image.write(toFile: folder + "/again.gif") }
+            #expect(!FileManager.default.fileExists(atPath: folder + "/again.gif"))
         }
     }
 }
