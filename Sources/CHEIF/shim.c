@@ -278,29 +278,42 @@ int ck_heif_copy_metadata(ck_heif *heif, uint8_t *icc, uint8_t *exif, char *mess
   return CK_HEIF_OK;
 }
 
-int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t stride, char *message) {
-  int chroma = wide ? (alpha ? CHROMA_RRGGBBAA_LE : CHROMA_RRGGBB_LE) : (alpha ? CHROMA_RGBA : CHROMA_RGB);
-  void *image = NULL;
+/// Decodes the primary image's stored pixels (transform properties not applied) as interleaved RGB in `chroma` and
+/// checks that libheif's picture has the stored size. On success `*image` is libheif's, to release, and `*pixels`,
+/// `*stride` its rows.
+static int decode_interleaved(ck_heif *heif, int chroma, void **image, const uint8_t **pixels, int *stride,
+                              char *message) {
+  *image = NULL;
   struct heif_decoding_options *options = lib.decoding_options_alloc();
   if (!options) {
     say(message, "cannot allocate libheif decoding options");
     return CK_HEIF_ERR_MEMORY;
   }
   options->ignore_transformations = 1;
-  int status = status_of(lib.decode_image(heif->handle, &image, COLORSPACE_RGB, chroma, options), message);
+  int status = status_of(lib.decode_image(heif->handle, image, COLORSPACE_RGB, chroma, options), message);
   lib.decoding_options_free(options);
   if (status != CK_HEIF_OK) return status;
   int ispe_width = lib.ispe_width(heif->handle), ispe_height = lib.ispe_height(heif->handle);
   int stored_width = ispe_width > 0 ? ispe_width : lib.handle_width(heif->handle);
   int stored_height = ispe_height > 0 ? ispe_height : lib.handle_height(heif->handle);
-  int width = lib.image_width(image, CHANNEL_INTERLEAVED), height = lib.image_height(image, CHANNEL_INTERLEAVED);
+  int width = lib.image_width(*image, CHANNEL_INTERLEAVED), height = lib.image_height(*image, CHANNEL_INTERLEAVED);
+  *pixels = lib.plane_readonly(*image, CHANNEL_INTERLEAVED, stride);
+  if (*pixels && width == stored_width && height == stored_height) return CK_HEIF_OK;
+  if (*pixels) say(message, "libheif decoded %d×%d, the file says %d×%d", width, height, stored_width, stored_height);
+  else say(message, "libheif gave no pixels");
+  lib.image_release(*image);
+  *image = NULL;
+  return CK_HEIF_ERR_CORRUPT;
+}
+
+int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t stride, char *message) {
+  int chroma = wide ? (alpha ? CHROMA_RRGGBBAA_LE : CHROMA_RRGGBB_LE) : (alpha ? CHROMA_RGBA : CHROMA_RGB);
+  void *image = NULL;
+  const uint8_t *plane = NULL;
   int plane_stride = 0;
-  const uint8_t *plane = lib.plane_readonly(image, CHANNEL_INTERLEAVED, &plane_stride);
-  if (!plane || width != stored_width || height != stored_height) {
-    lib.image_release(image);
-    say(message, "libheif decoded %d×%d, the file says %d×%d", width, height, stored_width, stored_height);
-    return CK_HEIF_ERR_CORRUPT;
-  }
+  int status = decode_interleaved(heif, chroma, &image, &plane, &plane_stride, message);
+  if (status != CK_HEIF_OK) return status;
+  int width = lib.image_width(image, CHANNEL_INTERLEAVED), height = lib.image_height(image, CHANNEL_INTERLEAVED);
   size_t channels = alpha ? 4 : 3;
   size_t row_bytes = (size_t)width * channels * (wide ? 2 : 1);
   int bits = wide ? lib.image_bits_range(image, CHANNEL_INTERLEAVED) : 8;
@@ -317,6 +330,36 @@ int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t s
       unsigned value = (unsigned)source[2 * i] | (unsigned)source[2 * i + 1] << 8;
       if (value >= (1u << bits)) value = (1u << bits) - 1;
       samples[i] = (uint16_t)(value << (16 - bits) | value >> (2 * bits - 16));
+    }
+  }
+  lib.image_release(image);
+  return CK_HEIF_OK;
+}
+
+int ck_heif_decode_shrunk(ck_heif *heif, int factor, uint8_t *output, size_t stride, char *message) {
+  if (factor != 2 && factor != 4 && factor != 8) {
+    say(message, "a shrink-on-load factor of %d (2, 4 or 8 are allowed)", factor);
+    return CK_HEIF_ERR_UNSUPPORTED;
+  }
+  // Averaged straight from libheif's picture: CropKit never copies it whole. (libheif 1.15 asked for the Y'CbCr
+  // planes converts them to RGB and back, so averaging those would be slower, not faster.)
+  void *image = NULL;
+  const uint8_t *pixels = NULL;
+  int plane_stride = 0;
+  int status = decode_interleaved(heif, CHROMA_RGB, &image, &pixels, &plane_stride, message);
+  if (status != CK_HEIF_OK) return status;
+  int width = lib.image_width(image, CHANNEL_INTERLEAVED), height = lib.image_height(image, CHANNEL_INTERLEAVED);
+  int shrunk_width = (width + factor - 1) / factor, shrunk_height = (height + factor - 1) / factor;
+  for (int y = 0; y < shrunk_height; y++) {
+    uint8_t *target = output + (size_t)y * stride;
+    for (int x = 0; x < shrunk_width; x++) {
+      unsigned sums[3] = {0, 0, 0}, count = 0;
+      for (int j = y * factor; j < (y + 1) * factor && j < height; j++) {
+        const uint8_t *row = pixels + (size_t)j * (size_t)plane_stride;
+        for (int i = x * factor; i < (x + 1) * factor && i < width; i++, count++)
+          for (int c = 0; c < 3; c++) sums[c] += row[3 * (size_t)i + c];
+      }
+      for (int c = 0; c < 3; c++) target[3 * x + c] = (uint8_t)((sums[c] + count / 2) / count);
     }
   }
   lib.image_release(image);

@@ -11,7 +11,11 @@ import CropPixels
 /// informative and is never applied (it is rewritten on encode). A `clap` crop is not applied (a warning says so).
 /// An ICC profile (`rICC`/`prof`) comes back byte for byte; `nclx` colour is reported in ``ImageInfo/colorModel``. 8-bit files decode to 8-bit RGB(A), 10- and 12-bit files to 16-bit RGB(A) with the
 /// samples widened to the full range. libheif decodes a whole picture at once, so the first
-/// ``readRows(into:bytesPerRow:maxRows:)`` decodes it; shrink-on-load does not apply.
+/// ``readRows(into:bytesPerRow:maxRows:)`` decodes it.
+///
+/// Shrink-on-load (``DecodeOptions/jpegScale``, for 8-bit pictures without alpha: ``ImageInfo/shrinksOnLoad``)
+/// averages each 2×2, 4×4 or 8×8 block straight from libheif's picture, so CropKit never holds the full-size one;
+/// each side is divided and rounded up as for JPEG.
 package final class HEIFDecoder: WholePictureDecoder {
     package let info: ImageInfo
     package let metadata: ImageMetadata
@@ -23,6 +27,8 @@ package final class HEIFDecoder: WholePictureDecoder {
     /// The bytes libheif reads in place (it keeps pointers into them until the handle closes).
     private let bytes: InputBytes
     private let handle: OpaquePointer
+    /// The shrink-on-load factor applied (``JPEGScale/full`` when the picture does not shrink on load).
+    private let shrink: JPEGScale
     var pictureRows: PictureRows
 
     /// Reads the file's boxes and the primary image's properties; checks the size against the limits before
@@ -103,12 +109,12 @@ package final class HEIFDecoder: WholePictureDecoder {
                 format: format, width: width, height: height, orientation: transforms.orientation, layout: layout,
                 bitDepth: bits, decodedDepth: depth, iccProfileSize: icc.isEmpty ? nil : icc.count,
                 hasEXIF: !exif.isEmpty, isProgressive: false, isInterlaced: false, colorModel: colour)
-            outputWidth = width
-            outputHeight = height
+            shrink = info.shrinksOnLoad ? options.jpegScale : .full
+            (outputWidth, outputHeight) = shrink.scaledSize(width: width, height: height)
             outputFormat = PixelFormat(layout, depth)
             warnings = colourWarnings + (transforms.hasCleanAperture
                 ? [CodecWarning(.heif, "the clean-aperture (clap) crop is not applied; the whole stored picture is read")] : [])
-            pictureRows = PictureRows(height: height)
+            pictureRows = PictureRows(height: outputHeight)
             self.bytes = bytes
             handle = opened
         } catch {
@@ -133,10 +139,13 @@ package final class HEIFDecoder: WholePictureDecoder {
         var buffer = try makeOutputBuffer()
         let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0, wide: Int32 = outputFormat.depth == .sixteen ? 1 : 0
         let handle = handle, format = info.format
+        let factor = Int32(shrink.denominator)
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
+            let output = rows.row(0).assumingMemoryBound(to: UInt8.self)
             try ShimStatus.call(format: format) { message in
-                ck_heif_decode(
-                    handle, alpha, wide, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
+                factor > 1
+                    ? ck_heif_decode_shrunk(handle, factor, output, rows.bytesPerRow, message)
+                    : ck_heif_decode(handle, alpha, wide, output, rows.bytesPerRow, message)
             }
         }
         return buffer

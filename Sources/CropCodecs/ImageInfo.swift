@@ -47,6 +47,18 @@ public struct ImageInfo: Hashable, Sendable {
     /// The pixel format a decoder produces.
     public var decodedFormat: PixelFormat { PixelFormat(layout, decodedDepth) }
 
+    /// Whether decoders shrink this picture on load when asked (``JPEGScale``): JPEG by DCT scaling, a still WebP
+    /// through libwebp's rescaler, an 8-bit HEIF or AVIF without alpha by averaging blocks of libheif's picture. Other
+    /// pictures always decode at full size.
+    public var shrinksOnLoad: Bool {
+        switch format {
+        case .jpeg: true
+        case .webp: frameCount == nil
+        case .heif, .avif: !hasAlpha && decodedDepth == .eight
+        default: false
+        }
+    }
+
     /// Reads the header and metadata of in-memory image data. Allocates no pixel memory.
     ///
     /// - Parameter strict: turn the codec's warnings while reading the header into errors.

@@ -69,7 +69,7 @@ package final class WebPDecoder: WholePictureDecoder {
             bitDepth: 8, decodedDepth: .eight, iccProfileSize: metadata.iccProfile?.count,
             hasEXIF: metadata.exif != nil, isProgressive: false, isInterlaced: false,
             colorModel: hasAlpha ? "\(kind), with alpha" : kind, frameCount: container.isAnimated ? container.frameCount : nil)
-        let scaled = container.isAnimated ? (width, height) : options.jpegScale.scaledSize(width: width, height: height)
+        let scaled = (info.shrinksOnLoad ? options.jpegScale : .full).scaledSize(width: width, height: height)
         outputWidth = scaled.0
         outputHeight = scaled.1
         outputFormat = PixelFormat(layout, .eight)

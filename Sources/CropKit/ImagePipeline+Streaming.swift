@@ -47,11 +47,10 @@ extension ImagePipeline {
     }
 
     /// The shrink-on-load denominator for a render that reduces by `reduction` (source pixels per output pixel): the
-    /// largest of 8, 4, 2 that still leaves the final filter at least a 2× reduction, else 1. JPEG (DCT scaling)
-    /// and still WebP (libwebp's rescaler) shrink on load; other formats decode at full size.
+    /// largest of 8, 4, 2 that still leaves the final filter at least a 2× reduction, else 1; 1 for pictures that
+    /// do not shrink on load (``ImageInfo/shrinksOnLoad``).
     func decodeScale(for source: OpenedSource, reduction: Double) -> Int {
-        let shrinks = source.info.format == .jpeg || (source.info.format == .webp && source.info.frameCount == nil)
-        guard shrinkOnLoad, shrinks else { return 1 }
+        guard shrinkOnLoad, source.info.shrinksOnLoad else { return 1 }
         return [8, 4, 2].first { reduction / Double($0) >= 2 } ?? 1
     }
 

@@ -14,6 +14,14 @@ public struct ResizeRequest: Hashable, Sendable {
         /// A box, filled according to the ``ResizeRequest/mode``.
         case box(PixelSize)
 
+        /// Whether the target names one side and the other follows the picture's proportions.
+        var keepsProportions: Bool {
+            switch self {
+            case .width, .height: true
+            case .box: false
+            }
+        }
+
         /// The box for a picture displayed at `shown`.
         func box(for shown: PixelSize) throws(CropKitError) -> PixelSize {
             switch self {
@@ -60,6 +68,12 @@ public struct ResizeRequest: Hashable, Sendable {
     }
 
     func plan(shown: PixelSize, box: PixelSize) throws(CropKitError) -> Plan {
+        var mode = mode
+        if case .fit = mode, target.keepsProportions {
+            // The box already has the picture's proportions, to a rounding: fitting into it again could lose a pixel
+            // on the named side (203×133 to width 25 is a 25×16 box, and 133 → 16 alone would give 24×16).
+            mode = .stretch
+        }
         func layout(_ mode: ResizeMode, _ box: PixelSize) throws(CropKitError) -> ResizeLayout {
             try mappingErrors {
                 try mode.layout(sourceWidth: shown.width, sourceHeight: shown.height, width: box.width, height: box.height)

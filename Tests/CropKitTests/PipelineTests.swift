@@ -129,6 +129,28 @@ struct PipelineResizeTests {
         #expect(try size(ResizeRequest(.width(400))) == PixelSize(validWidth: 200, height: 100))
     }
 
+    @Test("a width or height target gives exactly that side, whatever the proportions (800 seeded cases)")
+    func exactNamedSide() throws {
+        var rng = SplitMix64(seed: 25)
+        for _ in 0..<800 {
+            let shown = PixelSize(validWidth: rng.int(2...5000), height: rng.int(2...5000))
+            let width = rng.int(1...shown.width), height = rng.int(1...shown.height)
+            for (request, side) in [(ResizeRequest(.width(width)), width), (ResizeRequest(.height(height)), height)] {
+                let plan = try request.plan(shown: shown, box: try request.target.box(for: shown))
+                let named = if case .width = request.target { plan.imageSize.width } else { plan.imageSize.height }
+                #expect(named == side, "\(shown) → \(request.target): \(plan.imageSize)")
+                // The other side keeps the proportions to within the rounding of one pixel.
+                let ratio = Double(shown.width) / Double(shown.height)
+                let other = if case .width = request.target { Double(side) / ratio } else { Double(side) * ratio }
+                let actual = if case .width = request.target { plan.imageSize.height } else { plan.imageSize.width }
+                #expect(abs(Double(actual) - other) <= 0.5 + 1e-9 || (actual == 1 && other < 1))
+            }
+        }
+        // The case that was found: 203×133 to width 25 was 24×16.
+        let request = ResizeRequest(.width(25)), shown = PixelSize(validWidth: 203, height: 133)
+        #expect(try request.plan(shown: shown, box: request.target.box(for: shown)).imageSize == PixelSize(validWidth: 25, height: 16))
+    }
+
     @Test("pad places the unenlarged picture in the full box on a transparent background")
     func padNoUpscale() throws {
         let jpeg = try syntheticJPEG(width: 40, height: 20)

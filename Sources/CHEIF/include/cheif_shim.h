@@ -78,6 +78,11 @@ int ck_heif_copy_metadata(ck_heif *heif, uint8_t *icc, uint8_t *exif, char *mess
 /// 0, else 16-bit native-endian RGB(A) with samples scaled to the full 0…65535 range; `stride` bytes per row.
 int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t stride, char *message);
 
+/// Decodes the primary image's stored pixels shrunk by `factor` (2, 4 or 8) into `output`, 8-bit RGB,
+/// ceil(stored_width / factor) × ceil(stored_height / factor), `stride` bytes per row: each pixel the mean of the
+/// factor × factor block it covers (clipped at the edges), taken straight from libheif's picture, which is never
+/// copied whole. For pictures without alpha.
+int ck_heif_decode_shrunk(ck_heif *heif, int factor, uint8_t *output, size_t stride, char *message);
 void ck_heif_close(ck_heif *heif);
 
 /// Encoding parameters.

@@ -1,0 +1,113 @@
+/// Bounds-checked reading of ISO base media boxes (HEIF, AVIF): every read past the bytes gives `nil` or nothing.
+struct ISOBoxReader {
+    struct Box {
+        var type: String
+        var payload: Range<Int>
+    }
+
+    let bytes: [UInt8]
+
+    func u8(_ offset: Int) -> Int? { offset >= 0 && offset < bytes.count ? Int(bytes[offset]) : nil }
+
+    func u16(_ offset: Int) -> Int? {
+        guard let a = u8(offset), let b = u8(offset + 1) else { return nil }
+        return a << 8 | b
+    }
+
+    func u32(_ offset: Int) -> Int? {
+        guard let a = u16(offset), let b = u16(offset + 2) else { return nil }
+        return a << 16 | b
+    }
+
+    /// The boxes laid end to end in `range` (at most 4096; stops at the first one that does not fit).
+    func children(of range: Range<Int>) -> [Box] {
+        var boxes: [Box] = []
+        var offset = range.lowerBound
+        while offset + 8 <= range.upperBound, boxes.count < 4096, let size32 = u32(offset) {
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            var header = 8
+            var size = size32
+            if size32 == 1 {
+                guard offset + 16 <= range.upperBound, let high = u32(offset + 8), let low = u32(offset + 12),
+                    high == 0
+                else { break }
+                size = low
+                header = 16
+            } else if size32 == 0 {
+                size = range.upperBound - offset
+            }
+            guard size >= header, size <= range.upperBound - offset else { break }
+            boxes.append(Box(type: type, payload: (offset + header)..<(offset + size)))
+            offset += size
+        }
+        return boxes
+    }
+
+    /// What the file's `meta` box says about its items.
+    struct Items {
+        /// The primary item's ID (`pitm`).
+        var primary: Int
+        /// The properties in `ipco`, numbered from 1 by `ipma`.
+        var properties: [Box]
+        /// The `ipma` boxes.
+        var associations: [Box]
+    }
+
+    /// The items of the file's `meta` box; `nil` when the primary item or the properties are missing or unreadable.
+    func items() -> Items? {
+        guard let meta = children(of: 0..<bytes.count).first(where: { $0.type == "meta" }) else { return nil }
+        let metaChildren = children(of: meta.payload.dropFirst(4))  // FullBox: version, flags
+        guard let pitm = metaChildren.first(where: { $0.type == "pitm" }), let primary = itemID(pitm.payload),
+            let iprp = metaChildren.first(where: { $0.type == "iprp" })
+        else { return nil }
+        let iprpChildren = children(of: iprp.payload)
+        guard let ipco = iprpChildren.first(where: { $0.type == "ipco" }) else { return nil }
+        return Items(
+            primary: primary, properties: children(of: ipco.payload),
+            associations: iprpChildren.filter { $0.type == "ipma" })
+    }
+
+    /// The properties `ipma` associates with `item`, in order.
+    func properties(of item: Int, in items: Items) -> [Box] {
+        items.associations.flatMap { ipma in
+            associations(ipma.payload, item: item).compactMap { index in
+                index >= 1 && index <= items.properties.count ? items.properties[index - 1] : nil
+            }
+        }
+    }
+
+    /// The item ID in a `pitm` FullBox.
+    func itemID(_ payload: Range<Int>) -> Int? {
+        guard let version = u8(payload.lowerBound) else { return nil }
+        let at = payload.lowerBound + 4
+        let id = version == 0 ? u16(at) : u32(at)
+        guard let id, at + (version == 0 ? 2 : 4) <= payload.upperBound else { return nil }
+        return id
+    }
+
+    /// The 1-based property indices `ipma` associates with `item`, in order.
+    func associations(_ payload: Range<Int>, item: Int) -> [Int] {
+        guard let version = u8(payload.lowerBound), let flags = u32(payload.lowerBound).map({ $0 & 0xFF_FFFF }),
+            let count = u32(payload.lowerBound + 4)
+        else { return [] }
+        var offset = payload.lowerBound + 8
+        for _ in 0..<min(count, 65_536) {
+            let idSize = version < 1 ? 2 : 4
+            guard offset + idSize + 1 <= payload.upperBound,
+                let id = idSize == 2 ? u16(offset) : u32(offset), let n = u8(offset + idSize)
+            else { return [] }
+            offset += idSize + 1
+            let wide = flags & 1 == 1
+            var indices: [Int] = []
+            for _ in 0..<n {
+                guard offset + (wide ? 2 : 1) <= payload.upperBound,
+                    let value = wide ? u16(offset) : u8(offset)
+                else { return [] }
+                indices.append(wide ? value & 0x7FFF : value & 0x7F)
+                offset += wide ? 2 : 1
+            }
+            if id == item { return indices }
+        }
+        return []
+    }
+}
