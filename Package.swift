@@ -8,7 +8,7 @@
 //   pixels        CropPixels        PixelBuffer, resampler, kernels, pixel operations, affine render  (primitives)
 //   codecs        CropCodecs        JPEG and PNG behind CJPEG/CPNG shims, EXIF, ICC, format detection (pixels)
 //   pipeline      CropKit           one verb: source + [ImageOperation] → typed result or sink        (all above)
-//   faces         cropkit (CLI) · CropEditor (browser editor + render API) · a service face next     (pipeline)
+//   faces         cropkit (CLI) · CropEditor (browser editor + render API) · CropServer (cropkit serve) (pipeline)
 //
 // Faces parse their input, call the pipeline and report; wire formats (the editor's JSON) live in their face.
 // See docs/architecture.md.
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "CropKit", targets: ["CropKit"]),
         .library(name: "CropGeometry", targets: ["CropGeometry", "CropEngine", "CropInteraction"]),
         .library(name: "CropEditor", targets: ["CropEditor"]),
+        .library(name: "CropServer", targets: ["CropServer"]),
         .executable(name: "cropkit", targets: ["cropkit"]),
     ],
     dependencies: [
@@ -30,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // Primitives: points, sizes, rectangles, transforms, the 8 orientations, aspect ratios, alignments.
@@ -88,11 +90,22 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
 
+        // `cropkit serve`: the image service (signed GET URLs whose options are the CLI's flags).
+        .target(
+            name: "CropServer",
+            dependencies: [
+                "CropKit", "CropEditor",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "cropkit",
             dependencies: [
-                "CropKit", "CropEditor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CropKit", "CropEditor", "CropServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Samples")]
         ),
@@ -118,6 +131,14 @@ let package = Package(
                 "CropEditor",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "CropServerTests",
+            dependencies: [
+                "CropServer", "CropTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             resources: [.copy("Fixtures")]
         ),

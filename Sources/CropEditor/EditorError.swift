@@ -35,6 +35,12 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(path: String)
     /// The route exists but not for this method.
     case methodNotAllowed(method: String, path: String)
+    /// The image URL's signature is missing or wrong (`cropkit serve`).
+    case forbidden(reason: String)
+    /// The source file is larger than the service's limit.
+    case sourceTooLarge(bytes: Int, limit: Int)
+    /// Processing took longer than the service's limit.
+    case timedOut(seconds: Double)
 
     /// Maps a CropKit error met while reading a client's image or applying its recipe.
     public init(_ error: CropKitError) {
@@ -63,7 +69,9 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .corruptImage: .unprocessableContent
         case .unknownSession, .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
-        case .busy: .serviceUnavailable
+        case .busy, .timedOut: .serviceUnavailable
+        case .forbidden: .forbidden
+        case .sourceTooLarge: .contentTooLarge
         }
     }
 
@@ -84,6 +92,9 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .busy: "busy"
         case .notFound: "notFound"
         case .methodNotAllowed: "methodNotAllowed"
+        case .forbidden: "forbidden"
+        case .sourceTooLarge: "sourceTooLarge"
+        case .timedOut: "timedOut"
         }
     }
 
@@ -105,6 +116,9 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .busy(let queued): "the server is busy (\(queued) renders queued); try again shortly"
         case .notFound(let path): "nothing is served at '\(path)'"
         case .methodNotAllowed(let method, let path): "\(method) is not allowed on '\(path)'"
+        case .forbidden(let reason): "forbidden: \(reason)"
+        case .sourceTooLarge(let bytes, let limit): "the source is \(bytes) bytes, more than the limit of \(limit)"
+        case .timedOut(let seconds): "processing took longer than \(seconds) s; try again shortly"
         }
     }
 

@@ -1,11 +1,16 @@
 import Hummingbird
 
-/// Turns every error a route throws into ``EditorError``'s JSON answer: the router's own 404 and 405, and a body
+/// Turns every error a route throws into ``EditorError``'s JSON answer (the editor's routes and `cropkit serve`'s): the router's own 404 and 405, and a body
 /// over the size limit (413), so a client always gets `{"error": {"message", "problem"}}`.
-struct EditorErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+public struct EditorErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let maximumRequestBytes: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    /// - Parameter maximumRequestBytes: the body limit a 413 names.
+    public init(maximumRequestBytes: Int) {
+        self.maximumRequestBytes = maximumRequestBytes
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
         do {

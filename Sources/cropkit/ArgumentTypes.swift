@@ -10,12 +10,8 @@ struct RectArgument: ExpressibleByArgument, CustomStringConvertible {
     let rect: Rect
 
     init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-            .map { Double(String($0.filter { $0 != " " })) }
-        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
-            [x, y, w, h].allSatisfy(\.isFinite), w > 0, h > 0
-        else { return nil }
-        rect = Rect(x: x, y: y, width: w, height: h)
+        guard let rect = OptionValue.rect(argument) else { return nil }
+        self.rect = rect
     }
 
     var description: String { "\(rect.minX.compact),\(rect.minY.compact),\(rect.width.compact),\(rect.height.compact)" }
@@ -29,11 +25,8 @@ struct SizeArgument: ExpressibleByArgument, CustomStringConvertible {
     let size: PixelSize
 
     init?(argument: String) {
-        let parts = argument.lowercased().split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "×" }
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 1, h >= 1,
-            w <= 1 << 20, h <= 1 << 20
-        else { return nil }
-        size = PixelSize(validWidth: w, height: h)
+        guard let size = OptionValue.size(argument) else { return nil }
+        self.size = size
     }
 
     var description: String { "\(size.width)x\(size.height)" }
@@ -59,9 +52,9 @@ struct TurnArgument: ExpressibleByArgument, CustomStringConvertible {
     private let degrees: Int
 
     init?(argument: String) {
-        guard let degrees = Int(argument), degrees % 90 == 0, (-270...270).contains(degrees) else { return nil }
+        guard let turns = OptionValue.quarterTurns(argument), let degrees = Int(argument) else { return nil }
         self.degrees = degrees
-        quarterTurns = ((degrees / 90) % 4 + 4) % 4
+        quarterTurns = turns
     }
 
     var description: String { "\(degrees)" }
@@ -83,7 +76,7 @@ enum ModeArgument: String, ExpressibleByArgument, CaseIterable {
 /// ``Alignment`` cases, spelt in kebab case on the command line.
 extension Alignment: ExpressibleByArgument {
     public init?(argument: String) {
-        guard let match = Self.allCases.first(where: { $0.argumentName == argument }) else { return nil }
+        guard let match = OptionValue.gravity(argument) else { return nil }
         self = match
     }
 
@@ -96,11 +89,7 @@ extension Alignment: ExpressibleByArgument {
     public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 
     /// `topLeft` → `top-left`.
-    var argumentName: String {
-        rawValue.reduce(into: "") { name, character in
-            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
-        }
-    }
+    var argumentName: String { OptionValue.name(of: self) }
 }
 
 /// `--filter nearest|box|bilinear|bicubic|mitchell|lanczos3`.
@@ -108,16 +97,7 @@ enum FilterArgument: String, ExpressibleByArgument, CaseIterable {
     case nearest, box, bilinear, bicubic, mitchell, lanczos3
 
     /// The library's filter (`bicubic` is Catmull-Rom).
-    var filter: ResamplingFilter {
-        switch self {
-        case .nearest: .nearest
-        case .box: .box
-        case .bilinear: .bilinear
-        case .bicubic: .catmullRom
-        case .mitchell: .mitchell
-        case .lanczos3: .lanczos3
-        }
-    }
+    var filter: ResamplingFilter { OptionValue.filter(rawValue)! }
 }
 
 /// `--background COLOR`: `#RGB`, `#RRGGBB`, `#RRGGBBAA`, `transparent`, `white` or `black`.
@@ -127,28 +107,9 @@ struct ColorArgument: ExpressibleByArgument, CustomStringConvertible {
     private let text: String
 
     init?(argument: String) {
+        guard let color = OptionValue.color(argument) else { return nil }
         text = argument
-        switch argument.lowercased() {
-        case "transparent": color = .transparent
-        case "white": color = .white
-        case "black": color = .black
-        default:
-            var hex = Substring(argument)
-            if hex.first == "#" { hex = hex.dropFirst() }
-            guard [3, 6, 8].contains(hex.count), let value = UInt32(hex, radix: 16) else { return nil }
-            switch hex.count {
-            case 3:
-                let (r, g, b) = ((value >> 8) & 0xF, (value >> 4) & 0xF, value & 0xF)
-                color = PixelColor(red: UInt8(r * 17), green: UInt8(g * 17), blue: UInt8(b * 17))
-            case 6:
-                color = PixelColor(
-                    red: UInt8((value >> 16) & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF))
-            default:
-                color = PixelColor(
-                    red: UInt8(value >> 24), green: UInt8((value >> 16) & 0xFF), blue: UInt8((value >> 8) & 0xFF),
-                    alpha: UInt8(value & 0xFF))
-            }
-        }
+        self.color = color
     }
 
     var description: String { text }

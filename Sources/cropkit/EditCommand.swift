@@ -132,7 +132,7 @@ private func reportFailure(_ message: String) {
 }
 
 /// Runs `body` to completion from synchronous code (the root command is synchronous) and rethrows its error.
-private func runBlocking(_ body: @escaping @Sendable () async throws -> Void) throws {
+func runBlocking(_ body: @escaping @Sendable () async throws -> Void) throws {
     final class Outcome: @unchecked Sendable {
         // @unchecked Sendable: `error` is written by the task before it signals `done`, and read only after `done`.
         var error: (any Error)?

@@ -39,13 +39,14 @@ enum CLI {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../..").standardized.path
 
-    /// Runs `cropkit ARGS…` in `directory` and waits for it.
-    static func run(_ arguments: [String], in directory: String) throws -> Run {
+    /// Runs `cropkit ARGS…` in `directory` (with `environment` added to this process's) and waits for it.
+    static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Run {
         let binary = try #require(binary, "the cropkit binary was not found next to the test bundle")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         // Files, not pipes: a chatty child can never block on a full pipe.
         let outPath = directory + "/.stdout-\(UUID().uuidString)", errPath = directory + "/.stderr-\(UUID().uuidString)"
         try Data().write(to: URL(fileURLWithPath: outPath))

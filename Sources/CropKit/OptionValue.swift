@@ -1,0 +1,117 @@
+/// The text forms of CropKit's option values, shared by every face that takes options as text: the `cropkit` command
+/// line's flags and `cropkit serve`'s URL parameters read a rectangle, a size, a turn, a colour, a gravity or a filter
+/// the same way, so `--rect 10,20,300,200` and `rect=10,20,300,200` mean one thing.
+///
+/// Each function returns `nil` for text it does not accept; the face says which option it was.
+public enum OptionValue {
+    /// `X,Y,W,H`: a rectangle in displayed pixels (fractions allowed, spaces ignored; width and height above 0).
+    public static func rect(_ text: String) -> Rect? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Double(String($0.filter { $0 != " " })) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
+            [x, y, w, h].allSatisfy(\.isFinite), w > 0, h > 0
+        else { return nil }
+        return Rect(x: x, y: y, width: w, height: h)
+    }
+
+    /// `WxH` (or `W×H`): a box of whole pixels, each side 1…2²⁰.
+    public static func size(_ text: String) -> PixelSize? {
+        let parts = text.lowercased().split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "×" }
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 1, h >= 1, w <= 1 << 20,
+            h <= 1 << 20
+        else { return nil }
+        return PixelSize(validWidth: w, height: h)
+    }
+
+    /// `90`, `180`, `270` or `-90` (any multiple of 90 in −270…270): clockwise quarter turns, 0…3.
+    public static func quarterTurns(_ text: String) -> Int? {
+        guard let degrees = Int(text), degrees % 90 == 0, (-270...270).contains(degrees) else { return nil }
+        return ((degrees / 90) % 4 + 4) % 4
+    }
+
+    /// `horizontal` or `vertical`.
+    public static func flip(_ text: String) -> FlipAxis? {
+        FlipAxis(rawValue: text.lowercased())
+    }
+
+    /// A straighten angle in degrees, −45…45.
+    public static func straighten(_ text: String) -> Double? {
+        guard let degrees = Double(text), degrees.isFinite, abs(degrees) <= 45 else { return nil }
+        return degrees
+    }
+
+    /// `#RGB`, `#RRGGBB`, `#RRGGBBAA` (the `#` optional), `transparent`, `white` or `black`.
+    public static func color(_ text: String) -> PixelColor? {
+        switch text.lowercased() {
+        case "transparent": return .transparent
+        case "white": return .white
+        case "black": return .black
+        default:
+            var hex = Substring(text)
+            if hex.first == "#" { hex = hex.dropFirst() }
+            guard [3, 6, 8].contains(hex.count), hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16)
+            else { return nil }
+            switch hex.count {
+            case 3:
+                let (r, g, b) = ((value >> 8) & 0xF, (value >> 4) & 0xF, value & 0xF)
+                return PixelColor(red: UInt8(r * 17), green: UInt8(g * 17), blue: UInt8(b * 17))
+            case 6:
+                return PixelColor(
+                    red: UInt8((value >> 16) & 0xFF), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF))
+            default:
+                return PixelColor(
+                    red: UInt8(value >> 24), green: UInt8((value >> 16) & 0xFF), blue: UInt8((value >> 8) & 0xFF),
+                    alpha: UInt8(value & 0xFF))
+            }
+        }
+    }
+
+    /// A gravity in kebab case: `center`, `top`, `top-left` … `bottom-right`.
+    public static func gravity(_ text: String) -> Alignment? {
+        Alignment.allCases.first { name(of: $0) == text }
+    }
+
+    /// The kebab-case name of `alignment` (`topLeft` → `top-left`).
+    public static func name(of alignment: Alignment) -> String {
+        alignment.rawValue.reduce(into: "") { name, character in
+            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
+        }
+    }
+
+    /// The resampling filters by name: `nearest`, `box`, `bilinear`, `bicubic` (Catmull-Rom), `mitchell`,
+    /// `lanczos3`.
+    public static let filters: [(name: String, filter: ResamplingFilter)] = [
+        ("nearest", .nearest), ("box", .box), ("bilinear", .bilinear), ("bicubic", .catmullRom),
+        ("mitchell", .mitchell), ("lanczos3", .lanczos3),
+    ]
+
+    /// A filter by the name ``filters`` gives it.
+    public static func filter(_ text: String) -> ResamplingFilter? {
+        filters.first { $0.name == text }?.filter
+    }
+
+    /// A resize mode by name, `fit`, `fill`, `pad` or `stretch`, with the gravity and background it uses.
+    public static func mode(_ text: String, gravity: Alignment = .center, background: PixelColor = .transparent)
+        -> ResizeMode?
+    {
+        switch text {
+        case "fit": .fit
+        case "fill": .fill(gravity: gravity)
+        case "pad": .pad(background: background, alignment: gravity)
+        case "stretch": .stretch
+        default: nil
+        }
+    }
+
+    /// An output format by name: `jpeg`/`jpg`, `png`, `webp`, `avif`, `heic`/`heif`.
+    public static func format(_ text: String) -> ImageFormat? {
+        switch text.lowercased() {
+        case "jpeg", "jpg": .jpeg
+        case "png": .png
+        case "webp": .webp
+        case "avif": .avif
+        case "heic", "heif": .heif
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import CropEditor
+import CropKit
+import Foundation
+
+/// The options of an image URL, `GET /img/<path>?<options>&sig=…`: the `cropkit` command line's flags as query
+/// parameters, with the same names and values (`OptionValue`), applied as one pipeline run.
+///
+/// | parameter | value |
+/// |---|---|
+/// | `rect` | `X,Y,W,H` in displayed pixels |
+/// | `straighten` | degrees, −45…45 (counter-clockwise) |
+/// | `turn` | `90`, `180`, `270`, `-90` |
+/// | `flip` | `horizontal`, `vertical` (repeat, or comma-separated, for both) |
+/// | `aspect` | `W:H`, `original`, `free` |
+/// | `width`, `height`, `size` | one of them: a width, a height, or a `WxH` box |
+/// | `mode` | `fit`, `fill`, `pad`, `stretch` (with `size`) |
+/// | `gravity` | `center`, `top`, … `bottom-right` |
+/// | `filter` | `nearest`, `box`, `bilinear`, `bicubic`, `mitchell`, `lanczos3` |
+/// | `linear` | flag: filter in linear light |
+/// | `background` | the `pad` colour |
+/// | `format` | `jpeg`, `png`, `webp`, `avif`, `heic`, or `auto` (from `Accept`); absent: the source's format |
+/// | `quality` | 1…100 |
+/// | `icc` | `keep`, `srgb` |
+/// | `strip` | flag: convert to sRGB, then drop the profile and EXIF |
+/// | `metadata` | `keep`, `strip`, `icc-copyright` |
+/// | `recipe` | a crop recipe, base64url JSON (instead of `rect`, `straighten`, `turn`, `flip`, `aspect`) |
+/// | `preset` | a named set of these from the configuration |
+///
+/// Geometry applies in the command line's order: aspect, rectangle, turns, flips, straighten (or the recipe), then
+/// the size. Without `width`, `height` or `size` the output is fitted within the service's largest output side.
+/// Decided: a flag is on when present with no value or `1`/`true`, off with `0`/`false`.
+public struct ImageQuery: Sendable {
+    /// What the output format follows.
+    public enum FormatChoice: Hashable, Sendable {
+        /// The source's own format (PNG for read-only ones such as GIF and TIFF).
+        case source
+        /// The best one the client's `Accept` allows (``FormatNegotiation``).
+        case auto
+        /// This one.
+        case fixed(ImageFormat)
+    }
+
+    /// The pipeline steps.
+    public var operations: [ImageOperation] = []
+    /// How the output format is chosen.
+    public var format = FormatChoice.source
+    /// Quality, colour and metadata (the format is chosen per request).
+    public var saveOptions = SaveOptions()
+    /// The parameters as applied (presets expanded, later values winning), sorted: the identity of the output for
+    /// caching.
+    public var canonical: String
+    /// Whether a step can leave transparent pixels on an opaque source (a pad on a transparent background).
+    public var addsTransparency = false
+
+    static let geometryNames: Set<String> = ["rect", "straighten", "turn", "flip", "aspect"]
+    static let sizeNames = ["width", "height", "size"]
+    static let resizeNames = ["mode", "gravity", "filter", "linear", "background"]
+    static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata"]
+    static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames)
+        .union(["recipe", "preset"])
+
+    /// Parses the query (`name=value` pairs, percent-encoded, `sig` already removed).
+    ///
+    /// - Throws: `EditorError.invalidParameter(name:reason:)` naming the parameter: unknown, repeated where only
+    ///   one is allowed, out of range, contradicting another, or (with `onlyPresets`) anything but `preset`.
+    public init(
+        query: String, presets: [String: String] = [:], onlyPresets: Bool = false, maximumOutputSide: Int = 8192
+    ) throws(EditorError) {
+        var items = try Self.items(query)
+        if onlyPresets, let other = items.first(where: { $0.name != "preset" }) {
+            throw .invalidParameter(name: other.name, reason: "this service only accepts preset=NAME")
+        }
+        // Presets expand in place; later parameters win over them.
+        var expanded: [(name: String, value: String)] = []
+        for item in items {
+            guard item.name == "preset" else {
+                expanded.append(item)
+                continue
+            }
+            guard let preset = presets[item.value] else {
+                throw .invalidParameter(name: "preset", reason: "no preset named '\(item.value)'")
+            }
+            let inner = try Self.items(preset)
+            if let nested = inner.first(where: { $0.name == "preset" }) {
+                throw .invalidParameter(name: "preset", reason: "preset '\(item.value)' names another (\(nested.value))")
+            }
+            expanded += inner
+        }
+        items = expanded
+        for item in items where !Self.knownNames.contains(item.name) {
+            throw .invalidParameter(name: item.name, reason: "unknown parameter (the names are the cropkit flags)")
+        }
+        var values: [String: String] = [:]
+        var flips: [FlipAxis] = []
+        for item in items {
+            if item.name == "flip" {
+                for part in item.value.split(separator: ",") {
+                    guard let axis = OptionValue.flip(String(part)) else {
+                        throw .invalidParameter(name: "flip", reason: "'\(part)' is not horizontal or vertical")
+                    }
+                    flips.append(axis)
+                }
+            } else {
+                values[item.name] = item.value
+            }
+        }
+        canonical = (values.map { "\($0.key)=\($0.value)" } + flips.map { "flip=\($0.rawValue)" }).sorted()
+            .joined(separator: "&")
+        func value<T>(_ name: String, _ parse: (String) -> T?, _ expected: String) throws(EditorError) -> T? {
+            guard let text = values[name] else { return nil }
+            guard let parsed = parse(text) else { throw .invalidParameter(name: name, reason: "'\(text)' is not \(expected)") }
+            return parsed
+        }
+        func flag(_ name: String) throws(EditorError) -> Bool {
+            try value(name, { ["", "1", "true"].contains($0) ? true : ["0", "false"].contains($0) ? false : nil },
+                      "a flag (empty, 1, true, 0 or false)") ?? false
+        }
+
+        // Geometry.
+        if let recipeText = values["recipe"] {
+            if let other = Self.geometryNames.first(where: { values[$0] != nil }) ?? (flips.isEmpty ? nil : "flip") {
+                throw .invalidParameter(name: other, reason: "a recipe already says the crop; give one or the other")
+            }
+            guard let json = URLSigner.base64URLDecoded(recipeText) else {
+                throw .invalidParameter(name: "recipe", reason: "not base64url")
+            }
+            do {
+                operations.append(.recipe(try Recipe(json: json)))
+            } catch {
+                throw .invalidRecipe(reason: error.description)
+            }
+        }
+        if let lock = try value("aspect", { try? AspectLock(string: $0) }, "W:H, original or free") {
+            operations.append(.aspect(lock))
+        }
+        if let rect = try value("rect", OptionValue.rect, "X,Y,W,H with W, H > 0") { operations.append(.crop(rect)) }
+        let turns = try value("turn", OptionValue.quarterTurns, "90, 180, 270 or -90") ?? 0
+        operations += Array(repeating: .turn(.clockwise), count: turns)
+        operations += flips.map { .flip($0) }
+        if let degrees = try value("straighten", OptionValue.straighten, "degrees in -45…45"), degrees != 0 {
+            operations.append(.straighten(degrees))
+        }
+
+        // Size.
+        let given = Self.sizeNames.filter { values[$0] != nil }
+        guard given.count <= 1 else {
+            throw .invalidParameter(name: given[1], reason: "give one of width, height or size, not \(given.joined(separator: " and "))")
+        }
+        func side(_ name: String) throws(EditorError) -> Int? {
+            try value(name, { Int($0).flatMap { (1...maximumOutputSide).contains($0) ? $0 : nil } },
+                      "a whole number of pixels in 1…\(maximumOutputSide)")
+        }
+        let target: ResizeRequest.Target?
+        if let width = try side("width") {
+            target = .width(width)
+        } else if let height = try side("height") {
+            target = .height(height)
+        } else if let box = try value("size", OptionValue.size, "WxH") {
+            guard max(box.width, box.height) <= maximumOutputSide else {
+                throw .invalidParameter(name: "size", reason: "sides above \(maximumOutputSide) pixels are not served")
+            }
+            target = .box(box)
+        } else {
+            target = nil
+        }
+        let gravity = try value("gravity", OptionValue.gravity, "a gravity such as center, top or bottom-right") ?? .center
+        let background = try value("background", OptionValue.color, "#RGB, #RRGGBB, #RRGGBBAA, white, black or transparent")
+        let mode = try value("mode", { OptionValue.mode($0, gravity: gravity, background: background ?? .transparent) },
+                             "fit, fill, pad or stretch") ?? .fit
+        let filter = try value("filter", OptionValue.filter, "nearest, box, bilinear, bicubic, mitchell or lanczos3")
+        let linear = try flag("linear")
+        if let target {
+            if background != nil, case .pad = mode {} else if background != nil {
+                throw .invalidParameter(name: "background", reason: "applies only with mode=pad")
+            }
+            if case .pad = mode { addsTransparency = (background ?? .transparent).alpha < 255 }
+            operations.append(.resize(ResizeRequest(
+                target, mode: mode, filter: filter ?? .lanczos3, linearLight: linear)))
+        } else {
+            if let name = Self.resizeNames.first(where: { values[$0] != nil }) {
+                throw .invalidParameter(name: name, reason: "applies only with width, height or size")
+            }
+            let cap = PixelSize(validWidth: maximumOutputSide, height: maximumOutputSide)
+            operations.append(.fit(within: cap))
+        }
+
+        // Output.
+        switch values["format"]?.lowercased() {
+        case nil: format = .source
+        case "auto": format = .auto
+        case let name?:
+            guard let fixed = OptionValue.format(name) else {
+                throw .invalidParameter(name: "format", reason: "'\(name)' is not jpeg, png, webp, avif, heic or auto")
+            }
+            format = .fixed(fixed)
+        }
+        if let quality = try value("quality", { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }, "a whole number in 1…100") {
+            saveOptions.quality = quality
+        }
+        if let policy = try value("icc", { ColorProfilePolicy(rawValue: $0.lowercased()) }, "keep or srgb") {
+            saveOptions.colorProfile = policy
+        }
+        if let policy = try value("metadata", { MetadataPolicy(rawValue: $0.lowercased()) }, "keep, strip or icc-copyright") {
+            saveOptions.metadata = policy
+        }
+        if try flag("strip") {
+            if values["metadata"] != nil, saveOptions.metadata != .strip {
+                throw .invalidParameter(name: "strip", reason: "contradicts metadata=\(saveOptions.metadata.rawValue)")
+            }
+            saveOptions.metadata = .strip
+        }
+    }
+
+    /// The `name=value` pairs of a query, percent-decoded (a `+` stays a plus).
+    static func items(_ query: String) throws(EditorError) -> [(name: String, value: String)] {
+        var items: [(name: String, value: String)] = []
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = String(parts[0]).removingPercentEncoding,
+                let value = String(parts.count > 1 ? parts[1] : "").removingPercentEncoding
+            else {
+                throw .invalidParameter(name: String(parts[0]), reason: "bad percent-encoding")
+            }
+            guard !name.isEmpty else { throw .invalidParameter(name: "(empty)", reason: "a parameter has no name") }
+            items.append((name, value))
+        }
+        return items
+    }
+}

@@ -1,0 +1,226 @@
+import CropEditor
+import CropKit
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// `cropkit serve`: images from a source folder at `GET /img/<path>?<options>&sig=<signature>`, the options being
+/// the command line's flags (``ImageQuery``), run as one pipeline (one decode with shrink-on-load, one resampling
+/// pass, one encode). It only parses requests, calls the pipeline and writes responses.
+///
+/// | method | path | answer |
+/// |---|---|---|
+/// | GET | `/img/<path>?<options>&sig=…` | the image; 304 when `If-None-Match` matches its `ETag` |
+/// | GET | `/health` | 200 while the process runs |
+/// | GET | `/ready` | 200 when it takes work, 503 while draining |
+///
+/// Errors are JSON (`{"error": {"message", "problem"}}`), as in the editor: 400 naming the parameter, 403 for a
+/// missing or wrong signature, 404 for anything that is not a file inside the folder, 413 past the source limits,
+/// 415/422 for files that are not readable images, 503 (with `Retry-After`) when the queue is full or processing
+/// times out.
+///
+/// Caching: the `ETag` is a hash of the source's identity (real path, size, modification time), the options as
+/// applied, the negotiated format and CropKit's version, so a 304 costs no decoding; `Vary: Accept` goes with
+/// `format=auto`.
+public struct ImageService: Sendable {
+    /// The configuration.
+    public let configuration: ServiceConfiguration
+    /// Admission control: ``ServiceConfiguration/concurrency`` slots and a bounded queue.
+    public let queue: RenderQueue
+    /// Whether the service takes new work (`/ready`); cleared when it starts draining.
+    public let readiness = Readiness()
+
+    /// A service over `configuration`.
+    public init(configuration: ServiceConfiguration) {
+        self.configuration = configuration
+        queue = RenderQueue(concurrency: configuration.concurrency, capacity: configuration.queueCapacity)
+    }
+
+    /// The version that goes into every `ETag`: a new CropKit may render differently.
+    public static let version = "cropkit-serve-1"
+
+    /// The HTTP application on `host`:`port` (0 picks a free port); `onServerRunning` gets the bound port.
+    public func makeApplication(
+        host: String, port: Int, logger: Logger? = nil,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        var logger = logger ?? Logger(label: "cropkit.serve")
+        if logger.logLevel < .warning { logger.logLevel = .warning }
+        return Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "cropkit"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// The routes, with JSON errors.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(EditorErrorMiddleware(maximumRequestBytes: 0))
+        router.get("/health") { _, _ in Self.json(#"{"status":"ok"}"#) }
+        router.get("/ready") { _, _ in
+            await readiness.isReady
+                ? Self.json(#"{"ready":true}"#)
+                : Self.json(#"{"ready":false}"#, status: .serviceUnavailable)
+        }
+        router.get("/img/**") { request, _ in try await image(request) }
+        return router
+    }
+
+    /// Answers one image request.
+    func image(_ request: Request) async throws -> Response {
+        let target = request.uri.string
+        let unsigned: String
+        if let signer = configuration.signer {
+            guard let (cut, _) = URLSigner.split(target) else {
+                throw EditorError.forbidden(reason: "the URL has no sig parameter (it must be the last one)")
+            }
+            guard signer.verify(target) else { throw EditorError.forbidden(reason: "the signature does not match") }
+            unsigned = cut
+        } else {
+            unsigned = URLSigner.split(target)?.unsigned ?? target
+        }
+        let pathEnd = unsigned.firstIndex(of: "?") ?? unsigned.endIndex
+        let path = unsigned[..<pathEnd]
+        let query = pathEnd < unsigned.endIndex ? String(unsigned[unsigned.index(after: pathEnd)...]) : ""
+        guard path.hasPrefix("/img/") else { throw EditorError.notFound(path: String(path)) }
+        let options = try ImageQuery(
+            query: query, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
+            maximumOutputSide: configuration.maximumOutputSide)
+        let source = try configuration.root.resolve(path.dropFirst("/img/".count))
+        guard source.size <= configuration.maximumSourceBytes else {
+            throw EditorError.sourceTooLarge(bytes: source.size, limit: configuration.maximumSourceBytes)
+        }
+
+        // The output format, from the header alone when it depends on the source.
+        let format: ImageFormat
+        switch options.format {
+        case .fixed(let fixed): format = fixed
+        case .source:
+            let info = try Self.editorErrors { () throws(CropKitError) in try ImageSource.file(source.path).info() }
+            format = info.format.isWritable ? info.format : .png
+        case .auto:
+            let info = try Self.editorErrors { () throws(CropKitError) in try ImageSource.file(source.path).info() }
+            format = FormatNegotiation.format(
+                accept: request.headers[.accept], hasAlpha: info.hasAlpha || options.addsTransparency)
+        }
+        let etag = Self.etag(source: source, canonical: options.canonical, format: format)
+        var headers: HTTPFields = [
+            .eTag: etag, .cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
+        ]
+        if options.format == .auto { headers[.vary] = "Accept" }
+        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+
+        var saveOptions = options.saveOptions
+        saveOptions.format = format
+        let save = saveOptions, pipeline = ImagePipeline(limits: configuration.pixelLimits)
+        let operations = options.operations
+        let encoded = try await queue.withSlot {
+            try await Self.withTimeout(configuration.processingTimeout) {
+                try await queue.perform {
+                    try Self.editorErrors { () throws(CropKitError) in
+                        try pipeline.run(.file(source.path), operations, to: .data(save))
+                    }
+                }
+            }
+        }
+        headers[.contentType] = encoded.format.mimeType
+        return Response(
+            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: encoded.bytes)))
+    }
+
+    /// A strong ETag for this output.
+    static func etag(source: SourceFolder.Source, canonical: String, format: ImageFormat) -> String {
+        let identity = [version, source.path, String(source.size), String(source.modified), canonical, format.rawValue]
+            .joined(separator: "\n")
+        let digest = SHA256.hash(data: Data(identity.utf8)).prefix(16)
+        return "\"" + digest.map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// Whether an `If-None-Match` value matches `etag` (weak comparison, `*` matches anything).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+
+    /// Runs `body`, mapping CropKit's errors to the service's answers.
+    static func editorErrors<T>(_ body: () throws(CropKitError) -> T) throws(EditorError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw EditorError(error)
+        }
+    }
+
+    /// `work`'s result, or `EditorError.timedOut(seconds:)` after `seconds`; the work itself runs on to its end
+    /// (it keeps its slot until then, so a timed-out request still counts against the concurrency limit).
+    static func withTimeout<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable () async throws -> T)
+        async throws -> T
+    {
+        let race = Race<T>()
+        let worker = Task { await race.finish(Result { try await work() }) }
+        let timer = Task {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            await race.finish(.failure(EditorError.timedOut(seconds: seconds)))
+        }
+        let result = await race.result()
+        timer.cancel()
+        _ = worker
+        return try result.get()
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// The first of several results to arrive.
+actor Race<T: Sendable> {
+    private var outcome: Result<T, any Error>?
+    private var waiter: CheckedContinuation<Result<T, any Error>, Never>?
+
+    func finish(_ result: Result<T, any Error>) {
+        guard outcome == nil else { return }
+        outcome = result
+        waiter?.resume(returning: result)
+        waiter = nil
+    }
+
+    func result() async -> Result<T, any Error> {
+        if let outcome { return outcome }
+        return await withCheckedContinuation { waiter = $0 }
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}
+
+/// Whether the service takes new work: `/ready` answers 503 once ``drain()`` was called.
+public actor Readiness {
+    /// Whether the service takes new work.
+    public private(set) var isReady = true
+
+    public init() {}
+
+    /// Stop taking new work (`/ready` turns 503; a load balancer stops sending requests).
+    public func drain() {
+        isReady = false
+    }
+}

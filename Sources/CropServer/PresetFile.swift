@@ -1,0 +1,23 @@
+import Foundation
+
+/// The presets file of `cropkit serve --presets`: one preset per line, `NAME=QUERY` (the query as in a URL, e.g.
+/// `thumb=size=300x300&mode=fill&format=auto`); blank lines and lines starting with `#` are ignored.
+public enum PresetFile {
+    /// The presets by name.
+    ///
+    /// - Throws: ``ServiceSetupError/badPresets(_:)`` naming the line that has no name, or a name given twice.
+    public static func parse(_ text: String) throws(ServiceSetupError) -> [String: String] {
+        var presets: [String: String] = [:]
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            guard let equals = line.firstIndex(of: "="), equals > line.startIndex else {
+                throw .badPresets("line \(index + 1) is not NAME=QUERY")
+            }
+            let name = String(line[..<equals])
+            guard presets[name] == nil else { throw .badPresets("line \(index + 1) repeats the preset '\(name)'") }
+            presets[name] = String(line[line.index(after: equals)...])
+        }
+        return presets
+    }
+}

@@ -1,0 +1,35 @@
+import CropKit
+import Foundation
+
+/// How `cropkit serve` runs: where images come from, who may ask, and the limits that keep it up under load.
+public struct ServiceConfiguration: Sendable {
+    /// The source folder.
+    public var root: SourceFolder
+    /// The URL signer, or `nil` to serve unsigned URLs (development only).
+    public var signer: URLSigner?
+    /// `Cache-Control: public, max-age=…` of images, in seconds. Default one day.
+    public var cacheMaxAge: Int = 86_400
+    /// Named option sets (`preset=name`), each a query string such as `size=300x300&mode=fill`.
+    public var presets: [String: String] = [:]
+    /// Accept only `preset=…` (and `sig`).
+    public var onlyPresets = false
+    /// The largest source file served, in bytes. Default 64 MB.
+    public var maximumSourceBytes = 64 << 20
+    /// The largest source picture, in pixels (checked from the header, before decoding). Default 100 megapixels.
+    public var pixelLimits = PixelLimits(maxPixels: 100_000_000)
+    /// The largest output side: larger `width`, `height` or `size` values are refused, and an output without a size
+    /// is fitted within it. Default 8192.
+    public var maximumOutputSide = 8192
+    /// The longest a request may be processed, in seconds, before it gets 503. Default 30.
+    public var processingTimeout: Double = 30
+    /// Images processed at once. Default: the number of cores.
+    public var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests that may wait for a slot; one more gets 503 with `Retry-After`. Default 64.
+    public var queueCapacity = 64
+
+    /// A configuration serving `root`, signed with `signer` (or unsigned when `nil`), with the defaults above.
+    public init(root: SourceFolder, signer: URLSigner?) {
+        self.root = root
+        self.signer = signer
+    }
+}

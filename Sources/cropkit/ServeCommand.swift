@@ -1,0 +1,168 @@
+import ArgumentParser
+import CropKit
+import CropServer
+import Foundation
+
+/// `cropkit serve --root DIR [--host H] [--port P] …`: the image service.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve resized, cropped and straightened images from a folder at signed URLs.",
+        discussion: """
+            GET /img/<path>?<options>&sig=<signature> answers with the image at <path> under --root, processed by \
+            the options, whose names and values are this tool's flags: rect, straighten, turn, flip, aspect, width, \
+            height, size, mode, gravity, filter, linear, background, format (or auto, from Accept), quality, icc, \
+            strip, metadata, recipe and preset. sig is the base64url HMAC-SHA256 of the path and query before it; \
+            `cropkit sign` makes it. Keys come from CROPKIT_SIGNING_KEY (hex, comma-separated for several) or \
+            --key-file (one hex key per line); the first signs, all verify. /health and /ready answer for load \
+            balancers. Stop with Ctrl-C or SIGTERM: in-flight requests finish first.
+
+            Examples:
+              CROPKIT_SIGNING_KEY=$(openssl rand -hex 32) cropkit serve --root photos --port 8080
+              cropkit sign "/img/beach.jpg?width=500&format=auto"
+              curl "http://127.0.0.1:8080$(cropkit sign '/img/beach.jpg?width=500')"
+            """)
+
+    @Option(help: "The folder images are served from.")
+    var root: String
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("A file of hex signing keys, one per line (the first signs).", valueName: "file"))
+    var keyFile: String?
+
+    @Flag(help: "Serve unsigned URLs (development only: anyone can make the server work).")
+    var allowUnsigned = false
+
+    @Option(help: ArgumentHelp("A file of presets, one per line: NAME=QUERY (e.g. thumb=size=300x300&mode=fill).", valueName: "file"))
+    var presets: String?
+
+    @Flag(help: "Accept only preset=NAME.")
+    var onlyPresets = false
+
+    @Option(help: "Cache-Control max-age of images, in seconds.")
+    var cacheMaxAge = 86_400
+
+    @Option(help: "The largest source file, in megabytes.")
+    var maxSourceMB = 64
+
+    @Option(help: "The largest source picture, in megapixels.")
+    var maxMegapixels = 100
+
+    @Option(help: "The largest output side, in pixels.")
+    var maxOutputSide = 8192
+
+    @Option(help: "The longest a request may take, in seconds (then 503).")
+    var timeout = 30.0
+
+    @Option(help: "Images processed at once (default: one per core).")
+    var concurrency: Int?
+
+    @Option(help: "Requests that may wait for a slot; more are answered 503.")
+    var queue = 64
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be in 0…65535.") }
+        guard maxSourceMB >= 1, maxMegapixels >= 1, maxOutputSide >= 1, cacheMaxAge >= 0, queue >= 0 else {
+            throw ValidationError("limits must be positive (the queue and max-age may be 0).")
+        }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be above 0.") }
+        if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
+    }
+
+    func run() throws {
+        let configuration: ServiceConfiguration
+        do {
+            configuration = try makeConfiguration()
+        } catch {
+            printError("cropkit serve: \(error)")
+            throw ExitCode.failure
+        }
+        if configuration.signer == nil {
+            printError("""
+                cropkit serve: WARNING: --allow-unsigned: every URL is served without a signature. Anyone who can \
+                reach this port can make the server resize anything under \(configuration.root.root). Development only.
+                """)
+        }
+        let service = ImageService(configuration: configuration)
+        let host = self.host, root = configuration.root.root
+        do {
+            try runBlocking {
+                try await service.makeApplication(host: host, port: port) { boundPort in
+                    let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort)/img/"
+                    FileHandle.standardOutput.write(Data("cropkit serve: serving \(root) at \(url)\n".utf8))
+                }.runService()
+            }
+        } catch {
+            printError("cropkit serve: the server stopped: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    func makeConfiguration() throws -> ServiceConfiguration {
+        let folder = try SourceFolder(root: root)
+        var keysText = ProcessInfo.processInfo.environment["CROPKIT_SIGNING_KEY"] ?? ""
+        if let keyFile {
+            do {
+                keysText += "\n" + String(decoding: try FileIO.readFile(atPath: keyFile), as: UTF8.self)
+            } catch {
+                throw ServiceSetupError.badKeys("cannot read \(keyFile): \(error)")
+            }
+        }
+        var signer: URLSigner?
+        if keysText.contains(where: { !$0.isWhitespace && $0 != "," }) {
+            do { signer = try URLSigner(hexKeys: keysText) } catch { throw ServiceSetupError.badKeys(error.description) }
+        } else if !allowUnsigned {
+            throw ServiceSetupError.noSigningKey
+        }
+        var configuration = ServiceConfiguration(root: folder, signer: signer)
+        configuration.cacheMaxAge = cacheMaxAge
+        configuration.onlyPresets = onlyPresets
+        configuration.maximumSourceBytes = maxSourceMB << 20
+        configuration.pixelLimits = PixelLimits(maxPixels: maxMegapixels * 1_000_000)
+        configuration.maximumOutputSide = maxOutputSide
+        configuration.processingTimeout = timeout
+        configuration.queueCapacity = queue
+        if let concurrency { configuration.concurrency = concurrency }
+        if let presets {
+            do {
+                configuration.presets = try PresetFile.parse(String(decoding: try FileIO.readFile(atPath: presets), as: UTF8.self))
+            } catch {
+                throw ServiceSetupError.badPresets("\(presets): \(error)")
+            }
+        }
+        return configuration
+    }
+}
+
+/// `cropkit sign TARGET`: prints TARGET with its signature appended.
+struct SignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign",
+        abstract: "Sign an image URL for cropkit serve: prints it with &sig=… appended.",
+        discussion: """
+            TARGET is the path and query as the client will send them, e.g. "/img/a.jpg?width=500". The key is the \
+            first of CROPKIT_SIGNING_KEY or --key-file.
+            """)
+
+    @Argument(help: "The path and query to sign (starting with /img/).")
+    var target: String
+
+    @Option(help: ArgumentHelp("A file of hex signing keys, one per line (the first signs).", valueName: "file"))
+    var keyFile: String?
+
+    func run() throws {
+        var text = ProcessInfo.processInfo.environment["CROPKIT_SIGNING_KEY"] ?? ""
+        if let keyFile { text = String(decoding: try FileIO.readFile(atPath: keyFile), as: UTF8.self) + "\n" + text }
+        do {
+            print(try URLSigner(hexKeys: text).signed(target))
+        } catch {
+            printError("cropkit sign: \(error): set CROPKIT_SIGNING_KEY or --key-file")
+            throw ExitCode.failure
+        }
+    }
+}

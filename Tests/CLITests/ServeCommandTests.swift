@@ -1,0 +1,104 @@
+import CropKit
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `cropkit serve` and `cropkit sign` as a user runs them: a real server process on loopback, real HTTP.
+@Suite("cropkit serve and sign, live on loopback")
+struct ServeCommandTests {
+    static let key = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"
+
+    /// A running `cropkit serve` on a free port; stopped (SIGTERM) by ``stop()``.
+    final class Server {
+        let process = Process()
+        let port: Int
+        let outPath: String
+
+        init(root: String, arguments: [String] = [], environment: [String: String]) throws {
+            process.executableURL = URL(fileURLWithPath: try #require(CLI.binary))
+            process.arguments = ["serve", "--root", root, "--port", "0"] + arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            outPath = root + "/../serve-\(UUID().uuidString).out"
+            FileManager.default.createFile(atPath: outPath, contents: nil)
+            let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+            process.standardOutput = out
+            process.standardError = out
+            try process.run()
+            // The first line names the bound port.
+            var found: Int?
+            for _ in 0..<400 where found == nil && process.isRunning {
+                let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+                if let range = text.range(of: #"127\.0\.0\.1:(\d+)/img/"#, options: .regularExpression) {
+                    found = Int(text[range].dropFirst("127.0.0.1:".count).prefix { $0.isNumber })
+                }
+                if found == nil { Thread.sleep(forTimeInterval: 0.05) }
+            }
+            port = try #require(found, "the server did not say its port: \((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "")")
+        }
+
+        /// Sends SIGTERM and returns the exit status.
+        func stop() -> Int32 {
+            process.terminate()
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: outPath)
+            return process.terminationStatus
+        }
+    }
+
+    /// GET `target` from the server: status and body.
+    static func fetch(_ port: Int, _ target: String, accept: String? = nil) async throws -> (Int, Data, [AnyHashable: Any]) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(target)")!)
+        if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return (http.statusCode, data, http.allHeaderFields)
+    }
+
+    @Test("sign, then fetch over real HTTP: the signed URL is served, the unsigned one is 403; SIGTERM exits 0")
+    func signAndFetch() async throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let root = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.samples + "/waterfall-orientation6.jpg", toPath: root + "/fall.jpg")
+        let environment = ["CROPKIT_SIGNING_KEY": Self.key]
+        let sign = try CLI.run(["sign", "/img/fall.jpg?width=120&format=auto"], in: folder, environment: environment)
+        #expect(sign.status == 0, "\(sign)")
+        let signed = sign.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(signed.hasPrefix("/img/fall.jpg?width=120&format=auto&sig="))
+
+        let server = try Server(root: root, environment: environment)
+        let (status, body, headers) = try await Self.fetch(server.port, signed, accept: "image/webp,*/*")
+        #expect(status == 200)
+        #expect(try ImageFormat.detect(Array(body)) == .webp)
+        let image = try Image(source: .data(Array(body)))
+        // Stored 1200×1800 with EXIF orientation 6, displayed 1800×1200: 120×80 (the stored shape would give 120×180).
+        #expect(image.size == PixelSize(validWidth: 120, height: 80))
+        #expect((headers["Vary"] as? String) == "Accept")
+        let (unsigned, _, _) = try await Self.fetch(server.port, "/img/fall.jpg?width=120")
+        #expect(unsigned == 403)
+        let (health, _, _) = try await Self.fetch(server.port, "/health")
+        #expect(health == 200)
+        #expect(server.stop() == 0)
+    }
+
+    @Test("without a key the service refuses to start, and says how to give one; --allow-unsigned warns loudly")
+    func keyRequired() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try CLI.run(["serve", "--root", folder, "--port", "0"], in: folder, environment: ["CROPKIT_SIGNING_KEY": ""])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("CROPKIT_SIGNING_KEY") && run.stderr.contains("--allow-unsigned"))
+        let bad = try CLI.run(["serve", "--root", folder], in: folder, environment: ["CROPKIT_SIGNING_KEY": "xyz"])
+        #expect(bad.status == 1 && bad.stderr.contains("hex"), "\(bad)")
+        let noRoot = try CLI.run(["serve", "--root", folder + "/none", "--allow-unsigned"], in: folder)
+        #expect(noRoot.status == 1 && noRoot.stderr.contains("no such folder"), "\(noRoot)")
+        let unsigned = try Server(root: folder, arguments: ["--allow-unsigned"], environment: ["CROPKIT_SIGNING_KEY": ""])
+        let said = (try? String(contentsOfFile: unsigned.outPath, encoding: .utf8)) ?? ""
+        #expect(unsigned.stop() == 0)
+        #expect(said.contains("WARNING") && said.contains("--allow-unsigned"))
+    }
+}
