@@ -4,7 +4,8 @@
 #   F1  heif/pug.heic (iPhone 13 Pro, 4032×3024 grid) → 256-px fit thumbnail, JPEG q85
 #   F2  6000×4000 JPEG → 1920 wide, WebP q80
 #   F3  6000×4000 JPEG → 1920 wide, AVIF q60, the same AV1 speed for both (vips effort 4 = CropKit --effort 4 = speed 5)
-# Prints median wall time and peak RSS of each and the ratios CropKit ÷ vips (below 1 is better).
+# Prints median wall time and peak RSS of each and the ratios CropKit ÷ vips (below 1 is better). The two commands of
+# a task run alternately, so that the shared machine's drift falls on both alike.
 #
 #   Benchmarks/formats.sh [runs]
 set -euo pipefail
@@ -23,12 +24,7 @@ source "$(dirname "$0")/measure.sh"
 
 compare() {  # name, then the cropkit command, "--", the vips command
   local name="$1"; shift
-  local ck=() vp=()
-  while [ "$1" != "--" ]; do ck+=("$1"); shift; done
-  shift
-  vp=("$@")
-  read -r ct cr < <(measure "${ck[@]}")
-  read -r vt vr < <(measure "${vp[@]}")
+  read -r ct cr vt vr < <(measure_pair "$@")
   report "$name cropkit" "$ct" "$cr"
   report "$name vips" "$vt" "$vr"
   awk -v a="$ct" -v b="$vt" -v c="$cr" -v d="$vr" -v n="$name" \

@@ -16,6 +16,25 @@ measure() {
     "$(printf '%s\n' "${rss[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
 }
 
+# `measure_pair A… -- B…`: the same for two commands run alternately (A, B, A, B …), so that drift in the machine's
+# speed during the run (a shared VM's neighbours) falls on both alike; prints "a_seconds a_kb b_seconds b_kb".
+measure_pair() {
+  local a=() b=() at=() ar=() bt=() br=() line
+  while [ "$1" != "--" ]; do a+=("$1"); shift; done
+  shift
+  b=("$@")
+  "${a[@]}" >/dev/null 2>&1
+  "${b[@]}" >/dev/null 2>&1
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -o "$work/time" -f '%e %M' "${a[@]}" >/dev/null 2>&1
+    line="$(tail -n 1 "$work/time")"; at+=("${line% *}"); ar+=("${line#* }")
+    /usr/bin/time -o "$work/time" -f '%e %M' "${b[@]}" >/dev/null 2>&1
+    line="$(tail -n 1 "$work/time")"; bt+=("${line% *}"); br+=("${line#* }")
+  done
+  median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+  printf '%s %s %s %s\n' "$(median "${at[@]}")" "$(median "${ar[@]}")" "$(median "${bt[@]}")" "$(median "${br[@]}")"
+}
+
 report() {  # name seconds kilobytes
   printf '%-44s %7.3f s %7.1f MB\n' "$1" "$2" "$(awk -v k="$3" 'BEGIN { print k / 1024 }')"
 }
