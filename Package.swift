@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Primitives: points, sizes, rectangles, transforms, the 8 orientations, aspect ratios, alignments.
@@ -98,6 +100,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -169,6 +173,7 @@ if Context.environment["CROPKIT_FUZZ"] != nil {
         ("FuzzEditorEvents", ["CropEditor", "CropEngine", "CropGeometry", "CropInteraction"]),
         ("FuzzMultipart", ["CropEditor"]),
         ("FuzzPipeline", ["CropKit"]),
+        ("FuzzServiceRequest", ["CropServer", "CropEditor", "CropKit"]),
     ]
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CropCodecs", "CropPixels"], path: "Fuzz/Support"))

@@ -7,10 +7,10 @@
 #   Fuzz/run.sh TARGET SECONDS [more libFuzzer flags …]
 #   Fuzz/run.sh all SECONDS          every target in turn, SECONDS each
 #
-# Targets: FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline
+# Targets: FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline FuzzServiceRequest
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline)
+targets=(FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline FuzzServiceRequest)
 target="${1:?usage: Fuzz/run.sh TARGET|all SECONDS [libFuzzer flags]}"
 seconds="${2:?usage: Fuzz/run.sh TARGET|all SECONDS [libFuzzer flags]}"
 shift 2

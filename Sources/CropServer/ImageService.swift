@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// `cropkit serve`: images from a source folder at `GET /img/<path>?<options>&sig=<signature>`, the options being
 /// the command line's flags (``ImageQuery``), run as one pipeline (one decode with shrink-on-load, one resampling
@@ -15,6 +16,7 @@ import Logging
 /// | GET | `/img/<path>?<options>&sig=…` | the image; 304 when `If-None-Match` matches its `ETag` |
 /// | GET | `/health` | 200 while the process runs |
 /// | GET | `/ready` | 200 when it takes work, 503 while draining |
+/// | GET | `/metrics` | Prometheus text (``ServiceMetrics``) |
 ///
 /// Errors are JSON (`{"error": {"message", "problem"}}`), as in the editor: 400 naming the parameter, 403 for a
 /// missing or wrong signature, 404 for anything that is not a file inside the folder, 413 past the source limits,
@@ -31,6 +33,8 @@ public struct ImageService: Sendable {
     public let queue: RenderQueue
     /// Whether the service takes new work (`/ready`); cleared when it starts draining.
     public let readiness = Readiness()
+    /// What it counts (`/metrics`).
+    public let metrics = ServiceMetrics()
 
     /// A service over `configuration`.
     public init(configuration: ServiceConfiguration) {
@@ -46,18 +50,31 @@ public struct ImageService: Sendable {
         host: String, port: Int, logger: Logger? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        var logger = logger ?? Logger(label: "cropkit.serve")
-        if logger.logLevel < .warning { logger.logLevel = .warning }
         return Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(host, port: port), serverName: "cropkit"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
-            logger: logger)
+            logger: logger ?? Logger(label: "cropkit.serve"))
+    }
+
+    /// Serves on `host`:`port` until SIGTERM or SIGINT, then drains: `/ready` turns 503, the server keeps answering
+    /// for `drainDelay`, stops accepting connections, finishes the requests in flight and returns.
+    public func run(
+        host: String, port: Int, drainDelay: Duration = .zero, logger: Logger? = nil,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        let logger = logger ?? Logger(label: "cropkit.serve")
+        let application = makeApplication(host: host, port: port, logger: logger, onServerRunning: onServerRunning)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: application), .init(service: DrainOnShutdown(readiness: readiness, delay: drainDelay))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 
     /// The routes, with JSON errors.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(ServiceRequestMiddleware(metrics: metrics))
         router.middlewares.add(EditorErrorMiddleware(maximumRequestBytes: 0))
         router.get("/health") { _, _ in Self.json(#"{"status":"ok"}"#) }
         router.get("/ready") { _, _ in
@@ -65,12 +82,23 @@ public struct ImageService: Sendable {
                 ? Self.json(#"{"ready":true}"#)
                 : Self.json(#"{"ready":false}"#, status: .serviceUnavailable)
         }
-        router.get("/img/**") { request, _ in try await image(request) }
+        router.get("/metrics") { _, _ in
+            metrics.queueDepth.set(Double(await queue.waitingCount))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
+        }
+        router.get("/img/**") { request, _ in
+            metrics.inFlight.increment()
+            defer { metrics.inFlight.decrement() }
+            return try await image(request)
+        }
         return router
     }
 
     /// Answers one image request.
     func image(_ request: Request) async throws -> Response {
+        let clock = ContinuousClock(), start = clock.now
         let target = request.uri.string
         let unsigned: String
         if let signer = configuration.signer {
@@ -112,15 +140,22 @@ public struct ImageService: Sendable {
         ]
         if options.format == .auto { headers[.vary] = "Accept" }
         if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
+            metrics.notModified.increment()
             return Response(status: .notModified, headers: headers)
         }
+        let queued = clock.now
+        metrics.record(.fetch, queued - start)
 
         var saveOptions = options.saveOptions
         saveOptions.format = format
         let save = saveOptions, pipeline = ImagePipeline(limits: configuration.pixelLimits)
         let operations = options.operations
+        let metrics = metrics
         let encoded = try await queue.withSlot {
-            try await Self.withTimeout(configuration.processingTimeout) {
+            let started = clock.now
+            metrics.record(.queue, started - queued)
+            defer { metrics.record(.process, clock.now - started) }
+            return try await Self.withTimeout(configuration.processingTimeout) {
                 try await queue.perform {
                     try Self.editorErrors { () throws(CropKitError) in
                         try pipeline.run(.file(source.path), operations, to: .data(save))
@@ -128,6 +163,8 @@ public struct ImageService: Sendable {
                 }
             }
         }
+        metrics.sourceBytes.increment(by: Int64(source.size))
+        metrics.responseBytes.increment(by: Int64(encoded.bytes.count))
         headers[.contentType] = encoded.format.mimeType
         return Response(
             status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: encoded.bytes)))

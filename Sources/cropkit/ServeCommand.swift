@@ -2,6 +2,7 @@ import ArgumentParser
 import CropKit
 import CropServer
 import Foundation
+import Logging
 
 /// `cropkit serve --root DIR [--host H] [--port P] …`: the image service.
 struct ServeCommand: ParsableCommand {
@@ -15,7 +16,8 @@ struct ServeCommand: ParsableCommand {
             strip, metadata, recipe and preset. sig is the base64url HMAC-SHA256 of the path and query before it; \
             `cropkit sign` makes it. Keys come from CROPKIT_SIGNING_KEY (hex, comma-separated for several) or \
             --key-file (one hex key per line); the first signs, all verify. /health and /ready answer for load \
-            balancers. Stop with Ctrl-C or SIGTERM: in-flight requests finish first.
+            balancers, /metrics for Prometheus. Stop with Ctrl-C or SIGTERM: /ready turns 503 (for --drain-seconds), \
+            then the listener closes and in-flight requests finish before the process exits 0.
 
             Examples:
               CROPKIT_SIGNING_KEY=$(openssl rand -hex 32) cropkit serve --root photos --port 8080
@@ -65,12 +67,22 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Requests that may wait for a slot; more are answered 503.")
     var queue = 64
 
+    @Option(help: "On SIGTERM, answer /ready with 503 for this many seconds before closing the listener.")
+    var drainSeconds = 0.0
+
+    @Option(help: "Log level: trace, debug, info (one line per request, with its id), notice, warning, error.")
+    var logLevel = "warning"
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be in 0…65535.") }
         guard maxSourceMB >= 1, maxMegapixels >= 1, maxOutputSide >= 1, cacheMaxAge >= 0, queue >= 0 else {
             throw ValidationError("limits must be positive (the queue and max-age may be 0).")
         }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be above 0.") }
+        guard drainSeconds >= 0, drainSeconds.isFinite else { throw ValidationError("--drain-seconds must not be negative.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
+        }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
     }
 
@@ -89,13 +101,16 @@ struct ServeCommand: ParsableCommand {
                 """)
         }
         let service = ImageService(configuration: configuration)
-        let host = self.host, root = configuration.root.root
+        let host = self.host, port = self.port, root = configuration.root.root
+        var logger = Logger(label: "cropkit.serve")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
+        let drain = Duration.nanoseconds(Int64(drainSeconds * 1e9)), log = logger
         do {
             try runBlocking {
-                try await service.makeApplication(host: host, port: port) { boundPort in
+                try await service.run(host: host, port: port, drainDelay: drain, logger: log) { boundPort in
                     let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort)/img/"
                     FileHandle.standardOutput.write(Data("cropkit serve: serving \(root) at \(url)\n".utf8))
-                }.runService()
+                }
             }
         } catch {
             printError("cropkit serve: the server stopped: \(error)")

@@ -85,6 +85,25 @@ struct ServeCommandTests {
         #expect(server.stop() == 0)
     }
 
+    @Test("SIGTERM drains: /ready turns 503 while images are still served for --drain-seconds, then the process exits 0")
+    func drain() async throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let root = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.samples + "/waterfall-orientation6.jpg", toPath: root + "/fall.jpg")
+        let server = try Server(root: root, arguments: ["--allow-unsigned", "--drain-seconds", "3"], environment: [:])
+        #expect(try await Self.fetch(server.port, "/ready").0 == 200)
+        kill(server.process.processIdentifier, SIGTERM)
+        try await Task.sleep(nanoseconds: 500_000_000)
+        #expect(server.process.isRunning)
+        #expect(try await Self.fetch(server.port, "/ready").0 == 503)
+        #expect(try await Self.fetch(server.port, "/img/fall.jpg?width=50").0 == 200)
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+        try? FileManager.default.removeItem(atPath: server.outPath)
+    }
+
     @Test("without a key the service refuses to start, and says how to give one; --allow-unsigned warns loudly")
     func keyRequired() throws {
         let folder = try CLI.temporaryDirectory()

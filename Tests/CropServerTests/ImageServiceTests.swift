@@ -263,6 +263,54 @@ struct ImageServiceTests {
         #expect(throws: ServiceSetupError.self) { try PresetFile.parse("=width=3") }
     }
 
+    @Test("a full queue answers 503 busy with Retry-After; a processing timeout answers 503 timedOut")
+    func backPressure() async throws {
+        let service = try ServedFolder.service { $0.concurrency = 1; $0.queueCapacity = 0 }
+        try await service.queue.acquire()  // the only slot is taken
+        let busy = try await get(service, try ServedFolder.signed("/img/beach.jpg?width=20"))
+        #expect(busy.status == .serviceUnavailable && problem(busy.body) == "busy")
+        #expect(busy.headers[.retryAfter] == "1")
+        // A 304 needs no slot.
+        let etag = try #require(try await get(try ServedFolder.service(), try ServedFolder.signed("/img/beach.jpg?width=20")).headers[.eTag])
+        #expect(try await get(service, try ServedFolder.signed("/img/beach.jpg?width=20"), headers: [.ifNoneMatch: etag]).status == .notModified)
+        await service.queue.release()
+        #expect(try await get(service, try ServedFolder.signed("/img/beach.jpg?width=20")).status == .ok)
+        let hurried = try ServedFolder.service { $0.processingTimeout = 1e-6 }
+        let late = try await get(hurried, try ServedFolder.signed("/img/beach.jpg?width=20"))
+        #expect(late.status == .serviceUnavailable && problem(late.body) == "timedOut", "\(message(late.body))")
+    }
+
+    @Test("/metrics counts requests by route and status, stage times, bytes and 304s in Prometheus text")
+    func metrics() async throws {
+        let service = try ServedFolder.service()
+        try await service.makeApplication(host: "127.0.0.1", port: 0, logger: quietLogger).test(.router) { client in
+            let uri = try ServedFolder.signed("/img/beach.jpg?width=30")
+            var etag = ""
+            try await client.execute(uri: uri, method: .get) { etag = $0.headers[.eTag] ?? "" }
+            try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag]) { #expect($0.status == .notModified) }
+            try await client.execute(uri: "/img/beach.jpg?width=30", method: .get) { #expect($0.status == .forbidden) }
+            try await client.execute(uri: "/health", method: .get) { _ in }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+                let text = String(buffer: response.body)
+                for line in [
+                    #"cropkit_http_requests_total{route="/img",status="200"} 1"#,
+                    #"cropkit_http_requests_total{route="/img",status="304"} 1"#,
+                    #"cropkit_http_requests_total{route="/img",status="403"} 1"#,
+                    #"cropkit_http_requests_total{route="/health",status="200"} 1"#,
+                    #"cropkit_request_stage_seconds_count{stage="process"} 1"#,
+                    #"cropkit_request_stage_seconds_count{stage="queue"} 1"#,
+                    #"cropkit_request_stage_seconds_count{stage="fetch"} 1"#,
+                    "cropkit_not_modified_total 1", "cropkit_requests_in_flight 0.0", "cropkit_queue_depth 0.0",
+                    "cropkit_source_bytes_total 5308",
+                ] {
+                    #expect(text.contains(line + "\n"), "\(line) not in\n\(text)")
+                }
+                #expect(text.contains("cropkit_response_bytes_total ") && !text.contains("cropkit_response_bytes_total 0\n"))
+            }
+        }
+    }
+
     @Test("/health and /ready answer; ready turns 503 once draining")
     func health() async throws {
         let service = try ServedFolder.service()

@@ -1,0 +1,59 @@
+// libFuzzer target: what `cropkit serve` reads from a request before any pixel: the target (path and query) and the
+// Accept header, as the input's first and second lines. The signature is split off and checked (a URL the signer
+// made always verifies, and a split target puts itself back together), the path resolves inside the served folder
+// or not at all, the query parses to a pipeline that always ends in a size step or fails with a typed error, and
+// Accept picks a writable format.
+import CFuzzDriver
+import CropEditor
+import CropKit
+import CropServer
+import Foundation
+
+let signer = try! URLSigner(hexKeys: "000102030405060708090a0b0c0d0e0f")
+let folder: SourceFolder = {
+    let path = NSTemporaryDirectory() + "fuzz-serve-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: path + "/sub", withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: path + "/a.jpg", contents: Data([0xFF, 0xD8]))
+    FileManager.default.createFile(atPath: path + "/sub/b.png", contents: Data([0x89]))
+    return try! SourceFolder(root: path)
+}()
+
+/// One input; libFuzzer calls it through the driver below.
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+    let target = String(lines[0]), accept = lines.count > 1 ? String(lines[1]) : nil
+
+    if let (unsigned, signature) = URLSigner.split(target) {
+        guard target == unsigned + "&sig=" + signature || target == unsigned + "?sig=" + signature else {
+            fatalError("split \(target) into \(unsigned) and \(signature)")
+        }
+    }
+    guard signer.verify(signer.signed(target)) else { fatalError("a signed URL does not verify: \(target)") }
+    _ = signer.verify(target)
+
+    let pathEnd = target.firstIndex(of: "?") ?? target.endIndex
+    if let source = try? folder.resolve(target[..<pathEnd]) {
+        guard source.path.hasPrefix(folder.root + "/") else { fatalError("\(target) resolved outside: \(source.path)") }
+    }
+    let query = pathEnd < target.endIndex ? String(target[target.index(after: pathEnd)...]) : ""
+    do {
+        let parsed = try ImageQuery(query: query, presets: ["p": "width=10&format=auto"], maximumOutputSide: 4096)
+        guard let last = parsed.operations.last, last.group == .size else {
+            fatalError("\(query) parsed to \(parsed.operations) with no size step")
+        }
+    } catch {
+        _ = error.description  // typed: EditorError
+    }
+    for alpha in [false, true] {
+        guard FormatNegotiation.format(accept: accept, hasAlpha: alpha).isWritable else { fatalError("unwritable format") }
+    }
+    return 0
+}
+
+var argumentCount = CommandLine.argc
+var argumentValues = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+    guard let data else { return 0 }
+    return fuzz(data, size)
+})
