@@ -73,12 +73,12 @@ public enum ImageOperation: Hashable, Sendable {
     case background(PixelColor)
 
     /// Which group the step belongs to.
-    enum Group: Int, Comparable {
+    package enum Group: Int, Comparable {
         case geometry, size, pixels
-        static func < (a: Group, b: Group) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Group, b: Group) -> Bool { a.rawValue < b.rawValue }
     }
 
-    var group: Group {
+    package var group: Group {
         switch self {
         case .crop, .aspect, .turn, .flip, .straighten, .recipe, .cropState: .geometry
         case .fit, .resize, .thumbnail: .size

@@ -55,14 +55,13 @@ public struct URLSigner: Sendable {
     }
 
     /// `target` cut before its final `sig` parameter, and that parameter's value; `nil` when `sig` is not last.
-    static func split(_ target: String) -> (unsigned: String, signature: String)? {
-        for separator in ["&sig=", "?sig="] {
-            guard let range = target.range(of: separator, options: .backwards) else { continue }
-            let value = target[range.upperBound...]
-            guard !value.contains("&"), !value.contains("?") else { return nil }
-            return (String(target[..<range.lowerBound]), String(value))
-        }
-        return nil
+    package static func split(_ target: String) -> (unsigned: String, signature: String)? {
+        // The last `&sig=` or `?sig=`, whichever comes later (an earlier one belongs to the signed part).
+        let found = ["&sig=", "?sig="].compactMap { target.range(of: $0, options: .backwards) }
+        guard let range = found.max(by: { $0.lowerBound < $1.lowerBound }) else { return nil }
+        let value = target[range.upperBound...]
+        guard !value.contains("&"), !value.contains("?") else { return nil }
+        return (String(target[..<range.lowerBound]), String(value))
     }
 
     static func signature(of target: String, key: [UInt8]) -> String {
