@@ -87,7 +87,7 @@ echo "scaleout: 2. the repeated request was a cache HIT; the instances answered 
 # 3. Stopping one instance while requests run loses none: 4 clients, 60 uncached requests each; A gets SIGTERM early.
 client() {  # first width → one status code per line
   for width in $(seq "$1" $(( $1 + 59 ))); do
-    curl -s -o /dev/null -w '%{http_code}\n' "$base$(sign "/img/fall.jpg?width=$width&quality=70")"
+    curl -s --max-time 30 -o /dev/null -w '%{http_code}\n' "$base$(sign "/img/fall.jpg?width=$width&quality=70")"
   done
 }
 clients=()
