@@ -124,15 +124,17 @@ public struct ImageService: Sendable {
 
         // The output format, from the header alone when it depends on the source.
         let format: ImageFormat
+        func header() throws(EditorError) -> ImageInfo {
+            try Self.editorErrors { () throws(CropKitError) in try ImageSource.file(source.path).info() }
+        }
         switch options.format {
         case .fixed(let fixed): format = fixed
         case .source:
-            let info = try Self.editorErrors { () throws(CropKitError) in try ImageSource.file(source.path).info() }
-            format = info.format.isWritable ? info.format : .png
+            let own = try header().format
+            format = own.isWritable ? own : .png
         case .auto:
-            let info = try Self.editorErrors { () throws(CropKitError) in try ImageSource.file(source.path).info() }
             format = FormatNegotiation.format(
-                accept: request.headers[.accept], hasAlpha: info.hasAlpha || options.addsTransparency)
+                accept: request.headers[.accept], hasAlpha: try header().hasAlpha || options.addsTransparency)
         }
         let etag = Self.etag(source: source, canonical: options.canonical, format: format)
         var headers: HTTPFields = [
@@ -203,14 +205,13 @@ public struct ImageService: Sendable {
         async throws -> T
     {
         let race = Race<T>()
-        let worker = Task { await race.finish(Result { try await work() }) }
+        Task { await race.finish(Result { try await work() }) }
         let timer = Task {
             try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
             await race.finish(.failure(EditorError.timedOut(seconds: seconds)))
         }
         let result = await race.result()
         timer.cancel()
-        _ = worker
         return try result.get()
     }
 

@@ -15,20 +15,25 @@ import time
 
 def start_server(cropkit, concurrency, queue, *extra):
     """Starts `cropkit edit` on a free loopback port; returns (process, port)."""
-    command = [cropkit, "edit", "--port", "0", "--render-concurrency", str(concurrency), "--render-queue", str(queue),
-               *extra]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return start_process([cropkit, "edit", "--port", "0", "--render-concurrency", str(concurrency), "--render-queue",
+                          str(queue), *extra], r"http://127\.0\.0\.1:(\d+)/")
+
+
+def start_process(command, port_pattern, env=None):
+    """Starts a cropkit server and waits for the line that names its port (`port_pattern`'s group 1); returns
+    (process, port). Its later output is drained in the background."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     deadline = time.time() + 60
     while time.time() < deadline:
         line = process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line or "")
+        match = re.search(port_pattern, line or "")
         if match:
             threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
             return process, int(match.group(1))
         if not line and process.poll() is not None:
             break
     process.kill()
-    raise RuntimeError("cropkit edit did not start")
+    raise RuntimeError(f"{' '.join(command[:2])} did not start")
 
 
 def memory(pid):

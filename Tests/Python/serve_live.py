@@ -28,7 +28,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from editor_client import memory  # noqa: E402
+from editor_client import memory, start_process  # noqa: E402
 
 PHOTO = os.path.join(ROOT, "Sources", "cropkit", "Samples", "waterfall-orientation6.jpg")
 failures = []
@@ -42,20 +42,9 @@ def check(condition, message):
 
 
 def start(cropkit, folder):
-    process = subprocess.Popen(
+    return start_process(
         [cropkit, "serve", "--root", folder, "--port", "0", "--allow-unsigned", "--concurrency", "2", "--queue", "8"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "CROPKIT_SIGNING_KEY": ""})
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        line = process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/img/", line or "")
-        if match:
-            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
-            return process, int(match.group(1))
-        if not line and process.poll() is not None:
-            break
-    process.kill()
-    raise RuntimeError("cropkit serve did not start")
+        r"http://127\.0\.0\.1:(\d+)/img/", env={**os.environ, "CROPKIT_SIGNING_KEY": ""})
 
 
 def get(port, path, timeout=5):
