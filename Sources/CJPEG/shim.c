@@ -154,6 +154,7 @@ struct ck_jpeg_decoder {
   size_t icc_length[CK_JPEG_MAX_ICC_SEGMENTS];
   int icc_count;
   int icc_dropped;
+  uint64_t coefficient_bytes;  // see ck_jpeg_output
 };
 
 static const JOCTET ck_fake_eoi[2] = {0xFF, JPEG_EOI};
@@ -437,6 +438,118 @@ static int ck_all_coefficients_final(j_decompress_ptr cinfo) {
   return 1;
 }
 
+// MARK: - DC coefficient store
+
+// In the DC-only early stop (CK_JPEG_EARLY_STOP_DC), libjpeg's whole-image coefficient arrays (64 coefficients per
+// 8×8 block: 72 MB for a 24-megapixel 4:2:0 photo, every byte touched by the first scan) are replaced through the
+// memory manager's virtual-array methods by a store of DC coefficients alone (2 bytes per block) and a window of
+// full blocks for the rows libjpeg is working on.
+//
+// Invariant: `dc` holds every block's DC coefficient, except for the window's rows while the window is writable,
+// where the window holds the newer value (written back on the next access). The window's AC coefficients are zero
+// unless `window_ac_dirty` (an AC scan wrote into it), and are zeroed before the window is filled again. AC
+// coefficients are thus never kept: the output pass sees DC-only blocks, which is all the 1×1 IDCT reads.
+typedef struct {
+  JDIMENSION blocks_per_row, rows, max_access;
+  JCOEF *dc;               // rows × blocks_per_row
+  JBLOCKARRAY window;      // window_capacity rows of blocks_per_row blocks
+  JDIMENSION window_capacity;
+  JDIMENSION window_first, window_rows;
+  boolean window_writable;
+  boolean window_ac_dirty;
+} ck_dc_store;
+
+static jvirt_barray_ptr ck_dc_request(j_common_ptr cinfo, int pool_id, boolean pre_zero, JDIMENSION blocks_per_row,
+                                      JDIMENSION rows, JDIMENSION max_access) {
+  (void)pre_zero;  // the store always starts at zero
+  if (pool_id != JPOOL_IMAGE || blocks_per_row == 0 || rows == 0 || max_access == 0)
+    ERREXIT1(cinfo, JERR_BAD_POOL_ID, pool_id);
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
+  ck_dc_store *store = (ck_dc_store *)(*cinfo->mem->alloc_small)(cinfo, JPOOL_IMAGE, sizeof(ck_dc_store));
+  memset(store, 0, sizeof *store);
+  store->blocks_per_row = blocks_per_row;
+  store->rows = rows;
+  store->max_access = max_access;
+  size_t dc_bytes = (size_t)blocks_per_row * rows * sizeof(JCOEF);
+  store->dc = (JCOEF *)(*cinfo->mem->alloc_large)(cinfo, JPOOL_IMAGE, dc_bytes);
+  memset(store->dc, 0, dc_bytes);
+  dec->coefficient_bytes += dc_bytes;
+  return (jvirt_barray_ptr)(void *)store;
+}
+
+// Makes the window at least `rows` rows tall. libjpeg asks for room for 5 iMCU rows (for block smoothing, which is
+// off) but reads one at a time, so the window is sized by the accesses actually made. A taller window replaces the
+// old one, which stays in the image pool until the image is done (this happens at most a few times).
+static void ck_dc_grow_window(j_common_ptr cinfo, ck_dc_store *store, JDIMENSION rows) {
+  if (rows <= store->window_capacity) return;
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
+  size_t window_bytes = (size_t)store->blocks_per_row * rows * sizeof(JBLOCK);
+  JBLOCKROW blocks = (JBLOCKROW)(*cinfo->mem->alloc_large)(cinfo, JPOOL_IMAGE, window_bytes);
+  memset(blocks, 0, window_bytes);
+  JBLOCKARRAY window = (JBLOCKARRAY)(*cinfo->mem->alloc_small)(cinfo, JPOOL_IMAGE, rows * sizeof(JBLOCKROW));
+  for (JDIMENSION r = 0; r < rows; r++) window[r] = blocks + (size_t)r * store->blocks_per_row;
+  store->window = window;
+  store->window_capacity = rows;
+  store->window_rows = 0;  // the old window was written back by the caller
+  store->window_writable = FALSE;
+  store->window_ac_dirty = FALSE;
+  dec->coefficient_bytes += window_bytes;
+}
+
+static void ck_dc_realize(j_common_ptr cinfo) {
+  (void)cinfo;  // every store was allocated when requested
+}
+
+static JBLOCKARRAY ck_dc_access(j_common_ptr cinfo, jvirt_barray_ptr ptr, JDIMENSION start_row, JDIMENSION num_rows,
+                                boolean writable) {
+  ck_dc_store *store = (ck_dc_store *)(void *)ptr;
+  if (num_rows > store->max_access || start_row > store->rows || num_rows > store->rows - start_row)
+    ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);
+  const JDIMENSION width = store->blocks_per_row;
+  if (store->window_writable) {
+    for (JDIMENSION r = 0; r < store->window_rows; r++) {
+      JCOEF *dc = store->dc + (size_t)(store->window_first + r) * width;
+      JBLOCKROW row = store->window[r];
+      for (JDIMENSION b = 0; b < width; b++) dc[b] = row[b][0];
+    }
+  }
+  if (store->window_ac_dirty && store->window_capacity > 0) {
+    memset(store->window[0], 0, (size_t)width * store->window_capacity * sizeof(JBLOCK));
+    store->window_ac_dirty = FALSE;
+  }
+  ck_dc_grow_window(cinfo, store, num_rows);
+  for (JDIMENSION r = 0; r < num_rows; r++) {
+    const JCOEF *dc = store->dc + (size_t)(start_row + r) * width;
+    JBLOCKROW row = store->window[r];
+    for (JDIMENSION b = 0; b < width; b++) row[b][0] = dc[b];
+  }
+  store->window_first = start_row;
+  store->window_rows = num_rows;
+  store->window_writable = writable;
+  // An AC scan (Se > 0) writes AC coefficients into the window: zero them before it shows other rows.
+  if (writable && ((j_decompress_ptr)cinfo)->Se > 0) store->window_ac_dirty = TRUE;
+  return store->window;
+}
+
+// Routes the coefficient controller's whole-image arrays to DC stores. Call before jpeg_start_decompress.
+static void ck_use_dc_store(ck_jpeg_decoder *dec) {
+  dec->cinfo.mem->request_virt_barray = ck_dc_request;
+  dec->cinfo.mem->realize_virt_arrays = ck_dc_realize;
+  dec->cinfo.mem->access_virt_barray = ck_dc_access;
+}
+
+// The bytes libjpeg's whole-image coefficient arrays take for this file (progressive or buffered decoding).
+static uint64_t ck_full_coefficient_bytes(j_decompress_ptr c) {
+  uint64_t total = 0;
+  for (int ci = 0; ci < c->num_components; ci++) {
+    const jpeg_component_info *comp = &c->comp_info[ci];
+    uint64_t w = (comp->width_in_blocks + comp->h_samp_factor - 1) / comp->h_samp_factor * comp->h_samp_factor;
+    uint64_t h = (comp->height_in_blocks + comp->v_samp_factor - 1) / comp->v_samp_factor * comp->v_samp_factor;
+    total += w * h * sizeof(JBLOCK);
+  }
+  return total;
+}
+
 int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop, long max_memory, int max_scans,
                           ck_jpeg_output *output) {
   memset(output, 0, sizeof(*output));
@@ -492,7 +605,11 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
   if (use_early_stop) {
     dec->buffered = 1;
     c->buffered_image = TRUE;
+    // libjpeg's realize_virt_arrays checks max_memory_to_use against its own arrays only; the DC stores are 1/64
+    // of them and are allocated from the image pool, so they are freed with it.
+    if (early_stop == CK_JPEG_EARLY_STOP_DC) ck_use_dc_store(dec);
     (void)jpeg_start_decompress(c);
+    if (early_stop != CK_JPEG_EARLY_STOP_DC) dec->coefficient_bytes = ck_full_coefficient_bytes(c);
     int needed_final = 0;
     for (;;) {
       ck_progress((j_common_ptr)c);
@@ -518,6 +635,7 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     (void)jpeg_start_output(c, c->input_scan_number);
   } else {
     (void)jpeg_start_decompress(c);
+    if (c->progressive_mode || c->buffered_image) dec->coefficient_bytes = ck_full_coefficient_bytes(c);
     // Multi-scan files were read completely by jpeg_start_decompress. Running out of data there is truncation
     // unless the progression was already complete (then only the EOI marker is missing).
     if (dec->err.eof_hit && !(c->progressive_mode && ck_all_coefficients_final(c))) {
@@ -536,6 +654,7 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
   output->width = c->output_width;
   output->height = c->output_height;
   output->components = dec->cmyk ? 3 : c->output_components;
+  output->coefficient_bytes = dec->coefficient_bytes;
   dec->output = *output;
   dec->state = STATE_STARTED;
   return CK_JPEG_OK;

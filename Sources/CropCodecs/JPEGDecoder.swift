@@ -31,6 +31,9 @@ package final class JPEGDecoder: ImageRowDecoder {
     public private(set) var bytesConsumedBeforeOutput: Int?
     /// How many scans were read before the first row was produced (set once decoding started).
     public private(set) var scansRead: Int?
+    /// Bytes held for DCT coefficients once decoding started: libjpeg's whole-image arrays (128 per 8×8 block) for
+    /// a progressive file, 2 per block plus a few rows of blocks with ``JPEGEarlyStop/dcOnly``, 0 for a baseline file.
+    public private(set) var coefficientBytes: Int?
 
     private let handle: OpaquePointer
     private let input: DecoderInput
@@ -201,6 +204,7 @@ package final class JPEGDecoder: ImageRowDecoder {
         stoppedEarly = output.early_stopped != 0
         bytesConsumedBeforeOutput = Int(output.bytes_consumed)
         scansRead = Int(output.scans_read)
+        coefficientBytes = Int(output.coefficient_bytes)
     }
 
     /// libjpeg's working-memory cap: enough for the coefficient buffer of a 4-component image at the pixel limit.

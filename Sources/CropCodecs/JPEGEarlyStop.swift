@@ -10,7 +10,10 @@ public enum JPEGEarlyStop: String, CaseIterable, Hashable, Sendable {
     /// chroma planes use a 2×2 IDCT, which also reads low-frequency AC coefficients of the chroma components.
     case exact
     /// Stop once every component's DC coefficient is final. Identical to ``exact`` where that needs DC only;
-    /// for 4:2:0 files the chroma is then reconstructed from the scans read so far, an approximation (a blockier
-    /// chroma at 1/8 scale) that is usually fine for thumbnails and can skip most of the file.
+    /// for 4:2:0 files the chroma is then reconstructed from DC alone, an approximation (a blockier chroma at 1/8
+    /// scale) that is usually fine for thumbnails and can skip most of the file.
+    ///
+    /// Only DC coefficients are kept while reading, 2 bytes per 8×8 block instead of libjpeg's 128: a 24-megapixel
+    /// 4:2:0 photo needs 1.1 MB rather than 72 MB (``JPEGDecoder/coefficientBytes``).
     case dcOnly
 }

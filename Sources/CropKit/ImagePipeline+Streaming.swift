@@ -47,11 +47,12 @@ extension ImagePipeline {
     }
 
     /// The shrink-on-load denominator for a render that reduces by `reduction` (source pixels per output pixel): the
-    /// largest of 8, 4, 2 that still leaves the final filter at least a 2× reduction, else 1; 1 for pictures that
-    /// do not shrink on load (``ImageInfo/shrinksOnLoad``).
+    /// largest of 8, 4, 2 that still leaves the final filter a reduction of ``shrinkOnLoadHeadroom``, else 1; 1 for
+    /// pictures that do not shrink on load (``ImageInfo/shrinksOnLoad``).
     func decodeScale(for source: OpenedSource, reduction: Double) -> Int {
         guard shrinkOnLoad, source.info.shrinksOnLoad else { return 1 }
-        return [8, 4, 2].first { reduction / Double($0) >= 2 } ?? 1
+        let headroom = Swift.max(1, shrinkOnLoadHeadroom)
+        return [8, 4, 2].first { reduction / Double($0) >= headroom } ?? 1
     }
 
     func makeDecoder(_ source: OpenedSource, scale: JPEGScale, earlyStop: JPEGEarlyStop? = nil) throws(CropKitError)
@@ -127,7 +128,7 @@ extension ImagePipeline {
                 let stream = try ResizeStream(
                     sourceWidth: decoder.outputWidth, sourceHeight: decoder.outputHeight, format: format,
                     outputWidth: storedOut.width, outputHeight: storedOut.height, sourceRect: rect,
-                    options: plan.resample, concurrency: .background)
+                    options: plan.resample, concurrency: maxThreads == 1 ? .parallel : .background)
                 // On a decoding error, let the background filtering finish before the error propagates: a run
                 // leaves no work running behind it.
                 defer { stream.waitUntilFiltered() }

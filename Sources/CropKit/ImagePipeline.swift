@@ -30,12 +30,23 @@ public struct ImagePipeline: Sendable {
     public var limits: PixelLimits
     /// Treat the codec's corrupt-data warnings as errors.
     public var strict: Bool
-    /// Decode JPEGs at a reduced scale when the output is at least 2× smaller than that scale (default on).
+    /// Decode JPEGs, WebPs, HEIFs and AVIFs at a reduced scale when the output is small enough (default on); see
+    /// ``shrinkOnLoadHeadroom``.
     public var shrinkOnLoad: Bool
+    /// The reduction shrink-on-load leaves to the final resampling filter: it picks the largest of 1/8, 1/4, 1/2 by
+    /// which the output is still at least this many times smaller.
+    ///
+    /// - `2` (the default, as libvips' `thumbnail`): the filter always reduces by 2× or more, so the result is
+    ///   within about 1/255 on average of a full decode.
+    /// - `1` (as imgproxy and Pillow's `draft`): decode to the smallest scale that still covers the output. Faster
+    ///   (a 12-megapixel JPEG fitted in 500 pixels decodes at 1/8 rather than 1/4), a little softer.
+    ///
+    /// Values below 1 are treated as 1.
+    public var shrinkOnLoadHeadroom: Double
     /// At 1/8 scale, stop reading a progressive JPEG once every DC coefficient is known.
     ///
-    /// Only used when the output is at least 16× smaller than the source, so the final filter still reduces by 2× or
-    /// more; then the one approximation (4:2:0 chroma rebuilt from DC alone) is far below what the output can show.
+    /// Only used when the picture is decoded at 1/8 (``shrinkOnLoadHeadroom``); then the one approximation (4:2:0
+    /// chroma rebuilt from DC alone) is below what the output can show.
     /// It skips most of the file: thumbnails of progressive photos decode several times faster. Default on.
     public var fastThumbnailDecode: Bool
     /// The most threads one run uses; 0 for one per core.
@@ -44,11 +55,12 @@ public struct ImagePipeline: Sendable {
     /// Creates a pipeline; every argument has the default described on its property.
     public init(
         limits: PixelLimits = .default, strict: Bool = false, shrinkOnLoad: Bool = true,
-        fastThumbnailDecode: Bool = true, maxThreads: Int = 0
+        shrinkOnLoadHeadroom: Double = 2, fastThumbnailDecode: Bool = true, maxThreads: Int = 0
     ) {
         self.limits = limits
         self.strict = strict
         self.shrinkOnLoad = shrinkOnLoad
+        self.shrinkOnLoadHeadroom = shrinkOnLoadHeadroom
         self.fastThumbnailDecode = fastThumbnailDecode
         self.maxThreads = maxThreads
     }

@@ -136,7 +136,8 @@ public struct ImageService: Sendable {
             format = FormatNegotiation.format(
                 accept: request.headers[.accept], hasAlpha: try header().hasAlpha || options.addsTransparency)
         }
-        let etag = Self.etag(source: source, canonical: options.canonical, format: format)
+        let etag = Self.etag(
+            source: source, canonical: options.canonical + "&headroom=\(configuration.shrinkOnLoadHeadroom)", format: format)
         var headers: HTTPFields = [
             .eTag: etag, .cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
         ]
@@ -150,7 +151,8 @@ public struct ImageService: Sendable {
 
         var saveOptions = options.saveOptions
         saveOptions.format = format
-        let save = saveOptions, pipeline = ImagePipeline(limits: configuration.pixelLimits)
+        let save = saveOptions, pipeline = ImagePipeline(
+            limits: configuration.pixelLimits, shrinkOnLoadHeadroom: configuration.shrinkOnLoadHeadroom, maxThreads: 1)
         let operations = options.operations
         let metrics = metrics
         let encoded = try await queue.withSlot {

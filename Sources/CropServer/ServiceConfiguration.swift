@@ -26,6 +26,10 @@ public struct ServiceConfiguration: Sendable {
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Requests that may wait for a slot; one more gets 503 with `Retry-After`. Default 64.
     public var queueCapacity = 64
+    /// The reduction shrink-on-load leaves to the resampling filter (``ImagePipeline/shrinkOnLoadHeadroom``).
+    /// Default 1, as imgproxy: decode at the smallest scale that still covers the output. 2 is libvips' choice,
+    /// a little sharper and up to 2× slower on large photos.
+    public var shrinkOnLoadHeadroom: Double = 1
 
     /// A configuration serving `root`, signed with `signer` (or unsigned when `nil`), with the defaults above.
     public init(root: SourceFolder, signer: URLSigner?) {

@@ -64,6 +64,33 @@ struct ProgressiveEarlyStopTests {
         #expect(try Self.decode(data444, .dcOnly).0 == Self.decode(data444, .off).0)
     }
 
+    @Test("DC-only keeps 2 bytes per block instead of libjpeg's 128; its pixels equal a full decode wherever DC is all the IDCT reads",
+          arguments: [ChromaSubsampling.s444, .s422, .s420])
+    func dcStore(_ subsampling: ChromaSubsampling) throws {
+        let image = try TestImages.smooth(width: 1203, height: 805, seed: 7)
+        let data = try JPEGEncoder.encode(
+            image, options: JPEGEncodeOptions(quality: 90, subsampling: subsampling, progressive: true))
+        let (full, fullDecoder) = try Self.decode(data, .off)
+        let (dc, dcDecoder) = try Self.decode(data, .dcOnly)
+        let lumaBlocks = 151 * 101
+        let chromaBlocks = switch subsampling {
+        case .s444: lumaBlocks
+        case .s422: 76 * 101
+        default: 76 * 51
+        }
+        // libjpeg pads each component to whole MCUs; the exact figure is at least the blocks × 128 bytes.
+        let fullBytes = try #require(fullDecoder.coefficientBytes)
+        #expect(fullBytes >= (lumaBlocks + 2 * chromaBlocks) * 128)
+        let dcBytes = try #require(dcDecoder.coefficientBytes)
+        #expect(dcBytes * 20 < fullBytes, "DC store \(dcBytes) B against \(fullBytes) B")
+        #expect(dc.width == full.width && dc.height == full.height)
+        if subsampling == .s420 {
+            #expect(Measure.psnr(dc, full) > 30)
+        } else {
+            #expect(dc == full, "every component uses the 1×1 IDCT: DC is all it reads")
+        }
+    }
+
     @Test("no early stop at other scales or for baseline files")
     func notApplicable() throws {
         let data = try Self.progressive(.s444)
@@ -72,6 +99,7 @@ struct ProgressiveEarlyStopTests {
         let baseline = try JPEGEncoder.encode(TestImages.smooth(width: 64, height: 64, seed: 3))
         let (_, decoder) = try Self.decode(baseline, .exact)
         #expect(!decoder.stoppedEarly)
+        #expect(decoder.coefficientBytes == 0)
     }
 
     @Test("a progressive file with more scans than allowed is refused, in both paths")

@@ -102,6 +102,32 @@ struct PipelineResizeTests {
         }
     }
 
+    @Test("a shrink-on-load headroom of 1 decodes at the smallest scale that still covers the output")
+    func shrinkOnLoadHeadroomOne() throws {
+        let jpeg = try syntheticJPEG(width: 1600, height: 1200)
+        let pipeline = ImagePipeline(shrinkOnLoadHeadroom: 1)
+        // 1600/200 = 8 → 1/8 exactly covers it; 1600/201 < 8 → 1/4; 1600/799 → 1/2; 1600/801 → none.
+        for (width, scale) in [(100, 8), (200, 8), (201, 4), (400, 4), (401, 2), (799, 2), (801, 1)] {
+            let result = try pipeline.run(.data(jpeg), [.resize(ResizeRequest(.width(width)))])
+            #expect(result.report.decodeScale == scale, "width \(width)")
+            #expect(result.size.width == width)
+        }
+        // Below 1 counts as 1: never a decode smaller than the output.
+        let below = try ImagePipeline(shrinkOnLoadHeadroom: 0.5).run(.data(jpeg), [.resize(ResizeRequest(.width(201)))])
+        #expect(below.report.decodeScale == 4)
+    }
+
+    @Test("shrink-on-load with headroom 1 stays close to the full decode", arguments: [false, true])
+    func shrinkOnLoadHeadroomOneQuality(progressive: Bool) throws {
+        let jpeg = try syntheticJPEG(width: 1600, height: 1200, progressive: progressive)
+        let request = [ImageOperation.resize(ResizeRequest(.width(150)))]  // 1/8 decode, then a 1.33× reduction
+        let fast = try ImagePipeline(shrinkOnLoadHeadroom: 1).run(.data(jpeg), request)
+        #expect(fast.report.decodeScale == 8)
+        let full = try ImagePipeline(shrinkOnLoad: false).run(.data(jpeg), request).pixels
+        #expect(meanDifference(fast.pixels, full) < 1)  // measured 0.39
+        #expect(maxDifference(fast.pixels, full) <= 8)  // measured 3
+    }
+
     @Test("shrink-on-load output stays close to the full decode", arguments: [false, true])
     func shrinkOnLoadQuality(progressive: Bool) throws {
         let jpeg = try syntheticJPEG(width: 1600, height: 1200, progressive: progressive)

@@ -49,7 +49,8 @@ enum {
   CK_JPEG_EARLY_STOP_OFF = 0,
   /// Stop once every coefficient the scaled IDCT of every component reads is final: output is byte-identical.
   CK_JPEG_EARLY_STOP_EXACT = 1,
-  /// Stop once every component's DC coefficient is final (approximate when chroma uses a 2×2 IDCT).
+  /// Stop once every component's DC coefficient is final, and keep only DC coefficients while reading: 2 bytes per
+  /// 8×8 block instead of libjpeg's 128 (approximate when chroma uses a 2×2 IDCT, which then sees no AC).
   CK_JPEG_EARLY_STOP_DC = 2,
 };
 
@@ -89,6 +90,9 @@ typedef struct {
   uint64_t bytes_consumed;
   /// Scans read before the output pass started.
   int32_t scans_read;
+  /// Bytes held for coefficients: libjpeg's whole-image arrays (64 per block) for progressive files, or the DC
+  /// store of CK_JPEG_EARLY_STOP_DC; 0 for baseline files, which keep no coefficients.
+  uint64_t coefficient_bytes;
 } ck_jpeg_output;
 
 typedef struct ck_jpeg_decoder ck_jpeg_decoder;
