@@ -56,6 +56,11 @@ pngs += [os.path.join(KIT, "corrupt/bad-filter-row120.png")] + sorted(glob.glob(
 d = reset("FuzzJPEG")
 for i, p in enumerate(jpegs):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 37 % 64]) + read(p))
+# Progressive files at 1/8 (control & 3 == 3) with each early stop (bits 2–3: off, exact, DC-only), whole (bit 5).
+progressive = sorted(glob.glob(os.path.join(CODECS, "progressive/*.jpg")))
+for i, p in enumerate(progressive):
+    for stop in range(3):
+        write(d, f"{len(jpegs) + 3 * i + stop:02}-{os.path.basename(p)}", bytes([3 | stop << 2 | 32]) + read(p))
 d = reset("FuzzPNG")
 for i, p in enumerate(pngs):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i % 4]) + read(p))

@@ -3,9 +3,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Every error the editor server answers with. Each case names the problem; each maps to one HTTP status (always
-/// 4xx, or 503 for a full render queue) and a JSON body `{"error": {"message": …, "problem": …}}`, where `problem`
-/// is a stable machine-readable name of the case.
+/// Every error the editor server answers with. Each case names the problem; each maps to one HTTP status (4xx, 503
+/// for a full render queue or a timeout, 502/504 for a failed HTTP origin) and a JSON body
+/// `{"error": {"message": …, "problem": …}}`, where `problem` is a stable machine-readable name of the case.
 public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The request body is larger than ``EditorConfiguration/maximumRequestBytes``.
     case requestTooLarge(limit: Int)
@@ -41,6 +41,10 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case sourceTooLarge(bytes: Int, limit: Int)
     /// Processing took longer than the service's limit.
     case timedOut(seconds: Double)
+    /// An HTTP origin failed: it could not be reached, answered with an error, or redirected too often.
+    case originFailed(url: String, reason: String)
+    /// An HTTP origin did not deliver the source within the service's limit.
+    case originTimedOut(url: String, seconds: Double)
 
     /// Maps a CropKit error met while reading a client's image or applying its recipe.
     public init(_ error: CropKitError) {
@@ -72,6 +76,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .busy, .timedOut: .serviceUnavailable
         case .forbidden: .forbidden
         case .sourceTooLarge: .contentTooLarge
+        case .originFailed: .badGateway
+        case .originTimedOut: .gatewayTimeout
         }
     }
 
@@ -95,6 +101,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .forbidden: "forbidden"
         case .sourceTooLarge: "sourceTooLarge"
         case .timedOut: "timedOut"
+        case .originFailed: "originFailed"
+        case .originTimedOut: "originTimedOut"
         }
     }
 
@@ -119,6 +127,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .forbidden(let reason): "forbidden: \(reason)"
         case .sourceTooLarge(let bytes, let limit): "the source is \(bytes) bytes, more than the limit of \(limit)"
         case .timedOut(let seconds): "processing took longer than \(seconds) s; try again shortly"
+        case .originFailed(let url, let reason): "the origin failed for \(url): \(reason)"
+        case .originTimedOut(let url, let seconds): "the origin did not deliver \(url) within \(seconds) s"
         }
     }
 

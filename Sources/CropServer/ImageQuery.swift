@@ -51,6 +51,8 @@ public struct ImageQuery: Sendable {
     public var canonical: String
     /// Whether a step can leave transparent pixels on an opaque source (a pad on a transparent background).
     public var addsTransparency = false
+    /// The source URL (`url=…`, only where accepted: `GET /fetch`), percent-decoded. Not part of ``canonical``.
+    public var sourceURL: String?
 
     static let geometryNames: Set<String> = ["rect", "straighten", "turn", "flip", "aspect"]
     static let sizeNames = ["width", "height", "size"]
@@ -62,11 +64,21 @@ public struct ImageQuery: Sendable {
     /// Parses the query (`name=value` pairs, percent-encoded, `sig` already removed).
     ///
     /// - Throws: `EditorError.invalidParameter(name:reason:)` naming the parameter: unknown, repeated where only
-    ///   one is allowed, out of range, contradicting another, or (with `onlyPresets`) anything but `preset`.
+    ///   one is allowed, out of range, contradicting another, or (with `onlyPresets`) anything but `preset` (and
+    ///   `url` where accepted).
     public init(
-        query: String, presets: [String: String] = [:], onlyPresets: Bool = false, maximumOutputSide: Int = 8192
+        query: String, presets: [String: String] = [:], onlyPresets: Bool = false, maximumOutputSide: Int = 8192,
+        acceptsURL: Bool = false
     ) throws(EditorError) {
         var items = try Self.items(query)
+        if acceptsURL {
+            let urls = items.filter { $0.name == "url" }
+            guard urls.count == 1 else {
+                throw .invalidParameter(name: "url", reason: urls.isEmpty ? "missing: give the source's http(s) URL" : "given more than once")
+            }
+            sourceURL = urls[0].value
+            items.removeAll { $0.name == "url" }
+        }
         if onlyPresets, let other = items.first(where: { $0.name != "preset" }) {
             throw .invalidParameter(name: other.name, reason: "this service only accepts preset=NAME")
         }

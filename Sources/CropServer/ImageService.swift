@@ -74,6 +74,7 @@ public struct ImageService: Sendable {
     /// The routes, with JSON errors.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(CloseWhileDraining(readiness: readiness))
         router.middlewares.add(ServiceRequestMiddleware(metrics: metrics))
         router.middlewares.add(EditorErrorMiddleware(maximumRequestBytes: 0))
         router.get("/health") { _, _ in Self.json(#"{"status":"ok"}"#) }
@@ -89,6 +90,11 @@ public struct ImageService: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
         }
         router.get("/img/**") { request, _ in
+            metrics.inFlight.increment()
+            defer { metrics.inFlight.decrement() }
+            return try await image(request)
+        }
+        router.get("/fetch") { request, _ in
             metrics.inFlight.increment()
             defer { metrics.inFlight.decrement() }
             return try await image(request)
@@ -113,19 +119,28 @@ public struct ImageService: Sendable {
         let pathEnd = unsigned.firstIndex(of: "?") ?? unsigned.endIndex
         let path = unsigned[..<pathEnd]
         let query = pathEnd < unsigned.endIndex ? String(unsigned[unsigned.index(after: pathEnd)...]) : ""
-        guard path.hasPrefix("/img/") else { throw EditorError.notFound(path: String(path)) }
+        let fetches = path == "/fetch"
+        guard path.hasPrefix("/img/") || (fetches && configuration.origins != nil) else {
+            throw EditorError.notFound(path: String(path))
+        }
         let options = try ImageQuery(
             query: query, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
-            maximumOutputSide: configuration.maximumOutputSide)
-        let source = try configuration.root.resolve(path.dropFirst("/img/".count))
-        guard source.size <= configuration.maximumSourceBytes else {
-            throw EditorError.sourceTooLarge(bytes: source.size, limit: configuration.maximumSourceBytes)
+            maximumOutputSide: configuration.maximumOutputSide, acceptsURL: fetches)
+        let source: ServedSource
+        if let origins = configuration.origins, fetches, let url = options.sourceURL {
+            source = .fetched(try await origins.fetch(url))
+        } else {
+            let file = try configuration.root.resolve(path.dropFirst("/img/".count))
+            guard file.size <= configuration.maximumSourceBytes else {
+                throw EditorError.sourceTooLarge(bytes: file.size, limit: configuration.maximumSourceBytes)
+            }
+            source = .file(file)
         }
 
         // The output format, from the header alone when it depends on the source.
         let format: ImageFormat
         func header() throws(EditorError) -> ImageInfo {
-            try Self.editorErrors { () throws(CropKitError) in try ImageSource.file(source.path).info() }
+            try Self.editorErrors { () throws(CropKitError) in try source.image.info() }
         }
         switch options.format {
         case .fixed(let fixed): format = fixed
@@ -137,7 +152,8 @@ public struct ImageService: Sendable {
                 accept: request.headers[.accept], hasAlpha: try header().hasAlpha || options.addsTransparency)
         }
         let etag = Self.etag(
-            source: source, canonical: options.canonical + "&headroom=\(configuration.shrinkOnLoadHeadroom)", format: format)
+            identity: source.identity, canonical: options.canonical + "&headroom=\(configuration.shrinkOnLoadHeadroom)",
+            format: format)
         var headers: HTTPFields = [
             .eTag: etag, .cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
         ]
@@ -162,12 +178,12 @@ public struct ImageService: Sendable {
             return try await Self.withTimeout(configuration.processingTimeout) {
                 try await queue.perform {
                     try Self.editorErrors { () throws(CropKitError) in
-                        try pipeline.run(.file(source.path), operations, to: .data(save))
+                        try pipeline.run(source.image, operations, to: .data(save))
                     }
                 }
             }
         }
-        metrics.sourceBytes.increment(by: Int64(source.size))
+        metrics.sourceBytes.increment(by: Int64(source.byteCount))
         metrics.responseBytes.increment(by: Int64(encoded.bytes.count))
         headers[.contentType] = encoded.format.mimeType
         return Response(
@@ -175,9 +191,8 @@ public struct ImageService: Sendable {
     }
 
     /// A strong ETag for this output.
-    static func etag(source: SourceFolder.Source, canonical: String, format: ImageFormat) -> String {
-        let identity = [version, source.path, String(source.size), String(source.modified), canonical, format.rawValue]
-            .joined(separator: "\n")
+    static func etag(identity source: [String], canonical: String, format: ImageFormat) -> String {
+        let identity = ([version] + source + [canonical, format.rawValue]).joined(separator: "\n")
         let digest = SHA256.hash(data: Data(identity.utf8)).prefix(16)
         return "\"" + digest.map { String(format: "%02x", $0) }.joined() + "\""
     }

@@ -26,6 +26,8 @@ public struct ServiceConfiguration: Sendable {
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Requests that may wait for a slot; one more gets 503 with `Retry-After`. Default 64.
     public var queueCapacity = 64
+    /// HTTP(S) origins for `GET /fetch?url=…`, or `nil` (the default) to serve the root folder only.
+    public var origins: OriginFetcher?
     /// The reduction shrink-on-load leaves to the resampling filter (``ImagePipeline/shrinkOnLoadHeadroom``).
     /// Default 1, as imgproxy: decode at the smallest scale that still covers the output. 2 is libvips' choice,
     /// a little sharper and up to 2× slower on large photos.

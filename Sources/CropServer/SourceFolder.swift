@@ -78,6 +78,8 @@ public enum ServiceSetupError: Error, Hashable, Sendable, CustomStringConvertibl
     case badKeys(String)
     /// The presets file could not be read.
     case badPresets(String)
+    /// An `--origin` prefix is not an absolute http(s) URL without a query.
+    case badOrigin(String)
 
     public var description: String {
         switch self {
@@ -86,6 +88,7 @@ public enum ServiceSetupError: Error, Hashable, Sendable, CustomStringConvertibl
             "no signing key: set CROPKIT_SIGNING_KEY (hex) or --key-file, or pass --allow-unsigned for development"
         case .badKeys(let reason): "the signing keys: \(reason)"
         case .badPresets(let reason): "the presets: \(reason)"
+        case .badOrigin(let text): "the origin '\(text)' is not an absolute http(s) URL prefix without a query"
         }
     }
 }

@@ -67,6 +67,17 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Requests that may wait for a slot; more are answered 503.")
     var queue = 64
 
+    @Option(name: .customLong("origin"), help: ArgumentHelp(
+        "An HTTP(S) URL prefix GET /fetch?url=… may fetch from (repeatable), e.g. https://images.example.com/photos/.",
+        valueName: "url-prefix"))
+    var origins: [String] = []
+
+    @Flag(help: "Let origins resolve to private, loopback and link-local addresses (refused by default).")
+    var originAllowPrivate = false
+
+    @Option(help: "The longest an origin may take to deliver a source, in seconds (then 504).")
+    var originTimeout = 10.0
+
     @Option(help: ArgumentHelp(
         "Shrink-on-load leaves the resampling filter at least this reduction: 1 (as imgproxy) is fastest, 2 (as libvips) a little sharper.",
         valueName: "1|2"))
@@ -88,6 +99,7 @@ struct ServeCommand: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
         }
+        guard originTimeout > 0, originTimeout.isFinite else { throw ValidationError("--origin-timeout must be above 0.") }
         guard shrinkHeadroom >= 1, shrinkHeadroom <= 8 else { throw ValidationError("--shrink-headroom must be in 1…8.") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
     }
@@ -149,6 +161,11 @@ struct ServeCommand: ParsableCommand {
         configuration.processingTimeout = timeout
         configuration.queueCapacity = queue
         configuration.shrinkOnLoadHeadroom = shrinkHeadroom
+        if !origins.isEmpty {
+            configuration.origins = OriginFetcher(
+                allowlist: try OriginAllowlist(origins), addressGuard: OriginAddressGuard(allowPrivate: originAllowPrivate),
+                maximumBytes: configuration.maximumSourceBytes, timeout: originTimeout)
+        }
         if let concurrency { configuration.concurrency = concurrency }
         if let presets {
             do {

@@ -85,6 +85,38 @@ struct ServeCommandTests {
         #expect(server.stop() == 0)
     }
 
+    @Test("--origin: a second instance fetches from the first over HTTP; a loopback origin needs --origin-allow-private")
+    func origins() async throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let root = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.samples + "/waterfall-orientation6.jpg", toPath: root + "/fall.jpg")
+        let environment = ["CROPKIT_SIGNING_KEY": Self.key]
+        // The origin: an unsigned instance serving the photo at full size.
+        let origin = try Server(root: root, arguments: ["--allow-unsigned"], environment: ["CROPKIT_SIGNING_KEY": ""])
+        defer { _ = origin.stop() }
+        let prefix = "http://127.0.0.1:\(origin.port)/img/"
+        let url = (prefix + "fall.jpg").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let sign = try CLI.run(["sign", "/fetch?url=\(url)&width=90"], in: folder, environment: environment)
+        let signed = sign.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let open = try Server(root: root, arguments: ["--origin", prefix, "--origin-allow-private"], environment: environment)
+        let (status, body, _) = try await Self.fetch(open.port, signed)
+        #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
+        #expect(try Image(source: .data(Array(body))).size == PixelSize(validWidth: 90, height: 60))
+        #expect(open.stop() == 0)
+
+        let guarded = try Server(root: root, arguments: ["--origin", prefix], environment: environment)
+        let (refused, message, _) = try await Self.fetch(guarded.port, signed)
+        #expect(refused == 403)
+        #expect(String(decoding: message, as: UTF8.self).contains("loopback"))
+        #expect(guarded.stop() == 0)
+
+        let bad = try CLI.run(["serve", "--root", root, "--origin", "cdn.example.com"], in: folder, environment: environment)
+        #expect(bad.status == 1 && bad.stderr.contains("cdn.example.com"), "\(bad)")
+    }
+
     @Test("SIGTERM drains: /ready turns 503 while images are still served for --drain-seconds, then the process exits 0")
     func drain() async throws {
         let folder = try CLI.temporaryDirectory()

@@ -319,15 +319,23 @@ struct ImageServiceTests {
         }
     }
 
-    @Test("/health and /ready answer; ready turns 503 once draining")
+    @Test("/health and /ready answer; ready turns 503 once draining, and every answer then closes its connection")
     func health() async throws {
         let service = try ServedFolder.service()
+        let image = try ServedFolder.signed("/img/beach.jpg?width=20")
         #expect(try await get(service, "/health").status == .ok)
         #expect(try await get(service, "/ready").status == .ok)
+        #expect(try await get(service, image).headers[.connection] == nil)
         await service.readiness.drain()
-        #expect(try await get(service, "/ready").status == .serviceUnavailable)
+        let ready = try await get(service, "/ready")
+        #expect(ready.status == .serviceUnavailable)
         #expect(try await get(service, "/health").status == .ok)
-        #expect(try await get(service, "/nothing").status == .notFound)
+        // Draining: images are still served, but no connection is kept for a load balancer to reuse.
+        let drained = try await get(service, image)
+        #expect(drained.status == .ok)
+        let missing = try await get(service, "/nothing")
+        #expect(missing.status == .notFound)
+        for answer in [ready, drained, missing] { #expect(answer.headers[.connection] == "close") }
     }
 
     @Test("a source that is not an image is 415, a truncated one 422, each with no image bytes")

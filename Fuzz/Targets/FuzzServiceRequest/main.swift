@@ -2,7 +2,9 @@
 // Accept header, as the input's first and second lines. The signature is split off and checked (a URL the signer
 // made always verifies, and a split target puts itself back together), the path resolves inside the served folder
 // or not at all, the query parses to a pipeline that always ends in a size step or fails with a typed error, and
-// Accept picks a writable format.
+// Accept picks a writable format. The second line is also read as an origin URL (`/fetch?url=…`, a redirect's
+// Location): one that parses prints back to a URL that parses to the same, has no dot segment, and is allowed by
+// the allowlist only under its prefix.
 import CFuzzDriver
 import CropEditor
 import CropKit
@@ -10,6 +12,8 @@ import CropServer
 import Foundation
 
 let signer = try! URLSigner(hexKeys: "000102030405060708090a0b0c0d0e0f")
+let allowlist = try! OriginAllowlist(["https://cdn.example.com/photos/", "http://127.0.0.1:8080/a"])
+let base = OriginURL("https://cdn.example.com/photos/x/y.jpg")!
 let folder: SourceFolder = {
     let path = NSTemporaryDirectory() + "fuzz-serve-\(getpid())"
     try? FileManager.default.createDirectory(atPath: path + "/sub", withIntermediateDirectories: true)
@@ -44,6 +48,19 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
     } catch {
         _ = error.description  // typed: EditorError
+    }
+    if let accept {
+        for candidate in [OriginURL(accept), base.resolving(accept)] {
+            guard let url = candidate else { continue }
+            guard OriginURL(url.description) == url else { fatalError("\(accept) does not round-trip: \(url)") }
+            let segments = url.path.split(separator: "/").map { $0.removingPercentEncoding ?? "" }
+            guard !segments.contains(".."), !segments.contains(".") else { fatalError("dot segment in \(url)") }
+            if allowlist.allows(url) {
+                let under = (url.host == "cdn.example.com" && url.path.hasPrefix("/photos/"))
+                    || (url.host == "127.0.0.1" && (url.path == "/a" || url.path.hasPrefix("/a/")))
+                guard under else { fatalError("\(url) allowed outside its prefix") }
+            }
+        }
     }
     for alpha in [false, true] {
         guard FormatNegotiation.format(accept: accept, hasAlpha: alpha).isWritable else { fatalError("unwritable format") }
