@@ -19,6 +19,8 @@ struct OpenedSource {
     let origin: Origin
     let info: ImageInfo
     let storedSize: PixelSize
+    /// The picture, already decoded whole at one scale (a smart gravity measured it), or `nil`.
+    var predecoded: PredecodedPicture?
 
     var displayedSize: PixelSize { info.orientation.displayedSize(of: storedSize) }
 
@@ -58,6 +60,7 @@ extension ImagePipeline {
     func makeDecoder(_ source: OpenedSource, scale: JPEGScale, earlyStop: JPEGEarlyStop? = nil) throws(CropKitError)
         -> any ImageRowDecoder
     {
+        if let predecoded = source.predecoded, predecoded.scale == scale.rawValue { return predecoded.decoder() }
         let options = DecodeOptions(
             limits: limits, strict: strict, jpegScale: scale,
             jpegEarlyStop: earlyStop ?? (scale == .eighth && fastThumbnailDecode ? .dcOnly : .exact))

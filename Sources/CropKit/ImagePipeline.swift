@@ -79,7 +79,11 @@ public struct ImagePipeline: Sendable {
     ) throws(CropKitError) -> Output {
         try PipelinePlan.validate(operations)
         try sink.checkWritable()
-        let opened = try open(source)
+        var opened = try open(source)
+        var operations = operations
+        if let gravity = operations.lazy.compactMap(\.smartGravity).first {
+            (operations, opened, _) = try resolveSmartGravity(opened, operations, gravity)
+        }
         let plan = try PipelinePlan(
             operations, storedSize: opened.storedSize, orientation: opened.info.orientation, maxThreads: maxThreads)
         if let uprightRect = plan.geometry.uprightRect {

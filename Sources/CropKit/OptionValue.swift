@@ -66,9 +66,28 @@ public enum OptionValue {
         }
     }
 
-    /// A gravity in kebab case: `center`, `top`, `top-left` … `bottom-right`.
-    public static func gravity(_ text: String) -> Alignment? {
+    /// A gravity: an alignment in kebab case (`center`, `top`, `top-left` … `bottom-right`), `attention` or
+    /// `entropy`.
+    public static func gravity(_ text: String) -> Gravity? {
+        switch text {
+        case "attention": .attention
+        case "entropy": .entropy
+        default: alignment(text).map(Gravity.alignment)
+        }
+    }
+
+    /// An alignment in kebab case: `center`, `top`, `top-left` … `bottom-right`.
+    public static func alignment(_ text: String) -> Alignment? {
         Alignment.allCases.first { name(of: $0) == text }
+    }
+
+    /// A focal point `X,Y` as fractions of the picture (0…1 each, from the top-left corner).
+    public static func focus(_ text: String) -> Point? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), (0...1).contains(x),
+            (0...1).contains(y)
+        else { return nil }
+        return Point(x: x, y: y)
     }
 
     /// The kebab-case name of `alignment` (`topLeft` → `top-left`).
@@ -90,16 +109,19 @@ public enum OptionValue {
         filters.first { $0.name == text }?.filter
     }
 
-    /// A resize mode by name, `fit`, `fill`, `pad` or `stretch`, with the gravity and background it uses.
-    public static func mode(_ text: String, gravity: Alignment = .center, background: PixelColor = .transparent)
+    /// A resize mode by name, `fit`, `fill`, `pad` or `stretch`, with the gravity and background it uses; `nil` for
+    /// an unknown name, or `pad` with a gravity that is not an alignment.
+    public static func mode(_ text: String, gravity: Gravity = .center, background: PixelColor = .transparent)
         -> ResizeMode?
     {
         switch text {
-        case "fit": .fit
-        case "fill": .fill(gravity: gravity)
-        case "pad": .pad(background: background, alignment: gravity)
-        case "stretch": .stretch
-        default: nil
+        case "fit": return .fit
+        case "fill": return .fill(gravity: gravity)
+        case "pad":
+            guard case .alignment(let alignment) = gravity else { return nil }
+            return .pad(background: background, alignment: alignment)
+        case "stretch": return .stretch
+        default: return nil
         }
     }
 

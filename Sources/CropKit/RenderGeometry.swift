@@ -12,6 +12,8 @@ struct RenderGeometry: Hashable {
     var uprightRect: Rect?
     /// Source pixels per output pixel, along the axis that reduces least (what shrink-on-load may use).
     var reduction: Double
+    /// The part of the crop state's own render (its output pixels) this output covers: all of it, or a fill's crop.
+    var region: Rect
 
     /// A crop state's render plan as it is.
     init(plan: RenderPlan) {
@@ -20,6 +22,7 @@ struct RenderGeometry: Hashable {
         orientation = plan.orientation
         uprightRect = plan.isAxisAligned ? plan.uprightRect : nil
         reduction = plan.scale
+        region = Rect(x: 0, y: 0, width: Double(plan.outputSize.width), height: Double(plan.outputSize.height))
     }
 
     /// The `region` of a render plan's output (in its output pixels), resampled to `outputSize`; the scale may
@@ -40,5 +43,6 @@ struct RenderGeometry: Hashable {
             uprightRect = nil
         }
         reduction = Swift.min(sx, sy) * plan.scale
+        self.region = region
     }
 }

@@ -13,12 +13,12 @@ public struct ThumbnailRequest: Hashable, Sendable {
     /// Filter in linear light. Default `false`.
     public var linearLight: Bool
     /// Which part of the picture the square keeps when the overhang is cut. Default centre.
-    public var gravity: Alignment
+    public var gravity: Gravity
 
     /// Creates a request; every argument but the side has the default described on its property.
     public init(
         side: Int, border: Int = 0, cornerRadius: Double = 0, filter: ResamplingFilter = .lanczos3,
-        linearLight: Bool = false, gravity: Alignment = .center
+        linearLight: Bool = false, gravity: Gravity = .center
     ) {
         self.side = side
         self.border = border

@@ -5,7 +5,7 @@ package struct ResizeLayout: Hashable, Sendable, CustomStringConvertible {
     /// The size of the output image.
     package let outputSize: PixelSize
     /// The part of the source that is resampled (fractional; the whole source except for ``ResizeMode/fill(gravity:)``).
-    package let sourceRect: Rect
+    package var sourceRect: Rect
     /// The size the source rectangle is resampled to.
     package let imageSize: PixelSize
     /// The column of the output where the resampled image's left edge sits (non-zero only for

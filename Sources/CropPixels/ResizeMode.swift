@@ -8,8 +8,9 @@ public enum ResizeMode: Hashable, Sendable {
     /// (one side equals the box, the other is at most the box).
     case fit
     /// Scale, keeping the aspect ratio, to the smallest size that covers the box, and crop the overhang; `gravity`
-    /// says which part is kept (the centre, an edge or a corner). The output is the box.
-    case fill(gravity: Alignment = .center)
+    /// says which part is kept (the centre, an edge, a corner, a focal point, or the most interesting part). The
+    /// output is the box.
+    case fill(gravity: Gravity = .center)
     /// Fit, then pad to the box with `background` (transparent or a colour), the image placed by `alignment`. The
     /// output is the box; it gains an alpha channel only if `background` is not opaque.
     case pad(background: PixelColor = .transparent, alignment: Alignment = .center)
@@ -54,7 +55,8 @@ public enum ResizeMode: Hashable, Sendable {
 
 extension PixelBuffer {
     /// Resizes into a `width × height` box with a content mode, in one resampling pass (a fill crop is part of the
-    /// resampling, not a separate step).
+    /// resampling, not a separate step). A fill with ``Gravity/attention`` or ``Gravity/entropy`` keeps the window
+    /// ``InterestMap`` finds most interesting.
     ///
     /// The format is kept, except that ``ResizeMode/pad(background:alignment:)`` with a background that is not
     /// opaque adds alpha to an opaque image.
@@ -64,7 +66,11 @@ extension PixelBuffer {
     public func resized(
         width: Int, height: Int, mode: ResizeMode, options: ResampleOptions = .default
     ) throws(PixelError) -> PixelBuffer {
-        let layout = try mode.layout(sourceWidth: self.width, sourceHeight: self.height, width: width, height: height)
+        var layout = try mode.layout(sourceWidth: self.width, sourceHeight: self.height, width: width, height: height)
+        if case .fill(let gravity) = mode, gravity.isSmart {
+            let measure: InterestMap.Measure = gravity == .entropy ? .entropy : .attention
+            layout.sourceRect = try InterestMap(self, measure: measure).bestWindow(layout.sourceRect.size).rect
+        }
         let image = try resized(
             width: layout.imageSize.width, height: layout.imageSize.height, from: layout.sourceRect, options: options)
         guard case .pad(let background, _) = mode, layout.imageSize != layout.outputSize else { return image }

@@ -56,7 +56,7 @@ public struct ImageQuery: Sendable {
 
     static let geometryNames: Set<String> = ["rect", "straighten", "turn", "flip", "aspect"]
     static let sizeNames = ["width", "height", "size"]
-    static let resizeNames = ["mode", "gravity", "filter", "linear", "background"]
+    static let resizeNames = ["mode", "gravity", "focus", "filter", "linear", "background"]
     static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata"]
     static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames)
         .union(["recipe", "preset"])
@@ -175,7 +175,17 @@ public struct ImageQuery: Sendable {
         } else {
             target = nil
         }
-        let gravity = try value("gravity", OptionValue.gravity, "a gravity such as center, top or bottom-right") ?? .center
+        var gravity = try value(
+            "gravity", OptionValue.gravity, "a gravity such as center, top, bottom-right, attention or entropy") ?? .center
+        if let focus = try value("focus", OptionValue.focus, "x,y as fractions of the picture (0…1 each)") {
+            guard values["gravity"] == nil else {
+                throw .invalidParameter(name: "focus", reason: "give focus or gravity, not both")
+            }
+            gravity = .focus(focus)
+        }
+        if values["mode"] == "pad", !(gravity.isAlignment) {
+            throw .invalidParameter(name: "gravity", reason: "mode=pad places the picture by an alignment such as top")
+        }
         let background = try value("background", OptionValue.color, "#RGB, #RRGGBB, #RRGGBBAA, white, black or transparent")
         let mode = try value("mode", { OptionValue.mode($0, gravity: gravity, background: background ?? .transparent) },
                              "fit, fill, pad or stretch") ?? .fit

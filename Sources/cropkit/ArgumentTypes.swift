@@ -72,9 +72,9 @@ enum ModeArgument: String, ExpressibleByArgument, CaseIterable {
     case fit, fill, pad, stretch
 }
 
-/// `--gravity center|top|…|bottom-right`: where `fill` keeps the picture and `pad` places it. The library's
-/// ``Alignment`` cases, spelt in kebab case on the command line.
-extension Alignment: ExpressibleByArgument {
+/// `--gravity center|top|…|bottom-right|attention|entropy`: where `fill` keeps the picture (an alignment, or the most
+/// interesting part) and `pad` places it (alignments only).
+extension Gravity: ExpressibleByArgument {
     public init?(argument: String) {
         guard let match = OptionValue.gravity(argument) else { return nil }
         self = match
@@ -82,14 +82,33 @@ extension Alignment: ExpressibleByArgument {
 
     public var defaultValueDescription: String { argumentName }
 
-    public static var allValueStrings: [String] { allCases.map(\.argumentName) }
+    public static var allValueStrings: [String] {
+        Alignment.allCases.map { OptionValue.name(of: $0) } + ["attention", "entropy"]
+    }
 
     public static var allValueDescriptions: [String: String] { [:] }
 
     public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 
-    /// `topLeft` → `top-left`.
-    var argumentName: String { OptionValue.name(of: self) }
+    /// `topLeft` → `top-left`; `attention`, `entropy`; `x,y` for a focus.
+    var argumentName: String {
+        switch self {
+        case .alignment(let alignment): OptionValue.name(of: alignment)
+        case .attention: "attention"
+        case .entropy: "entropy"
+        case .focus(let point): "\(point.x),\(point.y)"
+        }
+    }
+}
+
+/// `--focus X,Y`: a focal point as fractions of the picture.
+struct FocusArgument: ExpressibleByArgument {
+    var point: Point
+
+    init?(argument: String) {
+        guard let point = OptionValue.focus(argument) else { return nil }
+        self.point = point
+    }
 }
 
 /// `--filter nearest|box|bilinear|bicubic|mitchell|lanczos3`.

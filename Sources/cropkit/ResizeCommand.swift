@@ -41,8 +41,13 @@ struct ResizeCommand: ParsableCommand {
     @Option(help: "How the picture meets a --size box: fit, fill, pad or stretch.")
     var mode: ModeArgument = .fit
 
-    @Option(help: "Which part fill keeps, or where pad places the picture.")
-    var gravity: Alignment = .center
+    @Option(help: "Which part fill keeps (an alignment, attention or entropy), or where pad places the picture.")
+    var gravity: Gravity = .center
+
+    @Option(help: ArgumentHelp(
+        "For fill: keep this point, as fractions of the picture (0.5,0.5 is the centre), as near the middle as it allows.",
+        valueName: "x,y"))
+    var focus: FocusArgument?
 
     @Option(help: "The resampling filter.")
     var filter: FilterArgument = .lanczos3
@@ -64,6 +69,12 @@ struct ResizeCommand: ParsableCommand {
         if let width, width < 1 { throw ValidationError("--width must be at least 1, got \(width).") }
         if let height, height < 1 { throw ValidationError("--height must be at least 1, got \(height).") }
         if background != nil && mode != .pad { throw ValidationError("--background only applies to --mode pad.") }
+        if focus != nil && (mode != .fill || gravity != .center) {
+            throw ValidationError("--focus applies to --mode fill, instead of --gravity.")
+        }
+        if mode == .pad, case .alignment = gravity {} else if mode == .pad {
+            throw ValidationError("--mode pad places the picture by an alignment (center, top … bottom-right).")
+        }
     }
 
     func run() throws {
@@ -72,8 +83,13 @@ struct ResizeCommand: ParsableCommand {
         let resizeMode: ResizeMode =
             switch mode {
             case .fit: .fit
-            case .fill: .fill(gravity: gravity)
-            case .pad: .pad(background: background?.color ?? .transparent, alignment: gravity)
+            case .fill: .fill(gravity: focus.map { .focus($0.point) } ?? gravity)
+            case .pad:
+                if case .alignment(let alignment) = gravity {
+                    .pad(background: background?.color ?? .transparent, alignment: alignment)
+                } else {
+                    .fit  // refused by validate()
+                }
             case .stretch: .stretch
             }
         let request = ResizeRequest(

@@ -1,6 +1,7 @@
 import CropKit
 import Foundation
 import Testing
+import CropTestSupport
 
 /// `cropkit resize`, `round`, `orient` and `convert` on real files.
 @Suite struct ResizeCommandTests {
@@ -47,6 +48,27 @@ import Testing
             let out = try CLI.load(dir + "/\(gravity).png")
             expectPixel(out.pixel(x: 40, y: 40), [red, 80, 128], tolerance: 3, "gravity \(gravity)")
         }
+    }
+
+    @Test("resize: --gravity attention and entropy keep an off-centre object, --focus keeps a point; pad refuses them")
+    func smartGravity() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scene = try ImageCodec.encode(redDiscScene(x: 550, y: 150), as: .png)
+        try Data(scene).write(to: URL(fileURLWithPath: dir + "/in.png"))
+        let box = ["--size", "100x100", "--mode", "fill"]
+        for (name, extra) in [("attention", ["--gravity", "attention"]), ("entropy", ["--gravity", "entropy"]),
+                              ("focus", ["--focus", "0.9,0.5"]), ("center", [])] {
+            let run = try CLI.run(["resize", "in.png", "-o", "\(name).png"] + box + extra, in: dir)
+            #expect(run.status == 0, "\(run)")
+            let red = redPixels(try CLI.load(dir + "/\(name).png"))
+            if name == "center" { #expect(red == 0) } else { #expect(red > 250, "\(name): \(red) red pixels") }
+        }
+        let pad = try CLI.run(["resize", "in.png", "-o", "pad.png", "--size", "100x100", "--mode", "pad", "--gravity", "attention"], in: dir)
+        #expect(pad.status == 64 && pad.stderr.contains("alignment"), "\(pad)")
+        let badFocus = try CLI.run(["resize", "in.png", "-o", "f.png"] + box + ["--focus", "2,0.5"], in: dir)
+        #expect(badFocus.status == 64, "\(badFocus)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/pad.png") && !FileManager.default.fileExists(atPath: dir + "/f.png"))
     }
 
     @Test("resize: pad is transparent by default and takes --background")

@@ -94,7 +94,7 @@ struct OperationsTests {
     func fillGravity(_ gravity: Alignment) throws {
         for wide in [true, false] {
             let image = try Self.ramp(wide: wide)
-            let out = try image.resized(width: 20, height: 20, mode: .fill(gravity: gravity))
+            let out = try image.resized(width: 20, height: 20, mode: .fill(gravity: .alignment(gravity)))
             #expect(out.width == 20 && out.height == 20 && out.format == .rgb8)
             // The kept square is 30×30 source pixels; its offset along the long side follows the gravity.
             let offset = 30 * (wide ? gravity.horizontalFraction : gravity.verticalFraction)

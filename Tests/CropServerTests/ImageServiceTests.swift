@@ -319,6 +319,24 @@ struct ImageServiceTests {
         }
     }
 
+    @Test("gravity=attention|entropy and focus=x,y reach the pipeline; bad or contradicting values are 400")
+    func smartGravity() async throws {
+        let service = try ServedFolder.service()
+        for query in ["size=60x60&mode=fill&gravity=attention", "size=60x60&mode=fill&gravity=entropy",
+                      "size=60x60&mode=fill&focus=0.2,0.8", "size=60x60&mode=fill"] {
+            let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?\(query)"))
+            #expect(answer.status == .ok, "\(query): \(message(answer.body))")
+            #expect(try Image(source: .data(answer.body)).size == PixelSize(validWidth: 60, height: 60))
+        }
+        for (query, name) in [("size=60x60&mode=fill&focus=2,0.5", "focus"), ("size=60x60&mode=fill&focus=0.5", "focus"),
+                              ("size=60x60&mode=fill&focus=0.5,0.5&gravity=top", "focus"),
+                              ("size=60x60&mode=pad&gravity=entropy", "gravity"), ("size=60x60&gravity=faces", "gravity")] {
+            let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?\(query)"))
+            #expect(answer.status == .badRequest, "\(query)")
+            #expect(message(answer.body).contains("invalid \(name)"), "\(query): \(message(answer.body))")
+        }
+    }
+
     @Test("/health and /ready answer; ready turns 503 once draining, and every answer then closes its connection")
     func health() async throws {
         let service = try ServedFolder.service()

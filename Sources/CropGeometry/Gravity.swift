@@ -1,0 +1,68 @@
+/// Which part of a picture a fill crop keeps: a fixed place (the centre, an edge or a corner), the part around a
+/// focal point, or the part a smart measure finds most interesting.
+///
+/// ``attention`` and ``entropy`` need the pixels: the pipeline and `PixelBuffer.resized(width:height:mode:)` measure
+/// them (CropPixels' `InterestMap`) and keep the window holding the most interest. Geometry alone, without pixels,
+/// places them at the centre.
+public enum Gravity: Hashable, Sendable, Codable {
+    /// A fixed place.
+    case alignment(Alignment)
+    /// Keep this point as near the crop's centre as the picture allows. `x` and `y` are fractions (0…1) of the
+    /// picture's width and height, from its top-left corner.
+    case focus(Point)
+    /// Where the eye goes: edges, saturated colour and skin.
+    case attention
+    /// Where the information is: local luma entropy.
+    case entropy
+
+    public static let center = Gravity.alignment(.center)
+    public static let top = Gravity.alignment(.top)
+    public static let bottom = Gravity.alignment(.bottom)
+    public static let left = Gravity.alignment(.left)
+    public static let right = Gravity.alignment(.right)
+    public static let topLeft = Gravity.alignment(.topLeft)
+    public static let topRight = Gravity.alignment(.topRight)
+    public static let bottomLeft = Gravity.alignment(.bottomLeft)
+    public static let bottomRight = Gravity.alignment(.bottomRight)
+
+    /// Whether the place depends on the pixels (``attention`` or ``entropy``).
+    public var isSmart: Bool {
+        switch self {
+        case .attention, .entropy: true
+        case .alignment, .focus: false
+        }
+    }
+
+    /// Whether this is a fixed place (``alignment(_:)``).
+    public var isAlignment: Bool {
+        if case .alignment = self { return true }
+        return false
+    }
+
+    /// The rectangle of `size` (at most `bounds`' size on each side) placed inside `bounds`; the smart gravities
+    /// place it at the centre.
+    public func place(_ size: Size, in bounds: Rect) -> Rect {
+        switch self {
+        case .alignment(let alignment):
+            return alignment.place(size, in: bounds)
+        case .focus(let point):
+            func start(_ fraction: Double, _ length: Double, _ extent: Double) -> Double {
+                let free = extent - length
+                guard free > 0 else { return free / 2 }
+                return Swift.min(Swift.max(fraction * extent - length / 2, 0), free)
+            }
+            return Rect(
+                x: bounds.minX + start(point.x, size.width, bounds.width),
+                y: bounds.minY + start(point.y, size.height, bounds.height), width: size.width, height: size.height)
+        case .attention, .entropy:
+            return Alignment.center.place(size, in: bounds)
+        }
+    }
+
+    /// The focal point that places a window exactly at `window` inside `bounds` (its centre, as fractions).
+    public static func focus(on window: Rect, in bounds: Rect) -> Gravity {
+        .focus(Point(
+            x: bounds.width > 0 ? (window.midX - bounds.minX) / bounds.width : 0.5,
+            y: bounds.height > 0 ? (window.midY - bounds.minY) / bounds.height : 0.5))
+    }
+}

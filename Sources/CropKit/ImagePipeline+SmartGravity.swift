@@ -1,0 +1,109 @@
+import CropCodecs
+import CropGeometry
+import CropPixels
+
+extension ImageOperation {
+    /// The gravity of a fill resize or a thumbnail, when it is ``Gravity/attention`` or ``Gravity/entropy``.
+    var smartGravity: Gravity? {
+        switch self {
+        case .resize(let request):
+            if case .fill(let gravity) = request.mode, gravity.isSmart { return gravity }
+            return nil
+        case .thumbnail(let request):
+            return request.gravity.isSmart ? request.gravity : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The same step with `gravity` in place of a smart one.
+    func replacingSmartGravity(with gravity: Gravity) -> ImageOperation {
+        switch self {
+        case .resize(var request):
+            guard case .fill(let old) = request.mode, old.isSmart else { return self }
+            request.mode = .fill(gravity: gravity)
+            return .resize(request)
+        case .thumbnail(var request):
+            guard request.gravity.isSmart else { return self }
+            request.gravity = gravity
+            return .thumbnail(request)
+        default:
+            return self
+        }
+    }
+}
+
+extension ImagePipeline {
+    /// Resolves a smart gravity in `operations` to the focal point of the window it keeps, decoding the picture once.
+    ///
+    /// The picture is decoded whole at the scale the centred plan would decode it at; the region the size step crops
+    /// from (after every geometric step: orientation, crop, straighten) is sampled from it onto a copy of at most
+    /// 384 pixels; ``InterestMap`` finds the window of the fill's size holding the most interest there; and that
+    /// window becomes a ``Gravity/focus(_:)``, which places exactly it. The decoded picture is handed to the render,
+    /// which then reads no file.
+    func resolveSmartGravity(_ source: OpenedSource, _ operations: [ImageOperation], _ gravity: Gravity)
+        throws(CropKitError) -> (operations: [ImageOperation], source: OpenedSource, window: Rect)
+    {
+        let centred = operations.map { $0.replacingSmartGravity(with: .center) }
+        let plan = try PipelinePlan(
+            centred, storedSize: source.storedSize, orientation: source.info.orientation, maxThreads: maxThreads)
+        let scale = decodeScale(for: source, reduction: plan.geometry.reduction)
+        let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
+        let pixels = try mappingErrors { try decoder.decodeAll() }
+        var resolved = source
+        resolved.predecoded = PredecodedPicture(
+            scale: scale, pixels: pixels, info: decoder.info, metadata: decoder.metadata, warnings: decoder.warnings)
+
+        // The crop state's render (the picture after orientation, crop and straighten), and the window the fill
+        // keeps of it, in its output pixels.
+        let region = plan.state.renderPlan()
+        let natural = region.outputSize
+        let kept = plan.geometry.region
+        let f = Swift.min(1, 384 / Double(Swift.max(natural.width, natural.height)))
+        let sample = try mappingErrors {
+            try Self.sample(
+                pixels, decodedAt: Double(scale), transform: region.transform, natural: natural,
+                width: Swift.max(1, Int((Double(natural.width) * f).rounded())),
+                height: Swift.max(1, Int((Double(natural.height) * f).rounded())))
+        }
+        let map = try mappingErrors {
+            try InterestMap(sample, measure: gravity == .entropy ? .entropy : .attention)
+        }
+        let sx = Double(sample.width) / Double(natural.width), sy = Double(sample.height) / Double(natural.height)
+        let found = map.bestWindow(Size(width: kept.width * sx, height: kept.height * sy)).rect
+        let window = Rect(x: found.minX / sx, y: found.minY / sy, width: kept.width, height: kept.height)
+        let focus = Gravity.focus(
+            on: window, in: Rect(x: 0, y: 0, width: Double(natural.width), height: Double(natural.height)))
+        return (operations.map { $0.replacingSmartGravity(with: focus) }, resolved, window)
+    }
+
+    /// A `width × height` copy of a crop state's render (`natural` output pixels, `transform` mapping them to stored
+    /// pixels) taken from `pixels`, the stored picture decoded at 1/`decodedAt`. The picture is first box-shrunk to
+    /// about two of its pixels per sample, so the copy does not alias, then each sample takes the nearest pixel.
+    static func sample(
+        _ pixels: PixelBuffer, decodedAt scale: Double, transform: AffineTransform2D, natural: PixelSize,
+        width: Int, height: Int
+    ) throws(PixelError) -> PixelBuffer {
+        let stepX = Double(natural.width) / Double(width), stepY = Double(natural.height) / Double(height)
+        let linear = (transform.a * transform.a + transform.b * transform.b).squareRoot()
+        let k = Swift.max(1, Int(linear * Swift.min(stepX, stepY) / scale / 2))
+        let shrunk = k == 1 ? pixels : try pixels.resized(
+            width: Swift.max(1, pixels.width / k), height: Swift.max(1, pixels.height / k),
+            options: ResampleOptions(filter: .box))
+        let fx = Double(shrunk.width) / Double(pixels.width), fy = Double(shrunk.height) / Double(pixels.height)
+        let layout = shrunk.format.layout, channels = layout.channelCount
+        let shift = shrunk.format.depth == .eight ? 0 : 8
+        var samples = [UInt8](repeating: 0, count: width * height * channels)
+        for j in 0..<height {
+            for i in 0..<width {
+                let p = transform.apply(to: Point(x: (Double(i) + 0.5) * stepX, y: (Double(j) + 0.5) * stepY))
+                let x = Swift.min(Swift.max(Int(p.x / scale * fx), 0), shrunk.width - 1)
+                let y = Swift.min(Swift.max(Int(p.y / scale * fy), 0), shrunk.height - 1)
+                for c in 0..<channels {
+                    samples[(j * width + i) * channels + c] = UInt8(shrunk[x: x, y: y, channel: c] >> shift)
+                }
+            }
+        }
+        return try PixelBuffer(width: width, height: height, layout: layout, samples: samples)
+    }
+}
