@@ -42,7 +42,7 @@ extension ImagePipeline {
     /// window becomes a ``Gravity/focus(_:)``, which places exactly it. The decoded picture is handed to the render,
     /// which then reads no file.
     func resolveSmartGravity(_ source: OpenedSource, _ operations: [ImageOperation], _ gravity: Gravity)
-        throws(CropKitError) -> (operations: [ImageOperation], source: OpenedSource, window: Rect)
+        throws(CropKitError) -> (operations: [ImageOperation], source: OpenedSource, window: Rect, share: Double)
     {
         let centred = operations.map { $0.replacingSmartGravity(with: .center) }
         let plan = try PipelinePlan(
@@ -70,11 +70,11 @@ extension ImagePipeline {
             try InterestMap(sample, measure: gravity == .entropy ? .entropy : .attention)
         }
         let sx = Double(sample.width) / Double(natural.width), sy = Double(sample.height) / Double(natural.height)
-        let found = map.bestWindow(Size(width: kept.width * sx, height: kept.height * sy)).rect
+        let (found, share) = map.bestWindow(Size(width: kept.width * sx, height: kept.height * sy))
         let window = Rect(x: found.minX / sx, y: found.minY / sy, width: kept.width, height: kept.height)
         let focus = Gravity.focus(
             on: window, in: Rect(x: 0, y: 0, width: Double(natural.width), height: Double(natural.height)))
-        return (operations.map { $0.replacingSmartGravity(with: focus) }, resolved, window)
+        return (operations.map { $0.replacingSmartGravity(with: focus) }, resolved, window, share)
     }
 
     /// A `width × height` copy of a crop state's render (`natural` output pixels, `transform` mapping them to stored

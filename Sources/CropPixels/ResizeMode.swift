@@ -55,7 +55,7 @@ public enum ResizeMode: Hashable, Sendable {
 
 extension PixelBuffer {
     /// Resizes into a `width × height` box with a content mode, in one resampling pass (a fill crop is part of the
-    /// resampling, not a separate step). A fill with ``Gravity/attention`` or ``Gravity/entropy`` keeps the window
+    /// resampling, not a separate step). A fill with `Gravity.attention` or `Gravity.entropy` keeps the window
     /// ``InterestMap`` finds most interesting.
     ///
     /// The format is kept, except that ``ResizeMode/pad(background:alignment:)`` with a background that is not

@@ -28,7 +28,7 @@ public struct ServiceConfiguration: Sendable {
     public var queueCapacity = 64
     /// HTTP(S) origins for `GET /fetch?url=…`, or `nil` (the default) to serve the root folder only.
     public var origins: OriginFetcher?
-    /// The reduction shrink-on-load leaves to the resampling filter (``ImagePipeline/shrinkOnLoadHeadroom``).
+    /// The reduction shrink-on-load leaves to the resampling filter (`ImagePipeline.shrinkOnLoadHeadroom` in CropKit).
     /// Default 1, as imgproxy: decode at the smallest scale that still covers the output. 2 is libvips' choice,
     /// a little sharper and up to 2× slower on large photos.
     public var shrinkOnLoadHeadroom: Double = 1

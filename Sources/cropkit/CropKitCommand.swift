@@ -18,7 +18,7 @@ struct CropKitCommand: ParsableCommand {
         subcommands: [
             InfoCommand.self, CropCommand.self, ResizeCommand.self, ThumbnailCommand.self, RoundCommand.self,
             OrientCommand.self, ApplyCommand.self, ConvertCommand.self, DemoCommand.self, EditCommand.self,
-            ServeCommand.self, SignCommand.self,
+            ServeCommand.self, SignCommand.self, AnalyzeCommand.self,
         ]
     )
 }

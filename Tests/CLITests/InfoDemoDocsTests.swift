@@ -4,7 +4,9 @@ import Testing
 
 /// `info --json`, `demo`, `--help`, completion scripts and docs/cli.md.
 @Suite struct InfoDemoDocsTests {
-    static let subcommands = ["info", "crop", "resize", "thumbnail", "round", "orient", "apply", "convert", "demo"]
+    static let subcommands = [
+        "info", "crop", "resize", "thumbnail", "round", "orient", "apply", "convert", "demo", "analyze",
+    ]
 
     @Test("info --json parses back, with stored and displayed sizes and the orientation")
     func infoJSON() throws {

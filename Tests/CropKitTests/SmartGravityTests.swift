@@ -38,7 +38,7 @@ struct SmartGravityTests {
         let pipeline = ImagePipeline()
         let operations = [ImageOperation.resize(ResizeRequest(.box(PixelSize(validWidth: 120, height: 120)), mode: .fill(gravity: .attention)))]
         let opened = try pipeline.open(.data(jpeg))
-        let (resolved, source, window) = try pipeline.resolveSmartGravity(opened, operations, .attention)
+        let (resolved, source, window, _) = try pipeline.resolveSmartGravity(opened, operations, .attention)
         #expect(source.predecoded?.scale == 2)  // 800 → 120 is a 6.7× reduction: 1/2 leaves the filter 3.3×, 1/4 only 1.7×
         #expect(window.width == 800 && window.height == 800)
         #expect(window.minX <= 480 - 30 && window.maxX >= 480 + 30)

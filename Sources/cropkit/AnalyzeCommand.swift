@@ -1,0 +1,94 @@
+import ArgumentParser
+import CropKit
+import Foundation
+
+/// `cropkit analyze IMAGE [--aspect W:H] [--json]`: the crops CropKit would choose, with their scores and recipes.
+struct AnalyzeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Show the crops attention and entropy would choose for an aspect, with scores and recipes.",
+        discussion: """
+            Measures the picture on a small shrink-on-load copy and prints, for each measure, the largest rectangle \
+            of the aspect (in displayed pixels, EXIF orientation applied) that keeps the most of it, and the share \
+            of the picture's interest it keeps. attention looks for edges, saturated colour and skin; entropy for \
+            local detail. With --json, each proposal carries its recipe, which `cropkit apply` renders and the \
+            editor opens, so a person can see and adjust the machine's choice. Nothing is written.
+
+            Examples:
+              cropkit analyze photo.jpg
+              cropkit analyze photo.jpg --aspect 16:9 --json > proposals.json
+            """)
+
+    @Argument(help: "The image.")
+    var input: String
+
+    @Option(help: "The aspect of the proposed crops, W:H.")
+    var aspect: String = "1:1"
+
+    @Flag(help: "Print JSON (with each proposal's recipe).")
+    var json = false
+
+    @Flag(help: "Treat codec warnings as errors.")
+    var strict = false
+
+    func validate() throws {
+        guard case .ratio = try? AspectLock(string: aspect) else {
+            throw ValidationError("--aspect must be W:H with whole numbers, such as 1:1 or 16:9; got '\(aspect)'.")
+        }
+    }
+
+    func run() throws {
+        guard case .ratio(let ratio) = try AspectLock(string: aspect) else { throw ExitCode.validationFailure }
+        let pipeline = ImagePipeline(strict: strict)
+        let proposals: [CropProposal]
+        let shown: PixelSize
+        do {
+            shown = try ImageSource.file(input).info(strict: strict).displayedSize
+            proposals = try InterestMap.Measure.allCases.map { (measure) throws(CropKitError) in
+                try pipeline.proposeCrop(.file(input), aspect: ratio, measure: measure)
+            }
+        } catch {
+            printError("cropkit analyze: \(input): \(error)")
+            throw ExitCode.failure
+        }
+        if json {
+            print(Self.json(input: input, shown: shown, aspect: ratio, proposals: proposals))
+        } else {
+            print("\(input): \(Console.size(shown))")
+            for proposal in proposals {
+                let r = proposal.rect
+                let name = proposal.measure.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                print("  \(name) \(ratio): \(Int(r.width.rounded()))×\(Int(r.height.rounded())) at "
+                    + "\(Int(r.minX.rounded())),\(Int(r.minY.rounded())), keeps \(Self.percent(proposal.score)) of it")
+            }
+        }
+    }
+
+    static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
+
+    /// `{"file", "width", "height", "aspect", "proposals": [{"measure", "rect": [x, y, w, h], "score", "recipe"}]}`.
+    static func json(input: String, shown: PixelSize, aspect: AspectRatio, proposals: [CropProposal]) -> String {
+        struct Proposal: Encodable {
+            var measure: String
+            var rect: [Double]
+            var score: Double
+            var recipe: Recipe
+        }
+        struct Report: Encodable {
+            var file: String
+            var width: Int, height: Int
+            var aspect: String
+            var proposals: [Proposal]
+        }
+        let report = Report(
+            file: input, width: shown.width, height: shown.height, aspect: aspect.description,
+            proposals: proposals.map {
+                Proposal(
+                    measure: $0.measure.rawValue, rect: [$0.rect.minX, $0.rect.minY, $0.rect.width, $0.rect.height],
+                    score: ($0.score * 1000).rounded() / 1000, recipe: $0.state.recipe)
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,55 @@
+import CropKit
+import CropTestSupport
+import Foundation
+import Testing
+
+/// `cropkit analyze`: proposals a person can see, save and apply.
+@Suite struct AnalyzeCommandTests {
+    struct Report: Decodable {
+        struct Proposal: Decodable {
+            var measure: String
+            var rect: [Double]
+            var score: Double
+            var recipe: Recipe
+        }
+        var width: Int, height: Int
+        var aspect: String
+        var proposals: [Proposal]
+    }
+
+    @Test("analyze proposes the attention and entropy crops of an aspect; each recipe renders the proposed crop")
+    func proposals() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(ImageCodec.encode(redDiscScene(x: 550, y: 150), as: .png)).write(to: URL(fileURLWithPath: dir + "/in.png"))
+
+        let text = try CLI.run(["analyze", "in.png"], in: dir)
+        #expect(text.status == 0, "\(text)")
+        // All of the disc's interest fits in any square from x = 280 to 300; ties go to the one nearest the centre.
+        #expect(text.stdout.contains("in.png: 600×300\n  attention 1:1: 300×300 at 2"), "\(text.stdout)")
+        #expect(text.stdout.contains("keeps 100% of it"), "\(text.stdout)")
+
+        let run = try CLI.run(["analyze", "in.png", "--aspect", "4:3", "--json"], in: dir)
+        #expect(run.status == 0, "\(run)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+        #expect(report.width == 600 && report.height == 300 && report.aspect == "4:3")
+        #expect(report.proposals.map(\.measure) == ["attention", "entropy"])
+        for proposal in report.proposals {
+            let r = proposal.rect
+            #expect(r[2] == 400 && r[3] == 300, "\(proposal.measure): \(r)")
+            #expect(r[0] + r[2] >= 580 && r[0] <= 520, "\(proposal.measure) must keep the disc at 520…580: \(r)")
+            #expect(proposal.score > 0.3 && proposal.score <= 1)
+            let recipe = try JSONEncoder().encode(proposal.recipe)
+            try recipe.write(to: URL(fileURLWithPath: dir + "/\(proposal.measure).json"))
+            let apply = try CLI.run(["apply", "\(proposal.measure).json", "in.png", "-o", "\(proposal.measure).png"], in: dir)
+            #expect(apply.status == 0, "\(apply)")
+            let out = try CLI.load(dir + "/\(proposal.measure).png")
+            #expect(out.width == 400 && out.height == 300)
+            #expect(redPixels(out) > 2500)
+        }
+        let bad = try CLI.run(["analyze", "in.png", "--aspect", "free"], in: dir)
+        #expect(bad.status == 64)
+        let missing = try CLI.run(["analyze", "none.png"], in: dir)
+        #expect(missing.status == 1 && missing.stderr.contains("none.png"))
+    }
+}
