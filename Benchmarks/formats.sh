@@ -14,13 +14,8 @@ runs="${1:-5}"
 testdata=../shared/testdata
 heic="$testdata/heif/pug.heic" jpeg="$testdata/photos/unsplash-rachel-hisko-6000x4000.jpg"
 for f in "$heic" "$jpeg"; do [ -f "$f" ] || { echo "no such image: $f" >&2; exit 1; }; done
-[ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed" >&2; exit 1; }
-.ci/install-deps bench
-swift build -c release --product cropkit >/dev/null
-cropkit="$(swift build -c release --show-bin-path)/cropkit"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/measure.sh"
+bench_setup
 
 compare() {  # name, then the cropkit command, "--", the vips command
   local name="$1"; shift

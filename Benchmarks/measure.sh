@@ -1,4 +1,6 @@
-# Shared by the shell benchmarks: `measure CMD…` runs a command `$runs` times after one warm-up and prints
+# Shared by the shell benchmarks (source it from the repository root): `bench_setup` checks for GNU time, installs
+# libvips (.ci/install-deps bench), builds the release `cropkit` and sets `$cropkit` and a scratch `$work` removed on
+# exit; `measure CMD…` runs a command `$runs` times after one warm-up and prints
 # "median_seconds median_kilobytes" (wall time and peak RSS from GNU time, into `$work`); `report NAME SECONDS KB`
 # prints one aligned line.
 # Runs a command `runs` times (after one warm-up) and prints "median_seconds median_kilobytes".
@@ -39,3 +41,11 @@ report() {  # name seconds kilobytes
   printf '%-44s %7.3f s %7.1f MB\n' "$1" "$2" "$(awk -v k="$3" 'BEGIN { print k / 1024 }')"
 }
 
+bench_setup() {
+  [ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed" >&2; exit 1; }
+  .ci/install-deps bench
+  swift build -c release --product cropkit >/dev/null
+  cropkit="$(swift build -c release --show-bin-path)/cropkit"
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+}

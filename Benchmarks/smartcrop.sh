@@ -13,25 +13,18 @@ runs="${1:-7}"
 testdata=../shared/testdata
 progressive="$testdata/photos/unsplash-rachel-hisko-6000x4000.jpg" baseline="$testdata/photos/canon-eos5dmk3-5760x3840.jpg"
 for f in "$progressive" "$baseline"; do [ -f "$f" ] || { echo "no such image: $f" >&2; exit 1; }; done
-[ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed" >&2; exit 1; }
-.ci/install-deps bench
-swift build -c release --product cropkit >/dev/null
-cropkit="$(swift build -c release --show-bin-path)/cropkit"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/measure.sh"
-
-crop() {  # input gravity output
-  "$cropkit" resize "$1" --size 256x256 --mode fill --gravity "$2" --quality 85 -o "$3" --force --quiet
-}
+bench_setup
 
 echo "$runs runs each, medians; $(nproc) cores"
 for task in P B; do
   input="$progressive"; [ "$task" = B ] && input="$baseline"
-  read -r at ar ct cr < <(measure_pair crop "$input" attention "$work/a.jpg" -- crop "$input" center "$work/c.jpg")
+  crop=("$cropkit" resize "$input" --size 256x256 --mode fill --quality 85 --force --quiet)
+  read -r at ar ct cr < <(measure_pair "${crop[@]}" --gravity attention -o "$work/a.jpg" \
+    -- "${crop[@]}" --gravity center -o "$work/c.jpg")
   report "$task cropkit attention" "$at" "$ar"
   report "$task cropkit centre" "$ct" "$cr"
-  read -r at2 ar2 vt vr < <(measure_pair crop "$input" attention "$work/a.jpg" \
+  read -r at2 ar2 vt vr < <(measure_pair "${crop[@]}" --gravity attention -o "$work/a.jpg" \
     -- vipsthumbnail "$input" -s 256x256 --smartcrop attention -o "$work/v.jpg[Q=85]")
   report "$task vipsthumbnail --smartcrop attention" "$vt" "$vr"
   awk -v a="$at" -v c="$ct" -v a2="$at2" -v v="$vt" -v ar="$ar2" -v vr="$vr" -v n="$task" 'BEGIN {
