@@ -50,7 +50,7 @@ import CropTestSupport
         }
     }
 
-    @Test("resize: --gravity attention and entropy keep an off-centre object, --focus keeps a point; pad refuses them")
+    @Test("resize and thumbnail: --gravity attention and entropy keep an off-centre object, --focus keeps a point; pad refuses them")
     func smartGravity() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -64,6 +64,9 @@ import CropTestSupport
             let red = redPixels(try CLI.load(dir + "/\(name).png"))
             if name == "center" { #expect(red == 0) } else { #expect(red > 250, "\(name): \(red) red pixels") }
         }
+        let thumbnail = try CLI.run(["thumbnail", "in.png", "-o", "t.png", "--size", "64", "--gravity", "attention"], in: dir)
+        #expect(thumbnail.status == 0, "\(thumbnail)")
+        #expect(redPixels(try CLI.load(dir + "/t.png")) > 90)
         let pad = try CLI.run(["resize", "in.png", "-o", "pad.png", "--size", "100x100", "--mode", "pad", "--gravity", "attention"], in: dir)
         #expect(pad.status == 64 && pad.stderr.contains("alignment"), "\(pad)")
         let badFocus = try CLI.run(["resize", "in.png", "-o", "f.png"] + box + ["--focus", "2,0.5"], in: dir)
