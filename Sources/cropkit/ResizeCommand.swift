@@ -41,13 +41,7 @@ struct ResizeCommand: ParsableCommand {
     @Option(help: "How the picture meets a --size box: fit, fill, pad or stretch.")
     var mode: ModeArgument = .fit
 
-    @Option(help: "Which part fill keeps (an alignment, attention or entropy), or where pad places the picture.")
-    var gravity: Gravity = .center
-
-    @Option(help: ArgumentHelp(
-        "For fill: keep this point, as fractions of the picture (0.5,0.5 is the centre), as near the middle as it allows.",
-        valueName: "x,y"))
-    var focus: FocusArgument?
+    @OptionGroup var placement: GravityOptions
 
     @Option(help: "The resampling filter.")
     var filter: FilterArgument = .lanczos3
@@ -69,10 +63,8 @@ struct ResizeCommand: ParsableCommand {
         if let width, width < 1 { throw ValidationError("--width must be at least 1, got \(width).") }
         if let height, height < 1 { throw ValidationError("--height must be at least 1, got \(height).") }
         if background != nil && mode != .pad { throw ValidationError("--background only applies to --mode pad.") }
-        if focus != nil && (mode != .fill || gravity != .center) {
-            throw ValidationError("--focus applies to --mode fill, instead of --gravity.")
-        }
-        if mode == .pad, case .alignment = gravity {} else if mode == .pad {
+        if placement.focus != nil && mode != .fill { throw ValidationError("--focus applies to --mode fill.") }
+        if mode == .pad, case .alignment = placement.resolved {} else if mode == .pad {
             throw ValidationError("--mode pad places the picture by an alignment (center, top … bottom-right).")
         }
     }
@@ -83,9 +75,9 @@ struct ResizeCommand: ParsableCommand {
         let resizeMode: ResizeMode =
             switch mode {
             case .fit: .fit
-            case .fill: .fill(gravity: focus.map { .focus($0.point) } ?? gravity)
+            case .fill: .fill(gravity: placement.resolved)
             case .pad:
-                if case .alignment(let alignment) = gravity {
+                if case .alignment(let alignment) = placement.resolved {
                     .pad(background: background?.color ?? .transparent, alignment: alignment)
                 } else {
                     .fit  // refused by validate()

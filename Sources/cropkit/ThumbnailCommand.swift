@@ -42,13 +42,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Filter in linear light.")
     var linear = false
 
-    @Option(help: "Which part the square keeps: an alignment (center, top … bottom-right), attention or entropy.")
-    var gravity: Gravity = .center
-
-    @Option(help: ArgumentHelp(
-        "Keep this point, as fractions of the picture (0.5,0.5 is the centre), as near the middle as it allows.",
-        valueName: "x,y"))
-    var focus: FocusArgument?
+    @OptionGroup var placement: GravityOptions
 
     @OptionGroup var common: CommonOptions
 
@@ -62,7 +56,6 @@ struct ThumbnailCommand: ParsableCommand {
         guard cornerRadius.isFinite, cornerRadius >= 0 else {
             throw ValidationError("--corner-radius must be a number ≥ 0, got \(cornerRadius).")
         }
-        if focus != nil && gravity != .center { throw ValidationError("Give --focus or --gravity, not both.") }
     }
 
     func run() throws {
@@ -72,7 +65,7 @@ struct ThumbnailCommand: ParsableCommand {
         }
         let request = ThumbnailRequest(
             side: size, border: border, cornerRadius: cornerRadius, filter: filter.filter, linearLight: linear,
-            gravity: focus.map { .focus($0.point) } ?? gravity)
+            gravity: placement.resolved)
         let options = common.saveOptions
         try batch.run(options: common, progress: destination.progress) { job, pipeline in
             Written(try pipeline.run(.file(job.input), [.thumbnail(request)], to: .file(job.output, options: options)))

@@ -1,0 +1,20 @@
+import ArgumentParser
+import CropKit
+
+/// `--gravity G | --focus X,Y`: which part a fill or a thumbnail keeps (`resize`, `thumbnail`).
+struct GravityOptions: ParsableArguments {
+    @Option(help: "Which part a fill keeps (an alignment, attention or entropy); for resize --mode pad, where it goes.")
+    var gravity: Gravity = .center
+
+    @Option(help: ArgumentHelp(
+        "Keep this point, as fractions of the picture (0.5,0.5 is the centre), as near the middle as it allows.",
+        valueName: "x,y"))
+    var focus: FocusArgument?
+
+    /// The gravity the flags ask for: the focus when given, else `--gravity`.
+    var resolved: Gravity { focus.map { .focus($0.point) } ?? gravity }
+
+    func validate() throws {
+        if focus != nil && gravity != .center { throw ValidationError("Give --focus or --gravity, not both.") }
+    }
+}
