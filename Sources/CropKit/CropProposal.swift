@@ -31,7 +31,7 @@ extension ImagePipeline {
         let gravity: Gravity = measure == .entropy ? .entropy : .attention
         let operations = [ImageOperation.resize(ResizeRequest(.box(box), mode: .fill(gravity: gravity)))]
         let opened = try open(source)
-        let (_, _, window, share) = try resolveSmartGravity(opened, operations, gravity)
+        let (_, _, window, share) = try resolveSmartGravity(source, opened, operations, gravity)
         // The window's centre, with the largest rectangle of the exact aspect (the box's was rounded).
         let shown = opened.displayedSize
         let full = Rect(x: 0, y: 0, width: Double(shown.width), height: Double(shown.height))

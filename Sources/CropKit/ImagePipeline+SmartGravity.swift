@@ -34,25 +34,24 @@ extension ImageOperation {
 }
 
 extension ImagePipeline {
-    /// Resolves a smart gravity in `operations` to the focal point of the window it keeps, decoding the picture once.
+    /// Resolves a smart gravity in `operations` to the focal point of the window it keeps, decoding the picture once
+    /// when it is small enough to hold.
     ///
-    /// The picture is decoded whole at the scale the centred plan would decode it at; the region the size step crops
-    /// from (after every geometric step: orientation, crop, straighten) is sampled from it onto a copy of at most
-    /// 384 pixels; ``InterestMap`` finds the window of the fill's size holding the most interest there; and that
-    /// window becomes a ``Gravity/focus(_:)``, which places exactly it. The decoded picture is handed to the render,
-    /// which then reads no file.
-    func resolveSmartGravity(_ source: OpenedSource, _ operations: [ImageOperation], _ gravity: Gravity)
-        throws(CropKitError) -> (operations: [ImageOperation], source: OpenedSource, window: Rect, share: Double)
-    {
+    /// The picture is decoded whole at the scale the centred plan would decode it at, if that is at most
+    /// `predecodeLimit` pixels; the region the size step crops from (after every geometric step: orientation, crop,
+    /// straighten) is sampled from it onto a copy of at most 384 pixels, and the decoded picture is handed to the
+    /// render, which then reads no file. A larger picture (a PNG or TIFF of many megapixels, which cannot shrink on
+    /// load) is not held: the copy is rendered through the streaming pipeline instead, and the render decodes again,
+    /// so memory stays bounded. ``InterestMap`` finds the window of the fill's size holding the most interest in the
+    /// copy, and that window becomes a ``Gravity/focus(_:)``, which places exactly it.
+    func resolveSmartGravity(
+        _ image: ImageSource, _ source: OpenedSource, _ operations: [ImageOperation], _ gravity: Gravity,
+        predecodeLimit: Int = PredecodedPicture.pixelBudget
+    ) throws(CropKitError) -> (operations: [ImageOperation], source: OpenedSource, window: Rect, share: Double) {
         let centred = operations.map { $0.replacingSmartGravity(with: .center) }
         let plan = try PipelinePlan(
             centred, storedSize: source.storedSize, orientation: source.info.orientation, maxThreads: maxThreads)
         let scale = decodeScale(for: source, reduction: plan.geometry.reduction)
-        let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
-        let pixels = try mappingErrors { try decoder.decodeAll() }
-        var resolved = source
-        resolved.predecoded = PredecodedPicture(
-            scale: scale, pixels: pixels, info: decoder.info, metadata: decoder.metadata, warnings: decoder.warnings)
 
         // The crop state's render (the picture after orientation, crop and straighten), and the window the fill
         // keeps of it, in its output pixels.
@@ -60,11 +59,27 @@ extension ImagePipeline {
         let natural = region.outputSize
         let kept = plan.geometry.region
         let f = Swift.min(1, 384 / Double(Swift.max(natural.width, natural.height)))
-        let sample = try mappingErrors {
-            try Self.sample(
-                pixels, decodedAt: Double(scale), transform: region.transform, natural: natural,
-                width: Swift.max(1, Int((Double(natural.width) * f).rounded())),
-                height: Swift.max(1, Int((Double(natural.height) * f).rounded())))
+        let (width, height) = (
+            Swift.max(1, Int((Double(natural.width) * f).rounded())),
+            Swift.max(1, Int((Double(natural.height) * f).rounded()))
+        )
+        let decodedPixels = ((source.storedSize.width + scale - 1) / scale) * ((source.storedSize.height + scale - 1) / scale)
+        var resolved = source
+        let sample: PixelBuffer
+        if decodedPixels <= predecodeLimit {
+            let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
+            let pixels = try mappingErrors { try decoder.decodeAll() }
+            resolved.predecoded = PredecodedPicture(
+                scale: scale, pixels: pixels, info: decoder.info, metadata: decoder.metadata, warnings: decoder.warnings)
+            sample = try mappingErrors {
+                try Self.sample(
+                    pixels, decodedAt: Double(scale), transform: region.transform, natural: natural, width: width,
+                    height: height)
+            }
+        } else {
+            let geometric = centred.filter { $0.group == .geometry }
+            let copy = ResizeRequest(.box(PixelSize(validWidth: width, height: height)), mode: .stretch)
+            sample = try run(image, geometric + [.resize(copy)]).pixels
         }
         let map = try mappingErrors {
             try InterestMap(sample, measure: gravity == .entropy ? .entropy : .attention)

@@ -82,7 +82,7 @@ public struct ImagePipeline: Sendable {
         var opened = try open(source)
         var operations = operations
         if let gravity = operations.lazy.compactMap(\.smartGravity).first {
-            (operations, opened, _, _) = try resolveSmartGravity(opened, operations, gravity)
+            (operations, opened, _, _) = try resolveSmartGravity(source, opened, operations, gravity)
         }
         let plan = try PipelinePlan(
             operations, storedSize: opened.storedSize, orientation: opened.info.orientation, maxThreads: maxThreads)

@@ -4,6 +4,10 @@ import CropPixels
 /// A picture already decoded whole at one shrink-on-load scale (for a smart gravity, which measures the pixels
 /// before the crop is planned), handed to the render as its decoder so the file is decoded once.
 struct PredecodedPicture {
+    /// The most pixels a smart gravity decodes and holds whole (about 72 MB of 8-bit RGB); larger pictures are
+    /// measured on a streamed copy and decoded again for the render.
+    static let pixelBudget = 24_000_000
+
     /// The shrink-on-load denominator the picture was decoded at.
     let scale: Int
     /// The decoded pixels, in the stored orientation.

@@ -38,7 +38,7 @@ struct SmartGravityTests {
         let pipeline = ImagePipeline()
         let operations = [ImageOperation.resize(ResizeRequest(.box(PixelSize(validWidth: 120, height: 120)), mode: .fill(gravity: .attention)))]
         let opened = try pipeline.open(.data(jpeg))
-        let (resolved, source, window, _) = try pipeline.resolveSmartGravity(opened, operations, .attention)
+        let (resolved, source, window, _) = try pipeline.resolveSmartGravity(.data(jpeg), opened, operations, .attention)
         #expect(source.predecoded?.scale == 2)  // 800 → 120 is a 6.7× reduction: 1/2 leaves the filter 3.3×, 1/4 only 1.7×
         #expect(window.width == 800 && window.height == 800)
         #expect(window.minX <= 480 - 30 && window.maxX >= 480 + 30)
@@ -66,6 +66,24 @@ struct SmartGravityTests {
         #expect(smart.size == PixelSize(validWidth: 90, height: 90))
         #expect(redPixels(try run(.center).pixels) < 20)
         #expect(redPixels(smart.pixels) > 100, "angle \(angle)")
+    }
+
+    @Test("a picture too large to hold is measured on a streamed copy and decoded again: the same window, bounded memory")
+    func streamedCopy() throws {
+        let png = try ImageCodec.encode(redDiscScene(x: 700, y: 120, width: 800, height: 400), as: .png)
+        let pipeline = ImagePipeline()
+        let operations = [ImageOperation.thumbnail(ThumbnailRequest(side: 80, gravity: .attention))]
+        let opened = try pipeline.open(.data(png))
+        let held = try pipeline.resolveSmartGravity(.data(png), opened, operations, .attention)
+        let streamed = try pipeline.resolveSmartGravity(.data(png), opened, operations, .attention, predecodeLimit: 1000)
+        #expect(held.source.predecoded != nil)
+        #expect(streamed.source.predecoded == nil)
+        #expect(streamed.window.minX <= 670 && streamed.window.maxX >= 730, "\(streamed.window)")
+        // The two copies are resampled differently; the windows agree within 3 cells of the 192-px map (12.5 px here).
+        #expect(abs(streamed.window.minX - held.window.minX) <= 12.5, "\(streamed.window) against \(held.window)")
+        let rendered = try pipeline.run(.data(pipeline.run(.data(png), streamed.operations, to: .data(SaveOptions(format: .png))).bytes))
+        #expect(rendered.size == PixelSize(validWidth: 80, height: 80))
+        #expect(redPixels(rendered.pixels) > 90)
     }
 
     @Test("a focal point keeps its spot as near the centre as the picture allows")
