@@ -37,8 +37,9 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case methodNotAllowed(method: String, path: String)
     /// The image URL's signature is missing or wrong (`cropkit serve`).
     case forbidden(reason: String)
-    /// The source file is larger than the service's limit.
-    case sourceTooLarge(bytes: Int, limit: Int)
+    /// The source is larger than the service's limit: `bytes` is its size, or `nil` when an origin sent no length
+    /// and the body was stopped at the limit.
+    case sourceTooLarge(bytes: Int?, limit: Int)
     /// Processing took longer than the service's limit.
     case timedOut(seconds: Double)
     /// An HTTP origin failed: it could not be reached, answered with an error, or redirected too often.
@@ -125,7 +126,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notFound(let path): "nothing is served at '\(path)'"
         case .methodNotAllowed(let method, let path): "\(method) is not allowed on '\(path)'"
         case .forbidden(let reason): "forbidden: \(reason)"
-        case .sourceTooLarge(let bytes, let limit): "the source is \(bytes) bytes, more than the limit of \(limit)"
+        case .sourceTooLarge(let bytes?, let limit): "the source is \(bytes) bytes, more than the limit of \(limit)"
+        case .sourceTooLarge(nil, let limit): "the source is more than the limit of \(limit) bytes"
         case .timedOut(let seconds): "processing took longer than \(seconds) s; try again shortly"
         case .originFailed(let url, let reason): "the origin failed for \(url): \(reason)"
         case .originTimedOut(let url, let seconds): "the origin did not deliver \(url) within \(seconds) s"

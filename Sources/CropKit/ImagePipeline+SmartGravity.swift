@@ -82,7 +82,7 @@ extension ImagePipeline {
             sample = try run(image, geometric + [.resize(copy)]).pixels
         }
         let map = try mappingErrors {
-            try InterestMap(sample, measure: gravity == .entropy ? .entropy : .attention)
+            try InterestMap(sample, measure: InterestMap.measure(for: gravity) ?? .attention)
         }
         let sx = Double(sample.width) / Double(natural.width), sy = Double(sample.height) / Double(natural.height)
         let (found, share) = map.bestWindow(Size(width: kept.width * sx, height: kept.height * sy))

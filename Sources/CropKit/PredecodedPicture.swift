@@ -37,7 +37,8 @@ final class PredecodedRows: ImageRowDecoder {
 
     func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int) throws(CodecError) -> Int {
         let rowBytes = outputWidth * outputFormat.bytesPerPixel
-        guard bytesPerRow >= rowBytes, maxRows >= 0 else {
+        guard maxRows >= 0 else { throw .invalidArgument(name: "maxRows", reason: "\(maxRows) is negative") }
+        guard bytesPerRow >= rowBytes else {
             throw .invalidArgument(name: "bytesPerRow", reason: "\(bytesPerRow) is less than a row of \(rowBytes) bytes")
         }
         let n = Swift.min(maxRows, outputHeight - rowsRead)

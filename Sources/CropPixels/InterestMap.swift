@@ -26,6 +26,15 @@ public struct InterestMap: Sendable {
         case attention, entropy
     }
 
+    /// The measure a smart gravity asks for; `nil` for an alignment or a focal point.
+    public static func measure(for gravity: Gravity) -> Measure? {
+        switch gravity {
+        case .attention: .attention
+        case .entropy: .entropy
+        case .alignment, .focus: nil
+        }
+    }
+
     /// The longer side of the analysis copy, in pixels.
     public static let analysisSide = 192
 

@@ -67,8 +67,7 @@ extension PixelBuffer {
         width: Int, height: Int, mode: ResizeMode, options: ResampleOptions = .default
     ) throws(PixelError) -> PixelBuffer {
         var layout = try mode.layout(sourceWidth: self.width, sourceHeight: self.height, width: width, height: height)
-        if case .fill(let gravity) = mode, gravity.isSmart {
-            let measure: InterestMap.Measure = gravity == .entropy ? .entropy : .attention
+        if case .fill(let gravity) = mode, let measure = InterestMap.measure(for: gravity) {
             layout.sourceRect = try InterestMap(self, measure: measure).bestWindow(layout.sourceRect.size).rect
         }
         let image = try resized(

@@ -130,7 +130,7 @@ public struct OriginFetcher: Sendable {
         do {
             buffer = try await response.body.collect(upTo: maximumBytes)
         } catch is NIOTooManyBytesError {
-            throw .sourceTooLarge(bytes: maximumBytes + 1, limit: maximumBytes)
+            throw .sourceTooLarge(bytes: nil, limit: maximumBytes)
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             throw .originTimedOut(url: url.description, seconds: timeout)
         } catch {

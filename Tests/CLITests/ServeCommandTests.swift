@@ -48,6 +48,15 @@ struct ServeCommandTests {
         }
     }
 
+    /// A temporary folder with `photos/fall.jpg` (the bundled sample, stored sideways): the folder and the photos root.
+    static func photoFolder() throws -> (folder: String, root: String) {
+        let folder = try CLI.temporaryDirectory()
+        let root = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.samples + "/waterfall-orientation6.jpg", toPath: root + "/fall.jpg")
+        return (folder, root)
+    }
+
     /// GET `target` from the server: status and body.
     static func fetch(_ port: Int, _ target: String, accept: String? = nil) async throws -> (Int, Data, [AnyHashable: Any]) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(target)")!)
@@ -59,11 +68,8 @@ struct ServeCommandTests {
 
     @Test("sign, then fetch over real HTTP: the signed URL is served, the unsigned one is 403; SIGTERM exits 0")
     func signAndFetch() async throws {
-        let folder = try CLI.temporaryDirectory()
+        let (folder, root) = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let root = folder + "/photos"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLI.samples + "/waterfall-orientation6.jpg", toPath: root + "/fall.jpg")
         let environment = ["CROPKIT_SIGNING_KEY": Self.key]
         let sign = try CLI.run(["sign", "/img/fall.jpg?width=120&format=auto"], in: folder, environment: environment)
         #expect(sign.status == 0, "\(sign)")
@@ -87,11 +93,8 @@ struct ServeCommandTests {
 
     @Test("--origin: a second instance fetches from the first over HTTP; a loopback origin needs --origin-allow-private")
     func origins() async throws {
-        let folder = try CLI.temporaryDirectory()
+        let (folder, root) = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let root = folder + "/photos"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLI.samples + "/waterfall-orientation6.jpg", toPath: root + "/fall.jpg")
         let environment = ["CROPKIT_SIGNING_KEY": Self.key]
         // The origin: an unsigned instance serving the photo at full size.
         let origin = try Server(root: root, arguments: ["--allow-unsigned"], environment: ["CROPKIT_SIGNING_KEY": ""])
@@ -119,11 +122,8 @@ struct ServeCommandTests {
 
     @Test("SIGTERM drains: /ready turns 503 while images are still served for --drain-seconds, then the process exits 0")
     func drain() async throws {
-        let folder = try CLI.temporaryDirectory()
+        let (folder, root) = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let root = folder + "/photos"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLI.samples + "/waterfall-orientation6.jpg", toPath: root + "/fall.jpg")
         let server = try Server(root: root, arguments: ["--allow-unsigned", "--drain-seconds", "3"], environment: [:])
         #expect(try await Self.fetch(server.port, "/ready").0 == 200)
         kill(server.process.processIdentifier, SIGTERM)
