@@ -44,6 +44,13 @@ public enum ImageOperation: Hashable, Sendable {
     /// crop's centre; the crop keeps its proportions and shrinks by the smallest factor that leaves no fill pixels.
     /// Successive straightens add up; the total must stay within −45…45.
     case straighten(Double)
+    /// Straighten by the tilt ``StraightenDetector`` measures on the picture as shown (the whole picture, EXIF
+    /// orientation applied, mirrored when earlier steps flip it), when its confidence is at least
+    /// `minimumConfidence`; otherwise leave the angle alone and say so with a
+    /// ``PipelineWarning/autoStraightenNotApplied(_:minimumConfidence:)`` warning. It adds to other straightens, and
+    /// the run's ``RenderReport/autoStraighten`` holds the estimate. Costs a second, small decode (at most
+    /// 512 pixels, shrunk on load) before the render.
+    case autoStraighten(minimumConfidence: Double = StraightenEstimate.defaultMinimumConfidence)
     /// Start from a saved crop: it applies to this source at its resolution. Must be the first geometric step.
     case recipe(Recipe)
     /// Start from a crop state made for this very source (same stored size and EXIF orientation). Must be the first
@@ -80,7 +87,7 @@ public enum ImageOperation: Hashable, Sendable {
 
     package var group: Group {
         switch self {
-        case .crop, .aspect, .turn, .flip, .straighten, .recipe, .cropState: .geometry
+        case .crop, .aspect, .turn, .flip, .straighten, .autoStraighten, .recipe, .cropState: .geometry
         case .fit, .resize, .thumbnail: .size
         case .roundCorners, .border, .background: .pixels
         }
@@ -94,6 +101,7 @@ public enum ImageOperation: Hashable, Sendable {
         case .turn: "turn"
         case .flip: "flip"
         case .straighten: "straighten"
+        case .autoStraighten: "autoStraighten"
         case .recipe: "recipe"
         case .cropState: "cropState"
         case .fit: "fit"

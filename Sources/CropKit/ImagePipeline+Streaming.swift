@@ -284,7 +284,7 @@ struct RenderOutput<Output: Sendable> {
         func report(_ size: PixelSize, _ format: PixelFormat) -> RenderReport {
             RenderReport(
                 size: size, pixelFormat: format, decodeScale: decodeScale, cropState: plan.state,
-                warnings: plan.warnings + decoderWarnings.map(PipelineWarning.codec))
+                warnings: plan.warnings + decoderWarnings.map(PipelineWarning.codec), autoStraighten: plan.autoStraighten)
         }
         switch route {
         case .direct(let writer):

@@ -80,12 +80,15 @@ public struct ImagePipeline: Sendable {
         try PipelinePlan.validate(operations)
         try sink.checkWritable()
         var opened = try open(source)
-        var operations = operations
+        let (straightened, estimate, warning) = try resolveAutoStraighten(source, opened, operations)
+        var operations = straightened
         if let gravity = operations.lazy.compactMap(\.smartGravity).first {
             (operations, opened, _, _) = try resolveSmartGravity(source, opened, operations, gravity)
         }
-        let plan = try PipelinePlan(
+        var plan = try PipelinePlan(
             operations, storedSize: opened.storedSize, orientation: opened.info.orientation, maxThreads: maxThreads)
+        plan.autoStraighten = estimate
+        if let warning { plan.warnings.append(warning) }
         if let uprightRect = plan.geometry.uprightRect {
             return try runAxisAligned(opened, plan: plan, uprightRect: uprightRect, sink: sink)
         }
@@ -98,12 +101,14 @@ public struct ImagePipeline: Sendable {
     }
 
     /// The crop state the geometric steps of `operations` fold into for `source`, from its header alone (nothing
-    /// is decoded): what a run would render, for showing or saving as a recipe before rendering.
+    /// is decoded, except a small copy to measure an ``ImageOperation/autoStraighten(minimumConfidence:)``): what a
+    /// run would render, for showing or saving as a recipe before rendering.
     public func cropState(_ source: ImageSource, _ operations: [ImageOperation]) throws(CropKitError) -> CropState {
         try PipelinePlan.validate(operations)
-        let info = try source.info(strict: strict)
+        let opened = try open(source)
+        let resolved = try resolveAutoStraighten(source, opened, operations).operations
         return try PipelinePlan(
-            operations, storedSize: info.storedSize, orientation: info.orientation, maxThreads: maxThreads
+            resolved, storedSize: opened.storedSize, orientation: opened.info.orientation, maxThreads: maxThreads
         ).state
     }
 }

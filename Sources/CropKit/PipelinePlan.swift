@@ -10,8 +10,10 @@ struct PipelinePlan {
     var resample: ResampleOptions
     /// What happens to the whole output after the resample, in order.
     var pixelSteps: [PixelStep]
-    /// Problems worked around while planning (a clipped crop).
+    /// Problems worked around while planning (a clipped crop, an automatic straighten not applied).
     var warnings: [PipelineWarning]
+    /// What an ``ImageOperation/autoStraighten(minimumConfidence:)`` step measured, once resolved.
+    var autoStraighten: StraightenEstimate?
 
     /// Checks the order of the steps (geometry, then at most one size step, then pixel steps) and the values that
     /// need no picture, so a bad chain fails before anything is read.
@@ -36,6 +38,11 @@ struct PipelinePlan {
             }
             if case .recipe = operation, index > 0 { try requireFirst(operation, index, operations) }
             if case .cropState = operation, index > 0 { try requireFirst(operation, index, operations) }
+            if case .autoStraighten = operation,
+                operations[..<index].contains(where: { if case .autoStraighten = $0 { true } else { false } })
+            {
+                throw .invalidRequest(name: "operations", reason: "step \(index + 1) is a second autoStraighten")
+            }
             try operation.checkValues()
             previous = group
         }
@@ -179,6 +186,10 @@ extension ImageOperation {
         case .straighten(let degrees):
             guard degrees.isFinite, abs(degrees) <= CropState.maximumStraightenAngle else {
                 throw .invalidRequest(name: "straighten", reason: "\(degrees) must be a number of degrees in −45…45")
+            }
+        case .autoStraighten(let minimum):
+            guard minimum.isFinite, (0...1).contains(minimum) else {
+                throw .invalidRequest(name: "minimum confidence", reason: "\(minimum) must be a number in 0…1")
             }
         case .thumbnail(let request):
             guard request.side >= 1, request.border >= 0, request.side - 2 * request.border >= 1 else {

@@ -5,6 +5,9 @@ public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {
     /// A ``ImageOperation/crop(_:)`` rectangle reached outside the `picture` (its size at that step) and was cut to
     /// `clipped`.
     case cropClipped(requested: Rect, clipped: Rect, picture: Size)
+    /// An ``ImageOperation/autoStraighten(minimumConfidence:)`` step measured `estimate`, whose confidence is below
+    /// `minimumConfidence`, so the picture was not turned.
+    case autoStraightenNotApplied(StraightenEstimate, minimumConfidence: Double)
 
     public var description: String {
         switch self {
@@ -12,6 +15,17 @@ public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {
         case .cropClipped(let requested, let clipped, let picture):
             "crop \(requested) reaches outside the \(PixelSize(validWidth: Int(picture.width), height: Int(picture.height))) "
                 + "picture; clipped to \(clipped)"
+        case .autoStraightenNotApplied(let estimate, let minimum):
+            estimate.lines == 0
+                ? "auto-straighten found no near-level or near-upright lines; the picture is left as it is"
+                : "auto-straighten is not sure (confidence \(Self.twoPlaces(estimate.confidence)) < "
+                    + "\(Self.twoPlaces(minimum)): \(estimate.lines) lines suggest \(Self.twoPlaces(estimate.angle))°); "
+                    + "the picture is left as it is"
         }
+    }
+
+    private static func twoPlaces(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }

@@ -11,4 +11,7 @@ public struct RenderReport: Sendable {
     public var cropState: CropState
     /// Recoverable problems met on the way: codec warnings, a crop clipped to the picture.
     public var warnings: [PipelineWarning]
+    /// What an ``ImageOperation/autoStraighten(minimumConfidence:)`` step measured (applied or not: see
+    /// ``cropState``'s angle and ``warnings``); `nil` when the chain has none.
+    public var autoStraighten: StraightenEstimate? = nil
 }

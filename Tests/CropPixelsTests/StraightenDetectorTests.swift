@@ -1,0 +1,108 @@
+import Foundation
+import CropGeometry
+import CropTestSupport
+import Testing
+
+@testable import CropPixels
+
+@Suite("Line segments and the straighten estimate")
+struct StraightenDetectorTests {
+    /// A `width × height` gray plane, dark on one side of the segment from `a` to `b` (the strip beside it, out to the
+    /// frame), supersampled 4×4.
+    static func edgePlane(width: Int, height: Int, from a: Point, to b: Point) -> LumaPlane {
+        let dx = b.x - a.x, dy = b.y - a.y, length = (dx * dx + dy * dy).squareRoot()
+        var values = [Float](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                var dark = 0.0
+                for j in 0..<4 {
+                    for i in 0..<4 {
+                        let px = Double(x) + (Double(i) + 0.5) / 4 - a.x, py = Double(y) + (Double(j) + 0.5) / 4 - a.y
+                        let along = (px * dx + py * dy) / length, across = (-px * dy + py * dx) / length
+                        if along >= 0, along <= length, across > 0 { dark += 1 }
+                    }
+                }
+                values[y * width + x] = Float(200 - 150 * dark / 16)
+            }
+        }
+        return LumaPlane(width: width, height: height, values: values)
+    }
+
+    @Test("a drawn edge comes back as one segment with its direction (±0.3°) and ends (±2 px)")
+    func segmentOfAnEdge() {
+        let a = Point(x: 20, y: 30), b = Point(x: 220, y: 62)
+        let plane = Self.edgePlane(width: 260, height: 140, from: a, to: b)
+        let segments = LineSegmentDetector().segments(in: plane)
+        let long = segments.filter { $0.length > 100 && abs($0.tiltFromAxis.degrees) < 45 && !$0.tiltFromAxis.isVertical }
+        #expect(long.count == 1, "\(segments)")
+        guard let s = long.first else { return }
+        let expected = atan2(b.y - a.y, b.x - a.x) * 180 / .pi
+        #expect(abs(s.direction - expected) < 0.3, "direction \(s.direction), expected \(expected)")
+        let ends = [s.start, s.end].sorted { $0.x < $1.x }
+        #expect(abs(ends[0].x - a.x) < 2 && abs(ends[0].y - a.y) < 2, "\(ends[0])")
+        #expect(abs(ends[1].x - b.x) < 2 && abs(ends[1].y - b.y) < 2, "\(ends[1])")
+        #expect(s.tiltFromAxis.isVertical == false && abs(s.tiltFromAxis.degrees - expected) < 0.3)
+    }
+
+    @Test("tilt from the axis: a vertical turned clockwise by t reads +t, as a horizontal does")
+    func tiltConvention() {
+        let t = 5.0 * Double.pi / 180
+        let vertical = LineSegment(start: Point(x: 100, y: 0), end: Point(x: 100 - 200 * sin(t), y: 200 * cos(t)), width: 1)
+        #expect(vertical.tiltFromAxis.isVertical)
+        #expect(abs(vertical.tiltFromAxis.degrees - 5) < 1e-9, "\(vertical.tiltFromAxis)")
+        let horizontal = LineSegment(start: Point(x: 0, y: 0), end: Point(x: 200 * cos(t), y: 200 * sin(t)), width: 1)
+        #expect(!horizontal.tiltFromAxis.isVertical && abs(horizontal.tiltFromAxis.degrees - 5) < 1e-9)
+    }
+
+    @Test("a facade turned by a random angle in −12…12° is levelled within 0.2° and confidently (24 seeded scenes)")
+    func levelsTurnedFacades() throws {
+        var rng = SplitMix64(seed: 1215)
+        var failures: [String] = []
+        for case_ in 0..<24 {
+            let degrees = rng.double(-12...12)
+            let scene = try tiltedScene(width: 384, height: 256, degrees: degrees, seed: rng.next())
+            let estimate = try StraightenDetector.estimate(scene)
+            if abs(estimate.angle - degrees) > 0.2 || !estimate.isConfident() {
+                failures.append("case \(case_): turned \(degrees)°, estimate \(estimate)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 24: \(failures)")
+    }
+
+    @Test("a mirrored picture gives the opposite angle")
+    func mirrorSymmetry() throws {
+        let scene = try tiltedScene(width: 400, height: 300, degrees: 6.5, seed: 7)
+        let mirrored = scene.applyingOrientation(.topRight)
+        let a = try StraightenDetector.estimate(scene), b = try StraightenDetector.estimate(mirrored)
+        #expect(abs(a.angle + b.angle) < 0.1, "\(a) vs \(b)")
+    }
+
+    @Test("pictures without straight lines are not confident and apply 0° (16 seeded blotch scenes, noise, a flat field)")
+    func unsureWithoutLines() throws {
+        var rng = SplitMix64(seed: 77)
+        var confident: [String] = []
+        for case_ in 0..<16 {
+            let scene = try tiltedScene(width: 384, height: 256, degrees: rng.double(-12...12), seed: rng.next(), lines: false)
+            let estimate = try StraightenDetector.estimate(scene)
+            if estimate.isConfident() || estimate.appliedAngle() != 0 { confident.append("case \(case_): \(estimate)") }
+        }
+        #expect(confident.isEmpty, "\(confident)")
+        let noise = try randomBuffer(width: 320, height: 240, format: PixelFormat(.rgb, .eight), seed: 3)
+        #expect(!(try StraightenDetector.estimate(noise)).isConfident())
+        let flat = try makeBuffer(width: 64, height: 48, format: PixelFormat(.gray, .eight)) { _, _, _ in 90 }
+        #expect(try StraightenDetector.estimate(flat) == .none)
+    }
+
+    @Test("log luma: equal ratios give equal steps; shrinking averages blocks")
+    func lumaPlane() throws {
+        let image = try makeBuffer(width: 4, height: 2, format: PixelFormat(.gray, .eight)) { x, _, _ in
+            [8, 24, 56, 120][x]
+        }
+        let plane = LumaPlane(image, logarithmic: true)
+        // log2(v + 8): 4, 5, 6, 7 → ×100.
+        #expect(plane.values.prefix(4).map { ($0 * 10).rounded() / 10 } == [400, 500, 600, 700])
+        let shrunk = plane.shrunk(by: 2)
+        #expect(shrunk.width == 2 && shrunk.height == 1)
+        #expect(abs(shrunk[x: 0, y: 0] - 450) < 0.01 && abs(shrunk[x: 1, y: 0] - 650) < 0.01)
+    }
+}
