@@ -40,6 +40,13 @@ public enum OptionValue {
         return degrees
     }
 
+    /// `auto` (``ImageOperation/autoStraighten(minimumConfidence:)`` at the default confidence) or degrees −45…45
+    /// (``ImageOperation/straighten(_:)``): the straighten step the text stands for.
+    public static func straightenStep(_ text: String) -> ImageOperation? {
+        if text.lowercased() == "auto" { return .autoStraighten() }
+        return straighten(text).map(ImageOperation.straighten)
+    }
+
     /// `#RGB`, `#RRGGBB`, `#RRGGBBAA` (the `#` optional), `transparent`, `white` or `black`.
     public static func color(_ text: String) -> PixelColor? {
         switch text.lowercased() {

@@ -2,17 +2,22 @@ import ArgumentParser
 import CropKit
 import Foundation
 
-/// `cropkit analyze IMAGE [--aspect W:H] [--json]`: the crops CropKit would choose, with their scores and recipes.
+/// `cropkit analyze IMAGE [--aspect W:H] [--json]`: the straighten and the crops CropKit would choose, with their
+/// confidence, scores and recipes.
 struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
-        abstract: "Show the crops attention and entropy would choose for an aspect, with scores and recipes.",
+        abstract: "Show the straighten and the crops CropKit would choose, with confidence, scores and recipes.",
         discussion: """
-            Measures the picture on a small shrink-on-load copy and prints, for each measure, the largest rectangle \
+            Measures the picture on small shrink-on-load copies. First the straighten: the tilt of its horizon or \
+            verticals in degrees (counter-clockwise to level it), the confidence of that measure (0…1), how many \
+            straight lines agree, and whether `--straighten auto` would apply it (confidence 0.5 or more). Then, \
+            for each measure, the largest rectangle \
             of the aspect (in displayed pixels, EXIF orientation applied) that keeps the most of it, and the share \
             of the picture's interest it keeps. attention looks for edges, saturated colour and skin; entropy for \
-            local detail. With --json, each proposal carries its recipe, which `cropkit apply` renders and the \
-            editor opens, so a person can see and adjust the machine's choice. Nothing is written.
+            local detail. With --json, the straighten and each proposal carry a recipe (the straighten's: the \
+            largest crop of the picture's aspect, levelled), which `cropkit apply` renders and the editor opens, so a \
+            person can see and adjust the machine's choice. Nothing is written.
 
             Examples:
               cropkit analyze photo.jpg
@@ -42,8 +47,12 @@ struct AnalyzeCommand: ParsableCommand {
         let pipeline = ImagePipeline(strict: strict)
         let proposals: [CropProposal]
         let shown: PixelSize
+        let straighten: StraightenEstimate
+        let levelled: CropState
         do {
             shown = try ImageSource.file(input).info(strict: strict).displayedSize
+            straighten = try pipeline.estimateStraighten(.file(input))
+            levelled = try pipeline.cropState(.file(input), [.straighten(straighten.angle)])
             proposals = try InterestMap.Measure.allCases.map { (measure) throws(CropKitError) in
                 try pipeline.proposeCrop(.file(input), aspect: ratio, measure: measure)
             }
@@ -52,9 +61,13 @@ struct AnalyzeCommand: ParsableCommand {
             throw ExitCode.failure
         }
         if json {
-            print(Self.json(input: input, shown: shown, aspect: ratio, proposals: proposals))
+            print(Self.json(
+                input: input, shown: shown, aspect: ratio, straighten: (straighten, levelled), proposals: proposals))
         } else {
             print("\(input): \(Console.size(shown))")
+            print("  straighten: \(Console.degrees(straighten.angle)), confidence \(Console.fraction(straighten.confidence)) "
+                + "(\(straighten.lines) lines agree); "
+                + (straighten.isConfident() ? "--straighten auto applies it" : "not sure: --straighten auto leaves it"))
             for proposal in proposals {
                 let r = proposal.rect
                 let name = proposal.measure.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
@@ -66,8 +79,19 @@ struct AnalyzeCommand: ParsableCommand {
 
     static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
 
-    /// `{"file", "width", "height", "aspect", "proposals": [{"measure", "rect": [x, y, w, h], "score", "recipe"}]}`.
-    static func json(input: String, shown: PixelSize, aspect: AspectRatio, proposals: [CropProposal]) -> String {
+    /// `{"file", "width", "height", "aspect", "straighten": {"angle", "confidence", "lines", "applied", "recipe"},
+    /// "proposals": [{"measure", "rect": [x, y, w, h], "score", "recipe"}]}`.
+    static func json(
+        input: String, shown: PixelSize, aspect: AspectRatio, straighten: (StraightenEstimate, CropState),
+        proposals: [CropProposal]
+    ) -> String {
+        struct Straighten: Encodable {
+            var angle: Double
+            var confidence: Double
+            var lines: Int
+            var applied: Bool
+            var recipe: Recipe
+        }
         struct Proposal: Encodable {
             var measure: String
             var rect: [Double]
@@ -78,10 +102,15 @@ struct AnalyzeCommand: ParsableCommand {
             var file: String
             var width: Int, height: Int
             var aspect: String
+            var straighten: Straighten
             var proposals: [Proposal]
         }
+        let (estimate, levelled) = straighten
         let report = Report(
             file: input, width: shown.width, height: shown.height, aspect: aspect.description,
+            straighten: Straighten(
+                angle: (estimate.angle * 1000).rounded() / 1000, confidence: (estimate.confidence * 1000).rounded() / 1000,
+                lines: estimate.lines, applied: estimate.isConfident(), recipe: levelled.recipe),
             proposals: proposals.map {
                 Proposal(
                     measure: $0.measure.rawValue, rect: [$0.rect.minX, $0.rect.minY, $0.rect.width, $0.rect.height],

@@ -45,6 +45,22 @@ struct AspectArgument: ExpressibleByArgument, CustomStringConvertible {
     var description: String { lock.description }
 }
 
+/// `--straighten DEGREES|auto`: a straighten angle, or the one auto-straighten measures.
+struct StraightenArgument: ExpressibleByArgument, CustomStringConvertible {
+    /// The step.
+    let step: ImageOperation
+    let description: String
+
+    init?(argument: String) {
+        guard let step = OptionValue.straightenStep(argument) else { return nil }
+        self.step = step
+        description = argument
+    }
+
+    /// Whether the angle is measured rather than given.
+    var isAutomatic: Bool { if case .autoStraighten = step { true } else { false } }
+}
+
 /// `--turn 90|180|270|-90`: clockwise quarter turns after the EXIF orientation.
 struct TurnArgument: ExpressibleByArgument, CustomStringConvertible {
     /// Clockwise quarter turns, 0…3.

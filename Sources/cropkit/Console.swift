@@ -54,6 +54,16 @@ enum Console {
 
     /// `1800×1200`.
     static func size(_ size: PixelSize) -> String { "\(size.width)×\(size.height)" }
+
+    /// `3.24° counter-clockwise`, `0.5° clockwise`, `0°`: an angle to two places, with its sense.
+    static func degrees(_ angle: Double) -> String {
+        let rounded = (angle * 100).rounded() / 100
+        guard rounded != 0 else { return "0°" }
+        return "\(abs(rounded).compact)° \(rounded > 0 ? "counter-clockwise" : "clockwise")"
+    }
+
+    /// `0.71`: a fraction to two places.
+    static func fraction(_ value: Double) -> String { String(format: "%.2f", value) }
 }
 
 /// `write(2)`, named so that it does not clash with `Console.write`.

@@ -10,7 +10,10 @@ struct CropCommand: ParsableCommand {
         discussion: """
             Coordinates are those of the picture as any viewer shows it: --rect is in displayed pixels, after the \
             file's EXIF orientation. Then --turn and --flip apply, then --straighten turns the picture \
-            counter-clockwise by that many degrees (negative: clockwise) as seen in the output.
+            counter-clockwise by that many degrees (negative: clockwise) as seen in the output. --straighten auto \
+            measures the tilt of the picture's horizon or verticals (see `cropkit analyze`) and applies it when it is \
+            sure, saying by how much; when it is not (no dominant straight lines, as in a flat lay or a close-up), \
+            it leaves the angle at 0 with a warning.
 
             Without --rect, a straightened crop is the largest rectangle of the aspect (default: the picture's own) \
             centred in the picture, with no fill pixels. With --rect, the rectangle's centre and aspect are kept and \
@@ -25,6 +28,7 @@ struct CropCommand: ParsableCommand {
 
             Examples:
               cropkit crop photo.jpg -o straight.jpg --straighten 7.5
+              cropkit crop horizon.jpg -o level.jpg --straighten auto --save-recipe level.json
               cropkit crop photo.jpg -o face.jpg --rect 1200,400,800,800 --max-size 512
               cropkit crop photo.jpg -o banner.jpg --aspect 16:9 --save-recipe b.json
               cropkit crop scan.png -o page.png --turn 90 --flip horizontal
@@ -41,8 +45,9 @@ struct CropCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Straighten: degrees counter-clockwise (negative: clockwise), −45…45.", valueName: "degrees"))
-    var straighten = 0.0
+        help: ArgumentHelp(
+            "Straighten: degrees counter-clockwise (negative: clockwise), −45…45, or auto.", valueName: "degrees|auto"))
+    var straighten: StraightenArgument?
 
     @Option(parsing: .unconditional, help: "Turn clockwise by 90, 180, 270 or -90 degrees, after the EXIF orientation.")
     var turn: TurnArgument?
@@ -65,9 +70,6 @@ struct CropCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
-        guard straighten.isFinite, abs(straighten) <= 45 else {
-            throw ValidationError("--straighten must be between -45 and 45 degrees, got \(straighten.compact).")
-        }
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1, got \(maxSize).") }
         if allowUpscale && maxSize == nil { throw ValidationError("--allow-upscale needs --max-size.") }
     }
@@ -108,7 +110,7 @@ struct CropCommand: ParsableCommand {
         if let rect { steps.append(.crop(rect.rect)) }
         steps += Array(repeating: .turn(.clockwise), count: turn?.quarterTurns ?? 0)
         steps += flip.map { .flip($0 == .horizontal ? .horizontal : .vertical) }
-        if straighten != 0 { steps.append(.straighten(straighten)) }
+        if let straighten { steps.append(straighten.step) }
         if let maxSize {
             steps.append(.fit(within: PixelSize(validWidth: maxSize, height: maxSize), allowUpscale: allowUpscale))
         }

@@ -24,7 +24,8 @@ extension FileJob {
         let clock = Stopwatch()
         let result = try work()
         return FileOutcome(
-            size: result.size, byteCount: result.byteCount, seconds: clock.elapsed, warnings: result.warnings)
+            size: result.size, byteCount: result.byteCount, seconds: clock.elapsed, warnings: result.warnings,
+            notes: result.notes)
     }
 
     /// Whether two paths name the same existing file (same device and inode, so links and `./a` vs `a` count).

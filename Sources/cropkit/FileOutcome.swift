@@ -12,4 +12,6 @@ struct FileOutcome: Sendable {
     var seconds: Double
     /// Recoverable problems (codec warnings, a clipped rectangle …).
     var warnings: [String]
+    /// What the run decided by itself (an automatic straighten).
+    var notes: [String] = []
 }

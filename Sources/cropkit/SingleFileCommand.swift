@@ -11,7 +11,8 @@ func describe(_ error: any Error) -> String {
     }
 }
 
-/// Runs a single-file command: checks the paths, runs `work`, prints `wrote OUT (W×H, N KB) in T` unless `quiet`,
+/// Runs a single-file command: checks the paths, runs `work`, prints what it decided by itself and
+/// `wrote OUT (W×H, N KB) in T` unless `quiet`,
 /// and turns any failure into one line on standard error (`cropkit NAME: IN: problem`) and exit status 1.
 func runSingleFile(
     _ command: String, _ job: FileJob, options: CommonOptions, _ work: () throws -> Written
@@ -20,6 +21,7 @@ func runSingleFile(
         let outcome = try job.run(force: options.force, work)
         for warning in outcome.warnings { printError("cropkit \(command): warning: \(job.input): \(warning)") }
         if !options.quiet {
+            for note in outcome.notes { Console.out("\(job.input): \(note)\n") }
             Console.out(
                 "wrote \(job.output) (\(Console.size(outcome.size)), \(Console.bytes(outcome.byteCount))) in "
                     + "\(Console.duration(outcome.seconds))\n")

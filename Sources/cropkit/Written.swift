@@ -10,15 +10,26 @@ struct Written: Sendable {
     var byteCount: Int
     /// Recoverable problems met on the way.
     var warnings: [String]
+    /// What the run decided by itself (an automatic straighten), one line each.
+    var notes: [String]
 
-    init(size: PixelSize, byteCount: Int, warnings: [String] = []) {
+    init(size: PixelSize, byteCount: Int, warnings: [String] = [], notes: [String] = []) {
         self.size = size
         self.byteCount = byteCount
         self.warnings = warnings
+        self.notes = notes
     }
 
     /// What a pipeline run wrote; `describe` turns each warning into its one-line message.
     init(_ file: WrittenFile, describe: (PipelineWarning) -> String? = { $0.description }) {
-        self.init(size: file.size, byteCount: file.byteCount, warnings: file.report.warnings.compactMap(describe))
+        let report = file.report
+        var notes: [String] = []
+        let skipped = report.warnings.contains { if case .autoStraightenNotApplied = $0 { true } else { false } }
+        if let estimate = report.autoStraighten, !skipped {
+            notes.append("straightened \(Console.degrees(estimate.angle)) automatically (\(estimate.lines) lines agree, "
+                + "confidence \(Console.fraction(estimate.confidence)))")
+        }
+        self.init(
+            size: file.size, byteCount: file.byteCount, warnings: report.warnings.compactMap(describe), notes: notes)
     }
 }

@@ -26,7 +26,8 @@ import Testing
         let text = try CLI.run(["analyze", "in.png"], in: dir)
         #expect(text.status == 0, "\(text)")
         // All of the disc's interest fits in any square from x = 280 to 300; ties go to the one nearest the centre.
-        #expect(text.stdout.contains("in.png: 600×300\n  attention 1:1: 300×300 at 2"), "\(text.stdout)")
+        #expect(text.stdout.contains("in.png: 600×300\n  straighten: "), "\(text.stdout)")
+        #expect(text.stdout.contains("\n  attention 1:1: 300×300 at 2"), "\(text.stdout)")
         #expect(text.stdout.contains("keeps 100% of it"), "\(text.stdout)")
 
         let run = try CLI.run(["analyze", "in.png", "--aspect", "4:3", "--json"], in: dir)
