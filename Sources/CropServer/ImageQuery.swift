@@ -8,7 +8,7 @@ import Foundation
 /// | parameter | value |
 /// |---|---|
 /// | `rect` | `X,Y,W,H` in displayed pixels |
-/// | `straighten` | degrees, −45…45 (counter-clockwise) |
+/// | `straighten` | degrees, −45…45 (counter-clockwise), or `auto` (measured; left at 0 when unsure) |
 /// | `turn` | `90`, `180`, `270`, `-90` |
 /// | `flip` | `horizontal`, `vertical` (repeat, or comma-separated, for both) |
 /// | `aspect` | `W:H`, `original`, `free` |
@@ -149,8 +149,8 @@ public struct ImageQuery: Sendable {
         let turns = try value("turn", OptionValue.quarterTurns, "90, 180, 270 or -90") ?? 0
         operations += Array(repeating: .turn(.clockwise), count: turns)
         operations += flips.map { .flip($0) }
-        if let degrees = try value("straighten", OptionValue.straighten, "degrees in -45…45"), degrees != 0 {
-            operations.append(.straighten(degrees))
+        if let step = try value("straighten", OptionValue.straightenStep, "degrees in -45…45 or auto") {
+            if case .straighten(0) = step {} else { operations.append(step) }
         }
 
         // Size.
