@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "CropEditorTests",
             dependencies: [
-                "CropEditor",
+                "CropEditor", "CropTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],

@@ -20,7 +20,7 @@ import Logging
 /// | GET (WebSocket) | `/api/session?id=…` | the editor protocol (see ``EditorProtocol``) |
 /// | POST | `/api/sessions/{id}/render?format=jpeg\|png&quality=…` | Done: the session's recipe rendered at full resolution |
 /// | DELETE | `/api/sessions/{id}` | Cancel: the session is discarded |
-/// | POST | `/api/render?recipe=…&format=…&quality=…&maxWidth=…&maxHeight=…` | an image (raw body or multipart) rendered with a recipe |
+/// | POST | `/api/render?recipe=…&straighten=auto&format=…&quality=…&maxWidth=…&maxHeight=…` | an image (raw body or multipart) rendered with a recipe, auto-straightened, or both |
 ///
 /// Every error is JSON (`{"error": {"message", "problem"}}`) with a 4xx status, or 503 when the render queue is full.
 public struct EditorServer: Sendable {
@@ -144,7 +144,7 @@ public struct EditorServer: Sendable {
             throw EditorError.unsupportedMediaType(contentType)
         }
         let queryRecipe = try options.recipeJSON.map(Self.parseRecipe)
-        if !isMultipart, queryRecipe == nil { throw EditorError.missingRecipe }
+        if !isMultipart, queryRecipe == nil, !options.autoStraighten { throw EditorError.missingRecipe }
         try checkDeclaredLength(request)
         return try await renderQueue.withSlot {
             let body = try await collect(request)
@@ -158,7 +158,7 @@ public struct EditorServer: Sendable {
                     recipe = try Self.parseRecipe(String(decoding: text.body, as: UTF8.self))
                 }
             }
-            guard let recipe else { throw EditorError.missingRecipe }
+            guard recipe != nil || options.autoStraighten else { throw EditorError.missingRecipe }
             guard !imageBytes.isEmpty else { throw EditorError.missingImage }
             return try await render(.data(imageBytes), recipe: recipe, options: options, baseName: "render")
         }
@@ -174,7 +174,7 @@ public struct EditorServer: Sendable {
     }
 
     /// Renders on a worker thread and wraps the bytes in a response carrying the pixel size.
-    private func render(_ source: ImageSource, recipe: Recipe, options: RenderOptions, baseName: String)
+    private func render(_ source: ImageSource, recipe: Recipe?, options: RenderOptions, baseName: String)
         async throws -> Response
     {
         let pipeline = configuration.pipeline
@@ -182,7 +182,9 @@ public struct EditorServer: Sendable {
         do {
             result = try await renderQueue.perform {
                 let format = try options.format ?? source.info().format.defaultOutput
-                let steps: [ImageOperation] = [.recipe(recipe)] + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
+                let steps: [ImageOperation] = (recipe.map { [.recipe($0)] } ?? [])
+                    + (options.autoStraighten ? [.autoStraighten()] : [])
+                    + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
                 return try pipeline.run(source, steps, to: .data(SaveOptions(
                     format: format, quality: options.quality, colorProfile: options.colorProfile, metadata: options.metadata)))
             }
@@ -190,16 +192,15 @@ public struct EditorServer: Sendable {
             throw EditorError(error)
         }
         let format = result.format
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: format.mimeType,
-                .contentDisposition: "attachment; filename=\"\(baseName).\(format.fileExtension)\"",
-                .imageWidth: String(result.size.width), .imageHeight: String(result.size.height),
-                .accessControlExposeHeaders: "X-Image-Width, X-Image-Height, Content-Disposition",
-                .cacheControl: "no-store",
-            ],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.bytes)))
+        var headers: HTTPFields = [
+            .contentType: format.mimeType,
+            .contentDisposition: "attachment; filename=\"\(baseName).\(format.fileExtension)\"",
+            .imageWidth: String(result.size.width), .imageHeight: String(result.size.height),
+            .accessControlExposeHeaders: "X-Image-Width, X-Image-Height, Content-Disposition, CropKit-Straighten",
+            .cacheControl: "no-store",
+        ]
+        if let summary = result.report.autoStraightenSummary { headers[.cropKitStraighten] = summary }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.bytes)))
     }
 
     static func parseRecipe(_ json: String) throws -> Recipe {
@@ -239,6 +240,8 @@ extension EditedImage {
 
 extension HTTPField.Name {
     static let imageWidth = HTTPField.Name("X-Image-Width")!
+    /// What `straighten=auto` measured (`RenderReport.autoStraightenSummary`), as `cropkit serve` also states it.
+    static let cropKitStraighten = HTTPField.Name("CropKit-Straighten")!
     static let imageHeight = HTTPField.Name("X-Image-Height")!
     static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
 }

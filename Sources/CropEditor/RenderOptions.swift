@@ -2,8 +2,8 @@ import CropKit
 import Hummingbird
 import HummingbirdCore
 
-/// The output options of a render request's query: `format`, `quality`, `icc`, `metadata`, `maxWidth`, `maxHeight`,
-/// `recipe`.
+/// The options of a render request's query: `format`, `quality`, `icc`, `metadata`, `maxWidth`, `maxHeight`,
+/// `recipe`, and `straighten=auto` (level the picture automatically, on top of the recipe's angle).
 struct RenderOptions {
     var format: ImageFormat?
     var quality: Int
@@ -11,6 +11,7 @@ struct RenderOptions {
     var metadata = MetadataPolicy.keep
     var maximumSize: PixelSize?
     var recipeJSON: String?
+    var autoStraighten = false
 
     init(query: FlatDictionary<Substring, Substring>) throws(EditorError) {
         switch query["format"].map({ $0.lowercased() }) {
@@ -53,5 +54,11 @@ struct RenderOptions {
             maximumSize = PixelSize(validWidth: width ?? CropState.maximumSide, height: height ?? CropState.maximumSide)
         }
         recipeJSON = query["recipe"].map(String.init)
+        if let text = query["straighten"] {
+            guard text.lowercased() == "auto" else {
+                throw .invalidParameter(name: "straighten", reason: "'\(text)' is not auto (give other angles in the recipe)")
+            }
+            autoStraighten = true
+        }
     }
 }

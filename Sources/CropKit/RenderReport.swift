@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a pipeline run did, beside its output.
 public struct RenderReport: Sendable {
     /// The output's pixel size.
@@ -14,4 +16,22 @@ public struct RenderReport: Sendable {
     /// What an ``ImageOperation/autoStraighten(minimumConfidence:)`` step measured (applied or not: see
     /// ``cropState``'s angle and ``warnings``); `nil` when the chain has none.
     public var autoStraighten: StraightenEstimate? = nil
+}
+
+extension RenderReport {
+    /// Whether an ``ImageOperation/autoStraighten(minimumConfidence:)`` step was applied (`nil` without one).
+    public var autoStraightenApplied: Bool? {
+        guard autoStraighten != nil else { return nil }
+        return !warnings.contains { if case .autoStraightenNotApplied = $0 { true } else { false } }
+    }
+
+    /// `angle=3.24; confidence=0.71; lines=26; applied=1`: what an automatic straighten measured (angle in degrees
+    /// counter-clockwise) and whether it was applied, as the services' `CropKit-Straighten` header states it; `nil`
+    /// without one.
+    public var autoStraightenSummary: String? {
+        guard let estimate = autoStraighten, let applied = autoStraightenApplied else { return nil }
+        func places(_ x: Double) -> String { String(format: "%.2f", x) }
+        return "angle=\(places(estimate.angle)); confidence=\(places(estimate.confidence)); lines=\(estimate.lines); "
+            + "applied=\(applied ? 1 : 0)"
+    }
 }

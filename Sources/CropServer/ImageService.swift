@@ -186,22 +186,14 @@ public struct ImageService: Sendable {
         metrics.sourceBytes.increment(by: Int64(source.byteCount))
         metrics.responseBytes.increment(by: Int64(encoded.bytes.count))
         headers[.contentType] = encoded.format.mimeType
-        if let estimate = encoded.report.autoStraighten {
-            headers[Self.straightenHeader] = Self.describe(estimate, applied: encoded.report.cropState.straightenAngle != 0)
-        }
+        if let summary = encoded.report.autoStraightenSummary { headers[Self.straightenHeader] = summary }
         return Response(
             status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: encoded.bytes)))
     }
 
-    /// `CropKit-Straighten`: what `straighten=auto` measured, so the automatic choice is visible.
+    /// `CropKit-Straighten`: what `straighten=auto` measured, so the automatic choice is visible
+    /// (`RenderReport.autoStraightenSummary`).
     public static let straightenHeader = HTTPField.Name("CropKit-Straighten")!
-
-    /// `angle=3.24; confidence=0.71; lines=26; applied=1` (the angle counter-clockwise, in degrees).
-    static func describe(_ estimate: StraightenEstimate, applied: Bool) -> String {
-        func places(_ x: Double) -> String { String(format: "%.2f", x) }
-        return "angle=\(places(estimate.angle)); confidence=\(places(estimate.confidence)); lines=\(estimate.lines); "
-            + "applied=\(applied ? 1 : 0)"
-    }
 
     /// A strong ETag for this output.
     static func etag(identity source: [String], canonical: String, format: ImageFormat) -> String {

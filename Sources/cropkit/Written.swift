@@ -24,8 +24,7 @@ struct Written: Sendable {
     init(_ file: WrittenFile, describe: (PipelineWarning) -> String? = { $0.description }) {
         let report = file.report
         var notes: [String] = []
-        let skipped = report.warnings.contains { if case .autoStraightenNotApplied = $0 { true } else { false } }
-        if let estimate = report.autoStraighten, !skipped {
+        if let estimate = report.autoStraighten, report.autoStraightenApplied == true {
             notes.append("straightened \(Console.degrees(estimate.angle)) automatically (\(estimate.lines) lines agree, "
                 + "confidence \(Console.fraction(estimate.confidence)))")
         }

@@ -1,4 +1,5 @@
 import CropKit
+import CropTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -45,6 +46,44 @@ import Testing
                 try #require(image.size == PixelSize(validWidth: 160, height: 120))
                 #expect(close(image.pixels.pixel(x: 40, y: 60), green, tolerance: 24))
                 #expect(close(image.pixels.pixel(x: 120, y: 60), red, tolerance: 24))
+            }
+        }
+    }
+
+    @Test("straighten=auto levels the image (alone or on top of a recipe) and states the estimate in CropKit-Straighten")
+    func autoStraighten() async throws {
+        let server = try makeServer()
+        let png = try ImageCodec.encode(tiltedScene(width: 360, height: 240, degrees: -4, seed: 9), as: .png)
+        let direct = try ImagePipeline().run(.data(png), [.autoStraighten()])
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
+            try await client.execute(
+                uri: "/api/render?straighten=auto&format=png", method: .post,
+                headers: [.contentType: "image/png"], body: ByteBuffer(bytes: png)
+            ) { response in
+                #expect(response.status == .ok)
+                let header = response.headers[HTTPField.Name("CropKit-Straighten")!] ?? ""
+                #expect(header.hasPrefix("angle=-4.") || header.hasPrefix("angle=-3.9"), "\(header)")
+                #expect(header.hasSuffix("applied=1"), "\(header)")
+                let image = try Image(source: .data(response.bytes))
+                #expect(image.pixels == direct.pixels)
+            }
+            // With a recipe that turns a quarter: the angle is measured on the picture as shown, and turns with it.
+            let turned = try Recipe(cropCenter: Point(x: 0.5, y: 0.5), cropSize: Size(width: 1, height: 1), quarterTurns: 1)
+            try await client.execute(
+                uri: "/api/render?recipe=\(recipeQuery(turned))&straighten=auto", method: .post,
+                headers: [.contentType: "image/png"], body: ByteBuffer(bytes: png)
+            ) { response in
+                #expect(response.status == .ok)
+                let image = try Image(source: .data(response.bytes))
+                // Portrait now, and as small as the levelled picture (the recipe's free aspect may keep a pixel more).
+                #expect(abs(image.size.width - direct.size.height) <= 3 && abs(image.size.height - direct.size.width) <= 3,
+                    "\(image.size) against \(direct.size) turned")
+            }
+            try await client.execute(
+                uri: "/api/render?straighten=5", method: .post, headers: [.contentType: "image/png"],
+                body: ByteBuffer(bytes: png)
+            ) { response in
+                #expect(response.status == .badRequest)
             }
         }
     }
