@@ -46,6 +46,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case originFailed(url: String, reason: String)
     /// An HTTP origin did not deliver the source within the service's limit.
     case originTimedOut(url: String, seconds: Double)
+    /// An automatic straighten was asked for, but the measure is not confident (too few straight lines agree).
+    case autoStraightenUnsure(StraightenEstimate)
 
     /// Maps a CropKit error met while reading a client's image or applying its recipe.
     public init(_ error: CropKitError) {
@@ -71,7 +73,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .requestTooLarge, .tooManyPixels: .contentTooLarge
         case .missingImage, .missingRecipe, .invalidRecipe, .invalidParameter, .malformedMultipart: .badRequest
         case .unsupportedMediaType, .unsupportedImage: .unsupportedMediaType
-        case .corruptImage: .unprocessableContent
+        case .corruptImage, .autoStraightenUnsure: .unprocessableContent
         case .unknownSession, .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .busy, .timedOut: .serviceUnavailable
@@ -104,6 +106,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .timedOut: "timedOut"
         case .originFailed: "originFailed"
         case .originTimedOut: "originTimedOut"
+        case .autoStraightenUnsure: "autoStraightenUnsure"
         }
     }
 
@@ -131,6 +134,11 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .timedOut(let seconds): "processing took longer than \(seconds) s; try again shortly"
         case .originFailed(let url, let reason): "the origin failed for \(url): \(reason)"
         case .originTimedOut(let url, let seconds): "the origin did not deliver \(url) within \(seconds) s"
+        case .autoStraightenUnsure(let e) where e.lines == 0:
+            "auto straighten found no straight lines near level or upright; the angle is unchanged"
+        case .autoStraightenUnsure(let e):
+            "auto straighten is not sure (confidence \(Int((e.confidence * 100).rounded()))%, \(e.lines) lines suggest "
+                + "\((e.angle * 10).rounded() / 10)°); the angle is unchanged"
         }
     }
 

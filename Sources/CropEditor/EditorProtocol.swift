@@ -13,6 +13,9 @@ import HummingbirdWebSocket
 ///    answers exactly one message: `{"type": "state", "state": …}` (`ViewStateMessage`) or
 ///    `{"type": "error", "message": …}` (the state is then unchanged). A page keeps at most one event in flight and
 ///    coalesces pointer moves while it waits.
+/// 4. Besides the engine's events, `{"type": "autoStraighten"}` asks the server to measure the picture's tilt
+///    (`ImagePipeline.estimateStraighten`) and set the straighten angle to it: the answer is the state with a
+///    `"notice"` saying by how much and how sure, or an error (nothing changed) when the measure is not confident.
 ///
 /// Messages are text frames of at most ``EditorConfiguration/maximumEventBytes`` bytes.
 public enum EditorProtocol {
@@ -20,12 +23,12 @@ public enum EditorProtocol {
     public enum ServerMessage: Encodable, Sendable {
         /// The session the connection edits.
         case hello(session: String, restored: Bool, image: ImageDescription)
-        /// The view state after an event.
-        case state(EditorViewState)
+        /// The view state after an event, with a line for the person when the server decided something itself.
+        case state(EditorViewState, notice: String? = nil)
         /// An event was refused; nothing changed.
         case error(message: String)
 
-        private enum Key: String, CodingKey { case type, session, restored, image, state, message }
+        private enum Key: String, CodingKey { case type, session, restored, image, state, message, notice }
 
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Key.self)
@@ -35,9 +38,10 @@ public enum EditorProtocol {
                 try c.encode(session, forKey: .session)
                 try c.encode(restored, forKey: .restored)
                 try c.encode(image, forKey: .image)
-            case .state(let state):
+            case .state(let state, let notice):
                 try c.encode("state", forKey: .type)
                 try c.encode(ViewStateMessage(state), forKey: .state)
+                try c.encodeIfPresent(notice, forKey: .notice)
             case .error(let message):
                 try c.encode("error", forKey: .type)
                 try c.encode(message, forKey: .message)

@@ -53,8 +53,21 @@ extension EditorServer {
                 guard case .text(let text) = message else {
                     throw EditorError.invalidParameter(name: "message", reason: "events are JSON text frames")
                 }
-                let event = try decoder.decode(EventMessage.self, from: Data(text.utf8)).event
                 guard await sessions.contains(session: id) else { throw EditorError.unknownSession(id) }
+                if let request = try? decoder.decode(ServerRequest.self, from: Data(text.utf8)),
+                    request.type == "autoStraighten"
+                {
+                    guard var live = session else {
+                        throw EditorError.invalidParameter(
+                            name: "event", reason: "the first event of a connection must be 'viewport', not 'autoStraighten'")
+                    }
+                    let (state, notice) = try await autoStraighten(&live)
+                    session = live
+                    await sessions.update(id: id, recipe: state.recipe)
+                    try await outbound.write(.text(EditorProtocol.ServerMessage.state(state, notice: notice).text))
+                    continue
+                }
+                let event = try decoder.decode(EventMessage.self, from: Data(text.utf8)).event
                 let state: EditorViewState
                 if var live = session {
                     state = try live.handle(event)
@@ -76,4 +89,30 @@ extension EditorServer {
             try await outbound.write(.text(reply.text))
         }
     }
+
+    /// Measures the picture's tilt and, when the measure is confident, sets the session's straighten angle to it
+    /// (mirrored when the crop is flipped); otherwise throws, leaving the session as it was.
+    private func autoStraighten(_ session: inout EditorSession) async throws -> (EditorViewState, String) {
+        let pipeline = configuration.pipeline, bytes = image.bytes
+        let estimate: StraightenEstimate
+        do {
+            estimate = try await renderQueue.perform { try pipeline.estimateStraighten(.data(bytes)) }
+        } catch let error as CropKitError {
+            throw EditorError(error)
+        }
+        guard estimate.isConfident() else {
+            throw EditorError.autoStraightenUnsure(estimate)
+        }
+        let angle = session.state.isFlipped ? -estimate.angle : estimate.angle
+        let state = try session.handle(.straighten(angle: angle, isFinal: true))
+        let rounded = (estimate.angle * 100).rounded() / 100
+        let sense = rounded == 0 ? "" : rounded > 0 ? " counter-clockwise" : " clockwise"
+        return (state, "Levelled: \(abs(rounded))°\(sense), from \(estimate.lines) straight lines "
+            + "(confidence \(Int((estimate.confidence * 100).rounded()))%)")
+    }
+}
+
+/// A message that is not an engine event: only its `"type"` is read.
+private struct ServerRequest: Decodable {
+    var type: String
 }

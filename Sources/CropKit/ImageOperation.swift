@@ -49,7 +49,7 @@ public enum ImageOperation: Hashable, Sendable {
     /// `minimumConfidence`; otherwise leave the angle alone and say so with a
     /// ``PipelineWarning/autoStraightenNotApplied(_:minimumConfidence:)`` warning. It adds to other straightens, and
     /// the run's ``RenderReport/autoStraighten`` holds the estimate. Costs a second, small decode (at most
-    /// 512 pixels, shrunk on load) before the render.
+    /// 1024 pixels, shrunk on load) before the render.
     case autoStraighten(minimumConfidence: Double = StraightenEstimate.defaultMinimumConfidence)
     /// Start from a saved crop: it applies to this source at its resolution. Must be the first geometric step.
     case recipe(Recipe)

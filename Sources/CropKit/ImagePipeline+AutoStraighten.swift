@@ -3,8 +3,8 @@ import CropGeometry
 import CropPixels
 
 extension ImagePipeline {
-    /// How far the picture's horizon or verticals are tilted: ``StraightenDetector`` run on a copy of at most
-    /// 512 pixels, decoded with shrink-on-load and shown as the EXIF orientation says.
+    /// How far the picture's horizon or verticals are tilted: ``StraightenDetector`` run on a 1024-pixel copy,
+    /// decoded with shrink-on-load and shown as the EXIF orientation says.
     ///
     /// The estimate's angle is the straighten that levels the picture as shown (`CropState.straightenAngle`,
     /// counter-clockwise); apply it with ``ImageOperation/straighten(_:)`` when ``StraightenEstimate/isConfident(minimum:)``,
@@ -13,7 +13,7 @@ extension ImagePipeline {
     /// - Throws: ``CropKitError`` for an unreadable source.
     public func estimateStraighten(_ source: ImageSource) throws(CropKitError) -> StraightenEstimate {
         let side = StraightenDetector.analysisSide
-        let copy = try run(source, [.fit(within: PixelSize(validWidth: side, height: side))])
+        let copy = try run(source, [.fit(within: PixelSize(validWidth: side, height: side), allowUpscale: true)])
         return try mappingErrors { try StraightenDetector.estimate(copy.pixels) }
     }
 

@@ -10,12 +10,13 @@ import Musl
 
 /// Measures how far a picture's horizon or verticals are tilted, for an automatic straighten.
 ///
-/// 1. **Lines.** The picture is box-shrunk to at most ``analysisSide`` pixels and turned into log-luma
+/// 1. **Lines.** The picture is resized to ``analysisSide`` pixels on its longer side and turned into log-luma
 ///    (``LumaPlane/init(_:logarithmic:)``), so contrast counts by ratio, not by level. ``LineSegmentDetector`` finds
-///    its straight edges at that size and at half of it (where soft or broken edges, like a blurred brick wall,
-///    join up). Segments within ±15.5° of horizontal or vertical are kept; each weighs its length divided by the
-///    picture's longer side.
-/// 2. **Consensus.** Every candidate angle `r` in ±``maximumAngle`` is scored by the weight of the segments it
+///    its straight edges on block means of that plane at about 512 pixels and at half of that (where soft or broken
+///    edges, like a blurred brick wall, join up). Segments within ±15.5° of horizontal or vertical are kept, and collinear ones are joined into lines
+///    (within 1° and 1.5 pixels). Each line weighs the square of its length in multiples of the picture's longer
+///    side, so a horizon across the frame outweighs a handful of short edges that happen to agree.
+/// 2. **Consensus.** Every candidate angle `r` in ±``maximumAngle`` is scored by the weight of the lines it
 ///    explains, each through a Gaussian of σ = 0.3° on its residual. Horizontal segments must run at `r`. Vertical
 ///    ones may converge on a vanishing point in direction `r` from the centre, at any distance down to 1.25 times the
 ///    longer side (a building shot from below): a camera's roll is the direction of the vertical vanishing point
@@ -27,7 +28,7 @@ import Musl
 /// perspective) count like true ones, so a picture dominated by them is levelled to them.
 public enum StraightenDetector {
     /// The longer side of the analysis copy, in pixels.
-    public static let analysisSide = 512
+    public static let analysisSide = 1024
     /// The largest tilt searched, in degrees either way.
     public static let maximumAngle = 15.0
 
@@ -35,21 +36,27 @@ public enum StraightenDetector {
     ///
     /// - Throws: ``PixelError`` only if the analysis copy cannot be made (it cannot for a valid buffer).
     public static func estimate(_ image: PixelBuffer) throws(PixelError) -> StraightenEstimate {
-        let f = Swift.min(1, Double(analysisSide) / Double(Swift.max(image.width, image.height)))
+        // Exactly analysisSide on the longer side: shrunk with a box filter, or enlarged (Catmull-Rom) so that a
+        // small picture is measured on the same 512- and 256-pixel block means as a large one.
+        let f = Double(analysisSide) / Double(Swift.max(image.width, image.height))
         let w = Swift.max(1, Int((Double(image.width) * f).rounded()))
         let h = Swift.max(1, Int((Double(image.height) * f).rounded()))
-        let small = (w, h) == (image.width, image.height)
-            ? image : try image.resized(width: w, height: h, options: ResampleOptions(filter: .box))
-        return estimate(LumaPlane(small, logarithmic: true))
+        let sized = (w, h) == (image.width, image.height)
+            ? image
+            : try image.resized(width: w, height: h, options: ResampleOptions(filter: f < 1 ? .box : .catmullRom))
+        return estimate(LumaPlane(sized, logarithmic: true))
     }
 
-    /// The tilt of a log-luma plane already at analysis size.
+    /// The tilt of a log-luma plane at most ``analysisSide`` pixels long.
     public static func estimate(_ plane: LumaPlane) -> StraightenEstimate {
         let detector = LineSegmentDetector()
         var lines: [AxisLine] = []
         let side = Double(Swift.max(plane.width, plane.height))
         let centre = Point(x: Double(plane.width) / 2, y: Double(plane.height) / 2)
-        for factor in [1, 2] {
+        // Lines are found at about 512 and 256 pixels: block means of the log plane, which smooth noise and
+        // resampling ripple without moving edges.
+        let base = Swift.max(1, Int((side / 512).rounded()))
+        for factor in [base, 2 * base] {
             let scaled = plane.shrunk(by: factor)
             guard scaled.width >= 8, scaled.height >= 8 else { continue }
             for segment in detector.segments(in: scaled) {
@@ -57,23 +64,52 @@ public enum StraightenDetector {
                 guard abs(tilt) <= maximumAngle + 0.5 else { continue }
                 let c = segment.center, k = Double(factor)
                 lines.append(AxisLine(
-                    tilt: tilt, isVertical: vertical,
-                    weight: segment.length * k / side * (vertical ? TiltConsensus.verticalWeight : 1),
+                    tilt: tilt, isVertical: vertical, length: segment.length * k / side,
                     x: c.x * k - centre.x, y: c.y * k - centre.y))
             }
         }
-        return TiltConsensus(lines: lines, side: side).best()
+        return TiltConsensus(lines: AxisLine.joined(lines, within: 3 * Double(base)), side: side).best()
     }
 }
 
-/// A near-horizontal or near-vertical segment as the consensus reads it: its tilt from the axis (degrees,
-/// clockwise), its weight, and its midpoint relative to the picture's centre.
+/// A near-horizontal or near-vertical line as the consensus reads it: its tilt from the axis (degrees, clockwise),
+/// its length in multiples of the picture's longer side, and its midpoint relative to the picture's centre (analysis
+/// pixels).
 struct AxisLine {
     var tilt: Double
     var isVertical: Bool
-    var weight: Double
+    var length: Double
     var x: Double
     var y: Double
+
+    /// The line's weight in the consensus: its length to the power 1.5, so one edge straight across the picture (a
+    /// horizon) outweighs several short ones that happen to agree (cloud edges, texture); twice that for a vertical.
+    var weight: Double { length * length.squareRoot() * (isVertical ? TiltConsensus.verticalWeight : 1) }
+
+    /// `segments` with collinear pieces joined into lines, longest first: a segment within 1° of a line's tilt whose
+    /// midpoint lies within `distance` pixels of it (a horizon broken by a tree, the same edge found at both scales)
+    /// adds its length to the line, and the line's tilt and midpoint become the length-weighted means.
+    static func joined(_ segments: [AxisLine], within distance: Double) -> [AxisLine] {
+        var lines: [AxisLine] = []
+        for segment in segments.sorted(by: { $0.length > $1.length }) {
+            let match = lines.firstIndex { line in
+                guard line.isVertical == segment.isVertical, abs(line.tilt - segment.tilt) <= 1 else { return false }
+                let t = line.tilt * .pi / 180, dx = segment.x - line.x, dy = segment.y - line.y
+                let offset = line.isVertical ? dx * cos(t) + dy * sin(t) : -dx * sin(t) + dy * cos(t)
+                return abs(offset) <= distance
+            }
+            guard let i = match else {
+                lines.append(segment)
+                continue
+            }
+            let a = lines[i].length, b = segment.length, total = a + b
+            lines[i].tilt = (lines[i].tilt * a + segment.tilt * b) / total
+            lines[i].x = (lines[i].x * a + segment.x * b) / total
+            lines[i].y = (lines[i].y * a + segment.y * b) / total
+            lines[i].length = total
+        }
+        return lines
+    }
 }
 
 /// The angle (and vertical vanishing point) that explains the most line weight.
@@ -82,15 +118,18 @@ struct TiltConsensus {
     let side: Double
     /// The residual kernel's width, degrees.
     static let sigma = 0.3
-    /// How much more a vertical line counts than a horizontal one of the same length: the vertical vanishing point
-    /// gives the camera's roll whatever its pitch and yaw, while a horizontal line not square to the camera (a wall
+    /// The support at which the confidence is one half.
+    static let halfConfidenceSupport = 1.6
+    /// How much more a vertical line counts than a horizontal one as long: the vertical vanishing point gives the
+    /// camera's roll whatever its pitch and yaw, while a horizontal edge not square to the camera (a wall or a car
     /// seen at an angle) is tilted by perspective.
-    static let verticalWeight = 1.0
+    static let verticalWeight = 2.0
     /// The inverse distances (in longer sides) of the vertical vanishing points tried; 0 is parallel verticals.
     static let convergences: [Double] = (-16...16).map { Double($0) / 20 }
 
     /// The tilt a line would show if the picture were turned clockwise by `r` degrees with its vertical vanishing
-    /// point at distance `side / convergence` from the centre, in direction `r` from straight up.
+    /// point at distance `side / convergence` from the centre, in direction `r` from straight up. Horizontal lines are
+    /// taken as parallel: letting them converge too (on the horizon) lets hills and clouds explain any angle.
     func predicted(_ line: AxisLine, r: Double, convergence: Double) -> Double {
         guard line.isVertical, convergence != 0 else { return r }
         let d = side / convergence, radians = r * .pi / 180
@@ -112,24 +151,24 @@ struct TiltConsensus {
 
     func best() -> StraightenEstimate {
         guard !lines.isEmpty else { return .none }
-        let limit = StraightenDetector.maximumAngle
-        // Coarse: every 0.25° and every convergence; then 0.02° around the best, at its convergence and neighbours.
+        let limit = StraightenDetector.maximumAngle, all = Self.convergences
+        // Coarse: every 0.25° and every convergence; then every 0.02° within 0.3° and every 0.01 of convergence
+        // within 0.05 of the coarse best.
         var best = (r: 0.0, c: 0.0, score: -1.0)
         for step in -60...60 {
             let r = Double(step) / 4
-            for c in Self.convergences {
+            for c in all {
                 let s = score(r: r, convergence: c)
                 if s > best.score { best = (r, c, s) }
             }
         }
-        // Fine: every 0.02° within 0.3° and every 0.01 of convergence within 0.05 of the coarse best.
         let coarse = best
         for step in -15...15 {
             let r = coarse.r + Double(step) / 50
             guard abs(r) <= limit else { continue }
             for dc in -5...5 {
                 let c = coarse.c + Double(dc) / 100
-                guard abs(c) <= Self.convergences.last! else { continue }
+                guard abs(c) <= all.last! else { continue }
                 let s = score(r: r, convergence: c)
                 if s > best.score { best = (r, c, s) }
             }
@@ -152,6 +191,6 @@ struct TiltConsensus {
         let support = score(r: r, convergence: c)
         let agreeing = lines.filter { abs($0.tilt - predicted($0, r: r, convergence: c)) < 2 * Self.sigma }.count
         return StraightenEstimate(
-            angle: r, confidence: support / (support + 1.5), support: support, lines: agreeing)
+            angle: r, confidence: support / (support + Self.halfConfidenceSupport), support: support, lines: agreeing)
     }
 }

@@ -7,13 +7,14 @@ public struct StraightenEstimate: Hashable, Sendable, Codable {
     /// The straighten angle that levels the picture, in degrees counter-clockwise (the crop engine's
     /// `straightenAngle`), within ±``StraightenDetector/maximumAngle``; 0 when nothing was found.
     public var angle: Double
-    /// How sure the estimate is, 0…1: `support / (support + 1.5)`, so 0.5 when the agreeing lines add up to one and
-    /// a half times the picture's longer side.
+    /// How sure the estimate is, 0…1: `support / (support + 1.6)`, so 0.5 at a support of 1.6 (about a horizon
+    /// across the whole picture found at both analysis scales, or a few long verticals).
     public var confidence: Double
-    /// The total length of the lines that agree with ``angle``, in multiples of the picture's longer side (each
-    /// counted once per analysis scale it was found at).
+    /// The weight of the lines that agree with ``angle``: each line's length in multiples of the picture's longer
+    /// side to the power 1.5 (twice that for a vertical), times how well it agrees. A line found at both analysis
+    /// scales counts twice as long.
     public var support: Double
-    /// How many line segments agree with ``angle``.
+    /// How many lines agree with ``angle``.
     public var lines: Int
 
     /// Creates an estimate.

@@ -283,6 +283,16 @@ def main():
         ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
         wait_idle(driver)
         check(view(driver)["recipe"] == v4["recipe"], "Ctrl+Z undoes the straighten step")
+        # Auto levels the waterfall's horizon (measured on the server) and says so; Ctrl+Z takes it back.
+        driver.find_element(By.ID, "straighten-auto").click()
+        wait_idle(driver)
+        auto = view(driver)
+        notice = driver.find_element(By.ID, "message").text
+        check(abs(auto["angle"]) < 1 and notice.startswith("Levelled: "),
+              f"Auto levels the horizon (angle {auto['angle']}, message '{notice}')")
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_idle(driver)
+        check(view(driver)["recipe"] == v4["recipe"], "Ctrl+Z undoes Auto")
         driver.save_screenshot(os.path.join(args.out, "editor.png"))
 
         # Round trip of a drag on localhost.

@@ -1,5 +1,6 @@
 import CropInteraction
 import CropKit
+import CropTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -19,10 +20,11 @@ private struct Reply: Decodable {
     var image: ImageDescription?
     var stateMessage: ViewStateMessage?
     var message: String?
+    var notice: String?
     var state: EditorViewState? { stateMessage?.state }
 
     enum CodingKeys: String, CodingKey {
-        case type, session, restored, image, message
+        case type, session, restored, image, message, notice
         case stateMessage = "state"
     }
 }
@@ -57,6 +59,53 @@ private struct Conversation {
 }
 
 @Suite struct WebSocketProtocolTests {
+    @Test("Auto sets the measured straighten angle with a notice (mirrored after a flip), or refuses when unsure")
+    func autoStraighten() async throws {
+        func server(lines: Bool) throws -> EditorServer {
+            let configuration = EditorConfiguration(previewMaximumSide: 120)
+            let png = try ImageCodec.encode(tiltedScene(width: 360, height: 240, degrees: 5, seed: 2, lines: lines), as: .png)
+            let image = try EditedImage(
+                name: "scene.png", bytes: png, pipeline: configuration.pipeline, previewMaximumSide: 120)
+            return EditorServer(image: image, configuration: configuration, page: try EditorPage())
+        }
+        let tilted = try server(lines: true)
+        let measured = try ImagePipeline().estimateStraighten(.data(tilted.image.bytes)).angle
+        #expect(abs(measured - 5) < 0.2)
+        try await tilted.makeApplication(logger: quietLogger).test(.live) { client in
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                _ = try await talk.next()
+                let early = try await talk.send(#"{"type":"autoStraighten"}"#)
+                #expect(early.type == "error" && early.message?.contains("viewport") == true)
+                _ = try await talk.send(viewport)
+                let levelled = try await talk.send(#"{"type":"autoStraighten"}"#)
+                #expect(levelled.type == "state", "\(levelled.message ?? "")")
+                #expect(abs((levelled.state?.angle ?? 0) - measured) < 0.051, "\(String(describing: levelled.state?.angle))")
+                #expect(levelled.notice?.hasPrefix("Levelled: ") == true, "\(levelled.notice ?? "")")
+                // Flipped and back to 0°, Auto levels the mirrored picture; undo takes it back like any straighten.
+                _ = try await talk.send(.flip(.horizontal))
+                _ = try await talk.send(.straighten(angle: 0, isFinal: true))
+                let mirrored = try await talk.send(#"{"type":"autoStraighten"}"#)
+                #expect(abs((mirrored.state?.angle ?? 0) + measured) < 0.051)
+                let undone = try await talk.send(.undo)
+                #expect(undone.state?.angle == 0)
+            }
+        }
+        let plain = try server(lines: false)
+        try await plain.makeApplication(logger: quietLogger).test(.live) { client in
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                _ = try await talk.next()
+                let start = try await talk.send(viewport)
+                let unsure = try await talk.send(#"{"type":"autoStraighten"}"#)
+                #expect(unsure.type == "error", "\(unsure)")
+                #expect(unsure.message?.contains("the angle is unchanged") == true, "\(unsure.message ?? "")")
+                let next = try await talk.send(.straightenBy(delta: 0))
+                #expect(next.state?.angle == start.state?.angle)
+            }
+        }
+    }
+
     let viewport = EditorEvent.viewport(size: Size(width: 800, height: 600),
                                         insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
 

@@ -60,6 +60,7 @@
     if (msg.type === "state") {
       view = msg.state;
       draw();
+      if (msg.notice) setMessage(msg.notice);
     } else if (msg.type === "error") {
       setMessage(msg.message, true);
     }
@@ -292,6 +293,7 @@
   click("flip-v", () => ({ type: "flip", axis: "vertical" }));
   click("straighten-minus", () => ({ type: "straightenBy", delta: -0.1 }));
   click("straighten-plus", () => ({ type: "straightenBy", delta: 0.1 }));
+  click("straighten-auto", () => ({ type: "autoStraighten" }));
   click("aspect-swap", () => ({ type: "swapAspect" }));
   click("mode", () => ({ type: "mode", mode: view && view.mode === "pan" ? "crop" : "pan" }));
 
@@ -343,6 +345,8 @@
       send({ type: "rotate", direction: e.shiftKey ? "counterClockwise" : "clockwise", aspectPolicy: "followPicture" });
     } else if (e.key === "f" || e.key === "F") {
       send({ type: "flip", axis: e.shiftKey ? "vertical" : "horizontal" });
+    } else if (e.key === "a" || e.key === "A") {
+      send({ type: "autoStraighten" });
     } else {
       return;
     }
