@@ -1,6 +1,6 @@
 #!/bin/bash
 # Regenerates the auto-straighten fixtures from ../shared/testdata (libvips 8.14).
-# Each photo (orientation applied) is shrunk to 2048 px, turned CLOCKWISE by a known angle with `vips rotate`, cut to
+# Each photo (orientation applied, full resolution) is turned CLOCKWISE by a known angle with `vips rotate`, cut to
 # its inner 98% of the largest same-aspect rectangle (so no fill corner shows), and shrunk to 1024 px, the size
 # auto-straighten analyses (gray JPEG q85: the analysis reads luma only).
 # File names: NAME_ANGLE.jpg; the correction that levels it is +ANGLE degrees counter-clockwise.
@@ -9,7 +9,7 @@ data=${1:-../../../../../shared/testdata}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 turn() { # NAME SOURCE ANGLE
     local name=$1 src=$2 a=$3
-    [ -f "$tmp/$name.png" ] || vipsthumbnail "$src" -s 2048 -o "$tmp/$name.png[strip]"
+    [ -f "$tmp/$name.png" ] || vips autorot "$src" "$tmp/$name.png"
     local W H
     W=$(vipsheader -f width "$tmp/$name.png"); H=$(vipsheader -f height "$tmp/$name.png")
     vips rotate -- "$tmp/$name.png" "$tmp/r.v" "$a"
