@@ -44,7 +44,7 @@ public enum ImageOperation: Hashable, Sendable {
     /// crop's centre; the crop keeps its proportions and shrinks by the smallest factor that leaves no fill pixels.
     /// Successive straightens add up; the total must stay within −45…45.
     case straighten(Double)
-    /// Straighten by the tilt ``StraightenDetector`` measures on the picture as shown (the whole picture, EXIF
+    /// Straighten by the tilt `StraightenDetector` measures on the picture as shown (the whole picture, EXIF
     /// orientation applied, mirrored when earlier steps flip it), when its confidence is at least
     /// `minimumConfidence`; otherwise leave the angle alone and say so with a
     /// ``PipelineWarning/autoStraightenNotApplied(_:minimumConfidence:)`` warning. It adds to other straightens, and

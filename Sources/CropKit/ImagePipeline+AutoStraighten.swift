@@ -3,11 +3,11 @@ import CropGeometry
 import CropPixels
 
 extension ImagePipeline {
-    /// How far the picture's horizon or verticals are tilted: ``StraightenDetector`` run on a 1024-pixel copy,
+    /// How far the picture's horizon or verticals are tilted: `StraightenDetector` run on a 1024-pixel copy,
     /// decoded with shrink-on-load and shown as the EXIF orientation says.
     ///
     /// The estimate's angle is the straighten that levels the picture as shown (`CropState.straightenAngle`,
-    /// counter-clockwise); apply it with ``ImageOperation/straighten(_:)`` when ``StraightenEstimate/isConfident(minimum:)``,
+    /// counter-clockwise); apply it with ``ImageOperation/straighten(_:)`` when `StraightenEstimate.isConfident(minimum:)`,
     /// or let ``ImageOperation/autoStraighten(minimumConfidence:)`` do so.
     ///
     /// - Throws: ``CropKitError`` for an unreadable source.
