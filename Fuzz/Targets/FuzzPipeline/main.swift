@@ -1,5 +1,6 @@
 // libFuzzer target: the streaming pipeline end to end on a hostile file: one decode (with shrink-on-load), a small
-// resize or a straightened crop (band scheduler, source-row window), optional pixel steps, encoded to memory. Every
+// resize or a straightened crop (band scheduler, source-row window), optionally after an automatic straighten (the
+// line detector on whatever the file decodes to, applied at any confidence), optional pixel steps, encoded to memory. Every
 // run either gives an output of the promised size or fails with CropKitError; teardown after a mid-picture error must
 // not crash. The pixel limit keeps runs small.
 import CFuzzDriver
@@ -19,6 +20,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case 2: steps = [.turn(.clockwise), .crop(Rect(x: 1, y: 1, width: 30, height: 20)), .straighten(angle)]
     default: steps = [.resize(ResizeRequest(.width(17))), .roundCorners(.circle)]
     }
+    if control & 16 != 0 { steps.insert(.autoStraighten(minimumConfidence: 0), at: 0) }
     let options = SaveOptions(format: control & 8 != 0 ? .png : .jpeg)
     if let output = try? pipeline.run(.data(bytes), steps, to: .data(options)) {
         guard output.size.width >= 1, output.size.height >= 1, !output.bytes.isEmpty else {
