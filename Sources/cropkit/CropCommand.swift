@@ -24,13 +24,17 @@ struct CropCommand: ParsableCommand {
             at most --max-size; it is never enlarged unless --allow-upscale is given. With --aspect W:H its size is \
             exactly proportional (k·W × k·H); the aspect applies to the crop on the displayed picture, so an odd \
             --turn makes a 16:9 crop a 9:16 output. --save-recipe writes the crop as a resolution-independent recipe that \
-            `cropkit apply` replays on other sizes of the same photo.
+            `cropkit apply` replays on other sizes of the same photo. With --aspect W:H and no --rect, --gravity \
+            places the crop: an alignment (top, bottom-right …), attention or entropy (the part with the most \
+            interest, as `cropkit analyze` proposes it), or --focus X,Y keeps a focal point as near the middle as \
+            the picture allows.
 
             Examples:
               cropkit crop photo.jpg -o straight.jpg --straighten 7.5
               cropkit crop horizon.jpg -o level.jpg --straighten auto --save-recipe level.json
               cropkit crop photo.jpg -o face.jpg --rect 1200,400,800,800 --max-size 512
               cropkit crop photo.jpg -o banner.jpg --aspect 16:9 --save-recipe b.json
+              cropkit crop photo.jpg -o square.jpg --aspect 1:1 --gravity attention
               cropkit crop scan.png -o page.png --turn 90 --flip horizontal
             """)
 
@@ -67,9 +71,16 @@ struct CropCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the crop's recipe (JSON) to this file.", valueName: "file"))
     var saveRecipe: String?
 
+    @OptionGroup var placement: GravityOptions
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
+        if placement.focus != nil || placement.gravity != .center {
+            guard case .ratio = aspect?.lock, rect == nil else {
+                throw ValidationError("--gravity and --focus place an --aspect W:H crop; give --aspect W:H and no --rect.")
+            }
+        }
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1, got \(maxSize).") }
         if allowUpscale && maxSize == nil { throw ValidationError("--allow-upscale needs --max-size.") }
     }
@@ -81,7 +92,11 @@ struct CropCommand: ParsableCommand {
             if let saveRecipe { try FileIO.checkCanCreate(path: saveRecipe, overwrite: common.force) }
             let written: WrittenFile
             do {
-                written = try pipeline.run(.file(input), operations, to: sink)
+                var placed: Rect?
+                if case .ratio(let ratio) = aspect?.lock, placement.focus != nil || placement.gravity != .center {
+                    placed = try pipeline.placeCrop(.file(input), aspect: ratio, gravity: placement.resolved)
+                }
+                written = try pipeline.run(.file(input), operations(placed: placed), to: sink)
             } catch CropKitError.invalidRequest(name: "crop", _) where rect != nil {
                 // Say it in the command line's terms: the flag as given, the picture as shown.
                 let shown = try ImageSource.file(input).info(strict: common.strict).displayedSize
@@ -103,11 +118,12 @@ struct CropCommand: ParsableCommand {
     }
 
     /// The pipeline steps the arguments stand for, in the order the help describes: the aspect and the rectangle
-    /// (the largest rectangle of the aspect inside it), turns, flips, straighten, then the size.
-    var operations: [ImageOperation] {
+    /// (the largest rectangle of the aspect inside it, or the one `placed` by the gravity), turns, flips, straighten,
+    /// then the size.
+    func operations(placed: Rect? = nil) -> [ImageOperation] {
         var steps: [ImageOperation] = []
         if let aspect { steps.append(.aspect(aspect.lock)) }
-        if let rect { steps.append(.crop(rect.rect)) }
+        if let rect = placed ?? rect?.rect { steps.append(.crop(rect)) }
         steps += Array(repeating: .turn(.clockwise), count: turn?.quarterTurns ?? 0)
         steps += flip.map { .flip($0 == .horizontal ? .horizontal : .vertical) }
         if let straighten { steps.append(straighten.step) }

@@ -1,9 +1,10 @@
 import ArgumentParser
 import CropKit
 
-/// `--gravity G | --focus X,Y`: which part a fill or a thumbnail keeps (`resize`, `thumbnail`).
+/// `--gravity G | --focus X,Y`: which part a fill or a thumbnail keeps (`resize`, `thumbnail`), or where an aspect
+/// crop goes (`crop --aspect W:H`).
 struct GravityOptions: ParsableArguments {
-    @Option(help: "Which part a fill keeps (an alignment, attention or entropy); for resize --mode pad, where it goes.")
+    @Option(help: "Which part a fill or an --aspect crop keeps (an alignment, attention or entropy); for resize --mode pad, where it goes.")
     var gravity: Gravity = .center
 
     @Option(help: ArgumentHelp(

@@ -54,3 +54,30 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.contains("none.png"))
     }
 }
+
+/// `cropkit crop --aspect W:H --gravity …|--focus X,Y`: an aspect crop placed where the gravity says.
+@Suite struct PlacedAspectCropTests {
+    @Test("--gravity attention, entropy, an alignment or --focus place a 1:1 crop; the disc on the right is kept")
+    func placed() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(ImageCodec.encode(redDiscScene(x: 520, y: 150), as: .png)).write(to: URL(fileURLWithPath: dir + "/in.png"))
+        for flags in [["--gravity", "attention"], ["--gravity", "entropy"], ["--gravity", "right"], ["--focus", "0.9,0.5"]] {
+            let run = try CLI.run(["crop", "in.png", "-o", "out.png", "--aspect", "1:1", "--force", "--save-recipe", "r.json"] + flags, in: dir)
+            #expect(run.status == 0, "\(flags): \(run)")
+            let out = try CLI.load(dir + "/out.png")
+            #expect(out.width == 300 && out.height == 300, "\(flags)")
+            #expect(redPixels(out) > 2500, "\(flags) must keep the disc")
+            let recipe = try JSONDecoder().decode(Recipe.self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json")))
+            #expect(recipe.cropCenter.x > 0.6, "\(flags): \(recipe.cropCenter)")
+        }
+        let centred = try CLI.run(["crop", "in.png", "-o", "c.png", "--aspect", "1:1"], in: dir)
+        #expect(centred.status == 0)
+        #expect(redPixels(try CLI.load(dir + "/c.png")) == 0)
+        for bad in [["--gravity", "attention"], ["--aspect", "1:1", "--rect", "0,0,100,100", "--focus", "0.5,0.5"],
+                    ["--aspect", "original", "--gravity", "top"]] {
+            let run = try CLI.run(["crop", "in.png", "-o", "x.png"] + bad, in: dir)
+            #expect(run.status == 64 && run.stderr.contains("--aspect W:H"), "\(bad): \(run)")
+        }
+    }
+}
