@@ -44,7 +44,7 @@ extension ImagePipeline {
 
 extension ImagePipeline {
     /// The largest crop of `aspect` in the displayed picture (EXIF orientation applied), placed by `gravity`: where
-    /// ``proposeCrop(_:aspect:measure:)`` finds the most interest for ``Gravity/attention`` and ``Gravity/entropy``,
+    /// ``proposeCrop(_:aspect:measure:)`` finds the most interest for `Gravity.attention` and `Gravity.entropy`,
     /// at the alignment or as near the focal point as the picture allows otherwise (from the header alone).
     ///
     /// Give it to ``ImageOperation/crop(_:)`` after ``ImageOperation/aspect(_:)`` to render it.
