@@ -59,7 +59,8 @@ extension EditorServer {
                 {
                     guard var live = session else {
                         throw EditorError.invalidParameter(
-                            name: "event", reason: "the first event of a connection must be 'viewport', not 'autoStraighten'")
+                            name: "event",
+                            reason: "the first event of a connection must be 'viewport', not 'autoStraighten'")
                     }
                     let (state, notice) = try await autoStraighten(&live)
                     session = live

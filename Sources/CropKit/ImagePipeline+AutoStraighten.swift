@@ -7,8 +7,8 @@ extension ImagePipeline {
     /// decoded with shrink-on-load and shown as the EXIF orientation says.
     ///
     /// The estimate's angle is the straighten that levels the picture as shown (`CropState.straightenAngle`,
-    /// counter-clockwise); apply it with ``ImageOperation/straighten(_:)`` when `StraightenEstimate.isConfident(minimum:)`,
-    /// or let ``ImageOperation/autoStraighten(minimumConfidence:)`` do so.
+    /// counter-clockwise); apply it with ``ImageOperation/straighten(_:)`` when
+    /// `StraightenEstimate.isConfident(minimum:)`, or let ``ImageOperation/autoStraighten(minimumConfidence:)`` do so.
     ///
     /// - Throws: ``CropKitError`` for an unreadable source.
     public func estimateStraighten(_ source: ImageSource) throws(CropKitError) -> StraightenEstimate {

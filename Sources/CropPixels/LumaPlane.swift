@@ -19,7 +19,8 @@ public struct LumaPlane: Sendable {
 
     /// Creates a plane from values.
     public init(width: Int, height: Int, values: [Float]) {
-        precondition(width >= 1 && height >= 1 && values.count == width * height, "\(values.count) values for \(width)×\(height)")
+        precondition(
+            width >= 1 && height >= 1 && values.count == width * height, "\(values.count) values for \(width)×\(height)")
         self.width = width
         self.height = height
         self.values = values

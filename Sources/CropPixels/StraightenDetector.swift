@@ -13,15 +13,17 @@ import Musl
 /// 1. **Lines.** The picture is resized to ``analysisSide`` pixels on its longer side and turned into log-luma
 ///    (``LumaPlane/init(_:logarithmic:)``), so contrast counts by ratio, not by level. ``LineSegmentDetector`` finds
 ///    its straight edges on block means of that plane at about 512 pixels and at half of that (where soft or broken
-///    edges, like a blurred brick wall, join up). Segments within ±15.5° of horizontal or vertical are kept, and collinear ones are joined into lines
-///    (within 1° and 1.5 pixels). Each line weighs the square of its length in multiples of the picture's longer
-///    side, so a horizon across the frame outweighs a handful of short edges that happen to agree.
+///    edges, like a blurred brick wall, join up). Segments within ±15.5° of horizontal or vertical are kept, and
+///    collinear ones are joined into lines (within 1° and 3 pixels at 512). Each line weighs its length, in
+///    multiples of the picture's longer side, to the power 1.5, so a horizon across the frame outweighs a handful of
+///    short edges that happen to agree; a vertical line weighs twice that.
 /// 2. **Consensus.** Every candidate angle `r` in ±``maximumAngle`` is scored by the weight of the lines it
-///    explains, each through a Gaussian of σ = 0.3° on its residual. Horizontal segments must run at `r`. Vertical
-///    ones may converge on a vanishing point in direction `r` from the centre, at any distance down to 1.25 times the
-///    longer side (a building shot from below): a camera's roll is the direction of the vertical vanishing point
-///    whatever its pitch. The best angle is refined from its inliers' residuals.
-/// 3. **Confidence** grows with the agreeing length (``StraightenEstimate/confidence``). A flat lay, a close-up of a
+///    explains, each through a Gaussian of σ = 0.3° on its residual. Horizontal lines must run at `r` (letting them
+///    converge too lets hills and clouds explain any angle). Vertical ones may converge on a vanishing point in
+///    direction `r` from the centre, at any distance down to 1.25 times the longer side (a building shot from
+///    below): a camera's roll is the direction of the vertical vanishing point whatever its pitch. The best angle is
+///    refined from its inliers' residuals.
+/// 3. **Confidence** grows with the agreeing weight (``StraightenEstimate/confidence``). A flat lay, a close-up of a
 ///    face or a blurred background has few long lines, so its estimate is not applied.
 ///
 /// The result is deterministic. What it cannot know: lines that are tilted in the world (a roof, a car's bonnet in

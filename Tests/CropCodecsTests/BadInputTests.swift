@@ -176,7 +176,9 @@ struct BadInputTests {
         }
         let elapsed = ContinuousClock.now - start
         let growth = Measure.peakResidentBytes() - rssBefore
-        #expect(elapsed < .seconds(2), "took \(elapsed)")
+        // Header reads take microseconds; decoding even one 3.6-gigapixel claim would take minutes. The bound leaves
+        // room for a machine busy with the rest of the suite.
+        #expect(elapsed < .seconds(20), "took \(elapsed)")
         #expect(growth < 32 << 20, "peak RSS grew by \(growth >> 20) MB")
         // The header itself is readable: info reports the claimed size without decoding.
         #expect(try ImageInfo.read(Self.hugeJPEG()).storedSize == PixelSize(validWidth: 60000, height: 60000))
