@@ -24,16 +24,19 @@ actor EditSessionStore {
     let lifetime: Duration
     let capacity: Int
     let sessionConfiguration: EditorSession.Configuration
+    /// Where new sessions start (`nil`: the untouched picture).
+    let start: Recipe?
     private var entries: [String: Entry] = [:]
     /// The time now (injected, so expiry can be tested without waiting).
     private let now: @Sendable () -> ContinuousClock.Instant
 
     init(
         image: EditedImage, lifetime: Duration, capacity: Int, sessionConfiguration: EditorSession.Configuration,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        start: Recipe? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.now = now
         self.image = image
+        self.start = start
         self.lifetime = lifetime
         self.capacity = max(1, capacity)
         var configuration = sessionConfiguration
@@ -78,13 +81,14 @@ actor EditSessionStore {
         entries[id] = entry
     }
 
-    /// A new editor session for a connection: restored from `recipe`, or on the untouched picture.
+    /// A new editor session for a connection: restored from `recipe`, or at the start (the untouched picture unless
+    /// the server was given a start).
     func makeSession(recipe: Recipe?, viewportSize: Size, insets: EdgeInsets) throws -> EditorSession {
         try EditorSession(state: startState(recipe: recipe), viewportSize: viewportSize, insets: insets,
                           configuration: sessionConfiguration)
     }
 
-    /// The recipe of session `id`'s current state (the untouched picture before any edit).
+    /// The recipe of session `id`'s current state (the start before any edit).
     func recipe(session id: String) throws -> Recipe {
         guard var entry = entries[id], entry.connections > 0 || now() - entry.lastUsed <= lifetime else {
             throw EditorError.unknownSession(id)
@@ -120,7 +124,7 @@ actor EditSessionStore {
     }
 
     private func startState(recipe: Recipe?) throws -> CropState {
-        if let recipe {
+        if let recipe = recipe ?? start {
             return try CropState(recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation)
         }
         return try CropState(sourceSize: image.info.storedSize, orientation: image.info.orientation)

@@ -135,10 +135,9 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .originFailed(let url, let reason): "the origin failed for \(url): \(reason)"
         case .originTimedOut(let url, let seconds): "the origin did not deliver \(url) within \(seconds) s"
         case .autoStraightenUnsure(let e) where e.lines == 0:
-            "auto straighten found no straight lines near level or upright; the angle is unchanged"
+            "auto straighten found \(e.unsureText); the angle is unchanged"
         case .autoStraightenUnsure(let e):
-            "auto straighten is not sure (confidence \(Int((e.confidence * 100).rounded()))%, \(e.lines) lines suggest "
-                + "\((e.angle * 10).rounded() / 10)°); the angle is unchanged"
+            "auto straighten is not sure (\(e.unsureText)); the angle is unchanged"
         }
     }
 

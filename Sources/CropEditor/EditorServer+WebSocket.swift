@@ -70,6 +70,7 @@ extension EditorServer {
                 }
                 let event = try decoder.decode(EventMessage.self, from: Data(text.utf8)).event
                 let state: EditorViewState
+                var notice: String?
                 if var live = session {
                     state = try live.handle(event)
                     session = live
@@ -77,13 +78,15 @@ extension EditorServer {
                     let live = try await sessions.makeSession(recipe: recipe, viewportSize: size, insets: insets)
                     state = live.viewState
                     session = live
+                    // A new session starts at the server's start, if any: say what it is once.
+                    if recipe == nil { notice = start?.notice }
                 } else {
                     throw EditorError.invalidParameter(
                         name: "event",
                         reason: "the first event of a connection must be 'viewport', not '\(EventMessage.type(of: event))'")
                 }
                 await sessions.update(id: id, recipe: state.recipe)
-                reply = .state(state)
+                reply = .state(state, notice: notice)
             } catch {
                 reply = .error(message: EditorProtocol.explain(error))
             }
@@ -106,10 +109,7 @@ extension EditorServer {
         }
         let angle = session.state.isFlipped ? -estimate.angle : estimate.angle
         let state = try session.handle(.straighten(angle: angle, isFinal: true))
-        let rounded = (estimate.angle * 100).rounded() / 100
-        let sense = rounded == 0 ? "" : rounded > 0 ? " counter-clockwise" : " clockwise"
-        return (state, "Levelled: \(abs(rounded))°\(sense), from \(estimate.lines) straight lines "
-            + "(confidence \(Int((estimate.confidence * 100).rounded()))%)")
+        return (state, "Levelled: " + estimate.levelledText)
     }
 }
 

@@ -32,19 +32,24 @@ public struct EditorServer: Sendable {
     public let page: EditorPage
     /// The render admission queue shared by the render API and Done.
     public let renderQueue: RenderQueue
+    /// Where new sessions start (`nil`: the untouched picture).
+    public let start: EditorStart?
     let sessions: EditSessionStore
 
-    /// Creates a server for `image`.
-    public init(image: EditedImage, configuration: EditorConfiguration = EditorConfiguration(), page: EditorPage)
-    {
+    /// Creates a server for `image`, whose sessions start at `start` (a proposal or a saved recipe) when given.
+    public init(
+        image: EditedImage, configuration: EditorConfiguration = EditorConfiguration(), page: EditorPage,
+        start: EditorStart? = nil
+    ) {
         self.configuration = configuration
         self.image = image
         self.page = page
+        self.start = start
         self.renderQueue = RenderQueue(
             concurrency: configuration.renderConcurrency, capacity: configuration.renderQueueCapacity)
         self.sessions = EditSessionStore(
             image: image, lifetime: configuration.sessionLifetime, capacity: configuration.maximumSessions,
-            sessionConfiguration: configuration.session, now: configuration.now)
+            sessionConfiguration: configuration.session, start: start?.recipe, now: configuration.now)
     }
 
     /// The HTTP application: the routes above, listening on ``EditorConfiguration/host`` and ``EditorConfiguration/port``.

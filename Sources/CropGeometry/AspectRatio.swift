@@ -52,6 +52,12 @@ public struct AspectRatio: Hashable, Sendable, CustomStringConvertible {
         AspectRatio(uncheckedWidth: height, height: width)
     }
 
+    /// The largest size of this ratio that fits in `bounds` (as wide or as tall as it).
+    public func largestSize(in bounds: Size) -> Size {
+        let width = Swift.min(bounds.width, bounds.height * value)
+        return Size(width: width, height: width / value)
+    }
+
     /// 1:1.
     public static let square = AspectRatio(uncheckedWidth: 1, height: 1)
 

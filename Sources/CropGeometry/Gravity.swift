@@ -10,6 +10,11 @@ public enum Gravity: Hashable, Sendable, Codable {
     /// Keep this point as near the crop's centre as the picture allows. `x` and `y` are fractions (0…1) of the
     /// picture's width and height, from its top-left corner.
     case focus(Point)
+    /// Keep this point as near the crop's centre as the picture allows, in the picture's pixels (`x`, `y` from its
+    /// top-left corner). `ImagePipeline` reads it in the displayed source picture (EXIF orientation applied) and
+    /// carries it through the crop, turns and straighten to the picture the step sees; ``place(_:in:)`` reads it in
+    /// `bounds`' coordinates.
+    case pixelFocus(Point)
     /// Where the eye goes: edges, saturated colour and skin.
     case attention
     /// Where the information is: local luma entropy.
@@ -29,7 +34,7 @@ public enum Gravity: Hashable, Sendable, Codable {
     public var isSmart: Bool {
         switch self {
         case .attention, .entropy: true
-        case .alignment, .focus: false
+        case .alignment, .focus, .pixelFocus: false
         }
     }
 
@@ -54,6 +59,11 @@ public enum Gravity: Hashable, Sendable, Codable {
             return Rect(
                 x: bounds.minX + start(point.x, size.width, bounds.width),
                 y: bounds.minY + start(point.y, size.height, bounds.height), width: size.width, height: size.height)
+        case .pixelFocus(let point):
+            return Gravity.focus(Point(
+                x: bounds.width > 0 ? (point.x - bounds.minX) / bounds.width : 0.5,
+                y: bounds.height > 0 ? (point.y - bounds.minY) / bounds.height : 0.5)
+            ).place(size, in: bounds)
         case .attention, .entropy:
             return Alignment.center.place(size, in: bounds)
         }

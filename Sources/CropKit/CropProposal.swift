@@ -11,7 +11,8 @@ public struct CropProposal: Hashable, Sendable {
     public var rect: Rect
     /// The share (0…1) of the picture's interest inside `rect`; 0 when the picture has none (then `rect` is centred).
     public var score: Double
-    /// The crop as a state: `state.recipe` saves it, `ImageOperation.cropState(state)` renders it.
+    /// The crop as a state, with the aspect locked: `state.recipe` saves it, `ImageOperation.cropState(state)` renders
+    /// it, and the editor opens it so a person can move it at the same aspect.
     public var state: CropState
 }
 
@@ -35,9 +36,8 @@ extension ImagePipeline {
         // The window's centre, with the largest rectangle of the exact aspect (the box's was rounded).
         let shown = opened.displayedSize
         let full = Rect(x: 0, y: 0, width: Double(shown.width), height: Double(shown.height))
-        let width = Swift.min(full.width, full.height * ratio)
-        let rect = Gravity.focus(on: window, in: full).place(Size(width: width, height: width / ratio), in: full)
-        let state = try cropState(source, [.crop(rect)])
+        let rect = Gravity.focus(on: window, in: full).place(aspect.largestSize(in: full.size), in: full)
+        let state = try cropState(source, [.aspect(.ratio(aspect)), .crop(rect)])
         return CropProposal(measure: measure, rect: rect, score: share, state: state)
     }
 }
@@ -56,8 +56,6 @@ extension ImagePipeline {
         }
         let shown = try source.info(strict: strict).displayedSize
         let full = Rect(x: 0, y: 0, width: Double(shown.width), height: Double(shown.height))
-        let ratio = Double(aspect.width) / Double(aspect.height)
-        let width = Swift.min(full.width, full.height * ratio)
-        return gravity.place(Size(width: width, height: width / ratio), in: full)
+        return gravity.place(aspect.largestSize(in: full.size), in: full)
     }
 }

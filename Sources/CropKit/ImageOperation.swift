@@ -51,6 +51,11 @@ public enum ImageOperation: Hashable, Sendable {
     /// the run's ``RenderReport/autoStraighten`` holds the estimate. Costs a second, small decode (at most
     /// 1024 pixels, shrunk on load) before the render.
     case autoStraighten(minimumConfidence: Double = StraightenEstimate.defaultMinimumConfidence)
+    /// The largest crop of this aspect in the picture as shown (EXIF orientation applied), with the aspect locked,
+    /// placed by `gravity`: at an alignment, as near a focal point as the picture allows, or where attention or
+    /// entropy finds the most interest (``ImagePipeline/proposeCrop(_:aspect:measure:)``, which costs a small
+    /// shrink-on-load decode). Must be the first geometric step.
+    case aspectCrop(AspectRatio, gravity: Gravity = .center)
     /// Start from a saved crop: it applies to this source at its resolution. Must be the first geometric step.
     case recipe(Recipe)
     /// Start from a crop state made for this very source (same stored size and EXIF orientation). Must be the first
@@ -87,7 +92,7 @@ public enum ImageOperation: Hashable, Sendable {
 
     package var group: Group {
         switch self {
-        case .crop, .aspect, .turn, .flip, .straighten, .autoStraighten, .recipe, .cropState: .geometry
+        case .crop, .aspect, .turn, .flip, .straighten, .autoStraighten, .aspectCrop, .recipe, .cropState: .geometry
         case .fit, .resize, .thumbnail: .size
         case .roundCorners, .border, .background: .pixels
         }
@@ -102,6 +107,7 @@ public enum ImageOperation: Hashable, Sendable {
         case .flip: "flip"
         case .straighten: "straighten"
         case .autoStraighten: "autoStraighten"
+        case .aspectCrop: "aspectCrop"
         case .recipe: "recipe"
         case .cropState: "cropState"
         case .fit: "fit"

@@ -3,33 +3,41 @@ import CropGeometry
 import CropPixels
 
 extension ImageOperation {
-    /// The gravity of a fill resize or a thumbnail, when it is ``Gravity/attention`` or ``Gravity/entropy``.
-    var smartGravity: Gravity? {
+    /// The gravity of a fill resize or a thumbnail.
+    var fillGravity: Gravity? {
         switch self {
         case .resize(let request):
-            if case .fill(let gravity) = request.mode, gravity.isSmart { return gravity }
+            if case .fill(let gravity) = request.mode { return gravity }
             return nil
         case .thumbnail(let request):
-            return request.gravity.isSmart ? request.gravity : nil
+            return request.gravity
         default:
             return nil
         }
     }
 
-    /// The same step with `gravity` in place of a smart one.
-    func replacingSmartGravity(with gravity: Gravity) -> ImageOperation {
+    /// The gravity of a fill resize or a thumbnail, when it is ``Gravity/attention`` or ``Gravity/entropy``.
+    var smartGravity: Gravity? { fillGravity.flatMap { $0.isSmart ? $0 : nil } }
+
+    /// The same step with `gravity` in place of its fill gravity when `replaced` says so.
+    func replacingFillGravity(with gravity: Gravity, where replaced: (Gravity) -> Bool = { _ in true }) -> ImageOperation {
         switch self {
         case .resize(var request):
-            guard case .fill(let old) = request.mode, old.isSmart else { return self }
+            guard case .fill(let old) = request.mode, replaced(old) else { return self }
             request.mode = .fill(gravity: gravity)
             return .resize(request)
         case .thumbnail(var request):
-            guard request.gravity.isSmart else { return self }
+            guard replaced(request.gravity) else { return self }
             request.gravity = gravity
             return .thumbnail(request)
         default:
             return self
         }
+    }
+
+    /// The same step with `gravity` in place of a smart one.
+    func replacingSmartGravity(with gravity: Gravity) -> ImageOperation {
+        replacingFillGravity(with: gravity, where: \.isSmart)
     }
 }
 

@@ -81,7 +81,7 @@ public struct ImagePipeline: Sendable {
         try sink.checkWritable()
         var opened = try open(source)
         let (straightened, estimate, warning) = try resolveAutoStraighten(source, opened, operations)
-        var operations = straightened
+        var operations = try resolvePlacement(source, opened, straightened)
         if let gravity = operations.lazy.compactMap(\.smartGravity).first {
             (operations, opened, _, _) = try resolveSmartGravity(source, opened, operations, gravity)
         }
@@ -101,12 +101,13 @@ public struct ImagePipeline: Sendable {
     }
 
     /// The crop state the geometric steps of `operations` fold into for `source`, from its header alone (nothing
-    /// is decoded, except a small copy to measure an ``ImageOperation/autoStraighten(minimumConfidence:)``): what a
-    /// run would render, for showing or saving as a recipe before rendering.
+    /// is decoded, except a small copy to measure an ``ImageOperation/autoStraighten(minimumConfidence:)`` or to place
+    /// an ``ImageOperation/aspectCrop(_:gravity:)`` by attention or entropy): what a run would render, for showing or
+    /// saving as a recipe before rendering.
     public func cropState(_ source: ImageSource, _ operations: [ImageOperation]) throws(CropKitError) -> CropState {
         try PipelinePlan.validate(operations)
         let opened = try open(source)
-        let resolved = try resolveAutoStraighten(source, opened, operations).operations
+        let resolved = try resolvePlacement(source, opened, resolveAutoStraighten(source, opened, operations).operations)
         return try PipelinePlan(
             resolved, storedSize: opened.storedSize, orientation: opened.info.orientation, maxThreads: maxThreads
         ).state

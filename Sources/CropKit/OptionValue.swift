@@ -88,13 +88,25 @@ public enum OptionValue {
         Alignment.allCases.first { name(of: $0) == text }
     }
 
-    /// A focal point `X,Y` as fractions of the picture (0…1 each, from the top-left corner).
-    public static func focus(_ text: String) -> Point? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), (0...1).contains(x),
-            (0...1).contains(y)
-        else { return nil }
-        return Point(x: x, y: y)
+    /// A focal point: `X,Y` as fractions of the picture (0…1 each, from the top-left corner), a `Gravity.focus`;
+    /// or `X,Ypx` (or `Xpx,Ypx`) in the displayed picture's pixels, a `Gravity.pixelFocus` (each ≥ 0). Decided: pixels are marked, so `1,1` is never ambiguous.
+    public static func focus(_ text: String) -> Gravity? {
+        var text = Substring(text)
+        var inPixels = false
+        if text.hasSuffix("px") {
+            inPixels = true
+            text = text.dropLast(2)
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { part -> Substring in
+            guard inPixels, part.hasSuffix("px") else { return part }
+            return part.dropLast(2)
+        }
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
+            return nil
+        }
+        if inPixels { return x >= 0 && y >= 0 ? .pixelFocus(Point(x: x, y: y)) : nil }
+        guard (0...1).contains(x), (0...1).contains(y) else { return nil }
+        return .focus(Point(x: x, y: y))
     }
 
     /// The kebab-case name of `alignment` (`topLeft` → `top-left`).

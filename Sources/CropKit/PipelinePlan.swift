@@ -38,6 +38,7 @@ struct PipelinePlan {
             }
             if case .recipe = operation, index > 0 { try requireFirst(operation, index, operations) }
             if case .cropState = operation, index > 0 { try requireFirst(operation, index, operations) }
+            if case .aspectCrop = operation, index > 0 { try requireFirst(operation, index, operations) }
             if case .autoStraighten = operation,
                 operations[..<index].contains(where: { if case .autoStraighten = $0 { true } else { false } })
             {
@@ -118,7 +119,7 @@ struct PipelinePlan {
         let geometric = operations.filter { $0.group == .geometry }
         let choosesRegion = geometric.contains {
             switch $0 {
-            case .crop, .aspect, .recipe, .cropState: true
+            case .crop, .aspect, .aspectCrop, .recipe, .cropState: true
             default: false
             }
         }
@@ -152,6 +153,11 @@ struct PipelinePlan {
                     warnings.append(.cropClipped(requested: rect, clipped: inside, picture: picture.size))
                 }
                 try mappingErrors { try state.setCrop(inside) }
+            case .aspectCrop(let ratio, let gravity):
+                // A smart gravity was resolved to a focal point before planning; unresolved, it centres.
+                let picture = Rect(size: state.uprightSize.size)
+                state.setLock(.ratio(ratio))
+                try mappingErrors { try state.setCrop(gravity.place(ratio.largestSize(in: picture.size), in: picture)) }
             case .aspect(let lock):
                 state.setLock(lock)
                 if lock != .free { try mappingErrors { try state.setCrop(state.crop) } }

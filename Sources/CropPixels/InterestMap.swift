@@ -31,7 +31,7 @@ public struct InterestMap: Sendable {
         switch gravity {
         case .attention: .attention
         case .entropy: .entropy
-        case .alignment, .focus: nil
+        case .alignment, .focus, .pixelFocus: nil
         }
     }
 

@@ -14,7 +14,8 @@ import Foundation
 /// | `aspect` | `W:H`, `original`, `free` |
 /// | `width`, `height`, `size` | one of them: a width, a height, or a `WxH` box |
 /// | `mode` | `fit`, `fill`, `pad`, `stretch` (with `size`) |
-/// | `gravity` | `center`, `top`, … `bottom-right` |
+/// | `gravity` | `center`, `top`, … `bottom-right`, `attention`, `entropy`: what a fill keeps, or (without a size) where an `aspect=W:H` crop goes |
+/// | `focus` | `x,y` as fractions, or `x,ypx` in displayed pixels: a focal point instead of `gravity` |
 /// | `filter` | `nearest`, `box`, `bilinear`, `bicubic`, `mitchell`, `lanczos3` |
 /// | `linear` | flag: filter in linear light |
 /// | `background` | the `pad` colour |
@@ -142,9 +143,8 @@ public struct ImageQuery: Sendable {
                 throw .invalidRecipe(reason: error.description)
             }
         }
-        if let lock = try value("aspect", { try? AspectLock(string: $0) }, "W:H, original or free") {
-            operations.append(.aspect(lock))
-        }
+        let aspectLock = try value("aspect", { try? AspectLock(string: $0) }, "W:H, original or free")
+        if let aspectLock { operations.append(.aspect(aspectLock)) }
         if let rect = try value("rect", OptionValue.rect, "X,Y,W,H with W, H > 0") { operations.append(.crop(rect)) }
         let turns = try value("turn", OptionValue.quarterTurns, "90, 180, 270 or -90") ?? 0
         operations += Array(repeating: .turn(.clockwise), count: turns)
@@ -177,11 +177,13 @@ public struct ImageQuery: Sendable {
         }
         var gravity = try value(
             "gravity", OptionValue.gravity, "a gravity such as center, top, bottom-right, attention or entropy") ?? .center
-        if let focus = try value("focus", OptionValue.focus, "x,y as fractions of the picture (0…1 each)") {
+        if let focus = try value(
+            "focus", OptionValue.focus, "x,y as fractions of the picture (0…1 each) or x,ypx in its displayed pixels")
+        {
             guard values["gravity"] == nil else {
                 throw .invalidParameter(name: "focus", reason: "give focus or gravity, not both")
             }
-            gravity = .focus(focus)
+            gravity = focus
         }
         if values["mode"] == "pad", !(gravity.isAlignment) {
             throw .invalidParameter(name: "gravity", reason: "mode=pad places the picture by an alignment such as top")
@@ -199,8 +201,19 @@ public struct ImageQuery: Sendable {
             operations.append(.resize(ResizeRequest(
                 target, mode: mode, filter: filter ?? .lanczos3, linearLight: linear)))
         } else {
-            if let name = Self.resizeNames.first(where: { values[$0] != nil }) {
-                throw .invalidParameter(name: name, reason: "applies only with width, height or size")
+            // Without a size, gravity or focus places an aspect=W:H crop (as `cropkit crop --aspect --gravity` does).
+            var placing: Set<String> = []
+            if case .ratio(let ratio)? = aspectLock, values["rect"] == nil,
+                let index = operations.firstIndex(of: .aspect(.ratio(ratio)))
+            {
+                placing = ["gravity", "focus"]
+                if values["gravity"] != nil || values["focus"] != nil {
+                    operations[index] = .aspectCrop(ratio, gravity: gravity)
+                }
+            }
+            if let name = Self.resizeNames.first(where: { values[$0] != nil && !placing.contains($0) }) {
+                let alternative = ["gravity", "focus"].contains(name) ? ", or to place aspect=W:H without rect" : ""
+                throw .invalidParameter(name: name, reason: "applies only with width, height or size\(alternative)")
             }
             let cap = PixelSize(validWidth: maximumOutputSide, height: maximumOutputSide)
             operations.append(.fit(within: cap))

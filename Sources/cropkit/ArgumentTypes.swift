@@ -113,17 +113,18 @@ extension Gravity: ExpressibleByArgument {
         case .attention: "attention"
         case .entropy: "entropy"
         case .focus(let point): "\(point.x),\(point.y)"
+        case .pixelFocus(let point): "\(point.x),\(point.y)px"
         }
     }
 }
 
-/// `--focus X,Y`: a focal point as fractions of the picture.
+/// `--focus X,Y`: a focal point as fractions of the picture, or `X,Ypx` in its displayed pixels.
 struct FocusArgument: ExpressibleByArgument {
-    var point: Point
+    var gravity: Gravity
 
     init?(argument: String) {
-        guard let point = OptionValue.focus(argument) else { return nil }
-        self.point = point
+        guard let gravity = OptionValue.focus(argument) else { return nil }
+        self.gravity = gravity
     }
 }
 

@@ -92,11 +92,7 @@ struct CropCommand: ParsableCommand {
             if let saveRecipe { try FileIO.checkCanCreate(path: saveRecipe, overwrite: common.force) }
             let written: WrittenFile
             do {
-                var placed: Rect?
-                if case .ratio(let ratio) = aspect?.lock, placement.focus != nil || placement.gravity != .center {
-                    placed = try pipeline.placeCrop(.file(input), aspect: ratio, gravity: placement.resolved)
-                }
-                written = try pipeline.run(.file(input), operations(placed: placed), to: sink)
+                written = try pipeline.run(.file(input), operations(), to: sink)
             } catch CropKitError.invalidRequest(name: "crop", _) where rect != nil {
                 // Say it in the command line's terms: the flag as given, the picture as shown.
                 let shown = try ImageSource.file(input).info(strict: common.strict).displayedSize
@@ -118,12 +114,16 @@ struct CropCommand: ParsableCommand {
     }
 
     /// The pipeline steps the arguments stand for, in the order the help describes: the aspect and the rectangle
-    /// (the largest rectangle of the aspect inside it, or the one `placed` by the gravity), turns, flips, straighten,
-    /// then the size.
-    func operations(placed: Rect? = nil) -> [ImageOperation] {
+    /// (the largest rectangle of the aspect inside it, or placed by the gravity), turns, flips, straighten, then the
+    /// size.
+    func operations() -> [ImageOperation] {
         var steps: [ImageOperation] = []
-        if let aspect { steps.append(.aspect(aspect.lock)) }
-        if let rect = placed ?? rect?.rect { steps.append(.crop(rect)) }
+        if case .ratio(let ratio) = aspect?.lock, placement.focus != nil || placement.gravity != .center {
+            steps.append(.aspectCrop(ratio, gravity: placement.resolved))
+        } else if let aspect {
+            steps.append(.aspect(aspect.lock))
+        }
+        if let rect = rect?.rect { steps.append(.crop(rect)) }
         steps += Array(repeating: .turn(.clockwise), count: turn?.quarterTurns ?? 0)
         steps += flip.map { .flip($0 == .horizontal ? .horizontal : .vertical) }
         if let straighten { steps.append(straighten.step) }

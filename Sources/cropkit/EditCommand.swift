@@ -4,7 +4,8 @@ import CropKit
 import Dispatch
 import Foundation
 
-/// `cropkit edit [IMAGE] [--port P] [--host H] [--open]`: the browser crop editor on a local web server.
+/// `cropkit edit [IMAGE] [--port P] [--host H] [--open] [--recipe FILE | --aspect W:H --gravity G --straighten auto]`:
+/// the browser crop editor on a local web server, starting from the untouched picture, a saved recipe or a proposal.
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
@@ -16,8 +17,15 @@ struct EditCommand: ParsableCommand {
             the bundled sample photo is edited. The same server answers POST /api/render for apps. Stop it with \
             Ctrl-C.
 
+            The editor starts from the untouched picture, from a saved crop (--recipe), or from a crop CropKit \
+            proposes: --aspect W:H with --gravity attention|entropy|top… or --focus X,Y places the crop as \
+            `cropkit crop` would, and --straighten auto levels the picture when it is sure. The page draws the \
+            proposal, says what it is, and the person moves it from there.
+
             Examples:
               cropkit edit photo.jpg --open
+              cropkit edit photo.jpg --aspect 1:1 --gravity attention --straighten auto
+              cropkit edit photo.jpg --recipe level.json
               cropkit edit --port 8080
             """)
 
@@ -45,6 +53,19 @@ struct EditCommand: ParsableCommand {
     @Option(help: "Render requests that may wait for a slot; more are answered 503.")
     var renderQueue = 8
 
+    @Option(help: ArgumentHelp("Start from this saved crop recipe (JSON).", valueName: "file"))
+    var recipe: String?
+
+    @Option(help: "Start from the largest crop of this aspect (W:H), placed by --gravity or --focus.")
+    var aspect: AspectArgument?
+
+    @OptionGroup var placement: GravityOptions
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Start straightened: degrees counter-clockwise, −45…45, or auto.", valueName: "degrees|auto"))
+    var straighten: StraightenArgument?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be in 0…65535.") }
         guard maxRequestMB >= 1 else { throw ValidationError("--max-request-mb must be at least 1.") }
@@ -53,6 +74,41 @@ struct EditCommand: ParsableCommand {
             throw ValidationError("--render-concurrency must be at least 1.")
         }
         guard renderQueue >= 0 else { throw ValidationError("--render-queue must not be negative.") }
+        if recipe != nil, aspect != nil || straighten != nil || placement.focus != nil || placement.gravity != .center {
+            throw ValidationError("--recipe says the whole crop; give it or --aspect/--gravity/--focus/--straighten.")
+        }
+        if placement.focus != nil || placement.gravity != .center {
+            guard case .ratio = aspect?.lock else {
+                throw ValidationError("--gravity and --focus place an --aspect W:H crop; give --aspect W:H.")
+            }
+        }
+    }
+
+    /// The proposal's steps: the aspect crop, placed by the gravity, then the straighten.
+    var startOperations: [ImageOperation] {
+        var steps: [ImageOperation] = []
+        if case .ratio(let ratio) = aspect?.lock {
+            steps.append(.aspectCrop(ratio, gravity: placement.resolved))
+        } else if let aspect {
+            steps.append(.aspect(aspect.lock))
+        }
+        if let straighten { steps.append(straighten.step) }
+        return steps
+    }
+
+    /// Where sessions start: the recipe, the proposal, or (`nil`) the untouched picture.
+    private func start(bytes: [UInt8], pipeline: ImagePipeline) throws -> EditorStart? {
+        if let recipe {
+            let loaded: Recipe
+            do { loaded = try Recipe(json: Data(try FileIO.readFile(atPath: recipe))) } catch {
+                throw CommandError("\(recipe): \(describe(error))")
+            }
+            // Checked now, so a recipe that cannot apply fails here rather than in the page.
+            _ = try pipeline.cropState(.data(bytes), [.recipe(loaded)])
+            return EditorStart(recipe: loaded, notice: "Started from \((recipe as NSString).lastPathComponent)")
+        }
+        let steps = startOperations
+        return steps.isEmpty ? nil : try EditorStart.proposed(for: .data(bytes), steps, pipeline: pipeline)
     }
 
     func run() throws {
@@ -62,11 +118,13 @@ struct EditCommand: ParsableCommand {
         if let renderConcurrency { configuration.renderConcurrency = renderConcurrency }
         let path = try imagePath()
         let edited: EditedImage
+        let start: EditorStart?
         do {
             let bytes = try ImageSource.file(path).bytes()
             edited = try EditedImage(
                 name: (path as NSString).lastPathComponent, bytes: bytes, pipeline: configuration.pipeline,
                 previewMaximumSide: configuration.previewMaximumSide)
+            start = try self.start(bytes: bytes, pipeline: configuration.pipeline)
         } catch {
             reportFailure("cannot edit \(path): \(error)")
             throw ExitCode.failure
@@ -76,7 +134,7 @@ struct EditCommand: ParsableCommand {
             reportFailure("\(error)")
             throw ExitCode.failure
         }
-        let server = EditorServer(image: edited, configuration: configuration, page: page)
+        let server = EditorServer(image: edited, configuration: configuration, page: page, start: start)
         let host = self.host, open = self.open
         do {
             try runBlocking {
@@ -85,7 +143,7 @@ struct EditCommand: ParsableCommand {
                     // Written unbuffered: scripts wait for this line to learn the port.
                     FileHandle.standardOutput.write(Data("""
                         cropkit edit: editing \(edited.name) (\(edited.info.displayedSize)) at \(url)
-                        Press Ctrl-C to stop.
+                        \(start?.notice.map { $0 + "\n" } ?? "")Press Ctrl-C to stop.
 
                         """.utf8))
                     if open { openInBrowser(url) }

@@ -8,12 +8,12 @@ struct GravityOptions: ParsableArguments {
     var gravity: Gravity = .center
 
     @Option(help: ArgumentHelp(
-        "Keep this point, as fractions of the picture (0.5,0.5 is the centre), as near the middle as it allows.",
+        "Keep this point as near the middle as the picture allows: fractions (0.5,0.5 is the centre), or displayed pixels with px (1200,800px).",
         valueName: "x,y"))
     var focus: FocusArgument?
 
     /// The gravity the flags ask for: the focus when given, else `--gravity`.
-    var resolved: Gravity { focus.map { .focus($0.point) } ?? gravity }
+    var resolved: Gravity { focus?.gravity ?? gravity }
 
     func validate() throws {
         if focus != nil && gravity != .center { throw ValidationError("Give --focus or --gravity, not both.") }

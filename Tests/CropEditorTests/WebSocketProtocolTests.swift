@@ -106,6 +106,54 @@ private struct Conversation {
         }
     }
 
+    @Test("a server given a proposal starts each new session at it, says so once, and Done on it renders the proposal")
+    func startsFromTheProposal() async throws {
+        let configuration = EditorConfiguration(previewMaximumSide: 120)
+        // 900×300, the red disc at (700, 150): the centred square misses it, the attention square keeps it.
+        let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
+        let image = try EditedImage(name: "disc.jpg", bytes: jpeg, pipeline: configuration.pipeline, previewMaximumSide: 120)
+        let start = try EditorStart.proposed(
+            for: .data(jpeg), [.aspectCrop(.square, gravity: .attention), .autoStraighten()], pipeline: configuration.pipeline)
+        let proposal = try ImagePipeline().proposeCrop(.data(jpeg), aspect: .square, measure: .attention)
+        #expect(start.recipe == proposal.state.recipe)  // a flat scene: auto-straighten is unsure and adds nothing
+        let notice = try #require(start.notice)
+        #expect(notice.hasPrefix("Proposed: the 1:1 crop with the most attention ("), "\(notice)")
+        #expect(notice.contains("; not levelled ("), "\(notice)")
+        let server = EditorServer(image: image, configuration: configuration, page: try EditorPage(), start: start)
+        let notes = Notes()
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                await notes.set(session: try #require(try await talk.next().session))
+                let first = try await talk.send(viewport)
+                #expect(first.notice == notice)
+                #expect(first.state?.recipe == start.recipe)
+                #expect(first.state?.aspect == .ratio(.square))
+                // The person moves it from there; the notice is not repeated.
+                let moved = try await talk.send(.straighten(angle: 2, isFinal: true))
+                #expect(moved.notice == nil && moved.state?.angle == 2)
+                _ = try await talk.send(.undo)
+            }
+            let id = await notes.session
+            try await client.execute(uri: "/api/sessions/\(id)/render?format=png", method: .post) { response in
+                #expect(response.status == .ok)
+                let rendered = try Image(source: .data(response.bytes))
+                #expect(rendered.size == PixelSize(validWidth: 300, height: 300))
+                #expect(redPixels(rendered.pixels) > 2500)  // the whole disc: π·30² ≈ 2,827 pixels
+            }
+        }
+        // Without a start, the same picture opens untouched: the whole 900×300.
+        let plain = EditorServer(image: image, configuration: configuration, page: try EditorPage())
+        try await plain.makeApplication(logger: quietLogger).test(.live) { client in
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                _ = try await talk.next()
+                let first = try await talk.send(viewport)
+                #expect(first.notice == nil && first.state?.outputSize == PixelSize(validWidth: 900, height: 300))
+            }
+        }
+    }
+
     let viewport = EditorEvent.viewport(size: Size(width: 800, height: 600),
                                         insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
 

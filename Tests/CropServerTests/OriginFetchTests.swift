@@ -75,7 +75,7 @@ final class LoopbackOrigin: Sendable {
 struct OriginFetchTests {
     /// A service fetching from `allowed` prefixes, private addresses allowed (the origin is on loopback).
     static func service(
-        _ allowed: [String], allowPrivate: Bool = true, maximumBytes: Int = 100_000, timeout: Double = 1
+        _ allowed: [String], allowPrivate: Bool = true, maximumBytes: Int = 100_000, timeout: Double = 10
     ) throws -> ImageService {
         try ServedFolder.service { configuration in
             configuration.origins = OriginFetcher(
@@ -158,7 +158,9 @@ struct OriginFetchTests {
         let origin = try LoopbackOrigin()
         try await origin.live { port in
             let base = "http://127.0.0.1:\(port)/photos/"
-            let service = try Self.service([base], timeout: 0.5)
+            // Only the slow origin meets the 0.5-s timeout; the others get 20 s, so a machine loaded by the rest of
+            // the suite cannot turn their answers into timeouts (a streamed body once took longer than 0.5 s).
+            let quick = try Self.service([base], timeout: 0.5), patient = try Self.service([base], timeout: 20)
             let cases: [(String, HTTPResponse.Status, String)] = [
                 ("big.jpg", .contentTooLarge, "sourceTooLarge"), ("big-stream.jpg", .contentTooLarge, "sourceTooLarge"),
                 ("slow.jpg", .gatewayTimeout, "originTimedOut"), ("missing.jpg", .notFound, "notFound"),
@@ -167,6 +169,7 @@ struct OriginFetchTests {
             // The slow origin answers a whole JPEG after 6 s, so its 504 proves the 0.5-s timeout cut the fetch short
             // (a fetch that waited would have rendered it); no wall-clock bound, which a loaded machine could break.
             for (name, status, expected) in cases {
+                let service = name == "slow.jpg" ? quick : patient
                 let answer = try await get(service, try Self.fetch(base + name))
                 #expect(answer.status == status, "\(name): \(message(answer.body))")
                 #expect(problem(answer.body) == expected, "\(name)")
@@ -174,7 +177,8 @@ struct OriginFetchTests {
             // Nothing listens on port 1: the connection is refused, a 502 (async-http-client retries connecting until
             // the fetch's deadline, so it comes after the 1-second timeout).
             let clock = ContinuousClock(), start = clock.now
-            let closed = try await get(try Self.service(["http://127.0.0.1:1/"]), try Self.fetch("http://127.0.0.1:1/a.jpg"))
+            let closed = try await get(
+                try Self.service(["http://127.0.0.1:1/"], timeout: 1), try Self.fetch("http://127.0.0.1:1/a.jpg"))
             #expect(closed.status == .badGateway, "\(message(closed.body))")
             #expect(problem(closed.body) == "originFailed")
             #expect(message(closed.body).contains("Connection refused"))

@@ -1,0 +1,62 @@
+import CropKit
+
+/// Where every new editing session starts instead of the untouched picture: a crop CropKit proposed (an attention or
+/// entropy crop, an automatic straighten) or a saved recipe, with a line for the person saying what it is.
+///
+/// The page draws it like any state: the crop box shows the proposal and the person moves it from there. Cancel,
+/// undo history and reloads behave as for an untouched start; Done renders the proposal if nothing is changed.
+public struct EditorStart: Sendable {
+    /// The crop sessions start from.
+    public var recipe: Recipe
+    /// What the start is, for the person ("Proposed: the 1:1 crop with the most attention (62% of it)"), sent with
+    /// the first state of each new session.
+    public var notice: String?
+
+    /// A start at `recipe`, announced by `notice`.
+    public init(recipe: Recipe, notice: String? = nil) {
+        self.recipe = recipe
+        self.notice = notice
+    }
+
+    /// The start CropKit proposes for `source`: `operations` (geometric steps such as
+    /// `ImageOperation.aspectCrop(_:gravity:)` and `ImageOperation.autoStraighten(minimumConfidence:)`) folded into
+    /// a crop state by `pipeline`, announced with what was measured.
+    ///
+    /// - Throws: `CropKitError` for an unreadable source or a step that cannot apply.
+    public static func proposed(
+        for source: ImageSource, _ operations: [ImageOperation], pipeline: ImagePipeline = ImagePipeline()
+    ) throws(CropKitError) -> EditorStart {
+        var lines: [String] = []
+        var resolved = operations
+        for (index, operation) in operations.enumerated() {
+            switch operation {
+            case .aspectCrop(let ratio, let gravity):
+                guard let measure = InterestMap.measure(for: gravity) else {
+                    lines.append("the largest \(ratio) crop")
+                    continue
+                }
+                let proposal = try pipeline.proposeCrop(source, aspect: ratio, measure: measure)
+                let shown = try source.info(strict: pipeline.strict).displayedSize
+                let full = Rect(x: 0, y: 0, width: Double(shown.width), height: Double(shown.height))
+                resolved[index] = .aspectCrop(ratio, gravity: .focus(on: proposal.rect, in: full))
+                let share = Int((proposal.score * 100).rounded())
+                lines.append("the \(ratio) crop with the most \(measure.rawValue) (\(share)% of it)")
+            case .autoStraighten(let minimum):
+                let estimate = try pipeline.estimateStraighten(source)
+                guard estimate.isConfident(minimum: minimum) else {
+                    resolved[index] = .straighten(0)
+                    lines.append("not levelled (\(estimate.unsureText))")
+                    continue
+                }
+                // The estimate levels the picture as shown; a mirror before this step mirrors the angle too.
+                let flipped = try pipeline.cropState(source, Array(resolved[..<index])).isFlipped
+                resolved[index] = .straighten(flipped ? -estimate.angle : estimate.angle)
+                lines.append("levelled by \(estimate.levelledText)")
+            default:
+                continue
+            }
+        }
+        let state = try pipeline.cropState(source, resolved)
+        return EditorStart(recipe: state.recipe, notice: lines.isEmpty ? nil : "Proposed: " + lines.joined(separator: "; "))
+    }
+}

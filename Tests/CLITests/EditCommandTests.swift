@@ -1,0 +1,63 @@
+import CropCodecs
+import CropKit
+import CropTestSupport
+import Foundation
+import Testing
+
+/// `cropkit edit`'s start flags: a proposal or a recipe, checked before the server starts.
+@Suite("cropkit edit: starting from a proposal or a recipe")
+struct EditCommandTests {
+    /// A folder holding `disc.jpg`: 900×300, a red disc at (700, 150).
+    static func discFolder() throws -> String {
+        let folder = try CLI.temporaryDirectory()
+        let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
+        try Data(jpeg).write(to: URL(fileURLWithPath: folder + "/disc.jpg"))
+        return folder
+    }
+
+    @Test("bad start flags exit 64 naming the conflict; an unreadable recipe exits 1 before any server starts")
+    func refusals() throws {
+        let folder = try Self.discFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (arguments, expected) in [
+            (["--gravity", "attention"], "--gravity and --focus place an --aspect W:H crop"),
+            (["--aspect", "original", "--focus", "0.5,0.5"], "--gravity and --focus place an --aspect W:H crop"),
+            (["--recipe", "r.json", "--aspect", "1:1"], "--recipe says the whole crop"),
+            (["--focus", "2,2"], "--focus"),
+        ] {
+            let run = try CLI.run(["edit", "disc.jpg"] + arguments, in: folder)
+            #expect(run.status == 64, "\(arguments): \(run)")
+            #expect(run.stderr.contains(expected), "\(arguments): \(run.stderr)")
+        }
+        try Data("{".utf8).write(to: URL(fileURLWithPath: folder + "/broken.json"))
+        let broken = try CLI.run(["edit", "disc.jpg", "--recipe", "broken.json", "--port", "0"], in: folder)
+        #expect(broken.status == 1, "\(broken)")
+        #expect(broken.stderr.contains("cannot edit") && broken.stderr.contains("broken.json"), "\(broken.stderr)")
+    }
+
+    @Test("--aspect 1:1 --gravity attention starts the editor at the proposal and prints what it is")
+    func printsTheProposal() throws {
+        let folder = try Self.discFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(CLI.binary))
+        process.arguments = ["edit", folder + "/disc.jpg", "--port", "0", "--aspect", "1:1", "--gravity", "attention"]
+        let outPath = folder + "/edit.out"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        var text = ""
+        for _ in 0..<400 where !text.contains("Press Ctrl-C") && process.isRunning {
+            Thread.sleep(forTimeInterval: 0.05)
+            text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        }
+        #expect(text.contains("editing disc.jpg (900×300)"), "\(text)")
+        #expect(text.contains("\nProposed: the 1:1 crop with the most attention ("), "\(text)")
+    }
+}
