@@ -3,13 +3,22 @@
 # exit; `measure CMD…` runs a command `$runs` times after one warm-up and prints
 # "median_seconds median_kilobytes" (wall time and peak RSS from GNU time, into `$work`); `report NAME SECONDS KB`
 # prints one aligned line.
+# Runs a command once under GNU time and prints "seconds kilobytes": the wall time to the microsecond (GNU time's own
+# %e has 10-ms steps, too coarse for the 50-ms commands some benchmarks compare) and the peak RSS.
+timed() {
+  local start end
+  start=$(date +%s%N)
+  /usr/bin/time -o "$work/time" -f '%M' "$@" >/dev/null 2>&1
+  end=$(date +%s%N)
+  printf '%s %s\n' "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", (e - s) / 1e9 }')" "$(tail -n 1 "$work/time")"
+}
+
 # Runs a command `runs` times (after one warm-up) and prints "median_seconds median_kilobytes".
 measure() {
   local times=() rss=() line
   "$@" >/dev/null 2>&1
   for _ in $(seq "$runs"); do
-    /usr/bin/time -o "$work/time" -f '%e %M' "$@" >/dev/null 2>&1
-    line="$(tail -n 1 "$work/time")"
+    line="$(timed "$@")"
     times+=("${line% *}")
     rss+=("${line#* }")
   done
@@ -28,10 +37,8 @@ measure_pair() {
   "${a[@]}" >/dev/null 2>&1
   "${b[@]}" >/dev/null 2>&1
   for _ in $(seq "$runs"); do
-    /usr/bin/time -o "$work/time" -f '%e %M' "${a[@]}" >/dev/null 2>&1
-    line="$(tail -n 1 "$work/time")"; at+=("${line% *}"); ar+=("${line#* }")
-    /usr/bin/time -o "$work/time" -f '%e %M' "${b[@]}" >/dev/null 2>&1
-    line="$(tail -n 1 "$work/time")"; bt+=("${line% *}"); br+=("${line#* }")
+    line="$(timed "${a[@]}")"; at+=("${line% *}"); ar+=("${line#* }")
+    line="$(timed "${b[@]}")"; bt+=("${line% *}"); br+=("${line#* }")
   done
   median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
   printf '%s %s %s %s\n' "$(median "${at[@]}")" "$(median "${ar[@]}")" "$(median "${bt[@]}")" "$(median "${br[@]}")"
