@@ -8,7 +8,7 @@ import CropKit
 public struct EditorStart: Sendable {
     /// The crop sessions start from.
     public var recipe: Recipe
-    /// What the start is, for the person ("Proposed: the 1:1 crop with the most attention (62% of it)"), sent with
+    /// What the start is, for the person ("Proposed: the 1:1 crop with the most attention (72% of it)"), sent with
     /// the first state of each new session.
     public var notice: String?
 
