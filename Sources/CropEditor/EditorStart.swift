@@ -26,37 +26,25 @@ public struct EditorStart: Sendable {
     public static func proposed(
         for source: ImageSource, _ operations: [ImageOperation], pipeline: ImagePipeline = ImagePipeline()
     ) throws(CropKitError) -> EditorStart {
+        let measured = try pipeline.measuredCropState(source, operations)
         var lines: [String] = []
-        var resolved = operations
-        for (index, operation) in operations.enumerated() {
+        for operation in operations {
             switch operation {
-            case .aspectCrop(let ratio, let gravity):
-                guard let measure = InterestMap.measure(for: gravity) else {
+            case .aspectCrop(let ratio, _):
+                guard let proposal = measured.proposal else {
                     lines.append("the largest \(ratio) crop")
                     continue
                 }
-                let proposal = try pipeline.proposeCrop(source, aspect: ratio, measure: measure)
-                let shown = try source.info(strict: pipeline.strict).displayedSize
-                let full = Rect(x: 0, y: 0, width: Double(shown.width), height: Double(shown.height))
-                resolved[index] = .aspectCrop(ratio, gravity: .focus(on: proposal.rect, in: full))
                 let share = Int((proposal.score * 100).rounded())
-                lines.append("the \(ratio) crop with the most \(measure.rawValue) (\(share)% of it)")
+                lines.append("the \(ratio) crop with the most \(proposal.measure.rawValue) (\(share)% of it)")
             case .autoStraighten(let minimum):
-                let estimate = try pipeline.estimateStraighten(source)
-                guard estimate.isConfident(minimum: minimum) else {
-                    resolved[index] = .straighten(0)
-                    lines.append("not levelled (\(estimate.unsureText))")
-                    continue
-                }
-                // The estimate levels the picture as shown; a mirror before this step mirrors the angle too.
-                let flipped = try pipeline.cropState(source, Array(resolved[..<index])).isFlipped
-                resolved[index] = .straighten(flipped ? -estimate.angle : estimate.angle)
-                lines.append("levelled by \(estimate.levelledText)")
+                guard let estimate = measured.straighten else { continue }
+                lines.append(estimate.isConfident(minimum: minimum)
+                    ? "levelled by \(estimate.levelledText)" : "not levelled (\(estimate.unsureText))")
             default:
                 continue
             }
         }
-        let state = try pipeline.cropState(source, resolved)
-        return EditorStart(recipe: state.recipe, notice: lines.isEmpty ? nil : "Proposed: " + lines.joined(separator: "; "))
+        return EditorStart(recipe: measured.state.recipe, notice: lines.isEmpty ? nil : "Proposed: " + lines.joined(separator: "; "))
     }
 }

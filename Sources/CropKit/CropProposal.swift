@@ -41,21 +41,3 @@ extension ImagePipeline {
         return CropProposal(measure: measure, rect: rect, score: share, state: state)
     }
 }
-
-extension ImagePipeline {
-    /// The largest crop of `aspect` in the displayed picture (EXIF orientation applied), placed by `gravity`: where
-    /// ``proposeCrop(_:aspect:measure:)`` finds the most interest for `Gravity.attention` and `Gravity.entropy`,
-    /// at the alignment or as near the focal point as the picture allows otherwise (from the header alone).
-    ///
-    /// Give it to ``ImageOperation/crop(_:)`` after ``ImageOperation/aspect(_:)`` to render it.
-    ///
-    /// - Throws: ``CropKitError`` for an unreadable source.
-    public func placeCrop(_ source: ImageSource, aspect: AspectRatio, gravity: Gravity) throws(CropKitError) -> Rect {
-        if let measure = InterestMap.measure(for: gravity) {
-            return try proposeCrop(source, aspect: aspect, measure: measure).rect
-        }
-        let shown = try source.info(strict: strict).displayedSize
-        let full = Rect(x: 0, y: 0, width: Double(shown.width), height: Double(shown.height))
-        return gravity.place(aspect.largestSize(in: full.size), in: full)
-    }
-}

@@ -5,23 +5,26 @@ import CropPixels
 extension ImagePipeline {
     /// Resolves the gravities that need the picture into focal points the plan can place by geometry alone: a smart
     /// ``ImageOperation/aspectCrop(_:gravity:)`` (measured on a small copy), and a `Gravity.pixelFocus` of a
-    /// fill or a thumbnail (carried from the displayed picture through the crop, turns and straighten).
+    /// fill or a thumbnail (carried from the displayed picture through the crop, turns and straighten). The proposal
+    /// that placed a smart aspect crop comes back for the caller to report.
     func resolvePlacement(
         _ source: ImageSource, _ opened: OpenedSource, _ operations: [ImageOperation]
-    ) throws(CropKitError) -> [ImageOperation] {
+    ) throws(CropKitError) -> (operations: [ImageOperation], proposal: CropProposal?) {
         var resolved = operations
+        var proposal: CropProposal?
         if let index = resolved.firstIndex(where: { $0.group == .geometry }),
             case .aspectCrop(let ratio, let gravity) = resolved[index], let measure = InterestMap.measure(for: gravity)
         {
             let shown = opened.displayedSize
             let full = Rect(x: 0, y: 0, width: Double(shown.width), height: Double(shown.height))
-            let rect = try proposeCrop(source, aspect: ratio, measure: measure).rect
-            resolved[index] = .aspectCrop(ratio, gravity: .focus(on: rect, in: full))
+            let proposed = try proposeCrop(source, aspect: ratio, measure: measure)
+            resolved[index] = .aspectCrop(ratio, gravity: .focus(on: proposed.rect, in: full))
+            proposal = proposed
         }
         if case .pixelFocus(let point)? = resolved.lazy.compactMap(\.fillGravity).first {
             resolved = try resolvePixelFocus(point, opened, resolved)
         }
-        return resolved
+        return (resolved, proposal)
     }
 
     /// The fill's `Gravity.pixelFocus` (a point of the displayed picture) as the `Gravity.focus` that

@@ -81,7 +81,7 @@ public struct ImagePipeline: Sendable {
         try sink.checkWritable()
         var opened = try open(source)
         let (straightened, estimate, warning) = try resolveAutoStraighten(source, opened, operations)
-        var operations = try resolvePlacement(source, opened, straightened)
+        var operations = try resolvePlacement(source, opened, straightened).operations
         if let gravity = operations.lazy.compactMap(\.smartGravity).first {
             (operations, opened, _, _) = try resolveSmartGravity(source, opened, operations, gravity)
         }
@@ -105,11 +105,23 @@ public struct ImagePipeline: Sendable {
     /// an ``ImageOperation/aspectCrop(_:gravity:)`` by attention or entropy): what a run would render, for showing or
     /// saving as a recipe before rendering.
     public func cropState(_ source: ImageSource, _ operations: [ImageOperation]) throws(CropKitError) -> CropState {
+        try measuredCropState(source, operations).state
+    }
+
+    /// ``cropState(_:_:)`` with what its automatic steps measured: the estimate of an
+    /// ``ImageOperation/autoStraighten(minimumConfidence:)`` (applied or not) and the proposal that placed an
+    /// ``ImageOperation/aspectCrop(_:gravity:)`` by attention or entropy.
+    package func measuredCropState(_ source: ImageSource, _ operations: [ImageOperation]) throws(CropKitError)
+        -> (state: CropState, straighten: StraightenEstimate?, proposal: CropProposal?)
+    {
         try PipelinePlan.validate(operations)
         let opened = try open(source)
-        let resolved = try resolvePlacement(source, opened, resolveAutoStraighten(source, opened, operations).operations)
-        return try PipelinePlan(
-            resolved, storedSize: opened.storedSize, orientation: opened.info.orientation, maxThreads: maxThreads
+        let straightened = try resolveAutoStraighten(source, opened, operations)
+        let placed = try resolvePlacement(source, opened, straightened.operations)
+        let state = try PipelinePlan(
+            placed.operations, storedSize: opened.storedSize, orientation: opened.info.orientation,
+            maxThreads: maxThreads
         ).state
+        return (state, straightened.estimate, placed.proposal)
     }
 }

@@ -144,6 +144,7 @@ public struct ImageQuery: Sendable {
             }
         }
         let aspectLock = try value("aspect", { try? AspectLock(string: $0) }, "W:H, original or free")
+        let aspectIndex = operations.endIndex
         if let aspectLock { operations.append(.aspect(aspectLock)) }
         if let rect = try value("rect", OptionValue.rect, "X,Y,W,H with W, H > 0") { operations.append(.crop(rect)) }
         let turns = try value("turn", OptionValue.quarterTurns, "90, 180, 270 or -90") ?? 0
@@ -203,12 +204,10 @@ public struct ImageQuery: Sendable {
         } else {
             // Without a size, gravity or focus places an aspect=W:H crop (as `cropkit crop --aspect --gravity` does).
             var placing: Set<String> = []
-            if case .ratio(let ratio)? = aspectLock, values["rect"] == nil,
-                let index = operations.firstIndex(of: .aspect(.ratio(ratio)))
-            {
+            if case .ratio(let ratio)? = aspectLock, values["rect"] == nil {
                 placing = ["gravity", "focus"]
                 if values["gravity"] != nil || values["focus"] != nil {
-                    operations[index] = .aspectCrop(ratio, gravity: gravity)
+                    operations[aspectIndex] = .aspectCrop(ratio, gravity: gravity)
                 }
             }
             if let name = Self.resizeNames.first(where: { values[$0] != nil && !placing.contains($0) }) {
