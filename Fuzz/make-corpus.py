@@ -125,14 +125,16 @@ events = [
     '{"type":"pointerUp","id":1,"x":300,"y":250}', '{"type":"straighten","angle":-3.5,"final":false}',
     '{"type":"straightenBy","delta":0.1}', '{"type":"rotate","direction":"clockwise","aspectPolicy":"keepOutputRatio"}',
     '{"type":"flip","axis":"vertical"}', '{"type":"aspect","aspect":"16:9"}', '{"type":"swapAspect"}',
-    '{"type":"nudge","dx":-1,"dy":0}', '{"type":"zoom","factor":1.1,"x":400,"y":300}', '{"type":"undo"}',
+    '{"type":"nudge","dx":-1,"dy":0}', '{"type":"resizeBy","handle":"topLeft","dx":10,"dy":1}',
+    '{"type":"zoom","factor":1.1,"x":400,"y":300}', '{"type":"undo"}',
     '{"type":"redo"}', '{"type":"mode","mode":"pan"}', '{"type":"pointerDown","id":2,"x":10,"y":10,"intent":"draw"}',
     '{"type":"pointerCancel","id":2}', '{"type":"resetCrop"}', '{"type":"reset"}',
 ]
 write(d, "session.jsonl", bytes([20, 14]) + "\n".join(events).encode())
 write(d, "pinch.jsonl", bytes([3, 200]) + "\n".join([
     '{"type":"pointerDown","id":1,"x":100,"y":100}', '{"type":"pointerDown","id":2,"x":200,"y":200}',
-    '{"type":"pointerMove","id":2,"x":300,"y":300}', '{"type":"pointerUp","id":2,"x":300,"y":300}',
+    '{"type":"pointerMove","id":2,"x":300,"y":300}', '{"type":"pointerMove","id":2,"x":100,"y":300}',
+    '{"type":"pointerUp","id":2,"x":100,"y":300}',
     '{"type":"pointerUp","id":1,"x":100,"y":100}']).encode())
 d = reset("FuzzMultipart")
 body = (b"--b0undary\r\nContent-Disposition: form-data; name=\"recipe\"\r\n\r\n{\"version\":1}\r\n"

@@ -21,6 +21,7 @@ public struct EditorPage: Sendable {
         ("/", "index.html", "text/html; charset=utf-8"),
         ("/editor.css", "editor.css", "text/css; charset=utf-8"),
         ("/editor.js", "editor.js", "text/javascript; charset=utf-8"),
+        ("/favicon.svg", "favicon.svg", "image/svg+xml"),
     ]
 
     /// Reads the page from the package resources.

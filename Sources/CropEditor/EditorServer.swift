@@ -13,7 +13,7 @@ import Logging
 ///
 /// | method | path | answer |
 /// |---|---|---|
-/// | GET | `/`, `/editor.js`, `/editor.css` | the page (package resources, read once) |
+/// | GET | `/`, `/editor.js`, `/editor.css`, `/favicon.svg` | the page (package resources, read once) |
 /// | GET | `/api/health` | `{"status": "ok", …}` |
 /// | GET | `/api/image` | the edited picture's description (sizes, orientation, preview) |
 /// | GET | `/api/preview` | the preview image (stored orientation, downscaled once) |

@@ -30,6 +30,9 @@ public enum EditorEvent: Hashable, Sendable {
     case swapAspect
     /// Move the crop by source pixels along the screen's axes (arrow keys).
     case nudge(dx: Double, dy: Double)
+    /// Move one handle of the box by source pixels along the screen's axes (arrow keys on a focused handle): the
+    /// opposite corner or edge stays put; the aspect lock, minimum size and picture apply, as in a handle drag.
+    case resizeBy(handle: CropHandle, dx: Double, dy: Double)
     /// The crop back to the whole picture; angle, turns, flips and lock are kept.
     case resetCrop
     /// Everything back to the untouched state.

@@ -23,4 +23,6 @@ public enum EditorGesture: String, CaseIterable, Hashable, Sendable, Codable {
     case zooming
     /// Arrow-key nudges (one undo step).
     case nudging
+    /// Arrow-key steps of one handle (one undo step per handle).
+    case keyResizing
 }

@@ -23,11 +23,15 @@ import CropGeometry
 ///   changes nothing: moves, resizes and pans also wait for the slop, then count from the press);
 /// - `intent: "pan"` or ``InteractionMode/pan``: pan the picture under the box; `intent: "draw"`: always draw;
 /// - a second pointer turns the gesture into a pinch: zoom about the two pointers' midpoint by the ratio of their
-///   distances, and pan with the midpoint. A third pointer is ignored.
+///   distances, and pan with the midpoint. Turning the two fingers past ``Configuration/rotationThreshold``
+///   straightens the picture with them (beyond the threshold, degree for degree). A third pointer is ignored.
+///
+/// **Snapping.** A slider value (`straighten`) or a two-finger turn that lands within
+/// ``Configuration/straightenSnap`` of 0° snaps to exactly 0°; the ±0.1° steps (`straightenBy`) never snap.
 /// Every position is computed from the gesture's start, never from accumulated deltas.
 ///
 /// **Undo.** Each gesture is one undo step, however many moves it has; so are runs of consecutive `zoom`,
-/// `nudge`, or `straighten`/`straightenBy` events (a run ends at any other event, or at a `straighten` with
+/// `nudge`, `resizeBy` (of one handle), or `straighten`/`straightenBy` events (a run ends at any other event, or at a `straighten` with
 /// `final: true`). Discrete controls are one step each. A step that changes nothing is not recorded. Viewport and
 /// mode changes are not undoable.
 ///
@@ -49,10 +53,16 @@ public struct EditorSession: Sendable {
         /// in `(0, 1]`. The default 0.8 keeps at least a tenth of the viewport on each side of a centred box for the
         /// surrounding picture; 1 fits the box to the viewport less its insets alone.
         public var maximumBoxFraction: Double
+        /// Degrees: a slider value or a two-finger turn within this of 0° snaps to 0°. 0 turns snapping off.
+        public var straightenSnap: Double
+        /// Degrees the two fingers of a pinch must turn before the picture turns with them, so that a pinch meant
+        /// only to zoom never tilts the picture.
+        public var rotationThreshold: Double
 
         /// Creates a configuration.
         public init(touchRadius: Double = 24, handleSize: Double = 20, tapSlop: Double = 5, historyLimit: Int = 100,
-                    previewSize: PixelSize? = nil, maximumBoxFraction: Double = 0.8)
+                    previewSize: PixelSize? = nil, maximumBoxFraction: Double = 0.8, straightenSnap: Double = 0.5,
+                    rotationThreshold: Double = 4)
         {
             self.touchRadius = touchRadius
             self.handleSize = handleSize
@@ -60,10 +70,13 @@ public struct EditorSession: Sendable {
             self.historyLimit = historyLimit
             self.previewSize = previewSize
             self.maximumBoxFraction = maximumBoxFraction
+            self.straightenSnap = straightenSnap
+            self.rotationThreshold = rotationThreshold
         }
 
         private enum Key: String, CodingKey {
-            case touchRadius, handleSize, tapSlop, historyLimit, previewSize, maximumBoxFraction
+            case touchRadius, handleSize, tapSlop, historyLimit, previewSize, maximumBoxFraction, straightenSnap
+            case rotationThreshold
         }
 
         /// Decodes a configuration; every field is optional and takes its default when missing.
@@ -77,7 +90,10 @@ public struct EditorSession: Sendable {
                 historyLimit: try c.decodeIfPresent(Int.self, forKey: .historyLimit) ?? defaults.historyLimit,
                 previewSize: try c.decodeIfPresent(PixelSize.self, forKey: .previewSize),
                 maximumBoxFraction: try c.decodeIfPresent(Double.self, forKey: .maximumBoxFraction)
-                    ?? defaults.maximumBoxFraction)
+                    ?? defaults.maximumBoxFraction,
+                straightenSnap: try c.decodeIfPresent(Double.self, forKey: .straightenSnap) ?? defaults.straightenSnap,
+                rotationThreshold: try c.decodeIfPresent(Double.self, forKey: .rotationThreshold)
+                    ?? defaults.rotationThreshold)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -88,6 +104,8 @@ public struct EditorSession: Sendable {
             try c.encode(historyLimit, forKey: .historyLimit)
             try c.encodeIfPresent(previewSize, forKey: .previewSize)
             try c.encode(maximumBoxFraction, forKey: .maximumBoxFraction)
+            try c.encode(straightenSnap, forKey: .straightenSnap)
+            try c.encode(rotationThreshold, forKey: .rotationThreshold)
         }
     }
 
@@ -126,6 +144,7 @@ public struct EditorSession: Sendable {
         case straightening(slider: Bool)
         case zooming
         case nudging
+        case keyResizing(CropHandle)
 
         var name: EditorGesture {
             switch self {
@@ -139,6 +158,7 @@ public struct EditorSession: Sendable {
             case .straightening: .straightening
             case .zooming: .zooming
             case .nudging: .nudging
+            case .keyResizing: .keyResizing
             }
         }
 
@@ -177,6 +197,8 @@ public struct EditorSession: Sendable {
         try requireNonNegative(configuration.touchRadius, "touchRadius")
         try requireNonNegative(configuration.handleSize, "handleSize")
         try requireNonNegative(configuration.tapSlop, "tapSlop")
+        try requireNonNegative(configuration.straightenSnap, "straightenSnap")
+        try requireNonNegative(configuration.rotationThreshold, "rotationThreshold")
         guard configuration.historyLimit >= 0 else {
             throw .invalidValue(name: "historyLimit", value: Double(configuration.historyLimit),
                                 reason: "must not be negative")
@@ -283,7 +305,7 @@ public struct EditorSession: Sendable {
             try state.zoom(by: factor, anchor: frame)
         case .straighten(let angle, let isFinal):
             try continueRun(.straightening(slider: !isFinal))
-            try state.setStraightenAngle(angle)
+            try state.setStraightenAngle(snapped(angle))
             if isFinal { commit() } else { gesture = .straightening(slider: true) }
         case .straightenBy(let delta):
             try requireFinite(delta, "delta")
@@ -298,6 +320,11 @@ public struct EditorSession: Sendable {
             try requireFinite(delta, "nudge")
             try continueRun(.nudging)
             try state.moveCrop(by: delta)
+        case .resizeBy(let handle, let dx, let dy):
+            let delta = Point(x: dx, y: dy)
+            try requireFinite(delta, "resize")
+            try continueRun(.keyResizing(handle))
+            try state.resizeCrop(handle, to: handle.position(in: state.crop) + delta)
         case .rotate(let direction, let policy):
             discrete { $0.rotate(direction, aspectPolicy: policy) }
         case .flip(let axis):
@@ -411,8 +438,17 @@ public struct EditorSession: Sendable {
             let factor = d0 > 0 && d > 0 ? d / d0 : 1
             let mid0 = Point(x: (a0.x + b0.x) / 2, y: (a0.y + b0.y) / 2)
             let mid = Point(x: (pa.x + pb.x) / 2, y: (pa.y + pb.y) / 2)
+            // Turning the fingers (clockwise on screen is a positive turn) turns the picture with them, about the
+            // box's centre; the zoom's anchor is then read in the turned frame, laid out as the box stays.
+            var turned = gestureLayout
+            if let angle = try pinchStraightenAngle(base: base.straightenAngle, from: b0 - a0, to: pb - pa) {
+                try s.setStraightenAngle(angle)
+                turned = s.displayLayout(
+                    viewportSize: viewportSize, insets: insets, maximumBoxFraction: configuration.maximumBoxFraction,
+                    scale: k, frameAnchor: s.crop.center, viewAnchor: gestureLayout.cropBox.center)
+            }
             let before = s.crop.width
-            try s.zoom(by: factor, anchor: gestureLayout.framePoint(fromView: mid0))
+            try s.zoom(by: factor, anchor: turned.framePoint(fromView: mid0))
             // The picture follows the midpoint at the zoomed scale.
             let k1 = k * before / s.crop.width
             try s.panPicture(by: Point(x: (mid.x - mid0.x) / k1, y: (mid.y - mid0.y) / k1))
@@ -420,6 +456,27 @@ public struct EditorSession: Sendable {
             return
         }
         state = s
+    }
+
+    /// The straighten angle a pinch sets when its fingers turned from `start` to `now` (view vectors from the first
+    /// finger to the second), or nil while the turn is within the threshold.
+    private func pinchStraightenAngle(base: Double, from start: Point, to now: Point) throws(GeometryError)
+        -> Double?
+    {
+        guard start != .zero, now != .zero else { return nil }
+        var turn = (atan2(now.y, now.x) - atan2(start.y, start.x)) * 180 / .pi
+        if turn > 180 { turn -= 360 } else if turn < -180 { turn += 360 }
+        let threshold = configuration.rotationThreshold
+        guard abs(turn) > threshold else { return nil }
+        // The straighten angle is counter-clockwise on screen; a clockwise turn of the fingers lowers it.
+        let angle = base - (turn - (turn > 0 ? threshold : -threshold))
+        let limit = CropState.maximumStraightenAngle
+        return snapped(angle.clamped(-limit, limit))
+    }
+
+    /// `angle`, or exactly 0 when it lies within the snap of 0°.
+    private func snapped(_ angle: Double) -> Double {
+        abs(angle) < configuration.straightenSnap ? 0 : angle
     }
 
     private mutating func pointerUp(id: Int) throws(GeometryError) {
@@ -439,6 +496,7 @@ public struct EditorSession: Sendable {
         let sameKind: Bool
         switch (gesture, g) {
         case (.straightening, .straightening), (.zooming, .zooming), (.nudging, .nudging): sameKind = true
+        case (.keyResizing(let a), .keyResizing(let b)): sameKind = a == b
         default: sameKind = false
         }
         if !sameKind {
@@ -472,3 +530,11 @@ public struct EditorSession: Sendable {
         redoStack.removeAll()
     }
 }
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

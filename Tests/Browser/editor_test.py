@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Real-browser test of `cropkit edit`: Chromium (headless) driven by Selenium against a live server on loopback.
 
-Steps: draw a new box, move it, straighten 10°, rotate 90°, reload (the session comes back from its recipe), click
-Done, download the render and check its pixel size against the engine's outputSize and that its corners hold no
-fill (PNG output: every corner pixel opaque). Also measures the WebSocket round trip of a drag (median / p95) and
-saves screenshots under the output folder (default .build/browser).
+Steps: draw a new box, move it, straighten 10°, rotate 90°, reload (the session comes back from its recipe), touch
+(move, pinch, two-finger turn), then a keyboard-only run (Tab to a handle, arrow steps of 1/10/100 px, straighten
+with ], Tab to Done, Enter), download the render and check its pixel size against the engine's outputSize and that
+its corners hold no fill (PNG output: every corner pixel opaque). Also: axe-core finds no violations (desktop, phone
+and the result panel), size and angle changes are announced, the phone layout leaves the picture most of the screen,
+transitions end exactly on the engine's state, and the console has no errors. Measures the WebSocket round trip of a
+drag (median / p95) and saves screenshots under the output folder (default .build/browser): editor.png,
+editor-dragging.png, editor-phone.png, editor-done.png.
 
-Needs Debian's chromium, chromium-driver and python3-selenium (`.ci/install-deps browser`); run with /usr/bin/python3.
+Needs Debian's chromium, chromium-driver and python3-selenium (`.ci/install-deps browser`), and axe-core
+(`Tests/Browser/fetch-axe.sh`); run with /usr/bin/python3.
 Exit status 0 when every check passes.
 """
 import argparse
@@ -63,6 +68,7 @@ def make_driver(download_dir):
                      "--window-size=1280,860", "--force-device-scale-factor=1"]:
         options.add_argument(argument)
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.add_experimental_option("prefs", {
         "download.default_directory": download_dir, "download.prompt_for_download": False,
         "safebrowsing.enabled": False,
@@ -124,6 +130,64 @@ def touch(driver, tracks, pause=0.03):
     actions.perform()
     wait_idle(driver)
     return view(driver)
+
+
+def run_axe(driver, axe_source, label):
+    """Injects axe-core and checks that the page has no violations."""
+    result = driver.execute_async_script(axe_source + """
+        ;const done = arguments[arguments.length - 1];
+        axe.run(document, {resultTypes: ['violations']}).then(
+            (r) => done({violations: r.violations.map((v) => ({id: v.id, nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + (n.failureSummary || '').replace(/\s+/g, ' '))})),
+                         passes: r.passes.length}),
+            (e) => done({error: String(e)}));
+    """)
+    if "error" in result:
+        check(False, f"axe-core ran ({label}): {result['error']}")
+        return
+    found = [f"{v['id']} at {v['nodes'][:3]}" for v in result["violations"]]
+    check(not found, f"axe-core: 0 violations, {result['passes']} rules passed ({label}){'; found ' + '; '.join(found) if found else ''}")
+
+
+def tab_to(driver, predicate, backwards=False, limit=60):
+    """Presses Tab (or Shift+Tab) until the focused element satisfies `predicate` (a JS expression on `el`); True
+    when it did."""
+    for _ in range(limit):
+        chain = ActionChains(driver)
+        if backwards:
+            chain.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT)
+        else:
+            chain.send_keys(Keys.TAB)
+        chain.perform()
+        if driver.execute_script(f"const el = document.activeElement; return !!({predicate});"):
+            return True
+    return False
+
+
+def keys(driver, *sequence):
+    """Sends keys to the focused element (modifiers as Keys.SHIFT etc. pressed around the next key), then waits."""
+    chain = ActionChains(driver)
+    held = []
+    for k in sequence:
+        if k in (Keys.SHIFT, Keys.CONTROL):
+            chain.key_down(k)
+            held.append(k)
+        else:
+            chain.send_keys(k)
+            for m in held:
+                chain.key_up(m)
+            held = []
+    chain.perform()
+    wait_idle(driver)
+    return view(driver)
+
+
+def announced(driver, text, timeout=5):
+    """Waits for the polite live region to say `text`."""
+    try:
+        WebDriverWait(driver, timeout).until(lambda d: text in d.find_element(By.ID, "announcer").get_attribute("textContent"))
+        return True
+    except Exception:
+        return False
 
 
 def steps(a, b, n=12):
@@ -204,7 +268,10 @@ def main():
     parser.add_argument("--cropkit", default=os.path.join(ROOT, ".build", "debug", "cropkit"))
     parser.add_argument("--image", default=None, help="picture to edit (default: the bundled sample)")
     parser.add_argument("--out", default=os.path.join(ROOT, ".build", "browser"))
+    parser.add_argument("--axe", default=os.path.join(ROOT, ".build", "axe", "axe.min.js"),
+                        help="axe-core's axe.min.js (Tests/Browser/fetch-axe.sh puts it there)")
     args = parser.parse_args()
+    axe_source = open(args.axe).read()
 
     os.makedirs(args.out, exist_ok=True)
     download_dir = os.path.join(args.out, "downloads")
@@ -224,6 +291,14 @@ def main():
         check(v0["angle"] == 0 and v0["quarterTurns"] == 0, "the untouched picture is shown")
         check(driver.execute_script("return getComputedStyle(document.getElementById('picture')).visibility")
               == "visible", "the preview is drawn")
+        WebDriverWait(driver, 30).until(lambda d: not d.find_element(By.ID, "loading").is_displayed())
+        check(True, "the loading note goes once the picture is in")
+        check(driver.execute_script("return document.querySelectorAll('#handles button.handle[aria-label]').length") == 8,
+              "eight labelled handle buttons")
+        check(driver.execute_script("return fetch('/favicon.svg').then(r => r.status)") == 200, "the favicon is served")
+        check(not driver.find_elements(By.ID, "rtt") and "round trip" not in driver.find_element(By.TAG_NAME, "body").text,
+              "no debug round-trip text on the page")
+        run_axe(driver, axe_source, "desktop")
 
         # 1. Draw a new box (the box fills the picture, so a drag inside it draws).
         a = (box["x"] + box["width"] * 0.15, box["y"] + box["height"] * 0.2)
@@ -267,6 +342,13 @@ def main():
         wait_idle(driver)
         v4 = view(driver)
         check(v4["quarterTurns"] == 1, "rotated a quarter turn")
+        time.sleep(0.4)  # the turn eases over 160 ms; then the drawing is exactly the engine's
+        drawn = driver.execute_script("""
+            const m = new DOMMatrix(getComputedStyle(document.getElementById('picture')).transform);
+            const t = window.cropkit.view.image.transform;
+            return Math.max(Math.abs(m.a - t.a), Math.abs(m.b - t.b), Math.abs(m.c - t.c), Math.abs(m.d - t.d),
+                            Math.abs(m.e - t.tx) / 100, Math.abs(m.f - t.ty) / 100);""")
+        check(drawn < 1e-3, f"after the eased turn the picture is drawn exactly where the engine says (off by {drawn:.2g})")
         check(v4["outputSize"]["width"] == v3["outputSize"]["height"]
               and v4["outputSize"]["height"] == v3["outputSize"]["width"], "the turn swaps the output's sides")
         # The keyboard: R turns again, Ctrl+Z undoes it; ] straightens by +0.1°, Ctrl+Z undoes that.
@@ -327,19 +409,113 @@ def main():
               f"({v6['outputSize']['width']} → {v7['outputSize']['width']} px wide)")
         check(abs(v7["outputSize"]["width"] / v7["outputSize"]["height"]
                   - v6["outputSize"]["width"] / v6["outputSize"]["height"]) < 0.01, "the pinch keeps the box's shape")
-        v5 = v7
+        # Two fingers turning 20° clockwise straighten the picture with them, beyond the 4° threshold: −16°.
+        box7 = v7["cropBox"]
+        mid = (box7["x"] + box7["width"] / 2, box7["y"] + box7["height"] / 2)
+        r = min(box7["width"], box7["height"]) / 3
+        import math
+        def finger(sign, degrees):
+            a = math.radians(degrees)
+            return (mid[0] + sign * r * math.cos(a), mid[1] + sign * r * math.sin(a))
+        turns = [i * 20 / 12 for i in range(13)]
+        v8 = touch(driver, [[finger(-1, t) for t in turns], [finger(1, t) for t in turns]])
+        turned = v8["angle"] - v7["angle"]
+        check(abs(turned + 16) < 0.8, f"a two-finger turn of 20° clockwise straightens by −16° ({turned:+.2f}°)")
+        check(abs(v8["outputSize"]["width"] / v8["outputSize"]["height"]
+                  - v7["outputSize"]["width"] / v7["outputSize"]["height"]) < 0.01, "the turn keeps the box's shape")
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_idle(driver)
+        check(view(driver)["recipe"] == v7["recipe"], "Ctrl+Z undoes the two-finger turn")
 
-        # 5. Done, as PNG so fill would show as transparency.
-        driver.execute_script("document.getElementById('format').value = 'png'")
+        # The W × H label shows on the box while a drag is under way (screenshot), and the grid can stay on.
+        box7 = view(driver)["cropBox"]
+        corner = (box7["x"] + box7["width"], box7["y"] + box7["height"])
+        overlay = driver.find_element(By.ID, "overlay")
+        origin = overlay.rect
+        held = ActionBuilder(driver, mouse=PointerInput("mouse", "mouse"))
+        held.pointer_action.move_to_location(int(origin["x"] + corner[0] - 1), int(origin["y"] + corner[1] - 1))
+        held.pointer_action.pointer_down()
+        for p in steps(corner, (corner[0] - 60, corner[1] - 40), 6)[1:]:
+            held.pointer_action.pause(0.03)
+            held.pointer_action.move_to_location(int(origin["x"] + p[0]), int(origin["y"] + p[1]))
+        held.perform()
+        wait_idle(driver)
+        check(view(driver)["gesture"] == "resizing", "a handle drag is under way")
+        driver.save_screenshot(os.path.join(args.out, "editor-dragging.png"))
+        release = ActionBuilder(driver, mouse=PointerInput("mouse", "mouse"))
+        release.pointer_action.pointer_up()
+        release.perform()
+        wait_idle(driver)
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_idle(driver)
+        check(view(driver)["recipe"] == v7["recipe"], "Ctrl+Z undoes the resize")
+        driver.find_element(By.ID, "grid").click()
+        check(driver.find_element(By.ID, "grid").get_attribute("aria-pressed") == "true", "the Grid toggle stays on")
+
+        # A phone: 390 × 844. The toolbar fits without scrolling sideways and leaves the picture most of the screen.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        WebDriverWait(driver, 10).until(lambda d: view(d)["viewport"]["width"] <= 390)
+        wait_idle(driver)
+        time.sleep(0.3)
+        phone = driver.execute_script("""
+            const r = (id) => document.getElementById(id).getBoundingClientRect();
+            return {toolbar: document.querySelector('header').getBoundingClientRect().height, stage: r('stage').height,
+                    scroll: document.documentElement.scrollWidth, box: window.cropkit.view.cropBox};""")
+        driver.save_screenshot(os.path.join(args.out, "editor-phone.png"))
+        check(phone["scroll"] <= 390, f"the phone layout does not scroll sideways ({phone['scroll']} px wide)")
+        check(phone["stage"] >= 0.6 * 844,
+              f"the picture gets most of a phone's screen (stage {phone['stage']:.0f} of 844 px, toolbar "
+              f"{phone['toolbar']:.0f} px)")
+        run_axe(driver, axe_source, "phone")
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        WebDriverWait(driver, 10).until(lambda d: view(d)["viewport"]["width"] > 390)
+        wait_idle(driver)
+        v5 = view(driver)
+
+        # 5. Keyboard only, from here to the download: Tab to the top-left handle, step it, straighten, Tab to Done.
+        driver.execute_script("document.activeElement && document.activeElement.blur()")
+        check(tab_to(driver, "el.dataset && el.dataset.handle === 'topLeft'"), "Tab reaches the top-left handle")
+        ring = driver.execute_script("const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.outlineWidth];")
+        check(ring[0] != "none" and ring[1] != "0px", f"the focused handle shows a focus ring ({ring})")
+        k0 = view(driver)
+        k1 = keys(driver, Keys.ARROW_RIGHT)
+        k2 = keys(driver, Keys.SHIFT, Keys.ARROW_RIGHT)
+        k3 = keys(driver, Keys.CONTROL, Keys.ARROW_DOWN)
+        # Turned a quarter, the box's x is the output's width: 1, then 10 px narrower; 100 px lower.
+        dw = [k0["outputSize"]["width"] - k1["outputSize"]["width"], k1["outputSize"]["width"] - k2["outputSize"]["width"]]
+        dh = k2["outputSize"]["height"] - k3["outputSize"]["height"]
+        check(abs(dw[0] - 1) <= 1 and abs(dw[1] - 10) <= 1 and abs(dh - 100) <= 1,
+              f"arrow steps move the handle 1, 10 (Shift) and 100 (Ctrl) px (width −{dw[0]}, −{dw[1]}; height −{dh})")
+        size = f"Crop {k3['outputSize']['width']} by {k3['outputSize']['height']} pixels"
+        check(announced(driver, size), f"the new size is announced ('{size}')")
+        k4 = keys(driver, "]", "]", "]")
+        check(abs(k4["angle"] - k3["angle"] - 0.3) < 1e-9, "] straightens from a focused handle")
+        check(announced(driver, f"angle {k4['angle']:.1f} degrees"), "the new angle is announced")
+        ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        check(driver.execute_script("return document.activeElement.id") == "overlay", "Shift+Tab goes back to the crop area")
+        k5 = keys(driver, Keys.ARROW_LEFT)
+        check(k5["outputSize"] == k4["outputSize"] and k5["recipe"]["crop"] != k4["recipe"]["crop"],
+              "arrows on the crop area move the crop")
+        v5 = k5
+
+        # Done, as PNG so fill would show as transparency: the format and Done by keyboard too.
+        check(tab_to(driver, "el.id === 'format'", backwards=True), "Shift+Tab reaches the format menu")
+        ActionChains(driver).send_keys(Keys.ARROW_DOWN).send_keys(Keys.ARROW_DOWN).perform()
+        check(driver.execute_script("return document.getElementById('format').value") == "png",
+              "arrow keys choose PNG in the format menu")
         expected = v5["outputSize"]
-        driver.find_element(By.ID, "done").click()
+        check(tab_to(driver, "el.id === 'done'"), "Tab reaches Done")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
         WebDriverWait(driver, 120).until(
             lambda d: d.find_element(By.ID, "result").is_displayed())
         link = driver.find_element(By.ID, "download")
+        check(driver.execute_script("return document.activeElement.id") == "download", "the download link has focus")
         shown = driver.find_element(By.ID, "result-size").text
         check(f"{expected['width']} × {expected['height']} px" in shown, f"the result shows its pixel size ({shown})")
         driver.save_screenshot(os.path.join(args.out, "editor-done.png"))
-        link.click()
+        run_axe(driver, axe_source, "result panel")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()  # the focused download link
         deadline = time.time() + 60
         files = []
         while time.time() < deadline:
@@ -361,6 +537,8 @@ def main():
                 fills = [c for c in decoded["corners"]
                          if any(c[i + 3] < 255 or c[i:i + 3] == [0, 0, 0] for i in range(0, len(c), 4))]
                 check(not fills, "no fill pixels in the corners (all opaque, none black)")
+        errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        check(not errors, f"no console errors ({errors[:3]})")
     finally:
         if driver:
             driver.quit()

@@ -17,6 +17,7 @@ import Testing
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")
                 let html = String(buffer: response.body)
                 #expect(html.contains("<script src=\"/editor.js\""))
+                #expect(html.contains("<link rel=\"icon\" href=\"/favicon.svg\""))
                 #expect(html.contains("aria-label=\"Rotate 90° left\""))
                 #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
             }
@@ -28,6 +29,12 @@ import Testing
             try await client.execute(uri: "/editor.css", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/css; charset=utf-8")
+            }
+            // The icon the page links to (a missing one was a console error on every load).
+            try await client.execute(uri: "/favicon.svg", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/svg+xml")
+                #expect(String(buffer: response.body).hasPrefix("<svg"))
             }
         }
     }

@@ -30,6 +30,8 @@ struct WireFormatTests {
             (#"{"type":"aspect","aspect":"original"}"#, .aspect(.original)),
             (#"{"type":"swapAspect"}"#, .swapAspect),
             (#"{"type":"nudge","dx":-1,"dy":0}"#, .nudge(dx: -1, dy: 0)),
+            (#"{"type":"resizeBy","handle":"bottomRight","dx":10,"dy":-100}"#,
+             .resizeBy(handle: .bottomRight, dx: 10, dy: -100)),
             (#"{"type":"resetCrop"}"#, .resetCrop),
             (#"{"type":"reset"}"#, .reset),
             (#"{"type":"undo"}"#, .undo),
@@ -46,7 +48,8 @@ struct WireFormatTests {
             #expect(try decoder.decode(EventMessage.self, from: JSONEncoder().encode(EventMessage(event))).event == event)
         }
         for bad in [#"{"type":"explode"}"#, #"{"type":"rotate","direction":"clockwise"}"#, #"{"id":1}"#,
-                    #"{"type":"aspect","aspect":"0:1"}"#]
+                    #"{"type":"aspect","aspect":"0:1"}"#,
+                    #"{"type":"resizeBy","handle":"middle","dx":1,"dy":0}"#, #"{"type":"resizeBy","dx":1,"dy":0}"#]
         {
             #expect(throws: (any Error).self) { try decoder.decode(EventMessage.self, from: Data(bad.utf8)) }
         }

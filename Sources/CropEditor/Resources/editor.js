@@ -1,6 +1,8 @@
 // CropKit editor page. It holds no crop geometry: it sends input events to the server's EditorSession over a
 // WebSocket and draws the EditorViewState it gets back. At most one event is in flight; while one is, pointer
-// moves, wheel zooms, slider drags and viewport changes are coalesced (only the latest matters).
+// moves, wheel zooms, slider drags and viewport changes are coalesced (only the latest matters). Changes that come
+// from a discrete control (a turn, an aspect, undo, a gesture's end) are eased over a short transition, unless the
+// user asked for reduced motion; the view state itself (window.cropkit.view) is always the latest.
 "use strict";
 
 (() => {
@@ -21,6 +23,15 @@
   let spaceHeld = false;
   let finished = false;     // Done shown or cancelled: input ignored
   const rtts = [];          // round trips in ms (most recent 2000)
+  let shown = null;         // what is drawn now: {transform, box, corners} (eased towards view's)
+  let animation = null;     // requestAnimationFrame id of a running transition
+  let gridAlways = false;   // the Grid toggle: the thirds grid stays on
+  let focusedHandle = null; // the handle button with keyboard focus
+  const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  /** Events after which the view eases to its new place instead of jumping. */
+  const EASED = new Set(["rotate", "flip", "aspect", "swapAspect", "undo", "redo", "reset", "resetCrop",
+    "autoStraighten", "straightenBy", "nudge", "resizeBy", "pointerUp"]);
+  const TRANSITION_MS = 160;
 
   // ---------------------------------------------------------------- connection
 
@@ -33,7 +44,9 @@
     ws.onclose = () => {
       ws = null;
       inFlight = null;
-      if (!finished) setMessage("Disconnected from cropkit. Reload the page once it runs again.", true);
+      if (finished) return;
+      if (!view) showFailure("Can't reach cropkit. Start `cropkit edit` again, then reload this page.");
+      else setMessage("Disconnected from cropkit. Reload the page once it runs again.", true);
     };
   }
 
@@ -43,23 +56,32 @@
       sessionStorage.setItem(SESSION_KEY, session);
       image = msg.image;
       if (!picture.src) {
+        picture.onerror = () => showFailure(`The preview of ${image.name} could not be loaded.`);
+        picture.onload = () => { if (view) ready(); };
         picture.src = image.preview.url;
         picture.alt = image.name;
+        $("title").textContent = `CropKit editor: ${image.name}`;
+        document.title = `${image.name} · CropKit editor`;
       }
       if (msg.restored) setMessage("Restored your last edit.");
       queue = [];
       send(viewportEvent());
       return;
     }
+    let inFlightType = null;
     if (inFlight) {
+      inFlightType = inFlight.event.type;
       const rtt = performance.now() - inFlight.sentAt;
       rtts.push(rtt);
       if (rtts.length > 2000) rtts.shift();
       inFlight = null;
     }
     if (msg.type === "state") {
+      const eased = inFlightType && EASED.has(inFlightType) && pointers.size === 0;
       view = msg.state;
-      draw();
+      show(eased);
+      announce();
+      if (picture.complete && picture.naturalWidth) ready();
       if (msg.notice) setMessage(msg.notice);
     } else if (msg.type === "error") {
       setMessage(msg.message, true);
@@ -95,7 +117,6 @@
       idleWaiters = [];
       waiters.forEach((resolve) => resolve());
     }
-    showRtt();
   }
 
   /** Resolves once every queued event has been answered. */
@@ -113,9 +134,66 @@
 
   // ---------------------------------------------------------------- drawing
 
+  /** Shows the latest view: at once, or eased from what is drawn now. */
+  function show(eased) {
+    const target = geometry(view);
+    if (animation) cancelAnimationFrame(animation);
+    animation = null;
+    const from = shown;
+    if (!eased || !from || reducedMotion.matches || !similar(from, target)) {
+      shown = target;
+      draw();
+      return;
+    }
+    const began = performance.now();
+    const step = (now) => {
+      const t = Math.min(1, (now - began) / TRANSITION_MS);
+      const e = 1 - (1 - t) * (1 - t) * (1 - t);  // ease-out cubic
+      shown = t < 1 ? blend(from, target, e) : target;
+      draw();
+      animation = t < 1 ? requestAnimationFrame(step) : null;
+    };
+    animation = requestAnimationFrame(step);
+  }
+
+  function geometry(v) {
+    return { transform: v.image.transform, box: v.cropBox, corners: v.pictureCorners };
+  }
+
+  /** Whether two drawings can be eased into each other (the same mirroring; a flip jumps). */
+  function similar(a, b) {
+    const det = (t) => t.a * t.d - t.b * t.c;
+    return Math.sign(det(a.transform)) === Math.sign(det(b.transform));
+  }
+
+  /** The drawing a fraction `e` of the way from `a` to `b`: the picture's turn, scale and position eased apart. */
+  function blend(a, b, e) {
+    const mix = (x, y) => x + (y - x) * e;
+    const polar = (t) => ({ angle: Math.atan2(t.b, t.a), scale: Math.hypot(t.a, t.b), mirror: Math.sign(t.a * t.d - t.b * t.c) });
+    const pa = polar(a.transform), pb = polar(b.transform);
+    let turn = pb.angle - pa.angle;
+    if (turn > Math.PI) turn -= 2 * Math.PI;
+    if (turn < -Math.PI) turn += 2 * Math.PI;
+    const angle = pa.angle + turn * e, scale = mix(pa.scale, pb.scale);
+    const c = Math.cos(angle) * scale, s = Math.sin(angle) * scale;
+    // The preview's centre moves in a straight line; the rest of the matrix follows from it.
+    const w = view.image.width / 2, h = view.image.height / 2;
+    const centre = (t) => ({ x: t.a * w + t.c * h + t.tx, y: t.b * w + t.d * h + t.ty });
+    const ca = centre(a.transform), cb = centre(b.transform);
+    const cx = mix(ca.x, cb.x), cy = mix(ca.y, cb.y);
+    const m = pb.mirror;
+    const t = { a: c, b: s, c: -s * m, d: c * m };
+    t.tx = cx - (t.a * w + t.c * h);
+    t.ty = cy - (t.b * w + t.d * h);
+    const box = {};
+    for (const k of ["x", "y", "width", "height"]) box[k] = mix(a.box[k], b.box[k]);
+    const corners = b.corners.map((p, i) => ({ x: mix(a.corners[i].x, p.x), y: mix(a.corners[i].y, p.y) }));
+    return { transform: t, box, corners };
+  }
+
   function draw() {
-    if (!view) return;
-    const t = view.image.transform;
+    if (!view || !shown) return;
+    const t = shown.transform;
     picture.style.width = `${view.image.width}px`;
     picture.style.height = `${view.image.height}px`;
     picture.style.transform = `matrix(${t.a}, ${t.b}, ${t.c}, ${t.d}, ${t.tx}, ${t.ty})`;
@@ -130,7 +208,7 @@
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
 
-    const box = view.cropBox, corners = view.pictureCorners;
+    const box = shown.box, corners = shown.corners;
     // The picture outside the box, dimmed: the picture's outline and the box, filled even-odd.
     const outline = new Path2D();
     corners.forEach((p, i) => (i ? outline.lineTo(p.x, p.y) : outline.moveTo(p.x, p.y)));
@@ -143,7 +221,7 @@
     ctx.lineWidth = 1;
     ctx.stroke(outline);
 
-    if (view.showsGrid) {
+    if (view.showsGrid || gridAlways) {
       ctx.strokeStyle = "rgba(255, 255, 255, 0.55)";
       ctx.lineWidth = 1;
       ctx.beginPath();
@@ -159,22 +237,54 @@
     ctx.lineWidth = 1.5;
     ctx.strokeRect(box.x, box.y, box.width, box.height);
 
-    // Handles: L-shaped corners and short bars on the edges, centred on the server's handle squares.
+    // Handles: L-shaped corners and short bars on the edges, centred on the server's handle squares (moved with the
+    // box while it eases).
+    const dx = box.x - view.cropBox.x, dy = box.y - view.cropBox.y;
+    const sx = box.width / Math.max(1e-9, view.cropBox.width), sy = box.height / Math.max(1e-9, view.cropBox.height);
     ctx.fillStyle = "#fff";
     for (const hd of view.handles) {
-      const cx = hd.x + hd.width / 2, cy = hd.y + hd.height / 2, len = Math.min(hd.width, 18), th = 4;
-      const sx = hd.handle.includes("Left") || hd.handle === "left" ? 1 : -1;
-      const sy = hd.handle.startsWith("top") ? 1 : -1;
-      if (["topLeft", "topRight", "bottomLeft", "bottomRight"].includes(hd.handle)) {
-        ctx.fillRect(sx > 0 ? cx - th / 2 : cx - len + th / 2, sy > 0 ? cy - th / 2 : cy - th / 2, len, th);
-        ctx.fillRect(cx - th / 2, sy > 0 ? cy - th / 2 : cy - len + th / 2, th, len);
-      } else if (hd.handle === "top" || hd.handle === "bottom") {
-        ctx.fillRect(cx - len / 2, cy - th / 2, len, th);
-      } else {
-        ctx.fillRect(cx - th / 2, cy - len / 2, th, len);
-      }
+      const hx = view.cropBox.x + (hd.x + hd.width / 2 - view.cropBox.x) * sx + dx;
+      const hy = view.cropBox.y + (hd.y + hd.height / 2 - view.cropBox.y) * sy + dy;
+      drawHandle(hd.handle, hx, hy, Math.min(hd.width, 18), hd.handle === focusedHandle);
     }
+    if (view.gesture !== "none" || focusedHandle) drawSizeLabel(box);
+    placeHandleButtons();
     updateControls();
+  }
+
+  function drawHandle(name, cx, cy, len, focused) {
+    const th = focused ? 6 : 4;
+    ctx.fillStyle = focused ? "#f5c242" : "#fff";
+    const sx = name.includes("Left") || name === "left" ? 1 : -1;
+    const sy = name.startsWith("top") ? 1 : -1;
+    if (["topLeft", "topRight", "bottomLeft", "bottomRight"].includes(name)) {
+      ctx.fillRect(sx > 0 ? cx - th / 2 : cx - len + th / 2, cy - th / 2, len, th);
+      ctx.fillRect(cx - th / 2, sy > 0 ? cy - th / 2 : cy - len + th / 2, th, len);
+    } else if (name === "top" || name === "bottom") {
+      ctx.fillRect(cx - len / 2, cy - th / 2, len, th);
+    } else {
+      ctx.fillRect(cx - th / 2, cy - len / 2, th, len);
+    }
+  }
+
+  /** The output's W × H in source pixels, on the box: inside its bottom edge, or below it when the box is small. */
+  function drawSizeLabel(box) {
+    const text = `${view.outputSize.width} × ${view.outputSize.height}`;
+    ctx.font = "600 13px system-ui, sans-serif";
+    const w = ctx.measureText(text).width + 14, h = 22;
+    let x = box.x + box.width / 2 - w / 2;
+    let y = box.height > 3 * h ? box.y + box.height - h - 10 : box.y + box.height + 8;
+    x = Math.max(4, Math.min(stage.clientWidth - w - 4, x));
+    y = Math.max(4, Math.min(stage.clientHeight - h - 4, y));
+    ctx.fillStyle = "rgba(0, 0, 0, 0.75)";
+    ctx.beginPath();
+    if (ctx.roundRect) ctx.roundRect(x, y, w, h, 11);
+    else ctx.rect(x, y, w, h);
+    ctx.fill();
+    ctx.fillStyle = "#fff";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillText(text, x + w / 2, y + h / 2 + 0.5);
   }
 
   function updateControls() {
@@ -205,16 +315,47 @@
       (view.aspect !== "free" ? ` · aspect ${view.aspect}` : "");
   }
 
-  function showRtt() {
-    if (rtts.length < 5) return;
-    const s = stats();
-    $("rtt").textContent = `round trip ${s.median.toFixed(1)} / ${s.p95.toFixed(1)} ms`;
-  }
-
   function stats() {
     const sorted = [...rtts].sort((a, b) => a - b);
     const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
     return { count: sorted.length, median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] ?? 0 };
+  }
+
+  /** The picture and its first state are in: the loading note goes. */
+  function ready() {
+    $("loading").hidden = true;
+    stage.removeAttribute("aria-busy");
+  }
+
+  /** Nothing can be edited: says why in place of the picture. */
+  function showFailure(text) {
+    $("loading").hidden = true;
+    stage.removeAttribute("aria-busy");
+    const f = $("failure");
+    f.textContent = text;
+    f.hidden = false;
+  }
+
+  let announced = null, announceTimer = null;
+  /** Tells screen readers what changed (size, angle, turn, mirroring, aspect): politely, at most twice a second,
+   * with the state as it is when the announcement is made. */
+  function announce() {
+    if (announceTimer) return;
+    announceTimer = setTimeout(() => {
+      announceTimer = null;
+      if (!view) return;
+      const angle = Math.round(view.angle * 10) / 10;
+      const now = {
+        size: `Crop ${view.outputSize.width} by ${view.outputSize.height} pixels`,
+        angle: `angle ${angle.toFixed(1)} degrees`,
+        turn: `turned ${view.quarterTurns * 90} degrees`,
+        flip: view.flipped ? "mirrored" : "not mirrored",
+        aspect: view.aspect === "free" ? "aspect free" : `aspect ${view.aspect}`,
+      };
+      const parts = announced ? Object.keys(now).filter((k) => now[k] !== announced[k]).map((k) => now[k]) : [];
+      announced = now;
+      if (parts.length) $("announcer").textContent = `${parts.join(", ")}.`;
+    }, 500);
   }
 
   function setMessage(text, isError = false) {
@@ -319,24 +460,74 @@
 
   // ---------------------------------------------------------------- keyboard
 
+  /** The step an arrow key asks for, in source pixels: 1, with Shift 10, with Ctrl or ⌘ 100. */
+  function arrow(e) {
+    const step = e.ctrlKey || e.metaKey ? 100 : e.shiftKey ? 10 : 1;
+    return { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[e.key];
+  }
+
+  // One focusable, labelled button per handle, over the drawn handle (in tab order, clockwise from the top-left);
+  // its arrow keys move that corner or edge.
+  const HANDLE_LABELS = {
+    topLeft: "top-left corner", top: "top edge", topRight: "top-right corner", right: "right edge",
+    bottomRight: "bottom-right corner", bottom: "bottom edge", bottomLeft: "bottom-left corner", left: "left edge",
+  };
+  const handleButtons = {};
+  for (const [name, label] of Object.entries(HANDLE_LABELS)) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "handle";
+    b.dataset.handle = name;
+    b.setAttribute("aria-label",
+      `Crop ${label}. Arrow keys move it by 1 pixel, with Shift by 10, with Ctrl by 100.`);
+    b.addEventListener("focus", () => { focusedHandle = name; draw(); });
+    b.addEventListener("blur", () => { if (focusedHandle === name) focusedHandle = null; draw(); });
+    b.addEventListener("keydown", (e) => {
+      const d = arrow(e);
+      if (!d) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (!finished) send({ type: "resizeBy", handle: name, dx: d[0], dy: d[1] });
+    });
+    $("handles").appendChild(b);
+    handleButtons[name] = b;
+  }
+
+  function placeHandleButtons() {
+    for (const hd of view.handles) {
+      const b = handleButtons[hd.handle];
+      if (!b) continue;
+      b.style.left = `${hd.x}px`;
+      b.style.top = `${hd.y}px`;
+      b.style.width = `${hd.width}px`;
+      b.style.height = `${hd.height}px`;
+    }
+  }
+
+  $("grid").addEventListener("click", toggleGrid);
+  function toggleGrid() {
+    gridAlways = !gridAlways;
+    $("grid").setAttribute("aria-pressed", String(gridAlways));
+    draw();
+  }
+
   document.addEventListener("keydown", (e) => {
     if (e.key === " " && e.target === overlay) { spaceHeld = true; e.preventDefault(); return; }
     const tag = e.target && e.target.tagName;
     if (finished || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     const mod = e.ctrlKey || e.metaKey;
-    if (mod && (e.key === "z" || e.key === "Z")) {
+    if (e.key.startsWith("Arrow")) {
+      const d = arrow(e);
+      if (!d || !view) return;
+      send({ type: "nudge", dx: d[0], dy: d[1] });
+    } else if (mod && (e.key === "z" || e.key === "Z")) {
       send({ type: e.shiftKey ? "redo" : "undo" });
     } else if (mod && (e.key === "y" || e.key === "Y")) {
       send({ type: "redo" });
     } else if (mod) {
       return;
-    } else if (e.key.startsWith("Arrow")) {
-      if (!view) return;
-      const side = Math.max(view.outputSize.width, view.outputSize.height);
-      const step = Math.max(1, Math.round(side / 200)) * (e.shiftKey ? 10 : 1);
-      const d = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[e.key];
-      if (!d) return;
-      send({ type: "nudge", dx: d[0], dy: d[1] });
+    } else if (e.key === "g" || e.key === "G") {
+      toggleGrid();
     } else if (e.key === "[" || e.key === "{") {
       send({ type: "straightenBy", delta: e.shiftKey ? -1 : -0.1 });
     } else if (e.key === "]" || e.key === "}") {
@@ -417,6 +608,7 @@
   // ---------------------------------------------------------------- start
 
   new ResizeObserver(() => { if (session) send(viewportEvent()); else draw(); }).observe(stage);
+  setTimeout(() => { if (!view && !$("failure").textContent) setMessage("Still loading the picture…"); }, 8000);
 
   /** For tests and measurements: the current view state, round-trip figures and a way to wait for quiet. */
   window.cropkit = {

@@ -20,6 +20,7 @@ import CropInteraction
 /// | `aspect` | `aspect` (`"free"`/`"original"`/`"W:H"`) | aspect preset |
 /// | `swapAspect` | — | W:H ↔ H:W |
 /// | `nudge` | `dx`, `dy` (source pixels along the screen's axes) | arrow keys: move the crop over the picture |
+/// | `resizeBy` | `handle` (`"topLeft"`, `"top"`, …), `dx`, `dy` (source pixels along the screen's axes) | arrow keys on a focused handle |
 /// | `resetCrop` | — | crop back to the whole picture |
 /// | `reset` | — | everything back to the untouched state |
 /// | `undo` / `redo` | — | history |
@@ -50,6 +51,7 @@ package struct EventMessage: Codable, Hashable, Sendable {
         case .aspect: "aspect"
         case .swapAspect: "swapAspect"
         case .nudge: "nudge"
+        case .resizeBy: "resizeBy"
         case .resetCrop: "resetCrop"
         case .reset: "reset"
         case .undo: "undo"
@@ -61,7 +63,7 @@ package struct EventMessage: Codable, Hashable, Sendable {
 
     private enum Key: String, CodingKey {
         case type, id, x, y, intent, factor, angle, final, delta, direction, aspectPolicy, axis, aspect, dx, dy
-        case width, height, insets, mode
+        case width, height, insets, mode, handle
     }
 
     package init(from decoder: any Decoder) throws {
@@ -101,6 +103,10 @@ package struct EventMessage: Codable, Hashable, Sendable {
             event = .swapAspect
         case "nudge":
             event = .nudge(dx: try c.decode(Double.self, forKey: .dx), dy: try c.decode(Double.self, forKey: .dy))
+        case "resizeBy":
+            event = .resizeBy(
+                handle: try c.decode(CropHandle.self, forKey: .handle), dx: try c.decode(Double.self, forKey: .dx),
+                dy: try c.decode(Double.self, forKey: .dy))
         case "resetCrop":
             event = .resetCrop
         case "reset":
@@ -155,6 +161,10 @@ package struct EventMessage: Codable, Hashable, Sendable {
         case .aspect(let lock):
             try c.encode(lock, forKey: .aspect)
         case .nudge(let dx, let dy):
+            try c.encode(dx, forKey: .dx)
+            try c.encode(dy, forKey: .dy)
+        case .resizeBy(let handle, let dx, let dy):
+            try c.encode(handle, forKey: .handle)
             try c.encode(dx, forKey: .dx)
             try c.encode(dy, forKey: .dy)
         case .viewport(let size, let insets):
