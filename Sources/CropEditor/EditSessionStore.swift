@@ -24,6 +24,8 @@ actor EditSessionStore {
     let lifetime: Duration
     let capacity: Int
     let sessionConfiguration: EditorSession.Configuration
+    /// The smallest crop side in source pixels.
+    let minimumCropSize: Double
     /// Where new sessions start (`nil`: the untouched picture).
     let start: Recipe?
     private var entries: [String: Entry] = [:]
@@ -32,7 +34,7 @@ actor EditSessionStore {
 
     init(
         image: EditedImage, lifetime: Duration, capacity: Int, sessionConfiguration: EditorSession.Configuration,
-        start: Recipe? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        constraints: CropConstraints = .none, start: Recipe? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.now = now
         self.image = image
@@ -41,7 +43,9 @@ actor EditSessionStore {
         self.capacity = max(1, capacity)
         var configuration = sessionConfiguration
         configuration.previewSize = image.previewSize
+        configuration.fixedAspect = constraints.aspect ?? configuration.fixedAspect
         self.sessionConfiguration = configuration
+        self.minimumCropSize = constraints.minimumCropSize
     }
 
     /// How many sessions are held.
@@ -125,8 +129,10 @@ actor EditSessionStore {
 
     private func startState(recipe: Recipe?) throws -> CropState {
         if let recipe = recipe ?? start {
-            return try CropState(recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation)
+            return try CropState(recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation,
+                                 minimumCropSize: minimumCropSize)
         }
-        return try CropState(sourceSize: image.info.storedSize, orientation: image.info.orientation)
+        return try CropState(sourceSize: image.info.storedSize, orientation: image.info.orientation,
+                             minimumCropSize: minimumCropSize)
     }
 }

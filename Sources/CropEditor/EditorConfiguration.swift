@@ -29,6 +29,9 @@ public struct EditorConfiguration: Sendable {
     /// The editor session's tunables (touch radius, handle size, tap slop, history, context margin). Its
     /// `previewSize` is replaced by the preview's actual size.
     public var session: EditorSession.Configuration
+    /// What the host requires of the crop and of Done's output (fixed aspect, minimum size, output size, round).
+    /// Its aspect replaces ``session``'s `fixedAspect`. Default: nothing.
+    public var constraints: CropConstraints
     /// The clock sessions age by (a test injects a manual one; the default is the continuous clock).
     package var now: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
 
@@ -38,8 +41,9 @@ public struct EditorConfiguration: Sendable {
         pixelLimits: PixelLimits = .default, renderConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
         renderQueueCapacity: Int = 8, renderThreads: Int = 0, sessionLifetime: Duration = .seconds(30 * 60),
         maximumSessions: Int = 64, previewMaximumSide: Int = 1600, maximumEventBytes: Int = 16 * 1024,
-        session: EditorSession.Configuration = EditorSession.Configuration()
+        session: EditorSession.Configuration = EditorSession.Configuration(), constraints: CropConstraints = .none
     ) {
+        self.constraints = constraints
         self.host = host
         self.port = port
         self.maximumRequestBytes = maximumRequestBytes

@@ -29,7 +29,8 @@ extension EditorServer {
             let (id, recipe) = await sessions.connect(id: requested)
             do {
                 try await outbound.write(.text(EditorProtocol.ServerMessage.hello(
-                    session: id, restored: recipe != nil, image: ImageDescription(image)).text))
+                    session: id, restored: recipe != nil, image: ImageDescription(image),
+                    constraints: configuration.constraints).text))
                 try await converse(session: id, restoring: recipe, inbound: inbound, outbound: outbound)
             } catch {
                 await sessions.disconnect(id: id)

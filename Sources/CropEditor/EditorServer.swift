@@ -49,7 +49,8 @@ public struct EditorServer: Sendable {
             concurrency: configuration.renderConcurrency, capacity: configuration.renderQueueCapacity)
         self.sessions = EditSessionStore(
             image: image, lifetime: configuration.sessionLifetime, capacity: configuration.maximumSessions,
-            sessionConfiguration: configuration.session, start: start?.recipe, now: configuration.now)
+            sessionConfiguration: configuration.session, constraints: configuration.constraints, start: start?.recipe,
+            now: configuration.now)
     }
 
     /// The HTTP application: the routes above, listening on ``EditorConfiguration/host`` and ``EditorConfiguration/port``.
@@ -173,22 +174,26 @@ public struct EditorServer: Sendable {
     func renderSession(id: String, request: Request) async throws -> Response {
         let options = try RenderOptions(query: request.uri.queryParameters)
         let recipe = try await sessions.recipe(session: id)
+        let constraints = configuration.constraints
         return try await renderQueue.withSlot {
-            try await render(.data(image.bytes), recipe: recipe, options: options, baseName: image.baseName + "-edited")
+            try await render(.data(image.bytes), recipe: recipe, options: options, baseName: image.baseName + "-edited",
+                             constraints: constraints)
         }
     }
 
     /// Renders on a worker thread and wraps the bytes in a response carrying the pixel size.
-    private func render(_ source: ImageSource, recipe: Recipe?, options: RenderOptions, baseName: String)
-        async throws -> Response
+    private func render(_ source: ImageSource, recipe: Recipe?, options: RenderOptions, baseName: String,
+                        constraints: CropConstraints = .none) async throws -> Response
     {
         let pipeline = configuration.pipeline
         let result: EncodedImage
         do {
             result = try await renderQueue.perform {
-                let format = try options.format ?? source.info().format.defaultOutput
+                var format = try options.format ?? source.info().format.defaultOutput
+                if constraints.isRound, options.format == nil, format == .jpeg { format = .png }
                 let steps: [ImageOperation] = (recipe.map { [.recipe($0)] } ?? [])
                     + (options.autoStraighten ? [.autoStraighten()] : [])
+                    + constraints.outputSteps
                     + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
                 return try pipeline.run(source, steps, to: .data(SaveOptions(
                     format: format, quality: options.quality, colorProfile: options.colorProfile, metadata: options.metadata)))

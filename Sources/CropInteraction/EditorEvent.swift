@@ -32,6 +32,8 @@ public enum EditorEvent: Hashable, Sendable {
     case nudge(dx: Double, dy: Double)
     /// Move one handle of the box by source pixels along the screen's axes (arrow keys on a focused handle): the
     /// opposite corner or edge stays put; the aspect lock, minimum size and picture apply, as in a handle drag.
+    /// With an aspect lock, a corner's step along one axis moves it along the lock's diagonal, so that every arrow
+    /// key changes the size.
     case resizeBy(handle: CropHandle, dx: Double, dy: Double)
     /// The crop back to the whole picture; angle, turns, flips and lock are kept.
     case resetCrop

@@ -58,12 +58,17 @@ public struct EditorSession: Sendable {
         /// Degrees the two fingers of a pinch must turn before the picture turns with them, so that a pinch meant
         /// only to zoom never tilts the picture.
         public var rotationThreshold: Double
+        /// An aspect ratio the host requires (an avatar, a fixed output size): the crop always has it, whatever
+        /// the events. `aspect` and `swapAspect` events change nothing, quarter turns keep the output ratio, and a
+        /// reset comes back to the largest crop of this ratio. `nil`: the person chooses.
+        public var fixedAspect: AspectRatio?
 
         /// Creates a configuration.
         public init(touchRadius: Double = 24, handleSize: Double = 20, tapSlop: Double = 5, historyLimit: Int = 100,
                     previewSize: PixelSize? = nil, maximumBoxFraction: Double = 0.8, straightenSnap: Double = 0.5,
-                    rotationThreshold: Double = 4)
+                    rotationThreshold: Double = 4, fixedAspect: AspectRatio? = nil)
         {
+            self.fixedAspect = fixedAspect
             self.touchRadius = touchRadius
             self.handleSize = handleSize
             self.tapSlop = tapSlop
@@ -76,7 +81,7 @@ public struct EditorSession: Sendable {
 
         private enum Key: String, CodingKey {
             case touchRadius, handleSize, tapSlop, historyLimit, previewSize, maximumBoxFraction, straightenSnap
-            case rotationThreshold
+            case rotationThreshold, fixedAspect
         }
 
         /// Decodes a configuration; every field is optional and takes its default when missing.
@@ -94,6 +99,13 @@ public struct EditorSession: Sendable {
                 straightenSnap: try c.decodeIfPresent(Double.self, forKey: .straightenSnap) ?? defaults.straightenSnap,
                 rotationThreshold: try c.decodeIfPresent(Double.self, forKey: .rotationThreshold)
                     ?? defaults.rotationThreshold)
+            switch try c.decodeIfPresent(AspectLock.self, forKey: .fixedAspect) {
+            case nil: fixedAspect = nil
+            case .ratio(let ratio)?: fixedAspect = ratio
+            case let other?:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .fixedAspect, in: c, debugDescription: "fixedAspect '\(other)' is not a W:H ratio")
+            }
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -106,6 +118,7 @@ public struct EditorSession: Sendable {
             try c.encode(maximumBoxFraction, forKey: .maximumBoxFraction)
             try c.encode(straightenSnap, forKey: .straightenSnap)
             try c.encode(rotationThreshold, forKey: .rotationThreshold)
+            try c.encodeIfPresent(fixedAspect.map(AspectLock.ratio), forKey: .fixedAspect)
         }
     }
 
@@ -202,6 +215,10 @@ public struct EditorSession: Sendable {
         guard configuration.historyLimit >= 0 else {
             throw .invalidValue(name: "historyLimit", value: Double(configuration.historyLimit),
                                 reason: "must not be negative")
+        }
+        var state = state
+        if let fixed = configuration.fixedAspect, state.aspectLock != .ratio(fixed) {
+            state.setAspectLock(.ratio(fixed))
         }
         let layout = try state.displayLayout(
             viewportSize: viewportSize, insets: insets, maximumBoxFraction: configuration.maximumBoxFraction)
@@ -321,22 +338,36 @@ public struct EditorSession: Sendable {
             try continueRun(.nudging)
             try state.moveCrop(by: delta)
         case .resizeBy(let handle, let dx, let dy):
-            let delta = Point(x: dx, y: dy)
+            var delta = Point(x: dx, y: dy)
             try requireFinite(delta, "resize")
+            if handle.isCorner, let ratio = state.aspectRatio, (dx == 0) != (dy == 0) {
+                // A locked corner follows the larger of its two sides, so a step along one axis alone would often
+                // change nothing: it moves along the lock's diagonal instead.
+                let slope = Double(ratio.height) / Double(ratio.width)
+                    * Double(handle.verticalDirection) / Double(handle.horizontalDirection)
+                if dy == 0 { delta.y = dx * slope } else { delta.x = dy / slope }
+            }
             try continueRun(.keyResizing(handle))
             try state.resizeCrop(handle, to: handle.position(in: state.crop) + delta)
         case .rotate(let direction, let policy):
-            discrete { $0.rotate(direction, aspectPolicy: policy) }
+            let kept = configuration.fixedAspect == nil ? policy : .keepOutputRatio
+            discrete { $0.rotate(direction, aspectPolicy: kept) }
         case .flip(let axis):
             discrete { $0.flip(axis) }
         case .aspect(let lock):
+            guard configuration.fixedAspect == nil else { return }
             discrete { $0.setAspectLock(lock) }
         case .swapAspect:
+            guard configuration.fixedAspect == nil else { return }
             discrete { $0.swapAspect() }
         case .resetCrop:
             discrete { $0.resetCrop() }
         case .reset:
-            discrete { $0.reset() }
+            let fixed = configuration.fixedAspect
+            discrete {
+                $0.reset()
+                if let fixed { $0.setAspectLock(.ratio(fixed)) }
+            }
         case .undo:
             commit()
             guard let previous = undoStack.popLast() else { return }

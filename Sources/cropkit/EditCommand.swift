@@ -22,10 +22,16 @@ struct EditCommand: ParsableCommand {
             `cropkit crop` would, and --straighten auto levels the picture when it is sure. The page draws the \
             proposal, says what it is, and the person moves it from there.
 
+            A host can require things of the crop: --lock-aspect keeps the --aspect W:H ratio (the page cannot \
+            change it), --min-size keeps every side of the crop at least that many source pixels, --output-size \
+            makes Done render exactly W×H (and locks the aspect to W:H), and --round draws a circle and makes \
+            Done's output round (PNG with transparent corners, unless another format with alpha is chosen).
+
             Examples:
               cropkit edit photo.jpg --open
               cropkit edit photo.jpg --aspect 1:1 --gravity attention --straighten auto
               cropkit edit photo.jpg --recipe level.json
+              cropkit edit avatar.jpg --output-size 256x256 --round --min-size 128
               cropkit edit --port 8080
             """)
 
@@ -66,6 +72,18 @@ struct EditCommand: ParsableCommand {
         help: ArgumentHelp("Start straightened: degrees counter-clockwise, −45…45, or auto.", valueName: "degrees|auto"))
     var straighten: StraightenArgument?
 
+    @Flag(help: "Keep --aspect W:H: the page cannot change the ratio.")
+    var lockAspect = false
+
+    @Option(help: ArgumentHelp("The smallest side the crop may have, in source pixels.", valueName: "pixels"))
+    var minSize: Int?
+
+    @Option(help: ArgumentHelp("Done renders exactly this size (and the aspect is locked to W:H).", valueName: "WxH"))
+    var outputSize: SizeArgument?
+
+    @Flag(help: "A round output: the page draws a circle; Done makes the outside transparent.")
+    var round = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be in 0…65535.") }
         guard maxRequestMB >= 1 else { throw ValidationError("--max-request-mb must be at least 1.") }
@@ -77,10 +95,27 @@ struct EditCommand: ParsableCommand {
         if recipe != nil, aspect != nil || straighten != nil || placement.focus != nil || placement.gravity != .center {
             throw ValidationError("--recipe says the whole crop; give it or --aspect/--gravity/--focus/--straighten.")
         }
+        if let minSize, minSize < 1 { throw ValidationError("--min-size must be at least 1 pixel.") }
+        if lockAspect {
+            guard case .ratio = aspect?.lock else { throw ValidationError("--lock-aspect locks an --aspect W:H; give one.") }
+        }
+        if let outputSize, case .ratio(let ratio) = aspect?.lock, ratio != AspectRatio(of: outputSize.size) {
+            throw ValidationError("--aspect \(ratio) is not the ratio of --output-size \(outputSize).")
+        }
         if placement.focus != nil || placement.gravity != .center {
             guard case .ratio = aspect?.lock else {
                 throw ValidationError("--gravity and --focus place an --aspect W:H crop; give --aspect W:H.")
             }
+        }
+    }
+
+    /// What the host requires: the locked aspect, the minimum size, the output size, roundness.
+    var constraints: CropConstraints {
+        get throws {
+            var locked: AspectRatio?
+            if lockAspect, case .ratio(let ratio) = aspect?.lock { locked = ratio }
+            return try CropConstraints(
+                aspect: locked, minimumCropSize: Double(minSize ?? 1), outputSize: outputSize?.size, isRound: round)
         }
     }
 
@@ -116,6 +151,7 @@ struct EditCommand: ParsableCommand {
             host: host, port: port, maximumRequestBytes: maxRequestMB * 1024 * 1024,
             pixelLimits: PixelLimits(maxPixels: maxMegapixels * 1_000_000), renderQueueCapacity: renderQueue)
         if let renderConcurrency { configuration.renderConcurrency = renderConcurrency }
+        configuration.constraints = try constraints
         let path = try imagePath()
         let edited: EditedImage
         let start: EditorStart?

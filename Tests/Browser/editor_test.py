@@ -8,7 +8,8 @@ its corners hold no fill (PNG output: every corner pixel opaque). Also: axe-core
 and the result panel), size and angle changes are announced, the phone layout leaves the picture most of the screen,
 transitions end exactly on the engine's state, and the console has no errors. Measures the WebSocket round trip of a
 drag (median / p95) and saves screenshots under the output folder (default .build/browser): editor.png,
-editor-dragging.png, editor-phone.png, editor-done.png.
+editor-dragging.png, editor-phone.png, editor-done.png, editor-round.png (a host's round 200×200 avatar with a
+150-px minimum).
 
 Needs Debian's chromium, chromium-driver and python3-selenium (`.ci/install-deps browser`), and axe-core
 (`Tests/Browser/fetch-axe.sh`); run with /usr/bin/python3.
@@ -44,8 +45,8 @@ def check(condition, message):
         failures.append(message)
 
 
-def start_server(cropkit, image):
-    command = [cropkit, "edit", "--port", "0"] + ([image] if image else [])
+def start_server(cropkit, image, *options):
+    command = [cropkit, "edit", "--port", "0"] + ([image] if image else []) + list(options)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 120
     while time.time() < deadline:
@@ -261,6 +262,63 @@ def measure_round_trip(driver, moves=300):
           done(s);
         })();
     """, moves)
+
+
+def avatar_flow(driver, args, axe_source, download_dir):
+    """A host's constraints: `--output-size 200x200 --round --min-size 150`. The aspect controls are disabled, a
+    circle is drawn, the minimum size holds against the keyboard, and Done downloads a round 200×200 PNG."""
+    server, url = start_server(args.cropkit, args.image, "--output-size", "200x200", "--round", "--min-size", "150")
+    try:
+        driver.get(url)
+        v0 = wait_view(driver)
+        check(v0["aspect"] == "1:1", f"the output size locks the aspect to 1:1 ({v0['aspect']})")
+        check(driver.find_element(By.ID, "aspect").get_attribute("disabled") is not None
+              and driver.find_element(By.ID, "aspect-swap").get_attribute("disabled") is not None,
+              "the aspect controls are disabled")
+        status = driver.find_element(By.ID, "output-size").text
+        check(status.startswith("Done will save 200 × 200 px, round"), f"the status says what Done will save ('{status}')")
+        driver.execute_script("document.activeElement && document.activeElement.blur()")
+        check(tab_to(driver, "el.dataset && el.dataset.handle === 'bottomRight'"), "Tab reaches the bottom-right handle")
+        for _ in range(30):
+            keys(driver, Keys.CONTROL, Keys.ARROW_LEFT)
+        v1 = view(driver)
+        check(v1["outputSize"] == {"width": 150, "height": 150},
+              f"the crop stops at the 150-px minimum ({v1['outputSize']['width']}×{v1['outputSize']['height']})")
+        driver.save_screenshot(os.path.join(args.out, "editor-round.png"))
+        run_axe(driver, axe_source, "round avatar")
+        for f in os.listdir(download_dir):
+            os.remove(os.path.join(download_dir, f))
+        driver.find_element(By.ID, "done").click()
+        WebDriverWait(driver, 120).until(lambda d: d.find_element(By.ID, "result").is_displayed())
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        files = downloaded(download_dir)
+        check(len(files) == 1 and files[0].endswith(".png"), f"Done downloads a PNG ({files})")
+        if files:
+            data = open(os.path.join(download_dir, files[0]), "rb").read()
+            check(image_size(data) == (200, 200), f"the download is exactly 200×200 ({image_size(data)})")
+            decoded = corner_pixels(driver, data, "image/png")
+            check(decoded is not None and all(c[3] == 0 for c in decoded["corners"]),
+                  "its corners are transparent (a round output)")
+    finally:
+        stop(server)
+
+
+def stop(server):
+    """Stops a `cropkit edit` server."""
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def downloaded(download_dir, timeout=60):
+    """The finished downloads in `download_dir`, once there is one (or the timeout passed)."""
+    deadline, files = time.time() + timeout, []
+    while time.time() < deadline and not files:
+        files = [f for f in os.listdir(download_dir) if not f.endswith(".crdownload")]
+        time.sleep(0.2)
+    return files
 
 
 def main():
@@ -516,13 +574,7 @@ def main():
         driver.save_screenshot(os.path.join(args.out, "editor-done.png"))
         run_axe(driver, axe_source, "result panel")
         ActionChains(driver).send_keys(Keys.ENTER).perform()  # the focused download link
-        deadline = time.time() + 60
-        files = []
-        while time.time() < deadline:
-            files = [f for f in os.listdir(download_dir) if not f.endswith(".crdownload")]
-            if files:
-                break
-            time.sleep(0.2)
+        files = downloaded(download_dir)
         check(len(files) == 1, f"one file downloaded ({files})")
         if files:
             path = os.path.join(download_dir, files[0])
@@ -539,14 +591,11 @@ def main():
                 check(not fills, "no fill pixels in the corners (all opaque, none black)")
         errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, f"no console errors ({errors[:3]})")
+        avatar_flow(driver, args, axe_source, download_dir)
     finally:
         if driver:
             driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
     if failures:
         print(f"editor browser test: {len(failures)} check(s) failed", flush=True)
         return 1

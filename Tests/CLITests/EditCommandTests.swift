@@ -4,7 +4,7 @@ import CropTestSupport
 import Foundation
 import Testing
 
-/// `cropkit edit`'s start flags: a proposal or a recipe, checked before the server starts.
+/// `cropkit edit`'s start flags (a proposal or a recipe) and a host's constraints, checked before the server starts.
 @Suite("cropkit edit: starting from a proposal or a recipe")
 struct EditCommandTests {
     /// A folder holding `disc.jpg`: 900×300, a red disc at (700, 150).
@@ -24,6 +24,11 @@ struct EditCommandTests {
             (["--aspect", "original", "--focus", "0.5,0.5"], "--gravity and --focus place an --aspect W:H crop"),
             (["--recipe", "r.json", "--aspect", "1:1"], "--recipe says the whole crop"),
             (["--focus", "2,2"], "--focus"),
+            (["--lock-aspect"], "--lock-aspect locks an --aspect W:H"),
+            (["--aspect", "original", "--lock-aspect"], "--lock-aspect locks an --aspect W:H"),
+            (["--min-size", "0"], "--min-size must be at least 1"),
+            (["--aspect", "4:3", "--output-size", "200x200"], "--aspect 4:3 is not the ratio of --output-size 200x200"),
+            (["--output-size", "200"], "--output-size"),
         ] {
             let run = try CLI.run(["edit", "disc.jpg"] + arguments, in: folder)
             #expect(run.status == 64, "\(arguments): \(run)")

@@ -21,10 +21,19 @@ private struct Reply: Decodable {
     var stateMessage: ViewStateMessage?
     var message: String?
     var notice: String?
+    var constraints: Constraints?
     var state: EditorViewState? { stateMessage?.state }
 
+    /// The hello's `constraints`.
+    struct Constraints: Decodable, Equatable {
+        var aspect: String?
+        var minimumCropSize: Double
+        var outputSize: PixelSize?
+        var round: Bool
+    }
+
     enum CodingKeys: String, CodingKey {
-        case type, session, restored, image, message, notice
+        case type, session, restored, image, message, notice, constraints
         case stateMessage = "state"
     }
 }
@@ -150,6 +159,46 @@ private struct Conversation {
                 _ = try await talk.next()
                 let first = try await talk.send(viewport)
                 #expect(first.notice == nil && first.state?.outputSize == PixelSize(validWidth: 900, height: 300))
+            }
+        }
+    }
+
+    @Test("a host's constraints: the hello says them; the aspect and the minimum size hold; Done renders the exact size, round")
+    func hostConstraints() async throws {
+        #expect(throws: EditorError.self) { try CropConstraints(minimumCropSize: 0) }
+        #expect(throws: EditorError.self) {
+            try CropConstraints(aspect: .square, outputSize: PixelSize(validWidth: 64, height: 48))
+        }
+        let constraints = try CropConstraints(
+            minimumCropSize: 100, outputSize: PixelSize(validWidth: 64, height: 64), isRound: true)
+        #expect(constraints.aspect == .square)
+        let server = try makeServer { $0.constraints = constraints }
+        let notes = Notes()
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                let hello = try await talk.next()
+                #expect(hello.constraints == Reply.Constraints(
+                    aspect: "1:1", minimumCropSize: 100, outputSize: PixelSize(validWidth: 64, height: 64), round: true))
+                await notes.set(session: try #require(hello.session))
+                // Displayed 240×160: the largest square is 160×160.
+                let first = try await talk.send(viewport)
+                #expect(first.state?.aspect == .ratio(.square))
+                #expect(first.state?.outputSize == PixelSize(validWidth: 160, height: 160))
+                let refused = try await talk.send(.aspect(try .ratio(16, 9)))
+                #expect(refused.state?.aspect == .ratio(.square) && refused.state?.canUndo == false)
+                // Shrinking past the minimum stops at 100 px.
+                let small = try await talk.send(.resizeBy(handle: .bottomRight, dx: -150, dy: -150))
+                #expect(small.state?.outputSize == PixelSize(validWidth: 100, height: 100))
+            }
+            let id = await notes.session
+            try await client.execute(uri: "/api/sessions/\(id)/render", method: .post) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png")  // a JPEG source, round: PNG by default
+                let rendered = try Image(source: .data(response.bytes))
+                #expect(rendered.size == PixelSize(validWidth: 64, height: 64))
+                #expect(try decodedPixel(response.bytes, x: 0, y: 0)[3] == 0, "the corner is transparent")
+                #expect(try decodedPixel(response.bytes, x: 32, y: 32)[3] == 255, "the centre is opaque")
             }
         }
     }

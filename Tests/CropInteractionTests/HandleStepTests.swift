@@ -40,6 +40,18 @@ struct HandleStepTests {
         try s.handle(.aspect(.ratio(1, 1)))
         try s.handle(.resizeBy(handle: .bottomRight, dx: -100, dy: -100))
         #expect(s.state.outputSize == PixelSize(validWidth: 2900, height: 2900))
+        // One axis at a time: the locked corner moves along the diagonal.
+        try s.handle(.resizeBy(handle: .bottomRight, dx: -100, dy: 0))
+        #expect(s.state.crop == Rect(x: 500, y: 0, width: 2800, height: 2800))
+        try s.handle(.resizeBy(handle: .topLeft, dx: 0, dy: 10))
+        #expect(s.state.crop == Rect(x: 510, y: 10, width: 2790, height: 2790))
+        try s.handle(.aspect(.ratio(try AspectRatio(2, 1))))
+        let wide = s.state.crop
+        try s.handle(.resizeBy(handle: .topRight, dx: 0, dy: 10))  // 10 px lower: 20 px narrower
+        let narrower = s.state.crop
+        #expect(abs(narrower.height - (wide.height - 10)) < 1e-9 && abs(narrower.width - (wide.width - 20)) < 1e-9,
+                "\(wide) → \(narrower)")
+        #expect(narrower.minX == wide.minX && narrower.maxY == wide.maxY, "the bottom-left corner stays")
         #expect(throws: GeometryError.self) { try s.handle(.resizeBy(handle: .top, dx: 0, dy: .infinity)) }
     }
 

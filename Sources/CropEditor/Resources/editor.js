@@ -27,6 +27,8 @@
   let animation = null;     // requestAnimationFrame id of a running transition
   let gridAlways = false;   // the Grid toggle: the thirds grid stays on
   let focusedHandle = null; // the handle button with keyboard focus
+  // What the host requires (from the hello): a fixed aspect, a minimum crop side, an exact output size, a round output.
+  let constraints = { aspect: null, minimumCropSize: 1, outputSize: null, round: false };
   const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   /** Events after which the view eases to its new place instead of jumping. */
   const EASED = new Set(["rotate", "flip", "aspect", "swapAspect", "undo", "redo", "reset", "resetCrop",
@@ -63,6 +65,7 @@
         $("title").textContent = `CropKit editor: ${image.name}`;
         document.title = `${image.name} · CropKit editor`;
       }
+      if (msg.constraints) applyConstraints(msg.constraints);
       if (msg.restored) setMessage("Restored your last edit.");
       queue = [];
       send(viewportEvent());
@@ -214,7 +217,13 @@
     corners.forEach((p, i) => (i ? outline.lineTo(p.x, p.y) : outline.moveTo(p.x, p.y)));
     outline.closePath();
     const dim = new Path2D(outline);
-    dim.rect(box.x, box.y, box.width, box.height);
+    const hole = new Path2D();
+    if (constraints.round) {
+      hole.ellipse(box.x + box.width / 2, box.y + box.height / 2, box.width / 2, box.height / 2, 0, 0, 2 * Math.PI);
+    } else {
+      hole.rect(box.x, box.y, box.width, box.height);
+    }
+    dim.addPath(hole);
     ctx.fillStyle = "rgba(0, 0, 0, 0.55)";
     ctx.fill(dim, "evenodd");
     ctx.strokeStyle = "rgba(255, 255, 255, 0.25)";
@@ -235,7 +244,16 @@
     }
     ctx.strokeStyle = "#fff";
     ctx.lineWidth = 1.5;
-    ctx.strokeRect(box.x, box.y, box.width, box.height);
+    if (constraints.round) {
+      ctx.stroke(hole);
+      ctx.setLineDash([4, 4]);
+      ctx.strokeStyle = "rgba(255, 255, 255, 0.5)";
+      ctx.lineWidth = 1;
+      ctx.strokeRect(box.x, box.y, box.width, box.height);
+      ctx.setLineDash([]);
+    } else {
+      ctx.strokeRect(box.x, box.y, box.width, box.height);
+    }
 
     // Handles: L-shaped corners and short bars on the edges, centred on the server's handle squares (moved with the
     // box while it eases).
@@ -310,15 +328,25 @@
         $("aspect-h").value = h;
       }
     }
-    $("output-size").textContent =
-      `Done will save ${view.outputSize.width} × ${view.outputSize.height} px` +
-      (view.aspect !== "free" ? ` · aspect ${view.aspect}` : "");
+    const out = constraints.outputSize, crop = view.outputSize;
+    $("output-size").textContent = out
+      ? `Done will save ${out.width} × ${out.height} px${constraints.round ? ", round" : ""} ` +
+        `(from ${crop.width} × ${crop.height} source px)`
+      : `Done will save ${crop.width} × ${crop.height} px${constraints.round ? ", round" : ""}` +
+        (view.aspect !== "free" ? ` · aspect ${view.aspect}` : "");
   }
 
   function stats() {
     const sorted = [...rtts].sort((a, b) => a - b);
     const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
     return { count: sorted.length, median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] ?? 0 };
+  }
+
+  /** A fixed aspect disables the aspect controls (the engine enforces it anyway). */
+  function applyConstraints(c) {
+    constraints = c;
+    for (const id of ["aspect", "aspect-swap", "aspect-w", "aspect-h", "aspect-apply"]) $(id).disabled = !!c.aspect;
+    if (c.aspect) $("aspect").title = `The aspect is fixed at ${c.aspect}`;
   }
 
   /** The picture and its first state are in: the loading note goes. */
