@@ -2,7 +2,8 @@ import CropInteraction
 import CropKit
 import Foundation
 
-/// The server-held edit sessions: one per page load, each remembered by the recipe of its last state.
+/// The server-held edit sessions: one per page load, each bound to one picture of the library (by id) and
+/// remembered by the recipe of its last state.
 ///
 /// The live ``EditorSession`` belongs to the WebSocket connection; the store keeps what must outlive it. A page
 /// reload reconnects with its session id and gets a fresh ``EditorSession`` restored from the recipe (the picture's
@@ -12,6 +13,8 @@ import Foundation
 /// recently used unconnected ones go first).
 actor EditSessionStore {
     struct Entry {
+        /// The picture the session edits (its id in the library).
+        var imageID: String
         /// The last state's recipe (`nil` until the first event).
         var recipe: Recipe?
         /// When the session was last used.
@@ -20,29 +23,30 @@ actor EditSessionStore {
         var connections: Int
     }
 
-    let image: EditedImage
     let lifetime: Duration
     let capacity: Int
     let sessionConfiguration: EditorSession.Configuration
     /// The smallest crop side in source pixels.
     let minimumCropSize: Double
-    /// Where new sessions start (`nil`: the untouched picture).
+    /// Where new sessions on the library's first picture start (`nil`: the untouched picture); other pictures
+    /// start untouched.
     let start: Recipe?
+    /// The id of the picture `start` is for.
+    let startImageID: String
     private var entries: [String: Entry] = [:]
     /// The time now (injected, so expiry can be tested without waiting).
     private let now: @Sendable () -> ContinuousClock.Instant
 
     init(
-        image: EditedImage, lifetime: Duration, capacity: Int, sessionConfiguration: EditorSession.Configuration,
-        constraints: CropConstraints = .none, start: Recipe? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        lifetime: Duration, capacity: Int, sessionConfiguration: EditorSession.Configuration,
+        constraints: CropConstraints = .none, start: Recipe? = nil, startImageID: String = "0", now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.now = now
-        self.image = image
         self.start = start
+        self.startImageID = startImageID
         self.lifetime = lifetime
         self.capacity = max(1, capacity)
         var configuration = sessionConfiguration
-        configuration.previewSize = image.previewSize
         configuration.fixedAspect = constraints.aspect ?? configuration.fixedAspect
         self.sessionConfiguration = configuration
         self.minimumCropSize = constraints.minimumCropSize
@@ -51,21 +55,22 @@ actor EditSessionStore {
     /// How many sessions are held.
     var count: Int { entries.count }
 
-    /// Opens a connection on session `id` if it is held and free (a reload), on a new session copying its recipe if
-    /// another connection has it, or on a new untouched session. Returns the id and the recipe to restore.
-    func connect(id: String?) -> (id: String, recipe: Recipe?) {
+    /// Opens a connection on picture `imageID`: on session `id` if it is held, edits that picture and is free (a
+    /// reload), on a new session copying its recipe if another connection has it, or on a new untouched session.
+    /// Returns the id and the recipe to restore.
+    func connect(id: String?, image imageID: String) -> (id: String, recipe: Recipe?) {
         sweep()
         let now = self.now()
-        if let id, var entry = entries[id] {
+        if let id, var entry = entries[id], entry.imageID == imageID {
             if entry.connections == 0 {
                 entry.connections = 1
                 entry.lastUsed = now
                 entries[id] = entry
                 return (id, entry.recipe)
             }
-            return (insert(Entry(recipe: entry.recipe, lastUsed: now, connections: 1)), entry.recipe)
+            return (insert(Entry(imageID: imageID, recipe: entry.recipe, lastUsed: now, connections: 1)), entry.recipe)
         }
-        return (insert(Entry(recipe: nil, lastUsed: now, connections: 1)), nil)
+        return (insert(Entry(imageID: imageID, recipe: nil, lastUsed: now, connections: 1)), nil)
     }
 
     /// The connection on session `id` closed.
@@ -87,19 +92,29 @@ actor EditSessionStore {
 
     /// A new editor session for a connection: restored from `recipe`, or at the start (the untouched picture unless
     /// the server was given a start).
-    func makeSession(recipe: Recipe?, viewportSize: Size, insets: EdgeInsets) throws -> EditorSession {
-        try EditorSession(state: startState(recipe: recipe), viewportSize: viewportSize, insets: insets,
-                          configuration: sessionConfiguration)
+    func makeSession(on image: EditedImage, imageID: String, recipe: Recipe?, viewportSize: Size,
+                     insets: EdgeInsets) throws -> EditorSession
+    {
+        var configuration = sessionConfiguration
+        configuration.previewSize = image.previewSize
+        return try EditorSession(
+            state: startState(of: image, imageID: imageID, recipe: recipe), viewportSize: viewportSize, insets: insets,
+            configuration: configuration)
     }
 
-    /// The recipe of session `id`'s current state (the start before any edit).
-    func recipe(session id: String) throws -> Recipe {
+    /// The picture session `id` edits and its current recipe (`nil` before any edit: the start).
+    func edit(session id: String) throws -> (imageID: String, recipe: Recipe?) {
         guard var entry = entries[id], entry.connections > 0 || now() - entry.lastUsed <= lifetime else {
             throw EditorError.unknownSession(id)
         }
         entry.lastUsed = now()
         entries[id] = entry
-        return try entry.recipe ?? startState(recipe: nil).recipe
+        return (entry.imageID, entry.recipe)
+    }
+
+    /// The recipe a session on `image` renders: `recipe`, or where a new session starts.
+    func recipe(_ recipe: Recipe?, of image: EditedImage, imageID: String) throws -> Recipe {
+        try recipe ?? startState(of: image, imageID: imageID, recipe: nil).recipe
     }
 
     /// Forgets session `id` (Cancel). Returns whether it existed.
@@ -127,8 +142,8 @@ actor EditSessionStore {
         return id
     }
 
-    private func startState(recipe: Recipe?) throws -> CropState {
-        if let recipe = recipe ?? start {
+    private func startState(of image: EditedImage, imageID: String, recipe: Recipe?) throws -> CropState {
+        if let recipe = recipe ?? (imageID == startImageID ? start : nil) {
             return try CropState(recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation,
                                  minimumCropSize: minimumCropSize)
         }

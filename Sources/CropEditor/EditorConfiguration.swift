@@ -22,6 +22,9 @@ public struct EditorConfiguration: Sendable {
     public var sessionLifetime: Duration
     /// How many edit sessions are kept at most. Default 64.
     public var maximumSessions: Int
+    /// How many pictures opened in the page (uploads) are kept at once; opening one more forgets the oldest.
+    /// Default 16. An upload's size limit is ``maximumRequestBytes``.
+    public var maximumUploads: Int = 16
     /// The preview's longer side at most, in pixels. Default 1600.
     public var previewMaximumSide: Int
     /// The largest WebSocket message accepted from a page, in bytes. Default 16 KiB.

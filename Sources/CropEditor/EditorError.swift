@@ -29,6 +29,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// No edit session has this id (never created, expired or cancelled).
     case unknownSession(String)
+    /// No picture has this id (never opened, or an upload forgotten to make room for newer ones).
+    case unknownImage(String)
     /// The render queue is full; try again later.
     case busy(queued: Int)
     /// No route matches the path (the server serves a fixed set of paths and nothing from the file system).
@@ -74,7 +76,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .missingImage, .missingRecipe, .invalidRecipe, .invalidParameter, .malformedMultipart: .badRequest
         case .unsupportedMediaType, .unsupportedImage: .unsupportedMediaType
         case .corruptImage, .autoStraightenUnsure: .unprocessableContent
-        case .unknownSession, .notFound: .notFound
+        case .unknownSession, .unknownImage, .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .busy, .timedOut: .serviceUnavailable
         case .forbidden: .forbidden
@@ -98,6 +100,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .corruptImage: "corruptImage"
         case .tooManyPixels: "tooManyPixels"
         case .unknownSession: "unknownSession"
+        case .unknownImage: "unknownImage"
         case .busy: "busy"
         case .notFound: "notFound"
         case .methodNotAllowed: "methodNotAllowed"
@@ -125,6 +128,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooManyPixels(let w, let h, let limit):
             "the image is \(w)×\(h) pixels, more than the limit of \(limit) pixels"
         case .unknownSession(let id): "no edit session '\(id)' (it expired or was cancelled)"
+        case .unknownImage(let id): "no picture '\(id)' (it was never opened, or was closed to make room for newer ones)"
         case .busy(let queued): "the server is busy (\(queued) renders queued); try again shortly"
         case .notFound(let path): "nothing is served at '\(path)'"
         case .methodNotAllowed(let method, let path): "\(method) is not allowed on '\(path)'"

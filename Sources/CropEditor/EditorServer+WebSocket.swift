@@ -5,7 +5,7 @@ import Hummingbird
 import HummingbirdWebSocket
 
 extension EditorServer {
-    /// The WebSocket router: `/api/session` only.
+    /// The WebSocket router: `/api/session?image=…&id=…` only.
     public func makeWebSocketRouter() -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
         let host = configuration.host
@@ -25,13 +25,22 @@ extension EditorServer {
             }
             return .upgrade()
         } onUpgrade: { inbound, outbound, context in
-            let requested = context.request.uri.queryParameters["id"].map(String.init)
-            let (id, recipe) = await sessions.connect(id: requested)
+            let query = context.request.uri.queryParameters
+            let requested = query["id"].map(String.init)
+            let imageID = query["image"].map(String.init) ?? library.firstID
+            let image: EditedImage
+            do { image = try await library.image(imageID) } catch {
+                // Said once, then the connection closes: the page shows why.
+                try await outbound.write(.text(EditorProtocol.ServerMessage.error(message: EditorProtocol.explain(error)).text))
+                return
+            }
+            let (id, recipe) = await sessions.connect(id: requested, image: imageID)
             do {
                 try await outbound.write(.text(EditorProtocol.ServerMessage.hello(
-                    session: id, restored: recipe != nil, image: ImageDescription(image),
+                    session: id, restored: recipe != nil, image: ImageDescription(image, id: imageID),
                     constraints: configuration.constraints).text))
-                try await converse(session: id, restoring: recipe, inbound: inbound, outbound: outbound)
+                try await converse(session: id, on: image, imageID: imageID, restoring: recipe, inbound: inbound,
+                                   outbound: outbound)
             } catch {
                 await sessions.disconnect(id: id)
                 throw error
@@ -43,8 +52,8 @@ extension EditorServer {
 
     /// Answers each event of one connection with the engine's state or an error. The connection's
     /// ``EditorSession`` is created by its first `viewport` event (from `recipe` when restoring).
-    private func converse(session id: String, restoring recipe: Recipe?, inbound: WebSocketInboundStream,
-                          outbound: WebSocketOutboundWriter) async throws
+    private func converse(session id: String, on image: EditedImage, imageID: String, restoring recipe: Recipe?,
+                          inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws
     {
         var session: EditorSession?
         let decoder = JSONDecoder()
@@ -63,7 +72,7 @@ extension EditorServer {
                             name: "event",
                             reason: "the first event of a connection must be 'viewport', not 'autoStraighten'")
                     }
-                    let (state, notice) = try await autoStraighten(&live)
+                    let (state, notice) = try await autoStraighten(&live, image: image)
                     session = live
                     await sessions.update(id: id, recipe: state.recipe)
                     try await outbound.write(.text(EditorProtocol.ServerMessage.state(state, notice: notice).text))
@@ -76,11 +85,12 @@ extension EditorServer {
                     state = try live.handle(event)
                     session = live
                 } else if case .viewport(let size, let insets) = event {
-                    let live = try await sessions.makeSession(recipe: recipe, viewportSize: size, insets: insets)
+                    let live = try await sessions.makeSession(
+                        on: image, imageID: imageID, recipe: recipe, viewportSize: size, insets: insets)
                     state = live.viewState
                     session = live
                     // A new session starts at the server's start, if any: say what it is once.
-                    if recipe == nil { notice = start?.notice }
+                    if recipe == nil, imageID == library.firstID { notice = start?.notice }
                 } else {
                     throw EditorError.invalidParameter(
                         name: "event",
@@ -97,7 +107,9 @@ extension EditorServer {
 
     /// Measures the picture's tilt and, when the measure is confident, sets the session's straighten angle to it
     /// (mirrored when the crop is flipped); otherwise throws, leaving the session as it was.
-    private func autoStraighten(_ session: inout EditorSession) async throws -> (EditorViewState, String) {
+    private func autoStraighten(_ session: inout EditorSession, image: EditedImage) async throws
+        -> (EditorViewState, String)
+    {
         let pipeline = configuration.pipeline, bytes = image.bytes
         let estimate: StraightenEstimate
         do {

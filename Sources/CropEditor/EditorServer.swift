@@ -15,9 +15,10 @@ import Logging
 /// |---|---|---|
 /// | GET | `/`, `/editor.js`, `/editor.css`, `/favicon.svg` | the page (package resources, read once) |
 /// | GET | `/api/health` | `{"status": "ok", …}` |
-/// | GET | `/api/image` | the edited picture's description (sizes, orientation, preview) |
-/// | GET | `/api/preview` | the preview image (stored orientation, downscaled once) |
-/// | GET (WebSocket) | `/api/session?id=…` | the editor protocol (see ``EditorProtocol``) |
+/// | GET | `/api/image`, `/api/images/{id}` | a picture's description (sizes, orientation, preview); the first is the picture the server started with |
+/// | GET | `/api/preview`, `/api/images/{id}/preview` | its preview image (stored orientation, downscaled once) |
+/// | POST | `/api/images?name=…` | open another picture: the body is the file (at most ``EditorConfiguration/maximumRequestBytes``); 201 with its description |
+/// | GET (WebSocket) | `/api/session?image=…&id=…` | the editor protocol on picture `image` (default the first; see ``EditorProtocol``) |
 /// | POST | `/api/sessions/{id}/render?format=jpeg\|png&quality=…` | Done: the session's recipe rendered at full resolution |
 /// | DELETE | `/api/sessions/{id}` | Cancel: the session is discarded |
 /// | POST | `/api/render?recipe=…&straighten=auto&format=…&quality=…&maxWidth=…&maxHeight=…` | an image (raw body or multipart) rendered with a recipe, auto-straightened, or both |
@@ -26,8 +27,10 @@ import Logging
 public struct EditorServer: Sendable {
     /// The settings.
     public let configuration: EditorConfiguration
-    /// The picture the page edits.
+    /// The picture the server started with (id `"0"` in ``library``).
     public let image: EditedImage
+    /// Every picture the server can edit: the one it started with and those opened in the page.
+    public let library: EditorLibrary
     /// The page's files.
     public let page: EditorPage
     /// The render admission queue shared by the render API and Done.
@@ -43,12 +46,13 @@ public struct EditorServer: Sendable {
     ) {
         self.configuration = configuration
         self.image = image
+        self.library = EditorLibrary([image], maximumUploads: configuration.maximumUploads)
         self.page = page
         self.start = start
         self.renderQueue = RenderQueue(
             concurrency: configuration.renderConcurrency, capacity: configuration.renderQueueCapacity)
         self.sessions = EditSessionStore(
-            image: image, lifetime: configuration.sessionLifetime, capacity: configuration.maximumSessions,
+            lifetime: configuration.sessionLifetime, capacity: configuration.maximumSessions,
             sessionConfiguration: configuration.session, constraints: configuration.constraints, start: start?.recipe,
             now: configuration.now)
     }
@@ -95,13 +99,15 @@ public struct EditorServer: Sendable {
         }
         router.get("/api/health") { _, _ in try await health() }
         router.get("/api/image") { _, _ in try jsonResponse(ImageDescription(image)) }
-        router.get("/api/preview") { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: image.previewContentType, .cacheControl: "no-cache",
-                          .xContentTypeOptions: "nosniff"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.preview)))
+        router.get("/api/preview") { _, _ in previewResponse(image) }
+        router.get("/api/images/:image") { _, context in
+            let id = try context.parameters.require("image")
+            return try jsonResponse(ImageDescription(try await library.image(id), id: id))
         }
+        router.get("/api/images/:image/preview") { _, context in
+            previewResponse(try await library.image(try context.parameters.require("image")))
+        }
+        router.post("/api/images") { request, _ in try await open(request) }
         router.post("/api/render") { request, context in try await renderAPI(request) }
         router.post("/api/sessions/:id/render") { request, context in
             try await renderSession(id: try context.parameters.require("id"), request: request)
@@ -114,6 +120,37 @@ public struct EditorServer: Sendable {
         return router
     }
 
+    private func previewResponse(_ image: EditedImage) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: image.previewContentType, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.preview)))
+    }
+
+    /// `POST /api/images?name=…`: reads the body as a picture (any format the codecs read, within the pixel limit),
+    /// makes its preview with shrink-on-load and keeps it in the library: 201 with its description.
+    func open(_ request: Request) async throws -> Response {
+        let name = request.uri.queryParameters["name"].map(String.init) ?? "image"
+        try checkDeclaredLength(request)
+        let bytes = try await collect(request)
+        guard !bytes.isEmpty else { throw EditorError.missingImage }
+        let pipeline = configuration.pipeline, side = configuration.previewMaximumSide
+        let opened: EditedImage
+        do {
+            opened = try await renderQueue.withSlot {
+                try await renderQueue.perform {
+                    try EditedImage(name: name, bytes: bytes, pipeline: pipeline, previewMaximumSide: side)
+                }
+            }
+        } catch let error as CropKitError {
+            throw EditorError(error)
+        }
+        let id = await library.add(upload: opened)
+        var response = try jsonResponse(ImageDescription(opened, id: id))
+        response.status = .created
+        return response
+    }
+
     /// The page may load only its own script, style, preview and WebSocket, and render blobs.
     static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
@@ -123,6 +160,7 @@ public struct EditorServer: Sendable {
         struct Health: Encodable {
             var status = "ok"
             var image: String
+            var images: Int
             var sessions: Int
             var renderConcurrency: Int
             var renderQueueCapacity: Int
@@ -130,7 +168,7 @@ public struct EditorServer: Sendable {
             var maximumPixels: Int
         }
         return try jsonResponse(
-            Health(image: image.name, sessions: await sessions.count, renderConcurrency: renderQueue.concurrency,
+            Health(image: image.name, images: await library.count, sessions: await sessions.count, renderConcurrency: renderQueue.concurrency,
                    renderQueueCapacity: renderQueue.capacity,
                    maximumRequestBytes: configuration.maximumRequestBytes,
                    maximumPixels: configuration.pixelLimits.maxPixels))
@@ -173,7 +211,9 @@ public struct EditorServer: Sendable {
     /// Done: `POST /api/sessions/{id}/render` renders the session's last state at full resolution.
     func renderSession(id: String, request: Request) async throws -> Response {
         let options = try RenderOptions(query: request.uri.queryParameters)
-        let recipe = try await sessions.recipe(session: id)
+        let (imageID, edited) = try await sessions.edit(session: id)
+        let image = try await library.image(imageID)
+        let recipe = try await sessions.recipe(edited, of: image, imageID: imageID)
         let constraints = configuration.constraints
         return try await renderQueue.withSlot {
             try await render(.data(image.bytes), recipe: recipe, options: options, baseName: image.baseName + "-edited",

@@ -13,6 +13,8 @@ public struct ImageDescription: Codable, Hashable, Sendable {
         /// Its MIME type.
         public var contentType: String
     }
+    /// The picture's id in the server's ``EditorLibrary`` (`"0"` for the picture the server started with).
+    public var id: String
     /// The file's name.
     public var name: String
     /// `"jpeg"` or `"png"`.
@@ -30,8 +32,9 @@ public struct ImageDescription: Codable, Hashable, Sendable {
     /// The preview.
     public var preview: Preview
 
-    /// Describes `image`.
-    public init(_ image: EditedImage) {
+    /// Describes `image`, held under `id`.
+    public init(_ image: EditedImage, id: String = "0") {
+        self.id = id
         name = image.name
         format = image.info.format.rawValue
         width = image.info.displayedSize.width
@@ -39,7 +42,7 @@ public struct ImageDescription: Codable, Hashable, Sendable {
         storedWidth = image.info.width
         storedHeight = image.info.height
         orientation = image.info.orientation.exifValue
-        preview = Preview(url: "/api/preview", width: image.previewSize.width, height: image.previewSize.height,
+        preview = Preview(url: "/api/images/\(id)/preview", width: image.previewSize.width, height: image.previewSize.height,
                           contentType: image.previewContentType)
     }
 }

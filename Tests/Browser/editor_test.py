@@ -264,6 +264,47 @@ def measure_round_trip(driver, moves=300):
     """, moves)
 
 
+FIXTURES = os.path.join(ROOT, "Tests", "CropEditorTests", "Fixtures")
+
+
+def open_flow(driver, url):
+    """Opening other pictures in the page: through the file input (a PNG), by a synthetic drop (a JPEG turned by its
+    EXIF orientation), and a dropped text file, which is refused with a clear message."""
+    driver.get(url)
+    wait_view(driver)
+    driver.find_element(By.ID, "open-file").send_keys(os.path.join(FIXTURES, "halves-rgba.png"))
+    WebDriverWait(driver, 30).until(lambda d: "image=u" in d.current_url)
+    v = wait_view(driver)
+    check(v["outputSize"] == {"width": 120, "height": 80} and "halves-rgba.png" in driver.title,
+          f"the file input opens a PNG: 120×80, titled '{driver.title}'")
+    quadrants = base64.b64encode(open(os.path.join(FIXTURES, "quadrants-orientation6.jpg"), "rb").read()).decode()
+    drop = """
+        const [b64, name, type] = arguments;
+        const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+        const data = new DataTransfer();
+        data.items.add(new File([bytes], name, {type}));
+        const stage = document.getElementById('stage');
+        stage.dispatchEvent(new DragEvent('dragover', {dataTransfer: data, bubbles: true, cancelable: true}));
+        stage.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+    """
+    before = driver.current_url
+    driver.execute_script(drop, quadrants, "quadrants.jpg", "image/jpeg")
+    WebDriverWait(driver, 30).until(lambda d: d.current_url != before)
+    v = wait_view(driver)
+    opened = driver.current_url
+    check(v["outputSize"] == {"width": 240, "height": 160},
+          f"a dropped JPEG opens upright, by its EXIF orientation (240×160; got {v['outputSize']})")
+    driver.execute_script(drop, base64.b64encode(b"just some notes").decode(), "notes.txt", "text/plain")
+    WebDriverWait(driver, 30).until(lambda d: "notes.txt" in d.find_element(By.ID, "message").text)
+    message = driver.find_element(By.ID, "message")
+    check("error" in message.get_attribute("class") and message.text.startswith("Can't open notes.txt: unsupported image"),
+          f"a file CropKit can't read is refused clearly ('{message.text}')")
+    check(driver.current_url == opened and view(driver)["outputSize"] == v["outputSize"],
+          "and the picture being edited stays")
+    errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE" and "415" not in e["message"]]
+    check(not errors, f"no console errors besides the refused upload's 415 ({errors[:3]})")
+
+
 def avatar_flow(driver, args, axe_source, download_dir):
     """A host's constraints: `--output-size 200x200 --round --min-size 150`. The aspect controls are disabled, a
     circle is drawn, the minimum size holds against the keyboard, and Done downloads a round 200×200 PNG."""
@@ -591,6 +632,7 @@ def main():
                 check(not fills, "no fill pixels in the corners (all opaque, none black)")
         errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, f"no console errors ({errors[:3]})")
+        open_flow(driver, url)
         avatar_flow(driver, args, axe_source, download_dir)
     finally:
         if driver:

@@ -1,4 +1,5 @@
 import CropKit
+import CropTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -56,14 +57,60 @@ import Testing
                 #expect((image.width, image.height) == (240, 160))
                 #expect((image.storedWidth, image.storedHeight) == (160, 240))
                 #expect(image.orientation == 6)
-                #expect(image.preview == .init(url: "/api/preview", width: 80, height: 120, contentType: "image/jpeg"))
+                #expect(image.id == "0")
+                #expect(image.preview == .init(url: "/api/images/0/preview", width: 80, height: 120,
+                                               contentType: "image/jpeg"))
             }
-            try await client.execute(uri: "/api/preview", method: .get) { response in
+            for path in ["/api/preview", "/api/images/0/preview"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "image/jpeg")
+                    let preview = try Image(source: .data(response.bytes), appliesOrientation: false)
+                    #expect(preview.size == PixelSize(validWidth: 80, height: 120))
+                }
+            }
+        }
+    }
+
+    @Test("POST /api/images opens another picture: 201 with its id and preview; bad, empty, oversized and unknown get JSON errors; the oldest upload goes when too many are open")
+    func openAnotherPicture() async throws {
+        let server = try makeServer { $0.maximumUploads = 2; $0.maximumRequestBytes = 200_000 }
+        let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
+            for n in 1...3 {
+                try await client.execute(uri: "/api/images?name=disc\(n).jpg", method: .post,
+                                         body: ByteBuffer(bytes: jpeg)) { response in
+                    #expect(response.status == .created)
+                    let image = try JSONDecoder().decode(ImageDescription.self, from: Data(response.bytes))
+                    #expect(image.id == "u\(n)" && image.name == "disc\(n).jpg")
+                    #expect((image.width, image.height) == (900, 300))
+                    #expect(image.preview.url == "/api/images/u\(n)/preview")
+                    #expect((image.preview.width, image.preview.height) == (120, 40))
+                }
+            }
+            try await client.execute(uri: "/api/images/u3/preview", method: .get) { response in
                 #expect(response.status == .ok)
-                #expect(response.headers[.contentType] == "image/jpeg")
-                let preview = try Image(source: .data(response.bytes), appliesOrientation: false)
-                #expect(preview.size == PixelSize(validWidth: 80, height: 120))
+                let preview = try Image(source: .data(response.bytes))
+                #expect(preview.size == PixelSize(validWidth: 120, height: 40))
             }
+            // Two uploads are kept: the first went to make room; the server's own picture stays.
+            expectError(try await client.execute(uri: "/api/images/u1", method: .get) { $0 }, .notFound, "unknownImage")
+            try await client.execute(uri: "/api/images/0", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/health", method: .get) { response in
+                let health = try JSONSerialization.jsonObject(with: Data(response.bytes)) as? [String: Any]
+                #expect(health?["images"] as? Int == 3)
+            }
+            let text = Array("not a picture at all".utf8)
+            let notImage = try await client.execute(uri: "/api/images?name=notes.txt", method: .post,
+                                                    body: ByteBuffer(bytes: text)) { $0 }
+            #expect(expectError(notImage, .unsupportedMediaType, "unsupportedImage").contains("not"))
+            expectError(try await client.execute(uri: "/api/images", method: .post) { $0 }, .badRequest, "missingImage")
+            let big = [UInt8](repeating: 0xFF, count: 300_000)
+            expectError(try await client.execute(uri: "/api/images?name=big.jpg", method: .post,
+                                                 body: ByteBuffer(bytes: big)) { $0 },
+                        .contentTooLarge, "requestTooLarge")
+            expectError(try await client.execute(uri: "/api/images/zz/preview", method: .get) { $0 }, .notFound,
+                        "unknownImage")
         }
     }
 

@@ -203,6 +203,41 @@ private struct Conversation {
         }
     }
 
+    @Test("a session on an opened picture edits that picture, and Done renders it; an unknown picture is refused")
+    func sessionOnAnOpenedPicture() async throws {
+        let server = try makeServer()
+        let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
+        let notes = Notes()
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
+            let id = try await client.execute(uri: "/api/images?name=disc.jpg", method: .post,
+                                              body: ByteBuffer(bytes: jpeg)) { response in
+                try JSONDecoder().decode(ImageDescription.self, from: Data(response.bytes)).id
+            }
+            try await client.ws("/api/session?image=\(id)") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                let hello = try await talk.next()
+                #expect(hello.image?.id == id && hello.image?.name == "disc.jpg")
+                await notes.set(session: try #require(hello.session))
+                let first = try await talk.send(viewport)
+                #expect(first.state?.outputSize == PixelSize(validWidth: 900, height: 300))
+                let square = try await talk.send(.aspect(.square))
+                #expect(square.state?.outputSize == PixelSize(validWidth: 300, height: 300))
+            }
+            let session = await notes.session
+            try await client.execute(uri: "/api/sessions/\(session)/render?format=png", method: .post) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentDisposition]?.contains("disc-edited.png") == true)
+                let rendered = try Image(source: .data(response.bytes))
+                #expect(rendered.size == PixelSize(validWidth: 300, height: 300))
+            }
+            try await client.ws("/api/session?image=zz") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                let refused = try await talk.next()
+                #expect(refused.type == "error" && refused.message?.contains("no picture 'zz'") == true)
+            }
+        }
+    }
+
     let viewport = EditorEvent.viewport(size: Size(width: 800, height: 600),
                                         insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
 

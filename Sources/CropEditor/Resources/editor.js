@@ -9,7 +9,9 @@
   const $ = (id) => document.getElementById(id);
   const stage = $("stage"), picture = $("picture"), overlay = $("overlay");
   const ctx = overlay.getContext("2d");
-  const SESSION_KEY = "cropkit-edit-session";
+  // The picture this page edits: `?image=ID` (one opened here), or the server's own.
+  const IMAGE_ID = new URLSearchParams(location.search).get("image") || "0";
+  const SESSION_KEY = `cropkit-edit-session:${IMAGE_ID}`;
   const INSET = 16;
 
   let ws = null;
@@ -40,7 +42,7 @@
   function connect() {
     const stored = sessionStorage.getItem(SESSION_KEY);
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/session` +
-      (stored ? `?id=${encodeURIComponent(stored)}` : "");
+      `?image=${encodeURIComponent(IMAGE_ID)}` + (stored ? `&id=${encodeURIComponent(stored)}` : "");
     ws = new WebSocket(url);
     ws.onmessage = (e) => receive(JSON.parse(e.data));
     ws.onclose = () => {
@@ -87,7 +89,8 @@
       if (picture.complete && picture.naturalWidth) ready();
       if (msg.notice) setMessage(msg.notice);
     } else if (msg.type === "error") {
-      setMessage(msg.message, true);
+      if (!session) showFailure(`${msg.message}. Open another picture.`);
+      else setMessage(msg.message, true);
     }
     pump();
   }
@@ -486,6 +489,37 @@
     $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") applyCustom(); });
   }
 
+  // ---------------------------------------------------------------- opening another picture
+
+  /** Sends a picture to the server, which reads it and makes its preview; then edits it (`?image=ID`). */
+  async function openPicture(file) {
+    if (!file) return;
+    setMessage(`Opening ${file.name}…`);
+    try {
+      const response = await fetch(`/api/images?name=${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+      const body = await response.json().catch(() => null);
+      if (!response.ok) throw new Error(body && body.error ? body.error.message : `HTTP ${response.status}`);
+      location.assign(`/?image=${encodeURIComponent(body.id)}`);
+    } catch (error) {
+      setMessage(`Can't open ${file.name}: ${error.message}`, true);
+    }
+  }
+
+  $("open").addEventListener("click", () => $("open-file").click());
+  $("open-file").addEventListener("change", () => openPicture($("open-file").files[0]));
+  stage.addEventListener("dragover", (e) => {
+    if (!e.dataTransfer || !Array.from(e.dataTransfer.types).includes("Files")) return;
+    e.preventDefault();
+    stage.classList.add("dropping");
+  });
+  stage.addEventListener("dragleave", () => stage.classList.remove("dropping"));
+  stage.addEventListener("drop", (e) => {
+    e.preventDefault();
+    stage.classList.remove("dropping");
+    const file = e.dataTransfer && e.dataTransfer.files[0];
+    if (file) openPicture(file);
+  });
+
   // ---------------------------------------------------------------- keyboard
 
   /** The step an arrow key asks for, in source pixels: 1, with Shift 10, with Ctrl or ⌘ 100. */
@@ -556,6 +590,8 @@
       return;
     } else if (e.key === "g" || e.key === "G") {
       toggleGrid();
+    } else if (e.key === "o" || e.key === "O") {
+      $("open-file").click();
     } else if (e.key === "[" || e.key === "{") {
       send({ type: "straightenBy", delta: e.shiftKey ? -1 : -0.1 });
     } else if (e.key === "]" || e.key === "}") {
