@@ -7,8 +7,11 @@ Starts the editor (render concurrency 2, queue 4, 8 MB request limit) and, withi
   2. thousands of random events on one connection: JSON of every type with random, missing, huge, negative, non-finite
      and wrongly typed fields, and non-JSON text — every one must get exactly one answer, a state or an error;
   3. hundreds of idle sockets and half-sent HTTP requests held open while the editor keeps answering;
-  4. render bodies cut off mid-upload, and a declared length past the limit;
-  5. concurrent renders past the queue: only 200 and 503 (with Retry-After) are allowed.
+  4. render and open bodies (POST /api/render, POST /api/images) cut off mid-upload, and a declared length past the
+     limit;
+  5. concurrent renders past the queue: only 200 and 503 (with Retry-After) are allowed;
+  6. more pictures opened than the editor keeps (16): every one is answered 201, the oldest is forgotten (404), and
+     memory stays bounded.
 After each part the editor must still be alive and answer /api/health and a WebSocket event. Reports counts, the
 answers seen, and the editor's resident memory (VmRSS, VmHWM); fails (exit 1) on a crash, an undocumented answer, a
 missing reply, or resident memory past --max-rss-mb.
@@ -33,10 +36,10 @@ from editor_client import WebSocket, memory, start_server  # noqa: E402
 
 PHOTO = os.path.join(ROOT, "Sources", "cropkit", "Samples", "waterfall-orientation6.jpg")
 EVENT_TYPES = ["pointerDown", "pointerMove", "pointerUp", "pointerCancel", "zoom", "straighten", "straightenBy",
-               "rotate", "flip", "aspect", "swapAspect", "nudge", "resetCrop", "reset", "undo", "redo", "viewport",
-               "mode", "explode", ""]
+               "rotate", "flip", "aspect", "swapAspect", "nudge", "resizeBy", "resetCrop", "reset", "undo", "redo",
+               "viewport", "mode", "explode", ""]
 FIELDS = ["id", "x", "y", "intent", "factor", "angle", "final", "delta", "direction", "aspectPolicy", "axis", "aspect",
-          "dx", "dy", "width", "height", "insets", "mode"]
+          "dx", "dy", "width", "height", "insets", "mode", "handle"]
 failures = []
 
 
@@ -184,13 +187,12 @@ def idle_and_half_sent(port, count):
     alive(port, "closing them")
 
 
-def cut_uploads(port):
+def cut_uploads(port, target):
     photo = open(PHOTO, "rb").read()
-    recipe = "%7B%22version%22%3A1%7D"
     statuses = []
     for cut in [0, 100, len(photo) // 2, len(photo) - 1]:
         s = socket.create_connection(("127.0.0.1", port), timeout=10)
-        s.sendall((f"POST /api/render?recipe={recipe} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        s.sendall((f"POST {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                    f"Content-Type: image/jpeg\r\nContent-Length: {len(photo)}\r\n\r\n").encode() + photo[:cut])
         s.shutdown(socket.SHUT_WR)
         data = b""
@@ -202,17 +204,45 @@ def cut_uploads(port):
         s.close()
         statuses.append(data.split(b"\r\n", 1)[0].decode(errors="replace") or "connection closed")
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    conn.putrequest("POST", f"/api/render?recipe={recipe}")
+    conn.putrequest("POST", target)
     conn.putheader("Content-Type", "image/jpeg")
     conn.putheader("Content-Length", str(64 * 1024 * 1024))
     conn.endheaders()
     too_large = conn.getresponse()
     statuses.append(f"declared 64 MB: {too_large.status}")
     conn.close()
-    print(f"  cut uploads: {statuses}")
-    check(all(" 200 " not in s for s in statuses[:-1]), "a cut upload was rendered")
+    print(f"  cut uploads to {target.split('?')[0]}: {statuses}")
+    check(all(" 200 " not in s and " 201 " not in s for s in statuses[:-1]), "a cut upload was rendered or opened")
     check(too_large.status == 413, f"a declared 64 MB body got {too_large.status}, not 413")
     alive(port, "cut uploads")
+
+
+def many_pictures(port, count):
+    photo = open(PHOTO, "rb").read()
+    statuses, ids = {}, []
+    for i in range(count):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("POST", f"/api/images?name=p{i}.jpg", body=photo, headers={"Content-Type": "image/jpeg"})
+        response = conn.getresponse()
+        body = response.read()
+        statuses[response.status] = statuses.get(response.status, 0) + 1
+        if response.status == 201:
+            ids.append(json.loads(body)["id"])
+        conn.close()
+
+    def status(path):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        conn.close()
+        return response.status
+
+    print(f"  {count} pictures opened: {statuses}; first {ids[:1]}, last {ids[-1:]}")
+    check(statuses == {201: count}, f"opening answered {statuses}")
+    check(len(ids) == count and status(f"/api/images/{ids[0]}") == 404, "the oldest upload was not forgotten")
+    check(status(f"/api/images/{ids[-1]}/preview") == 200, "the newest upload has no preview")
+    alive(port, "many pictures")
 
 
 def renders_past_the_queue(port, clients):
@@ -260,7 +290,10 @@ def main():
         for title, part in [("malformed frames", lambda: malformed_frames(port)),
                             ("random events", lambda: random_events(port, args.events, args.seed)),
                             ("idle sockets and half-sent requests", lambda: idle_and_half_sent(port, args.idle)),
-                            ("uploads cut off", lambda: cut_uploads(port)),
+                            ("render uploads cut off",
+                             lambda: cut_uploads(port, "/api/render?recipe=%7B%22version%22%3A1%7D")),
+                            ("opened pictures cut off", lambda: cut_uploads(port, "/api/images?name=cut.jpg")),
+                            ("more pictures than are kept", lambda: many_pictures(port, 20)),
                             ("renders past the queue", lambda: renders_past_the_queue(port, args.clients))]:
             print(f"{title}:")
             part()
