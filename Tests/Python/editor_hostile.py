@@ -35,6 +35,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from editor_client import WebSocket, memory, start_server  # noqa: E402
 
 PHOTO = os.path.join(ROOT, "Sources", "cropkit", "Samples", "waterfall-orientation6.jpg")
+# A small picture for the opens (a debug build takes seconds to make a 1600-px preview of the photo).
+SMALL = os.path.join(ROOT, "Tests", "CropEditorTests", "Fixtures", "quadrants-orientation6.jpg")
 EVENT_TYPES = ["pointerDown", "pointerMove", "pointerUp", "pointerCancel", "zoom", "straighten", "straightenBy",
                "rotate", "flip", "aspect", "swapAspect", "nudge", "resizeBy", "resetCrop", "reset", "undo", "redo",
                "viewport", "mode", "explode", ""]
@@ -218,7 +220,7 @@ def cut_uploads(port, target):
 
 
 def many_pictures(port, count):
-    photo = open(PHOTO, "rb").read()
+    photo = open(SMALL, "rb").read()
     statuses, ids = {}, []
     for i in range(count):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
