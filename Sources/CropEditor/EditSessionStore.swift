@@ -21,6 +21,8 @@ actor EditSessionStore {
         var lastUsed: ContinuousClock.Instant
         /// Open WebSocket connections on it (0 or 1).
         var connections: Int
+        /// The photo's saved crop when the session began (`nil`: none), which Cancel puts back.
+        var savedAtStart: Recipe? = nil
     }
 
     let lifetime: Duration
@@ -28,22 +30,15 @@ actor EditSessionStore {
     let sessionConfiguration: EditorSession.Configuration
     /// The smallest crop side in source pixels.
     let minimumCropSize: Double
-    /// Where new sessions on the library's first picture start (`nil`: the untouched picture); other pictures
-    /// start untouched.
-    let start: Recipe?
-    /// The id of the picture `start` is for.
-    let startImageID: String
     private var entries: [String: Entry] = [:]
     /// The time now (injected, so expiry can be tested without waiting).
     private let now: @Sendable () -> ContinuousClock.Instant
 
     init(
         lifetime: Duration, capacity: Int, sessionConfiguration: EditorSession.Configuration,
-        constraints: CropConstraints = .none, start: Recipe? = nil, startImageID: String = "0", now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        constraints: CropConstraints = .none, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.now = now
-        self.start = start
-        self.startImageID = startImageID
         self.lifetime = lifetime
         self.capacity = max(1, capacity)
         var configuration = sessionConfiguration
@@ -56,9 +51,9 @@ actor EditSessionStore {
     var count: Int { entries.count }
 
     /// Opens a connection on picture `imageID`: on session `id` if it is held, edits that picture and is free (a
-    /// reload), on a new session copying its recipe if another connection has it, or on a new untouched session.
-    /// Returns the id and the recipe to restore.
-    func connect(id: String?, image imageID: String) -> (id: String, recipe: Recipe?) {
+    /// reload), on a new session copying its recipe if another connection has it, or on a new untouched session
+    /// (remembering `savedCrop`, the photo's saved crop now, for Cancel). Returns the id and the recipe to restore.
+    func connect(id: String?, image imageID: String, savedCrop: Recipe? = nil) -> (id: String, recipe: Recipe?) {
         sweep()
         let now = self.now()
         if let id, var entry = entries[id], entry.imageID == imageID {
@@ -68,9 +63,10 @@ actor EditSessionStore {
                 entries[id] = entry
                 return (id, entry.recipe)
             }
-            return (insert(Entry(imageID: imageID, recipe: entry.recipe, lastUsed: now, connections: 1)), entry.recipe)
+            return (insert(Entry(imageID: imageID, recipe: entry.recipe, lastUsed: now, connections: 1,
+                                 savedAtStart: entry.savedAtStart)), entry.recipe)
         }
-        return (insert(Entry(imageID: imageID, recipe: nil, lastUsed: now, connections: 1)), nil)
+        return (insert(Entry(imageID: imageID, recipe: nil, lastUsed: now, connections: 1, savedAtStart: savedCrop)), nil)
     }
 
     /// The connection on session `id` closed.
@@ -90,15 +86,15 @@ actor EditSessionStore {
         entries[id] = entry
     }
 
-    /// A new editor session for a connection: restored from `recipe`, or at the start (the untouched picture unless
-    /// the server was given a start).
-    func makeSession(on image: EditedImage, imageID: String, recipe: Recipe?, viewportSize: Size,
+    /// A new editor session for a connection: restored from `recipe`, or at `start` (`nil`: the untouched
+    /// picture).
+    func makeSession(on image: EditedImage, recipe: Recipe?, start: Recipe?, viewportSize: Size,
                      insets: EdgeInsets) throws -> EditorSession
     {
         var configuration = sessionConfiguration
         configuration.previewSize = image.previewSize
         return try EditorSession(
-            state: startState(of: image, imageID: imageID, recipe: recipe), viewportSize: viewportSize, insets: insets,
+            state: state(of: image, recipe: recipe ?? start), viewportSize: viewportSize, insets: insets,
             configuration: configuration)
     }
 
@@ -112,14 +108,15 @@ actor EditSessionStore {
         return (entry.imageID, entry.recipe)
     }
 
-    /// The recipe a session on `image` renders: `recipe`, or where a new session starts.
-    func recipe(_ recipe: Recipe?, of image: EditedImage, imageID: String) throws -> Recipe {
-        try recipe ?? startState(of: image, imageID: imageID, recipe: nil).recipe
+    /// The recipe a session on `image` renders: `recipe`, or where a new session starts (`start`, or the
+    /// untouched picture).
+    func recipe(_ recipe: Recipe?, of image: EditedImage, start: Recipe?) throws -> Recipe {
+        try recipe ?? state(of: image, recipe: start).recipe
     }
 
-    /// Forgets session `id` (Cancel). Returns whether it existed.
-    func remove(session id: String) -> Bool {
-        entries.removeValue(forKey: id) != nil
+    /// Forgets session `id` (Cancel). Returns its entry, `nil` when there was none.
+    func remove(session id: String) -> Entry? {
+        entries.removeValue(forKey: id)
     }
 
     /// Whether session `id` is still held.
@@ -142,8 +139,8 @@ actor EditSessionStore {
         return id
     }
 
-    private func startState(of image: EditedImage, imageID: String, recipe: Recipe?) throws -> CropState {
-        if let recipe = recipe ?? (imageID == startImageID ? start : nil) {
+    private func state(of image: EditedImage, recipe: Recipe?) throws -> CropState {
+        if let recipe {
             return try CropState(recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation,
                                  minimumCropSize: minimumCropSize)
         }

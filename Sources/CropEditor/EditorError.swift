@@ -50,6 +50,14 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case originTimedOut(url: String, seconds: Double)
     /// An automatic straighten was asked for, but the measure is not confident (too few straight lines agree).
     case autoStraightenUnsure(StraightenEstimate)
+    /// A photo's saved crop (its ``RecipeSidecar``, named `name`) cannot be read or is not a valid recipe.
+    case invalidSidecar(name: String, reason: String)
+    /// A crop could not be saved beside its photo (the sidecar `name`), or an export could not be written.
+    case cannotSave(name: String, reason: String)
+    /// An "Export all" is running already; one runs at a time.
+    case exportRunning
+    /// The request needs the editor's own photos as files (a folder or a file list), and this editor has none.
+    case noFolder
 
     /// Maps a CropKit error met while reading a client's image or applying its recipe.
     public init(_ error: CropKitError) {
@@ -83,6 +91,9 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .sourceTooLarge: .contentTooLarge
         case .originFailed: .badGateway
         case .originTimedOut: .gatewayTimeout
+        case .invalidSidecar: .unprocessableContent
+        case .cannotSave: .internalServerError
+        case .exportRunning, .noFolder: .conflict
         }
     }
 
@@ -110,6 +121,10 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .originFailed: "originFailed"
         case .originTimedOut: "originTimedOut"
         case .autoStraightenUnsure: "autoStraightenUnsure"
+        case .invalidSidecar: "invalidSidecar"
+        case .cannotSave: "cannotSave"
+        case .exportRunning: "exportRunning"
+        case .noFolder: "noFolder"
         }
     }
 
@@ -142,6 +157,10 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
             "auto straighten found \(e.unsureText); the angle is unchanged"
         case .autoStraightenUnsure(let e):
             "auto straighten is not sure (\(e.unsureText)); the angle is unchanged"
+        case .invalidSidecar(let name, let reason): "the saved crop \(name) cannot be read: \(reason)"
+        case .cannotSave(let name, let reason): "cannot save \(name): \(reason)"
+        case .exportRunning: "an export is running already; wait for it to finish"
+        case .noFolder: "this editor was started on one picture, not on a folder or a list of photos"
         }
     }
 
@@ -152,6 +171,19 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
             var problem: String
         }
         var error: Detail
+    }
+}
+
+extension EditorError {
+    /// A person's line for any error met on one photo (an editor, CropKit or geometry error names its problem; a
+    /// CropKit error is said as the server says it, ``init(_:)``).
+    static func message(for error: any Error) -> String {
+        switch error {
+        case let e as EditorError: e.description
+        case let e as CropKitError: EditorError(e).description
+        case let e as GeometryError: e.description
+        default: "\(error)"
+        }
     }
 }
 

@@ -34,7 +34,8 @@ extension EditorServer {
                 try await outbound.write(.text(EditorProtocol.ServerMessage.error(message: EditorProtocol.explain(error)).text))
                 return
             }
-            let (id, recipe) = await sessions.connect(id: requested, image: imageID)
+            let (id, recipe) = await sessions.connect(
+                id: requested, image: imageID, savedCrop: try? library.savedCrop(of: imageID))
             do {
                 try await outbound.write(.text(EditorProtocol.ServerMessage.hello(
                     session: id, restored: recipe != nil, image: ImageDescription(image, id: imageID),
@@ -50,10 +51,28 @@ extension EditorServer {
         return router
     }
 
-    /// Answers each event of one connection with the engine's state or an error. The connection's
+    /// Answers each event of one connection with the engine's state or an error, and saves the crop beside its
+    /// photo as it changes (``CropSaver``; the last change also when the connection ends). The connection's
     /// ``EditorSession`` is created by its first `viewport` event (from `recipe` when restoring).
     private func converse(session id: String, on image: EditedImage, imageID: String, restoring recipe: Recipe?,
                           inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws
+    {
+        var saver = CropSaver(library: library, imageID: imageID, now: configuration.now)
+        do {
+            try await answer(inbound: inbound, outbound: outbound, session: id, image: image, imageID: imageID,
+                             restoring: recipe, saver: &saver)
+        } catch {
+            if await sessions.contains(session: id) { _ = await saver.save(nil, atRest: true) }
+            throw error
+        }
+        // A cancelled session saves nothing more (Cancel put the saved crop back).
+        if await sessions.contains(session: id) { _ = await saver.save(nil, atRest: true) }
+    }
+
+    /// Answers each event of one connection (see ``converse(session:on:imageID:restoring:inbound:outbound:)``).
+    private func answer(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, session id: String,
+                        image: EditedImage, imageID: String, restoring recipe: Recipe?, saver: inout CropSaver)
+        async throws
     {
         var session: EditorSession?
         let decoder = JSONDecoder()
@@ -75,7 +94,8 @@ extension EditorServer {
                     let (state, notice) = try await autoStraighten(&live, image: image)
                     session = live
                     await sessions.update(id: id, recipe: state.recipe)
-                    try await outbound.write(.text(EditorProtocol.ServerMessage.state(state, notice: notice).text))
+                    let failure = await saver.save(state.recipe, atRest: true)
+                    try await outbound.write(.text(EditorProtocol.ServerMessage.state(state, notice: failure ?? notice).text))
                     continue
                 }
                 let event = try decoder.decode(EventMessage.self, from: Data(text.utf8)).event
@@ -85,18 +105,22 @@ extension EditorServer {
                     state = try live.handle(event)
                     session = live
                 } else if case .viewport(let size, let insets) = event {
+                    var starting: (recipe: Recipe?, notice: String?) = (nil, nil)
+                    if recipe == nil { starting = try await startingPoint(of: imageID) }
                     let live = try await sessions.makeSession(
-                        on: image, imageID: imageID, recipe: recipe, viewportSize: size, insets: insets)
+                        on: image, recipe: recipe, start: starting.recipe, viewportSize: size, insets: insets)
                     state = live.viewState
                     session = live
-                    // A new session starts at the server's start, if any: say what it is once.
-                    if recipe == nil, imageID == library.firstID { notice = start?.notice }
+                    // A new session starts at the saved crop or the server's start, if any: say what it is once.
+                    notice = starting.notice
+                    saver.saved = state.recipe
                 } else {
                     throw EditorError.invalidParameter(
                         name: "event",
                         reason: "the first event of a connection must be 'viewport', not '\(EventMessage.type(of: event))'")
                 }
                 await sessions.update(id: id, recipe: state.recipe)
+                if let failure = await saver.save(state.recipe, atRest: state.gesture == .none) { notice = failure }
                 reply = .state(state, notice: notice)
             } catch {
                 reply = .error(message: EditorProtocol.explain(error))

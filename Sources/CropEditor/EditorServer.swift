@@ -20,41 +20,71 @@ import Logging
 /// | POST | `/api/images?name=…` | open another picture: the body is the file (at most ``EditorConfiguration/maximumRequestBytes``); 201 with its description |
 /// | GET (WebSocket) | `/api/session?image=…&id=…` | the editor protocol on picture `image` (default the first; see ``EditorProtocol``) |
 /// | POST | `/api/sessions/{id}/render?format=jpeg\|png&quality=…` | Done: the session's recipe rendered at full resolution |
-/// | DELETE | `/api/sessions/{id}` | Cancel: the session is discarded |
+/// | DELETE | `/api/sessions/{id}` | Cancel: the session is discarded (and a photo's saved crop put back as it was) |
+/// | GET | `/api/images` | the server's own pictures, for the page's strip (names, saved-crop marks, thumbnails) |
+/// | GET | `/api/images/{id}/thumbnail` | a picture's thumbnail, with its saved crop |
+/// | GET | `/api/images/{id}/region?x=&y=&width=&height=&outWidth=&outHeight=` | part of the picture from the source, at the screen's resolution (zoomed past the preview) |
+/// | POST | `/api/sessions/{id}/copy?to=next\|all` | gives the next photo, or all others, the session's crop (saved beside each) |
+/// | POST, GET | `/api/export` | Export all: starts (202), then its progress |
 /// | POST | `/api/render?recipe=…&straighten=auto&format=…&quality=…&maxWidth=…&maxHeight=…` | an image (raw body or multipart) rendered with a recipe, auto-straightened, or both |
 ///
 /// Every error is JSON (`{"error": {"message", "problem"}}`) with a 4xx status, or 503 when the render queue is full.
 public struct EditorServer: Sendable {
     /// The settings.
     public let configuration: EditorConfiguration
-    /// The picture the server started with (id `"0"` in ``library``).
-    public let image: EditedImage
-    /// Every picture the server can edit: the one it started with and those opened in the page.
+    /// Every picture the server can edit: its own (one picture, or a folder's photos) and those opened in the page.
     public let library: EditorLibrary
     /// The page's files.
     public let page: EditorPage
-    /// The render admission queue shared by the render API and Done.
+    /// The render admission queue shared by the render API, Done and Export all.
     public let renderQueue: RenderQueue
-    /// Where new sessions start (`nil`: the untouched picture).
+    /// Where new sessions on the first picture start (`nil`: as the library says, see
+    /// ``EditorLibrary/startRecipe(of:)``).
     public let start: EditorStart?
+    /// "Export all", when the library's pictures are files.
+    public let export: FolderExport?
     let sessions: EditSessionStore
 
-    /// Creates a server for `image`, whose sessions start at `start` (a proposal or a saved recipe) when given.
+    /// Creates a server for one picture held in memory, whose sessions start at `start` (a proposal or a saved
+    /// recipe) when given. Nothing is saved beside it.
     public init(
         image: EditedImage, configuration: EditorConfiguration = EditorConfiguration(), page: EditorPage,
         start: EditorStart? = nil
     ) {
+        self.init(library: EditorLibrary([image], maximumUploads: configuration.maximumUploads),
+                  configuration: configuration, page: page, start: start)
+    }
+
+    /// Creates a server for `library`'s pictures (``EditorLibrary/init(files:pipeline:previewMaximumSide:maximumUploads:start:)``
+    /// for a folder or a file list: crops are saved beside the photos, and Export all writes to `exportFolder`).
+    ///
+    /// - Parameters:
+    ///   - library: the pictures.
+    ///   - configuration: the settings.
+    ///   - page: the page's files.
+    ///   - start: where sessions on the first picture start, overriding the library's start for it.
+    ///   - exportFolder: where Export all writes (default: `cropkit-export` beside the first photo); unused when
+    ///     the library holds no files.
+    public init(
+        library: EditorLibrary, configuration: EditorConfiguration = EditorConfiguration(), page: EditorPage,
+        start: EditorStart? = nil, exportFolder: String? = nil
+    ) {
         self.configuration = configuration
-        self.image = image
-        self.library = EditorLibrary([image], maximumUploads: configuration.maximumUploads)
+        self.library = library
         self.page = page
         self.start = start
         self.renderQueue = RenderQueue(
             concurrency: configuration.renderConcurrency, capacity: configuration.renderQueueCapacity)
         self.sessions = EditSessionStore(
             lifetime: configuration.sessionLifetime, capacity: configuration.maximumSessions,
-            sessionConfiguration: configuration.session, constraints: configuration.constraints, start: start?.recipe,
-            now: configuration.now)
+            sessionConfiguration: configuration.session, constraints: configuration.constraints, now: configuration.now)
+        if let first = library.path(of: library.firstID) {
+            let folder = exportFolder ?? ((first as NSString).deletingLastPathComponent as NSString)
+                .appendingPathComponent("cropkit-export")
+            self.export = FolderExport(folder: folder, concurrency: configuration.renderConcurrency)
+        } else {
+            self.export = nil
+        }
     }
 
     /// The HTTP application: the routes above, listening on ``EditorConfiguration/host`` and ``EditorConfiguration/port``.
@@ -98,8 +128,30 @@ public struct EditorServer: Sendable {
             }
         }
         router.get("/api/health") { _, _ in try await health() }
-        router.get("/api/image") { _, _ in try jsonResponse(ImageDescription(image)) }
-        router.get("/api/preview") { _, _ in previewResponse(image) }
+        router.get("/api/image") { _, _ in
+            try jsonResponse(ImageDescription(try await library.image(library.firstID), id: library.firstID))
+        }
+        router.get("/api/preview") { _, _ in previewResponse(try await library.image(library.firstID)) }
+        router.get("/api/images") { _, _ in try await folderList() }
+        router.get("/api/images/:image/thumbnail") { _, context in
+            let thumbnail = try await library.thumbnail(of: try context.parameters.require("image"))
+            return Response(
+                status: .ok,
+                headers: [.contentType: thumbnail.format.mimeType, .cacheControl: "private, max-age=3600",
+                          .xContentTypeOptions: "nosniff"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: thumbnail.bytes)))
+        }
+        router.get("/api/images/:image/region") { request, context in
+            try await renderRegion(id: try context.parameters.require("image"), request: request)
+        }
+        router.post("/api/sessions/:id/copy") { request, context in
+            try await copyCrop(session: try context.parameters.require("id"), request: request)
+        }
+        router.post("/api/export") { _, _ in try await startExport() }
+        router.get("/api/export") { _, _ in
+            guard let export else { throw EditorError.noFolder }
+            return try jsonResponse(await export.progress)
+        }
         router.get("/api/images/:image") { _, context in
             let id = try context.parameters.require("image")
             return try jsonResponse(ImageDescription(try await library.image(id), id: id))
@@ -114,7 +166,9 @@ public struct EditorServer: Sendable {
         }
         router.delete("/api/sessions/:id") { _, context in
             let id = try context.parameters.require("id")
-            guard await sessions.remove(session: id) else { throw EditorError.unknownSession(id) }
+            guard let entry = await sessions.remove(session: id) else { throw EditorError.unknownSession(id) }
+            // Cancel puts the photo's saved crop back as it was when the session began.
+            try await library.save(entry.savedAtStart, of: entry.imageID)
             return Response(status: .noContent)
         }
         return router
@@ -168,7 +222,7 @@ public struct EditorServer: Sendable {
             var maximumPixels: Int
         }
         return try jsonResponse(
-            Health(image: image.name, images: await library.count, sessions: await sessions.count, renderConcurrency: renderQueue.concurrency,
+            Health(image: library.name(of: library.firstID) ?? "", images: await library.count, sessions: await sessions.count, renderConcurrency: renderQueue.concurrency,
                    renderQueueCapacity: renderQueue.capacity,
                    maximumRequestBytes: configuration.maximumRequestBytes,
                    maximumPixels: configuration.pixelLimits.maxPixels))
@@ -213,12 +267,28 @@ public struct EditorServer: Sendable {
         let options = try RenderOptions(query: request.uri.queryParameters)
         let (imageID, edited) = try await sessions.edit(session: id)
         let image = try await library.image(imageID)
-        let recipe = try await sessions.recipe(edited, of: image, imageID: imageID)
+        let recipe = try await sessions.recipe(edited, of: image, start: try await startingPoint(of: imageID).recipe)
         let constraints = configuration.constraints
         return try await renderQueue.withSlot {
             try await render(.data(image.bytes), recipe: recipe, options: options, baseName: image.baseName + "-edited",
                              constraints: constraints)
         }
+    }
+
+    /// Where a new session on picture `imageID` starts: the server's ``start`` for the first picture, else the
+    /// library's (the saved crop, or the proposal), with a line for the person saying what it is.
+    func startingPoint(of imageID: String) async throws -> (recipe: Recipe?, notice: String?) {
+        if let start, imageID == library.firstID { return (start.recipe, start.notice) }
+        do {
+            if let saved = try library.savedCrop(of: imageID) {
+                return (saved, "Restored the saved crop (\((RecipeSidecar(photo: library.path(of: imageID) ?? "").path as NSString).lastPathComponent))")
+            }
+        } catch {
+            let proposal = try await library.proposal(for: imageID)
+            return (proposal?.recipe, "\(error.description); started afresh, and your next change replaces it")
+        }
+        let proposal = try await library.proposal(for: imageID)
+        return (proposal?.recipe, proposal?.notice)
     }
 
     /// Renders on a worker thread and wraps the bytes in a response carrying the pixel size.

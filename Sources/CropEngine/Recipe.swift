@@ -135,6 +135,15 @@ public struct Recipe: Hashable, Sendable, Codable {
         }
     }
 
+    /// Whether the recipe changes nothing: the whole picture (within 1e-9 of each fraction), no straighten, turn or
+    /// flip. Its aspect lock does not count: a lock alone crops nothing.
+    public var isIdentity: Bool {
+        let e = 1e-9
+        return angle == 0 && quarterTurns == 0 && !flipHorizontal && !flipVertical
+            && abs(cropCenter.x - 0.5) <= e && abs(cropCenter.y - 0.5) <= e
+            && abs(cropSize.width - 1) <= e && abs(cropSize.height - 1) <= e
+    }
+
     /// The recipe as JSON (keys sorted, so equal recipes give equal bytes).
     public func json() -> Data {
         let encoder = JSONEncoder()

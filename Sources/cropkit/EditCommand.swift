@@ -4,18 +4,27 @@ import CropKit
 import Dispatch
 import Foundation
 
-/// `cropkit edit [IMAGE] [--port P] [--host H] [--open] [--recipe FILE | --aspect W:H --gravity G --straighten auto]`:
-/// the browser crop editor on a local web server, starting from the untouched picture, a saved recipe or a proposal.
+/// `cropkit edit [IMAGE… | DIR] [--port P] [--host H] [--open] [--recipe FILE | --aspect W:H --gravity G --straighten auto]`:
+/// the browser crop editor on a local web server, on one picture or a folder of photos, starting from the untouched
+/// picture, a saved crop, a recipe or a proposal.
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Crop, straighten, turn and flip a picture in the browser; Done downloads the full-resolution result.",
+        abstract: "Crop, straighten, turn and flip pictures in the browser: one, a list, or a whole folder.",
         discussion: """
             Starts a web server on the loopback interface and prints its URL; open it in a browser (or pass --open). \
             The page draws the picture under a crop box; every gesture goes to CropKit's crop engine over a \
             WebSocket. Done renders the crop at full source resolution and offers it for download. Without IMAGE \
             the bundled sample photo is edited. The same server answers POST /api/render for apps. Stop it with \
             Ctrl-C.
+
+            Given a folder (its photos, by name) or several files, the page shows a strip of thumbnails with \
+            Previous and Next (keys , and .). Each photo's crop is saved as it changes, beside the photo, as \
+            NAME.cropkit.json (the photo itself is never written), and reopening restores every crop. Copy to \
+            next and Copy to all give other photos the same aspect, straighten, turns and relative placement. \
+            Export all renders every photo with a saved crop into --export-dir (default: cropkit-export beside \
+            the photos), several at once, and names each failure. The same is true of a single IMAGE, except the \
+            bundled sample: its crop is saved beside it.
 
             The editor starts from the untouched picture, from a saved crop (--recipe), or from a crop CropKit \
             proposes: --aspect W:H with --gravity attention|entropy|top… or --focus X,Y places the crop as \
@@ -29,14 +38,20 @@ struct EditCommand: ParsableCommand {
 
             Examples:
               cropkit edit photo.jpg --open
+              cropkit edit shoot/ --aspect 4:5 --gravity attention --export-dir shoot/4x5
               cropkit edit photo.jpg --aspect 1:1 --gravity attention --straighten auto
               cropkit edit photo.jpg --recipe level.json
               cropkit edit avatar.jpg --output-size 256x256 --round --min-size 128
               cropkit edit --port 8080
             """)
 
-    @Argument(help: "The JPEG, PNG or WebP to edit (default: a bundled sample photo).")
-    var image: String?
+    @Argument(help: ArgumentHelp(
+        "The pictures to edit: files, or one folder of photos (default: a bundled sample photo).",
+        valueName: "image|folder"))
+    var images: [String] = []
+
+    @Option(help: ArgumentHelp("Where Export all writes (default: cropkit-export beside the photos).", valueName: "dir"))
+    var exportDir: String?
 
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 0
@@ -131,18 +146,14 @@ struct EditCommand: ParsableCommand {
         return steps
     }
 
-    /// Where sessions start: the recipe, the proposal, or (`nil`) the untouched picture.
-    private func start(bytes: [UInt8], pipeline: ImagePipeline) throws -> EditorStart? {
-        if let recipe {
-            let loaded: Recipe
-            do { loaded = try Recipe(json: Data(try FileIO.readFile(atPath: recipe))) } catch {
-                throw CommandError("\(recipe): \(describe(error))")
-            }
+    /// Where sessions on a single picture start: the recipe, the proposal, or (`nil`) the untouched picture (or
+    /// its saved crop).
+    private func start(bytes: [UInt8], steps: [ImageOperation], pipeline: ImagePipeline) throws -> EditorStart? {
+        if let recipe, case .recipe(let loaded)? = steps.first {
             // Checked now, so a recipe that cannot apply fails here rather than in the page.
             _ = try pipeline.cropState(.data(bytes), [.recipe(loaded)])
             return EditorStart(recipe: loaded, notice: "Started from \((recipe as NSString).lastPathComponent)")
         }
-        let steps = startOperations
         return steps.isEmpty ? nil : try EditorStart.proposed(for: .data(bytes), steps, pipeline: pipeline)
     }
 
@@ -152,17 +163,35 @@ struct EditCommand: ParsableCommand {
             pixelLimits: PixelLimits(maxPixels: maxMegapixels * 1_000_000), renderQueueCapacity: renderQueue)
         if let renderConcurrency { configuration.renderConcurrency = renderConcurrency }
         configuration.constraints = try constraints
-        let path = try imagePath()
-        let edited: EditedImage
-        let start: EditorStart?
+        let pipeline = configuration.pipeline, side = configuration.previewMaximumSide
+        let library: EditorLibrary
+        var start: EditorStart?
+        var first: EditedImage?
+        let headline: String
         do {
-            let bytes = try ImageSource.file(path).bytes()
-            edited = try EditedImage(
-                name: (path as NSString).lastPathComponent, bytes: bytes, pipeline: configuration.pipeline,
-                previewMaximumSide: configuration.previewMaximumSide)
-            start = try self.start(bytes: bytes, pipeline: configuration.pipeline)
+            // The recipe file is read once, here: it is every photo's start (and a single picture's).
+            let steps = try recipeSteps()
+            let files = try photoFiles()
+            if let files {
+                // A folder or a list: every photo without a saved crop starts from the flags' steps.
+                library = EditorLibrary(files: files, pipeline: pipeline, previewMaximumSide: side,
+                                        maximumUploads: configuration.maximumUploads, start: steps)
+                headline = files.count == 1 ? "" : "\(files.count) photos"
+            } else {
+                let path = try Samples.directory() + "/" + Samples.photo
+                library = EditorLibrary(
+                    [try EditedImage(name: Samples.photo, bytes: try ImageSource.file(path).bytes(), pipeline: pipeline,
+                                     previewMaximumSide: side)], maximumUploads: configuration.maximumUploads)
+                headline = ""
+            }
+            if library.ids.count == 1 {
+                // One picture: read now, so an unreadable file fails here; the flags say where it starts.
+                let image = try runBlockingValue { try await library.image(library.firstID) }
+                first = image
+                start = try self.start(bytes: image.bytes, steps: steps, pipeline: pipeline)
+            }
         } catch {
-            reportFailure("cannot edit \(path): \(error)")
+            reportFailure("cannot edit \(images.isEmpty ? "the sample" : images.joined(separator: " ")): \(describe(error))")
             throw ExitCode.failure
         }
         let page: EditorPage
@@ -170,16 +199,22 @@ struct EditCommand: ParsableCommand {
             reportFailure("\(error)")
             throw ExitCode.failure
         }
-        let server = EditorServer(image: edited, configuration: configuration, page: page, start: start)
-        let host = self.host, open = self.open
+        let server = EditorServer(library: library, configuration: configuration, page: page, start: start,
+                                  exportFolder: exportDir)
+        let host = self.host, open = self.open, notice = start?.notice
+        let what = first.map { "\($0.name) (\($0.info.displayedSize))" } ?? headline
+        let saving = library.savesCrops
+            ? "Crops are saved beside each photo as NAME\(RecipeSidecar.suffix)"
+                + (server.export.map { "; Export all writes to \($0.folder)" } ?? "") + ".\n"
+            : ""
         do {
             try runBlocking {
                 try await server.makeApplication { boundPort in
                     let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort)/"
                     // Written unbuffered: scripts wait for this line to learn the port.
                     FileHandle.standardOutput.write(Data("""
-                        cropkit edit: editing \(edited.name) (\(edited.info.displayedSize)) at \(url)
-                        \(start?.notice.map { $0 + "\n" } ?? "")Press Ctrl-C to stop.
+                        cropkit edit: editing \(what) at \(url)
+                        \(notice.map { $0 + "\n" } ?? "")\(saving)Press Ctrl-C to stop.
 
                         """.utf8))
                     if open { openInBrowser(url) }
@@ -191,16 +226,41 @@ struct EditCommand: ParsableCommand {
         }
     }
 
-    /// The image to edit: the argument, or the bundled sample.
-    private func imagePath() throws -> String {
-        if let image { return image }
-        do {
-            return try Samples.directory() + "/" + Samples.photo
-        } catch {
-            reportFailure("\(error); give an IMAGE")
-            throw ExitCode.failure
+    /// The photos named on the command line: one folder's photos (``PhotoFolder``), or the files as given;
+    /// `nil` for the bundled sample.
+    private func photoFiles() throws -> [String]? {
+        guard !images.isEmpty else { return nil }
+        var isDirectory: ObjCBool = false
+        if images.count == 1, FileManager.default.fileExists(atPath: images[0], isDirectory: &isDirectory),
+            isDirectory.boolValue
+        {
+            let photos = try PhotoFolder.photos(in: images[0])
+            guard !photos.isEmpty else {
+                throw CommandError("\(images[0]) holds no photos (JPEG, PNG, WebP, HEIF, AVIF, GIF or TIFF files)")
+            }
+            return photos
+        }
+        for path in images {
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw CommandError("\(path) is a folder: give one folder, or files")
+            }
+            guard FileManager.default.fileExists(atPath: path) else { throw CommandError("\(path): no such file") }
+        }
+        return images
+    }
+
+    /// The steps every photo of a folder or list starts from: the recipe, or the proposal's steps.
+    private func recipeSteps() throws -> [ImageOperation] {
+        guard let recipe else { return startOperations }
+        return [.recipe(try loadRecipe(recipe))]
+    }
+
+    private func loadRecipe(_ path: String) throws -> Recipe {
+        do { return try Recipe(json: Data(try FileIO.readFile(atPath: path))) } catch {
+            throw CommandError("\(path): \(describe(error))")
         }
     }
+
 }
 
 /// Asks the desktop to open `url` (`xdg-open`, or `open` on macOS); a failure is reported, not fatal.
@@ -239,4 +299,18 @@ func runBlocking(_ body: @escaping @Sendable () async throws -> Void) throws {
     }
     outcome.done.wait()
     if let error = outcome.error { throw error }
+}
+
+/// Runs `body` to completion from synchronous code and returns its value.
+func runBlockingValue<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let box = BlockingResult<T>()
+    try runBlocking { box.value = try await body() }
+    guard let value = box.value else { preconditionFailure("runBlocking returned without running its body") }
+    return value
+}
+
+/// The value a blocking run hands back to its synchronous caller.
+private final class BlockingResult<T: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is written by the task before `runBlocking` returns, and read only after.
+    var value: T?
 }

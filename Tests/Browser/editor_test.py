@@ -9,7 +9,10 @@ and the result panel), size and angle changes are announced, the phone layout le
 transitions end exactly on the engine's state, and the console has no errors. Measures the WebSocket round trip of a
 drag (median / p95) and saves screenshots under the output folder (default .build/browser): editor.png,
 editor-dragging.png, editor-phone.png, editor-done.png, editor-round.png (a host's round 200×200 avatar with a
-150-px minimum).
+150-px minimum), editor-folder.png, editor-export.png and editor-folder-phone.png (a folder of photos: the strip,
+saved crops, Copy to next/all, Export all), editor-zoomed.png (a region rendered from the source over the preview).
+Also a drag through a proxy that adds 100 ms to every round trip: moves coalesce, nothing queues up, and the box
+ends where the last move put it.
 
 Needs Debian's chromium, chromium-driver and python3-selenium (`.ci/install-deps browser`), and axe-core
 (`Tests/Browser/fetch-axe.sh`); run with /usr/bin/python3.
@@ -191,6 +194,15 @@ def announced(driver, text, timeout=5):
         return False
 
 
+def emulate_phone(driver):
+    """Switches to a phone's screen (390 × 844) and waits for the editor to lay itself out again."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    WebDriverWait(driver, 10).until(lambda d: view(d)["viewport"]["width"] <= 390)
+    wait_idle(driver)
+    time.sleep(0.3)
+
+
 def steps(a, b, n=12):
     return [(a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n) for i in range(n + 1)]
 
@@ -264,6 +276,123 @@ def measure_round_trip(driver, moves=300):
     """, moves)
 
 
+class DelayProxy:
+    """A loopback TCP proxy that holds every chunk for `delay` seconds in each direction (so a round trip gains
+    2 × delay), keeping order: the page's HTTP and its WebSocket both go through it."""
+
+    def __init__(self, target_port, delay):
+        import socket
+        import threading
+        self.delay, self.target_port = delay, target_port
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import socket
+        import threading
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, source, sink):
+        import queue
+        import threading
+        held = queue.Queue()
+
+        def deliver():
+            while True:
+                due, chunk = held.get()
+                wait = due - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+                try:
+                    if chunk is None:
+                        sink.shutdown(1)
+                        return
+                    sink.sendall(chunk)
+                except OSError:
+                    return
+
+        threading.Thread(target=deliver, daemon=True).start()
+        while True:
+            try:
+                chunk = source.recv(65536)
+            except OSError:
+                chunk = b""
+            held.put((time.monotonic() + self.delay, chunk or None))
+            if not chunk:
+                return
+
+    def close(self):
+        self.closed = True
+        self.listener.close()
+
+
+def latency_flow(driver, url):
+    """With 100 ms added to every round trip (a delaying proxy between the page and the server), a drag stays
+    usable: moves are coalesced (at most one event in flight), nothing queues up after the pointer lifts, and the box
+    ends exactly where the last pointer position puts it."""
+    port = int(url.rstrip("/").rsplit(":", 1)[1])
+    proxy = DelayProxy(port, 0.05)
+    try:
+        driver.get(f"http://127.0.0.1:{proxy.port}/")
+        v0 = wait_view(driver, timeout=60)
+        rtt = measure_round_trip(driver, moves=20)
+        print(f"  round trip with 100 ms added: median {rtt['median']:.0f} ms, p95 {rtt['p95']:.0f} ms", flush=True)
+        check(100 <= rtt["median"] <= 200, f"the added latency is in force (median round trip {rtt['median']:.0f} ms)")
+        # A drawn box to move (the whole picture cannot move); the view then fits it, so its screen box is at rest.
+        box = v0["cropBox"]
+        a = (box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.2)
+        b = (box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.6)
+        box1 = drag(driver, steps(a, b))["cropBox"]
+        # A burst of 90 pointer moves, one every 8 ms as a fast mouse gives them, dispatched to the page's own
+        # handlers; the pointer stays down, so the view stays frozen and the box must sit where the last move says.
+        result = driver.execute_async_script("""
+            const [box, dx, dy, moves, done] = arguments;
+            const k = window.cropkit, overlay = document.getElementById('overlay'), r = overlay.getBoundingClientRect();
+            const at = (x, y, type, buttons) => overlay.dispatchEvent(new PointerEvent(type, {
+                pointerId: 1, pointerType: 'mouse', isPrimary: true, button: 0, buttons, bubbles: true, cancelable: true,
+                clientX: r.left + x, clientY: r.top + y}));
+            const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+            (async () => {
+              at(cx, cy, 'pointerdown', 1);
+              await k.idle();
+              k.resetStats();
+              for (let i = 1; i <= moves; i++) {
+                at(cx + dx * i / moves, cy + dy * i / moves, 'pointermove', 1);
+                await new Promise((resolve) => setTimeout(resolve, 8));
+              }
+              const stopped = performance.now();
+              await k.idle();
+              const settled = performance.now() - stopped;
+              const v = k.view, s = k.stats();
+              at(cx + dx, cy + dy, 'pointerup', 0);
+              await k.idle();
+              done({answered: s.count, settled, box: v.cropBox, gesture: v.gesture, after: k.view.gesture});
+            })();
+        """, box1, 90, 50, 90)
+        moved = (result["box"]["x"] - box1["x"], result["box"]["y"] - box1["y"])
+        print(f"  a burst of 90 moves in 0.7 s: {result['answered']} events answered, idle "
+              f"{result['settled']:.0f} ms after the last move", flush=True)
+        check(result["answered"] <= 12, f"moves are coalesced under latency ({result['answered']} events for 90 moves)")
+        check(result["settled"] < 350, f"nothing queues up: idle {result['settled']:.0f} ms after the last move")
+        check(result["gesture"] == "moving" and abs(moved[0] - 90) <= 1 and abs(moved[1] - 50) <= 1,
+              f"the box follows the last pointer position (moved {moved[0]:.1f}, {moved[1]:.1f} for 90, 50)")
+        check(result["after"] == "none", "and the gesture ends with the pointer")
+    finally:
+        proxy.close()
+
+
 FIXTURES = os.path.join(ROOT, "Tests", "CropEditorTests", "Fixtures")
 
 
@@ -303,6 +432,142 @@ def open_flow(driver, url):
           "and the picture being edited stays")
     errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE" and "415" not in e["message"]]
     check(not errors, f"no console errors besides the refused upload's 415 ({errors[:3]})")
+
+
+def sharp_zoom(driver, args):
+    """Zoomed past the preview's resolution, the visible region is rendered from the source at (at least) the
+    screen's resolution, or the source's own when that is less, and laid exactly over the preview."""
+    before = view(driver)
+    box = before["cropBox"]
+    centre = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    earlier = driver.execute_script("return window.cropkit.detailWanted")
+    for _ in range(4):
+        driver.execute_script("window.cropkit.send(Object.assign({type: 'zoom', factor: 1.6}, arguments[0]))", centre)
+    wait_idle(driver)
+    try:
+        # The region asked for after the zoom (not one left from an earlier zoom) is in and drawn.
+        WebDriverWait(driver, 30).until(lambda d: d.execute_script(
+            "const i = document.getElementById('detail'), w = window.cropkit.detailWanted;"
+            "return w && w !== arguments[0] && i.dataset.url === w && !i.hidden && i.naturalWidth > 0 && "
+            "getComputedStyle(i).visibility === 'visible'", earlier))
+        shown = True
+    except Exception:
+        shown = False
+    check(shown, "zoomed in, a region rendered from the source is laid over the preview")
+    if shown:
+        m = driver.execute_script("""
+            const i = document.getElementById('detail'), v = window.cropkit.view, t = v.image.transform;
+            const [sx, sy, sw, sh] = i.dataset.region.split(',').map(Number);
+            return {natural: i.naturalWidth, region: sw, scale: Math.hypot(t.a, t.b), dpr: window.devicePixelRatio || 1,
+                    previewWidth: v.image.width, matrix: getComputedStyle(i).transform,
+                    rect: i.getBoundingClientRect().toJSON(), stage: document.getElementById('stage').getBoundingClientRect().toJSON()};""")
+        info = driver.execute_script("return fetch('/api/image').then(r => r.json())")
+        screen = m["region"] * m["previewWidth"] / info["storedWidth"] * m["scale"] * m["dpr"]
+        needed = min(screen, m["region"])
+        check(m["natural"] >= needed - 1,
+              f"the region has at least the screen's resolution or the source's own ({m['natural']} px wide for "
+              f"{screen:.0f} screen px, {m['region']} source px)")
+        covers = m["rect"]["left"] <= m["stage"]["left"] + 1 and m["rect"]["right"] >= m["stage"]["right"] - 1
+        check(covers, f"the region covers the visible stage ({m['rect']} over {m['stage']})")
+        driver.save_screenshot(os.path.join(args.out, "editor-zoomed.png"))
+    driver.execute_script("window.cropkit.send({type: 'undo'})")
+    wait_idle(driver)
+    check(view(driver)["recipe"] == before["recipe"], "one undo takes the zoom back")
+
+
+def folder_flow(driver, args, axe_source):
+    """A folder of photos: the strip, Next/Previous by key, a crop saved beside its photo (the photo untouched) and
+    restored on return, Copy to next and to all (a file that is not a picture named), Export all's output sizes, axe
+    and the phone layout with the strip."""
+    import hashlib
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="cropkit-folder-")
+    sample = os.path.join(ROOT, "Sources", "cropkit", "Samples")
+    photo = next(os.path.join(sample, f) for f in sorted(os.listdir(sample)) if f.lower().endswith(".jpg"))
+    shutil.copy(os.path.join(FIXTURES, "quadrants-orientation6.jpg"), os.path.join(folder, "a-quadrants.jpg"))
+    shutil.copy(os.path.join(FIXTURES, "halves-rgba.png"), os.path.join(folder, "b-halves.png"))
+    shutil.copy(photo, os.path.join(folder, "c-photo.jpg"))
+    with open(os.path.join(folder, "d-notes.jpg"), "w") as f:
+        f.write("not a picture")
+    digest = lambda name: hashlib.sha256(open(os.path.join(folder, name), "rb").read()).hexdigest()
+    before = {name: digest(name) for name in os.listdir(folder)}
+    out = os.path.join(folder, "out")
+    server, url = start_server(args.cropkit, folder, "--export-dir", out)
+    try:
+        driver.get(url)
+        wait_view(driver)
+        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "strip").is_displayed())
+        thumbs = driver.find_elements(By.CSS_SELECTOR, "#thumbs a")
+        check(len(thumbs) == 4 and thumbs[0].get_attribute("aria-current") == "page",
+              f"the strip shows the folder's 4 files, the first current ({len(thumbs)})")
+        check(driver.find_element(By.ID, "position").text == "1 / 4", "the position reads 1 / 4")
+        WebDriverWait(driver, 30).until(lambda d: d.execute_script(
+            "return [...document.querySelectorAll('#thumbs img')].slice(0, 3).every(i => i.complete && i.naturalWidth > 0)"))
+        check(True, "the photos' thumbnails load")
+        WebDriverWait(driver, 30).until(lambda d: "unreadable" in d.find_element(
+            By.CSS_SELECTOR, "#thumbs a[data-id='3']").get_attribute("class"))
+        check(True, "the file CropKit can't read is marked so in the strip")
+        Select = __import__("selenium.webdriver.support.ui", fromlist=["Select"]).Select
+        Select(driver.find_element(By.ID, "aspect")).select_by_value("1:1")
+        wait_idle(driver)
+        square = view(driver)
+        sidecar = os.path.join(folder, "a-quadrants.jpg.cropkit.json")
+        saved = json.load(open(sidecar)) if os.path.exists(sidecar) else None
+        check(saved is not None and saved.get("aspect") == "1:1" and square["outputSize"] == {"width": 160, "height": 160},
+              f"the 1:1 crop is saved beside the photo as a-quadrants.jpg.cropkit.json ({saved})")
+        driver.find_element(By.ID, "overlay").send_keys(".")
+        WebDriverWait(driver, 30).until(lambda d: "image=1" in d.current_url)
+        v1 = wait_view(driver)
+        check(v1["outputSize"] == {"width": 120, "height": 80}, "the . key goes to the next photo (120×80)")
+        check("edited" in driver.find_element(By.CSS_SELECTOR, "#thumbs a[data-id='0']").get_attribute("class"),
+              "the cropped photo is marked in the strip")
+        driver.find_element(By.ID, "overlay").send_keys(",")
+        WebDriverWait(driver, 30).until(lambda d: "image=0" in d.current_url)
+        v0 = wait_view(driver)
+        check(v0["aspect"] == "1:1" and v0["outputSize"] == square["outputSize"]
+              and "Restored the saved crop" in driver.find_element(By.ID, "message").text,
+              f"going back restores the saved crop and says so ('{driver.find_element(By.ID, 'message').text}')")
+        driver.find_element(By.ID, "copy-next").click()
+        WebDriverWait(driver, 30).until(lambda d: "image=1" in d.current_url)
+        v1 = wait_view(driver)
+        check(v1["aspect"] == "1:1" and v1["outputSize"]["width"] == v1["outputSize"]["height"],
+              f"Copy to next gives the next photo a 1:1 crop and goes there ({v1['outputSize']})")
+        driver.find_element(By.ID, "copy-all").click()
+        WebDriverWait(driver, 30).until(lambda d: "Copied" in d.find_element(By.ID, "message").text)
+        message = driver.find_element(By.ID, "message").text
+        check(message.startswith("Copied this crop to 2 photos; failed: d-notes.jpg"),
+              f"Copy to all copies to the other pictures and names the file it can't read ('{message[:90]}')")
+        driver.save_screenshot(os.path.join(args.out, "editor-folder.png"))
+        run_axe(driver, axe_source, "folder")
+        driver.find_element(By.ID, "export-all").click()
+        WebDriverWait(driver, 120).until(lambda d: d.find_element(By.ID, "export-report").is_displayed())
+        summary = driver.find_element(By.ID, "export-summary").text
+        check(summary == f"Exported 3 of 3 photos to {out}.", f"Export all reports what it wrote ('{summary}')")
+        sizes = {f: image_size(open(os.path.join(out, f), "rb").read()) for f in sorted(os.listdir(out))} \
+            if os.path.isdir(out) else {}
+        check(sorted(sizes) == ["a-quadrants.jpg", "b-halves.png", "c-photo.jpg"]
+              and all(w == h for w, h in sizes.values()) and sizes.get("a-quadrants.jpg") == (160, 160),
+              f"the export holds the three cropped photos, each square ({sizes})")
+        driver.save_screenshot(os.path.join(args.out, "editor-export.png"))
+        run_axe(driver, axe_source, "export report")
+        driver.find_element(By.ID, "export-close").click()
+        emulate_phone(driver)
+        phone = driver.execute_script("""
+            const r = (id) => document.getElementById(id).getBoundingClientRect();
+            return {strip: r('strip').height, stage: r('stage').height, scroll: document.documentElement.scrollWidth};""")
+        driver.save_screenshot(os.path.join(args.out, "editor-folder-phone.png"))
+        check(phone["scroll"] <= 390 and phone["strip"] <= 60 and phone["stage"] >= 0.6 * 844,
+              f"on a phone the strip is one row and the picture keeps most of the screen (strip {phone['strip']:.0f} px, "
+              f"stage {phone['stage']:.0f} of 844)")
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        after = {name: digest(name) for name in before}
+        check(after == before, "no photo in the folder was written")
+        errors = [e["message"] for e in driver.get_log("browser")
+                  if e["level"] == "SEVERE" and "/api/images/3/thumbnail" not in e["message"]]
+        check(not errors, f"no console errors besides the unreadable file's thumbnail ({errors[:3]})")
+    finally:
+        stop(server)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def avatar_flow(driver, args, axe_source, download_dir):
@@ -550,13 +815,10 @@ def main():
         check(view(driver)["recipe"] == v7["recipe"], "Ctrl+Z undoes the resize")
         driver.find_element(By.ID, "grid").click()
         check(driver.find_element(By.ID, "grid").get_attribute("aria-pressed") == "true", "the Grid toggle stays on")
+        sharp_zoom(driver, args)
 
         # A phone: 390 × 844. The toolbar fits without scrolling sideways and leaves the picture most of the screen.
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-        WebDriverWait(driver, 10).until(lambda d: view(d)["viewport"]["width"] <= 390)
-        wait_idle(driver)
-        time.sleep(0.3)
+        emulate_phone(driver)
         phone = driver.execute_script("""
             const r = (id) => document.getElementById(id).getBoundingClientRect();
             return {toolbar: document.querySelector('header').getBoundingClientRect().height, stage: r('stage').height,
@@ -632,8 +894,10 @@ def main():
                 check(not fills, "no fill pixels in the corners (all opaque, none black)")
         errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, f"no console errors ({errors[:3]})")
+        latency_flow(driver, url)
         open_flow(driver, url)
         avatar_flow(driver, args, axe_source, download_dir)
+        folder_flow(driver, args, axe_source)
     finally:
         if driver:
             driver.quit()

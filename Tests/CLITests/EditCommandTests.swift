@@ -44,11 +44,42 @@ struct EditCommandTests {
     func printsTheProposal() throws {
         let folder = try Self.discFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        let text = try Self.startupLines(["edit", folder + "/disc.jpg", "--port", "0", "--aspect", "1:1", "--gravity", "attention"],
+                                         in: folder)
+        #expect(text.contains("editing disc.jpg (900×300)"), "\(text)")
+        #expect(text.contains("\nProposed: the 1:1 crop with the most attention ("), "\(text)")
+        #expect(text.contains("Crops are saved beside each photo as NAME.cropkit.json; Export all writes to "), "\(text)")
+    }
+
+    @Test("a folder is edited as its photos, with where crops are saved and exported; a folder without photos exits 1")
+    func folders() throws {
+        let folder = try Self.discFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: folder + "/disc.jpg", toPath: folder + "/disc2.jpg")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        let text = try Self.startupLines(["edit", folder, "--port", "0", "--export-dir", folder + "/square"], in: folder)
+        #expect(text.contains("cropkit edit: editing 2 photos at http://127.0.0.1:"), "\(text)")
+        #expect(text.contains("Crops are saved beside each photo as NAME.cropkit.json; Export all writes to \(folder)/square."),
+                "\(text)")
+        let empty = folder + "/empty"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let refused = try CLI.run(["edit", "empty"], in: folder)
+        #expect(refused.status == 1 && refused.stderr.contains("empty holds no photos"), "\(refused)")
+        let mixed = try CLI.run(["edit", "disc.jpg", "empty"], in: folder)
+        #expect(mixed.status == 1 && mixed.stderr.contains("empty is a folder: give one folder, or files"), "\(mixed)")
+        let missing = try CLI.run(["edit", "disc.jpg", "nope.jpg"], in: folder)
+        #expect(missing.status == 1 && missing.stderr.contains("nope.jpg: no such file"), "\(missing)")
+    }
+
+    /// Starts `cropkit` with `arguments`, waits for its startup lines (up to 20 s) and stops it.
+    static func startupLines(_ arguments: [String], in folder: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(CLI.binary))
-        process.arguments = ["edit", folder + "/disc.jpg", "--port", "0", "--aspect", "1:1", "--gravity", "attention"]
-        let outPath = folder + "/edit.out"
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let outPath = folder + "/edit-\(UUID()).out"
         FileManager.default.createFile(atPath: outPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: outPath) }
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardOutput = out
         process.standardError = out
@@ -62,7 +93,6 @@ struct EditCommandTests {
             Thread.sleep(forTimeInterval: 0.05)
             text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         }
-        #expect(text.contains("editing disc.jpg (900×300)"), "\(text)")
-        #expect(text.contains("\nProposed: the 1:1 crop with the most attention ("), "\(text)")
+        return text
     }
 }

@@ -30,6 +30,13 @@ func makeServer(_ configure: (inout EditorConfiguration) -> Void = { _ in }) thr
     return EditorServer(image: image, configuration: configuration, page: try EditorPage())
 }
 
+extension EditorServer {
+    /// The picture the server started with (id "0").
+    var firstImage: EditedImage {
+        get async throws { try await library.image(library.firstID) }
+    }
+}
+
 /// The JSON error body every failure carries.
 struct ErrorBody: Decodable {
     struct Detail: Decodable {

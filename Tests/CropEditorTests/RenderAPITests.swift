@@ -199,7 +199,7 @@ import Testing
         // 120×80 PNG (9 600 px).
         let server = try makeServer()
         let tight = EditorServer(
-            image: server.image,
+            image: try await server.firstImage,
             configuration: {
                 var c = server.configuration
                 c.pixelLimits = PixelLimits(maxPixels: 5_000)

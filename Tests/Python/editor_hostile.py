@@ -247,6 +247,39 @@ def many_pictures(port, count):
     alive(port, "many pictures")
 
 
+def hostile_regions(port, count, seed):
+    """Region renders (sharp zoom) with random, broken and enormous parameters: only 200, 400 or 503, never a crash,
+    and never more pixels than the source region or 4096 a side."""
+    rng = random.Random(seed)
+    statuses = {}
+    values = ["0", "-1", "1e308", "nan", "inf", "", "12.5", "99999999999", "abc", "0x10", "-0"]
+    for i in range(count):
+        params = {}
+        for name in ["x", "y", "width", "height", "outWidth", "outHeight"]:
+            if rng.random() < 0.9:
+                params[name] = rng.choice(values) if rng.random() < 0.4 else str(rng.uniform(-50, 2500))
+        if rng.random() < 0.5:
+            params.update(x=str(rng.uniform(0, 1500)), y=str(rng.uniform(0, 1000)), width=str(rng.uniform(1, 800)),
+                          height=str(rng.uniform(1, 800)), outWidth=str(rng.randint(1, 100000)),
+                          outHeight=str(rng.randint(1, 100000)))
+        query = "&".join(f"{k}={urllib.parse.quote(v)}" for k, v in params.items())
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("GET", "/api/images/0/region?" + query)
+        response = conn.getresponse()
+        body = response.read()
+        statuses[response.status] = statuses.get(response.status, 0) + 1
+        if response.status == 200:
+            w, h = int(response.getheader("X-Image-Width")), int(response.getheader("X-Image-Height"))
+            rw, rh = [int(v) for v in response.getheader("X-Region").split(",")][2:]
+            check(w <= min(4096, rw) and h <= min(4096, rh) and len(body) > 0,
+                  f"region {query}: {w}×{h} for a {rw}×{rh} source region")
+        conn.close()
+    print(f"  {count} region requests: {statuses}")
+    check(set(statuses) <= {200, 400, 503}, f"region answers other than 200/400/503: {statuses}")
+    check(statuses.get(200, 0) > 0 and statuses.get(400, 0) > 0, f"the region requests were not mixed: {statuses}")
+    alive(port, "region requests")
+
+
 def renders_past_the_queue(port, clients):
     photo = open(PHOTO, "rb").read()
     statuses, lock = {}, threading.Lock()
@@ -296,6 +329,7 @@ def main():
                              lambda: cut_uploads(port, "/api/render?recipe=%7B%22version%22%3A1%7D")),
                             ("opened pictures cut off", lambda: cut_uploads(port, "/api/images?name=cut.jpg")),
                             ("more pictures than are kept", lambda: many_pictures(port, 20)),
+                            ("hostile region renders", lambda: hostile_regions(port, 120, args.seed)),
                             ("renders past the queue", lambda: renders_past_the_queue(port, args.clients))]:
             print(f"{title}:")
             part()

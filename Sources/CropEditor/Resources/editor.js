@@ -142,6 +142,7 @@
 
   /** Shows the latest view: at once, or eased from what is drawn now. */
   function show(eased) {
+    scheduleDetail();
     const target = geometry(view);
     if (animation) cancelAnimationFrame(animation);
     animation = null;
@@ -204,6 +205,7 @@
     picture.style.height = `${view.image.height}px`;
     picture.style.transform = `matrix(${t.a}, ${t.b}, ${t.c}, ${t.d}, ${t.tx}, ${t.ty})`;
     picture.style.visibility = "visible";
+    placeDetail(t);
 
     const dpr = window.devicePixelRatio || 1;
     const w = stage.clientWidth, h = stage.clientHeight;
@@ -395,6 +397,83 @@
     m.classList.toggle("error", isError);
   }
 
+
+  // ---------------------------------------------------------------- sharp at every zoom
+
+  // Zoomed past the preview's resolution, the visible part of the picture is rendered from the source at the
+  // screen's resolution (GET /api/images/{id}/region) and laid over the preview once the view settles. It is
+  // placed in preview coordinates, so it stays right under every later pan, zoom, turn or straighten, and is
+  // replaced by a sharper one when the view settles elsewhere.
+  let detailRegion = null;  // {x, y, width, height} in preview pixels, of the #detail shown
+  let detailTimer = null, detailWanted = null;
+  const DETAIL_SETTLE_MS = 250;
+
+  function scheduleDetail() {
+    clearTimeout(detailTimer);
+    // A settled view: no pointer down (wheel zooms, key steps and the slider end their runs only with another
+    // kind of event, so the view counts as settled when nothing has changed for a moment).
+    if (!view || pointers.size > 0) return;
+    detailTimer = setTimeout(requestDetail, DETAIL_SETTLE_MS);
+  }
+
+  /** The preview rectangle visible on the stage, and how many device pixels show one preview pixel. */
+  function visibleRegion() {
+    const t = view.image.transform, det = t.a * t.d - t.b * t.c;
+    const inverse = (x, y) => {
+      const dx = x - t.tx, dy = y - t.ty;
+      return { x: (t.d * dx - t.c * dy) / det, y: (-t.b * dx + t.a * dy) / det };
+    };
+    const w = stage.clientWidth, h = stage.clientHeight;
+    const points = [inverse(0, 0), inverse(w, 0), inverse(0, h), inverse(w, h)];
+    const x0 = Math.max(0, Math.min(...points.map((p) => p.x))), y0 = Math.max(0, Math.min(...points.map((p) => p.y)));
+    const x1 = Math.min(view.image.width, Math.max(...points.map((p) => p.x)));
+    const y1 = Math.min(view.image.height, Math.max(...points.map((p) => p.y)));
+    return { x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: Math.hypot(t.a, t.b) * (window.devicePixelRatio || 1) };
+  }
+
+  function requestDetail() {
+    if (!view || !image || image.storedWidth * image.storedHeight <= view.image.width * view.image.height) return;
+    const r = visibleRegion();
+    if (r.scale <= 1.05 || r.width <= 0 || r.height <= 0) return;
+    const out = { width: Math.ceil(r.width * r.scale), height: Math.ceil(r.height * r.scale) };
+    const url = `/api/images/${encodeURIComponent(IMAGE_ID)}/region?x=${r.x.toFixed(2)}&y=${r.y.toFixed(2)}` +
+      `&width=${r.width.toFixed(2)}&height=${r.height.toFixed(2)}&outWidth=${out.width}&outHeight=${out.height}`;
+    if (url === detailWanted) return;
+    detailWanted = url;
+    fetch(url).then(async (response) => {
+      if (!response.ok || url !== detailWanted) return;  // busy or superseded: the preview stays
+      const [sx, sy, sw, sh] = (response.headers.get("X-Region") || "").split(",").map(Number);
+      const blob = await response.blob();
+      const loaded = new Image();
+      loaded.onload = () => {
+        if (url !== detailWanted) return URL.revokeObjectURL(loaded.src);
+        const detail = $("detail");
+        if (detail.src.startsWith("blob:")) URL.revokeObjectURL(detail.src);
+        // The source rectangle in preview pixels (the preview is the stored picture, scaled).
+        const kx = view.image.width / image.storedWidth, ky = view.image.height / image.storedHeight;
+        detailRegion = { x: sx * kx, y: sy * ky, width: sw * kx, height: sh * ky };
+        detail.src = loaded.src;
+        detail.dataset.region = `${sx},${sy},${sw},${sh}`;
+        detail.dataset.url = url;
+        detail.hidden = false;
+        draw();
+      };
+      loaded.src = URL.createObjectURL(blob);
+    }).catch(() => null);
+  }
+
+  /** Lays the detail over its part of the preview: the view's transform after the region's own placement. */
+  function placeDetail(t) {
+    const detail = $("detail");
+    if (!detailRegion || detail.hidden || !detail.naturalWidth) return;
+    const r = detailRegion, kx = r.width / detail.naturalWidth, ky = r.height / detail.naturalHeight;
+    detail.style.width = `${detail.naturalWidth}px`;
+    detail.style.height = `${detail.naturalHeight}px`;
+    detail.style.transform = `matrix(${t.a * kx}, ${t.b * kx}, ${t.c * ky}, ${t.d * ky}, ` +
+      `${t.a * r.x + t.c * r.y + t.tx}, ${t.b * r.x + t.d * r.y + t.ty})`;
+    detail.style.visibility = "visible";
+  }
+
   // ---------------------------------------------------------------- pointer input
 
   function local(e) {
@@ -520,6 +599,145 @@
     if (file) openPicture(file);
   });
 
+
+  // ---------------------------------------------------------------- a folder of photos
+
+  let photos = [];          // the server's own pictures: [{id, name, edited, thumbnail}]
+  let savesCrops = false;   // crops are saved beside the photos (a folder or a file list)
+  let exportTimer = null;
+
+  /** Fetches the server's pictures and shows the strip when there are several. */
+  async function loadStrip() {
+    const response = await fetch("/api/images").catch(() => null);
+    if (!response || !response.ok) return;
+    const list = await response.json();
+    photos = list.images;
+    savesCrops = list.savesCrops;
+    if (savesCrops) $("cancelled-note").textContent = "The photo's saved crop is back as it was.";
+    if (photos.length < 2) return;
+    const thumbs = $("thumbs");
+    thumbs.replaceChildren(...photos.map((p, i) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `/?image=${encodeURIComponent(p.id)}`;
+      link.dataset.id = p.id;
+      link.classList.toggle("edited", p.edited);
+      link.title = p.name + (p.edited ? " (cropped)" : "");
+      link.setAttribute("aria-label", `${p.name}, photo ${i + 1} of ${photos.length}${p.edited ? ", cropped" : ""}`);
+      if (p.id === IMAGE_ID) link.setAttribute("aria-current", "page");
+      link.addEventListener("click", (e) => { e.preventDefault(); go(p.id); });
+      const img = document.createElement("img");
+      img.src = p.thumbnail;
+      img.alt = "";
+      img.loading = "lazy";
+      img.onerror = () => {
+        link.classList.add("unreadable");
+        link.title = `${p.name}: CropKit can't read this file`;
+        link.setAttribute("aria-label", `${p.name}, photo ${i + 1} of ${photos.length}, can't be read`);
+        img.remove();
+      };
+      link.append(img);
+      item.append(link);
+      return item;
+    }));
+    const index = photos.findIndex((p) => p.id === IMAGE_ID);
+    $("position").textContent = index >= 0 ? `${index + 1} / ${photos.length}` : `${photos.length} photos`;
+    $("previous").disabled = index <= 0;
+    $("next").disabled = index < 0 || index >= photos.length - 1;
+    $("copy-next").disabled = index < 0 || index >= photos.length - 1;
+    $("copy-all").disabled = index < 0;
+    $("strip").hidden = false;
+    const current = thumbs.querySelector("[aria-current=page]");
+    if (current) current.scrollIntoView({ block: "nearest", inline: "center" });
+  }
+
+  /** Goes to another photo. Its crop comes from its saved sidecar (written as this page changes the crop), so
+   * the page starts a fresh session there rather than one this tab had before. */
+  async function go(id) {
+    if (id == null || id === IMAGE_ID) return;
+    await idle();
+    sessionStorage.removeItem(`cropkit-edit-session:${id}`);
+    location.assign(`/?image=${encodeURIComponent(id)}`);
+  }
+
+  function step(delta) {
+    const index = photos.findIndex((p) => p.id === IMAGE_ID);
+    const target = photos[index + delta];
+    if (index >= 0 && target) go(target.id);
+  }
+
+  async function post(url) {
+    const response = await fetch(url, { method: "POST" });
+    const body = await response.json().catch(() => null);
+    if (!response.ok) throw new Error(body && body.error ? body.error.message : `HTTP ${response.status}`);
+    return body;
+  }
+
+  /** Copies this crop to the next photo (then goes there) or to all others (then refreshes the strip). */
+  async function copyCrop(to) {
+    if (!session) return;
+    await idle();
+    try {
+      const outcome = await post(`/api/sessions/${encodeURIComponent(session)}/copy?to=${to}`);
+      const failed = outcome.failed.map((f) => `${f.name} (${f.message})`);
+      if (to === "next" && outcome.copied.length && outcome.next) return go(outcome.next);
+      setMessage(`Copied this crop to ${outcome.copied.length} photo${outcome.copied.length === 1 ? "" : "s"}` +
+        (failed.length ? `; failed: ${failed.join(", ")}` : "."), failed.length > 0);
+      loadStrip();
+    } catch (error) {
+      setMessage(`Copy failed: ${error.message}`, true);
+    }
+  }
+
+  /** Starts Export all and follows its progress until it ends, then reports what was written and what failed. */
+  async function exportAll() {
+    await idle();
+    try {
+      showExport(await post("/api/export"));
+    } catch (error) {
+      setMessage(`Export failed: ${error.message}`, true);
+    }
+  }
+
+  function showExport(progress) {
+    const bar = $("export-progress");
+    bar.max = Math.max(1, progress.total);
+    bar.value = progress.done;
+    bar.hidden = !progress.running;
+    $("export-all").disabled = progress.running;
+    if (progress.running) {
+      setMessage(`Exporting ${progress.done} of ${progress.total}…`);
+      clearTimeout(exportTimer);
+      exportTimer = setTimeout(async () => {
+        const response = await fetch("/api/export").catch(() => null);
+        if (response && response.ok) showExport(await response.json());
+        else setMessage("Lost track of the export.", true);
+      }, 250);
+      return;
+    }
+    const written = progress.written.length, failed = progress.failed;
+    const summary = progress.total === 0
+      ? "No photo has a crop yet: nothing to export."
+      : `Exported ${written} of ${progress.total} photo${progress.total === 1 ? "" : "s"} to ${progress.folder}` +
+        (failed.length ? `; ${failed.length} failed.` : ".");
+    setMessage(summary, failed.length > 0);
+    $("export-summary").textContent = summary;
+    $("export-failures").replaceChildren(...failed.map((f) => {
+      const item = document.createElement("li");
+      item.textContent = `${f.name}: ${f.message}`;
+      return item;
+    }));
+    $("export-report").hidden = false;
+    $("export-close").focus();
+  }
+
+  $("previous").addEventListener("click", () => step(-1));
+  $("next").addEventListener("click", () => step(1));
+  $("copy-next").addEventListener("click", () => copyCrop("next"));
+  $("copy-all").addEventListener("click", () => copyCrop("all"));
+  $("export-all").addEventListener("click", exportAll);
+  $("export-close").addEventListener("click", () => { $("export-report").hidden = true; overlay.focus(); });
+
   // ---------------------------------------------------------------- keyboard
 
   /** The step an arrow key asks for, in source pixels: 1, with Shift 10, with Ctrl or ⌘ 100. */
@@ -588,6 +806,10 @@
       send({ type: "redo" });
     } else if (mod) {
       return;
+    } else if ((e.key === "," || e.key === "PageUp") && photos.length > 1) {
+      step(-1);
+    } else if ((e.key === "." || e.key === "PageDown") && photos.length > 1) {
+      step(1);
     } else if (e.key === "g" || e.key === "G") {
       toggleGrid();
     } else if (e.key === "o" || e.key === "O") {
@@ -682,7 +904,10 @@
     idle,
     send,
     resetStats: () => { rtts.length = 0; },
+    get photos() { return photos; },
+    get detailWanted() { return detailWanted; },
   };
 
   connect();
+  loadStrip();
 })();

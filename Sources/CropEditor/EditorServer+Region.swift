@@ -1,0 +1,77 @@
+import CropKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Sharp at every zoom: a region of a picture rendered from the source at the resolution the screen shows it.
+extension EditorServer {
+    /// The largest side of a region render, in pixels.
+    static let maximumRegionSide = 4096
+
+    /// `GET /api/images/{id}/region?x=&y=&width=&height=&outWidth=&outHeight=`: the part of the picture under the
+    /// preview rectangle `x, y, width, height` (preview pixels, stored orientation, like the view state's
+    /// `image.transform`), read from the source and scaled to fit `outWidth × outHeight` (at most
+    /// ``maximumRegionSide`` each, and never above the source's own pixels: the answer is the real pixels, not an
+    /// upscale).
+    ///
+    /// The rectangle is widened to whole source pixels and clipped to the picture; the answer says which source
+    /// rectangle it shows in `X-Region` (`x,y,width,height` in stored source pixels), so the page places it exactly.
+    /// It is rendered in a render slot (503 when the queue is full, which a page can ignore: it keeps the preview).
+    func renderRegion(id: String, request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        func number(_ name: String) throws(EditorError) -> Double {
+            guard let text = query[Substring(name)].map(String.init), let value = Double(text), value.isFinite else {
+                throw .invalidParameter(name: name, reason: "must be a finite number")
+            }
+            return value
+        }
+        func side(_ name: String) throws(EditorError) -> Int {
+            guard let text = query[Substring(name)].map(String.init), let value = Int(text), value >= 1 else {
+                throw .invalidParameter(name: name, reason: "must be a whole number of pixels, at least 1")
+            }
+            return min(value, Self.maximumRegionSide)
+        }
+        let (x, y, width, height) = (try number("x"), try number("y"), try number("width"), try number("height"))
+        let out = PixelSize(validWidth: try side("outWidth"), height: try side("outHeight"))
+        guard width > 0, height > 0 else {
+            throw EditorError.invalidParameter(name: "width", reason: "the region must have a positive width and height")
+        }
+        let image = try await library.image(id)
+        let stored = image.info.storedSize
+        let sx = Double(stored.width) / Double(image.previewSize.width)
+        let sy = Double(stored.height) / Double(image.previewSize.height)
+        let left = max(0, Int((x * sx).rounded(.down))), top = max(0, Int((y * sy).rounded(.down)))
+        let right = min(stored.width, Int(((x + width) * sx).rounded(.up)))
+        let bottom = min(stored.height, Int(((y + height) * sy).rounded(.up)))
+        guard right > left, bottom > top else {
+            throw EditorError.invalidParameter(name: "x", reason: "the region lies outside the picture")
+        }
+        let region = Rect(x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top))
+        let format: ImageFormat = image.previewFormat
+        let steps = EditedImage.storedOrientation(of: image.info) + [.crop(region), .fit(within: out)]
+        let pipeline = configuration.pipeline, bytes = image.bytes
+        let result: EncodedImage
+        do {
+            result = try await renderQueue.withSlot {
+                try await renderQueue.perform {
+                    try pipeline.run(.data(bytes), steps, to: .data(SaveOptions(format: format, quality: 90, stripMetadata: true)))
+                }
+            }
+        } catch let error as CropKitError {
+            throw EditorError(error)
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: format.mimeType, .cacheControl: "private, max-age=300", .xContentTypeOptions: "nosniff",
+                .region: "\(left),\(top),\(right - left),\(bottom - top)",
+                .imageWidth: String(result.size.width), .imageHeight: String(result.size.height),
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.bytes)))
+    }
+}
+
+extension HTTPField.Name {
+    /// The stored source rectangle a region render shows (`x,y,width,height`).
+    static let region = HTTPField.Name("X-Region")!
+}
