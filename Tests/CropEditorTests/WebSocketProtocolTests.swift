@@ -13,7 +13,7 @@ import WSClient
 @testable import CropEditor
 
 /// One decoded server message.
-private struct Reply: Decodable {
+struct Reply: Decodable {
     var type: String
     var session: String?
     var restored: Bool?
@@ -39,7 +39,7 @@ private struct Reply: Decodable {
 }
 
 /// What a test's WebSocket conversation leaves behind for the assertions after it.
-private actor Notes {
+actor Notes {
     var session = ""
     var state: EditorViewState?
     func set(session: String) { self.session = session }
@@ -47,7 +47,7 @@ private actor Notes {
 }
 
 /// A scripted conversation: sends text, reads the one answer.
-private struct Conversation {
+struct Conversation {
     var inbound: WebSocketInboundMessageStream.AsyncIterator
     let outbound: WebSocketOutboundWriter
 
@@ -78,7 +78,7 @@ private struct Conversation {
             return EditorServer(image: image, configuration: configuration, page: try EditorPage())
         }
         let tilted = try server(lines: true)
-        let measured = try ImagePipeline().estimateStraighten(.data(tilted.image.bytes)).angle
+        let measured = try ImagePipeline().estimateStraighten(.data(try await tilted.firstImage.bytes)).angle
         #expect(abs(measured - 5) < 0.2)
         try await tilted.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
@@ -230,11 +230,15 @@ private struct Conversation {
                 let rendered = try Image(source: .data(response.bytes))
                 #expect(rendered.size == PixelSize(validWidth: 300, height: 300))
             }
-            try await client.ws("/api/session?image=zz") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
-                let refused = try await talk.next()
-                #expect(refused.type == "error" && refused.message?.contains("no picture 'zz'") == true)
-            }
+            // An unknown picture: the error, then the server closes (read from the socket itself, see the probe).
+            let probe = RawWebSocketProbe(port: try #require(client.port))
+            let answer = try await probe.answer(to: "/api/session?image=zz")
+            #expect(answer.status.hasPrefix("HTTP/1.1 101"), "\(answer.status)")
+            try #require(answer.frames.count == 2, "\(answer.frames)")
+            let refused = try JSONDecoder().decode(Reply.self, from: Data(answer.frames[0].payload))
+            #expect(answer.frames[0].opcode == 1 && refused.type == "error", "\(answer.frames[0].text)")
+            #expect(refused.message?.contains("no picture 'zz'") == true, "\(refused.message ?? "")")
+            #expect(answer.frames[1].opcode == 8, "the connection closes after the error")
         }
     }
 
@@ -242,10 +246,11 @@ private struct Conversation {
                                         insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
 
     /// The session the server should be running, built here from the same engine.
-    private func localSession(_ server: EditorServer) throws -> EditorSession {
+    private func localSession(_ server: EditorServer) async throws -> EditorSession {
+        let image = try await server.firstImage
         var configuration = server.configuration.session
-        configuration.previewSize = server.image.previewSize
-        let state = try CropState(sourceSize: server.image.info.storedSize, orientation: server.image.info.orientation)
+        configuration.previewSize = image.previewSize
+        let state = try CropState(sourceSize: image.info.storedSize, orientation: image.info.orientation)
         return try EditorSession(state: state, viewportSize: Size(width: 800, height: 600),
                                  insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16),
                                  configuration: configuration)
@@ -253,7 +258,7 @@ private struct Conversation {
 
     @Test func scriptedEventsGiveTheEnginesStates() async throws {
         let server = try makeServer()
-        var local = try localSession(server)
+        var local = try await localSession(server)
         let start = local.viewState
         let box = start.cropBox
         func at(_ fx: Double, _ fy: Double) -> Point {
@@ -269,7 +274,7 @@ private struct Conversation {
         ]
         for event in script { try local.handle(event) }  // to learn where the drawn box lands
         let drawn = local.viewState.cropBox
-        local = try localSession(server)
+        local = try await localSession(server)
         script += [
             .pointerDown(id: 2, location: drawn.center, intent: .auto),
             .pointerMove(id: 2, location: drawn.center + Point(x: 30, y: 20)),
@@ -302,7 +307,7 @@ private struct Conversation {
                 let hello = try await talk.next()
                 #expect(hello.type == "hello")
                 #expect(hello.restored == false)
-                #expect(hello.image == ImageDescription(server.image))
+                #expect(hello.image == ImageDescription(try await server.firstImage))
                 await notes.set(session: try #require(hello.session))
                 // Then every event answers with exactly the engine's view state.
                 let first = try await talk.send(viewport)
