@@ -99,6 +99,7 @@ let package = Package(
             dependencies: [
                 "CropKit", "CropEditor",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -145,6 +146,7 @@ let package = Package(
             dependencies: [
                 "CropServer", "CropTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
             resources: [.copy("Fixtures")]
         ),

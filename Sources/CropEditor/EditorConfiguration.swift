@@ -35,6 +35,16 @@ public struct EditorConfiguration: Sendable {
     /// What the host requires of the crop and of Done's output (fixed aspect, minimum size, output size, round).
     /// Its aspect replaces ``session``'s `fixedAspect`. Default: nothing.
     public var constraints: CropConstraints
+    /// The pages that may embed the editor in a frame and receive its `ready`, `change`, `done` and `cancel`
+    /// messages. Default: none (no page may frame it).
+    public var hostPages: HostPageOrigins = .none
+    /// Makes the image URL a host page gets with `done`, from the picture's id and the finished recipe (for example
+    /// a signed `cropkit serve` URL that renders it); `nil` (the default) or a `nil` answer leaves the URL out.
+    public var resultURL: (@Sendable (_ imageID: String, _ recipe: Recipe) -> String?)? = nil
+    /// Whether anything may be uploaded: pictures opened in the page (`POST /api/images`) and the render API
+    /// (`POST /api/render`). Default true; `cropkit serve` turns it off for the editors it hosts, which edit only
+    /// the picture their signed URL names.
+    public var acceptsUploads = true
     /// The clock sessions age by (a test injects a manual one; the default is the continuous clock).
     package var now: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
 

@@ -193,7 +193,7 @@ public actor EditorLibrary {
             let path = path(of: id)
             let edited = path.map { RecipeSidecar(photo: $0).exists } ?? false
             return Item(id: id, name: name(of: id) ?? id, edited: edited,
-                        thumbnail: "/api/images/\(id)/thumbnail?v=\(versions[id, default: 0])")
+                        thumbnail: "api/images/\(id)/thumbnail?v=\(versions[id, default: 0])")
         }
     }
 

@@ -22,6 +22,7 @@ public struct EditorPage: Sendable {
         ("/editor.css", "editor.css", "text/css; charset=utf-8"),
         ("/editor.js", "editor.js", "text/javascript; charset=utf-8"),
         ("/favicon.svg", "favicon.svg", "image/svg+xml"),
+        ("/embed.js", "embed.js", "text/javascript; charset=utf-8"),
     ]
 
     /// Reads the page from the package resources.

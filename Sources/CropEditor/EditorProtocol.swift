@@ -9,7 +9,9 @@ import HummingbirdWebSocket
 /// 1. The page connects to `/api/session`, or to `/api/session?id=ID` with the id it was given before (a reload).
 /// 2. The server answers `{"type": "hello", "session": ID, "restored": Bool, "image": {…}, "constraints": {…}}`;
 ///    `restored` is true when the session's last state comes back (from its recipe); `constraints` are the host's
-///    (``CropConstraints``).
+///    (``CropConstraints``); `hostPages`, present only when some page may embed the editor, lists the origins the
+///    page posts its messages to (``HostPageOrigins``); `"uploads": false`, present only then, says the page cannot
+///    open other pictures (``EditorConfiguration/acceptsUploads``).
 /// 3. The page sends events as JSON objects (`EventMessage`), the first one a `viewport`. For **each** event the server
 ///    answers exactly one message: `{"type": "state", "state": …}` (`ViewStateMessage`) or
 ///    `{"type": "error", "message": …}` (the state is then unchanged). A page keeps at most one event in flight and
@@ -23,23 +25,26 @@ public enum EditorProtocol {
     /// A message from the server.
     public enum ServerMessage: Encodable, Sendable {
         /// The session the connection edits.
-        case hello(session: String, restored: Bool, image: ImageDescription, constraints: CropConstraints = .none)
+        case hello(session: String, restored: Bool, image: ImageDescription, constraints: CropConstraints = .none,
+                   hostPages: HostPageOrigins = .none, acceptsUploads: Bool = true)
         /// The view state after an event, with a line for the person when the server decided something itself.
         case state(EditorViewState, notice: String? = nil)
         /// An event was refused; nothing changed.
         case error(message: String)
 
-        private enum Key: String, CodingKey { case type, session, restored, image, state, message, notice, constraints }
+        private enum Key: String, CodingKey { case type, session, restored, image, state, message, notice, constraints, hostPages, uploads }
 
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Key.self)
             switch self {
-            case .hello(let session, let restored, let image, let constraints):
+            case .hello(let session, let restored, let image, let constraints, let hostPages, let acceptsUploads):
                 try c.encode("hello", forKey: .type)
                 try c.encode(session, forKey: .session)
                 try c.encode(restored, forKey: .restored)
                 try c.encode(image, forKey: .image)
                 try c.encode(constraints, forKey: .constraints)
+                if !hostPages.isEmpty { try c.encode(hostPages, forKey: .hostPages) }
+                if !acceptsUploads { try c.encode(false, forKey: .uploads) }
             case .state(let state, let notice):
                 try c.encode("state", forKey: .type)
                 try c.encode(ViewStateMessage(state), forKey: .state)

@@ -8,47 +8,62 @@ extension EditorServer {
     /// The WebSocket router: `/api/session?image=…&id=…` only.
     public func makeWebSocketRouter() -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        let host = configuration.host
         router.ws("/api/session") { request, _ in
-            // A browser always sends Origin: only a page served under the editor's own host name may connect
-            // (browsers send WebSockets across sites; a page elsewhere must not drive or read a session).
-            if let origin = request.headers[.origin], let authority = request.head.authority {
-                let originAuthority = origin.components(separatedBy: "://").last ?? origin
-                guard hostName(originAuthority).lowercased() == hostName(authority).lowercased() else {
-                    return .dontUpgrade
-                }
-            }
-            if isLoopback(host), let authority = request.head.authority,
-                !isLoopback(hostName(authority))
-            {
-                return .dontUpgrade
-            }
-            return .upgrade()
+            acceptsWebSocket(request) ? .upgrade() : .dontUpgrade
         } onUpgrade: { inbound, outbound, context in
-            let query = context.request.uri.queryParameters
-            let requested = query["id"].map(String.init)
-            let imageID = query["image"].map(String.init) ?? library.firstID
-            let image: EditedImage
-            do { image = try await library.image(imageID) } catch {
-                // Said once, then the connection closes: the page shows why.
-                try await outbound.write(.text(EditorProtocol.ServerMessage.error(message: EditorProtocol.explain(error)).text))
-                return
-            }
-            let (id, recipe) = await sessions.connect(
-                id: requested, image: imageID, savedCrop: try? library.savedCrop(of: imageID))
-            do {
-                try await outbound.write(.text(EditorProtocol.ServerMessage.hello(
-                    session: id, restored: recipe != nil, image: ImageDescription(image, id: imageID),
-                    constraints: configuration.constraints).text))
-                try await converse(session: id, on: image, imageID: imageID, restoring: recipe, inbound: inbound,
-                                   outbound: outbound)
-            } catch {
-                await sessions.disconnect(id: id)
-                throw error
-            }
-            await sessions.disconnect(id: id)
+            try await converse(request: context.request, inbound: inbound, outbound: outbound)
         }
         return router
+    }
+
+    /// Whether a WebSocket upgrade `request` may connect: a browser always sends Origin, and only a page served
+    /// under the editor's own host name may connect (browsers send WebSockets across sites; a page elsewhere must
+    /// not drive or read a session); on loopback, only to a loopback host name.
+    ///
+    /// - Parameter request: the upgrade request.
+    public func acceptsWebSocket(_ request: Request) -> Bool {
+        if let origin = request.headers[.origin], let authority = request.head.authority {
+            let originAuthority = origin.components(separatedBy: "://").last ?? origin
+            guard hostName(originAuthority).lowercased() == hostName(authority).lowercased() else { return false }
+        }
+        if isLoopback(configuration.host), let authority = request.head.authority, !isLoopback(hostName(authority)) {
+            return false
+        }
+        return true
+    }
+
+    /// Runs the editor protocol (``EditorProtocol``) on one upgraded connection.
+    ///
+    /// - Parameters:
+    ///   - request: the upgrade request, whose query names the picture (`image`) and the session to resume (`id`).
+    ///   - inbound: the connection's messages from the page.
+    ///   - outbound: where the answers go.
+    public func converse(request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter)
+        async throws
+    {
+        let query = request.uri.queryParameters
+        let requested = query["id"].map(String.init)
+        let imageID = query["image"].map(String.init) ?? library.firstID
+        let image: EditedImage
+        do { image = try await library.image(imageID) } catch {
+            // Said once, then the connection closes: the page shows why.
+            try await outbound.write(.text(EditorProtocol.ServerMessage.error(message: EditorProtocol.explain(error)).text))
+            return
+        }
+        let (id, recipe) = await sessions.connect(
+            id: requested, image: imageID, savedCrop: try? library.savedCrop(of: imageID))
+        do {
+            try await outbound.write(.text(EditorProtocol.ServerMessage.hello(
+                session: id, restored: recipe != nil, image: ImageDescription(image, id: imageID),
+                constraints: configuration.constraints, hostPages: configuration.hostPages,
+                acceptsUploads: configuration.acceptsUploads).text))
+            try await converse(session: id, on: image, imageID: imageID, restoring: recipe, inbound: inbound,
+                               outbound: outbound)
+        } catch {
+            await sessions.disconnect(id: id)
+            throw error
+        }
+        await sessions.disconnect(id: id)
     }
 
     /// Answers each event of one connection with the engine's state or an error, and saves the crop beside its

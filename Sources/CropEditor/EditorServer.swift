@@ -20,6 +20,8 @@ import Logging
 /// | POST | `/api/images?name=…` | open another picture: the body is the file (at most ``EditorConfiguration/maximumRequestBytes``); 201 with its description |
 /// | GET (WebSocket) | `/api/session?image=…&id=…` | the editor protocol on picture `image` (default the first; see ``EditorProtocol``) |
 /// | POST | `/api/sessions/{id}/render?format=jpeg\|png&quality=…` | Done: the session's recipe rendered at full resolution |
+/// | POST | `/api/sessions/{id}/done` | Done in a host page: the recipe, the size it renders to, and a signed image URL when the host configured one (see ``EditorConfiguration/resultURL``) |
+/// | GET | `/embed.js` | the script a host page uses to embed the editor |
 /// | DELETE | `/api/sessions/{id}` | Cancel: the session is discarded (and a photo's saved crop put back as it was) |
 /// | GET | `/api/images` | the server's own pictures, for the page's strip (names, saved-crop marks, thumbnails) |
 /// | GET | `/api/images/{id}/thumbnail` | a picture's thumbnail, with its saved crop |
@@ -65,15 +67,17 @@ public struct EditorServer: Sendable {
     ///   - start: where sessions on the first picture start, overriding the library's start for it.
     ///   - exportFolder: where Export all writes (default: `cropkit-export` beside the first photo); unused when
     ///     the library holds no files.
+    ///   - renderQueue: the render admission queue to share (for example a service's, so that its editors count
+    ///     against its concurrency); default a new one from the configuration.
     public init(
         library: EditorLibrary, configuration: EditorConfiguration = EditorConfiguration(), page: EditorPage,
-        start: EditorStart? = nil, exportFolder: String? = nil
+        start: EditorStart? = nil, exportFolder: String? = nil, renderQueue: RenderQueue? = nil
     ) {
         self.configuration = configuration
         self.library = library
         self.page = page
         self.start = start
-        self.renderQueue = RenderQueue(
+        self.renderQueue = renderQueue ?? RenderQueue(
             concurrency: configuration.renderConcurrency, capacity: configuration.renderQueueCapacity)
         self.sessions = EditSessionStore(
             lifetime: configuration.sessionLifetime, capacity: configuration.maximumSessions,
@@ -122,7 +126,7 @@ public struct EditorServer: Sendable {
                     status: .ok,
                     headers: [
                         .contentType: asset.contentType, .cacheControl: "no-cache",
-                        .contentSecurityPolicy: Self.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+                        .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
                     ],
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
             }
@@ -159,10 +163,15 @@ public struct EditorServer: Sendable {
         router.get("/api/images/:image/preview") { _, context in
             previewResponse(try await library.image(try context.parameters.require("image")))
         }
-        router.post("/api/images") { request, _ in try await open(request) }
-        router.post("/api/render") { request, context in try await renderAPI(request) }
+        if configuration.acceptsUploads {
+            router.post("/api/images") { request, _ in try await open(request) }
+            router.post("/api/render") { request, context in try await renderAPI(request) }
+        }
         router.post("/api/sessions/:id/render") { request, context in
             try await renderSession(id: try context.parameters.require("id"), request: request)
+        }
+        router.post("/api/sessions/:id/done") { _, context in
+            try await finishSession(id: try context.parameters.require("id"))
         }
         router.delete("/api/sessions/:id") { _, context in
             let id = try context.parameters.require("id")
@@ -205,10 +214,12 @@ public struct EditorServer: Sendable {
         return response
     }
 
-    /// The page may load only its own script, style, preview and WebSocket, and render blobs.
-    static let contentSecurityPolicy =
+    /// The page may load only its own script, style, preview and WebSocket, and render blobs; only the host pages
+    /// of ``EditorConfiguration/hostPages`` may frame it.
+    var contentSecurityPolicy: String {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
-        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+            + "base-uri 'none'; form-action 'none'; frame-ancestors \(configuration.hostPages.frameAncestors)"
+    }
 
     private func health() async throws -> Response {
         struct Health: Encodable {

@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
 
@@ -17,6 +18,9 @@ import ServiceLifecycle
 /// | GET | `/health` | 200 while the process runs |
 /// | GET | `/ready` | 200 when it takes work, 503 while draining |
 /// | GET | `/metrics` | Prometheus text (``ServiceMetrics``) |
+/// | GET | `/edit/<path>?<options>&sig=…` | with ``ServiceConfiguration/editors``: opens the crop editor on the source (303 to `/editor/<token>/`; see ``HostedEditors``) |
+/// | any | `/editor/<token>/…` | that editor's page, API and WebSocket |
+/// | GET | `/embed.js` | with editors: the script a host page loads to embed them |
 ///
 /// Errors are JSON (`{"error": {"message", "problem"}}`), as in the editor: 400 naming the parameter, 403 for a
 /// missing or wrong signature, 404 for anything that is not a file inside the folder, 413 past the source limits,
@@ -52,6 +56,7 @@ public struct ImageService: Sendable {
     ) -> some ApplicationProtocol {
         return Application(
             router: makeRouter(),
+            server: .http1WebSocketUpgrade(webSocketRouter: makeWebSocketRouter()),
             configuration: .init(address: .hostname(host, port: port), serverName: "cropkit"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger ?? Logger(label: "cropkit.serve"))
@@ -99,23 +104,62 @@ public struct ImageService: Sendable {
             defer { metrics.inFlight.decrement() }
             return try await image(request)
         }
+        if let editors = configuration.editors {
+            router.get("/edit/**") { request, _ in try await openEditor(request, editors: editors) }
+            if let script = editors.embedScript {
+                router.get("/embed.js") { _, _ in
+                    Response(
+                        status: .ok,
+                        headers: [.contentType: script.contentType, .cacheControl: "public, max-age=300",
+                                  HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: script.bytes)))
+                }
+            }
+            for method in [HTTPRequest.Method.get, .post, .delete] {
+                router.on("/editor/**", method: method) { request, context in
+                    try await forwardToEditor(request, context: context, editors: editors)
+                }
+            }
+        }
         return router
+    }
+
+    /// The WebSocket routes: each hosted editor's session, `/editor/<token>/api/session` (none without editors).
+    public func makeWebSocketRouter() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        let editors = configuration.editors
+        @Sendable func editor(_ request: Request) async -> EditorServer? {
+            guard let editors, let (token, rest) = try? Self.editorPath(request.uri.path), rest == "/api/session"
+            else { return nil }
+            return await editors.editor(token)?.server
+        }
+        router.ws("/editor/:token/api/session") { request, _ in
+            guard let editor = await editor(request), editor.acceptsWebSocket(request) else { return .dontUpgrade }
+            return .upgrade()
+        } onUpgrade: { inbound, outbound, context in
+            guard let editor = await editor(context.request) else { return }
+            try await editor.converse(request: context.request, inbound: inbound, outbound: outbound)
+        }
+        return router
+    }
+
+    /// The request target (path and query) without its `sig`, once the signature is checked (with a signer).
+    ///
+    /// - Throws: `EditorError.forbidden` when the signature is missing, misplaced or wrong.
+    func unsignedTarget(_ request: Request) throws(EditorError) -> String {
+        let target = request.uri.string
+        guard let signer = configuration.signer else { return URLSigner.split(target)?.unsigned ?? target }
+        guard let (cut, _) = URLSigner.split(target) else {
+            throw .forbidden(reason: "the URL has no sig parameter (it must be the last one)")
+        }
+        guard signer.verify(target) else { throw .forbidden(reason: "the signature does not match") }
+        return cut
     }
 
     /// Answers one image request.
     func image(_ request: Request) async throws -> Response {
         let clock = ContinuousClock(), start = clock.now
-        let target = request.uri.string
-        let unsigned: String
-        if let signer = configuration.signer {
-            guard let (cut, _) = URLSigner.split(target) else {
-                throw EditorError.forbidden(reason: "the URL has no sig parameter (it must be the last one)")
-            }
-            guard signer.verify(target) else { throw EditorError.forbidden(reason: "the signature does not match") }
-            unsigned = cut
-        } else {
-            unsigned = URLSigner.split(target)?.unsigned ?? target
-        }
+        let unsigned = try unsignedTarget(request)
         let pathEnd = unsigned.firstIndex(of: "?") ?? unsigned.endIndex
         let path = unsigned[..<pathEnd]
         let query = pathEnd < unsigned.endIndex ? String(unsigned[unsigned.index(after: pathEnd)...]) : ""

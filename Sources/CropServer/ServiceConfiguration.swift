@@ -26,6 +26,8 @@ public struct ServiceConfiguration: Sendable {
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Requests that may wait for a slot; one more gets 503 with `Retry-After`. Default 64.
     public var queueCapacity = 64
+    /// The hosted crop editors (`GET /edit/<path>?…&sig=…`), or `nil` (the default) for none.
+    public var editors: HostedEditors?
     /// HTTP(S) origins for `GET /fetch?url=…`, or `nil` (the default) to serve the root folder only.
     public var origins: OriginFetcher?
     /// The reduction shrink-on-load leaves to the resampling filter (`ImagePipeline.shrinkOnLoadHeadroom` in CropKit).

@@ -49,21 +49,25 @@ def check(condition, message):
 
 
 def start_server(cropkit, image, *options):
-    command = [cropkit, "edit", "--port", "0"] + ([image] if image else []) + list(options)
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return start_command([cropkit, "edit", "--port", "0"] + ([image] if image else []) + list(options))
+
+
+def start_command(command, env=None):
+    """Starts a cropkit server and returns it with the first loopback URL it prints."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     deadline = time.time() + 120
     while time.time() < deadline:
         line = process.stdout.readline()
         if not line:
             if process.poll() is not None:
-                raise RuntimeError(f"cropkit edit exited with status {process.returncode}")
+                raise RuntimeError(f"cropkit {command[1]} exited with status {process.returncode}")
             continue
         print("  server: " + line.rstrip(), flush=True)
         match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
         if match:
             return process, match.group(1)
     process.kill()
-    raise RuntimeError("cropkit edit printed no URL within 120 s")
+    raise RuntimeError(f"cropkit {command[1]} printed no URL within 120 s")
 
 
 def make_driver(download_dir):
@@ -609,6 +613,135 @@ def avatar_flow(driver, args, axe_source, download_dir):
         stop(server)
 
 
+class HostPages:
+    """The repo's host page example (Examples/embed) served from another origin than the editor's."""
+
+    def __init__(self):
+        import functools
+        import http.server
+        import threading
+
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+        handler = functools.partial(Quiet, directory=os.path.join(ROOT, "Examples", "embed"))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+def host_messages(driver, kind, timeout=60):
+    """The host page's messages of `kind` from the editor, once there is one."""
+    WebDriverWait(driver, timeout).until(
+        lambda d: any(m["type"] == kind for m in d.execute_script("return window.messages || []")))
+    return [m for m in driver.execute_script("return window.messages") if m["type"] == kind]
+
+
+def open_embedded(driver, host, editor_url):
+    """Opens the host page on `editor_url`, presses its button, and waits for the editor's ready message."""
+    from urllib.parse import quote
+    driver.get(f"{host.origin}/host.html?editor={quote(editor_url, safe='')}")
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script("return !!window.CropKitEditor"))
+    driver.find_element(By.ID, "edit").click()
+    return host_messages(driver, "ready")[-1]
+
+
+def embed_flow(driver, args, axe_source):
+    """The editor embedded in a host page on another origin (the shipped Examples/embed/host.html, loading
+    /embed.js): `cropkit serve --editor` opens it from a signed /edit URL with the host's options; the host hears
+    ready, change and done, and done's signed image URL renders exactly the size the engine stated; Cancel reaches
+    the host too; `cropkit edit --embed-origin` embeds the same way."""
+    import tempfile
+    page = open(os.path.join(ROOT, "Examples", "embed", "host.html")).read()
+    check(page in open(os.path.join(ROOT, "docs", "embed.md")).read(), "docs/embed.md shows the shipped host page verbatim")
+    host = HostPages()
+    root = tempfile.mkdtemp(prefix="cropkit-embed-")
+    shutil.copy(os.path.join(ROOT, "Sources", "cropkit", "Samples", "waterfall-orientation6.jpg"),
+                os.path.join(root, "photo.jpg"))
+    env = dict(os.environ, CROPKIT_SIGNING_KEY="5e" * 32)
+    service, base = start_command([args.cropkit, "serve", "--root", root, "--port", "0", "--editor",
+                                   "--embed-origin", host.origin], env=env)
+    try:
+        target = "/edit/photo.jpg?aspect=3:2&size=600x400&format=png"
+        signed = subprocess.run([args.cropkit, "sign", target], env=env, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        check(signed.startswith(target + "&sig="), f"cropkit sign signs the editor URL ({signed[:60]}…)")
+        ready = open_embedded(driver, host, base.rstrip("/") + signed)
+        check(ready["image"]["name"] == "photo.jpg" and (ready["width"], ready["height"]) == (600, 400),
+              f"ready: the host hears the picture and the output size ({ready['image']['name']}, "
+              f"{ready['width']}×{ready['height']})")
+        frame = driver.find_element(By.CSS_SELECTOR, "[role=dialog] iframe")
+        check(frame.get_attribute("title") == "Crop editor", "the editor sits in a labelled frame in an overlay")
+        driver.switch_to.frame(frame)
+        v0 = wait_view(driver)
+        check(v0["aspect"] == "3:2" and driver.find_element(By.ID, "aspect").get_attribute("disabled") is not None,
+              "the signed aspect is locked in the editor")
+        check(not driver.find_element(By.ID, "open").is_displayed()
+              and not driver.find_element(By.ID, "format").is_displayed(),
+              "a hosted editor offers no Open (it edits the signed picture) and no format menu (the URL says it)")
+        run_axe(driver, axe_source, "embedded editor")
+        driver.find_element(By.ID, "straighten-plus").click()
+        wait_idle(driver)
+        driver.find_element(By.ID, "straighten-plus").click()
+        wait_idle(driver)
+        v1 = view(driver)
+        driver.switch_to.default_content()
+        driver.save_screenshot(os.path.join(args.out, "embed-editing.png"))
+        changes = host_messages(driver, "change")
+        check(abs(changes[-1]["recipe"]["angle"] - v1["angle"]) < 1e-9,
+              f"change: the host hears each new recipe ({len(changes)} changes, last angle {changes[-1]['recipe']['angle']}°)")
+        driver.switch_to.frame(frame)
+        driver.find_element(By.ID, "done").click()
+        driver.switch_to.default_content()
+        done = host_messages(driver, "done")[-1]
+        check(abs(done["recipe"]["angle"] - v1["angle"]) < 1e-9 and (done["width"], done["height"]) == (600, 400),
+              f"done: the recipe and its size ({done['width']}×{done['height']}, angle {done['recipe']['angle']}°)")
+        check(done["url"].startswith(base + "img/photo.jpg?recipe=") and "&sig=" in done["url"],
+              f"done: a signed image URL on the service ({done['url'][:70]}…)")
+        WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+            "const p = document.getElementById('photo'); return !p.hidden && p.complete && p.naturalWidth > 0"))
+        natural = driver.execute_script(
+            "const p = document.getElementById('photo'); return [p.naturalWidth, p.naturalHeight]")
+        check(natural == [600, 400], f"the done URL renders exactly the stated 600×400 ({natural[0]}×{natural[1]})")
+        check(not driver.find_elements(By.CSS_SELECTOR, "iframe"), "the overlay closes after done")
+        driver.save_screenshot(os.path.join(args.out, "embed-done.png"))
+
+        # Cancel: the host hears it and the overlay closes; nothing else is sent.
+        open_embedded(driver, host, base.rstrip("/") + signed)
+        driver.switch_to.frame(driver.find_element(By.CSS_SELECTOR, "iframe"))
+        wait_view(driver)
+        driver.find_element(By.ID, "cancel").click()
+        driver.switch_to.default_content()
+        check(len(host_messages(driver, "cancel")) == 1, "cancel: the host hears it")
+        WebDriverWait(driver, 10).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "iframe"))
+        check(True, "the overlay closes after cancel")
+        errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        check(not errors, f"no console errors in the host page or the editor ({errors[:3]})")
+    finally:
+        stop(service)
+
+    # `cropkit edit --embed-origin`: the same contract with the workstation editor (no signed URL in done).
+    editor, url = start_server(args.cropkit, args.image, "--embed-origin", host.origin)
+    try:
+        ready = open_embedded(driver, host, url)
+        driver.switch_to.frame(driver.find_element(By.CSS_SELECTOR, "iframe"))
+        v = wait_view(driver)
+        driver.find_element(By.ID, "done").click()
+        driver.switch_to.default_content()
+        done = host_messages(driver, "done")[-1]
+        check((done["width"], done["height"]) == (v["outputSize"]["width"], v["outputSize"]["height"])
+              and done["url"] is None,
+              f"cropkit edit --embed-origin: ready and done reach the host ({done['width']}×{done['height']}, no URL)")
+    finally:
+        stop(editor)
+        host.close()
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def stop(server):
     """Stops a `cropkit edit` server."""
     server.terminate()
@@ -898,6 +1031,7 @@ def main():
         open_flow(driver, url)
         avatar_flow(driver, args, axe_source, download_dir)
         folder_flow(driver, args, axe_source)
+        embed_flow(driver, args, axe_source)
     finally:
         if driver:
             driver.quit()

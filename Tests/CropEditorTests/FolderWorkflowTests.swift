@@ -100,7 +100,7 @@ struct FolderWorkflowTests {
             #expect(list.images.map(\.id) == ["0", "1", "2", "3"])
             #expect(list.savesCrops && list.exportFolder == folder + "/out")
             #expect(list.images.allSatisfy { !$0.edited })
-            try await client.execute(uri: list.images[0].thumbnail, method: .get) { response in
+            try await client.execute(uri: "/" + list.images[0].thumbnail, method: .get) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "image/jpeg")
                 let thumbnail = try Image(source: .data(response.bytes))
                 #expect((159...160).contains(thumbnail.size.width) && thumbnail.size.height == 53, "\(thumbnail.size)")
@@ -127,7 +127,7 @@ struct FolderWorkflowTests {
             }
             #expect(edited.images.map(\.edited) == [true, false, false, false])
             #expect(edited.images[0].thumbnail != list.images[0].thumbnail, "a new crop gives a new thumbnail URL")
-            try await client.execute(uri: edited.images[0].thumbnail, method: .get) { response in
+            try await client.execute(uri: "/" + edited.images[0].thumbnail, method: .get) { response in
                 let thumbnail = try Image(source: .data(response.bytes))
                 #expect(thumbnail.size == PixelSize(validWidth: 160, height: 160))
             }

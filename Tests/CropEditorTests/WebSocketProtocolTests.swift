@@ -22,6 +22,7 @@ struct Reply: Decodable {
     var message: String?
     var notice: String?
     var constraints: Constraints?
+    var hostPages: [String]?
     var state: EditorViewState? { stateMessage?.state }
 
     /// The hello's `constraints`.
@@ -33,7 +34,7 @@ struct Reply: Decodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, session, restored, image, message, notice, constraints
+        case type, session, restored, image, message, notice, constraints, hostPages
         case stateMessage = "state"
     }
 }

@@ -4,7 +4,8 @@
 // or not at all, the query parses to a pipeline that always ends in a size step or fails with a typed error, and
 // Accept picks a writable format. The second line is also read as an origin URL (`/fetch?url=…`, a redirect's
 // Location): one that parses prints back to a URL that parses to the same, has no dot segment, and is allowed by
-// the allowlist only under its prefix.
+// the allowlist only under its prefix. The query is also read as a signed editor URL's options (`EditQuery`), and the
+// target as a hosted editor's path.
 import CFuzzDriver
 import CropEditor
 import CropKit
@@ -48,6 +49,21 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
     } catch {
         _ = error.description  // typed: EditorError
+    }
+    // The same query as a signed editor URL's options: constraints that hold, or a typed error; the done URL's
+    // output part carries only format and quality.
+    do {
+        let edit = try EditQuery(query: query)
+        guard edit.constraints.minimumCropSize >= 1 else { fatalError("\(query): minimum \(edit.constraints.minimumCropSize)") }
+        guard !edit.outputQuery.contains("recipe"), !edit.outputQuery.contains("size") else {
+            fatalError("\(query): output query \(edit.outputQuery)")
+        }
+    } catch {
+        _ = error.description  // typed: EditorError
+    }
+    // An editor path: a hex token and the path after it, or a typed refusal.
+    if let (token, _) = try? ImageService.editorPath(target) {
+        guard !token.isEmpty, token.allSatisfy(\.isHexDigit) else { fatalError("\(target): token \(token)") }
     }
     if let accept {
         for candidate in [OriginURL(accept), base.resolving(accept)] {

@@ -41,9 +41,11 @@
 
   function connect() {
     const stored = sessionStorage.getItem(SESSION_KEY);
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/session` +
-      `?image=${encodeURIComponent(IMAGE_ID)}` + (stored ? `&id=${encodeURIComponent(stored)}` : "");
-    ws = new WebSocket(url);
+    // Relative to the page, so the editor works under any path (cropkit serve hosts it at /edit/<token>/).
+    const url = new URL(`api/session?image=${encodeURIComponent(IMAGE_ID)}` +
+      (stored ? `&id=${encodeURIComponent(stored)}` : ""), location.href);
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(url.href);
     ws.onmessage = (e) => receive(JSON.parse(e.data));
     ws.onclose = () => {
       ws = null;
@@ -68,6 +70,15 @@
         document.title = `${image.name} · CropKit editor`;
       }
       if (msg.constraints) applyConstraints(msg.constraints);
+      host.origins = msg.hostPages || [];
+      if (msg.uploads === false) {
+        // Nothing can be opened here (a hosted editor edits the picture its URL names).
+        canOpen = false;
+        $("open").hidden = true;
+        $("help").textContent = $("help").textContent.replace(/^Drop a picture to open it · /, "");
+      }
+      // In a host page, Done hands over the recipe: the host's URL decides the output format.
+      if (host.origin) $("format").hidden = true;
       if (msg.restored) setMessage("Restored your last edit.");
       queue = [];
       send(viewportEvent());
@@ -88,6 +99,7 @@
       announce();
       if (picture.complete && picture.naturalWidth) ready();
       if (msg.notice) setMessage(msg.notice);
+      tellHostAboutState();
     } else if (msg.type === "error") {
       if (!session) showFailure(`${msg.message}. Open another picture.`);
       else setMessage(msg.message, true);
@@ -436,7 +448,7 @@
     const r = visibleRegion();
     if (r.scale <= 1.05 || r.width <= 0 || r.height <= 0) return;
     const out = { width: Math.ceil(r.width * r.scale), height: Math.ceil(r.height * r.scale) };
-    const url = `/api/images/${encodeURIComponent(IMAGE_ID)}/region?x=${r.x.toFixed(2)}&y=${r.y.toFixed(2)}` +
+    const url = `api/images/${encodeURIComponent(IMAGE_ID)}/region?x=${r.x.toFixed(2)}&y=${r.y.toFixed(2)}` +
       `&width=${r.width.toFixed(2)}&height=${r.height.toFixed(2)}&outWidth=${out.width}&outHeight=${out.height}`;
     if (url === detailWanted) return;
     detailWanted = url;
@@ -571,14 +583,16 @@
   // ---------------------------------------------------------------- opening another picture
 
   /** Sends a picture to the server, which reads it and makes its preview; then edits it (`?image=ID`). */
+  let canOpen = true;       // the server takes pictures opened here (not in a hosted editor)
+
   async function openPicture(file) {
-    if (!file) return;
+    if (!file || !canOpen) return;
     setMessage(`Opening ${file.name}…`);
     try {
-      const response = await fetch(`/api/images?name=${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+      const response = await fetch(`api/images?name=${encodeURIComponent(file.name)}`, { method: "POST", body: file });
       const body = await response.json().catch(() => null);
       if (!response.ok) throw new Error(body && body.error ? body.error.message : `HTTP ${response.status}`);
-      location.assign(`/?image=${encodeURIComponent(body.id)}`);
+      location.assign(`?image=${encodeURIComponent(body.id)}`);
     } catch (error) {
       setMessage(`Can't open ${file.name}: ${error.message}`, true);
     }
@@ -587,7 +601,7 @@
   $("open").addEventListener("click", () => $("open-file").click());
   $("open-file").addEventListener("change", () => openPicture($("open-file").files[0]));
   stage.addEventListener("dragover", (e) => {
-    if (!e.dataTransfer || !Array.from(e.dataTransfer.types).includes("Files")) return;
+    if (!canOpen || !e.dataTransfer || !Array.from(e.dataTransfer.types).includes("Files")) return;
     e.preventDefault();
     stage.classList.add("dropping");
   });
@@ -608,7 +622,7 @@
 
   /** Fetches the server's pictures and shows the strip when there are several. */
   async function loadStrip() {
-    const response = await fetch("/api/images").catch(() => null);
+    const response = await fetch("api/images").catch(() => null);
     if (!response || !response.ok) return;
     const list = await response.json();
     photos = list.images;
@@ -657,7 +671,7 @@
     if (id == null || id === IMAGE_ID) return;
     await idle();
     sessionStorage.removeItem(`cropkit-edit-session:${id}`);
-    location.assign(`/?image=${encodeURIComponent(id)}`);
+    location.assign(`?image=${encodeURIComponent(id)}`);
   }
 
   function step(delta) {
@@ -678,7 +692,7 @@
     if (!session) return;
     await idle();
     try {
-      const outcome = await post(`/api/sessions/${encodeURIComponent(session)}/copy?to=${to}`);
+      const outcome = await post(`api/sessions/${encodeURIComponent(session)}/copy?to=${to}`);
       const failed = outcome.failed.map((f) => `${f.name} (${f.message})`);
       if (to === "next" && outcome.copied.length && outcome.next) return go(outcome.next);
       setMessage(`Copied this crop to ${outcome.copied.length} photo${outcome.copied.length === 1 ? "" : "s"}` +
@@ -693,7 +707,7 @@
   async function exportAll() {
     await idle();
     try {
-      showExport(await post("/api/export"));
+      showExport(await post("api/export"));
     } catch (error) {
       setMessage(`Export failed: ${error.message}`, true);
     }
@@ -709,7 +723,7 @@
       setMessage(`Exporting ${progress.done} of ${progress.total}…`);
       clearTimeout(exportTimer);
       exportTimer = setTimeout(async () => {
-        const response = await fetch("/api/export").catch(() => null);
+        const response = await fetch("api/export").catch(() => null);
         if (response && response.ok) showExport(await response.json());
         else setMessage("Lost track of the export.", true);
       }, 250);
@@ -812,7 +826,7 @@
       step(1);
     } else if (e.key === "g" || e.key === "G") {
       toggleGrid();
-    } else if (e.key === "o" || e.key === "O") {
+    } else if ((e.key === "o" || e.key === "O") && canOpen) {
       $("open-file").click();
     } else if (e.key === "[" || e.key === "{") {
       send({ type: "straightenBy", delta: e.shiftKey ? -1 : -0.1 });
@@ -831,18 +845,69 @@
   });
   document.addEventListener("keyup", (e) => { if (e.key === " ") spaceHeld = false; });
 
+  // ---------------------------------------------------------------- a host page (embedding)
+  // In a frame of a page whose origin the server lists (hello's hostPages), the editor tells that page what
+  // happens: ready (first state), change (each new recipe at rest), done (recipe, output size and the server's image
+  // URL) and cancel. Messages go only to the framing page's own origin, and only when it is listed.
+
+  const host = {
+    origins: [],
+    told: null,  // the last recipe told (JSON), null before ready
+    /** The framing page's origin when it may hear from the editor, else null. */
+    get origin() {
+      if (window.parent === window) return null;
+      const ancestors = location.ancestorOrigins;
+      const origin = ancestors && ancestors.length ? ancestors[0]
+        : (document.referrer ? new URL(document.referrer).origin : null);
+      return origin && this.origins.includes(origin) ? origin : null;
+    },
+  };
+
+  function tellHost(message) {
+    const origin = host.origin;
+    if (origin) window.parent.postMessage({ source: "cropkit-editor", ...message }, origin);
+  }
+
+  /** What the crop renders to: the host's exact output size, else the engine's. */
+  function outputSize() {
+    return constraints.outputSize || view.outputSize;
+  }
+
+  function tellHostAboutState() {
+    // At rest: no pointer down and no drag under way (the engine shows its grid while dragging, the slider's too).
+    if (!view || view.showsGrid || pointers.size > 0 || finished) return;
+    const recipe = JSON.stringify(view.recipe);
+    if (recipe === host.told) return;
+    const size = outputSize();
+    const first = host.told === null;
+    host.told = recipe;
+    tellHost({ type: first ? "ready" : "change", recipe: view.recipe, width: size.width, height: size.height,
+      image: first && image ? { name: image.name, width: image.width, height: image.height } : undefined });
+  }
+
+  /** Done in a host page: the server states the recipe, its size and the image URL; the host takes it from there. */
+  async function doneForHost() {
+    const response = await fetch(`api/sessions/${encodeURIComponent(session)}/done`, { method: "POST" });
+    const body = await response.json().catch(() => null);
+    if (!response.ok) throw new Error(body && body.error ? body.error.message : `HTTP ${response.status}`);
+    finished = true;
+    tellHost({ type: "done", recipe: body.recipe, width: body.width, height: body.height, url: body.url || null });
+    setMessage(`Done: ${body.width} × ${body.height} px, sent to the page.`);
+  }
+
   // ---------------------------------------------------------------- Done and Cancel
 
   let downloadURL = null;
   $("done").addEventListener("click", async () => {
     if (!session || finished) return;
     $("done").disabled = true;
-    setMessage("Rendering at full resolution…");
     try {
       await idle();
+      if (host.origin) return await doneForHost();
+      setMessage("Rendering at full resolution…");
       const format = $("format").value;
       const response = await fetch(
-        `/api/sessions/${encodeURIComponent(session)}/render${format ? `?format=${format}` : ""}`,
+        `api/sessions/${encodeURIComponent(session)}/render${format ? `?format=${format}` : ""}`,
         { method: "POST" });
       if (!response.ok) {
         const body = await response.json().catch(() => null);
@@ -883,11 +948,12 @@
     const id = session;
     sessionStorage.removeItem(SESSION_KEY);
     if (ws) ws.close();
-    if (id) await fetch(`/api/sessions/${encodeURIComponent(id)}`, { method: "DELETE" }).catch(() => null);
+    if (id) await fetch(`api/sessions/${encodeURIComponent(id)}`, { method: "DELETE" }).catch(() => null);
     picture.style.visibility = "hidden";
     ctx.clearRect(0, 0, overlay.width, overlay.height);
     $("cancelled").hidden = false;
     $("restart").focus();
+    tellHost({ type: "cancel" });
   });
   $("restart").addEventListener("click", () => location.reload());
 

@@ -1,0 +1,153 @@
+import CropEditor
+import CropKit
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+
+/// The crop editors `cropkit serve` hosts (`--editor`): a signed `GET /edit/<path>?<options>&sig=…` opens the editor
+/// on that source from the root folder, with the host's options (``EditQuery``), at a new unguessable address
+/// `/editor/<token>/`, where the editor's page, API and WebSocket answer (the same `EditorServer` as
+/// `cropkit edit`, with uploads and the render API turned off).
+///
+/// Opening the same signed URL again reuses its editor. At most ``capacity`` editors are kept; opening one more
+/// forgets the least recently used, whose page then says its picture is gone. Done in a host page answers the
+/// recipe and a signed `/img/…?recipe=…` URL that renders it through the service.
+public actor HostedEditors {
+    /// The pages that may frame the editors and hear their messages.
+    public nonisolated let hostPages: HostPageOrigins
+    /// How many editors are kept at once.
+    public nonisolated let capacity: Int
+    private nonisolated let page: EditorPage
+    /// One hosted editor and its routes (built once).
+    struct Hosted: Sendable {
+        var server: EditorServer
+        var responder: RouterResponder<BasicRequestContext>
+    }
+    private var editors: [String: Hosted] = [:]
+    private var tokens: [String: String] = [:]  // signed target → token
+    private var order: [String] = []  // tokens, least recently used first
+
+    /// Hosted editors framed only by `hostPages`, at most `capacity` at once.
+    ///
+    /// - Parameters:
+    ///   - hostPages: the pages that may frame the editors and hear their messages (none by default).
+    ///   - capacity: how many editors are kept at once (at least 1).
+    /// - Throws: ``EditorPageError`` when the page's files are missing from the installation.
+    public init(hostPages: HostPageOrigins = .none, capacity: Int = 32) throws {
+        self.hostPages = hostPages
+        self.capacity = max(1, capacity)
+        self.page = try EditorPage()
+    }
+
+    /// The host script a page loads to embed the editors (`GET /embed.js`).
+    nonisolated var embedScript: EditorPage.Asset? { page.assets["/embed.js"] }
+
+    /// The editor at `token`, marked as used.
+    func editor(_ token: String) -> Hosted? {
+        guard let editor = editors[token] else { return nil }
+        order.removeAll { $0 == token }
+        order.append(token)
+        return editor
+    }
+
+    /// The token of the editor for `target` (the signed URL as sent), made by `make` when there is none.
+    func token(for target: String, make: () async throws -> EditorServer) async throws -> String {
+        if let token = tokens[target], editor(token) != nil { return token }
+        let server = try await make()
+        let token = (UUID().uuidString + UUID().uuidString).lowercased().filter(\.isHexDigit)
+        editors[token] = Hosted(server: server, responder: server.makeRouter().buildResponder())
+        tokens[target] = token
+        order.append(token)
+        while order.count > capacity {
+            let oldest = order.removeFirst()
+            editors[oldest] = nil
+            tokens = tokens.filter { $0.value != oldest }
+        }
+        return token
+    }
+}
+
+extension ImageService {
+    /// `GET /edit/<path>?<options>&sig=…`: checks the signature like an image URL, reads the source, and redirects to
+    /// a new hosted editor on it (303 to `/editor/<token>/`).
+    func openEditor(_ request: Request, editors: HostedEditors) async throws -> Response {
+        let unsigned = try unsignedTarget(request)
+        let pathEnd = unsigned.firstIndex(of: "?") ?? unsigned.endIndex
+        let rawPath = unsigned[unsigned.index(unsigned.startIndex, offsetBy: "/edit/".count)..<pathEnd]
+        let query = pathEnd < unsigned.endIndex ? String(unsigned[unsigned.index(after: pathEnd)...]) : ""
+        let options = try EditQuery(query: query)
+        let file = try configuration.root.resolve(rawPath)
+        guard file.size <= configuration.maximumSourceBytes else {
+            throw EditorError.sourceTooLarge(bytes: file.size, limit: configuration.maximumSourceBytes)
+        }
+        let token = try await editors.token(for: unsigned) {
+            try await makeEditor(file: file, imagePath: String(rawPath), options: options, hostPages: editors.hostPages)
+        }
+        return Response(status: .seeOther, headers: [.location: "/editor/\(token)/", .cacheControl: "no-store"])
+    }
+
+    /// An editor on `file`: the host's constraints and start, no uploads, the service's pixel limits and render
+    /// queue, and Done's URL signed for `/img/<imagePath>`.
+    private func makeEditor(file: SourceFolder.Source, imagePath: String, options: EditQuery,
+                            hostPages: HostPageOrigins) async throws -> EditorServer
+    {
+        var editor = EditorConfiguration(pixelLimits: configuration.pixelLimits, renderConcurrency: configuration.concurrency)
+        editor.host = "0.0.0.0"  // hosted: the service decides who reaches it
+        editor.constraints = options.constraints
+        editor.hostPages = hostPages
+        editor.acceptsUploads = false
+        let signer = configuration.signer, output = options.constraints.outputSize, outputQuery = options.outputQuery
+        editor.resultURL = { _, recipe in
+            Self.imageURL(path: imagePath, recipe: recipe, size: output, outputQuery: outputQuery, signer: signer)
+        }
+        let pipeline = editor.pipeline, side = editor.previewMaximumSide, name = (file.path as NSString).lastPathComponent
+        let path = file.path
+        let image = try await queue.withSlot {
+            try await queue.perform {
+                try Self.editorErrors { () throws(CropKitError) in
+                    try EditedImage(name: name, bytes: try ImageSource.file(path).bytes(), pipeline: pipeline,
+                                    previewMaximumSide: side)
+                }
+            }
+        }
+        return EditorServer(
+            library: EditorLibrary([image]), configuration: editor, page: try EditorPage(),
+            start: options.recipe.map { EditorStart(recipe: $0) }, renderQueue: queue)
+    }
+
+    /// `/img/<path>?recipe=…[&size=WxH&mode=fill][&format=…&quality=…]`, signed when the service signs.
+    static func imageURL(path: String, recipe: Recipe, size: PixelSize?, outputQuery: String, signer: URLSigner?) -> String {
+        let encoded = recipe.json().base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        var query = ["recipe=\(encoded)"]
+        if let size { query.append("size=\(size.width)x\(size.height)&mode=fill") }
+        if !outputQuery.isEmpty { query.append(outputQuery) }
+        let target = "/img/\(path)?" + query.joined(separator: "&")
+        return signer?.signed(target) ?? target
+    }
+
+    /// Answers a request under `/editor/<token>/…` with that editor's routes (the path after the token).
+    func forwardToEditor(_ request: Request, context: BasicRequestContext, editors: HostedEditors) async throws -> Response {
+        let (token, rest) = try Self.editorPath(request.uri.path)
+        guard let editor = await editors.editor(token) else {
+            throw EditorError.notFound(path: "/editor/\(token)/ (this editor was closed: open its signed URL again)")
+        }
+        // The page's addresses are relative to its folder: /editor/<token> must end with a slash.
+        guard let rest else { return Response(status: .permanentRedirect, headers: [.location: "/editor/\(token)/"]) }
+        var head = request.head
+        head.path = rest + (request.uri.query.map { "?\($0)" } ?? "")
+        return try await editor.responder.respond(to: Request(head: head, body: request.body), context: context)
+    }
+
+    /// The token and the editor path (`/`, `/api/…`) of a path `/editor/<token>/…` (`nil` without the slash).
+    package static func editorPath(_ path: String) throws(EditorError) -> (token: String, rest: String?) {
+        let parts = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        // "", "editor", "<token>/…"
+        guard parts.count == 3, parts[1] == "editor" else { throw .notFound(path: path) }
+        let tail = parts[2].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let token = String(tail[0])
+        guard !token.isEmpty, token.allSatisfy(\.isHexDigit) else { throw .notFound(path: path) }
+        return (token, tail.count > 1 ? "/" + tail[1] : nil)
+    }
+}
