@@ -32,7 +32,7 @@ public actor HostedEditors {
     /// - Parameters:
     ///   - hostPages: the pages that may frame the editors and hear their messages (none by default).
     ///   - capacity: how many editors are kept at once (at least 1).
-    /// - Throws: ``EditorPageError`` when the page's files are missing from the installation.
+    /// - Throws: `EditorPageError` when the page's files are missing from the installation.
     public init(hostPages: HostPageOrigins = .none, capacity: Int = 32) throws {
         self.hostPages = hostPages
         self.capacity = max(1, capacity)
