@@ -11,7 +11,7 @@ import Foundation
 /// | `aspect` | `W:H`: the crop keeps this ratio (the page cannot change it) |
 /// | `min-size` | the smallest crop side, in source pixels |
 /// | `size` | `WxH`: the exact output size (the aspect is then W:H) |
-/// | `round` | a flag: a round output (the page draws a circle; the output's outside is transparent) |
+/// | `round` | a flag: a round output (the page draws a circle; the `done` URL's outside is transparent) |
 /// | `recipe` | the crop to start from, base64url JSON (as in image URLs) |
 /// | `format` | the output format of the `done` URL (`jpeg`, `png`, `webp`, `avif`, `auto`) |
 /// | `quality` | its quality, 1…100 |
@@ -64,7 +64,16 @@ public struct EditQuery: Sendable, Equatable {
                 throw .invalidParameter(name: "recipe", reason: "\(error)")
             }
         }
-        _ = try value("format", { $0 == "auto" ? true : OptionValue.format($0).map { _ in true } }, "jpeg, png, webp, avif or auto")
+        var format: ImageFormat?
+        if let text = values["format"], text != "auto" {
+            guard let parsed = OptionValue.format(text) else {
+                throw .invalidParameter(name: "format", reason: "'\(text)' is not jpeg, png, webp, avif or auto")
+            }
+            format = parsed
+        }
+        if round, format == .jpeg {
+            throw .invalidParameter(name: "round", reason: "a round output needs a format with alpha (png, webp, avif or auto), not jpeg")
+        }
         _ = try value("quality", { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }, "a whole number in 1…100")
         outputQuery = ["format", "quality"].compactMap { name in values[name].map { "\(name)=\($0)" } }
             .joined(separator: "&")

@@ -97,8 +97,9 @@ extension ImageService {
         editor.hostPages = hostPages
         editor.acceptsUploads = false
         let signer = configuration.signer, output = options.constraints.outputSize, outputQuery = options.outputQuery
+        let round = options.constraints.isRound
         editor.resultURL = { _, recipe in
-            Self.imageURL(path: imagePath, recipe: recipe, size: output, outputQuery: outputQuery, signer: signer)
+            Self.imageURL(path: imagePath, recipe: recipe, size: output, round: round, outputQuery: outputQuery, signer: signer)
         }
         let pipeline = editor.pipeline, side = editor.previewMaximumSide, name = (file.path as NSString).lastPathComponent
         let path = file.path
@@ -115,13 +116,16 @@ extension ImageService {
             start: options.recipe.map { EditorStart(recipe: $0) }, renderQueue: queue)
     }
 
-    /// `/img/<path>?recipe=…[&size=WxH&mode=fill][&format=…&quality=…]`, signed when the service signs.
-    static func imageURL(path: String, recipe: Recipe, size: PixelSize?, outputQuery: String, signer: URLSigner?) -> String {
+    /// `/img/<path>?recipe=…[&size=WxH&mode=fill][&round][&format=…&quality=…]`, signed when the service signs.
+    static func imageURL(path: String, recipe: Recipe, size: PixelSize?, round: Bool, outputQuery: String,
+                         signer: URLSigner?) -> String
+    {
         let encoded = recipe.json().base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
         var query = ["recipe=\(encoded)"]
         if let size { query.append("size=\(size.width)x\(size.height)&mode=fill") }
+        if round { query.append("round") }
         if !outputQuery.isEmpty { query.append(outputQuery) }
         let target = "/img/\(path)?" + query.joined(separator: "&")
         return signer?.signed(target) ?? target

@@ -19,6 +19,7 @@ import Foundation
 /// | `filter` | `nearest`, `box`, `bilinear`, `bicubic`, `mitchell`, `lanczos3` |
 /// | `linear` | flag: filter in linear light |
 /// | `background` | the `pad` colour |
+/// | `round` | flag: a round output (the circle inscribed in it; transparent outside), as `cropkit round`; needs a format with alpha |
 /// | `format` | `jpeg`, `png`, `webp`, `avif`, `heic`, or `auto` (from `Accept`); absent: the source's format |
 /// | `quality` | 1…100 |
 /// | `icc` | `keep`, `srgb` |
@@ -58,7 +59,7 @@ public struct ImageQuery: Sendable {
     static let geometryNames: Set<String> = ["rect", "straighten", "turn", "flip", "aspect"]
     static let sizeNames = ["width", "height", "size"]
     static let resizeNames = ["mode", "gravity", "focus", "filter", "linear", "background"]
-    static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata"]
+    static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata", "round"]
     static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames)
         .union(["recipe", "preset"])
 
@@ -217,6 +218,10 @@ public struct ImageQuery: Sendable {
             let cap = PixelSize(validWidth: maximumOutputSide, height: maximumOutputSide)
             operations.append(.fit(within: cap))
         }
+        if try flag("round") {
+            operations.append(.roundCorners(.circle))
+            addsTransparency = true
+        }
 
         // Output.
         switch values["format"]?.lowercased() {
@@ -227,6 +232,9 @@ public struct ImageQuery: Sendable {
                 throw .invalidParameter(name: "format", reason: "'\(name)' is not jpeg, png, webp, avif, heic or auto")
             }
             format = .fixed(fixed)
+            if fixed == .jpeg, values["round"] != nil, try flag("round") {
+                throw .invalidParameter(name: "round", reason: "a round output needs a format with alpha (png, webp, avif, heic or auto), not jpeg")
+            }
         }
         if let quality = try value("quality", { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }, "a whole number in 1…100") {
             saveOptions.quality = quality

@@ -190,7 +190,8 @@ public struct ImageService: Sendable {
         case .fixed(let fixed): format = fixed
         case .source:
             let own = try header().format
-            format = own.isWritable ? own : .png
+            // A source that cannot hold the transparency the steps add (JPEG), or cannot be written: PNG.
+            format = own.isWritable && !(options.addsTransparency && own == .jpeg) ? own : .png
         case .auto:
             format = FormatNegotiation.format(
                 accept: request.headers[.accept], hasAlpha: try header().hasAlpha || options.addsTransparency)

@@ -30,8 +30,10 @@ struct FolderWorkflowTests {
         return folder
     }
 
-    static func server(_ folder: String, start: [ImageOperation] = []) throws -> EditorServer {
-        var configuration = EditorConfiguration(previewMaximumSide: 200)
+    static func server(_ folder: String, start: [ImageOperation] = [], constraints: CropConstraints = .none) throws
+        -> EditorServer
+    {
+        var configuration = EditorConfiguration(previewMaximumSide: 200, constraints: constraints)
         configuration.renderConcurrency = 2
         let library = EditorLibrary(files: try PhotoFolder.photos(in: folder), pipeline: configuration.pipeline,
                                     previewMaximumSide: 200, start: start)
@@ -236,6 +238,28 @@ struct FolderWorkflowTests {
             #expect(progress.total == 3 && progress.failed.isEmpty)
             #expect(Set(progress.written.map(\.width)) == [300, 400, 500])
             #expect(progress.written.allSatisfy { $0.width == $0.height })
+        }
+    }
+
+    @Test("Export all applies the host's output: exactly the output size, round as PNG with transparent corners")
+    func exportAppliesTheHostsOutput() async throws {
+        let folder = try Self.photoFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.removeItem(atPath: folder + "/d-broken.jpg")
+        let constraints = try CropConstraints(outputSize: PixelSize(validWidth: 64, height: 64), isRound: true)
+        let server = try Self.server(folder, start: [.aspectCrop(.square, gravity: .attention)], constraints: constraints)
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
+            _ = try await client.execute(uri: "/api/export", method: .post) { $0.status }
+            let progress = try #require(await server.export?.wait())
+            #expect(progress.total == 3 && progress.failed.isEmpty, "\(progress.failed)")
+            #expect(progress.written.allSatisfy { $0.width == 64 && $0.height == 64 }, "\(progress.written)")
+            for written in progress.written {
+                #expect(written.file.hasSuffix(".png"), "round: PNG, not \(written.file)")
+                let image = try Image(contentsOfFile: written.file)
+                #expect(image.size == PixelSize(validWidth: 64, height: 64))
+                let corner = image.pixels.pixel(x: 0, y: 0), centre = image.pixels.pixel(x: 32, y: 32)
+                #expect(corner.last == 0 && centre.last == 255, "\(written.name): corner \(corner), centre \(centre)")
+            }
         }
     }
 

@@ -63,6 +63,8 @@ struct HostedEditorTests {
             // Bad options name the parameter; a path outside the folder is 404; an unknown editor is 404.
             let (bad, _, body) = try await status(try ServedFolder.signed("/edit/beach.jpg?zoom=2"))
             #expect(bad == .badRequest && message(body).contains("zoom"), "\(message(body))")
+            let (jpegRound, _, because) = try await status(try ServedFolder.signed("/edit/beach.jpg?round&format=jpeg"))
+            #expect(jpegRound == .badRequest && message(because).contains("round"), "\(message(because))")
             let (contradiction, _, why) = try await status(try ServedFolder.signed("/edit/beach.jpg?aspect=1:1&size=300x200"))
             #expect(contradiction == .badRequest && message(why).contains("aspect"), "\(message(why))")
             #expect(try await status(try ServedFolder.signed("/edit/../ImageServiceTests.swift")).0 == .notFound)

@@ -222,6 +222,21 @@ struct ImageServiceTests {
         #expect(padded.headers[.contentType] == "image/png")
     }
 
+    @Test("round: the circle inscribed in the output, transparent outside; a JPEG source becomes PNG, format=jpeg is refused")
+    func round() async throws {
+        let service = try ServedFolder.service()
+        let round = try await get(service, try ServedFolder.signed("/img/beach.jpg?size=60x60&mode=fill&round"))
+        #expect(round.status == .ok && round.headers[.contentType] == "image/png")
+        let image = try Image(source: .data(round.body))
+        #expect(image.size == PixelSize(validWidth: 60, height: 60))
+        #expect(image.pixels.pixel(x: 0, y: 0).last == 0 && image.pixels.pixel(x: 59, y: 59).last == 0)
+        #expect(image.pixels.pixel(x: 30, y: 30).last == 255 && image.pixels.pixel(x: 30, y: 1).last == 255)
+        let refused = try await get(service, try ServedFolder.signed("/img/beach.jpg?width=60&round&format=jpeg"))
+        #expect(refused.status == .badRequest && message(refused.body).contains("round"))
+        let webp = try await get(service, try ServedFolder.signed("/img/beach.jpg?width=60&round=1&format=webp"))
+        #expect(webp.headers[.contentType] == "image/webp")
+    }
+
     @Test("If-None-Match with the ETag gets 304 without a body; the ETag changes with the options and the format")
     func conditional() async throws {
         let service = try ServedFolder.service()
