@@ -15,9 +15,7 @@ extension EditorServer {
 
     /// Done in a host page: nothing is rendered here; the host gets the recipe and where to fetch its pixels.
     func finishSession(id: String) async throws -> Response {
-        let (imageID, edited) = try await sessions.edit(session: id)
-        let image = try await library.image(imageID)
-        let recipe = try await sessions.recipe(edited, of: image, start: try await startingPoint(of: imageID).recipe)
+        let (imageID, image, recipe) = try await sessionRecipe(id)
         let state = try CropState(recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation)
         let size = configuration.constraints.outputSize ?? state.outputSize
         return try jsonResponse(DoneAnswer(

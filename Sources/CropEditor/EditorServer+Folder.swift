@@ -38,9 +38,7 @@ extension EditorServer {
         guard to == "next" || to == "all" else {
             throw EditorError.invalidParameter(name: "to", reason: "must be 'next' or 'all', not '\(to)'")
         }
-        let (imageID, edited) = try await sessions.edit(session: id)
-        let image = try await library.image(imageID)
-        let recipe = try await sessions.recipe(edited, of: image, start: try await startingPoint(of: imageID).recipe)
+        let (imageID, image, recipe) = try await sessionRecipe(id)
         let minimum = configuration.constraints.minimumCropSize
         let source = try CropState(recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation,
                                    minimumCropSize: minimum)

@@ -276,14 +276,19 @@ public struct EditorServer: Sendable {
     /// Done: `POST /api/sessions/{id}/render` renders the session's last state at full resolution.
     func renderSession(id: String, request: Request) async throws -> Response {
         let options = try RenderOptions(query: request.uri.queryParameters)
-        let (imageID, edited) = try await sessions.edit(session: id)
-        let image = try await library.image(imageID)
-        let recipe = try await sessions.recipe(edited, of: image, start: try await startingPoint(of: imageID).recipe)
+        let (imageID, image, recipe) = try await sessionRecipe(id)
         let constraints = configuration.constraints
         return try await renderQueue.withSlot {
             try await render(.data(image.bytes), recipe: recipe, options: options, baseName: image.baseName + "-edited",
                              constraints: constraints)
         }
+    }
+
+    /// Session `id`'s picture and its recipe as it stands (its start, when nothing was changed yet).
+    func sessionRecipe(_ id: String) async throws -> (imageID: String, image: EditedImage, recipe: Recipe) {
+        let (imageID, edited) = try await sessions.edit(session: id)
+        let image = try await library.image(imageID)
+        return (imageID, image, try await sessions.recipe(edited, of: image, start: try await startingPoint(of: imageID).recipe))
     }
 
     /// Where a new session on picture `imageID` starts: the server's ``start`` for the first picture, else the

@@ -17,7 +17,8 @@ public actor HostedEditors {
     public nonisolated let hostPages: HostPageOrigins
     /// How many editors are kept at once.
     public nonisolated let capacity: Int
-    private nonisolated let page: EditorPage
+    /// The editor page's files, read once and shared by every hosted editor.
+    nonisolated let page: EditorPage
     /// One hosted editor and its routes (built once).
     struct Hosted: Sendable {
         var server: EditorServer
@@ -81,7 +82,8 @@ extension ImageService {
             throw EditorError.sourceTooLarge(bytes: file.size, limit: configuration.maximumSourceBytes)
         }
         let token = try await editors.token(for: unsigned) {
-            try await makeEditor(file: file, imagePath: String(rawPath), options: options, hostPages: editors.hostPages)
+            try await makeEditor(file: file, imagePath: String(rawPath), options: options, hostPages: editors.hostPages,
+                                 page: editors.page)
         }
         return Response(status: .seeOther, headers: [.location: "/editor/\(token)/", .cacheControl: "no-store"])
     }
@@ -89,7 +91,7 @@ extension ImageService {
     /// An editor on `file`: the host's constraints and start, no uploads, the service's pixel limits and render
     /// queue, and Done's URL signed for `/img/<imagePath>`.
     private func makeEditor(file: SourceFolder.Source, imagePath: String, options: EditQuery,
-                            hostPages: HostPageOrigins) async throws -> EditorServer
+                            hostPages: HostPageOrigins, page: EditorPage) async throws -> EditorServer
     {
         var editor = EditorConfiguration(pixelLimits: configuration.pixelLimits, renderConcurrency: configuration.concurrency)
         editor.host = "0.0.0.0"  // hosted: the service decides who reaches it
@@ -112,7 +114,7 @@ extension ImageService {
             }
         }
         return EditorServer(
-            library: EditorLibrary([image]), configuration: editor, page: try EditorPage(),
+            library: EditorLibrary([image]), configuration: editor, page: page,
             start: options.recipe.map { EditorStart(recipe: $0) }, renderQueue: queue)
     }
 
@@ -120,10 +122,7 @@ extension ImageService {
     static func imageURL(path: String, recipe: Recipe, size: PixelSize?, round: Bool, outputQuery: String,
                          signer: URLSigner?) -> String
     {
-        let encoded = recipe.json().base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        var query = ["recipe=\(encoded)"]
+        var query = ["recipe=\(URLSigner.base64URLEncoded(recipe.json()))"]
         if let size { query.append("size=\(size.width)x\(size.height)&mode=fill") }
         if round { query.append("round") }
         if !outputQuery.isEmpty { query.append(outputQuery) }

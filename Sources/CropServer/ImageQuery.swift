@@ -218,7 +218,8 @@ public struct ImageQuery: Sendable {
             let cap = PixelSize(validWidth: maximumOutputSide, height: maximumOutputSide)
             operations.append(.fit(within: cap))
         }
-        if try flag("round") {
+        let round = try flag("round")
+        if round {
             operations.append(.roundCorners(.circle))
             addsTransparency = true
         }
@@ -232,7 +233,7 @@ public struct ImageQuery: Sendable {
                 throw .invalidParameter(name: "format", reason: "'\(name)' is not jpeg, png, webp, avif, heic or auto")
             }
             format = .fixed(fixed)
-            if fixed == .jpeg, values["round"] != nil, try flag("round") {
+            if fixed == .jpeg, round {
                 throw .invalidParameter(name: "round", reason: "a round output needs a format with alpha (png, webp, avif, heic or auto), not jpeg")
             }
         }

@@ -66,7 +66,12 @@ public struct URLSigner: Sendable {
 
     static func signature(of target: String, key: [UInt8]) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(target.utf8), using: SymmetricKey(data: key))
-        return Data(mac).base64EncodedString()
+        return base64URLEncoded(Data(mac))
+    }
+
+    /// Unpadded base64url (RFC 4648 §5), as signatures and `recipe=` values are written.
+    static func base64URLEncoded(_ data: Data) -> String {
+        data.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }

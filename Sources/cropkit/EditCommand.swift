@@ -99,12 +99,7 @@ struct EditCommand: ParsableCommand {
     @Flag(help: "A round output: the page draws a circle; Done makes the outside transparent.")
     var round = false
 
-    @Option(
-        name: .customLong("embed-origin"),
-        help: ArgumentHelp(
-            "A web page origin (https://host[:port]) that may embed the editor in a frame and hear its ready, change, done and cancel messages; repeatable.",
-            valueName: "origin"))
-    var embedOrigins: [String] = []
+    @OptionGroup var embedding: EmbedOriginOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be in 0…65535.") }
@@ -118,7 +113,6 @@ struct EditCommand: ParsableCommand {
             throw ValidationError("--recipe says the whole crop; give it or --aspect/--gravity/--focus/--straighten.")
         }
         if let minSize, minSize < 1 { throw ValidationError("--min-size must be at least 1 pixel.") }
-        do { _ = try HostPageOrigins(embedOrigins) } catch { throw ValidationError("\(error.description).") }
         if lockAspect {
             guard case .ratio = aspect?.lock else { throw ValidationError("--lock-aspect locks an --aspect W:H; give one.") }
         }
@@ -171,7 +165,7 @@ struct EditCommand: ParsableCommand {
             pixelLimits: PixelLimits(maxPixels: maxMegapixels * 1_000_000), renderQueueCapacity: renderQueue)
         if let renderConcurrency { configuration.renderConcurrency = renderConcurrency }
         configuration.constraints = try constraints
-        configuration.hostPages = try HostPageOrigins(embedOrigins)
+        configuration.hostPages = try embedding.hostPages
         let pipeline = configuration.pipeline, side = configuration.previewMaximumSide
         let library: EditorLibrary
         var start: EditorStart?

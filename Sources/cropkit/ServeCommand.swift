@@ -87,12 +87,7 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Host the crop editor: a signed /edit/<path>?<options> URL opens it on that source (docs/embed.md).")
     var editor = false
 
-    @Option(
-        name: .customLong("embed-origin"),
-        help: ArgumentHelp(
-            "With --editor: a web page origin (https://host[:port]) that may frame the editor and hear its messages; repeatable.",
-            valueName: "origin"))
-    var embedOrigins: [String] = []
+    @OptionGroup var embedding: EmbedOriginOptions
 
     @Option(help: "With --editor: how many editors are kept open at once (the least recently used is closed).")
     var maxEditors = 32
@@ -116,9 +111,8 @@ struct ServeCommand: ParsableCommand {
         guard originTimeout > 0, originTimeout.isFinite else { throw ValidationError("--origin-timeout must be above 0.") }
         guard shrinkHeadroom >= 1, shrinkHeadroom <= 8 else { throw ValidationError("--shrink-headroom must be in 1…8.") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
-        if !editor, !embedOrigins.isEmpty { throw ValidationError("--embed-origin needs --editor.") }
+        if !editor, !embedding.origins.isEmpty { throw ValidationError("--embed-origin needs --editor.") }
         guard maxEditors >= 1 else { throw ValidationError("--max-editors must be at least 1.") }
-        do { _ = try HostPageOrigins(embedOrigins) } catch { throw ValidationError("\(error.description).") }
     }
 
     func run() throws {
@@ -185,7 +179,7 @@ struct ServeCommand: ParsableCommand {
         }
         if let concurrency { configuration.concurrency = concurrency }
         if editor {
-            configuration.editors = try HostedEditors(hostPages: try HostPageOrigins(embedOrigins), capacity: maxEditors)
+            configuration.editors = try HostedEditors(hostPages: try embedding.hostPages, capacity: maxEditors)
         }
         if let presets {
             do {

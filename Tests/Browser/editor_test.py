@@ -634,6 +634,15 @@ class HostPages:
         self.server.shutdown()
 
 
+def wait_for(driver, condition, timeout):
+    """Whether `condition` held within `timeout` seconds (False instead of an exception, so `check` reports it)."""
+    try:
+        WebDriverWait(driver, timeout).until(condition)
+        return True
+    except Exception:
+        return False
+
+
 def host_messages(driver, kind, timeout=60):
     """The host page's messages of `kind` from the editor, once there is one."""
     WebDriverWait(driver, timeout).until(
@@ -717,8 +726,8 @@ def embed_flow(driver, args, axe_source):
         driver.find_element(By.ID, "cancel").click()
         driver.switch_to.default_content()
         check(len(host_messages(driver, "cancel")) == 1, "cancel: the host hears it")
-        WebDriverWait(driver, 10).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "iframe"))
-        check(True, "the overlay closes after cancel")
+        check(wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "iframe"), 10),
+              "the overlay closes after cancel")
         errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no console errors in the host page or the editor ({errors[:3]})")
     finally:

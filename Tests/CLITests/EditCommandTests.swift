@@ -29,6 +29,7 @@ struct EditCommandTests {
             (["--min-size", "0"], "--min-size must be at least 1"),
             (["--aspect", "4:3", "--output-size", "200x200"], "--aspect 4:3 is not the ratio of --output-size 200x200"),
             (["--output-size", "200"], "--output-size"),
+            (["--embed-origin", "https://*.example.com"], "invalid embed-origin: 'https://*.example.com'"),
         ] {
             let run = try CLI.run(["edit", "disc.jpg"] + arguments, in: folder)
             #expect(run.status == 64, "\(arguments): \(run)")
