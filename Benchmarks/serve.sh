@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark of the image service (issue 13): `cropkit serve` (release build, signed URLs) against
-# thumbor 7.8.0 from PyPI (in a virtualenv this script makes under .build-bench/; file loader, one process, no
+# Side-by-side benchmark of the image service (issue 13): `cropkit serve` (the deployment build of docs/deploy.md,
+# signed URLs) against thumbor 7.8.0 from PyPI (in a virtualenv this script makes under .build-bench/; file loader,
+# one process, no
 # result storage), both on loopback. The same three JPEGs, the same job: fit in 500×500, JPEG q85.
 #   S1  1800×1200 (exif-orientation/Landscape_0.jpg)
 #   S2  4032×3024, 12 MP (photos/samsung-s7edge-4032x3024.jpg)
@@ -22,8 +23,7 @@ if [ ! -x "$venv/bin/thumbor" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q "thumbor==7.8.0"
 fi
-swift build -c release --product cropkit >/dev/null
-cropkit="$(swift build -c release --show-bin-path)/cropkit"
+source Benchmarks/deploy-build.sh
 work="$(mktemp -d)"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT

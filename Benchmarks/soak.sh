@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Soak test of `cropkit serve` (release build): wrk with 16 connections for MINUTES (default 10) after a 1-minute
-# warm-up, over 60 different signed URLs (the 1800×1200, 12 MP and 24 MP JPEGs at 20 widths each, fit, JPEG q85).
+# Soak test of `cropkit serve` (the deployment build of docs/deploy.md): wrk with 16 connections for MINUTES
+# (default 10) after a 1-minute warm-up, over 60 different signed URLs (the 1800×1200, 12 MP and 24 MP JPEGs at 20
+# widths each, fit, JPEG q85).
 # Samples the server's resident memory every 30 s and reports its growth after the warm-up (goal ≤ 10%), the request
 # count and rate, and every answer that is not 200 (503s are configured back-pressure and counted apart).
 #
@@ -13,8 +14,7 @@ images=("$testdata/exif-orientation/Landscape_0.jpg" "$testdata/photos/samsung-s
   "$testdata/photos/unsplash-rachel-hisko-6000x4000.jpg")
 for f in "${images[@]}"; do [ -f "$f" ] || { echo "no such image: $f" >&2; exit 1; }; done
 .ci/install-deps serve
-swift build -c release --product cropkit >/dev/null
-cropkit="$(swift build -c release --show-bin-path)/cropkit"
+source Benchmarks/deploy-build.sh
 work="$(mktemp -d)"
 pid=""
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
