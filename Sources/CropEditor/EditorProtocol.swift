@@ -19,6 +19,9 @@ import HummingbirdWebSocket
 /// 4. Besides the engine's events, `{"type": "autoStraighten"}` asks the server to measure the picture's tilt
 ///    (`ImagePipeline.estimateStraighten`) and set the straighten angle to it: the answer is the state with a
 ///    `"notice"` saying by how much and how sure, or an error (nothing changed) when the measure is not confident.
+///    `{"type": "propose", "measure": "attention"}` (or `"entropy"`) moves the crop onto the one CropKit proposes at
+///    the crop's aspect (`ImagePipeline.proposeCrop`, placed by `EditorSession.setCrop(orientedRect:)`),
+///    answered with the state and a notice, as one undo step.
 ///
 /// Messages are text frames of at most ``EditorConfiguration/maximumEventBytes`` bytes.
 public enum EditorProtocol {

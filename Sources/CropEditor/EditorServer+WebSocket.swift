@@ -99,14 +99,16 @@ extension EditorServer {
                 }
                 guard await sessions.contains(session: id) else { throw EditorError.unknownSession(id) }
                 if let request = try? decoder.decode(ServerRequest.self, from: Data(text.utf8)),
-                    request.type == "autoStraighten"
+                    ServerRequest.types.contains(request.type)
                 {
                     guard var live = session else {
                         throw EditorError.invalidParameter(
                             name: "event",
-                            reason: "the first event of a connection must be 'viewport', not 'autoStraighten'")
+                            reason: "the first event of a connection must be 'viewport', not '\(request.type)'")
                     }
-                    let (state, notice) = try await autoStraighten(&live, image: image)
+                    let (state, notice) = request.type == "propose"
+                        ? try await propose(&live, image: image, measure: request.measure)
+                        : try await autoStraighten(&live, image: image)
                     session = live
                     await sessions.update(id: id, recipe: state.recipe)
                     let failure = await saver.save(state.recipe, atRest: true)
@@ -165,7 +167,39 @@ extension EditorServer {
     }
 }
 
-/// A message that is not an engine event: only its `"type"` is read.
+extension EditorServer {
+    /// Moves the crop to the one CropKit proposes for the picture (`ImagePipeline.proposeCrop(_:aspect:measure:)`,
+    /// `measure` `attention` by default, or `entropy`) at the crop's aspect: the lock's ratio, or the crop's own
+    /// proportions when it is free. The proposal is measured on the picture as shown and placed through the
+    /// session's turns, flips and straighten (`EditorSession.setCrop(orientedRect:)`), as one undo step.
+    fileprivate func propose(_ session: inout EditorSession, image: EditedImage, measure name: String?) async throws
+        -> (EditorViewState, String)
+    {
+        guard let measure = InterestMap.Measure(rawValue: name ?? InterestMap.Measure.attention.rawValue) else {
+            throw EditorError.invalidParameter(name: "measure", reason: "'\(name ?? "")' is not attention or entropy")
+        }
+        let state = session.state
+        let aspect = state.aspectRatio ?? AspectRatio(of: state.outputSize)
+        let shown = state.userOrientation.swapsDimensions ? aspect.transposed : aspect
+        let pipeline = configuration.pipeline, bytes = image.bytes
+        let proposal: CropProposal
+        do {
+            proposal = try await renderQueue.perform { try pipeline.proposeCrop(.data(bytes), aspect: shown, measure: measure) }
+        } catch let error as CropKitError {
+            throw EditorError(error)
+        }
+        let view = try session.setCrop(orientedRect: proposal.rect)
+        let share = Int((proposal.score * 100).rounded())
+        let which = state.aspectRatio.map { "the \($0) crop" } ?? "the crop"
+        return (view, "Suggested: \(which) with the most \(measure.rawValue) (\(share)% of it)")
+    }
+}
+
+/// A message that is not an engine event, but asks the server to measure the picture: `autoStraighten`, or
+/// `propose` with an optional `measure`.
 private struct ServerRequest: Decodable {
+    /// The requests the server answers itself.
+    static let types: Set = ["autoStraighten", "propose"]
     var type: String
+    var measure: String?
 }

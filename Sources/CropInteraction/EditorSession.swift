@@ -293,6 +293,20 @@ public struct EditorSession: Sendable {
         return viewState
     }
 
+    /// Sets the crop to `rect` of the oriented picture (`CropState.setCrop(orientedRect:)`: the picture as shown,
+    /// before the session's turns and flips) as one undo step, ending any gesture first: how a server applies a crop
+    /// CropKit proposed for the picture. Throws (changing nothing) for a rectangle outside the picture.
+    @discardableResult
+    public mutating func setCrop(orientedRect rect: Rect) throws(GeometryError) -> EditorViewState {
+        var copy = self
+        copy.commit()
+        let before = copy.state
+        try copy.state.setCrop(orientedRect: rect)
+        copy.record(before)
+        self = copy
+        return viewState
+    }
+
     private mutating func apply(_ event: EditorEvent) throws(GeometryError) {
         switch event {
         case .pointerDown(let id, let p, let intent):

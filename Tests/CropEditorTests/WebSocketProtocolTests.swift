@@ -164,6 +164,76 @@ struct Conversation {
         }
     }
 
+    @Test("Suggest moves the crop onto the attention proposal at the crop's aspect, through turns and straighten, as one undo step")
+    func propose() async throws {
+        let configuration = EditorConfiguration(previewMaximumSide: 120)
+        // 900×300, the red disc at (700, 150): the centred square misses it, the attention square keeps it.
+        let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
+        let image = try EditedImage(name: "disc.jpg", bytes: jpeg, pipeline: configuration.pipeline, previewMaximumSide: 120)
+        let server = EditorServer(image: image, configuration: configuration, page: try EditorPage())
+        let proposal = try ImagePipeline().proposeCrop(.data(jpeg), aspect: .square, measure: .attention)
+        let notes = Notes()
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
+            /// The session's crop rendered now: its size and how many of the disc's pixels it shows.
+            func rendered() async throws -> (PixelSize, Int) {
+                let id = await notes.session
+                return try await client.execute(uri: "/api/sessions/\(id)/render?format=png", method: .post) { response in
+                    #expect(response.status == .ok)
+                    let image = try Image(source: .data(response.bytes))
+                    return (image.size, redPixels(image.pixels))
+                }
+            }
+            try await client.ws("/api/session") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                await notes.set(session: try #require(try await talk.next().session))
+                let early = try await talk.send(#"{"type":"propose"}"#)
+                #expect(early.type == "error" && early.message?.contains("not 'propose'") == true, "\(early)")
+                _ = try await talk.send(viewport)
+                let centred = try await talk.send(.aspect(.ratio(.square)))
+                #expect(centred.state?.outputSize == PixelSize(validWidth: 300, height: 300))
+                let suggested = try await talk.send(#"{"type":"propose"}"#)
+                #expect(suggested.type == "state", "\(suggested.message ?? "")")
+                #expect(suggested.notice?.hasPrefix("Suggested: the 1:1 crop with the most attention (") == true,
+                        "\(suggested.notice ?? "")")
+                let got = try #require(suggested.state?.recipe), wanted = proposal.state.recipe
+                #expect(got.cropCenter.isApproximatelyEqual(to: wanted.cropCenter, tolerance: 1e-9)
+                            && got.cropSize.isApproximatelyEqual(to: wanted.cropSize, tolerance: 1e-9), "\(got)")
+                await notes.set(state: suggested.state)
+                let bad = try await talk.send(#"{"type":"propose","measure":"faces"}"#)
+                #expect(bad.type == "error" && bad.message?.contains("'faces' is not attention or entropy") == true,
+                        "\(bad)")
+                let undone = try await talk.send(.undo)
+                #expect(undone.state?.recipe == centred.state?.recipe)
+            }
+            // The centred square misses the disc; after Suggest, the render shows all of it (π·30² ≈ 2,827 pixels).
+            let (size, red) = try await rendered()
+            #expect(size == PixelSize(validWidth: 300, height: 300) && red < 50, "\(size), \(red) red pixels")
+            try await client.ws("/api/session?id=\(await notes.session)") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                _ = try await talk.next()
+                _ = try await talk.send(viewport)
+                _ = try await talk.send(#"{"type":"propose"}"#)
+            }
+            let (suggestedSize, suggestedRed) = try await rendered()
+            #expect(suggestedSize == PixelSize(validWidth: 300, height: 300) && suggestedRed > 2500,
+                    "\(suggestedSize), \(suggestedRed) red pixels")
+            // Turned a quarter and straightened by 4°, Suggest still centres the crop on the disc (it shrinks to fit).
+            try await client.ws("/api/session?id=\(await notes.session)") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                _ = try await talk.next()
+                _ = try await talk.send(viewport)
+                _ = try await talk.send(.rotate(.clockwise, aspectPolicy: .followPicture))
+                _ = try await talk.send(.straighten(angle: 4, isFinal: true))
+                let entropy = try await talk.send(#"{"type":"propose","measure":"entropy"}"#)
+                #expect(entropy.notice?.contains("with the most entropy") == true, "\(entropy)")
+                #expect(entropy.state?.angle == 4 && entropy.state?.quarterTurns == 1)
+            }
+            let (turnedSize, turnedRed) = try await rendered()
+            #expect(turnedSize.width == turnedSize.height && turnedSize.width < 300 && turnedRed > 2500,
+                    "\(turnedSize), \(turnedRed) red pixels")
+        }
+    }
+
     @Test("a host's constraints: the hello says them; the aspect and the minimum size hold; Done renders the exact size, round")
     func hostConstraints() async throws {
         #expect(throws: EditorError.self) { try CropConstraints(minimumCropSize: 0) }

@@ -34,7 +34,7 @@
   const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   /** Events after which the view eases to its new place instead of jumping. */
   const EASED = new Set(["rotate", "flip", "aspect", "swapAspect", "undo", "redo", "reset", "resetCrop",
-    "autoStraighten", "straightenBy", "nudge", "resizeBy", "pointerUp"]);
+    "autoStraighten", "propose", "straightenBy", "nudge", "resizeBy", "pointerUp"]);
   const TRANSITION_MS = 160;
 
   // ---------------------------------------------------------------- connection
@@ -557,6 +557,7 @@
   click("straighten-minus", () => ({ type: "straightenBy", delta: -0.1 }));
   click("straighten-plus", () => ({ type: "straightenBy", delta: 0.1 }));
   click("straighten-auto", () => ({ type: "autoStraighten" }));
+  click("propose", () => ({ type: "propose", measure: "attention" }));
   click("aspect-swap", () => ({ type: "swapAspect" }));
   click("mode", () => ({ type: "mode", mode: view && view.mode === "pan" ? "crop" : "pan" }));
 
@@ -838,6 +839,8 @@
       send({ type: "flip", axis: e.shiftKey ? "vertical" : "horizontal" });
     } else if (e.key === "a" || e.key === "A") {
       send({ type: "autoStraighten" });
+    } else if (e.key === "s" || e.key === "S") {
+      send({ type: "propose", measure: e.shiftKey ? "entropy" : "attention" });
     } else {
       return;
     }
