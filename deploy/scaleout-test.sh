@@ -2,7 +2,9 @@
 # Two `cropkit serve` instances behind Debian's nginx (deploy/nginx.conf), all on loopback. Checks that:
 #   1. requests reach both instances;
 #   2. a repeated request is served from nginx's cache without reaching an instance;
-#   3. stopping one instance (SIGTERM) while requests are running loses none of them.
+#   3. hosted editors (--editor --instance NAME) open on both instances, and each editor's page and WebSocket reach
+#      the instance that holds it;
+#   4. stopping one instance (SIGTERM) while requests are running loses none of them.
 # Exits non-zero on the first failed check. Uses the debug build unless CONFIG=release.
 #
 #   deploy/scaleout-test.sh
@@ -45,7 +47,9 @@ sign() {
 
 start() {  # port → starts an instance, waits for /health
   # --drain-seconds 2 as in deploy/cropkit-serve@.service: while draining, answers close their connections.
-  "$cropkit" serve --root "$work/photos" --port "$1" --concurrency 2 --drain-seconds 2 >"$work/serve-$1.log" 2>&1 &
+  # Each instance is named by its port, as deploy/cropkit-serve@.service does with --instance %i.
+  "$cropkit" serve --root "$work/photos" --port "$1" --concurrency 2 --drain-seconds 2 --editor --instance "$1" \
+    >"$work/serve-$1.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$1/health" >/dev/null && return 0; sleep 0.1; done
   fail "instance on port $1 did not start: $(cat "$work/serve-$1.log")"
@@ -55,6 +59,8 @@ start "$port_b"
 user_line=""; [ "$(id -u)" -eq 0 ] && user_line="user root;"
 sed -e "s|@PREFIX@|$work|g" -e "s|@LISTEN@|$port_nginx|g" -e "s|@USER@|$user_line|" \
   -e "s|@UPSTREAMS@|server 127.0.0.1:$port_a max_fails=1 fail_timeout=2s; server 127.0.0.1:$port_b max_fails=1 fail_timeout=2s;|" \
+  -e "s|@EDITOR_UPSTREAMS@|upstream cropkit_editor_$port_a { server 127.0.0.1:$port_a; } upstream cropkit_editor_$port_b { server 127.0.0.1:$port_b; }|" \
+  -e "s|@EDITOR_ROUTES@|~^/editor/$port_a- cropkit_editor_$port_a; ~^/editor/$port_b- cropkit_editor_$port_b;|" \
   deploy/nginx.conf >"$work/nginx.conf"
 nginx -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port_nginx/health" >/dev/null && break; sleep 0.1; done
@@ -85,7 +91,58 @@ after=$(( $(img_requests "$port_a") + $(img_requests "$port_b") ))
 [ "$before" -eq "$after" ] || fail "the repeated request reached an instance ($before → $after image requests)"
 echo "scaleout: 2. the repeated request was a cache HIT; the instances answered $before image requests before and after it"
 
-# 3. Stopping one instance while requests run loses none: 4 clients, 60 uncached requests each; A gets SIGTERM early.
+# 3. Hosted editors: 8 signed /edit/ URLs open editors on both instances; each editor's page and WebSocket (through
+#    nginx, with the browser's Origin) reach the instance named in its address. An unknown name is a 404.
+# ws_hello PATH: opens the editor's WebSocket at PATH through nginx and prints its first message (the hello).
+ws_hello() {
+  python3 - "$port_nginx" "$1" <<'PY'
+import base64, os, socket, sys
+port, path = int(sys.argv[1]), sys.argv[2]
+s = socket.create_connection(("127.0.0.1", port), timeout=10)
+key = base64.b64encode(os.urandom(16)).decode()
+s.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+           f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+           "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+data = b""
+while b"\r\n\r\n" not in data:
+    chunk = s.recv(65536)
+    if not chunk: sys.exit("closed before the handshake's end")
+    data += chunk
+head, data = data.split(b"\r\n\r\n", 1)
+if not head.startswith(b"HTTP/1.1 101"): sys.exit(head.split(b"\r\n")[0].decode())
+def need(n):
+    global data
+    while len(data) < n:
+        chunk = s.recv(65536)
+        if not chunk: sys.exit("closed inside a frame")
+        data += chunk
+need(2)
+length, start = data[1] & 127, 2
+if length == 126: need(4); length, start = int.from_bytes(data[2:4], "big"), 4
+elif length == 127: need(10); length, start = int.from_bytes(data[2:10], "big"), 10
+need(start + length)
+print(data[start:start + length].decode())
+PY
+}
+: >"$work/editors"
+for n in $(seq 1 8); do
+  location="$(curl -s -o /dev/null -D - "$base$(sign "/edit/fall.jpg?aspect=1:1&min-size=$(( 100 + n ))")" | tr -d '\r' \
+    | awk -F': ' 'tolower($1) == "location" { print $2 }')"
+  case "$location" in /editor/*-*/) ;; *) fail "/edit/ answered Location '$location'" ;; esac
+  named="${location#/editor/}"; named="${named%%-*}"
+  served="$(curl -sf -o /dev/null -D - "$base$location" | tr -d '\r' | awk -F': ' 'tolower($1) == "x-upstream" { print $2 }')"
+  [ "$served" = "127.0.0.1:$named" ] || fail "the page of $location came from '$served'"
+  hello="$(ws_hello "${location}api/session")" || fail "the WebSocket of $location: $hello"
+  case "$hello" in *'"type":"hello"'*) ;; *) fail "the WebSocket of $location answered '$hello'" ;; esac
+  echo "$named" >>"$work/editors"
+done
+ea=$(grep -c "^$port_a\$" "$work/editors" || true); eb=$(grep -c "^$port_b\$" "$work/editors" || true)
+[ "$ea" -gt 0 ] && [ "$eb" -gt 0 ] || fail "8 editors opened $ea on A and $eb on B"
+unknown="$(curl -s -o /dev/null -w '%{http_code}' "$base/editor/1-0123abcd/")"
+[ "$unknown" = 404 ] || fail "an editor of an unknown instance answered $unknown"
+echo "scaleout: 3. 8 editors opened $ea on A and $eb on B; each page and WebSocket hello came from its own instance"
+
+# 4. Stopping one instance while requests run loses none: 4 clients, 60 uncached requests each; A gets SIGTERM early.
 client() {  # first width → one status code per line
   for width in $(seq "$1" $(( $1 + 59 ))); do
     curl -s --max-time 30 -o /dev/null -w '%{http_code} %{time_total}\n' "$base$(sign "/img/fall.jpg?width=$width&quality=70")"
@@ -100,5 +157,5 @@ for client_pid in "${clients[@]}"; do wait "$client_pid"; done
 total=$(cat "$work"/codes-* | wc -l); ok=$(cat "$work"/codes-* | grep -c '^200 ' || true)
 slowest=$(cat "$work"/codes-* | sort -k2 -n | tail -1 | cut -d' ' -f2)
 [ "$total" -eq 240 ] && [ "$ok" -eq 240 ] || fail "$ok of $total requests succeeded while A stopped: $(cut -d' ' -f1 "$work"/codes-* | sort | uniq -c | tr '\n' ' ')"
-echo "scaleout: 3. $ok of $total requests succeeded while instance A was stopped ($(( $(date +%s) - started )) s, slowest ${slowest} s)"
+echo "scaleout: 4. $ok of $total requests succeeded while instance A was stopped ($(( $(date +%s) - started )) s, slowest ${slowest} s)"
 echo "scaleout: all checks passed"

@@ -12,11 +12,17 @@ import HummingbirdWebSocket
 /// Opening the same signed URL again reuses its editor. At most ``capacity`` editors are kept; opening one more
 /// forgets the least recently used, whose page then says its picture is gone. Done in a host page answers the
 /// recipe and a signed `/img/…?recipe=…` URL that renders it through the service.
+///
+/// An editor lives in the memory of the instance that opened it. Behind a load balancer, an instance given an
+/// ``instance`` name starts its tokens with it (`/editor/<name>-<token>/`), so the balancer can send each editor's
+/// requests to the instance that holds it (docs/deploy.md shows nginx doing so).
 public actor HostedEditors {
     /// The pages that may frame the editors and hear their messages.
     public nonisolated let hostPages: HostPageOrigins
     /// How many editors are kept at once.
     public nonisolated let capacity: Int
+    /// This instance's name, which starts every token it makes (`nil`: tokens are bare).
+    public nonisolated let instance: String?
     /// The editor page's files, read once and shared by every hosted editor.
     nonisolated let page: EditorPage
     /// One hosted editor and its routes (built once).
@@ -33,10 +39,18 @@ public actor HostedEditors {
     /// - Parameters:
     ///   - hostPages: the pages that may frame the editors and hear their messages (none by default).
     ///   - capacity: how many editors are kept at once (at least 1).
-    /// - Throws: `EditorPageError` when the page's files are missing from the installation.
-    public init(hostPages: HostPageOrigins = .none, capacity: Int = 32) throws {
+    ///   - instance: this instance's name (1 to 32 lowercase ASCII letters and digits), which starts every token so
+    ///     that a load balancer can route each editor to the instance holding it; `nil` for bare tokens.
+    /// - Throws: `EditorError.invalidParameter` for an invalid instance name; `EditorPageError` when the page's files
+    ///   are missing from the installation.
+    public init(hostPages: HostPageOrigins = .none, capacity: Int = 32, instance: String? = nil) throws {
+        if let instance, !Self.isInstanceName(instance) {
+            throw EditorError.invalidParameter(
+                name: "instance", reason: "'\(instance)' is not 1 to 32 lowercase ASCII letters and digits")
+        }
         self.hostPages = hostPages
         self.capacity = max(1, capacity)
+        self.instance = instance
         self.page = try EditorPage()
     }
 
@@ -55,7 +69,7 @@ public actor HostedEditors {
     func token(for target: String, make: () async throws -> EditorServer) async throws -> String {
         if let token = tokens[target], editor(token) != nil { return token }
         let server = try await make()
-        let token = (UUID().uuidString + UUID().uuidString).lowercased().filter(\.isHexDigit)
+        let token = (instance.map { $0 + "-" } ?? "") + (UUID().uuidString + UUID().uuidString).lowercased().filter(\.isHexDigit)
         editors[token] = Hosted(server: server, responder: server.makeRouter().buildResponder())
         tokens[target] = token
         order.append(token)
@@ -65,6 +79,11 @@ public actor HostedEditors {
             tokens = tokens.filter { $0.value != oldest }
         }
         return token
+    }
+
+    /// Whether `name` can name an instance: 1 to 32 lowercase ASCII letters and digits.
+    public static func isInstanceName(_ name: String) -> Bool {
+        (1...32).contains(name.count) && name.allSatisfy(isLowercaseAlphanumeric)
     }
 }
 
@@ -150,7 +169,14 @@ extension ImageService {
         guard parts.count == 3, parts[1] == "editor" else { throw .notFound(path: path) }
         let tail = parts[2].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         let token = String(tail[0])
-        guard !token.isEmpty, token.allSatisfy(\.isHexDigit) else { throw .notFound(path: path) }
+        guard !token.isEmpty, token.count <= 128, token.allSatisfy({ isLowercaseAlphanumeric($0) || $0 == "-" }) else {
+            throw .notFound(path: path)
+        }
         return (token, tail.count > 1 ? "/" + tail[1] : nil)
     }
+}
+
+/// `a`–`z` or `0`–`9`.
+private func isLowercaseAlphanumeric(_ c: Character) -> Bool {
+    c.isASCII && (c.isLowercase || c.isNumber)
 }

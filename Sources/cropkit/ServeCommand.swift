@@ -92,6 +92,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "With --editor: how many editors are kept open at once (the least recently used is closed).")
     var maxEditors = 32
 
+    @Option(help: ArgumentHelp(
+        "With --editor behind a load balancer: this instance's name (a-z, 0-9), which starts its editors' addresses (/editor/NAME-…/) so the balancer can route each editor to the instance that holds it (docs/deploy.md).",
+        valueName: "name"))
+    var instance: String?
+
     @Option(help: "On SIGTERM, answer /ready with 503 for this many seconds before closing the listener.")
     var drainSeconds = 0.0
 
@@ -113,6 +118,10 @@ struct ServeCommand: ParsableCommand {
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
         if !editor, !embedding.origins.isEmpty { throw ValidationError("--embed-origin needs --editor.") }
         guard maxEditors >= 1 else { throw ValidationError("--max-editors must be at least 1.") }
+        if !editor, instance != nil { throw ValidationError("--instance needs --editor.") }
+        if let instance, !HostedEditors.isInstanceName(instance) {
+            throw ValidationError("--instance '\(instance)' must be 1 to 32 lowercase letters a-z and digits 0-9.")
+        }
     }
 
     func run() throws {
@@ -179,7 +188,8 @@ struct ServeCommand: ParsableCommand {
         }
         if let concurrency { configuration.concurrency = concurrency }
         if editor {
-            configuration.editors = try HostedEditors(hostPages: try embedding.hostPages, capacity: maxEditors)
+            configuration.editors = try HostedEditors(
+                hostPages: try embedding.hostPages, capacity: maxEditors, instance: instance)
         }
         if let presets {
             do {

@@ -147,6 +147,14 @@ struct ServeCommandTests {
         #expect(bad.status == 1 && bad.stderr.contains("hex"), "\(bad)")
         let noRoot = try CLI.run(["serve", "--root", folder + "/none", "--allow-unsigned"], in: folder)
         #expect(noRoot.status == 1 && noRoot.stderr.contains("no such folder"), "\(noRoot)")
+        // --instance names a hosted editor's instance: it needs --editor and a name of a-z and 0-9.
+        for (arguments, expected) in [
+            (["--instance", "a1"], "--instance needs --editor"),
+            (["--editor", "--instance", "A-1"], "--instance 'A-1' must be 1 to 32 lowercase letters a-z and digits 0-9"),
+        ] {
+            let run = try CLI.run(["serve", "--root", folder, "--allow-unsigned"] + arguments, in: folder)
+            #expect(run.status == 64 && run.stderr.contains(expected), "\(arguments): \(run)")
+        }
         let unsigned = try Server(root: folder, arguments: ["--allow-unsigned"], environment: ["CROPKIT_SIGNING_KEY": ""])
         let said = (try? String(contentsOfFile: unsigned.outPath, encoding: .utf8)) ?? ""
         #expect(unsigned.stop() == 0)

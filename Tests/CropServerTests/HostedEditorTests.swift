@@ -78,6 +78,28 @@ struct HostedEditorTests {
         }
     }
 
+    @Test("a named instance starts its editors' addresses with its name; names other than 1-32 of a-z, 0-9 are refused")
+    func instanceName() async throws {
+        let service = try ServedFolder.service { $0.editors = try! HostedEditors(instance: "b7") }
+        try await service.makeApplication(host: "127.0.0.1", port: 0, logger: quietLogger).test(.router) { client in
+            let location = try await client.execute(uri: try ServedFolder.signed("/edit/beach.jpg"), method: .get) {
+                try #require($0.headers[.location])
+            }
+            let token = location.dropFirst("/editor/".count).dropLast()
+            #expect(location.hasPrefix("/editor/b7-") && location.hasSuffix("/") && token.count == "b7-".count + 64,
+                    "\(location)")
+            #expect(try await client.execute(uri: location, method: .get) { $0.status } == .ok)
+            // Another instance's name, or a token with characters no instance makes: not found.
+            #expect(try await client.execute(uri: "/editor/c8-\(token.dropFirst(3))/", method: .get) { $0.status } == .notFound)
+            #expect(try await client.execute(uri: "/editor/B7-\(token.dropFirst(3))/", method: .get) { $0.status } == .notFound)
+        }
+        for bad in ["", "B7", "b-7", "b_7", "é", String(repeating: "a", count: 33)] {
+            #expect(!HostedEditors.isInstanceName(bad), "\(bad)")
+            #expect(throws: EditorError.self) { try HostedEditors(instance: bad) }
+        }
+        #expect(HostedEditors.isInstanceName("8081") && HostedEditors.isInstanceName(String(repeating: "z", count: 32)))
+    }
+
     @Test("the least recently used editor is closed when one more opens")
     func capacity() async throws {
         let service = try Self.service(capacity: 1)
