@@ -92,17 +92,18 @@ extension CropState {
                 throw .invalidRect("crop lies entirely beyond eight picture sizes from the picture")
             }
         }
+        setWanted(uprightFrame: Rect(center: rect.center, size: wantedSize(inside: rect.size, unit: lockUnit)))
+    }
+
+    /// The size a crop set inside `bounds` wants: with a lock (`unit`, its proportions along the same axes), the
+    /// largest of them inside `bounds`; free, `bounds` itself. A side under the minimum grows (a locked crop
+    /// uniformly).
+    package func wantedSize(inside bounds: Size, unit: Size?) -> Size {
         let m = effectiveMinimumCropSize
-        let size: Size
-        if let unit = lockUnit {
-            // The largest crop of the lock's proportions inside `rect`, at least the minimum.
-            let k = Swift.max(Swift.min(rect.width / unit.width, rect.height / unit.height),
-                              m / unit.width, m / unit.height)
-            size = unit * k
-        } else {
-            size = Size(width: Swift.max(rect.width, m), height: Swift.max(rect.height, m))
-        }
-        setWanted(uprightFrame: Rect(center: rect.center, size: size))
+        guard let unit else { return Size(width: Swift.max(bounds.width, m), height: Swift.max(bounds.height, m)) }
+        let k = Swift.max(Swift.min(bounds.width / unit.width, bounds.height / unit.height),
+                          m / unit.width, m / unit.height)
+        return unit * k
     }
 
     /// Makes the crop the whole picture again (the largest crop of the lock's proportions, centred), keeping

@@ -16,24 +16,11 @@ extension CropState {
     /// - Throws: `GeometryError.invalidRect` when `rect` is not finite, is empty, or lies outside the picture.
     public mutating func setCrop(orientedRect rect: Rect) throws(GeometryError) {
         try requireValid(rect, "crop")
-        let bounds = Rect(size: orientedSize.size)
-        let minX = Swift.max(rect.minX, bounds.minX), maxX = Swift.min(rect.maxX, bounds.maxX)
-        let minY = Swift.max(rect.minY, bounds.minY), maxY = Swift.min(rect.maxY, bounds.maxY)
-        guard maxX > minX, maxY > minY else {
+        guard let inside = rect.intersection(Rect(size: orientedSize.size)) else {
             throw .invalidRect("crop \(rect) lies outside the \(orientedSize) picture")
         }
-        let inside = Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-        let m = effectiveMinimumCropSize
-        let size: Size
-        if var unit = lockUnit {
-            // The lock is in upright terms; the oriented picture's axes are swapped by an odd number of turns.
-            if userOrientation.swapsDimensions { unit = unit.transposed }
-            let k = Swift.max(Swift.min(inside.width / unit.width, inside.height / unit.height),
-                              m / unit.width, m / unit.height)
-            size = unit * k
-        } else {
-            size = Size(width: Swift.max(inside.width, m), height: Swift.max(inside.height, m))
-        }
-        setWanted(oriented: ContentCrop(center: inside.center, size: size))
+        // The lock is in upright terms; the oriented picture's axes are swapped by an odd number of turns.
+        let unit = lockUnit.map { userOrientation.swapsDimensions ? $0.transposed : $0 }
+        setWanted(oriented: ContentCrop(center: inside.center, size: wantedSize(inside: inside.size, unit: unit)))
     }
 }
