@@ -9,6 +9,7 @@ _Static_assert(CK_JPEG_OK == 0 && CK_JPEG_ERR_CORRUPT == 1 && CK_JPEG_ERR_TRUNCA
 #include <jerror.h>
 #include <errno.h>
 #include <setjmp.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -155,6 +156,8 @@ struct ck_jpeg_decoder {
   int icc_count;
   int icc_dropped;
   uint64_t coefficient_bytes;  // see ck_jpeg_output
+  struct ck_mapped_store *mapped;  // the whole-image coefficient arrays of a multi-scan file (see ck_use_mapped_store)
+  void (*libjpeg_realize)(j_common_ptr);  // the memory manager's own realize_virt_arrays
 };
 
 static const JOCTET ck_fake_eoi[2] = {0xFF, JPEG_EOI};
@@ -335,12 +338,15 @@ ck_jpeg_decoder *ck_jpeg_decoder_create_fd(int fd, int strict) {
   return ck_decoder_new(NULL, 0, fd, strict);
 }
 
+static void ck_free_mapped_stores(ck_jpeg_decoder *dec);
+
 void ck_jpeg_decoder_destroy(ck_jpeg_decoder *dec) {
   if (dec == NULL) return;
   if (dec->created) {
     // jpeg_destroy only frees memory pools; it cannot fail, but guard anyway so no longjmp can escape.
     if (setjmp(dec->err.jump) == 0) jpeg_destroy_decompress(&dec->cinfo);
   }
+  ck_free_mapped_stores(dec);
   free(dec->scratch);
   free(dec->input);
   free(dec->marker_buffer);
@@ -538,6 +544,104 @@ static void ck_use_dc_store(ck_jpeg_decoder *dec) {
   dec->cinfo.mem->access_virt_barray = ck_dc_access;
 }
 
+// MARK: - Mapped coefficient store
+
+// A multi-scan file (progressive, or sequential with a scan per component) keeps every coefficient of the image
+// while its scans arrive: libjpeg's whole-image arrays, 72 MB for a 24-megapixel 4:2:0 photo, every page touched by
+// the first scan. libjpeg takes them from malloc and zeroes them, and each 4 KiB page then costs the kernel a fault
+// and a clear: about a third of a 1/4-scale decode. This store maps each array as one anonymous mapping, which is
+// already zero, and asks for transparent huge pages (MADV_HUGEPAGE, where the system offers them), so one fault
+// covers 2 MiB. A 6000×4000 progressive photo then decodes at 1/4 scale in about 79 ms instead of 114 ms, and in
+// full in 105 ms instead of 164 ms; without huge pages (THP off) it is as fast as libjpeg's own arrays. As with any
+// MADV_HUGEPAGE memory, a kernel set to defragment for it ("madvise") may compact memory on the first faults.
+//
+// Invariant: every store on `dec->mapped` is malloc'd and owns `length` bytes at `base` (NULL until realized) until
+// ck_free_mapped_stores; `row_pointers` (in libjpeg's image pool) points at its `rows` block rows once realized.
+// libjpeg's memory limit applies as to its own arrays: more than max_memory_to_use bytes of them is
+// JERR_NO_BACKING_STORE.
+typedef struct ck_mapped_store {
+  JDIMENSION blocks_per_row, rows, max_access;
+  JBLOCKARRAY row_pointers;
+  void *base;
+  size_t length;
+  struct ck_mapped_store *next;
+} ck_mapped_store;
+
+enum { CK_HUGE_PAGE = 2 << 20 };
+
+static jvirt_barray_ptr ck_mapped_request(j_common_ptr cinfo, int pool_id, boolean pre_zero,
+                                          JDIMENSION blocks_per_row, JDIMENSION rows, JDIMENSION max_access) {
+  (void)pre_zero;  // a fresh mapping is zero
+  if (pool_id != JPOOL_IMAGE || blocks_per_row == 0 || rows == 0 || max_access == 0)
+    ERREXIT1(cinfo, JERR_BAD_POOL_ID, pool_id);
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
+  ck_mapped_store *store = (ck_mapped_store *)calloc(1, sizeof(ck_mapped_store));
+  if (store == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
+  store->blocks_per_row = blocks_per_row;
+  store->rows = rows;
+  store->max_access = max_access;
+  store->next = dec->mapped;
+  dec->mapped = store;
+  return (jvirt_barray_ptr)(void *)store;
+}
+
+static void ck_mapped_realize(j_common_ptr cinfo) {
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
+  dec->libjpeg_realize(cinfo);  // any arrays libjpeg manages itself (none while decoding without quantization)
+  size_t total = 0;
+  for (ck_mapped_store *s = dec->mapped; s != NULL; s = s->next) {
+    if (s->base != NULL) continue;
+    size_t row_bytes = (size_t)s->blocks_per_row * sizeof(JBLOCK);
+    if (s->rows > (SIZE_MAX / 4 - CK_HUGE_PAGE) / row_bytes) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 1);
+    s->length = (row_bytes * s->rows + CK_HUGE_PAGE - 1) / CK_HUGE_PAGE * CK_HUGE_PAGE;
+    total += s->length;
+  }
+  long limit = cinfo->mem->max_memory_to_use;
+  if (limit > 0 && total > (size_t)limit) ERREXIT(cinfo, JERR_NO_BACKING_STORE);
+  for (ck_mapped_store *s = dec->mapped; s != NULL; s = s->next) {
+    if (s->base != NULL) continue;
+    void *base = mmap(NULL, s->length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+      s->length = 0;
+      ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 2);
+    }
+    s->base = base;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(base, s->length, MADV_HUGEPAGE);  // a hint: 4 KiB pages where refused
+#endif
+    size_t row_bytes = (size_t)s->blocks_per_row * sizeof(JBLOCK);
+    s->row_pointers = (JBLOCKARRAY)(*cinfo->mem->alloc_large)(cinfo, JPOOL_IMAGE, s->rows * sizeof(JBLOCKROW));
+    for (JDIMENSION r = 0; r < s->rows; r++) s->row_pointers[r] = (JBLOCKROW)((char *)base + (size_t)r * row_bytes);
+  }
+}
+
+static JBLOCKARRAY ck_mapped_access(j_common_ptr cinfo, jvirt_barray_ptr ptr, JDIMENSION start_row,
+                                    JDIMENSION num_rows, boolean writable) {
+  (void)writable;
+  ck_mapped_store *store = (ck_mapped_store *)(void *)ptr;
+  if (store->row_pointers == NULL || num_rows > store->max_access || start_row > store->rows ||
+      num_rows > store->rows - start_row)
+    ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);
+  return store->row_pointers + start_row;
+}
+
+// Routes the whole-image coefficient arrays to mapped stores. Call before jpeg_start_decompress.
+static void ck_use_mapped_store(ck_jpeg_decoder *dec) {
+  dec->libjpeg_realize = dec->cinfo.mem->realize_virt_arrays;
+  dec->cinfo.mem->request_virt_barray = ck_mapped_request;
+  dec->cinfo.mem->realize_virt_arrays = ck_mapped_realize;
+  dec->cinfo.mem->access_virt_barray = ck_mapped_access;
+}
+
+static void ck_free_mapped_stores(ck_jpeg_decoder *dec) {
+  while (dec->mapped != NULL) {
+    ck_mapped_store *next = dec->mapped->next;
+    if (dec->mapped->base != NULL) munmap(dec->mapped->base, dec->mapped->length);
+    free(dec->mapped);
+    dec->mapped = next;
+  }
+}
+
 // The bytes libjpeg's whole-image coefficient arrays take for this file (progressive or buffered decoding).
 static uint64_t ck_full_coefficient_bytes(j_decompress_ptr c) {
   uint64_t total = 0;
@@ -607,7 +711,7 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     c->buffered_image = TRUE;
     // libjpeg's realize_virt_arrays checks max_memory_to_use against its own arrays only; the DC stores are 1/64
     // of them and are allocated from the image pool, so they are freed with it.
-    if (early_stop == CK_JPEG_EARLY_STOP_DC) ck_use_dc_store(dec);
+    if (early_stop == CK_JPEG_EARLY_STOP_DC) ck_use_dc_store(dec); else ck_use_mapped_store(dec);
     (void)jpeg_start_decompress(c);
     if (early_stop != CK_JPEG_EARLY_STOP_DC) dec->coefficient_bytes = ck_full_coefficient_bytes(c);
     int needed_final = 0;
@@ -634,6 +738,7 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     output->scans_read = c->input_scan_number;
     (void)jpeg_start_output(c, c->input_scan_number);
   } else {
+    ck_use_mapped_store(dec);
     (void)jpeg_start_decompress(c);
     if (c->progressive_mode || c->buffered_image) dec->coefficient_bytes = ck_full_coefficient_bytes(c);
     // Multi-scan files were read completely by jpeg_start_decompress. Running out of data there is truncation

@@ -52,6 +52,12 @@ struct JPEGTests {
         // Same quantised coefficients, different entropy coding: identical pixels.
         #expect(try JPEGDecoder.decode(progressive).pixels == reference)
         #expect(try JPEGDecoder.decode(optimised).pixels == reference)
+        // The progressive file's coefficients live in mapped stores (huge pages where offered) at every scale.
+        for scale in [JPEGScale.half, .quarter, .eighth] {
+            let options = DecodeOptions(jpegScale: scale, jpegEarlyStop: .off)
+            #expect(try JPEGDecoder.decode(progressive, options: options).pixels
+                        == JPEGDecoder.decode(baseline, options: options).pixels, "\(scale)")
+        }
     }
 
     @Test("grayscale stays one channel; gray+alpha and RGBA are flattened over the background")
