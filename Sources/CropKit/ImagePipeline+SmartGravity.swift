@@ -115,15 +115,25 @@ extension ImagePipeline {
             options: ResampleOptions(filter: .box))
         let fx = Double(shrunk.width) / Double(pixels.width), fy = Double(shrunk.height) / Double(pixels.height)
         let layout = shrunk.format.layout, channels = layout.channelCount
-        let shift = shrunk.format.depth == .eight ? 0 : 8
         var samples = [UInt8](repeating: 0, count: width * height * channels)
-        for j in 0..<height {
-            for i in 0..<width {
-                let p = transform.apply(to: Point(x: (Double(i) + 0.5) * stepX, y: (Double(j) + 0.5) * stepY))
-                let x = Swift.min(Swift.max(Int(p.x / scale * fx), 0), shrunk.width - 1)
-                let y = Swift.min(Swift.max(Int(p.y / scale * fy), 0), shrunk.height - 1)
-                for c in 0..<channels {
-                    samples[(j * width + i) * channels + c] = UInt8(shrunk[x: x, y: y, channel: c] >> shift)
+        shrunk.withUnsafeRows { rows in
+            samples.withUnsafeMutableBufferPointer { out in
+                var o = 0
+                for j in 0..<height {
+                    for i in 0..<width {
+                        let p = transform.apply(to: Point(x: (Double(i) + 0.5) * stepX, y: (Double(j) + 0.5) * stepY))
+                        let x = Swift.min(Swift.max(Int(p.x / scale * fx), 0), rows.width - 1)
+                        let y = Swift.min(Swift.max(Int(p.y / scale * fy), 0), rows.height - 1)
+                        // The nearest pixel's samples, 16-bit ones by their high byte.
+                        if rows.format.depth == .eight {
+                            let pixel = rows.row8(y) + x * channels
+                            for c in 0..<channels { out[o + c] = pixel[c] }
+                        } else {
+                            let pixel = rows.row16(y) + x * channels
+                            for c in 0..<channels { out[o + c] = UInt8(pixel[c] >> 8) }
+                        }
+                        o += channels
+                    }
                 }
             }
         }
