@@ -551,8 +551,8 @@ static void ck_use_dc_store(ck_jpeg_decoder *dec) {
 // the first scan. libjpeg takes them from malloc and zeroes them, and each 4 KiB page then costs the kernel a fault
 // and a clear: about a third of a 1/4-scale decode. This store maps each array as one anonymous mapping, which is
 // already zero, and asks for transparent huge pages (MADV_HUGEPAGE, where the system offers them), so one fault
-// covers 2 MiB. A 6000×4000 progressive photo then decodes at 1/4 scale in about 79 ms instead of 114 ms, and in
-// full in 105 ms instead of 164 ms; without huge pages (THP off) it is as fast as libjpeg's own arrays. As with any
+// covers 2 MiB. A 6000×4000 progressive photo then decodes at 1/4 scale in about 79 ms instead of 116 ms, and in
+// full in 96 ms instead of 130 ms; without huge pages (THP off) it is as fast as libjpeg's own arrays. As with any
 // MADV_HUGEPAGE memory, a kernel set to defragment for it ("madvise") may compact memory on the first faults.
 //
 // Invariant: every store on `dec->mapped` is malloc'd and owns `length` bytes at `base` (NULL until realized) until
