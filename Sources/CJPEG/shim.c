@@ -465,11 +465,23 @@ typedef struct {
   boolean window_ac_dirty;
 } ck_dc_store;
 
+// The checks both coefficient stores make: a request must be for the image pool with positive sizes, and an access
+// must stay within the array and its declared maximum.
+static void ck_check_request(j_common_ptr cinfo, int pool_id, JDIMENSION blocks_per_row, JDIMENSION rows,
+                             JDIMENSION max_access) {
+  if (pool_id != JPOOL_IMAGE || blocks_per_row == 0 || rows == 0 || max_access == 0)
+    ERREXIT1(cinfo, JERR_BAD_POOL_ID, pool_id);
+}
+
+static void ck_check_access(j_common_ptr cinfo, JDIMENSION rows, JDIMENSION max_access, JDIMENSION start_row,
+                            JDIMENSION num_rows) {
+  if (num_rows > max_access || start_row > rows || num_rows > rows - start_row) ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);
+}
+
 static jvirt_barray_ptr ck_dc_request(j_common_ptr cinfo, int pool_id, boolean pre_zero, JDIMENSION blocks_per_row,
                                       JDIMENSION rows, JDIMENSION max_access) {
   (void)pre_zero;  // the store always starts at zero
-  if (pool_id != JPOOL_IMAGE || blocks_per_row == 0 || rows == 0 || max_access == 0)
-    ERREXIT1(cinfo, JERR_BAD_POOL_ID, pool_id);
+  ck_check_request(cinfo, pool_id, blocks_per_row, rows, max_access);
   ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
   ck_dc_store *store = (ck_dc_store *)(*cinfo->mem->alloc_small)(cinfo, JPOOL_IMAGE, sizeof(ck_dc_store));
   memset(store, 0, sizeof *store);
@@ -509,8 +521,7 @@ static void ck_dc_realize(j_common_ptr cinfo) {
 static JBLOCKARRAY ck_dc_access(j_common_ptr cinfo, jvirt_barray_ptr ptr, JDIMENSION start_row, JDIMENSION num_rows,
                                 boolean writable) {
   ck_dc_store *store = (ck_dc_store *)(void *)ptr;
-  if (num_rows > store->max_access || start_row > store->rows || num_rows > store->rows - start_row)
-    ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);
+  ck_check_access(cinfo, store->rows, store->max_access, start_row, num_rows);
   const JDIMENSION width = store->blocks_per_row;
   if (store->window_writable) {
     for (JDIMENSION r = 0; r < store->window_rows; r++) {
@@ -561,6 +572,7 @@ static void ck_use_dc_store(ck_jpeg_decoder *dec) {
 // JERR_NO_BACKING_STORE.
 typedef struct ck_mapped_store {
   JDIMENSION blocks_per_row, rows, max_access;
+  size_t row_bytes;  // blocks_per_row blocks
   JBLOCKARRAY row_pointers;
   void *base;
   size_t length;
@@ -572,14 +584,14 @@ enum { CK_HUGE_PAGE = 2 << 20 };
 static jvirt_barray_ptr ck_mapped_request(j_common_ptr cinfo, int pool_id, boolean pre_zero,
                                           JDIMENSION blocks_per_row, JDIMENSION rows, JDIMENSION max_access) {
   (void)pre_zero;  // a fresh mapping is zero
-  if (pool_id != JPOOL_IMAGE || blocks_per_row == 0 || rows == 0 || max_access == 0)
-    ERREXIT1(cinfo, JERR_BAD_POOL_ID, pool_id);
+  ck_check_request(cinfo, pool_id, blocks_per_row, rows, max_access);
   ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
   ck_mapped_store *store = (ck_mapped_store *)calloc(1, sizeof(ck_mapped_store));
   if (store == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
   store->blocks_per_row = blocks_per_row;
   store->rows = rows;
   store->max_access = max_access;
+  store->row_bytes = (size_t)blocks_per_row * sizeof(JBLOCK);
   store->next = dec->mapped;
   dec->mapped = store;
   return (jvirt_barray_ptr)(void *)store;
@@ -591,9 +603,8 @@ static void ck_mapped_realize(j_common_ptr cinfo) {
   size_t total = 0;
   for (ck_mapped_store *s = dec->mapped; s != NULL; s = s->next) {
     if (s->base != NULL) continue;
-    size_t row_bytes = (size_t)s->blocks_per_row * sizeof(JBLOCK);
-    if (s->rows > (SIZE_MAX / 4 - CK_HUGE_PAGE) / row_bytes) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 1);
-    s->length = (row_bytes * s->rows + CK_HUGE_PAGE - 1) / CK_HUGE_PAGE * CK_HUGE_PAGE;
+    if (s->rows > (SIZE_MAX / 4 - CK_HUGE_PAGE) / s->row_bytes) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 1);
+    s->length = (s->row_bytes * s->rows + CK_HUGE_PAGE - 1) / CK_HUGE_PAGE * CK_HUGE_PAGE;
     total += s->length;
   }
   long limit = cinfo->mem->max_memory_to_use;
@@ -609,9 +620,8 @@ static void ck_mapped_realize(j_common_ptr cinfo) {
 #ifdef MADV_HUGEPAGE
     (void)madvise(base, s->length, MADV_HUGEPAGE);  // a hint: 4 KiB pages where refused
 #endif
-    size_t row_bytes = (size_t)s->blocks_per_row * sizeof(JBLOCK);
     s->row_pointers = (JBLOCKARRAY)(*cinfo->mem->alloc_large)(cinfo, JPOOL_IMAGE, s->rows * sizeof(JBLOCKROW));
-    for (JDIMENSION r = 0; r < s->rows; r++) s->row_pointers[r] = (JBLOCKROW)((char *)base + (size_t)r * row_bytes);
+    for (JDIMENSION r = 0; r < s->rows; r++) s->row_pointers[r] = (JBLOCKROW)((char *)base + r * s->row_bytes);
   }
 }
 
@@ -619,9 +629,8 @@ static JBLOCKARRAY ck_mapped_access(j_common_ptr cinfo, jvirt_barray_ptr ptr, JD
                                     JDIMENSION num_rows, boolean writable) {
   (void)writable;
   ck_mapped_store *store = (ck_mapped_store *)(void *)ptr;
-  if (store->row_pointers == NULL || num_rows > store->max_access || start_row > store->rows ||
-      num_rows > store->rows - start_row)
-    ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);
+  if (store->row_pointers == NULL) ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);  // not realized
+  ck_check_access(cinfo, store->rows, store->max_access, start_row, num_rows);
   return store->row_pointers + start_row;
 }
 

@@ -13,7 +13,7 @@ import Foundation
 /// | `size` | `WxH`: the exact output size (the aspect is then W:H) |
 /// | `round` | a flag: a round output (the page draws a circle; the `done` URL's outside is transparent) |
 /// | `recipe` | the crop to start from, base64url JSON (as in image URLs) |
-/// | `format` | the output format of the `done` URL (`jpeg`, `png`, `webp`, `avif`, `auto`) |
+/// | `format` | the output format of the `done` URL (`jpeg`, `png`, `webp`, `avif`, `heic`, `auto`) |
 /// | `quality` | its quality, 1…100 |
 public struct EditQuery: Sendable, Equatable {
     /// What the crop and the output must be.
@@ -67,13 +67,11 @@ public struct EditQuery: Sendable, Equatable {
         var format: ImageFormat?
         if let text = values["format"], text != "auto" {
             guard let parsed = OptionValue.format(text) else {
-                throw .invalidParameter(name: "format", reason: "'\(text)' is not jpeg, png, webp, avif or auto")
+                throw .invalidParameter(name: "format", reason: "'\(text)' is not jpeg, png, webp, avif, heic or auto")
             }
             format = parsed
         }
-        if round, format == .jpeg {
-            throw .invalidParameter(name: "round", reason: "a round output needs a format with alpha (png, webp, avif or auto), not jpeg")
-        }
+        if round, format == .jpeg { throw ImageQuery.roundNeedsAlpha }
         _ = try value("quality", { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }, "a whole number in 1…100")
         outputQuery = ["format", "quality"].compactMap { name in values[name].map { "\(name)=\($0)" } }
             .joined(separator: "&")

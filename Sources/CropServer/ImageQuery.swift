@@ -59,6 +59,9 @@ public struct ImageQuery: Sendable {
     static let geometryNames: Set<String> = ["rect", "straighten", "turn", "flip", "aspect"]
     static let sizeNames = ["width", "height", "size"]
     static let resizeNames = ["mode", "gravity", "focus", "filter", "linear", "background"]
+    /// `round` with `format=jpeg`, in image and editor URLs alike: JPEG cannot hold the transparent outside.
+    static let roundNeedsAlpha = EditorError.invalidParameter(
+        name: "round", reason: "a round output needs a format with alpha (png, webp, avif, heic or auto), not jpeg")
     static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata", "round"]
     static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames)
         .union(["recipe", "preset"])
@@ -233,9 +236,7 @@ public struct ImageQuery: Sendable {
                 throw .invalidParameter(name: "format", reason: "'\(name)' is not jpeg, png, webp, avif, heic or auto")
             }
             format = .fixed(fixed)
-            if fixed == .jpeg, round {
-                throw .invalidParameter(name: "round", reason: "a round output needs a format with alpha (png, webp, avif, heic or auto), not jpeg")
-            }
+            if fixed == .jpeg, round { throw Self.roundNeedsAlpha }
         }
         if let quality = try value("quality", { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }, "a whole number in 1…100") {
             saveOptions.quality = quality
