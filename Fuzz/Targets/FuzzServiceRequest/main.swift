@@ -64,9 +64,12 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     } catch {
         _ = error.description  // typed: EditorError
     }
-    // An editor path: a hex token and the path after it, or a typed refusal.
+    // An editor path: a token (an instance name, a dash and hex digits, or hex digits alone: only a-z, 0-9 and
+    // dashes, at most 128) and the path after it, or a typed refusal.
     if let (token, _) = try? ImageService.editorPath(target) {
-        guard !token.isEmpty, token.allSatisfy(\.isHexDigit) else { fatalError("\(target): token \(token)") }
+        guard !token.isEmpty, token.count <= 128,
+            token.allSatisfy({ $0 == "-" || ($0.isASCII && ($0.isLowercase || $0.isNumber)) })
+        else { fatalError("\(target): token \(token)") }
     }
     if let accept {
         for candidate in [OriginURL(accept), base.resolving(accept)] {
