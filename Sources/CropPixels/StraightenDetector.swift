@@ -13,8 +13,10 @@ import Musl
 /// 1. **Lines.** The picture is resized to ``analysisSide`` pixels on its longer side and turned into log-luma
 ///    (``LumaPlane/init(_:logarithmic:)``), so contrast counts by ratio, not by level. ``LineSegmentDetector`` finds
 ///    its straight edges on block means of that plane at about 512 pixels and at half of that (where soft or broken
-///    edges, like a blurred brick wall, join up). Segments within ±15.5° of horizontal or vertical are kept, and
-///    collinear ones are joined into lines (within 1° and 3 pixels at 512). Each line weighs its length, in
+///    edges, like a blurred brick wall, join up). Each segment is then refitted to its edge's sub-pixel positions on
+///    the 1024-pixel plane (`SubpixelEdgeFit`): the pixel region it was found as gives its direction only to a few
+///    tenths of a degree, the edge itself to a few hundredths. Segments within ±15.5° of horizontal or vertical are
+///    kept, and collinear ones are joined into lines (within 1° and 3 pixels at 512). Each line weighs its length, in
 ///    multiples of the picture's longer side, to the power 1.5, so a horizon across the frame outweighs a handful of
 ///    short edges that happen to agree; a vertical line weighs twice that.
 /// 2. **Consensus.** Every candidate angle `r` in ±``maximumAngle`` is scored by the weight of the lines it
@@ -58,10 +60,14 @@ public enum StraightenDetector {
         // Lines are found at about 512 and 256 pixels: block means of the log plane, which smooth noise and
         // resampling ripple without moving edges.
         let base = Swift.max(1, Int((side / 512).rounded()))
+        let fit = SubpixelEdgeFit(plane: plane)
         for factor in [base, 2 * base] {
             let scaled = plane.shrunk(by: factor)
             guard scaled.width >= 8, scaled.height >= 8 else { continue }
-            for segment in detector.segments(in: scaled) {
+            for found in detector.segments(in: scaled) {
+                // Each segment's direction is then measured on the full plane; one with no edge across most of
+                // its length is dropped.
+                guard let segment = fit.refit(found, factor: factor) else { continue }
                 let (tilt, vertical) = segment.tiltFromAxis
                 guard abs(tilt) <= maximumAngle + 0.5 else { continue }
                 let c = segment.center, k = Double(factor)
