@@ -8,27 +8,18 @@ import Testing
 @Suite("Sub-pixel refit of line segments")
 struct SubpixelEdgeFitTests {
     /// A `side × side` plane split by the straight line through its centre at `degrees` (clockwise from horizontal,
-    /// or from vertical), dark on one side, supersampled 4×4, with seeded noise of ±`noise` levels.
+    /// or from vertical), dark on one side (``StraightenDetectorTests/edgePlane(width:height:from:to:)`` with the
+    /// ends beyond the frame), with seeded noise of ±`noise` levels.
     static func splitPlane(side: Int, degrees: Double, vertical: Bool, noise: Float, seed: UInt64) -> LumaPlane {
         let t = degrees * .pi / 180
         // The line's direction (y down): a horizontal turned clockwise descends to the right.
         let (dx, dy) = vertical ? (-sin(t), cos(t)) : (cos(t), sin(t))
-        let c = Double(side) / 2
+        let c = Double(side) / 2, reach = Double(side)
+        let plane = StraightenDetectorTests.edgePlane(
+            width: side, height: side, from: Point(x: c - reach * dx, y: c - reach * dy),
+            to: Point(x: c + reach * dx, y: c + reach * dy))
         var rng = SplitMix64(seed: seed)
-        var values = [Float](repeating: 0, count: side * side)
-        for y in 0..<side {
-            for x in 0..<side {
-                var dark = 0.0
-                for j in 0..<4 {
-                    for i in 0..<4 {
-                        let px = Double(x) + (Double(i) + 0.5) / 4 - c, py = Double(y) + (Double(j) + 0.5) / 4 - c
-                        if px * dy - py * dx > 0 { dark += 1 }
-                    }
-                }
-                values[y * side + x] = Float(600 - 120 * dark / 16) + noise * Float(rng.double(-1...1))
-            }
-        }
-        return LumaPlane(width: side, height: side, values: values)
+        return LumaPlane(width: side, height: side, values: plane.values.map { $0 + noise * Float(rng.double(-1...1)) })
     }
 
     @Test("an edge found at half size is refitted to within 0.03° of its direction (24 seeded edges, noisy)")
