@@ -124,7 +124,9 @@ struct ServeCommandTests {
     func drain() async throws {
         let (folder, root) = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let server = try Server(root: root, arguments: ["--allow-unsigned", "--drain-seconds", "3"], environment: [:])
+        // A drain long enough that a loaded machine (the test's own task can wait seconds for a thread while the
+        // other suites run) still finds the server draining: with 3 s, one CI run found it gone.
+        let server = try Server(root: root, arguments: ["--allow-unsigned", "--drain-seconds", "10"], environment: [:])
         #expect(try await Self.fetch(server.port, "/ready").0 == 200)
         kill(server.process.processIdentifier, SIGTERM)
         try await Task.sleep(nanoseconds: 500_000_000)
