@@ -66,7 +66,7 @@ public enum StraightenDetector {
             guard scaled.width >= 8, scaled.height >= 8 else { continue }
             for found in detector.segments(in: scaled) {
                 // Each segment's direction is then measured on the full plane; one with no edge across most of
-                // its length, or whose edge is not straight, is dropped.
+                // its length is dropped.
                 guard let segment = fit.refit(found, factor: factor) else { continue }
                 let (tilt, vertical) = segment.tiltFromAxis
                 guard abs(tilt) <= maximumAngle + 0.5 else { continue }
@@ -127,7 +127,7 @@ struct TiltConsensus {
     /// The residual kernel's width, degrees.
     static let sigma = 0.3
     /// The support at which the confidence is one half.
-    static let halfConfidenceSupport = 1.3
+    static let halfConfidenceSupport = 1.6
     /// How much more a vertical line counts than a horizontal one as long: the vertical vanishing point gives the
     /// camera's roll whatever its pitch and yaw, while a horizontal edge not square to the camera (a wall or a car
     /// seen at an angle) is tilted by perspective.

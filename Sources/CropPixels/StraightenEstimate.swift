@@ -7,9 +7,8 @@ public struct StraightenEstimate: Hashable, Sendable, Codable {
     /// The straighten angle that levels the picture, in degrees counter-clockwise (the crop engine's
     /// `straightenAngle`), within ±``StraightenDetector/maximumAngle``; 0 when nothing was found.
     public var angle: Double
-    /// How sure the estimate is, 0…1: `support / (support + 1.3)`, so 0.5 at a support of 1.3 (about a horizon
-    /// across most of the picture found at both analysis scales, or a few long verticals). Only straight edges count
-    /// (a curve's segments are dropped), so the bar is lower than a count of every long region would need.
+    /// How sure the estimate is, 0…1: `support / (support + 1.6)`, so 0.5 at a support of 1.6 (about a horizon
+    /// across the whole picture found at both analysis scales, or a few long verticals).
     public var confidence: Double
     /// The weight of the lines that agree with ``angle``: each line's length in multiples of the picture's longer
     /// side to the power 1.5 (twice that for a vertical), times how well it agrees. A line found at both analysis

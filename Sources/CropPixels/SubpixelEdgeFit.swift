@@ -18,10 +18,8 @@ import Musl
 /// dropping those more than `max(0.75 px, 3 × the median residual)` off it, four times over.
 ///
 /// The fit fails (`nil`) when fewer than half the positions along the segment have a peak of at least
-/// ``minimumPeak`` with the segment's polarity (nothing changes across it), or when the positions kept lie a median
-/// of more than ``maximumDeviation`` off the fitted line: the edge is not straight (the curved rim of a waterfall,
-/// or two parallel edges read as one), and its direction means little. Positions whose profile would leave the plane
-/// are skipped.
+/// ``minimumPeak`` with the segment's polarity (nothing changes across it); positions whose profile would leave the
+/// plane are skipped.
 struct SubpixelEdgeFit {
     /// The plane the segment is refitted on.
     let plane: LumaPlane
@@ -29,9 +27,6 @@ struct SubpixelEdgeFit {
     static let minimumPeak = 2.0
     /// The smallest residual cut, pixels.
     static let minimumCut = 0.75
-    /// The largest median distance of the edge's positions from the fitted line, pixels. A straight edge in a
-    /// photo lies within about 0.4 px (the waterfall's horizon: 0.24–0.38); the curved rim of a waterfall, 2–3 px.
-    static let maximumDeviation = 0.8
     /// Where the peak's lobe ends, as a share of the peak.
     static let lobe = 0.1
     /// How far across the segment the edge is searched, in shrunk pixels either side.
@@ -93,9 +88,7 @@ struct SubpixelEdgeFit {
             }
             points.append((t, moment / mass * step, peak))
         }
-        guard points.count >= Swift.max(4, profiles.count / 2), let fit = Self.robustLine(points),
-            fit.deviation <= Self.maximumDeviation
-        else { return nil }
+        guard points.count >= Swift.max(4, profiles.count / 2), let fit = Self.robustLine(points) else { return nil }
         // s = a + b·t across the segment: move its ends by a and a + b·length along the normal.
         let e0 = fit.a / k, e1 = (fit.a + fit.b * length) / k
         return LineSegment(
@@ -105,12 +98,10 @@ struct SubpixelEdgeFit {
     }
 
     /// The weighted least-squares line `s = a + b·t` through `points`, refitted four times without those farther off
-    /// than the cut, and the median distance from it of the points the last fit kept.
-    static func robustLine(
-        _ points: [(t: Double, s: Double, weight: Double)]
-    ) -> (a: Double, b: Double, deviation: Double)? {
+    /// than the cut.
+    static func robustLine(_ points: [(t: Double, s: Double, weight: Double)]) -> (a: Double, b: Double)? {
         var keep = [Bool](repeating: true, count: points.count)
-        var a = 0.0, b = 0.0, deviation = 0.0
+        var a = 0.0, b = 0.0
         for _ in 0..<4 {
             var sw = 0.0, st = 0.0, ss = 0.0, stt = 0.0, sts = 0.0
             for (i, p) in points.enumerated() where keep[i] {
@@ -126,11 +117,10 @@ struct SubpixelEdgeFit {
             a = (ss - b * st) / sw
             let residuals = points.map { abs($0.s - a - b * $0.t) }
             let kept = residuals.indices.filter { keep[$0] }.map { residuals[$0] }.sorted()
-            deviation = kept[kept.count / 2]
-            let cut = Swift.max(minimumCut, 3 * deviation)
+            let cut = Swift.max(minimumCut, 3 * kept[kept.count / 2])
             for i in points.indices { keep[i] = residuals[i] <= cut }
         }
-        return (a, b, deviation)
+        return (a, b)
     }
 
     /// The plane's value at (`x`, `y`), bilinear between pixel centres (at half-integers); `nil` outside them.

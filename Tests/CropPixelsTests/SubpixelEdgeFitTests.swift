@@ -60,38 +60,11 @@ struct SubpixelEdgeFitTests {
         #expect(fit.refit(LineSegment(start: Point(x: 70, y: 10), end: Point(x: 120, y: 10), width: 2), factor: 2) == nil)
     }
 
-    @Test("a curved edge is not refitted: an arc sagging 4 px over 200 px (a median 1.06 px off the best line), beside a straight one that is")
-    func curvesAreDropped() {
-        // A disc of radius 1250 whose top touches y = 60 at x = 128: over x = 28…228 its rim sags 4 px.
-        let radius = 1250.0, cx = 128.0, cy = 60 + radius
-        var values = [Float](repeating: 0, count: 256 * 128)
-        for y in 0..<128 {
-            for x in 0..<256 {
-                var inside = 0.0
-                for j in 0..<4 {
-                    for i in 0..<4 {
-                        let px = Double(x) + (Double(i) + 0.5) / 4 - cx, py = Double(y) + (Double(j) + 0.5) / 4 - cy
-                        if px * px + py * py < radius * radius { inside += 1 }
-                    }
-                }
-                values[y * 256 + x] = Float(560 - 100 * inside / 16)
-            }
-        }
-        let fit = SubpixelEdgeFit(plane: LumaPlane(width: 256, height: 128, values: values))
-        // The chord halfway between the rim's top and its ends, in half-size coordinates: the rim stays within 2 px of it.
-        let chord = LineSegment(start: Point(x: 14, y: 31), end: Point(x: 114, y: 31), width: 2)
-        #expect(fit.refit(chord, factor: 2) == nil)
-        // The same plane's straight counterpart: a horizontal edge at y = 62.
-        let straight = LumaPlane(width: 256, height: 128, values: (0..<(256 * 128)).map { $0 / 256 < 62 ? 560 : 460 })
-        let refitted = SubpixelEdgeFit(plane: straight).refit(chord, factor: 2)
-        #expect(refitted.map { abs($0.tiltFromAxis.degrees) < 0.01 && abs($0.center.y - 31) < 0.01 } == true, "\(String(describing: refitted))")
-    }
-
     @Test("the robust line ignores outliers: 40 points on s = 0.5 + 0.02 t with 8 far off")
     func robustLine() throws {
         var points = (0..<40).map { (t: Double($0), s: 0.5 + 0.02 * Double($0), weight: 1.0) }
         for i in stride(from: 3, to: 40, by: 5) { points[i].s += 3 }
         let fit = try #require(SubpixelEdgeFit.robustLine(points))
-        #expect(abs(fit.a - 0.5) < 1e-9 && abs(fit.b - 0.02) < 1e-9 && fit.deviation < 1e-9, "\(fit)")
+        #expect(abs(fit.a - 0.5) < 1e-9 && abs(fit.b - 0.02) < 1e-9, "\(fit)")
     }
 }
