@@ -13,8 +13,9 @@ import Musl
 /// or wedge-shaped region pulls by up to a few tenths of a degree).
 ///
 /// Every pixel along the segment, the plane is sampled across it (bilinearly, every quarter pixel, out to 1.5 shrunk
-/// pixels either side); the edge is where the derivative across peaks with the segment's polarity, interpolated by a
-/// parabola. A line is fitted through those positions by weighted least squares (each weighs its peak's strength),
+/// pixels either side); the edge is the centroid of the lobe where the derivative across peaks with the segment's
+/// polarity (out to a tenth of the peak), which, unlike a parabola through the top three samples, does not lock onto
+/// pixel centres. A line is fitted through those positions by weighted least squares (each weighs its peak's strength),
 /// dropping those more than `max(0.75 px, 3 × the median residual)` off it, four times over.
 ///
 /// The fit fails (`nil`) when fewer than half the positions along the segment have a peak of at least
