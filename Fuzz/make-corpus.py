@@ -61,6 +61,12 @@ progressive = sorted(glob.glob(os.path.join(CODECS, "progressive/*.jpg")))
 for i, p in enumerate(progressive):
     for stop in range(3):
         write(d, f"{len(jpegs) + 3 * i + stop:02}-{os.path.basename(p)}", bytes([3 | stop << 2 | 32]) + read(p))
+# Sequential files with restart markers at 1/8, whole, decoded by both entropy decoders and compared (bit 6).
+sequential = sorted(glob.glob(os.path.join(CODECS, "sequential/*.jpg")))
+for i, p in enumerate(sequential):
+    start = len(jpegs) + 3 * len(progressive)
+    write(d, f"{start + 2 * i:02}-{os.path.basename(p)}", bytes([3 | 32 | 64]) + read(p))
+    write(d, f"{start + 2 * i + 1:02}-{os.path.basename(p)}", bytes([3 | 1 << 2 | 32]) + read(p))
 d = reset("FuzzPNG")
 for i, p in enumerate(pngs):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i % 4]) + read(p))

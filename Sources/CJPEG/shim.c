@@ -1,6 +1,7 @@
 // libjpeg-turbo behind setjmp/longjmp guards. See include/cjpeg_shim.h for the contract.
 
 #include "cjpeg_shim.h"
+#include "ac_skipping_decoder.h"
 
 // CropCodecs' ShimStatus maps the status codes of both shims with one table: keep the numbers in step.
 _Static_assert(CK_JPEG_OK == 0 && CK_JPEG_ERR_CORRUPT == 1 && CK_JPEG_ERR_TRUNCATED == 2 && CK_JPEG_ERR_STRICT_WARNING == 3 && CK_JPEG_ERR_MEMORY == 5 && CK_JPEG_ERR_USAGE == 8 && CK_JPEG_ERR_NOT_JPEG == 6,
@@ -143,6 +144,7 @@ struct ck_jpeg_decoder {
   int cmyk;
   int adobe_inverted;
   int buffered;
+  int libjpeg_entropy;  // 1: never install the AC-skipping decoder
   ck_jpeg_output output;
   uint8_t *scratch;  // one CMYK row
   ck_jpeg_cmyk_converter cmyk_converter;  // colour management for CMYK rows, or NULL for the naive conversion
@@ -757,6 +759,9 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
               "Premature end of JPEG data: scans are missing (the file is truncated)");
     }
     output->scans_read = c->input_scan_number;
+    if (scale_denom == 8 && !dec->libjpeg_entropy) {
+      output->ac_skipped = ck_install_ac_skipping_decoder(c, early_stop == CK_JPEG_EARLY_STOP_DC);
+    }
   }
   uint64_t total = dec->fd >= 0 ? dec->file_read : (uint64_t)dec->size;
   output->bytes_consumed = total - (dec->err.eof_hit ? 0 : (uint64_t)c->src->bytes_in_buffer);
@@ -791,6 +796,8 @@ static void ck_cmyk_to_rgb(const uint8_t *src, uint8_t *dst, uint32_t width, int
     dst += 3;
   }
 }
+
+void ck_jpeg_decoder_use_libjpeg_entropy(ck_jpeg_decoder *dec, int enabled) { dec->libjpeg_entropy = enabled ? 1 : 0; }
 
 void ck_jpeg_decoder_set_cmyk_converter(ck_jpeg_decoder *dec, ck_jpeg_cmyk_converter converter, void *context) {
   dec->cmyk_converter = converter;
@@ -1007,6 +1014,7 @@ int ck_jpeg_encoder_start(ck_jpeg_encoder *enc, const ck_jpeg_encode_params *p) 
   }
   if (p->progressive) jpeg_simple_progression(c);
   c->optimize_coding = p->optimize_coding ? TRUE : FALSE;
+  c->restart_interval = (unsigned int)(p->restart_interval > 0 && p->restart_interval <= 65535 ? p->restart_interval : 0);
   jpeg_start_compress(c, TRUE);
   enc->state = STATE_STARTED;
   return CK_JPEG_OK;

@@ -13,6 +13,9 @@ package struct JPEGEncodeOptions: Hashable, Sendable {
     package var optimizeHuffman: Bool
     /// The gray level (0…255) that transparent pixels are composited over, since JPEG has no alpha.
     package var background: UInt8
+    /// MCUs between restart markers (0, the default: none; at most 65535). Restart markers let a decoder resume
+    /// after damaged data; cameras write them.
+    package var restartInterval: Int = 0
 
     /// Creates options.
     package init(

@@ -65,6 +65,7 @@ package final class JPEGEncoder: ImageRowEncoder {
             }
         params.progressive = options.progressive ? 1 : 0
         params.optimize_coding = options.optimizeHuffman ? 1 : 0
+        params.restart_interval = Int32(clamping: min(max(options.restartInterval, 0), 65535))
         try check(ck_jpeg_encoder_start(handle, &params))
         try writeMetadata(metadata)
     }

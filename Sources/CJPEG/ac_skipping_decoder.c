@@ -1,0 +1,460 @@
+// The AC-skipping entropy decoder (see ac_skipping_decoder.h).
+//
+// Invariants of the bit reader (ck_reader):
+// - `buffer` holds the next `count` bits of entropy-coded data, most significant first; 0 <= count <= 63. Bits below
+//   them are either zero or the first bits of the byte at `next` (a fast refill loads whole words and counts only
+//   whole bytes), so OR-ing later bytes in at position `count` is exact.
+// - After a refill, count >= 56. A refill loads bytes only up to a marker; once libjpeg's `unread_marker` is set, it
+//   appends zero bytes instead and counts them in `padding` (the zero bits at the end of `buffer`).
+// - `next`/`end` is the unread part of the source manager's buffer; `fast_limit` is the last address a fast refill
+//   may load 8 bytes from (0 once a marker is seen or when fewer than 8 bytes are left).
+
+#include "ac_skipping_decoder.h"
+
+#include <jerror.h>
+#include <stdint.h>
+#include <string.h>
+
+#if JPEG_LIB_VERSION == 62
+
+#define CK_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CK_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+// libjpeg's entropy decoder interface (jpegint.h, which is not installed): the three members libjpeg's other
+// modules use. Every libjpeg since 6b declares struct jpeg_entropy_decoder with exactly these, in this order.
+typedef struct {
+  void (*start_pass)(j_decompress_ptr cinfo);
+  boolean (*decode_mcu)(j_decompress_ptr cinfo, JBLOCKROW *MCU_data);
+  boolean insufficient_data;
+} ck_entropy_interface;
+
+// Codes of up to this many bits decode with one lookup.
+#define CK_LOOKAHEAD 9
+// The skip table reads this many bits: as many whole AC symbols (code and value bits) as fit.
+#define CK_SKIP_BITS 13
+// A skip-table entry: bits used (low 6 bits, so that a shift by the entry needs no mask on x86-64), coefficient
+// positions advanced (6 bits), and whether an end of block ends them. CK_SKIP_NONE (nothing fits) advances 63, so
+// that one comparison (k + advance > 63) sends it to the one-symbol path.
+#define CK_SKIP_USED(e) ((e) & 63u)
+#define CK_SKIP_ADVANCE(e) (((e) >> 6) & 63u)
+#define CK_SKIP_END_OF_BLOCK 0x1000u
+#define CK_SKIP_NONE (63u << 6)
+
+// Zig-zag position to natural position, with 16 extra entries for runs past the end (libjpeg writes those to 63).
+static const int ck_natural_order[64 + 16] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13,
+    6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31,
+    39, 46, 53, 60, 61, 54, 47, 55, 62, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
+
+// A Huffman table as canonical codes: the lookup for short codes, maxcode/valoffset for the rest (as libjpeg's).
+typedef struct {
+  uint16_t lookup[1 << CK_LOOKAHEAD];  // (symbol << 5) | length for codes of <= CK_LOOKAHEAD bits; 0: longer
+  int32_t maxcode[18];                 // the largest code of each length, -1 when none; [17] a sentinel
+  int32_t valoffset[18];
+  uint8_t values[256];
+} ck_huffman_code;
+
+typedef struct {
+  ck_huffman_code code;
+  uint16_t skip[1 << CK_SKIP_BITS];  // see CK_SKIP_*
+} ck_ac_code;
+
+// What the decoder does with one block of the MCU.
+typedef struct {
+  const ck_huffman_code *dc;
+  const ck_ac_code *ac;
+  int component;  // index in cur_comp_info
+  int decode_ac;  // 1: the IDCT reads AC coefficients, so they are decoded into the block; 0: they are skipped
+} ck_block_plan;
+
+typedef struct {
+  uint64_t buffer;
+  int count;
+  int padding;
+  const JOCTET *next;
+  const JOCTET *end;
+  uintptr_t fast_limit;
+} ck_reader;
+
+typedef struct {
+  ck_entropy_interface pub;  // first, so that cinfo->entropy points at it
+  ck_reader reader;          // between MCUs `next`/`end` live in the source manager
+  int last_dc[MAX_COMPS_IN_SCAN];
+  unsigned int restarts_to_go;
+  int next_restart;
+  int dc_only;
+  int blocks;
+  ck_block_plan plan[D_MAX_BLOCKS_IN_MCU];
+  int dc_built[NUM_HUFF_TBLS];
+  int ac_built[NUM_HUFF_TBLS];
+  ck_huffman_code dc_codes[NUM_HUFF_TBLS];
+  ck_ac_code ac_codes[NUM_HUFF_TBLS];
+} ck_ac_skipping_decoder;
+
+static inline uint64_t ck_load_be64(const JOCTET *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return __builtin_bswap64(v);
+}
+
+// 1 when some byte of `w` is 0xFF (a stuffed byte or a marker, which only the slow refill handles).
+static inline int ck_has_ff(uint64_t w) {
+  uint64_t v = ~w;
+  return ((v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL) != 0;
+}
+
+// HUFF_EXTEND: the `size`-bit value at the top of `buffer` as a signed coefficient (size 1…15).
+static inline int ck_extend(uint64_t buffer, int size) {
+  int v = (int)(buffer >> (64 - size));
+  return v < (1 << (size - 1)) ? v - (1 << size) + 1 : v;
+}
+
+static void ck_reader_limit(ck_reader *r, j_decompress_ptr cinfo) {
+  r->fast_limit = (cinfo->unread_marker == 0 && r->end - r->next >= 8) ? (uintptr_t)(r->end - 8) : 0;
+}
+
+// One byte through the source manager (whose fill never suspends in CropKit; a suspending source is refused).
+static int ck_source_byte(j_decompress_ptr cinfo) {
+  struct jpeg_source_mgr *src = cinfo->src;
+  if (src->bytes_in_buffer == 0 && !(*src->fill_input_buffer)(cinfo)) ERREXIT(cinfo, JERR_CANT_SUSPEND);
+  src->bytes_in_buffer--;
+  return *src->next_input_byte++;
+}
+
+// Refills byte by byte: stuffed bytes, markers, the end of the source buffer, and zero padding after a marker.
+// It works on the decoder's copy of the reader, so that the decoding loop's copy never has its address taken and
+// stays in registers.
+static __attribute__((noinline)) void ck_refill_slow(j_decompress_ptr cinfo, ck_reader *reader) {
+  ck_reader r = *reader;
+  r.buffer = r.count == 0 ? 0 : r.buffer & (~(uint64_t)0 << (64 - r.count));
+  while (r.count < 56) {
+    unsigned int c = 0;
+    if (cinfo->unread_marker == 0) {
+      cinfo->src->next_input_byte = r.next;
+      cinfo->src->bytes_in_buffer = (size_t)(r.end - r.next);
+      c = (unsigned int)ck_source_byte(cinfo);
+      if (c == 0xFF) {
+        do c = (unsigned int)ck_source_byte(cinfo);
+        while (c == 0xFF);
+        if (c == 0) {
+          c = 0xFF;  // FF 00 is a data byte FF
+        } else {
+          cinfo->unread_marker = (int)c;  // the data ends here; zero bits follow
+          c = 0;
+          r.padding += 8;
+        }
+      }
+      r.next = cinfo->src->next_input_byte;
+      r.end = r.next + cinfo->src->bytes_in_buffer;
+    } else {
+      r.padding += 8;
+    }
+    r.buffer |= (uint64_t)c << (56 - r.count);
+    r.count += 8;
+  }
+  ck_reader_limit(&r, cinfo);
+  *reader = r;
+}
+
+#define CK_REFILL(r)                                                                 \
+  do {                                                                               \
+    if (CK_LIKELY((uintptr_t)(r).next <= (r).fast_limit)) {                         \
+      uint64_t w_ = ck_load_be64((r).next);                                          \
+      if (CK_LIKELY(!ck_has_ff(w_))) {                                               \
+        (r).buffer |= w_ >> (r).count;                                               \
+        (r).next += (63 - (r).count) >> 3;                                           \
+        (r).count |= 56;                                                             \
+        break;                                                                       \
+      }                                                                              \
+    }                                                                                \
+    d->reader = (r);                                                                 \
+    ck_refill_slow(cinfo, &d->reader);                                               \
+    (r) = d->reader;                                                                 \
+  } while (0)
+
+#define CK_DROP(r, n) ((r).buffer <<= (n), (r).count -= (n))
+
+// A code longer than CK_LOOKAHEAD bits: (symbol | length << 8). Like libjpeg, a code that is not one of 16 bits or
+// fewer reads 17 bits and gives symbol 0.
+static __attribute__((noinline)) int ck_decode_long(j_decompress_ptr cinfo, const ck_huffman_code *code,
+                                                    uint64_t buffer) {
+  for (int length = CK_LOOKAHEAD + 1; length <= 16; length++) {
+    int32_t value = (int32_t)(buffer >> (64 - length));
+    if (value <= code->maxcode[length]) return code->values[(value + code->valoffset[length]) & 0xFF] | length << 8;
+  }
+  WARNMS(cinfo, JWRN_HUFF_BAD_CODE);
+  return 17 << 8;
+}
+
+// Needs count >= 17.
+#define CK_DECODE(r, code, symbol)                                               \
+  do {                                                                           \
+    unsigned int e_ = (code)->lookup[(r).buffer >> (64 - CK_LOOKAHEAD)];         \
+    if (CK_LIKELY(e_ != 0)) {                                                    \
+      CK_DROP(r, e_ & 31);                                                       \
+      (symbol) = (int)(e_ >> 5);                                                 \
+    } else {                                                                     \
+      int packed_ = ck_decode_long(cinfo, (code), (r).buffer);                   \
+      CK_DROP(r, packed_ >> 8);                                                  \
+      (symbol) = packed_ & 0xFF;                                                 \
+    }                                                                            \
+  } while (0)
+
+static void ck_build_code(ck_huffman_code *code, const JHUFF_TBL *table) {
+  memset(code->lookup, 0, sizeof code->lookup);
+  memcpy(code->values, table->huffval, sizeof code->values);
+  int32_t next_code = 0;
+  int index = 0;
+  for (int length = 1; length <= 16; length++) {
+    int n = table->bits[length];
+    if (n == 0) {
+      code->maxcode[length] = -1;
+      code->valoffset[length] = 0;
+    } else {
+      code->valoffset[length] = index - next_code;
+      code->maxcode[length] = next_code + n - 1;
+      for (int i = 0; i < n; i++, index++, next_code++) {
+        if (length > CK_LOOKAHEAD) continue;
+        int spare = CK_LOOKAHEAD - length;
+        uint16_t entry = (uint16_t)(table->huffval[index & 0xFF] << 5 | length);
+        for (int j = 0; j < (1 << spare); j++) code->lookup[(next_code << spare) | j] = entry;
+      }
+    }
+    next_code <<= 1;
+  }
+  code->maxcode[17] = 0xFFFFF;
+  code->valoffset[17] = 0;
+}
+
+// For each CK_SKIP_BITS-bit window: how many bits the whole AC symbols at its start take, how far they move the
+// coefficient position, and whether they end with an end of block.
+static void ck_build_skip(ck_ac_code *ac) {
+  for (uint32_t window = 0; window < (1u << CK_SKIP_BITS); window++) {
+    unsigned int used = 0, advance = 0, symbols = 0, end_of_block = 0;
+    for (;;) {
+      uint32_t rest = (window << used) & ((1u << CK_SKIP_BITS) - 1);  // the unused bits, at the top
+      unsigned int e = ac->code.lookup[rest >> (CK_SKIP_BITS - CK_LOOKAHEAD)];
+      if (e == 0) break;
+      unsigned int length = e & 31, symbol = e >> 5, size = symbol & 15, run = symbol >> 4;
+      if (used + length + size > CK_SKIP_BITS) break;
+      if (size == 0 && run != 15) {
+        used += length;
+        symbols++;
+        end_of_block = 1;
+        break;
+      }
+      unsigned int step = size != 0 ? run + 1 : 16;
+      if (advance + step > 63) break;
+      used += length + size;
+      advance += step;
+      symbols++;
+    }
+    ac->skip[window] = symbols == 0 ? (uint16_t)CK_SKIP_NONE : (uint16_t)(used | advance << 6 | (end_of_block ? CK_SKIP_END_OF_BLOCK : 0));
+  }
+}
+
+// The RSTn marker was not reached by the data: find the next marker, counting what is skipped (libjpeg's next_marker).
+static void ck_next_marker(j_decompress_ptr cinfo, unsigned int discarded) {
+  int c;
+  for (;;) {
+    c = ck_source_byte(cinfo);
+    while (c != 0xFF) {
+      discarded++;
+      c = ck_source_byte(cinfo);
+    }
+    do c = ck_source_byte(cinfo);
+    while (c == 0xFF);
+    if (c != 0) break;
+    discarded += 2;
+  }
+  if (discarded != 0) WARNMS2(cinfo, JWRN_EXTRANEOUS_DATA, (int)discarded, c);
+  cinfo->unread_marker = c;
+}
+
+// libjpeg's process_restart: drop the bits left, read the RSTn marker (or resynchronise), reset the DC predictions.
+static void ck_process_restart(j_decompress_ptr cinfo, ck_ac_skipping_decoder *d) {
+  int real = d->reader.count - d->reader.padding;
+  unsigned int discarded = real > 0 ? (unsigned int)real / 8 : 0;
+  d->reader.buffer = 0;
+  d->reader.count = 0;
+  d->reader.padding = 0;
+  if (cinfo->unread_marker == 0) {
+    ck_next_marker(cinfo, discarded);
+  } else if (discarded != 0) {
+    WARNMS2(cinfo, JWRN_EXTRANEOUS_DATA, (int)discarded, cinfo->unread_marker);
+  }
+  if (cinfo->unread_marker == JPEG_RST0 + d->next_restart) {
+    cinfo->unread_marker = 0;
+  } else if (!(*cinfo->src->resync_to_restart)(cinfo, d->next_restart)) {
+    ERREXIT(cinfo, JERR_CANT_SUSPEND);
+  }
+  d->next_restart = (d->next_restart + 1) & 7;
+  for (int ci = 0; ci < MAX_COMPS_IN_SCAN; ci++) d->last_dc[ci] = 0;
+  d->restarts_to_go = cinfo->restart_interval;
+  if (cinfo->unread_marker == 0) d->pub.insufficient_data = FALSE;
+}
+
+static boolean ck_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
+  ck_ac_skipping_decoder *d = (ck_ac_skipping_decoder *)(void *)cinfo->entropy;
+  if (cinfo->restart_interval != 0 && d->restarts_to_go == 0) ck_process_restart(cinfo, d);
+  if (!d->pub.insufficient_data) {
+    ck_reader r = d->reader;
+    r.next = cinfo->src->next_input_byte;
+    r.end = r.next + cinfo->src->bytes_in_buffer;
+    ck_reader_limit(&r, cinfo);
+    for (int b = 0; b < d->blocks; b++) {
+      const ck_block_plan *plan = &d->plan[b];
+      JCOEF *block = MCU_data != NULL ? MCU_data[b][0] : NULL;
+      CK_REFILL(r);
+      int size;
+      CK_DECODE(r, plan->dc, size);
+      size &= 15;  // libjpeg refuses DC tables with larger symbols; this keeps the shifts defined regardless
+      int difference = 0;
+      if (size != 0) {
+        difference = ck_extend(r.buffer, size);
+        CK_DROP(r, size);
+      }
+      // Unsigned, as libjpeg's sum wraps on data that keeps adding ±2047.
+      int dc = (int)((unsigned int)d->last_dc[plan->component] + (unsigned int)difference);
+      d->last_dc[plan->component] = dc;
+      if (block != NULL) block[0] = (JCOEF)dc;
+
+      if (plan->decode_ac && block != NULL) {
+        for (int k = 1; k < 64; k++) {
+          if (r.count < 32) CK_REFILL(r);
+          int symbol;
+          CK_DECODE(r, &plan->ac->code, symbol);
+          int run = symbol >> 4;
+          size = symbol & 15;
+          if (size != 0) {
+            k += run;
+            int value = ck_extend(r.buffer, size);
+            CK_DROP(r, size);
+            block[ck_natural_order[k]] = (JCOEF)value;
+          } else {
+            if (run != 15) break;
+            k += 15;
+          }
+        }
+        continue;
+      }
+
+      // Skip the AC symbols, up to four table lookups of CK_SKIP_BITS per refill; a symbol that does not fit in
+      // one lookup, or whose run may reach the end of the block, is decoded on its own.
+      const uint16_t *skip = plan->ac->skip;
+      unsigned int k = 1;
+      for (;;) {
+        CK_REFILL(r);
+#define CK_SKIP_ROUND()                                                   \
+  {                                                                       \
+    unsigned int e_ = skip[r.buffer >> (64 - CK_SKIP_BITS)];              \
+    unsigned int advance_ = CK_SKIP_ADVANCE(e_);                          \
+    if (CK_UNLIKELY(k + advance_ > 63)) goto one_symbol;                  \
+    CK_DROP(r, CK_SKIP_USED(e_));                                         \
+    k += advance_;                                                        \
+    if (e_ & CK_SKIP_END_OF_BLOCK) goto block_done;                       \
+  }
+        CK_SKIP_ROUND()
+        CK_SKIP_ROUND()
+        CK_SKIP_ROUND()
+        CK_SKIP_ROUND()
+#undef CK_SKIP_ROUND
+        continue;
+      one_symbol:
+        CK_REFILL(r);
+        {
+          int symbol;
+          CK_DECODE(r, &plan->ac->code, symbol);
+          int run = symbol >> 4;
+          size = symbol & 15;
+          if (size != 0) {
+            CK_DROP(r, size);
+            k += (unsigned int)run + 1;
+          } else {
+            if (run != 15) break;
+            k += 16;
+          }
+          if (k >= 64) break;
+        }
+      }
+    block_done:;
+    }
+    cinfo->src->next_input_byte = r.next;
+    cinfo->src->bytes_in_buffer = (size_t)(r.end - r.next);
+    if (r.padding > r.count) {
+      // The MCU read past the end of the data (into the zeros after a marker): warn once, and leave the rest of
+      // the restart interval gray, as libjpeg does.
+      r.padding = r.count;
+      d->reader = r;
+      WARNMS(cinfo, JWRN_HIT_MARKER);
+      d->pub.insufficient_data = TRUE;
+    }
+    d->reader = r;
+  }
+  if (cinfo->restart_interval != 0) d->restarts_to_go--;
+  return TRUE;
+}
+
+// Plans the scan's blocks and builds the tables they use; resets the bit reader and the DC predictions.
+static void ck_start_pass(j_decompress_ptr cinfo) {
+  ck_ac_skipping_decoder *d = (ck_ac_skipping_decoder *)(void *)cinfo->entropy;
+  d->blocks = cinfo->blocks_in_MCU;
+  for (int b = 0; b < cinfo->blocks_in_MCU; b++) {
+    int ci = cinfo->MCU_membership[b];
+    const jpeg_component_info *comp = cinfo->cur_comp_info[ci];
+    int dc_table = comp->dc_tbl_no, ac_table = comp->ac_tbl_no;
+    if (dc_table < 0 || dc_table >= NUM_HUFF_TBLS || cinfo->dc_huff_tbl_ptrs[dc_table] == NULL)
+      ERREXIT1(cinfo, JERR_NO_HUFF_TABLE, dc_table);
+    if (ac_table < 0 || ac_table >= NUM_HUFF_TBLS || cinfo->ac_huff_tbl_ptrs[ac_table] == NULL)
+      ERREXIT1(cinfo, JERR_NO_HUFF_TABLE, ac_table);
+    if (!d->dc_built[dc_table]) {
+      ck_build_code(&d->dc_codes[dc_table], cinfo->dc_huff_tbl_ptrs[dc_table]);
+      d->dc_built[dc_table] = 1;
+    }
+    if (!d->ac_built[ac_table]) {
+      ck_build_code(&d->ac_codes[ac_table].code, cinfo->ac_huff_tbl_ptrs[ac_table]);
+      ck_build_skip(&d->ac_codes[ac_table]);
+      d->ac_built[ac_table] = 1;
+    }
+    d->plan[b].dc = &d->dc_codes[dc_table];
+    d->plan[b].ac = &d->ac_codes[ac_table];
+    d->plan[b].component = ci;
+    d->plan[b].decode_ac = !d->dc_only && comp->component_needed && comp->DCT_scaled_size > 1;
+  }
+  memset(&d->reader, 0, sizeof d->reader);
+  memset(d->last_dc, 0, sizeof d->last_dc);
+  d->restarts_to_go = cinfo->restart_interval;
+  d->next_restart = 0;
+  d->pub.insufficient_data = FALSE;
+}
+
+int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
+  if (cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8 || cinfo->buffered_image) return 0;
+  if (cinfo->comps_in_scan < 1 || cinfo->comps_in_scan != cinfo->num_components) return 0;
+  if (cinfo->comps_in_scan > MAX_COMPS_IN_SCAN || cinfo->blocks_in_MCU > D_MAX_BLOCKS_IN_MCU) return 0;
+  if (cinfo->entropy == NULL || cinfo->input_iMCU_row != 0 || cinfo->output_scanline != 0) return 0;
+  int skips = 0;
+  for (int ci = 0; ci < cinfo->comps_in_scan; ci++) {
+    if (dc_only || cinfo->cur_comp_info[ci]->DCT_scaled_size == 1) skips = 1;
+  }
+  if (!skips) return 0;
+  ck_ac_skipping_decoder *d = (ck_ac_skipping_decoder *)(*cinfo->mem->alloc_small)(
+      (j_common_ptr)cinfo, JPOOL_IMAGE, sizeof(ck_ac_skipping_decoder));
+  memset(d, 0, sizeof *d);
+  d->pub.start_pass = ck_start_pass;
+  d->pub.decode_mcu = ck_decode_mcu;
+  d->dc_only = dc_only;
+  cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d;
+  ck_start_pass(cinfo);
+  return 1;
+}
+
+#else
+
+int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
+  (void)cinfo;
+  (void)dc_only;
+  return 0;
+}
+
+#endif

@@ -1,0 +1,185 @@
+import CropPixels
+import Testing
+
+@testable import CropCodecs
+
+/// The AC-skipping entropy decoder that reads sequential JPEGs at 1/8: it must give exactly libjpeg's pixels
+/// (``JPEGEarlyStop/exact``), on any file, damaged ones included.
+@Suite("AC-skipping JPEG entropy decoder")
+struct ACSkippingDecoderTests {
+    static func decode(
+        _ data: [UInt8], _ stop: JPEGEarlyStop = .exact, libjpeg: Bool, strict: Bool = false,
+        scale: JPEGScale = .eighth
+    ) throws -> (PixelBuffer, JPEGDecoder) {
+        var options = DecodeOptions(strict: strict, jpegScale: scale, jpegEarlyStop: stop)
+        options.jpegLibjpegEntropy = libjpeg
+        let decoder = try JPEGDecoder(data: data, options: options)
+        return (try decoder.decodeAll(), decoder)
+    }
+
+    /// A picture with detail at every frequency: a smooth scene, or seeded noise (large coefficients, long codes).
+    static func picture(width: Int, height: Int, layout: ChannelLayout, noisy: Bool, seed: UInt64) throws
+        -> PixelBuffer
+    {
+        noisy
+            ? try TestImages.random(width: width, height: height, format: PixelFormat(layout), seed: seed)
+            : try TestImages.smooth(width: width, height: height, layout: layout, seed: seed)
+    }
+
+    @Test("160 seeded random files (sizes, qualities, subsamplings, gray, optimised tables, restart intervals) decode byte-identically to libjpeg at 1/8")
+    func randomFiles() throws {
+        var rng = SplitMix64(seed: 2026_11_25)
+        var skippedCount = 0
+        for index in 0..<160 {
+            let width = 1 + Int(rng.next() % 300), height = 1 + Int(rng.next() % 200)
+            let layout: ChannelLayout = rng.next() % 5 == 0 ? .gray : .rgb
+            let subsampling = [ChromaSubsampling.s444, .s422, .s420][Int(rng.next() % 3)]
+            var options = JPEGEncodeOptions(
+                quality: 20 + Int(rng.next() % 81), subsampling: subsampling, optimizeHuffman: rng.next() % 2 == 0)
+            options.restartInterval = rng.next() % 3 == 0 ? 1 + Int(rng.next() % 12) : 0
+            let image = try Self.picture(
+                width: width, height: height, layout: layout, noisy: rng.next() % 3 == 0, seed: UInt64(index))
+            let data = try JPEGEncoder.encode(image, options: options)
+
+            let (reference, referenceDecoder) = try Self.decode(data, libjpeg: true)
+            let (fast, fastDecoder) = try Self.decode(data, libjpeg: false)
+            #expect(!referenceDecoder.acSkipped)
+            #expect(fastDecoder.acSkipped, "file \(index) was not read by the AC-skipping decoder")
+            if fastDecoder.acSkipped { skippedCount += 1 }
+            #expect(fast.width == (width + 7) / 8 && fast.height == (height + 7) / 8)
+            #expect(fast == reference, "file \(index): \(width)×\(height) \(layout) \(subsampling) \(options)")
+            #expect(fastDecoder.warnings.isEmpty && referenceDecoder.warnings.isEmpty)
+        }
+        #expect(skippedCount == 160)
+    }
+
+    @Test("files libvips wrote with restart markers decode byte-identically",
+          arguments: ["sequential/r420.jpg", "sequential/r444.jpg", "sequential/gray.jpg"])
+    func vipsFiles(_ name: String) throws {
+        let data = try Fixtures.bytes(name)
+        let (reference, _) = try Self.decode(data, libjpeg: true)
+        let (fast, decoder) = try Self.decode(data, libjpeg: false)
+        #expect(decoder.acSkipped)
+        #expect(fast.width == 16 && fast.height == 11)
+        #expect(fast == reference)
+        #expect(decoder.warnings.isEmpty)
+    }
+
+    @Test("only 1/8 of a single-scan sequential file uses it; other scales and progressive files keep libjpeg's decoder")
+    func whereItApplies() throws {
+        let image = try TestImages.smooth(width: 120, height: 90, seed: 3)
+        let baseline = try JPEGEncoder.encode(image, options: JPEGEncodeOptions(quality: 85, subsampling: .s420))
+        for scale in [JPEGScale.full, .half, .quarter] {
+            let (_, decoder) = try Self.decode(baseline, libjpeg: false, scale: scale)
+            #expect(!decoder.acSkipped, "\(scale)")
+        }
+        let progressive = try JPEGEncoder.encode(image, options: JPEGEncodeOptions(quality: 85, progressive: true))
+        let (_, progressiveDecoder) = try Self.decode(progressive, libjpeg: false)
+        #expect(!progressiveDecoder.acSkipped)
+        #expect(try Self.decode(baseline, libjpeg: false).1.acSkipped)
+    }
+
+    @Test("DC-only on a 4:2:0 file skips the chroma's AC too: the same pixels as the progressive DC-only decode of the same picture",
+          arguments: [ChromaSubsampling.s420, .s422, .s444])
+    func dcOnlyMatchesProgressive(_ subsampling: ChromaSubsampling) throws {
+        let image = try TestImages.smooth(width: 203, height: 141, seed: 99)
+        let baseline = try JPEGEncoder.encode(
+            image, options: JPEGEncodeOptions(quality: 88, subsampling: subsampling))
+        let progressive = try JPEGEncoder.encode(
+            image, options: JPEGEncodeOptions(quality: 88, subsampling: subsampling, progressive: true))
+        let (fromBaseline, decoder) = try Self.decode(baseline, .dcOnly, libjpeg: false)
+        let (fromProgressive, _) = try Self.decode(progressive, .dcOnly, libjpeg: false)
+        let (exact, _) = try Self.decode(baseline, .exact, libjpeg: true)
+        #expect(decoder.acSkipped)
+        // Both encoders quantise the same coefficients, so DC alone gives the same picture either way.
+        #expect(fromBaseline == fromProgressive)
+        if subsampling == .s420 {
+            // The 2×2 chroma IDCT lost its AC coefficients: close, not equal.
+            #expect(fromBaseline != exact)
+            #expect(Measure.psnr(fromBaseline, exact) > 30)
+        } else {
+            #expect(fromBaseline == exact)
+        }
+    }
+
+    /// Files cut short, with bytes flipped, with markers dropped into the data: the decoder must not crash and must
+    /// give libjpeg's pixels and outcome whatever the damage.
+    @Test("600 seeded damaged files give libjpeg's pixels and outcome")
+    func damagedFiles() throws {
+        var rng = SplitMix64(seed: 8)
+        var sources: [[UInt8]] = []
+        for (index, restart) in [0, 1, 3, 0, 7, 0].enumerated() {
+            var options = JPEGEncodeOptions(
+                quality: 60 + 8 * index, subsampling: [.s420, .s422, .s444][index % 3],
+                optimizeHuffman: index % 2 == 1)
+            options.restartInterval = restart
+            let image = try Self.picture(
+                width: 97 + 31 * index, height: 75 + 17 * index, layout: index == 5 ? .gray : .rgb,
+                noisy: index % 2 == 0, seed: UInt64(40 + index))
+            sources.append(try JPEGEncoder.encode(image, options: options))
+        }
+        var differing: [Int] = []
+        var failures = 0
+        for trial in 0..<600 {
+            var data = sources[trial % sources.count]
+            let scanStart = Self.scanStart(data)
+            switch rng.next() % 4 {
+            case 0:  // cut short inside the data
+                data.removeLast(Int(rng.next() % UInt64(data.count - scanStart)))
+            case 1:  // flipped bits
+                for _ in 0..<(1 + rng.next() % 6) {
+                    data[scanStart + Int(rng.next() % UInt64(data.count - scanStart - 2))] ^= UInt8(1 << (rng.next() % 8))
+                }
+            case 2:  // a marker (a restart marker, the wrong one, or EOI) inside the data
+                let at = scanStart + Int(rng.next() % UInt64(data.count - scanStart - 2))
+                data.insert(contentsOf: [0xFF, [0xD0, 0xD3, 0xD7, 0xD9, 0xC4][Int(rng.next() % 5)]], at: at)
+            default:  // random bytes overwritten, 0xFF among them
+                let at = scanStart + Int(rng.next() % UInt64(data.count - scanStart - 8))
+                for i in 0..<Int(1 + rng.next() % 8) { data[at + i] = rng.next() % 3 == 0 ? 0xFF : UInt8(rng.next() & 0xFF) }
+            }
+            let reference = Result { try Self.decode(data, libjpeg: true).0 }
+            let fast = Result { try Self.decode(data, libjpeg: false).0 }
+            switch (reference, fast) {
+            case (.success(let a), .success(let b)):
+                if a != b { differing.append(trial) }
+            case (.failure, .failure):
+                failures += 1
+            default:
+                differing.append(trial)
+            }
+        }
+        #expect(differing.isEmpty, "trials whose pixels or outcome differ: \(differing)")
+        // Most damage is recoverable (warnings, gray blocks); some is fatal (a cut header table, two SOIs).
+        #expect(failures < 300)
+    }
+
+    @Test("a file cut inside its data is refused as truncated; damaged data warns, and fails in strict mode")
+    func truncationAndStrictness() throws {
+        let image = try TestImages.smooth(width: 160, height: 120, seed: 5)
+        let data = try JPEGEncoder.encode(image, options: JPEGEncodeOptions(quality: 90, subsampling: .s420))
+        let cut = Array(data.prefix(data.count * 2 / 3))
+        for libjpeg in [false, true] {
+            #expect {
+                try Self.decode(cut, libjpeg: libjpeg)
+            } throws: { error in
+                guard case .truncated(format: .jpeg, _) = error as? CodecError else { return false }
+                return true
+            }
+        }
+        // A marker in the middle of the data: the rest of the picture is gray, with a warning.
+        var marked = data
+        marked.insert(contentsOf: [0xFF, 0xD3], at: Self.scanStart(data) + (data.count - Self.scanStart(data)) / 2)
+        let (pixels, decoder) = try Self.decode(marked, libjpeg: false)
+        #expect(decoder.acSkipped)
+        #expect(decoder.warnings.contains { $0.message.contains("premature end of data segment") })
+        #expect(pixels.width == 20 && pixels.height == 15)
+        #expect(pixels[x: 19, y: 14, channel: 0] == 128 && pixels[x: 19, y: 14, channel: 2] == 128)
+        #expect(throws: CodecError.self) { try Self.decode(marked, libjpeg: false, strict: true) }
+    }
+
+    /// The offset just past the SOS segment's header, where the entropy-coded data starts.
+    static func scanStart(_ data: [UInt8]) -> Int {
+        let sos = Bytes.jpegSegments(data).first { $0.marker == 0xDA }!
+        return sos.end
+    }
+}
