@@ -29,7 +29,7 @@ typedef struct {
 } ck_entropy_interface;
 
 // Codes of up to this many bits decode with one lookup.
-#define CK_LOOKAHEAD 9
+#define CK_LOOKAHEAD 11
 // The skip table reads this many bits: as many whole AC symbols (code and value bits) as fit.
 #define CK_SKIP_BITS 13
 // A skip-table entry: bits used (low 6 bits, so that a shift by the entry needs no mask on x86-64), coefficient
@@ -121,32 +121,47 @@ static int ck_source_byte(j_decompress_ptr cinfo) {
   return *src->next_input_byte++;
 }
 
-// Refills byte by byte: stuffed bytes, markers, the end of the source buffer, and zero padding after a marker.
-// It works on the decoder's copy of the reader, so that the decoding loop's copy never has its address taken and
-// stays in registers.
+// The next data byte through the source manager, for the cases the refill does not handle in place: the end of the
+// source buffer, fill bytes (FF FF …) and markers. Returns -1 at a marker, which it leaves in `unread_marker`.
+static int ck_source_data_byte(j_decompress_ptr cinfo, ck_reader *r) {
+  cinfo->src->next_input_byte = r->next;
+  cinfo->src->bytes_in_buffer = (size_t)(r->end - r->next);
+  int c = ck_source_byte(cinfo);
+  if (c == 0xFF) {
+    do c = ck_source_byte(cinfo);
+    while (c == 0xFF);
+    if (c == 0) {
+      c = 0xFF;  // FF 00 is a data byte FF
+    } else {
+      cinfo->unread_marker = c;  // the data ends here
+      c = -1;
+    }
+  }
+  r->next = cinfo->src->next_input_byte;
+  r->end = r->next + cinfo->src->bytes_in_buffer;
+  return c;
+}
+
+// Refills byte by byte when the next 8 bytes hold a 0xFF or the source buffer is nearly done: stuffed bytes (FF 00)
+// in place, the rest through ck_source_data_byte; zero bytes once a marker ends the data. It works on the decoder's
+// copy of the reader, so that the decoding loop's copy never has its address taken and stays in registers.
 static __attribute__((noinline)) void ck_refill_slow(j_decompress_ptr cinfo, ck_reader *reader) {
   ck_reader r = *reader;
   r.buffer = r.count == 0 ? 0 : r.buffer & (~(uint64_t)0 << (64 - r.count));
   while (r.count < 56) {
-    unsigned int c = 0;
-    if (cinfo->unread_marker == 0) {
-      cinfo->src->next_input_byte = r.next;
-      cinfo->src->bytes_in_buffer = (size_t)(r.end - r.next);
-      c = (unsigned int)ck_source_byte(cinfo);
-      if (c == 0xFF) {
-        do c = (unsigned int)ck_source_byte(cinfo);
-        while (c == 0xFF);
-        if (c == 0) {
-          c = 0xFF;  // FF 00 is a data byte FF
-        } else {
-          cinfo->unread_marker = (int)c;  // the data ends here; zero bits follow
-          c = 0;
-          r.padding += 8;
-        }
-      }
-      r.next = cinfo->src->next_input_byte;
-      r.end = r.next + cinfo->src->bytes_in_buffer;
+    int c;
+    if (cinfo->unread_marker != 0) {
+      c = -1;
+    } else if (r.end - r.next >= 2 && r.next[0] != 0xFF) {
+      c = *r.next++;
+    } else if (r.end - r.next >= 2 && r.next[1] == 0) {
+      c = 0xFF;
+      r.next += 2;
     } else {
+      c = ck_source_data_byte(cinfo, &r);
+    }
+    if (c < 0) {
+      c = 0;
       r.padding += 8;
     }
     r.buffer |= (uint64_t)c << (56 - r.count);
