@@ -30,11 +30,12 @@ typedef struct {
 
 // Codes of up to this many bits decode with one lookup.
 #define CK_LOOKAHEAD 11
-// The skip table reads this many bits: as many whole AC symbols (code and value bits) as fit.
-#define CK_SKIP_BITS 13
-// A skip-table entry: bits used (low 6 bits, so that a shift by the entry needs no mask on x86-64), coefficient
-// positions advanced (6 bits), and whether an end of block ends them. CK_SKIP_NONE (nothing fits) advances 63, so
-// that one comparison (k + advance > 63) sends it to the one-symbol path.
+// The skip table reads this many bits: every AC symbol whose code lies in them (the last one's value bits may go
+// past them, as skipping needs only their count).
+#define CK_SKIP_BITS 12
+// A skip-table entry: bits used (the low 6 bits, so that a shift by the whole entry needs no mask on x86-64: see
+// CK_SKIP_SHIFT), coefficient positions advanced (6 bits), and whether an end of block ends them. CK_SKIP_NONE
+// (no code fits) advances 63, so that one comparison (k + advance > 63) sends it to the one-symbol path.
 #define CK_SKIP_USED(e) ((e) & 63u)
 #define CK_SKIP_ADVANCE(e) (((e) >> 6) & 63u)
 #define CK_SKIP_END_OF_BLOCK 0x1000u
@@ -59,9 +60,19 @@ typedef struct {
   uint16_t skip[1 << CK_SKIP_BITS];  // see CK_SKIP_*
 } ck_ac_code;
 
+// A DC table with the differences themselves: for each CK_DC_BITS-bit window whose code and value bits fit in it,
+// (difference << 8) | bits used; 0 when they do not fit.
+#define CK_DC_BITS 11
+_Static_assert(CK_SKIP_BITS >= CK_LOOKAHEAD && CK_DC_BITS >= CK_LOOKAHEAD, "windows are read through the lookup");
+_Static_assert(2 * (CK_SKIP_BITS + 15) <= 56, "two skip lookups per refill");
+typedef struct {
+  ck_huffman_code code;
+  int32_t differences[1 << CK_DC_BITS];
+} ck_dc_code;
+
 // What the decoder does with one block of the MCU.
 typedef struct {
-  const ck_huffman_code *dc;
+  const ck_dc_code *dc;
   const ck_ac_code *ac;
   int component;  // index in cur_comp_info
   int decode_ac;  // 1: the IDCT reads AC coefficients, so they are decoded into the block; 0: they are skipped
@@ -87,7 +98,7 @@ typedef struct {
   ck_block_plan plan[D_MAX_BLOCKS_IN_MCU];
   int dc_built[NUM_HUFF_TBLS];
   int ac_built[NUM_HUFF_TBLS];
-  ck_huffman_code dc_codes[NUM_HUFF_TBLS];
+  ck_dc_code dc_codes[NUM_HUFF_TBLS];
   ck_ac_code ac_codes[NUM_HUFF_TBLS];
 } ck_ac_skipping_decoder;
 
@@ -189,6 +200,14 @@ static __attribute__((noinline)) void ck_refill_slow(j_decompress_ptr cinfo, ck_
 
 #define CK_DROP(r, n) ((r).buffer <<= (n), (r).count -= (n))
 
+// buffer <<= the bits a skip-table entry used. x86-64's shift takes its count mod 64 from CL, so the entry itself can
+// be the count (its used bits are the low 6): that keeps a mask off the decoding loop's critical path.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CK_SKIP_SHIFT(buffer, e) __asm__("shlq %%cl, %0" : "+r"(buffer) : "c"(e))
+#else
+#define CK_SKIP_SHIFT(buffer, e) ((buffer) <<= CK_SKIP_USED(e))
+#endif
+
 // A code longer than CK_LOOKAHEAD bits: (symbol | length << 8). Like libjpeg, a code that is not one of 16 bits or
 // fewer reads 17 bits and gives symbol 0.
 static __attribute__((noinline)) int ck_decode_long(j_decompress_ptr cinfo, const ck_huffman_code *code,
@@ -241,17 +260,31 @@ static void ck_build_code(ck_huffman_code *code, const JHUFF_TBL *table) {
   code->valoffset[17] = 0;
 }
 
-// For each CK_SKIP_BITS-bit window: how many bits the whole AC symbols at its start take, how far they move the
-// coefficient position, and whether they end with an end of block.
+static void ck_build_differences(ck_dc_code *dc) {
+  for (uint32_t window = 0; window < (1u << CK_DC_BITS); window++) {
+    unsigned int e = dc->code.lookup[window >> (CK_DC_BITS - CK_LOOKAHEAD)];
+    unsigned int length = e & 31, size = (e >> 5) & 15;
+    int32_t entry = 0;
+    if (e != 0 && length + size <= CK_DC_BITS) {
+      int difference = 0;
+      if (size != 0) difference = ck_extend((uint64_t)window << (64 - CK_DC_BITS + length), (int)size);
+      entry = (int32_t)((uint32_t)difference << 8) | (int32_t)(length + size);
+    }
+    dc->differences[window] = entry;
+  }
+}
+
+// For each CK_SKIP_BITS-bit window: how many bits the AC symbols whose codes lie in it take (value bits included,
+// up to CK_SKIP_BITS + 15), how far they move the coefficient position, and whether they end with an end of block.
 static void ck_build_skip(ck_ac_code *ac) {
   for (uint32_t window = 0; window < (1u << CK_SKIP_BITS); window++) {
     unsigned int used = 0, advance = 0, symbols = 0, end_of_block = 0;
-    for (;;) {
+    while (used < CK_SKIP_BITS) {
       uint32_t rest = (window << used) & ((1u << CK_SKIP_BITS) - 1);  // the unused bits, at the top
       unsigned int e = ac->code.lookup[rest >> (CK_SKIP_BITS - CK_LOOKAHEAD)];
       if (e == 0) break;
       unsigned int length = e & 31, symbol = e >> 5, size = symbol & 15, run = symbol >> 4;
-      if (used + length + size > CK_SKIP_BITS) break;
+      if (used + length > CK_SKIP_BITS) break;
       if (size == 0 && run != 15) {
         used += length;
         symbols++;
@@ -264,7 +297,8 @@ static void ck_build_skip(ck_ac_code *ac) {
       advance += step;
       symbols++;
     }
-    ac->skip[window] = symbols == 0 ? (uint16_t)CK_SKIP_NONE : (uint16_t)(used | advance << 6 | (end_of_block ? CK_SKIP_END_OF_BLOCK : 0));
+    unsigned int entry = used | advance << 6 | (end_of_block ? CK_SKIP_END_OF_BLOCK : 0);
+    ac->skip[window] = (uint16_t)(symbols == 0 ? CK_SKIP_NONE : entry);
   }
 }
 
@@ -320,14 +354,20 @@ static boolean ck_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
     for (int b = 0; b < d->blocks; b++) {
       const ck_block_plan *plan = &d->plan[b];
       JCOEF *block = MCU_data != NULL ? MCU_data[b][0] : NULL;
-      CK_REFILL(r);
+      if (r.count < 32) CK_REFILL(r);
       int size;
-      CK_DECODE(r, plan->dc, size);
-      size &= 15;  // libjpeg refuses DC tables with larger symbols; this keeps the shifts defined regardless
       int difference = 0;
-      if (size != 0) {
-        difference = ck_extend(r.buffer, size);
-        CK_DROP(r, size);
+      int32_t known = plan->dc->differences[r.buffer >> (64 - CK_DC_BITS)];
+      if (CK_LIKELY(known != 0)) {
+        CK_DROP(r, known & 0xFF);
+        difference = known >> 8;
+      } else {
+        CK_DECODE(r, &plan->dc->code, size);
+        size &= 15;  // libjpeg refuses DC tables with larger symbols; this keeps the shifts defined regardless
+        if (size != 0) {
+          difference = ck_extend(r.buffer, size);
+          CK_DROP(r, size);
+        }
       }
       // Unsigned, as libjpeg's sum wraps on data that keeps adding ±2047.
       int dc = (int)((unsigned int)d->last_dc[plan->component] + (unsigned int)difference);
@@ -354,8 +394,8 @@ static boolean ck_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
         continue;
       }
 
-      // Skip the AC symbols, up to four table lookups of CK_SKIP_BITS per refill; a symbol that does not fit in
-      // one lookup, or whose run may reach the end of the block, is decoded on its own.
+      // Skip the AC symbols, two table lookups per refill (each takes at most CK_SKIP_BITS + 15 bits); a symbol
+      // whose code does not fit in one lookup, or whose run may reach the end of the block, is decoded on its own.
       const uint16_t *skip = plan->ac->skip;
       unsigned int k = 1;
       for (;;) {
@@ -365,12 +405,11 @@ static boolean ck_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
     unsigned int e_ = skip[r.buffer >> (64 - CK_SKIP_BITS)];              \
     unsigned int advance_ = CK_SKIP_ADVANCE(e_);                          \
     if (CK_UNLIKELY(k + advance_ > 63)) goto one_symbol;                  \
-    CK_DROP(r, CK_SKIP_USED(e_));                                         \
+    CK_SKIP_SHIFT(r.buffer, e_);                                          \
+    r.count -= (int)CK_SKIP_USED(e_);                                     \
     k += advance_;                                                        \
     if (e_ & CK_SKIP_END_OF_BLOCK) goto block_done;                       \
   }
-        CK_SKIP_ROUND()
-        CK_SKIP_ROUND()
         CK_SKIP_ROUND()
         CK_SKIP_ROUND()
 #undef CK_SKIP_ROUND
@@ -423,7 +462,8 @@ static void ck_start_pass(j_decompress_ptr cinfo) {
     if (ac_table < 0 || ac_table >= NUM_HUFF_TBLS || cinfo->ac_huff_tbl_ptrs[ac_table] == NULL)
       ERREXIT1(cinfo, JERR_NO_HUFF_TABLE, ac_table);
     if (!d->dc_built[dc_table]) {
-      ck_build_code(&d->dc_codes[dc_table], cinfo->dc_huff_tbl_ptrs[dc_table]);
+      ck_build_code(&d->dc_codes[dc_table].code, cinfo->dc_huff_tbl_ptrs[dc_table]);
+      ck_build_differences(&d->dc_codes[dc_table]);
       d->dc_built[dc_table] = 1;
     }
     if (!d->ac_built[ac_table]) {
