@@ -61,9 +61,10 @@ extension ImagePipeline {
         -> any ImageRowDecoder
     {
         if let predecoded = source.predecoded, predecoded.scale == scale.rawValue { return predecoded.decoder() }
-        let options = DecodeOptions(
+        var options = DecodeOptions(
             limits: limits, strict: strict, jpegScale: scale,
             jpegEarlyStop: earlyStop ?? (scale == .eighth && fastThumbnailDecode ? .dcOnly : .exact))
+        options.jpegLibjpegEntropy = libjpegEntropy
         return try mappingErrors { try ImageCodec.makeDecoder(input: source.input(), options: options) }
     }
 

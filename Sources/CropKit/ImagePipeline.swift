@@ -54,6 +54,9 @@ public struct ImagePipeline: Sendable {
     public var fastThumbnailDecode: Bool
     /// The most threads one run uses; 0 for one per core.
     public var maxThreads: Int
+    /// Read sequential JPEGs at 1/8 with libjpeg's own Huffman decoder instead of CropKit's AC-skipping one (the same
+    /// pixels, slower); for benchmarks and comparisons.
+    package var libjpegEntropy = false
 
     /// Creates a pipeline; every argument has the default described on its property.
     public init(

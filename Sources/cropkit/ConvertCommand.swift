@@ -32,10 +32,14 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Progressive JPEG at --scale 8: stop reading once the output is final (exact), after the DC scans (dc), or never (off).")
     var earlyStop: EarlyStopChoice = .exact
 
+    @Flag(help: .hidden)  // Benchmarks/eighth.sh: libjpeg's Huffman decoder instead of CropKit's AC-skipping one
+    var libjpegEntropy = false
+
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let pipeline = common.pipeline(threads: 1)
+        var pipeline = common.pipeline(threads: 1)
+        pipeline.libjpegEntropy = libjpegEntropy
         let sink = ImageSink.file(output, options: common.saveOptions)
         try runSingleFile("convert", FileJob(input: input, output: output), options: common) {
             Written(try pipeline.transcode(.file(input), scale: scale.value, earlyStop: earlyStop.value, to: sink))
