@@ -234,7 +234,9 @@ static __attribute__((noinline)) int ck_decode_long(j_decompress_ptr cinfo, cons
     }                                                                            \
   } while (0)
 
-static void ck_build_code(ck_huffman_code *code, const JHUFF_TBL *table) {
+// libjpeg has checked the table (jpeg_make_d_derived_tbl refuses one whose codes overflow their lengths) before
+// this runs; the bounds are checked again so that no table can write outside `lookup`.
+static void ck_build_code(j_decompress_ptr cinfo, ck_huffman_code *code, const JHUFF_TBL *table) {
   memset(code->lookup, 0, sizeof code->lookup);
   memcpy(code->values, table->huffval, sizeof code->values);
   int32_t next_code = 0;
@@ -248,6 +250,7 @@ static void ck_build_code(ck_huffman_code *code, const JHUFF_TBL *table) {
       code->valoffset[length] = index - next_code;
       code->maxcode[length] = next_code + n - 1;
       for (int i = 0; i < n; i++, index++, next_code++) {
+        if (next_code >= (1 << length)) ERREXIT(cinfo, JERR_BAD_HUFF_TABLE);
         if (length > CK_LOOKAHEAD) continue;
         int spare = CK_LOOKAHEAD - length;
         uint16_t entry = (uint16_t)(table->huffval[index & 0xFF] << 5 | length);
@@ -462,12 +465,12 @@ static void ck_start_pass(j_decompress_ptr cinfo) {
     if (ac_table < 0 || ac_table >= NUM_HUFF_TBLS || cinfo->ac_huff_tbl_ptrs[ac_table] == NULL)
       ERREXIT1(cinfo, JERR_NO_HUFF_TABLE, ac_table);
     if (!d->dc_built[dc_table]) {
-      ck_build_code(&d->dc_codes[dc_table].code, cinfo->dc_huff_tbl_ptrs[dc_table]);
+      ck_build_code(cinfo, &d->dc_codes[dc_table].code, cinfo->dc_huff_tbl_ptrs[dc_table]);
       ck_build_differences(&d->dc_codes[dc_table]);
       d->dc_built[dc_table] = 1;
     }
     if (!d->ac_built[ac_table]) {
-      ck_build_code(&d->ac_codes[ac_table].code, cinfo->ac_huff_tbl_ptrs[ac_table]);
+      ck_build_code(cinfo, &d->ac_codes[ac_table].code, cinfo->ac_huff_tbl_ptrs[ac_table]);
       ck_build_skip(&d->ac_codes[ac_table]);
       d->ac_built[ac_table] = 1;
     }

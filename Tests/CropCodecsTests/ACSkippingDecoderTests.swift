@@ -65,6 +65,21 @@ struct ACSkippingDecoderTests {
         #expect(decoder.warnings.isEmpty)
     }
 
+    @Test("every sequential JPEG fixture (camera EXIF samples, Adobe CMYK, restart markers) decodes byte-identically at 1/8 in both modes")
+    func fixtures() throws {
+        let names = ["cmyk-adobe.jpg", "exif/leica-orient8-ii.jpg", "sequential/r420.jpg"]
+            + (0...8).map { "exif/landscape-\($0)-mm.jpg" }
+        for name in names {
+            let data = try Fixtures.bytes(name)
+            for stop in [JPEGEarlyStop.exact, .off] {
+                let (reference, _) = try Self.decode(data, stop, libjpeg: true)
+                let (fast, decoder) = try Self.decode(data, stop, libjpeg: false)
+                #expect(decoder.acSkipped, "\(name)")
+                #expect(fast == reference, "\(name) \(stop)")
+            }
+        }
+    }
+
     @Test("only 1/8 of a single-scan sequential file uses it; other scales and progressive files keep libjpeg's decoder")
     func whereItApplies() throws {
         let image = try TestImages.smooth(width: 120, height: 90, seed: 3)
