@@ -1,10 +1,9 @@
-# Sourced by the service benchmarks: builds `cropkit` the way docs/deploy.md installs it (release, with the Swift
-# runtime and Foundation linked statically, in its own build folder .build-static/) and sets $cropkit to it.
-# CROPKIT_BUILD=dynamic measures the default release build instead.
+# Sourced by the service benchmarks: builds `cropkit` the way docs/deploy.md installs it (deploy/build-static.sh:
+# release, the Swift runtime and Foundation linked statically, in its own build folder .build-static/) and sets
+# $cropkit to it. CROPKIT_BUILD=dynamic measures the default release build instead.
 if [ "${CROPKIT_BUILD:-static}" = dynamic ]; then
-  deploy_build=(swift build -c release)
+  swift build -c release --product cropkit >/dev/null
+  cropkit="$(swift build -c release --show-bin-path)/cropkit"
 else
-  deploy_build=(swift build -c release --static-swift-stdlib --scratch-path .build-static)
+  cropkit="$(deploy/build-static.sh 2>/dev/null)"
 fi
-"${deploy_build[@]}" --product cropkit >/dev/null
-cropkit="$("${deploy_build[@]}" --show-bin-path)/cropkit"
