@@ -1,7 +1,11 @@
 import CropGeometry
 import CropPixels
 
-/// How far a progressive JPEG decoded at 1/8 may skip its later scans.
+/// How far a progressive JPEG decoded at 1/8 may skip its later scans, and which AC coefficients of a sequential one
+/// may go undecoded.
+///
+/// A sequential JPEG at 1/8 is always read whole, by an entropy decoder that skips the AC coefficients the scaled
+/// IDCT never reads (every component's with ``dcOnly``, only those libjpeg would not read otherwise).
 public enum JPEGEarlyStop: String, CaseIterable, Hashable, Sendable {
     /// Read every scan.
     case off
