@@ -153,7 +153,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .timedOut(let seconds): "processing took longer than \(seconds) s; try again shortly"
         case .originFailed(let url, let reason): "the origin failed for \(url): \(reason)"
         case .originTimedOut(let url, let seconds): "the origin did not deliver \(url) within \(seconds) s"
-        case .autoStraightenUnsure(let e) where e.lines == 0:
+        case .autoStraightenUnsure(let e) where e.foundNothing:
             "auto straighten found \(e.unsureText); the angle is unchanged"
         case .autoStraightenUnsure(let e):
             "auto straighten is not sure (\(e.unsureText)); the angle is unchanged"

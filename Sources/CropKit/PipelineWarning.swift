@@ -16,10 +16,10 @@ public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {
             "crop \(requested) reaches outside the \(PixelSize(validWidth: Int(picture.width), height: Int(picture.height))) "
                 + "picture; clipped to \(clipped)"
         case .autoStraightenNotApplied(let estimate, let minimum):
-            estimate.lines == 0
+            estimate.lines == 0 && estimate.measure == .lines
                 ? "auto-straighten found no near-level or near-upright lines; the picture is left as it is"
                 : "auto-straighten is not sure (confidence \(Self.twoPlaces(estimate.confidence)) < "
-                    + "\(Self.twoPlaces(minimum)): \(estimate.lines) lines suggest \(Self.twoPlaces(estimate.angle))°); "
+                    + "\(Self.twoPlaces(minimum)): \(estimate.evidence) suggest \(Self.twoPlaces(estimate.angle))°); "
                     + "the picture is left as it is"
         }
     }

@@ -25,13 +25,13 @@ extension RenderReport {
         return !warnings.contains { if case .autoStraightenNotApplied = $0 { true } else { false } }
     }
 
-    /// `angle=3.24; confidence=0.71; lines=26; applied=1`: what an automatic straighten measured (angle in degrees
-    /// counter-clockwise) and whether it was applied, as the services' `CropKit-Straighten` header states it; `nil`
-    /// without one.
+    /// `angle=3.24; confidence=0.71; lines=26; measure=lines; applied=1`: what an automatic straighten measured (angle
+    /// in degrees counter-clockwise, and from what: `lines` or `projection`, see `StraightenEstimate.Measure`) and
+    /// whether it was applied, as the services' `CropKit-Straighten` header states it; `nil` without one.
     public var autoStraightenSummary: String? {
         guard let estimate = autoStraighten, let applied = autoStraightenApplied else { return nil }
         func places(_ x: Double) -> String { String(format: "%.2f", x) }
         return "angle=\(places(estimate.angle)); confidence=\(places(estimate.confidence)); lines=\(estimate.lines); "
-            + "applied=\(applied ? 1 : 0)"
+            + "measure=\(estimate.measure.rawValue); applied=\(applied ? 1 : 0)"
     }
 }

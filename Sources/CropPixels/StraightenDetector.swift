@@ -27,6 +27,12 @@ import Musl
 ///    refined from its inliers' residuals.
 /// 3. **Confidence** grows with the agreeing weight (``StraightenEstimate/confidence``). A flat lay, a close-up of a
 ///    face or a blurred background has few long lines, so its estimate is not applied.
+/// 4. **Structures that are not edges.** When the lines give a confidence below 0.3, the projection profile is
+///    asked (`ProjectionTilt`): the direction along which the strongest gradients project most sharply, with a
+///    confidence from how far that peak stands above the other directions. A chain hanging in front of a wall has no
+///    straight edge (its links zig-zag) yet levels to a tenth of a degree this way; a flat lay or a reef has no
+///    such peak and stays unsure. It is not asked otherwise, because it follows the dominant direction whatever it
+///    is: on a building shot from below it would follow the converging façade.
 ///
 /// The result is deterministic. What it cannot know: lines that are tilted in the world (a roof, a car's bonnet in
 /// perspective) count like true ones, so a picture dominated by them is levelled to them.
@@ -76,8 +82,22 @@ public enum StraightenDetector {
                     x: c.x * k - centre.x, y: c.y * k - centre.y))
             }
         }
-        return TiltConsensus(lines: AxisLine.joined(lines, within: 3 * Double(base)), side: side).best()
+        let fromLines = TiltConsensus(lines: AxisLine.joined(lines, within: 3 * Double(base)), side: side).best()
+        guard fromLines.confidence < projectionBelow, let projection = ProjectionTilt.estimate(plane) else {
+            return fromLines
+        }
+        let p = projection.prominence
+        let confidence = (p - 1) / (p - 1 + halfConfidenceProminence - 1)
+        // The lines' own (unsure) estimate stands unless the profile is surer.
+        guard confidence > fromLines.confidence else { return fromLines }
+        return StraightenEstimate(
+            angle: projection.angle, confidence: confidence, support: p, lines: 0, measure: .projection)
     }
+
+    /// Below this confidence from lines, the projection profile is asked (``ProjectionTilt``).
+    static let projectionBelow = 0.3
+    /// The projection profile's peak over its median at which its confidence is one half.
+    static let halfConfidenceProminence = 4.5
 }
 
 /// A near-horizontal or near-vertical line as the consensus reads it: its tilt from the axis (degrees, clockwise),

@@ -66,7 +66,7 @@ struct AnalyzeCommand: ParsableCommand {
         } else {
             print("\(input): \(Console.size(shown))")
             print("  straighten: \(Console.degrees(straighten.angle)), confidence \(Console.fraction(straighten.confidence)) "
-                + "(\(straighten.lines) lines agree); "
+                + "(\(straighten.evidence) agree); "
                 + (straighten.isConfident() ? "--straighten auto applies it" : "not sure: --straighten auto leaves it"))
             for proposal in proposals {
                 let r = proposal.rect
@@ -89,6 +89,7 @@ struct AnalyzeCommand: ParsableCommand {
             var angle: Double
             var confidence: Double
             var lines: Int
+            var measure: String
             var applied: Bool
             var recipe: Recipe
         }
@@ -110,7 +111,8 @@ struct AnalyzeCommand: ParsableCommand {
             file: input, width: shown.width, height: shown.height, aspect: aspect.description,
             straighten: Straighten(
                 angle: (estimate.angle * 1000).rounded() / 1000, confidence: (estimate.confidence * 1000).rounded() / 1000,
-                lines: estimate.lines, applied: estimate.isConfident(), recipe: levelled.recipe),
+                lines: estimate.lines, measure: estimate.measure.rawValue, applied: estimate.isConfident(),
+                recipe: levelled.recipe),
             proposals: proposals.map {
                 Proposal(
                     measure: $0.measure.rawValue, rect: [$0.rect.minX, $0.rect.minY, $0.rect.width, $0.rect.height],

@@ -25,7 +25,7 @@ struct Written: Sendable {
         let report = file.report
         var notes: [String] = []
         if let estimate = report.autoStraighten, report.autoStraightenApplied == true {
-            notes.append("straightened \(Console.degrees(estimate.angle)) automatically (\(estimate.lines) lines agree, "
+            notes.append("straightened \(Console.degrees(estimate.angle)) automatically (\(estimate.evidence) agree, "
                 + "confidence \(Console.fraction(estimate.confidence)))")
         }
         self.init(

@@ -14,6 +14,7 @@ import Testing
 /// (the Grande Arche and the car, whose strongest lines are tilted by perspective, do not meet it). The waterfall is
 /// held to more than the 0.3° median and 0.8° worst: with each line refitted to its edge's sub-pixel
 /// positions its eight turns measure a median 0.12° and a worst 0.20° off (before: 0.30° and one turn not applied).
+/// The hanging chain has no straight edge at all; the projection profile levels it (median 0.12°, worst 0.17°).
 @Suite("Auto-straighten on turned photos")
 struct AutoStraightenPhotoTests {
     static let angles: [Double] = [-12, -7.5, -3, 0, 1.5, 4.5, 9, 12]
@@ -44,11 +45,15 @@ struct AutoStraightenPhotoTests {
         #expect(median <= 0.2 && errors.last! <= 0.3, "\(Self.summary(rows))")
     }
 
-    @Test("the hanging chain is never levelled to a wrong angle: any estimate applied is within 0.8° of the turn")
-    func neverConfidentlyWrong() throws {
+    @Test("the hanging chain, which has no straight edge, is levelled by its projection profile: all 8 turns applied, median error ≤ 0.2°, worst ≤ 0.3°")
+    func chain() throws {
         let rows = try Self.measure("leica")
-        let wrong = rows.filter { $0.estimate.isConfident() && abs($0.estimate.angle - $0.turn) > 0.8 }
-        #expect(wrong.isEmpty, "leica: \(Self.summary(rows))")
+        // The truth is the turn plus the chain's own lean in the photo, +0.1° (its centre line fitted at full
+        // resolution; Benchmarks/straighten.sh).
+        let errors = rows.map { abs($0.estimate.angle - ($0.turn + 0.1)) }.sorted()
+        #expect(rows.allSatisfy { $0.estimate.isConfident() && $0.estimate.measure == .projection }, "\(Self.summary(rows))")
+        let median = (errors[3] + errors[4]) / 2
+        #expect(median <= 0.2 && errors.last! <= 0.3, "leica: \(Self.summary(rows))")
     }
 
     @Test("no dominant lines: low confidence, angle left at 0", arguments: ["prachi", "clownfish"])
