@@ -268,13 +268,20 @@ public struct ImageService: Sendable {
 
     /// `work`'s result, or `EditorError.timedOut(seconds:)` after `seconds`; the work itself runs on to its end
     /// (it keeps its slot until then, so a timed-out request still counts against the concurrency limit).
-    static func withTimeout<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable () async throws -> T)
-        async throws -> T
-    {
+    ///
+    /// The deadline holds whatever the scheduler does: work that finishes after it also answers `timedOut`, even
+    /// when the timer task had no thread to run on in time (a busy cooperative pool).
+    static func withTimeout<T: Sendable, C: Clock<Duration>>(
+        _ seconds: Double, clock: C = ContinuousClock(), _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let race = Race<T>()
-        Task { await race.finish(Result { try await work() }) }
+        let deadline = clock.now.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
+        Task {
+            let result = await Result { try await work() }
+            await race.finish(clock.now > deadline ? .failure(EditorError.timedOut(seconds: seconds)) : result)
+        }
         let timer = Task {
-            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            try? await clock.sleep(until: deadline, tolerance: nil)
             await race.finish(.failure(EditorError.timedOut(seconds: seconds)))
         }
         let result = await race.result()

@@ -305,6 +305,18 @@ struct ImageServiceTests {
         #expect(late.status == .serviceUnavailable && problem(late.body) == "timedOut", "\(message(late.body))")
     }
 
+    @Test("the processing deadline holds even when the timer never gets to run; work inside it is answered")
+    func deadlineWithoutTimer() async throws {
+        // A clock whose sleeps never end stands for a timer task that finds no thread: work that ends past the
+        // deadline is still timed out, and work that ends before it is answered.
+        let clock = StalledClock()
+        await #expect(throws: EditorError.timedOut(seconds: 1)) {
+            try await ImageService.withTimeout(1, clock: clock) { clock.advance(by: .seconds(2)); return 1 }
+        }
+        #expect(try await ImageService.withTimeout(1, clock: clock) { clock.advance(by: .milliseconds(500)); return 7 } == 7)
+        #expect(try await ImageService.withTimeout(30) { 7 } == 7)
+    }
+
     @Test("/metrics counts requests by route and status, stage times, bytes and 304s in Prometheus text")
     func metrics() async throws {
         let service = try ServedFolder.service()
