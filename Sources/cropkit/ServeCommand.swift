@@ -138,6 +138,7 @@ struct ServeCommand: ParsableCommand {
                 reach this port can make the server resize anything under \(configuration.root.root). Development only.
                 """)
         }
+        LargeBlockRelease.enable()
         let service = ImageService(configuration: configuration)
         let host = self.host, port = self.port, root = configuration.root.root
         var logger = Logger(label: "cropkit.serve")
