@@ -15,19 +15,24 @@ import Musl
 ///    its straight edges on block means of that plane at about 512 pixels and at half of that (where soft or broken
 ///    edges, like a blurred brick wall, join up). Each segment is then refitted to its edge's sub-pixel positions on
 ///    the 1024-pixel plane (`SubpixelEdgeFit`): the pixel region it was found as gives its direction only to a few
-///    tenths of a degree, the edge itself to a few hundredths. Segments within ±15.5° of horizontal or vertical are
-///    kept, and collinear ones are joined into lines (within 1° and 3 pixels at 512). Each line weighs its length, in
-///    multiples of the picture's longer side, to the power 1.5, so a horizon across the frame outweighs a handful of
-///    short edges that happen to agree; a vertical line weighs twice that.
+///    tenths of a degree, the edge itself to a few hundredths. Segments within ±15.5° of horizontal are kept, and
+///    vertical ones within ±35° (verticals converging on a near vanishing point lean that far in a level picture).
+///    Collinear ones are joined into lines (within 1° and 3 pixels at 512). Each line weighs its length, in multiples
+///    of the picture's longer side, to the power 1.5, so a horizon across the frame outweighs a handful of short
+///    edges that happen to agree; a vertical line weighs twice that. A line also counts less the more its edge
+///    wanders from it (`straightness(medianResidual:)`): a horizon or a building's edge lies within a few tenths of
+///    a pixel of its line, the edge of a waterfall or a cliff does not.
 /// 2. **Consensus.** Every candidate angle `r` in ±``maximumAngle`` is scored by the weight of the lines it
 ///    explains, each through a Gaussian of σ = 0.3° on its residual. Horizontal lines must run at `r` (letting them
 ///    converge too lets hills and clouds explain any angle). Vertical ones may converge on a vanishing point in
 ///    direction `r` from the centre, at any distance down to 1.25 times the longer side (a building shot from
-///    below): a camera's roll is the direction of the vertical vanishing point whatever its pitch. The best angle is
-///    refined from its inliers' residuals.
+///    below): a camera's roll is the direction of the vertical vanishing point whatever its pitch. A vanishing point
+///    takes two verticals apart to fix (the pieces of one edge fit one in any direction), so converging verticals
+///    count in proportion to how far apart they cross the centre's horizontal, fully from a spread of 0.2 longer
+///    sides. The best angle is refined from its inliers' residuals.
 /// 3. **Confidence** grows with the agreeing weight (``StraightenEstimate/confidence``). A flat lay, a close-up of a
 ///    face or a blurred background has few long lines, so its estimate is not applied.
-/// 4. **Structures that are not edges.** When the lines give a confidence below 0.3, the projection profile is
+/// 4. **Structures that are not edges.** When the lines give a confidence below 0.42, the projection profile is
 ///    asked (`ProjectionTilt`): the direction along which the strongest gradients project most sharply, with a
 ///    confidence from how far that peak stands above the other directions. A chain hanging in front of a wall has no
 ///    straight edge (its links zig-zag) yet levels to a tenth of a degree this way; a flat lay or a reef has no
@@ -73,13 +78,14 @@ public enum StraightenDetector {
             for found in detector.segments(in: scaled) {
                 // Each segment's direction is then measured on the full plane; one with no edge across most of
                 // its length is dropped.
-                guard let segment = fit.refit(found, factor: factor) else { continue }
+                guard let (segment, residual) = fit.refitEdge(found, factor: factor) else { continue }
                 let (tilt, vertical) = segment.tiltFromAxis
-                guard abs(tilt) <= maximumAngle + 0.5 else { continue }
+                guard abs(tilt) <= (vertical ? steepestVertical : maximumAngle + 0.5) else { continue }
                 let c = segment.center, k = Double(factor)
                 lines.append(AxisLine(
                     tilt: tilt, isVertical: vertical, length: segment.length * k / side,
-                    x: c.x * k - centre.x, y: c.y * k - centre.y))
+                    x: c.x * k - centre.x, y: c.y * k - centre.y,
+                    straightness: Self.straightness(medianResidual: residual)))
             }
         }
         let fromLines = TiltConsensus(lines: AxisLine.joined(lines, within: 3 * Double(base)), side: side).best()
@@ -94,8 +100,23 @@ public enum StraightenDetector {
             angle: projection.angle, confidence: confidence, support: p, lines: 0, measure: .projection)
     }
 
+    /// The steepest vertical line kept, degrees from vertical: verticals converging on a near vanishing point (a
+    /// building shot from below) lean by up to this much even when the camera is level.
+    static let steepestVertical = 35.0
+
+    /// How much a line counts by how far (median, plane pixels) its edge's points lie from it: fully up to
+    /// ``straightResidual``, half at twice that, a tenth at four times that. A horizon, a building's edge or a door
+    /// frame lies within a few tenths of a pixel of its line; the edge of a waterfall, a cliff or a cloud wanders.
+    static func straightness(medianResidual m: Double) -> Double {
+        let excess = Swift.max(0, m - straightResidual) / straightResidual
+        return 1 / (1 + excess * excess)
+    }
+
+    /// The median residual up to which a line counts in full, plane pixels.
+    static let straightResidual = 0.5
+
     /// Below this confidence from lines, the projection profile is asked (``ProjectionTilt``).
-    static let projectionBelow = 0.3
+    static let projectionBelow = 0.42
     /// The projection profile's peak over its median at which its confidence is one half.
     static let halfConfidenceProminence = 4.5
 }
@@ -109,10 +130,13 @@ struct AxisLine {
     var length: Double
     var x: Double
     var y: Double
+    var straightness: Double = 1
 
     /// The line's weight in the consensus: its length to the power 1.5, so one edge straight across the picture (a
     /// horizon) outweighs several short ones that happen to agree (cloud edges, texture); twice that for a vertical.
-    var weight: Double { length * length.squareRoot() * (isVertical ? TiltConsensus.verticalWeight : 1) }
+    var weight: Double {
+        length * length.squareRoot() * straightness * (isVertical ? TiltConsensus.verticalWeight : 1)
+    }
 
     /// `segments` with collinear pieces joined into lines, longest first: a segment within 1° of a line's tilt whose
     /// midpoint lies within `distance` pixels of it (a horizon broken by a tree, the same edge found at both scales)
@@ -134,6 +158,7 @@ struct AxisLine {
             lines[i].tilt = (lines[i].tilt * a + segment.tilt * b) / total
             lines[i].x = (lines[i].x * a + segment.x * b) / total
             lines[i].y = (lines[i].y * a + segment.y * b) / total
+            lines[i].straightness = (lines[i].straightness * a + segment.straightness * b) / total
             lines[i].length = total
         }
         return lines
@@ -147,11 +172,14 @@ struct TiltConsensus {
     /// The residual kernel's width, degrees.
     static let sigma = 0.3
     /// The support at which the confidence is one half.
-    static let halfConfidenceSupport = 1.6
+    static let halfConfidenceSupport = 0.95
     /// How much more a vertical line counts than a horizontal one as long: the vertical vanishing point gives the
     /// camera's roll whatever its pitch and yaw, while a horizontal edge not square to the camera (a wall or a car
     /// seen at an angle) is tilted by perspective.
     static let verticalWeight = 2.0
+    /// The spread (standard deviation, in longer sides) of where converging verticals cross the centre's
+    /// horizontal at which they count in full.
+    static let vanishingSpread = 0.2
     /// The inverse distances (in longer sides) of the vertical vanishing points tried; 0 is parallel verticals.
     static let convergences: [Double] = (-16...16).map { Double($0) / 20 }
 
@@ -169,12 +197,27 @@ struct TiltConsensus {
     /// The kernel-weighted support of (`r`, `convergence`).
     func score(r: Double, convergence: Double) -> Double {
         var total = 0.0
+        // The vertical inliers' weight and the first two moments of where they cross the centre's horizontal.
+        var vertical = 0.0, xSum = 0.0, xSquares = 0.0
         for line in lines {
             let residual = line.tilt - predicted(line, r: r, convergence: convergence)
             guard abs(residual) < 4 * Self.sigma else { continue }
-            total += line.weight * exp(-0.5 * (residual / Self.sigma) * (residual / Self.sigma))
+            let k = line.weight * exp(-0.5 * (residual / Self.sigma) * (residual / Self.sigma))
+            guard line.isVertical, convergence != 0 else {
+                total += k
+                continue
+            }
+            let crossing = line.x + line.y * tan(line.tilt * .pi / 180)
+            vertical += k
+            xSum += k * crossing
+            xSquares += k * crossing * crossing
         }
-        return total
+        guard vertical > 0 else { return total }
+        // A vanishing point is fixed by two verticals or more, apart: edges of one line alone fit a vanishing point
+        // in any direction, so their weight counts in proportion to how far apart the inliers cross.
+        let mean = xSum / vertical
+        let spread = (Swift.max(0, xSquares / vertical - mean * mean)).squareRoot()
+        return total + vertical * Swift.min(1, spread / (Self.vanishingSpread * side))
     }
 
     func best() -> StraightenEstimate {

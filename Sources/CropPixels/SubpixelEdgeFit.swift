@@ -35,7 +35,11 @@ struct SubpixelEdgeFit {
 
     /// `segment`, found on this plane shrunk by `factor` (its coordinates), refitted; the result is in the same
     /// shrunk coordinates.
-    func refit(_ segment: LineSegment, factor: Int) -> LineSegment? {
+    func refit(_ segment: LineSegment, factor: Int) -> LineSegment? { refitEdge(segment, factor: factor)?.segment }
+
+    /// `segment` refitted as ``refit(_:factor:)`` does, with the median distance of the edge's positions from the
+    /// fitted line, in plane pixels: a few hundredths for a straight edge, more the more the edge wanders.
+    func refitEdge(_ segment: LineSegment, factor: Int) -> (segment: LineSegment, residual: Double)? {
         let k = Double(factor)
         let p0 = Point(x: segment.start.x * k, y: segment.start.y * k)
         let p1 = Point(x: segment.end.x * k, y: segment.end.y * k)
@@ -92,10 +96,11 @@ struct SubpixelEdgeFit {
         guard points.count >= Swift.max(4, profiles.count / 2), let fit = Self.robustLine(points) else { return nil }
         // s = a + b·t across the segment: move its ends by a and a + b·length along the normal.
         let e0 = fit.a / k, e1 = (fit.a + fit.b * length) / k
-        return LineSegment(
+        let residuals = points.map { abs($0.s - fit.a - fit.b * $0.t) }.sorted()
+        return (LineSegment(
             start: Point(x: segment.start.x + nx * e0, y: segment.start.y + ny * e0),
             end: Point(x: segment.end.x + nx * e1, y: segment.end.y + ny * e1),
-            width: segment.width)
+            width: segment.width), residuals[residuals.count / 2])
     }
 
     /// The weighted least-squares line `s = a + b·t` through `points`, refitted four times without those farther off

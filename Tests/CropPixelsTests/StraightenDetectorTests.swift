@@ -93,6 +93,43 @@ struct StraightenDetectorTests {
         #expect(try StraightenDetector.estimate(flat) == .none)
     }
 
+    @Test("converging verticals count only when they are apart: the pieces of one edge fix no vanishing point")
+    func vanishingPointNeedsSpread() {
+        // Two pieces of one near-vertical edge and a long horizontal at −3.5°. With the vanishing point free, the
+        // pieces fit one below the picture in direction −3.5° as well as upright ones: only their spread across the
+        // picture tells the two apart, and they have none.
+        let side = 1024.0
+        let pieces = [
+            AxisLine(tilt: 1.0, isVertical: true, length: 1.1, x: 182, y: 105),
+            AxisLine(tilt: 0.8, isVertical: true, length: 0.9, x: 173, y: 146),
+        ]
+        let horizon = AxisLine(tilt: -3.5, isVertical: false, length: 1.3, x: -13, y: -361)
+        let consensus = TiltConsensus(lines: pieces + [horizon], side: side)
+        // The vanishing point below, in direction −3.5°, that the pieces point at: 4 px apart where they cross the
+        // centre's horizontal, they add 2% of their weight to the horizon's (their full weight before the rule).
+        let added = consensus.score(r: -3.5, convergence: -0.43) - horizon.weight
+        #expect(added >= 0 && added < 0.03 * (pieces[0].weight + pieces[1].weight), "\(added)")
+        let estimate = consensus.best()
+        #expect(abs(estimate.angle - 0.9) < 0.2, "\(estimate)")
+        // Verticals far apart that meet above the picture (a building shot from below) do fix it: upright at +3°.
+        let building = [-400.0, -150, 150, 400].map { x -> AxisLine in
+            let vp = (x: 1400 * sin(3 * Double.pi / 180), y: -1400 * cos(3 * Double.pi / 180))
+            return AxisLine(tilt: -atan2(x - vp.x, 0 - vp.y) * 180 / .pi, isVertical: true, length: 0.6, x: x, y: 0)
+        }
+        let levelled = TiltConsensus(lines: building + [horizon], side: side).best()
+        #expect(abs(levelled.angle - 3) < 0.1, "\(levelled)")
+    }
+
+    @Test("a line counts fully up to a median residual of 0.5 px, half at 1 px, a tenth at 2 px")
+    func straightness() {
+        #expect(StraightenDetector.straightness(medianResidual: 0) == 1)
+        #expect(StraightenDetector.straightness(medianResidual: 0.5) == 1)
+        #expect(abs(StraightenDetector.straightness(medianResidual: 1) - 0.5) < 1e-12)
+        #expect(abs(StraightenDetector.straightness(medianResidual: 2) - 0.1) < 1e-12)
+        let line = AxisLine(tilt: 0, isVertical: false, length: 1, x: 0, y: 0, straightness: 0.25)
+        #expect(abs(line.weight - 0.25) < 1e-12)
+    }
+
     @Test("log luma: equal ratios give equal steps; shrinking averages blocks")
     func lumaPlane() throws {
         let image = try makeBuffer(width: 4, height: 2, format: PixelFormat(.gray, .eight)) { x, _, _ in

@@ -51,6 +51,34 @@ struct SubpixelEdgeFitTests {
         #expect(failures.isEmpty, "\(failures.count) of 24: \(failures)")
     }
 
+    @Test("the refit measures how far the edge wanders from its line: < 0.1 px when straight, > 1 px when it waves ±2 px")
+    func residual() throws {
+        // A horizontal edge at y = 64 + amplitude · sin(2πx / 80) on a 256-pixel plane, dark below, supersampled.
+        func plane(amplitude: Double) -> LumaPlane {
+            var values = [Float](repeating: 0, count: 256 * 256)
+            for y in 0..<256 {
+                for x in 0..<256 {
+                    var dark = 0
+                    for j in 0..<4 {
+                        for i in 0..<4 {
+                            let px = Double(x) + (Double(i) + 0.5) / 4, py = Double(y) + (Double(j) + 0.5) / 4
+                            if py > 128 + amplitude * sin(2 * .pi * px / 80) { dark += 1 }
+                        }
+                    }
+                    values[y * 256 + x] = Float(200 - 150 * Double(dark) / 16)
+                }
+            }
+            return LumaPlane(width: 256, height: 256, values: values)
+        }
+        let segment = LineSegment(start: Point(x: 4, y: 64), end: Point(x: 124, y: 64), width: 2)
+        let straight = try #require(SubpixelEdgeFit(plane: plane(amplitude: 0)).refitEdge(segment, factor: 2))
+        let wavy = try #require(SubpixelEdgeFit(plane: plane(amplitude: 2)).refitEdge(segment, factor: 2))
+        #expect(straight.residual < 0.1, "\(straight)")
+        // |2 sin| has a median of 2 · sin 45° ≈ 1.41 px.
+        #expect(wavy.residual > 1 && wavy.residual < 1.8, "\(wavy)")
+        #expect(abs(wavy.segment.tiltFromAxis.degrees) < 0.5, "\(wavy)")
+    }
+
     @Test("no fit without an edge across the segment: a ramp along it, or a segment off the plane")
     func noEdgeNoFit() {
         // Brightness rises along x only: nothing changes across a horizontal segment.

@@ -26,6 +26,7 @@ print(cw,ch,($(vipsheader -f width "$tmp/r.v")-cw)//2,($(vipsheader -f height "$
 for a in -12 -7.5 -3 0 1.5 4.5 9 12; do
     turn waterfall "$data/exif-orientation/Landscape_6.jpg" $a
     turn leica "$data/photos/leica-t-4928x3264-orient8.jpg" $a
+    turn samsung "$data/photos/samsung-s7edge-4032x3024.jpg" $a
 done
 for a in -6 0 8; do
     turn prachi "$data/photos/unsplash-prachi-palwe-4000x6000.jpg" $a
