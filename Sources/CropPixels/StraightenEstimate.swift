@@ -8,12 +8,13 @@ public struct StraightenEstimate: Hashable, Sendable, Codable {
     /// `straightenAngle`), within ±``StraightenDetector/maximumAngle``; 0 when nothing was found.
     public var angle: Double
     /// How sure the estimate is, 0…1. From lines: `support / (support + 0.95)`, so 0.5 at a support of 0.95 (about a
-    /// straight horizon across the whole picture, or two long verticals). From the projection
-    /// profile: `(p − 1) / (p − 1 + 3.5)` for a peak `p` times the median, so 0.5 at 4.5.
+    /// straight horizon across the whole picture, or two long verticals). From the projection profile:
+    /// `(p − 1) / (p − 1 + 3.5)` for a peak `p` times the median, so 0.5 at 4.5.
     public var confidence: Double
     /// The weight of the lines that agree with ``angle``: each line's length in multiples of the picture's longer
-    /// side to the power 1.5 (twice that for a vertical), times its straightness and how well it agrees. A line found at both analysis
-    /// scales counts twice as long. For a ``Measure/projection`` estimate, the profile's peak over its median.
+    /// side to the power 1.5 (twice that for a vertical), times its straightness and how well it agrees. A line found
+    /// at both analysis scales counts twice as long. For a ``Measure/projection`` estimate, the profile's peak over
+    /// its median.
     public var support: Double
     /// How many lines agree with ``angle`` (0 for a ``Measure/projection`` estimate).
     public var lines: Int

@@ -15,7 +15,8 @@ import Testing
 /// held to more than the 0.3° median and 0.8° worst: with each line refitted to its edge's sub-pixel
 /// positions, and wandering edges (the waterfall's own) counting less, its eight turns measure a median 0.10° and a
 /// worst 0.26° off. The Grande Arche, shot from below, is levelled by the vanishing point of its converging verticals
-/// (median 0.08°, worst 0.28°). The hanging chain has no straight edge at all; the projection profile levels it (median 0.12°, worst 0.17°).
+/// (median 0.08°, worst 0.28°). The hanging chain has no straight edge at all; the projection profile levels it
+/// (median 0.12°, worst 0.17°).
 @Suite("Auto-straighten on turned photos")
 struct AutoStraightenPhotoTests {
     static let angles: [Double] = [-12, -7.5, -3, 0, 1.5, 4.5, 9, 12]
@@ -34,38 +35,36 @@ struct AutoStraightenPhotoTests {
         }.joined(separator: ", ")
     }
 
+    /// Expects every turn of `name` applied, read from `measure`, with a median error of at most `median` and a
+    /// worst of at most `worst` degrees against the turn plus the photo's own tilt.
+    static func expectLevelled(
+        _ name: String, ownTilt: Double = 0, measure: StraightenEstimate.Measure, median: Double, worst: Double
+    ) throws {
+        let rows = try Self.measure(name)
+        let errors = rows.map { abs($0.estimate.angle - ($0.turn + ownTilt)) }.sorted()
+        #expect(rows.allSatisfy { $0.estimate.isConfident() && $0.estimate.measure == measure },
+                "\(name): \(Self.summary(rows))")
+        let middle = (errors[3] + errors[4]) / 2
+        #expect(middle <= median && errors.last! <= worst, "\(name): \(Self.summary(rows))")
+    }
+
     @Test("the waterfall's horizon: all 8 turns applied, median error ≤ 0.2°, worst ≤ 0.3°")
     func levelled() throws {
-        let rows = try Self.measure("waterfall")
-        let applied = rows.filter { $0.estimate.isConfident() }
-        let errors = applied.map { abs($0.estimate.angle - $0.turn) }.sorted()
-        #expect(applied.count == 8, "\(Self.summary(rows))")
-        guard !errors.isEmpty else { return }
-        let median = errors.count % 2 == 1
-            ? errors[errors.count / 2] : (errors[errors.count / 2 - 1] + errors[errors.count / 2]) / 2
-        #expect(median <= 0.2 && errors.last! <= 0.3, "\(Self.summary(rows))")
+        try Self.expectLevelled("waterfall", measure: .lines, median: 0.2, worst: 0.3)
     }
 
     @Test("the hanging chain, which has no straight edge, is levelled by its projection profile: all 8 turns applied, median error ≤ 0.2°, worst ≤ 0.3°")
     func chain() throws {
-        let rows = try Self.measure("leica")
         // The truth is the turn plus the chain's own lean in the photo, +0.1° (its centre line fitted at full
         // resolution; Benchmarks/straighten.sh).
-        let errors = rows.map { abs($0.estimate.angle - ($0.turn + 0.1)) }.sorted()
-        #expect(rows.allSatisfy { $0.estimate.isConfident() && $0.estimate.measure == .projection }, "\(Self.summary(rows))")
-        let median = (errors[3] + errors[4]) / 2
-        #expect(median <= 0.2 && errors.last! <= 0.3, "leica: \(Self.summary(rows))")
+        try Self.expectLevelled("leica", ownTilt: 0.1, measure: .projection, median: 0.2, worst: 0.3)
     }
 
     @Test("the Grande Arche, shot from below so its verticals converge: all 8 turns applied, median error ≤ 0.2°, worst ≤ 0.4°")
     func convergingVerticals() throws {
-        let rows = try Self.measure("samsung")
         // The truth is the turn plus the phone's own roll, +3.2°: the direction of the vanishing point of the arch's
         // four vertical edges, measured by hand at full resolution (Benchmarks/straighten.sh).
-        let errors = rows.map { abs($0.estimate.angle - ($0.turn + 3.2)) }.sorted()
-        #expect(rows.allSatisfy { $0.estimate.isConfident() && $0.estimate.measure == .lines }, "\(Self.summary(rows))")
-        let median = (errors[3] + errors[4]) / 2
-        #expect(median <= 0.2 && errors.last! <= 0.4, "samsung: \(Self.summary(rows))")
+        try Self.expectLevelled("samsung", ownTilt: 3.2, measure: .lines, median: 0.2, worst: 0.4)
     }
 
     @Test("no dominant lines: low confidence, angle left at 0", arguments: ["prachi", "clownfish"])

@@ -53,7 +53,8 @@ struct SubpixelEdgeFitTests {
 
     @Test("the refit measures how far the edge wanders from its line: < 0.1 px when straight, > 1 px when it waves ±2 px")
     func residual() throws {
-        // A horizontal edge at y = 64 + amplitude · sin(2πx / 80) on a 256-pixel plane, dark below, supersampled.
+        // A horizontal edge at y = 128 + amplitude · sin(2πx / 80) on a 256-pixel plane, dark below, supersampled; the
+        // segment lies on it at half size (y = 64).
         func plane(amplitude: Double) -> LumaPlane {
             var values = [Float](repeating: 0, count: 256 * 256)
             for y in 0..<256 {
