@@ -29,7 +29,10 @@ import Musl
 ///    below): a camera's roll is the direction of the vertical vanishing point whatever its pitch. A vanishing point
 ///    takes two verticals apart to fix (the pieces of one edge fit one in any direction), so converging verticals
 ///    count in proportion to how far apart they cross the centre's horizontal, fully from a spread of 0.2 longer
-///    sides. The best angle is refined from its inliers' residuals.
+///    sides, and one heavy edge counts at most twice the others together. Parallel verticals count in full when they
+///    are apart or near the centre: one edge at the side of the picture leans by the camera's pitch alone (a wall's
+///    corner shot from below), so by itself it counts less the farther out it is. The best angle is refined from its
+///    inliers' residuals.
 /// 3. **Confidence** grows with the agreeing weight (``StraightenEstimate/confidence``). A flat lay, a close-up of a
 ///    face or a blurred background has few long lines, so its estimate is not applied.
 /// 4. **Structures that are not edges.** When the lines give a confidence below 0.42, the projection profile is
@@ -197,28 +200,45 @@ struct TiltConsensus {
     /// The kernel-weighted support of (`r`, `convergence`).
     func score(r: Double, convergence: Double) -> Double {
         var total = 0.0
-        // The vertical inliers' weight and the first two moments of where they cross the centre's horizontal.
-        var vertical = 0.0, xSum = 0.0, xSquares = 0.0
+        // The vertical inliers: kernel weight and where each crosses the centre's horizontal.
+        var verticals: [(weight: Double, crossing: Double)] = []
         for line in lines {
             let residual = line.tilt - predicted(line, r: r, convergence: convergence)
             guard abs(residual) < 4 * Self.sigma else { continue }
             let k = line.weight * exp(-0.5 * (residual / Self.sigma) * (residual / Self.sigma))
-            guard line.isVertical, convergence != 0 else {
+            guard line.isVertical else {
                 total += k
                 continue
             }
-            let crossing = line.x + line.y * tan(line.tilt * .pi / 180)
-            vertical += k
-            xSum += k * crossing
-            xSquares += k * crossing * crossing
+            verticals.append((k, line.x + line.y * tan(line.tilt * .pi / 180)))
         }
-        guard vertical > 0 else { return total }
-        // A vanishing point is fixed by two verticals or more, apart: edges of one line alone fit a vanishing point
-        // in any direction, so their weight counts in proportion to how far apart the inliers cross.
-        let mean = xSum / vertical
-        let spread = (Swift.max(0, xSquares / vertical - mean * mean)).squareRoot()
-        return total + vertical * Swift.min(1, spread / (Self.vanishingSpread * side))
+        return total + verticalSupport(verticals, converging: convergence != 0)
     }
+
+    /// How much vertical inliers support a roll. Where they cross the centre's horizontal decides it:
+    /// - A vanishing point is fixed by two verticals or more, apart: edges of one line alone fit a vanishing point in
+    ///   any direction, so converging verticals count in proportion to how far apart they cross, and the heaviest
+    ///   edge (its pieces within ``sameEdge`` of each other) counts at most twice the others together.
+    /// - Parallel verticals count in full when they are apart, or when they cross near the centre. One edge off the
+    ///   centre (a wall's corner at the side of the picture) leans by the camera's pitch with no roll at all, so
+    ///   alone it counts less the farther out it is, nothing from ``vanishingSpread`` out.
+    func verticalSupport(_ inliers: [(weight: Double, crossing: Double)], converging: Bool) -> Double {
+        let vertical = inliers.reduce(0) { $0 + $1.weight }
+        guard vertical > 0 else { return 0 }
+        let mean = inliers.reduce(0) { $0 + $1.weight * $1.crossing } / vertical
+        let squares = inliers.reduce(0) { $0 + $1.weight * $1.crossing * $1.crossing } / vertical
+        let apart = Swift.min(1, (Swift.max(0, squares - mean * mean)).squareRoot() / (Self.vanishingSpread * side))
+        guard converging else {
+            let central = Swift.max(0, 1 - abs(mean) / (Self.vanishingSpread * side))
+            return vertical * Swift.max(apart, central)
+        }
+        guard let heaviest = inliers.max(by: { $0.weight < $1.weight })?.crossing else { return 0 }
+        let edge = inliers.filter { abs($0.crossing - heaviest) < Self.sameEdge * side }.reduce(0) { $0 + $1.weight }
+        return Swift.min(vertical * apart, 3 * (vertical - edge))
+    }
+
+    /// How close (in longer sides) two verticals cross the centre's horizontal to be taken as pieces of one edge.
+    static let sameEdge = 0.03
 
     func best() -> StraightenEstimate {
         guard !lines.isEmpty else { return .none }

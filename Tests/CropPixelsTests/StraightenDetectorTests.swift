@@ -109,8 +109,10 @@ struct StraightenDetectorTests {
         // centre's horizontal, they add 2% of their weight to the horizon's (their full weight before the rule).
         let added = consensus.score(r: -3.5, convergence: -0.43) - horizon.weight
         #expect(added >= 0 && added < 0.03 * (pieces[0].weight + pieces[1].weight), "\(added)")
+        // Parallel, the pieces are one edge 0.17 longer sides right of the centre, which leans by the camera's pitch
+        // as much as by its roll: it counts 13% (1 − 0.17 / 0.2), and the long horizon decides.
         let estimate = consensus.best()
-        #expect(abs(estimate.angle - 0.9) < 0.2, "\(estimate)")
+        #expect(abs(estimate.angle + 3.5) < 0.2, "\(estimate)")
         // Verticals far apart that meet above the picture (a building shot from below) do fix it: upright at +3°.
         let building = [-400.0, -150, 150, 400].map { x -> AxisLine in
             let vp = (x: 1400 * sin(3 * Double.pi / 180), y: -1400 * cos(3 * Double.pi / 180))
@@ -118,6 +120,50 @@ struct StraightenDetectorTests {
         }
         let levelled = TiltConsensus(lines: building + [horizon], side: side).best()
         #expect(abs(levelled.angle - 3) < 0.1, "\(levelled)")
+    }
+
+    @Test("one vertical edge at the side of the picture is no roll: it counts by how near the centre it crosses")
+    func loneEdgeAtTheSide() {
+        // The pug photo's case: the two sides of one wall corner, 0.37 longer sides left of the centre, leaning +7°
+        // because the camera looks up, and a few short level lines.
+        let side = 1024.0
+        let corner = [
+            AxisLine(tilt: 7.2, isVertical: true, length: 1.15, x: -374, y: 3),
+            AxisLine(tilt: 6.9, isVertical: true, length: 1.12, x: -383, y: 10),
+        ]
+        let level = [-200.0, 100, 300].map { AxisLine(tilt: 0, isVertical: false, length: 0.12, x: $0, y: 250) }
+        let alone = TiltConsensus(lines: corner + level, side: side)
+        // 9 px apart where they cross the centre's horizontal, they add 2% of their weight (all of it before the rule).
+        let added = alone.score(r: 7.05, convergence: 0)
+        #expect(added < 0.03 * (corner[0].weight + corner[1].weight), "\(added)")
+        #expect(!alone.best().isConfident(), "\(alone.best())")
+        // The same edge through the middle of the picture is the camera's roll whatever its pitch: it counts (by 1 −
+        // crossing / 0.2 sides), and the estimate follows it.
+        let middle = corner.map { line -> AxisLine in
+            var moved = line
+            moved.x += 384
+            return moved
+        }
+        let central = TiltConsensus(lines: middle + level, side: side).best()
+        #expect(central.isConfident() && abs(central.angle - 7.05) < 0.2, "\(central)")
+        // Two parallel edges apart, one on each side, count in full wherever their mean lies.
+        let pair = [AxisLine(tilt: 2, isVertical: true, length: 0.5, x: -450, y: 0),
+                    AxisLine(tilt: 2, isVertical: true, length: 0.5, x: 10, y: 0)]
+        let weight = pair[0].weight + pair[1].weight
+        #expect(abs(TiltConsensus(lines: pair, side: side).score(r: 2, convergence: 0) - weight) < 1e-9)
+    }
+
+    @Test("a heavy edge and a faint one far off fix no vanishing point: the heaviest edge counts at most twice the rest")
+    func heaviestEdgeIsCapped() {
+        let side = 1024.0
+        let consensus = TiltConsensus(lines: [], side: side)
+        // The wall corner (its two sides, 9 px apart) and a faint vertical on the far side.
+        let inliers: [(weight: Double, crossing: Double)] = [(2.4, -374), (2.4, -383), (0.08, 441)]
+        let support = consensus.verticalSupport(inliers, converging: true)
+        #expect(abs(support - 3 * 0.08) < 1e-9, "\(support)")
+        // Four edges of a building, about equal: the spread rule alone decides (they count in full).
+        let building: [(weight: Double, crossing: Double)] = [(0.5, -400), (0.6, -150), (0.5, 150), (0.4, 400)]
+        #expect(abs(consensus.verticalSupport(building, converging: true) - 2.0) < 1e-9)
     }
 
     @Test("a line counts fully up to a median residual of 0.5 px, half at 1 px, a tenth at 2 px")

@@ -31,4 +31,5 @@ done
 for a in -6 0 8; do
     turn prachi "$data/photos/unsplash-prachi-palwe-4000x6000.jpg" $a
     turn clownfish "$data/photos/unsplash-rachel-hisko-6000x4000.jpg" $a
+    turn pug "$data/color/pug-display-p3-2016x1512.jpg" $a
 done
