@@ -67,17 +67,21 @@ struct AutoStraightenPhotoTests {
         try Self.expectLevelled("samsung", ownTilt: 3.2, measure: .lines, median: 0.2, worst: 0.4)
     }
 
-    @Test("no dominant lines: low confidence, angle left at 0", arguments: ["prachi", "clownfish"])
-    func unsure(name: String) throws {
+    /// Expects the turns −6, 0 and +8° of `name` all unsure, with the angle left at 0.
+    static func expectLeftAlone(_ name: String) throws {
         let rows = try Self.measure(name, angles: [-6, 0, 8])
         #expect(rows.allSatisfy { !$0.estimate.isConfident() && $0.estimate.appliedAngle() == 0 }, "\(name): \(Self.summary(rows))")
+    }
+
+    @Test("no dominant lines: low confidence, angle left at 0", arguments: ["prachi", "clownfish"])
+    func unsure(name: String) throws {
+        try Self.expectLeftAlone(name)
     }
 
     @Test("one wall corner at the side, leaning because the camera looks up, is not taken for a roll: the pug, left alone")
     func loneEdge() throws {
         // Its strongest line is a wall corner at the picture's left, leaning +7°; read as a roll it turned all three
         // (confidence 0.81–0.85).
-        let rows = try Self.measure("pug", angles: [-6, 0, 8])
-        #expect(rows.allSatisfy { !$0.estimate.isConfident() && $0.estimate.appliedAngle() == 0 }, "pug: \(Self.summary(rows))")
+        try Self.expectLeftAlone("pug")
     }
 }
