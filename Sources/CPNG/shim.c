@@ -17,6 +17,7 @@ _Static_assert(CK_PNG_OK == 0 && CK_PNG_ERR_CORRUPT == 1 && CK_PNG_ERR_TRUNCATED
 
 typedef struct {
   jmp_buf jump;
+  size_t input_bytes;  // > 0: the input's size, for the message of a chunk past the chunk limit
   int strict;
   int status;
   int truncated;
@@ -45,6 +46,15 @@ static void ck_png_record_warning(ck_png_messages *m, const char *message) {
 
 static void ck_png_on_error(png_structp png, png_const_charp message) {
   ck_png_messages *m = (ck_png_messages *)png_get_error_ptr(png);
+  // libpng's check of a chunk's length against the chunk malloc max ("NAME: chunk data is too large"): the limit is
+  // the file's size plus slack, so the chunk cannot be in the file.
+  const char *too_large = message ? strstr(message, "chunk data is too large") : NULL;
+  if (too_large != NULL && m->input_bytes > 0 && too_large - message == 6) {
+    char buffer[CK_PNG_MESSAGE_LENGTH];
+    snprintf(buffer, sizeof buffer, "the %.4s chunk claims more bytes than the %zu-byte file holds", message,
+             m->input_bytes);
+    ck_png_fail(m, CK_PNG_ERR_TRUNCATED, buffer);
+  }
   ck_png_fail(m, m->io ? CK_PNG_ERR_IO : m->truncated ? CK_PNG_ERR_TRUNCATED : CK_PNG_ERR_CORRUPT, message);
 }
 
@@ -73,6 +83,12 @@ struct ck_png_decoder {
   uint32_t rows_read;
   ck_png_output output;
   png_bytep *row_pointers;
+  // The chunk walk (see ck_png_check_chunk): bytes handed to libpng so far, where the next chunk header starts, and
+  // the input's size (0: unknown, no check).
+  uint64_t served;
+  uint64_t next_chunk;
+  uint64_t input_bytes;
+  uint8_t pending[8];
 };
 
 // Refills a file input's buffer with the next chunk (keeping nothing: callers consume what is there first).
@@ -94,8 +110,53 @@ static void ck_png_refill(png_structp png, ck_png_decoder *dec) {
   }
 }
 
+// libpng reads a chunk's data into a buffer of the declared length, zeroed, before reading the bytes (and with
+// benign errors as warnings it only warns when the length passes the chunk malloc max): a 57-byte file claiming a
+// 1 GiB pCAL touched 1 GiB. libpng reads the stream in order, never seeking, so the shim walks the chunks as it hands
+// the bytes over: once a chunk's 8-byte header has been served, a length running past the end of the input fails
+// here, before libpng allocates anything for it. IDAT is exempt: libpng reads it through a fixed buffer, and a cut
+// IDAT keeps its own "premature end" message.
+static void ck_png_check_chunk(png_structp png, ck_png_decoder *dec, png_const_bytep served_bytes, size_t count) {
+  if (dec->input_bytes == 0) return;
+  uint64_t start = dec->served, end = dec->served + count;
+  while (dec->next_chunk + 8 <= end) {
+    uint64_t header = dec->next_chunk;
+    if (header + 8 <= start) break;  // already checked
+    // The header's bytes were served in this call or earlier ones; only this call's part is in served_bytes, so the
+    // header is kept whole in `pending` as it arrives.
+    uint8_t bytes[8];
+    for (int i = 0; i < 8; i++) {
+      uint64_t at = header + (uint64_t)i;
+      bytes[i] = at >= start ? served_bytes[at - start] : dec->pending[at - header];
+    }
+    uint32_t length = ((uint32_t)bytes[0] << 24) | ((uint32_t)bytes[1] << 16) | ((uint32_t)bytes[2] << 8) | bytes[3];
+    uint64_t left = dec->input_bytes > header + 8 ? dec->input_bytes - header - 8 : 0;
+    int idat = memcmp(bytes + 4, "IDAT", 4) == 0;
+    if (!idat && (uint64_t)length + 4 > left) {
+      char message[CK_PNG_MESSAGE_LENGTH];
+      char name[5];
+      for (int i = 0; i < 4; i++) name[i] = (bytes[4 + i] >= 32 && bytes[4 + i] < 127) ? (char)bytes[4 + i] : '?';
+      name[4] = '\0';
+      snprintf(message, sizeof message,
+               "the %s chunk claims %u bytes, more than the %llu left in the file (the file is truncated or corrupt)",
+               name, length, (unsigned long long)(left >= 4 ? left - 4 : 0));
+      dec->m.truncated = 1;
+      png_error(png, message);
+    }
+    dec->next_chunk = header + 12 + (uint64_t)length;
+  }
+  // Keep the bytes of a header that straddles this call's end.
+  if (dec->next_chunk < end && dec->next_chunk + 8 > end) {
+    for (uint64_t at = dec->next_chunk > start ? dec->next_chunk : start; at < end; at++) {
+      dec->pending[at - dec->next_chunk] = served_bytes[at - start];
+    }
+  }
+}
+
 static void ck_png_read(png_structp png, png_bytep out, size_t length) {
   ck_png_decoder *dec = (ck_png_decoder *)png_get_io_ptr(png);
+  png_bytep first = out;
+  size_t requested = length;
   while (length > 0) {
     if (dec->position == dec->size && dec->fd >= 0 && !dec->eof) ck_png_refill(png, dec);
     size_t available = dec->size - dec->position;
@@ -109,6 +170,8 @@ static void ck_png_read(png_structp png, png_bytep out, size_t length) {
     out += n;
     length -= n;
   }
+  ck_png_check_chunk(png, dec, first, requested);
+  dec->served += requested;
 }
 
 static ck_png_decoder *ck_png_decoder_new(const uint8_t *data, size_t size, int fd, int strict) {
@@ -170,6 +233,18 @@ void ck_png_decoder_destroy(ck_png_decoder *dec) {
   free(dec->row_pointers);
   free(dec->input);
   free(dec);
+}
+
+void ck_png_decoder_set_limits(ck_png_decoder *dec, size_t max_chunk_bytes, uint32_t max_side, size_t input_bytes) {
+  if (dec->state != STATE_NEW) return;
+  uint32_t side = max_side < PNG_UINT_31_MAX ? max_side : PNG_UINT_31_MAX;
+  png_set_user_limits(dec->png, side ? side : 1, side ? side : 1);
+  // libpng reads a chunk into a buffer of its declared length, zeroed, before reading the bytes: a 57-byte file
+  // claiming 1 GiB touched 1 GiB. It checks each length against this first.
+  png_set_chunk_malloc_max(dec->png, max_chunk_bytes);
+  dec->m.input_bytes = input_bytes;
+  dec->input_bytes = input_bytes;
+  dec->next_chunk = 8;  // after the signature
 }
 
 int ck_png_decoder_read_header(ck_png_decoder *dec, ck_png_header *header) {

@@ -13,6 +13,8 @@ package final class InputFile {
     package let path: String
     /// The open file, read from its start by one decoder.
     package let descriptor: Int32
+    /// The file's size in bytes when it was opened.
+    package let size: Int
 
     /// Opens `path` for reading.
     ///
@@ -32,6 +34,7 @@ package final class InputFile {
         }
         self.path = path
         descriptor = fd
+        size = Int(status.st_size)
     }
 
     deinit {
@@ -86,6 +89,17 @@ package enum DecoderInput {
             return try file.prefix(Int(status.st_size))
         }
     }
+
+    /// The input's size in bytes (a file's when it was opened).
+    package var byteCount: Int {
+        switch self {
+        case .memory(let bytes): bytes.count
+        case .file(let file): file.size
+        }
+    }
+
+    /// What a decode of this input may allocate (see ``DecodeBudget``).
+    package var budget: DecodeBudget { DecodeBudget(inputBytes: byteCount) }
 
     /// The path of a file input, for messages.
     var path: String? {

@@ -52,6 +52,9 @@ package final class PNGDecoder: ImageRowDecoder {
         }
         self.handle = handle
         self.input = input
+        let budget = input.budget
+        ck_png_decoder_set_limits(
+            handle, budget.maximumBlockBytes, UInt32(clamping: options.limits.maxPixels), budget.inputBytes)
         var header = ck_png_header()
         let status = ck_png_decoder_read_header(handle, &header)
         if status != ShimStatus.ok {

@@ -42,8 +42,15 @@ enum CLI {
     /// Runs `cropkit ARGS…` in `directory` (with `environment` added to this process's) and waits for it.
     static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Run {
         let binary = try #require(binary, "the cropkit binary was not found next to the test bundle")
+        return try runProgram(binary, arguments, in: directory, environment: environment)
+    }
+
+    /// Runs the program at `path` with `arguments` in `directory` and waits for it.
+    static func runProgram(
+        _ path: String, _ arguments: [String], in directory: String, environment: [String: String] = [:]
+    ) throws -> Run {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

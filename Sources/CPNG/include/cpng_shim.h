@@ -76,6 +76,12 @@ ck_png_decoder *ck_png_decoder_create(const uint8_t *data, size_t size, int stri
 ck_png_decoder *ck_png_decoder_create_fd(int fd, int strict);
 void ck_png_decoder_destroy(ck_png_decoder *dec);
 
+/// Bounds what libpng may allocate: no chunk (nor a decompressed iCCP profile) larger than `max_chunk_bytes`
+/// (libpng's chunk malloc max), no side longer than `max_side` (its user limits). A chunk claiming more fails with
+/// CK_PNG_ERR_TRUNCATED naming the chunk and `input_bytes`, before anything is allocated for it. Call before
+/// ck_png_decoder_read_header; without it libpng's own defaults apply (no chunk limit).
+void ck_png_decoder_set_limits(ck_png_decoder *dec, size_t max_chunk_bytes, uint32_t max_side, size_t input_bytes);
+
 /// Checks the signature and reads the chunks up to the first IDAT. Allocates no pixel memory.
 int ck_png_decoder_read_header(ck_png_decoder *dec, ck_png_header *header);
 
