@@ -71,7 +71,9 @@ package final class GIFDecoder: WholePictureDecoder {
             decodedDepth: .eight, iccProfileSize: nil, hasEXIF: false, isProgressive: false,
             isInterlaced: gif.interlaced != 0,
             colorModel: hasAlpha ? "\(version) \(table), with transparency" : "\(version) \(table)",
-            frameCount: frames > 1 ? frames : nil)
+            frameCount: frames > 1 ? frames : nil,
+            // The RGBA canvas and the frame's indices.
+            decoderMemory: DecoderMemory(perStoredPixel: 5))
         outputWidth = width
         outputHeight = height
         outputFormat = PixelFormat(layout, .eight)

@@ -108,7 +108,12 @@ package final class HEIFDecoder: WholePictureDecoder {
             info = ImageInfo(
                 format: format, width: width, height: height, orientation: transforms.orientation, layout: layout,
                 bitDepth: bits, decodedDepth: depth, iccProfileSize: icc.isEmpty ? nil : icc.count,
-                hasEXIF: !exif.isEmpty, isProgressive: false, isInterlaced: false, colorModel: colour)
+                hasEXIF: !exif.isEmpty, isProgressive: false, isInterlaced: false, colorModel: colour,
+                // libheif's decoded planes and reference frames, and its interleaved picture (twice for 16-bit
+                // samples), then CropKit's picture at the shrink-on-load scale.
+                decoderMemory: DecoderMemory(
+                    perStoredPixel: (depth == .sixteen ? 20 : 10) + (layout.hasAlpha ? 2 : 0),
+                    perDecodedPixel: Double(PixelFormat(layout, depth).bytesPerPixel)))
             shrink = info.shrinksOnLoad ? options.jpegScale : .full
             (outputWidth, outputHeight) = shrink.scaledSize(width: width, height: height)
             outputFormat = PixelFormat(layout, depth)

@@ -31,6 +31,8 @@ public struct ImageInfo: Hashable, Sendable {
     public var chromaSubsampling: ChromaSubsampling? = nil
     /// For an animation, its number of frames (CropKit reads the first); `nil` for a still picture.
     public var frameCount: Int? = nil
+    /// What the decoder holds whole while it decodes (for memory plans).
+    package var decoderMemory: DecoderMemory = .rows
 
     /// The size as stored.
     public var storedSize: PixelSize { PixelSize(validWidth: width, height: height) }

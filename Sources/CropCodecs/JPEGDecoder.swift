@@ -106,6 +106,7 @@ package final class JPEGDecoder: ImageRowDecoder {
         if UInt32(bitPattern: header.color_space) == JCS_YCbCr.rawValue {
             info.chromaSubsampling = ChromaSubsampling.allCases.first { $0.rawValue == Self.subsampling(header) }
         }
+        if header.progressive != 0 { info.decoderMemory = Self.coefficientMemory(header) }
         let colorSpace = UInt32(bitPattern: header.color_space)
         if colorSpace == JCS_CMYK.rawValue || colorSpace == JCS_YCCK.rawValue {
             let fallback = metadata.iccProfile == nil ? options.defaultCMYKProfile : nil
@@ -258,6 +259,18 @@ package final class JPEGDecoder: ImageRowDecoder {
         default:
             return (nil, "unknown")
         }
+    }
+
+    /// A progressive file's coefficient arrays, held whole until the last scan: 64 coefficients of 2 bytes for each
+    /// 8×8 block of each component, a subsampled component having fewer blocks (plus 3% for blocks padding the MCUs),
+    /// each array in a store mapped with 2 MiB huge pages (up to 2 MiB more each).
+    private static func coefficientMemory(_ header: ck_jpeg_header) -> DecoderMemory {
+        let count = Int(max(1, min(4, header.components)))
+        let h = withUnsafeBytes(of: header.h_samp) { Array($0.bindMemory(to: Int32.self).prefix(count)) }
+        let v = withUnsafeBytes(of: header.v_samp) { Array($0.bindMemory(to: Int32.self).prefix(count)) }
+        let hMax = Double(max(1, h.max() ?? 1)), vMax = Double(max(1, v.max() ?? 1))
+        let share = zip(h, v).reduce(0.0) { $0 + Double(max(1, $1.0)) * Double(max(1, $1.1)) / (hMax * vMax) }
+        return DecoderMemory(perStoredPixel: 2 * share * 1.03, fixedBytes: count * (2 << 20))
     }
 
     private static func subsampling(_ header: ck_jpeg_header) -> String {

@@ -80,7 +80,9 @@ package final class PNGDecoder: ImageRowDecoder {
             format: .png, width: width, height: height, orientation: metadata.orientation, layout: layout,
             bitDepth: Int(header.bit_depth), decodedDepth: depth, iccProfileSize: metadata.iccProfile?.count,
             hasEXIF: metadata.exif != nil, isProgressive: false, isInterlaced: header.interlaced != 0,
-            colorModel: model)
+            colorModel: model,
+            // An Adam7 picture is decoded whole on the first request (its passes cover the full height).
+            decoderMemory: header.interlaced != 0 ? DecoderMemory(perStoredPixel: Double(PixelFormat(layout, depth).bytesPerPixel)) : .rows)
         self.metadata = metadata
         outputWidth = width
         outputHeight = height

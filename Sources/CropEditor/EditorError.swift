@@ -33,6 +33,9 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownImage(String)
     /// The render queue is full; try again later.
     case busy(queued: Int)
+    /// The work would hold more memory at its peak (`planned` bytes, planned from the header) than one request may
+    /// (`limit`, ``MemoryBudget/requestLimit``).
+    case needsTooMuchMemory(planned: Int, limit: Int)
     /// No route matches the path (the server serves a fixed set of paths and nothing from the file system).
     case notFound(path: String)
     /// The route exists but not for this method.
@@ -80,7 +83,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The HTTP status this error answers with.
     public var status: HTTPResponse.Status {
         switch self {
-        case .requestTooLarge, .tooManyPixels: .contentTooLarge
+        case .requestTooLarge, .tooManyPixels, .needsTooMuchMemory: .contentTooLarge
         case .missingImage, .missingRecipe, .invalidRecipe, .invalidParameter, .malformedMultipart: .badRequest
         case .unsupportedMediaType, .unsupportedImage: .unsupportedMediaType
         case .corruptImage, .autoStraightenUnsure: .unprocessableContent
@@ -113,6 +116,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownSession: "unknownSession"
         case .unknownImage: "unknownImage"
         case .busy: "busy"
+        case .needsTooMuchMemory: "needsTooMuchMemory"
         case .notFound: "notFound"
         case .methodNotAllowed: "methodNotAllowed"
         case .forbidden: "forbidden"
@@ -145,6 +149,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownSession(let id): "no edit session '\(id)' (it expired or was cancelled)"
         case .unknownImage(let id): "no picture '\(id)' (it was never opened, or was closed to make room for newer ones)"
         case .busy(let queued): "the server is busy (\(queued) renders queued); try again shortly"
+        case .needsTooMuchMemory(let planned, let limit):
+            "the image needs about \(planned >> 20) MB of memory to process, more than the limit of \(limit >> 20) MB per request"
         case .notFound(let path): "nothing is served at '\(path)'"
         case .methodNotAllowed(let method, let path): "\(method) is not allowed on '\(path)'"
         case .forbidden(let reason): "forbidden: \(reason)"

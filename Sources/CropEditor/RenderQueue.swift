@@ -14,6 +14,9 @@ public actor RenderQueue {
     public nonisolated let concurrency: Int
     /// How many requests may wait for a slot (≥ 0).
     public nonisolated let capacity: Int
+    /// Admission by memory, or `nil` to admit by count alone: ``performPlanned(_:_:)`` reserves each render's planned
+    /// peak from it.
+    public nonisolated let memory: MemoryBudget?
 
     private var running = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -26,10 +29,12 @@ public actor RenderQueue {
     /// How many requests were refused because the queue was full.
     public private(set) var refused = 0
 
-    /// Creates a queue; `concurrency` is raised to 1 and `capacity` to 0 if lower.
-    public init(concurrency: Int, capacity: Int) {
+    /// Creates a queue; `concurrency` is raised to 1 and `capacity` to 0 if lower. With `memory`, renders run through
+    /// ``performPlanned(_:_:)`` also reserve their planned memory from it.
+    public init(concurrency: Int, capacity: Int, memory: MemoryBudget? = nil) {
         self.concurrency = max(1, concurrency)
         self.capacity = max(0, capacity)
+        self.memory = memory
     }
 
     /// Waits for a slot, or throws ``EditorError/busy(queued:)`` when `capacity` requests already wait.
@@ -69,6 +74,26 @@ public actor RenderQueue {
             await release()
             throw error
         }
+    }
+
+    /// Runs `work` like ``perform(_:)`` once the bytes `plan` returns (a render's ``MemoryPlan``, planned from the header
+    /// on a worker thread) are reserved from ``memory``; without a budget, `plan` is not called.
+    ///
+    /// - Throws: what `plan` throws (an unreadable header fails here, before anything is decoded), and
+    ///   ``MemoryBudget/reserve(_:)``'s errors.
+    public nonisolated func performPlanned<T: Sendable>(
+        _ plan: @escaping @Sendable () throws -> Int, _ work: @escaping @Sendable () throws -> T
+    ) async throws -> T {
+        guard memory != nil else { return try await perform(work) }
+        return try await performReserving(try await perform(plan), work)
+    }
+
+    /// Runs `work` like ``perform(_:)`` once `bytes` are reserved from ``memory`` (at once without a budget).
+    public nonisolated func performReserving<T: Sendable>(
+        _ bytes: Int, _ work: @escaping @Sendable () throws -> T
+    ) async throws -> T {
+        guard let memory else { return try await perform(work) }
+        return try await memory.withReservation(bytes) { try await perform(work) }
     }
 
     /// Runs blocking, CPU-bound `work` on a Dispatch worker thread and returns its result.

@@ -163,21 +163,11 @@ extension ImagePipeline {
             let scale = decodeScale(for: source, reduction: geometry.reduction)
             let options = sink.options.resolvingSubsampling(source: source.info, reduction: geometry.reduction)
             let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
-            let d = Double(scale)
-            let renderer = try AffineRenderer(
-                sourceSize: PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight),
-                outputSize: geometry.outputSize, transform: geometry.transform.scaledBy(x: 1 / d, y: 1 / d))
-            let height = geometry.outputSize.height
-            let needed = renderer.sourceRows(forOutputRows: 0..<height)
-            let bands = stride(from: 0, to: height, by: Self.renderBandRows).map {
-                $0..<Swift.min($0 + Self.renderBandRows, height)
-            }
-            let bandRows = bands.map { renderer.sourceRows(forOutputRows: $0) }
-            // Only the general path reads rows through a table; the others need the rows evenly spaced (no wrap).
-            let capacity = renderer.path == .general
-                ? Self.windowCapacity(bandRows, decodeRows: Self.bandRows) : needed.count
+            let layout = try AffineLayout(
+                geometry, scale: scale, decodedSize: PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight))
+            let (renderer, needed, bands, bandRows) = (layout.renderer, layout.needed, layout.bands, layout.bandRows)
             let window = SourceRowWindow(
-                rows: needed, width: decoder.outputWidth, format: decoder.outputFormat, capacity: capacity)
+                rows: needed, width: decoder.outputWidth, format: decoder.outputFormat, capacity: layout.windowRows)
             let output = try RenderOutput(
                 sink: sink, size: geometry.outputSize, pixelFormat: decoder.outputFormat,
                 metadata: decoder.metadata.uprighted(), options: options,
@@ -215,6 +205,35 @@ extension ImagePipeline {
             return try output.finish(
                 plan: plan, orientation: .up, decodeScale: scale, decoderWarnings: decoder.warnings,
                 maxThreads: maxThreads)
+        }
+    }
+
+    /// How a straightened render reads its source: the renderer over the picture decoded at 1/`scale`, the source
+    /// rows the whole output reads, the output bands and the rows each reads, and the rows the window holds at most.
+    struct AffineLayout {
+        let renderer: AffineRenderer
+        let needed: Range<Int>
+        let bands: [Range<Int>]
+        let bandRows: [Range<Int>]
+        let windowRows: Int
+
+        init(_ geometry: RenderGeometry, scale: Int, decodedSize: PixelSize) throws(CropKitError) {
+            let d = Double(scale)
+            renderer = try mappingErrors {
+                try AffineRenderer(
+                    sourceSize: decodedSize, outputSize: geometry.outputSize,
+                    transform: geometry.transform.scaledBy(x: 1 / d, y: 1 / d))
+            }
+            let height = geometry.outputSize.height
+            needed = renderer.sourceRows(forOutputRows: 0..<height)
+            bands = stride(from: 0, to: height, by: ImagePipeline.renderBandRows).map {
+                $0..<Swift.min($0 + ImagePipeline.renderBandRows, height)
+            }
+            let renderer = renderer
+            bandRows = bands.map { renderer.sourceRows(forOutputRows: $0) }
+            // Only the general path reads rows through a table; the others need the rows evenly spaced (no wrap).
+            windowRows = renderer.path == .general
+                ? ImagePipeline.windowCapacity(bandRows, decodeRows: ImagePipeline.bandRows) : needed.count
         }
     }
 

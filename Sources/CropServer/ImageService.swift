@@ -43,7 +43,11 @@ public struct ImageService: Sendable {
     /// A service over `configuration`.
     public init(configuration: ServiceConfiguration) {
         self.configuration = configuration
-        queue = RenderQueue(concurrency: configuration.concurrency, capacity: configuration.queueCapacity)
+        queue = RenderQueue(
+            concurrency: configuration.concurrency, capacity: configuration.queueCapacity,
+            memory: MemoryBudget(
+                capacity: configuration.memoryBudget, requestLimit: configuration.memoryPerRequest,
+                queueCapacity: configuration.queueCapacity))
     }
 
     /// The version that goes into every `ETag`: a new CropKit may render differently.
@@ -90,6 +94,7 @@ public struct ImageService: Sendable {
         }
         router.get("/metrics") { _, _ in
             metrics.queueDepth.set(Double(await queue.waitingCount))
+            if let memory = queue.memory { await metrics.observe(memory) }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
@@ -216,18 +221,26 @@ public struct ImageService: Sendable {
             limits: configuration.pixelLimits, shrinkOnLoadHeadroom: configuration.shrinkOnLoadHeadroom, maxThreads: 1)
         let operations = options.operations
         let metrics = metrics
-        let encoded = try await queue.withSlot {
+        let (encoded, planned) = try await queue.withSlot {
             let started = clock.now
             metrics.record(.queue, started - queued)
             defer { metrics.record(.process, clock.now - started) }
             return try await Self.withTimeout(configuration.processingTimeout) {
-                try await queue.perform {
+                // The planned peak is reserved from the memory budget before anything is decoded.
+                let plan = try await queue.perform {
+                    try Self.editorErrors { () throws(CropKitError) in
+                        try pipeline.memoryPlan(source.image, operations, to: .data(save))
+                    }
+                }
+                let encoded = try await queue.performReserving(plan.peakBytes) {
                     try Self.editorErrors { () throws(CropKitError) in
                         try pipeline.run(source.image, operations, to: .data(save))
                     }
                 }
+                return (encoded, plan)
             }
         }
+        headers[Self.memoryPlanHeader] = String(planned.peakBytes)
         metrics.sourceBytes.increment(by: Int64(source.byteCount))
         metrics.responseBytes.increment(by: Int64(encoded.bytes.count))
         headers[.contentType] = encoded.format.mimeType
@@ -235,6 +248,10 @@ public struct ImageService: Sendable {
         return Response(
             status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: encoded.bytes)))
     }
+
+    /// `CropKit-Memory-Plan`: the peak memory the request was planned to hold, in bytes (what it reserved from the
+    /// memory budget), for sizing `--memory-budget`.
+    public static let memoryPlanHeader = HTTPField.Name("CropKit-Memory-Plan")!
 
     /// `CropKit-Straighten`: what `straighten=auto` measured, so the automatic choice is visible
     /// (`RenderReport.autoStraightenSummary`).

@@ -26,6 +26,13 @@ public struct ServiceConfiguration: Sendable {
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Requests that may wait for a slot; one more gets 503 with `Retry-After`. Default 64.
     public var queueCapacity = 64
+    /// The memory renders may hold at once, in bytes: each request reserves the peak its memory plan gives (from the
+    /// source's header, before anything is decoded) and waits while it does not fit. Default: half of what this process
+    /// may use (``MachineMemory/available``: the container's memory limit, else the machine's memory).
+    public var memoryBudget = MachineMemory.available / 2
+    /// The most memory one request may plan to hold, in bytes; a request planning more gets 413 before it decodes
+    /// anything. `nil` (the default): the whole ``memoryBudget``.
+    public var memoryPerRequest: Int?
     /// The hosted crop editors (`GET /edit/<path>?…&sig=…`), or `nil` (the default) for none.
     public var editors: HostedEditors?
     /// HTTP(S) origins for `GET /fetch?url=…`, or `nil` (the default) to serve the root folder only.

@@ -1,3 +1,4 @@
+import CropEditor
 import Prometheus
 
 /// What `cropkit serve` counts, in Prometheus text at `GET /metrics`:
@@ -10,6 +11,8 @@ import Prometheus
 /// | `cropkit_queue_depth` | image requests waiting for a slot |
 /// | `cropkit_source_bytes_total`, `cropkit_response_bytes_total` | bytes of the sources read and of the images sent |
 /// | `cropkit_not_modified_total` | 304 answers |
+/// | `cropkit_memory_budget_bytes`, `cropkit_memory_reserved_bytes`, `cropkit_memory_peak_reserved_bytes` | the memory budget, what renders have reserved from it now, and the most ever at once |
+/// | `cropkit_memory_waiting`, `cropkit_memory_refused` | renders waiting for memory; renders refused (413 over the per-request limit, or 503 with the wait queue full) |
 public final class ServiceMetrics: Sendable {
     /// The registry the metrics live in (add your own to it).
     public let registry = PrometheusCollectorRegistry()
@@ -18,6 +21,11 @@ public final class ServiceMetrics: Sendable {
     let sourceBytes: Counter
     let responseBytes: Counter
     let notModified: Counter
+    let memoryBudget: Gauge
+    let memoryReserved: Gauge
+    let memoryPeakReserved: Gauge
+    let memoryWaiting: Gauge
+    let memoryRefused: Gauge
 
     /// The stages of an image request.
     public enum Stage: String, Sendable, CaseIterable {
@@ -33,6 +41,23 @@ public final class ServiceMetrics: Sendable {
         sourceBytes = registry.makeCounter(descriptor: Self.name("source_bytes", "total", "Bytes of sources read"))
         responseBytes = registry.makeCounter(descriptor: Self.name("response_bytes", "total", "Bytes of images sent"))
         notModified = registry.makeCounter(descriptor: Self.name("not_modified", "total", "304 answers"))
+        memoryBudget = registry.makeGauge(descriptor: Self.name("memory_budget", "bytes", "Memory renders may hold at once"))
+        memoryReserved = registry.makeGauge(
+            descriptor: Self.name("memory_reserved", "bytes", "Memory reserved by renders now (their planned peaks)"))
+        memoryPeakReserved = registry.makeGauge(
+            descriptor: Self.name("memory_peak_reserved", "bytes", "The most memory ever reserved at once"))
+        memoryWaiting = registry.makeGauge(descriptor: Self.name("memory_waiting", "", "Renders waiting for memory"))
+        memoryRefused = registry.makeGauge(
+            descriptor: Self.name("memory_refused", "", "Renders refused for memory (413 or 503), since the start"))
+    }
+
+    /// Reads the memory budget's figures into the gauges (at each scrape).
+    func observe(_ memory: MemoryBudget) async {
+        memoryBudget.set(Double(memory.capacity))
+        memoryReserved.set(Double(await memory.reserved))
+        memoryPeakReserved.set(Double(await memory.peakReserved))
+        memoryWaiting.set(Double(await memory.waitingCount))
+        memoryRefused.set(Double(await memory.refused))
     }
 
     static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {

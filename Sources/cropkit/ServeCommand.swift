@@ -68,6 +68,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Requests that may wait for a slot; more are answered 503.")
     var queue = 64
 
+    @Option(help: ArgumentHelp(
+        "The memory renders may hold at once, in megabytes: each request reserves its planned peak (from the header, before decoding) and waits while it does not fit (default: half of the container's or machine's memory).",
+        valueName: "MB"))
+    var memoryBudget: Int?
+
+    @Option(help: ArgumentHelp(
+        "The most memory one request may plan to hold, in megabytes; more is refused with 413 before decoding (default: the whole budget).",
+        valueName: "MB"))
+    var maxRequestMemory: Int?
+
     @Option(name: .customLong("origin"), help: ArgumentHelp(
         "An HTTP(S) URL prefix GET /fetch?url=… may fetch from (repeatable), e.g. https://images.example.com/photos/.",
         valueName: "url-prefix"))
@@ -116,6 +126,8 @@ struct ServeCommand: ParsableCommand {
         guard originTimeout > 0, originTimeout.isFinite else { throw ValidationError("--origin-timeout must be above 0.") }
         guard shrinkHeadroom >= 1, shrinkHeadroom <= 8 else { throw ValidationError("--shrink-headroom must be in 1…8.") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
+        if let memoryBudget, memoryBudget < 16 { throw ValidationError("--memory-budget must be at least 16 (MB).") }
+        if let maxRequestMemory, maxRequestMemory < 1 { throw ValidationError("--max-request-memory must be at least 1 (MB).") }
         if !editor, !embedding.origins.isEmpty { throw ValidationError("--embed-origin needs --editor.") }
         guard maxEditors >= 1 else { throw ValidationError("--max-editors must be at least 1.") }
         if !editor, instance != nil { throw ValidationError("--instance needs --editor.") }
@@ -188,6 +200,8 @@ struct ServeCommand: ParsableCommand {
                 maximumBytes: configuration.maximumSourceBytes, timeout: originTimeout)
         }
         if let concurrency { configuration.concurrency = concurrency }
+        if let memoryBudget { configuration.memoryBudget = memoryBudget << 20 }
+        if let maxRequestMemory { configuration.memoryPerRequest = maxRequestMemory << 20 }
         if editor {
             configuration.editors = try HostedEditors(
                 hostPages: try embedding.hostPages, capacity: maxEditors, instance: instance)
