@@ -117,6 +117,14 @@ let package = Package(
             resources: [.copy("Samples")]
         ),
 
+        // The fuzz targets' bodies, one per parser of untrusted bytes (Fuzz/README.md): run by libFuzzer through
+        // CropKitFuzz, and on every seed by FuzzReplayTests.
+        .target(
+            name: "FuzzBodies",
+            dependencies: ["CropCodecs", "CropPixels", "CropGeometry", "CropEngine", "CropInteraction", "CropKit",
+                           "CropEditor", "CropServer"],
+            path: "Fuzz/Bodies"),
+
         // Helpers shared by the tests and benchmarks (a seeded random generator).
         .target(name: "CropTestSupport", dependencies: ["CropEngine", "CropPixels"], path: "Tests/Support"),
 
@@ -132,6 +140,7 @@ let package = Package(
         .testTarget(name: "CropKitTests", dependencies: ["CropKit", "CropTestSupport"], resources: [.copy("Fixtures")]),
         // End-to-end tests of the built `cropkit` binary; depending on it makes SwiftPM build it first.
         .testTarget(name: "CLITests", dependencies: ["CropKit", "cropkit", "CropTestSupport"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzBodies"]),
         .testTarget(
             name: "CropEditorTests",
             dependencies: [
@@ -160,29 +169,11 @@ if Context.environment["CROPKIT_BENCHMARKS"] != nil {
         name: "PixelsBench", dependencies: ["CropPixels", "CropTestSupport"], path: "Benchmarks/PixelsBench"))
 }
 
-// libFuzzer targets, one per parser of untrusted bytes (see Fuzz/README.md): built only when asked for, with the
-// fuzzer and address sanitizer (`Fuzz/run.sh TARGET SECONDS`).
+// libFuzzer: one executable for every target (`Fuzz/run.sh TARGET SECONDS` picks one with CROPKIT_FUZZ_TARGET),
+// built only when asked for, with the fuzzer and address sanitizer. The targets' bodies (FuzzBodies, above) are
+// ordinary code: FuzzReplayTests replays every seed corpus through them in `swift test`.
 if Context.environment["CROPKIT_FUZZ"] != nil {
-    let fuzzTargets: [(String, [Target.Dependency])] = [
-        ("FuzzJPEG", ["CropCodecs", "CropPixels", "FuzzSupport"]),
-        ("FuzzPNG", ["CropCodecs", "CropPixels", "FuzzSupport"]),
-        ("FuzzWebP", ["CropCodecs", "CropPixels", "FuzzSupport"]),
-        ("FuzzHEIF", ["CropCodecs", "CropPixels", "FuzzSupport"]),
-        ("FuzzGIF", ["CropCodecs", "CropPixels", "FuzzSupport"]),
-        ("FuzzTIFF", ["CropCodecs", "CropPixels", "FuzzSupport"]),
-        ("FuzzEXIF", ["CropCodecs", "CropGeometry"]),
-        ("FuzzICC", ["CropCodecs"]),
-        ("FuzzFormat", ["CropCodecs"]),
-        ("FuzzRecipe", ["CropEngine", "CropGeometry"]),
-        ("FuzzEditorEvents", ["CropEditor", "CropEngine", "CropGeometry", "CropInteraction"]),
-        ("FuzzMultipart", ["CropEditor"]),
-        ("FuzzPipeline", ["CropKit"]),
-        ("FuzzServiceRequest", ["CropServer", "CropEditor", "CropKit"]),
-    ]
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
-    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CropCodecs", "CropPixels"], path: "Fuzz/Support"))
-    for (name, dependencies) in fuzzTargets {
-        package.targets.append(.executableTarget(
-            name: name, dependencies: ["CFuzzDriver"] + dependencies, path: "Fuzz/Targets/\(name)"))
-    }
+    package.targets.append(.executableTarget(
+        name: "CropKitFuzz", dependencies: ["CFuzzDriver", "FuzzBodies"], path: "Fuzz/Driver"))
 }

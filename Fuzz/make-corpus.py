@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Regenerates the fuzz targets' seed corpora under Fuzz/Corpus/ from the repository's test fixtures (run from
-anywhere; needs only Python). Each seed carries the control bytes its target reads first (see each target's main.swift).
+anywhere; needs only Python). Each seed carries the control bytes its target reads first (see each target's body in Fuzz/Bodies).
 
     python3 Fuzz/make-corpus.py
 """
@@ -151,3 +151,19 @@ write(d, "quoted", b"multipart/form-data; boundary=\"b0undary\"; charset=utf-8\n
 d = reset("FuzzPipeline")
 for i, p in enumerate([jpegs[0], jpegs[7], pngs[1], pngs[4], os.path.join(KIT, "corrupt/bad-filter-row120-rgba.png")]):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 2 + (i & 1) * 8, 30 - i * 12 & 255]) + read(p))
+
+# The hostile set (Tests/Hostile/make-hostile.py: lengths, counts and sizes claiming far more than the file holds,
+# libpng's 1 GiB-chunk crashers among them) and the files foreign corpora showed CropKit misread
+# (Tests/CropCodecsTests/Fixtures/corpus-findings), each decoded whole, lenient and strict.
+HOSTILE = os.path.join(ROOT, "Tests/Hostile/files")
+FINDINGS = os.path.join(CODECS, "corpus-findings")
+whole = {"FuzzPNG": ([2, 3], (".png",)), "FuzzJPEG": ([32, 48], (".jpg",)), "FuzzWebP": ([8, 12], (".webp",)),
+         "FuzzHEIF": ([2, 7], (".heic", ".heif", ".avif", ".avifs")), "FuzzGIF": ([8, 12], (".gif",)),
+         "FuzzTIFF": ([8, 12], (".tif", ".tiff"))}
+for target, (controls, extensions) in whole.items():
+    d = os.path.join(HERE, "Corpus", target)
+    for folder, prefix in [(HOSTILE, "hostile"), (FINDINGS, "finding")]:
+        for p in sorted(glob.glob(os.path.join(folder, "*"))):
+            if p.endswith(extensions) and os.path.getsize(p) < 64 * 1024:
+                for control in controls:
+                    write(d, f"{prefix}-{control}-{os.path.basename(p)}", bytes([control]) + read(p))

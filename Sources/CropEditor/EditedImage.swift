@@ -32,17 +32,41 @@ public struct EditedImage: Sendable {
     {
         let source = ImageSource.data(bytes)
         let info = try source.info(strict: pipeline.strict)
-        let side = max(16, previewMaximumSide)
-        let format: ImageFormat = info.format == .png || info.hasAlpha ? .png : .jpeg
-        let result = try pipeline.run(
-            source, Self.storedOrientation(of: info) + [.fit(within: PixelSize(validWidth: side, height: side))],
-            to: .data(SaveOptions(format: format, quality: 85, stripMetadata: true)))
+        let format = Self.previewFormat(of: info)
+        let result = try pipeline.run(source, Self.previewSteps(info, previewMaximumSide), to: Self.previewSink(format))
         self.name = String(name.split(separator: "/").last ?? "image")
         self.bytes = bytes
         self.info = info
         self.preview = result.bytes
         self.previewSize = result.size
         self.previewFormat = format
+    }
+
+    /// The memory making the preview of `bytes` will hold at its peak, planned from the header (what a render queue
+    /// with a memory budget reserves before ``init(name:bytes:pipeline:previewMaximumSide:)`` runs).
+    package static func previewMemory(bytes: [UInt8], pipeline: ImagePipeline, previewMaximumSide: Int) throws(CropKitError)
+        -> Int
+    {
+        let source = ImageSource.data(bytes)
+        let info = try source.info(strict: pipeline.strict)
+        return try pipeline.memoryPlan(
+            source, previewSteps(info, previewMaximumSide), to: previewSink(previewFormat(of: info))
+        ).peakBytes
+    }
+
+    /// The preview's steps: the stored orientation, fitted within `side` (at least 16) pixels.
+    private static func previewSteps(_ info: ImageInfo, _ side: Int) -> [ImageOperation] {
+        let side = max(16, side)
+        return storedOrientation(of: info) + [.fit(within: PixelSize(validWidth: side, height: side))]
+    }
+
+    /// PNG for PNG sources and pictures with alpha, JPEG otherwise.
+    private static func previewFormat(of info: ImageInfo) -> ImageFormat {
+        info.format == .png || info.hasAlpha ? .png : .jpeg
+    }
+
+    private static func previewSink(_ format: ImageFormat) -> ImageSink<EncodedImage> {
+        .data(SaveOptions(format: format, quality: 85, stripMetadata: true))
     }
 
     /// The turns and flip that undo the file's EXIF orientation, so that the pipeline's output is the stored

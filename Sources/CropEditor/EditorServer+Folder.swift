@@ -85,10 +85,12 @@ extension EditorServer {
         let progress = try await export.start(jobs, outputFormat: { format in
             constraints.isRound && format.defaultOutput == .jpeg ? .png : format.defaultOutput
         }) { source, steps, output in
-            try await queue.withSlot {
-                try await queue.perform {
-                    try pipeline.run(.file(source), steps + constraints.outputSteps,
-                                     to: .file(output, options: SaveOptions(overwrite: true)))
+            let sink = ImageSink<WrittenFile>.file(output, options: SaveOptions(overwrite: true))
+            return try await queue.withSlot {
+                try await queue.performPlanned({
+                    try pipeline.memoryPlan(.file(source), steps + constraints.outputSteps, to: sink).peakBytes
+                }) {
+                    try pipeline.run(.file(source), steps + constraints.outputSteps, to: sink)
                 }
             }
         }

@@ -52,9 +52,10 @@ extension EditorServer {
         let pipeline = configuration.pipeline, bytes = image.bytes
         let result: EncodedImage
         do {
+            let sink = ImageSink<EncodedImage>.data(SaveOptions(format: format, quality: 90, stripMetadata: true))
             result = try await renderQueue.withSlot {
-                try await renderQueue.perform {
-                    try pipeline.run(.data(bytes), steps, to: .data(SaveOptions(format: format, quality: 90, stripMetadata: true)))
+                try await renderQueue.performPlanned({ try pipeline.memoryPlan(.data(bytes), steps, to: sink).peakBytes }) {
+                    try pipeline.run(.data(bytes), steps, to: sink)
                 }
             }
         } catch let error as CropKitError {

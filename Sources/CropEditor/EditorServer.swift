@@ -201,7 +201,9 @@ public struct EditorServer: Sendable {
         let opened: EditedImage
         do {
             opened = try await renderQueue.withSlot {
-                try await renderQueue.perform {
+                try await renderQueue.performPlanned({
+                    try EditedImage.previewMemory(bytes: bytes, pipeline: pipeline, previewMaximumSide: side)
+                }) {
                     try EditedImage(name: name, bytes: bytes, pipeline: pipeline, previewMaximumSide: side)
                 }
             }
@@ -313,16 +315,24 @@ public struct EditorServer: Sendable {
     {
         let pipeline = configuration.pipeline
         let result: EncodedImage
+        @Sendable func job() throws(CropKitError) -> (steps: [ImageOperation], sink: ImageSink<EncodedImage>) {
+            var format: ImageFormat
+            if let asked = options.format { format = asked } else { format = try source.info().format.defaultOutput }
+            if constraints.isRound, options.format == nil, format == .jpeg { format = .png }
+            let steps: [ImageOperation] = (recipe.map { [.recipe($0)] } ?? [])
+                + (options.autoStraighten ? [.autoStraighten()] : [])
+                + constraints.outputSteps
+                + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
+            return (steps, .data(SaveOptions(
+                format: format, quality: options.quality, colorProfile: options.colorProfile, metadata: options.metadata)))
+        }
         do {
-            result = try await renderQueue.perform {
-                var format = try options.format ?? source.info().format.defaultOutput
-                if constraints.isRound, options.format == nil, format == .jpeg { format = .png }
-                let steps: [ImageOperation] = (recipe.map { [.recipe($0)] } ?? [])
-                    + (options.autoStraighten ? [.autoStraighten()] : [])
-                    + constraints.outputSteps
-                    + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
-                return try pipeline.run(source, steps, to: .data(SaveOptions(
-                    format: format, quality: options.quality, colorProfile: options.colorProfile, metadata: options.metadata)))
+            result = try await renderQueue.performPlanned({
+                let (steps, sink) = try job()
+                return try pipeline.memoryPlan(source, steps, to: sink).peakBytes
+            }) {
+                let (steps, sink) = try job()
+                return try pipeline.run(source, steps, to: sink)
             }
         } catch let error as CropKitError {
             throw EditorError(error)

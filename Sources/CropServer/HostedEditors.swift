@@ -125,10 +125,16 @@ extension ImageService {
         let pipeline = editor.pipeline, side = editor.previewMaximumSide, name = (file.path as NSString).lastPathComponent
         let path = file.path
         let image = try await queue.withSlot {
-            try await queue.perform {
+            let bytes = try await queue.perform {
+                try Self.editorErrors { () throws(CropKitError) in try ImageSource.file(path).bytes() }
+            }
+            return try await queue.performPlanned({
                 try Self.editorErrors { () throws(CropKitError) in
-                    try EditedImage(name: name, bytes: try ImageSource.file(path).bytes(), pipeline: pipeline,
-                                    previewMaximumSide: side)
+                    try EditedImage.previewMemory(bytes: bytes, pipeline: pipeline, previewMaximumSide: side)
+                }
+            }) {
+                try Self.editorErrors { () throws(CropKitError) in
+                    try EditedImage(name: name, bytes: bytes, pipeline: pipeline, previewMaximumSide: side)
                 }
             }
         }

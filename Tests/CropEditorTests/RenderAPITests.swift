@@ -7,6 +7,10 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @testable import CropEditor
 
 @Suite struct RenderAPITests {
@@ -233,15 +237,26 @@ import Testing
         let server = try makeServer { $0.renderConcurrency = 1; $0.renderQueueCapacity = 1 }
         let jpeg = try fixture(quadrantsName)
         let uri = "/api/render?recipe=\(recipeQuery(try bottomHalfTurned))"
-        let statuses = try await server.makeApplication(logger: quietLogger).test(.ahc(.http)) { client in
-            try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?, String?).self) { group in
+        // Twelve connections at once through URLSession with a 10-minute timeout: the test client's fixed 15-s
+        // deadline (and its pool of 8 connections) once failed this test on a machine loaded by the rest of the suite.
+        let statuses = try await server.makeApplication(logger: quietLogger).test(.live) { client in
+            let port = try #require(client.port)
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 600
+            configuration.timeoutIntervalForResource = 600
+            configuration.httpMaximumConnectionsPerHost = 12
+            let session = URLSession(configuration: configuration)
+            return try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?, String?).self) { group in
                 for _ in 0..<12 {
                     group.addTask {
-                        try await client.execute(uri: uri, method: .post, headers: [.contentType: "image/jpeg"],
-                                                 body: ByteBuffer(bytes: jpeg)) { response in
-                            (response.status, response.errorBody?.error.problem,
-                             response.headers[.retryAfter])
-                        }
+                        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(uri)")!)
+                        request.httpMethod = "POST"
+                        request.setValue("image/jpeg", forHTTPHeaderField: "Content-Type")
+                        let (data, response) = try await session.upload(for: request, from: Data(jpeg))
+                        let http = try #require(response as? HTTPURLResponse)
+                        let problem = try? JSONDecoder().decode(ErrorBody.self, from: data).error.problem
+                        return (HTTPResponse.Status(code: http.statusCode), problem,
+                                http.value(forHTTPHeaderField: "Retry-After"))
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }

@@ -58,6 +58,23 @@ func message(_ body: [UInt8]) -> String { String(decoding: body, as: UTF8.self) 
 
 @Suite("cropkit serve: signed image URLs")
 struct ImageServiceTests {
+    @Test("memory: each answer says its planned peak; a request planning more than the per-request limit is 413 before decoding")
+    func memoryAdmission() async throws {
+        let service = try ServedFolder.service { $0.memoryBudget = 64 << 20 }
+        let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?width=100"))
+        #expect(answer.status == .ok, "\(message(answer.body))")
+        let planned = try #require(answer.headers[ImageService.memoryPlanHeader].flatMap { Int($0) })
+        #expect(planned > MemoryPlan.overhead && planned < 16 << 20, "\(planned)")
+        let metrics = message(try await get(service, "/metrics").body)
+        #expect(metrics.contains("cropkit_memory_budget_bytes 67108864"), "\(metrics)")
+        #expect(metrics.contains("cropkit_memory_peak_reserved_bytes \(planned)"), "\(metrics)")
+
+        let tight = try ServedFolder.service { $0.memoryBudget = 64 << 20; $0.memoryPerRequest = planned - 1 }
+        let refused = try await get(tight, try ServedFolder.signed("/img/beach.jpg?width=100"))
+        #expect(refused.status == .contentTooLarge)
+        #expect(problem(refused.body) == "needsTooMuchMemory", "\(message(refused.body))")
+    }
+
     @Test("a signed URL runs the options as one pipeline: exact size, JPEG, ETag, Cache-Control")
     func signedResize() async throws {
         let service = try ServedFolder.service()

@@ -1,0 +1,18 @@
+/// Every fuzz target's body by name: what `CropKitFuzz` runs (`CROPKIT_FUZZ_TARGET=NAME`) and what `FuzzReplayTests`
+/// feeds each target's seed corpus (`Fuzz/Corpus/NAME`) to.
+public let fuzzTargets: [String: @Sendable (UnsafePointer<UInt8>, Int) -> Int32] = [
+    "FuzzEXIF": fuzzEXIF,
+    "FuzzEditorEvents": fuzzEditorEvents,
+    "FuzzFormat": fuzzFormat,
+    "FuzzGIF": fuzzGIF,
+    "FuzzHEIF": fuzzHEIF,
+    "FuzzICC": fuzzICC,
+    "FuzzJPEG": fuzzJPEG,
+    "FuzzMultipart": fuzzMultipart,
+    "FuzzPNG": fuzzPNG,
+    "FuzzPipeline": fuzzPipeline,
+    "FuzzRecipe": fuzzRecipe,
+    "FuzzServiceRequest": fuzzServiceRequest,
+    "FuzzTIFF": fuzzTIFF,
+    "FuzzWebP": fuzzWebP,
+]
