@@ -6,7 +6,8 @@
 //   crop engine   CropEngine        CropState StraightenedPicture OutputSizing RenderPlan Recipe      (primitives)
 //   interaction   CropInteraction   EditorSession RectangleSelection ZoomViewport DisplayLayout       (engine)
 //   pixels        CropPixels        PixelBuffer, resampler, kernels, pixel operations, affine render  (primitives)
-//   codecs        CropCodecs        JPEG and PNG behind CJPEG/CPNG shims, EXIF, ICC, format detection (pixels)
+//   codecs        CropCodecs        JPEG, PNG (linked), WebP, HEIF/AVIF, GIF, TIFF, lcms2 (opened at run time)
+//                                   behind C shims; EXIF, ICC, format detection                        (pixels)
 //   pipeline      CropKit           one verb: source + [ImageOperation] → typed result or sink        (all above)
 //   faces         cropkit (CLI) · CropEditor (browser editor + render API) · CropServer (cropkit serve) (pipeline)
 //
@@ -17,7 +18,9 @@ import PackageDescription
 
 let package = Package(
     name: "CropKit",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    // The floors of the highest dependency: hummingbird-websocket needs macOS 14 and iOS 17 (swift-prometheus and
+    // swift-websocket 13 and 16, Hummingbird 11 and 15).
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "CropKit", targets: ["CropKit"]),
         .library(name: "CropGeometry", targets: ["CropGeometry", "CropEngine", "CropInteraction"]),
@@ -50,28 +53,29 @@ let package = Package(
         // The pixel buffer, resampling and every pixel operation.
         .target(name: "CropPixels", dependencies: ["CropGeometry"]),
 
-        // C shims: libjpeg-turbo and libpng report errors through setjmp/longjmp, which Swift cannot call.
-        .target(
-            name: "CJPEG",
-            linkerSettings: [.linkedLibrary("jpeg")]
-        ),
-        .target(
-            name: "CPNG",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
-        ),
+        // The two C libraries CropKit links, as system libraries: pkg-config finds their headers and library
+        // wherever the system keeps them (Debian's /usr, Homebrew's prefix), and the providers name the packages.
+        .systemLibrary(
+            name: "CLibJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CLibPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev", "zlib1g-dev"]), .brew(["libpng"])]),
 
-        // libwebp, opened at run time (dlopen): the build needs no WebP headers, only the system's runtime library.
-        // Finding a library at run time (dlopen), shared by the three shims below.
+        // C shims: libjpeg-turbo and libpng report errors through setjmp/longjmp, which Swift cannot call.
+        .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
+        .target(name: "CPNG", dependencies: ["CLibPNG"]),
+
+        // Finding a library at run time (dlopen), by one table of file names per platform, shared by the six shims
+        // below, which open libwebp, libheif, libavif, giflib, libtiff and Little CMS: the build needs none of their
+        // headers, only the system's runtime libraries.
         .target(name: "CRuntimeLibrary", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "CWebP", dependencies: ["CRuntimeLibrary"]),
-        // Little CMS 2 (colour management), opened at run time the same way.
         .target(name: "CLCMS", dependencies: ["CRuntimeLibrary"]),
-        // libheif, opened at run time the same way.
         .target(name: "CHEIF", dependencies: ["CRuntimeLibrary"]),
-        // giflib and libtiff (read only), opened at run time the same way.
-        .target(name: "CGIF", dependencies: ["CRuntimeLibrary"]),
-        .target(name: "CTIFF", dependencies: ["CRuntimeLibrary"]),
-        // libavif 0.11 (10-bit AVIF output, which libheif 1.15's AV1 path aborts on), opened at run time the same way.
+        .target(name: "CGIF", dependencies: ["CRuntimeLibrary"]),  // read only
+        .target(name: "CTIFF", dependencies: ["CRuntimeLibrary"]),  // read only
+        // libavif 0.11: 10-bit AVIF output, which libheif 1.15's AV1 path aborts on.
         .target(name: "CAVIF", dependencies: ["CRuntimeLibrary"]),
 
         // Codecs: JPEG, PNG, WebP, HEIF, EXIF, ICC, format detection.
@@ -176,4 +180,21 @@ if Context.environment["CROPKIT_FUZZ"] != nil {
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
     package.targets.append(.executableTarget(
         name: "CropKitFuzz", dependencies: ["CFuzzDriver", "FuzzBodies"], path: "Fuzz/Driver"))
+}
+
+// The portable build (`.ci/portable-test`): CROPKIT_PORTABLE=1 compiles the pixel floor without its x86-64 intrinsics,
+// as on arm64, and keeps only the library floors and their tests, so no server package is fetched or built.
+if Context.environment["CROPKIT_PORTABLE"] != nil {
+    let kept: Set<String> = [
+        "CropGeometry", "CropEngine", "CropInteraction", "CropPixels", "CLibJPEG", "CLibPNG", "CJPEG", "CPNG",
+        "CRuntimeLibrary", "CWebP",
+        "CLCMS", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CropCodecs", "CropKit", "CropTestSupport", "CropGeometryTests",
+        "CropEngineTests", "CropInteractionTests", "CropPixelsTests", "CropCodecsTests", "CropKitTests",
+    ]
+    package.targets = package.targets.filter { kept.contains($0.name) }
+    package.products = package.products.filter { ["CropKit", "CropGeometry"].contains($0.name) }
+    package.dependencies = []
+    for target in package.targets where target.name == "CropPixels" {
+        target.swiftSettings = [.define("CROPKIT_PORTABLE")]
+    }
 }

@@ -77,13 +77,8 @@ static char load_message[CK_AVIF_MESSAGE_LENGTH];
 #define say(message, ...) ck_runtime_message(message, CK_AVIF_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  static const char *names[] = {"libavif.so.15", "libavif.15.dylib", "/opt/homebrew/lib/libavif.15.dylib",
-                                "/usr/local/lib/libavif.15.dylib"};
-  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
-  if (!handle) {
-    say(load_message, "libavif 0.11 is not installed (looked for libavif.so.15; on Debian 12: apt install libavif15)");
-    return;
-  }
+  void *handle = ck_runtime_library_load(CK_LIBRARY_AVIF, load_message, sizeof load_message);
+  if (!handle) return;
 #define BIND(field, symbol)                                                              \
   if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                   \
     say(load_message, "the libavif found lacks %s (libavif 0.11 is needed)", symbol); \

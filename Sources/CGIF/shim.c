@@ -61,13 +61,8 @@ static char load_message[CK_GIF_MESSAGE_LENGTH];
 #define say(message, ...) ck_runtime_message(message, CK_GIF_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  static const char *names[] = {"libgif.so.7", "libgif.7.dylib", "libgif.dylib", "/opt/homebrew/lib/libgif.dylib",
-                                "/usr/local/lib/libgif.dylib"};
-  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
-  if (!handle) {
-    say(load_message, "giflib is not installed (looked for libgif.so.7; on Debian/Ubuntu: apt install libgif7)");
-    return;
-  }
+  void *handle = ck_runtime_library_load(CK_LIBRARY_GIF, load_message, sizeof load_message);
+  if (!handle) return;
 #define BIND(field, symbol)                                                                  \
   if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                       \
     say(load_message, "the giflib found lacks %s (giflib 5.1 or later is needed)", symbol); \

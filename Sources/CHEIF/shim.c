@@ -99,13 +99,8 @@ static char load_message[CK_HEIF_MESSAGE_LENGTH];
 #define say(message, ...) ck_runtime_message(message, CK_HEIF_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  static const char *names[] = {"libheif.so.1", "libheif.1.dylib", "/opt/homebrew/lib/libheif.1.dylib",
-                                "/usr/local/lib/libheif.1.dylib"};
-  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
-  if (!handle) {
-    say(load_message, "libheif is not installed (looked for libheif.so.1; on Debian/Ubuntu: apt install libheif1)");
-    return;
-  }
+  void *handle = ck_runtime_library_load(CK_LIBRARY_HEIF, load_message, sizeof load_message);
+  if (!handle) return;
 #define BIND(field, symbol)                                                              \
   if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                                 \
     say(load_message, "the libheif found lacks %s (libheif 1.x is needed)", symbol);    \

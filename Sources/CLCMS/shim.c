@@ -63,13 +63,8 @@ static void quiet(void *context, uint32_t code, const char *text) {
 }
 
 static void load(void) {
-  static const char *names[] = {"liblcms2.so.2", "liblcms2.2.dylib", "/opt/homebrew/lib/liblcms2.2.dylib",
-                                "/usr/local/lib/liblcms2.2.dylib"};
-  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
-  if (!handle) {
-    say(load_message, "Little CMS is not installed (looked for liblcms2.so.2; on Debian/Ubuntu: apt install liblcms2-2)");
-    return;
-  }
+  void *handle = ck_runtime_library_load(CK_LIBRARY_LCMS, load_message, sizeof load_message);
+  if (!handle) return;
 #define BIND(field, symbol)                                                             \
   if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                                \
     say(load_message, "the liblcms2 found lacks %s (Little CMS 2.8+ is needed)", symbol); \

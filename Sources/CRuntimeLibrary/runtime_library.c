@@ -5,6 +5,46 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+// The one table of the run-time libraries: their name for people, their file names per platform, and the packages
+// that provide them.
+typedef struct {
+  const char *name;
+  const char *files[4];  // tried in order; NULL ends the list early
+  const char *apt;       // Debian 12's package
+  const char *brew;      // Homebrew's formula
+} ck_library_entry;
+
+static const ck_library_entry ck_libraries[] = {
+#if defined(__APPLE__)
+    [CK_LIBRARY_WEBP] = {"libwebp", {"libwebp.7.dylib", "/opt/homebrew/lib/libwebp.7.dylib", "/usr/local/lib/libwebp.7.dylib"}, "libwebp7", "webp"},
+    [CK_LIBRARY_HEIF] = {"libheif", {"libheif.1.dylib", "/opt/homebrew/lib/libheif.1.dylib", "/usr/local/lib/libheif.1.dylib"}, "libheif1", "libheif"},
+    [CK_LIBRARY_AVIF] = {"libavif 0.11", {"libavif.15.dylib", "/opt/homebrew/lib/libavif.15.dylib", "/usr/local/lib/libavif.15.dylib"}, "libavif15", "libavif"},
+    [CK_LIBRARY_GIF] = {"giflib", {"libgif.7.dylib", "libgif.dylib", "/opt/homebrew/lib/libgif.dylib", "/usr/local/lib/libgif.dylib"}, "libgif7", "giflib"},
+    [CK_LIBRARY_TIFF] = {"libtiff", {"libtiff.6.dylib", "/opt/homebrew/lib/libtiff.6.dylib", "/usr/local/lib/libtiff.6.dylib"}, "libtiff6", "libtiff"},
+    [CK_LIBRARY_LCMS] = {"Little CMS", {"liblcms2.2.dylib", "/opt/homebrew/lib/liblcms2.2.dylib", "/usr/local/lib/liblcms2.2.dylib"}, "liblcms2-2", "little-cms2"},
+#else
+    [CK_LIBRARY_WEBP] = {"libwebp", {"libwebp.so.7"}, "libwebp7", "webp"},
+    [CK_LIBRARY_HEIF] = {"libheif", {"libheif.so.1"}, "libheif1", "libheif"},
+    [CK_LIBRARY_AVIF] = {"libavif 0.11", {"libavif.so.15"}, "libavif15", "libavif"},
+    [CK_LIBRARY_GIF] = {"giflib", {"libgif.so.7"}, "libgif7", "giflib"},
+    [CK_LIBRARY_TIFF] = {"libtiff", {"libtiff.so.6"}, "libtiff6", "libtiff"},
+    [CK_LIBRARY_LCMS] = {"Little CMS", {"liblcms2.so.2"}, "liblcms2-2", "little-cms2"},
+#endif
+};
+
+void *ck_runtime_library_load(ck_library library, char *message, size_t length) {
+  if ((size_t)library >= sizeof ck_libraries / sizeof ck_libraries[0]) return NULL;
+  const ck_library_entry *entry = &ck_libraries[library];
+  size_t count = 0;
+  while (count < 4 && entry->files[count]) count++;
+  void *handle = ck_runtime_library_open(entry->files, count);
+  if (!handle) {
+    ck_runtime_message(message, length, "%s is not installed (looked for %s; on Debian/Ubuntu: apt install %s; with Homebrew: brew install %s)",
+                       entry->name, entry->files[0], entry->apt, entry->brew);
+  }
+  return handle;
+}
+
 void *ck_runtime_library_open(const char *const *names, size_t count) {
   void *handle = NULL;
   for (size_t i = 0; i < count && !handle; i++) handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);

@@ -65,13 +65,8 @@ static char load_message[CK_TIFF_MESSAGE_LENGTH];
 #define say(message, ...) ck_runtime_message(message, CK_TIFF_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  static const char *names[] = {"libtiff.so.6", "libtiff.6.dylib", "/opt/homebrew/lib/libtiff.6.dylib",
-                                "/usr/local/lib/libtiff.6.dylib"};
-  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
-  if (!handle) {
-    say(load_message, "libtiff is not installed (looked for libtiff.so.6; on Debian/Ubuntu: apt install libtiff6)");
-    return;
-  }
+  void *handle = ck_runtime_library_load(CK_LIBRARY_TIFF, load_message, sizeof load_message);
+  if (!handle) return;
 #define BIND(field, symbol)                                                                 \
   if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                      \
     say(load_message, "the libtiff found lacks %s (libtiff 4.5 or later is needed)", symbol); \

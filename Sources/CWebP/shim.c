@@ -140,13 +140,8 @@ static char load_message[CK_WEBP_MESSAGE_LENGTH];
 #define say(message, ...) ck_runtime_message(message, CK_WEBP_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  static const char *names[] = {"libwebp.so.7", "libwebp.7.dylib", "/opt/homebrew/lib/libwebp.7.dylib",
-                                "/usr/local/lib/libwebp.7.dylib"};
-  void *handle = ck_runtime_library_open(names, sizeof names / sizeof names[0]);
-  if (!handle) {
-    say(load_message, "libwebp is not installed (looked for libwebp.so.7; on Debian/Ubuntu: apt install libwebp7)");
-    return;
-  }
+  void *handle = ck_runtime_library_load(CK_LIBRARY_WEBP, load_message, sizeof load_message);
+  if (!handle) return;
 #define BIND(field, symbol)                                                                          \
   if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                                             \
     say(load_message, "the libwebp found lacks %s (a libwebp 1.x is needed)", symbol);              \

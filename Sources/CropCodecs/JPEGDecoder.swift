@@ -44,6 +44,10 @@ package final class JPEGDecoder: ImageRowDecoder {
     private let handle: OpaquePointer
     private let input: DecoderInput
     private let options: DecodeOptions
+    /// libjpeg's working-memory cap (`max_memory_to_use`), from the declared picture: its whole coefficient arrays
+    /// (what a multi-scan file needs) plus 32 MiB, so a header claiming a picture within the pixel limit gets what
+    /// that picture needs and no more.
+    private let memoryCap: Int
     private var started = false
     private var finished = false
     private var failure: CodecError?
@@ -106,7 +110,9 @@ package final class JPEGDecoder: ImageRowDecoder {
         if UInt32(bitPattern: header.color_space) == JCS_YCbCr.rawValue {
             info.chromaSubsampling = ChromaSubsampling.allCases.first { $0.rawValue == Self.subsampling(header) }
         }
-        if header.progressive != 0 { info.decoderMemory = Self.coefficientMemory(header) }
+        let coefficients = Self.coefficientMemory(header)
+        if header.progressive != 0 { info.decoderMemory = coefficients }
+        memoryCap = coefficients.bytes(width: width, height: height, scale: 1) + 32 << 20
         let colorSpace = UInt32(bitPattern: header.color_space)
         if colorSpace == JCS_CMYK.rawValue || colorSpace == JCS_YCCK.rawValue {
             let fallback = metadata.iccProfile == nil ? options.defaultCMYKProfile : nil
@@ -196,7 +202,7 @@ package final class JPEGDecoder: ImageRowDecoder {
             case .dcOnly: Int32(CK_JPEG_EARLY_STOP_DC)
             }
         let status = ck_jpeg_decoder_start(
-            handle, Int32(options.jpegScale.denominator), mode, Self.memoryCap(for: options.limits),
+            handle, Int32(options.jpegScale.denominator), mode, memoryCap,
             Int32(clamping: max(options.maxProgressiveScans, 0)), &output)
         syncWarnings()
         if status != ShimStatus.ok { throw fail(status) }
@@ -214,12 +220,6 @@ package final class JPEGDecoder: ImageRowDecoder {
         scansRead = Int(output.scans_read)
         coefficientBytes = Int(output.coefficient_bytes)
         acSkipped = output.ac_skipped != 0
-    }
-
-    /// libjpeg's working-memory cap: enough for the coefficient buffer of a 4-component image at the pixel limit.
-    private static func memoryCap(for limits: PixelLimits) -> Int {
-        guard limits.maxPixels < Int.max / 16 else { return 0 }
-        return limits.maxPixels * 8 + 64 << 20
     }
 
     private func fail(_ status: Int32) -> CodecError { fail(Self.error(status, handle, path: input.path)) }

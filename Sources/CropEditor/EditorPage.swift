@@ -1,3 +1,4 @@
+import CropKit
 import Foundation
 
 /// The editor page's files, read once from the package's resources into memory.
@@ -40,18 +41,12 @@ public struct EditorPage: Sendable {
         self.assets = assets
     }
 
-    /// The folder holding the page: where SwiftPM's `Bundle.module` looks first (the resource bundle beside the
-    /// executable), then the source tree this binary was built from. `Bundle.module` itself is not used because it
-    /// stops the program when the bundle is missing; here that is an ordinary error.
+    /// The folder holding the page (``ResourceBundle``: the Linux and Apple bundle layouts, an installed
+    /// `share/cropkit`, then the source tree this binary was built from).
     static func resourceDirectory() -> String? {
-        let bundle = "CropKit_CropEditor.resources/Resources"
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent(bundle).path,
-            executable.deletingLastPathComponent().appendingPathComponent(bundle).path,
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources").path,
-        ]
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
+        ResourceBundle.directory(
+            target: "CropEditor", subfolder: "Resources", marker: "index.html",
+            source: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources").path)
     }
 }
 

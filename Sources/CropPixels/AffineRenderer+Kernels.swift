@@ -197,7 +197,7 @@ struct AffineKernel: Sendable {
         portable: Bool
     ) {
         let four = nx == 4 && ny == 4
-        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+        #if arch(x86_64) && canImport(_Builtin_intrinsics.intel) && !CROPKIT_PORTABLE
         if !portable {
             if four {
                 renderRow8SSE2(layout, FourTaps.self, row, window, dst, width)

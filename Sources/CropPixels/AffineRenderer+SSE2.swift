@@ -4,9 +4,11 @@
 // types, but LLVM lowers its byte interleaves of freshly loaded pixels to long insert/mask sequences; written with
 // the SSE2 intrinsics (plain functions from the compiler's own headers, no target flags), each pair of taps is
 // two loads, two byte interleaves and one pmaddwd, and a 4×4 Catmull-Rom pixel is about a hundred instructions.
-// Both kernels give identical results; the tests run both.
+// Both kernels give identical results; the tests run both. Building with `-DCROPKIT_PORTABLE` (CROPKIT_PORTABLE=1 in
+// the environment of `swift build`, see Package.swift) leaves this file out, as on arm64: `.ci/portable-test` builds and
+// tests the pixels, codecs and pipeline that way.
 
-#if arch(x86_64) && canImport(_Builtin_intrinsics.intel)
+#if arch(x86_64) && canImport(_Builtin_intrinsics.intel) && !CROPKIT_PORTABLE
 import _Builtin_intrinsics.intel
 
 extension AffineKernel {

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// Makes the C allocator give the large blocks a render uses (pixel planes, scanline and coefficient buffers, the
@@ -26,7 +28,7 @@ public enum LargeBlockRelease {
         guard let mallopt = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }
         return unsafeBitCast(mallopt, to: Mallopt.self)(-3, Int32(clamping: threshold)) == 1
         #else
-        return false
+        return false  // musl and Darwin: their allocators return large blocks on free without being asked
         #endif
     }
 }

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -91,6 +93,8 @@ public struct OriginAddressGuard: Sendable {
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #elseif canImport(Musl)
+        hints.ai_socktype = SOCK_STREAM
         #else
         hints.ai_socktype = SOCK_STREAM
         #endif

@@ -15,6 +15,7 @@ struct CropKitCommand: ParsableCommand {
 
             Start with `cropkit demo`. Shell completion: `cropkit --generate-completion-script bash|zsh|fish`.
             """,
+        version: "cropkit \(CropKitRelease.version)",
         subcommands: [
             InfoCommand.self, CropCommand.self, ResizeCommand.self, ThumbnailCommand.self, RoundCommand.self,
             OrientCommand.self, ApplyCommand.self, ConvertCommand.self, DemoCommand.self, EditCommand.self,

@@ -1,3 +1,4 @@
+import CropKit
 import Foundation
 
 /// The sample pictures bundled with the tool (`Sources/cropkit/Samples`, copied into the resource bundle
@@ -10,22 +11,14 @@ enum Samples {
     /// An iPhone 13 Pro HEIC: 4032×3024 in 512×512 grid tiles, Display P3.
     static let heic = "iphone-pug.heic"
 
-    /// The folder holding the samples.
-    ///
-    /// Looks where SwiftPM's generated `Bundle.module` looks first (the resource bundle beside the executable), then
-    /// in the source tree this binary was built from. `Bundle.module` itself is not used because it stops the
-    /// program with `fatalError` when the bundle has been moved away; here that is an ordinary error.
+    /// The folder holding the samples (``ResourceBundle``: the Linux and Apple bundle layouts, an installed
+    /// `share/cropkit`, then the source tree this binary was built from).
     static func directory() throws -> String {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("CropKit_cropkit.resources/Samples").path,
-            executable.deletingLastPathComponent().appendingPathComponent("CropKit_cropkit.resources/Samples").path,
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Samples").path,
-        ]
-        for dir in candidates where FileManager.default.fileExists(atPath: dir + "/" + photo) {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Samples").path
+        if let dir = ResourceBundle.directory(target: "cropkit", subfolder: "Samples", marker: photo, source: source) {
             return dir
         }
-        throw CommandError(
-            "the bundled samples are missing; looked in " + candidates.joined(separator: ", "))
+        let candidates = ResourceBundle.candidates(package: "CropKit", target: "cropkit", subfolder: "Samples", source: source)
+        throw CommandError("the bundled samples are missing; looked in " + candidates.joined(separator: ", "))
     }
 }

@@ -59,6 +59,18 @@ struct ReadmeExamplesTests {
         }
     }
 
+    /// The README's install snippet (`.ci/downstream-test` builds a package from it by path, in CI).
+    static let packageSnippet = """
+        // Package.swift
+        dependencies: [.package(url: "https://github.com/cropkit/cropkit.git", from: "0.9.0")],
+        targets: [.executableTarget(name: "MyApp", dependencies: [.product(name: "CropKit", package: "cropkit")])]
+        """
+
+    @Test("the install snippet names this release")
+    func installSnippetVersion() {
+        #expect(Self.packageSnippet.contains("from: \"\(CropKitRelease.version)\")"))
+    }
+
     @Test("every Swift block of the README is in this file")
     func readmeBlocksAreCompiled() throws {
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)

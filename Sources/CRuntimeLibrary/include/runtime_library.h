@@ -1,6 +1,7 @@
-// What the shims that open a codec library at run time (CWebP, CHEIF, CLCMS) share: finding the library, and
-// writing a message for Swift to read. Linking nothing at build time is what lets CropKit build without the libraries'
-// headers or development packages.
+// What the six shims that open a codec library at run time (CWebP, CHEIF, CAVIF, CGIF, CTIFF, CLCMS) share: the one
+// table of the libraries' file names per platform, opening the first the loader finds, and writing a message for Swift
+// to read. Linking nothing at build time is what lets CropKit build without the libraries' headers or development
+// packages.
 
 #pragma once
 #include <stddef.h>
@@ -8,6 +9,21 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/// The libraries opened at run time.
+typedef enum {
+  CK_LIBRARY_WEBP,
+  CK_LIBRARY_HEIF,
+  CK_LIBRARY_AVIF,
+  CK_LIBRARY_GIF,
+  CK_LIBRARY_TIFF,
+  CK_LIBRARY_LCMS,
+} ck_library;
+
+/// Opens `library` by the file names this platform gives it (the table in runtime_library.c: the soname on Linux; the
+/// versioned dylib, then Homebrew's and /usr/local's copies on macOS), with RTLD_NOW | RTLD_LOCAL. When none is found,
+/// returns NULL and writes into `message` (`length` bytes) what was looked for and the package that provides it.
+void *ck_runtime_library_load(ck_library library, char *message, size_t length);
 
 /// Opens the first of `names` (sonames, then full paths) that the dynamic loader finds, with RTLD_NOW | RTLD_LOCAL,
 /// or returns NULL.
