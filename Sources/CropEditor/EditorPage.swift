@@ -41,7 +41,7 @@ public struct EditorPage: Sendable {
         self.assets = assets
     }
 
-    /// The folder holding the page (``ResourceBundle``: the Linux and Apple bundle layouts, an installed
+    /// The folder holding the page (`ResourceBundle`: the Linux and Apple bundle layouts, an installed
     /// `share/cropkit`, then the source tree this binary was built from).
     static func resourceDirectory() -> String? {
         ResourceBundle.directory(

@@ -1,4 +1,4 @@
-/// Admission by memory: each render reserves the peak its ``MemoryPlan`` planned from the header, before it decodes
+/// Admission by memory: each render reserves the peak its `MemoryPlan` planned from the header, before it decodes
 /// anything, out of a fixed ``capacity``; what does not fit waits, in arrival order, until enough is released.
 ///
 /// - A reservation larger than ``requestLimit`` is refused at once with ``EditorError/needsTooMuchMemory(planned:limit:)``

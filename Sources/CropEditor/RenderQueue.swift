@@ -76,7 +76,7 @@ public actor RenderQueue {
         }
     }
 
-    /// Runs `work` like ``perform(_:)`` once the bytes `plan` returns (a render's ``MemoryPlan``, planned from the header
+    /// Runs `work` like ``perform(_:)`` once the bytes `plan` returns (a render's `MemoryPlan`, planned from the header
     /// on a worker thread) are reserved from ``memory``; without a budget, `plan` is not called.
     ///
     /// - Throws: what `plan` throws (an unreadable header fails here, before anything is decoded), and

@@ -11,7 +11,7 @@ enum Samples {
     /// An iPhone 13 Pro HEIC: 4032×3024 in 512×512 grid tiles, Display P3.
     static let heic = "iphone-pug.heic"
 
-    /// The folder holding the samples (``ResourceBundle``: the Linux and Apple bundle layouts, an installed
+    /// The folder holding the samples (`ResourceBundle`: the Linux and Apple bundle layouts, an installed
     /// `share/cropkit`, then the source tree this binary was built from).
     static func directory() throws -> String {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Samples").path

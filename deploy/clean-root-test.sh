@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The release artifacts as someone without Swift installs them. Makes the .deb and the OCI image (deploy/release.sh),
+# then:
+#   1. a clean Debian 12 root (debootstrap --variant=minbase) with the .deb installed by apt: no Swift, no compiler and
+#      no -dev package in it, only what the package pulls in; inside it (chroot): `cropkit --version`, `cropkit demo`,
+#      and a `cropkit serve` that answers a signed URL on loopback with the picture (and 403 without the signature);
+#   2. the image's own root filesystem (its layer unpacked from the OCI archive): the same serve check, as the image's
+#      user `cropkit`, on its entrypoint's folder.
+# Needs root, debootstrap and buildah (.ci/install-deps release) and Debian's mirror. Prints a transcript.
+#
+#   deploy/clean-root-test.sh [--binary PATH]     # default: deploy/build-static.sh builds the release binary
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=()
+[ "${1:-}" = --binary ] && binary=(--binary "$2")
+work="$(mktemp -d /tmp/cropkit-clean-root.XXXXXX)"
+mounts=()
+cleanup() {
+  for m in "${mounts[@]}"; do umount -l "$m" 2>/dev/null || true; done
+  pkill -f "$work/.*cropkit serve" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "clean-root-test: FAIL $*" >&2; exit 1; }
+say() { echo "clean-root-test: $*"; }
+
+deploy/release.sh "${binary[@]}" --image --out "$work/dist" | sed 's/^/  /'
+deb="$(ls "$work"/dist/cropkit_*_amd64.deb)" oci="$(ls "$work"/dist/cropkit-serve-*.oci.tar)"
+
+# The clean root.
+root="$work/root"
+deploy/clean-root.sh "$root" "$deb" | sed 's/^/  /'
+mount -t proc proc "$root/proc" && mounts+=("$root/proc")
+for tool in swift swiftc gcc cc clang; do
+  chroot "$root" sh -c "command -v $tool" >/dev/null && fail "$tool is in the clean root"
+done
+dev="$(chroot "$root" dpkg-query -W -f '${Package}\n' | grep -- '-dev$' || true)"
+[ -z "$dev" ] || fail "development packages in the clean root: $dev"
+say "clean root: $(chroot "$root" dpkg-query -W -f '${Package}\n' | wc -l) packages, no swift, no compiler, no -dev package"
+
+# `serve_check ROOT USER FOLDER PICTURE`: a signed URL answered with a JPEG, an unsigned one with 403.
+serve_check() {
+  local root="$1" user="$2" folder="$3" picture="$4" key log port url status
+  key="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
+  log="$work/serve-$(basename "$root").log"
+  chroot --userspec="$user" "$root" env CROPKIT_SIGNING_KEY="$key" /usr/bin/cropkit serve --root "$folder" --port 0 \
+    >"$log" 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 100); do
+    port="$(grep -o '127.0.0.1:[0-9]*' "$log" | head -1 | cut -d: -f2 || true)"
+    [ -n "$port" ] && break
+    sleep 0.1
+  done
+  [ -n "$port" ] || { cat "$log" >&2; fail "cropkit serve did not start in $root"; }
+  url="$(chroot "$root" env CROPKIT_SIGNING_KEY="$key" /usr/bin/cropkit sign "/img/$picture?width=200&format=jpeg")"
+  status="$(curl -s -o "$work/answer.jpg" -w '%{http_code}' "http://127.0.0.1:$port$url")"
+  [ "$status" = 200 ] || fail "the signed URL answered $status in $root"
+  [ "$(head -c 2 "$work/answer.jpg" | od -An -tx1 | tr -d ' ')" = ffd8 ] || fail "the answer is not a JPEG"
+  status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/img/$picture?width=200")"
+  [ "$status" = 403 ] || fail "the unsigned URL answered $status"
+  [ "$(curl -s "http://127.0.0.1:$port/health")" = '{"status":"ok"}' ] || fail "/health"
+  kill -TERM "$pid"; wait "$pid" || true
+  say "$(basename "$root"): cropkit serve as $user answered a signed URL with a $(stat -c %s "$work/answer.jpg")-byte JPEG, the unsigned one with 403, /health ok"
+}
+
+say "clean root: $(chroot "$root" /usr/bin/cropkit --version)"
+chroot "$root" sh -c 'cd /tmp && /usr/bin/cropkit demo' >"$work/demo.log" 2>&1 || { cat "$work/demo.log" >&2; fail "cropkit demo"; }
+written="$(ls "$root/tmp/cropkit-demo" | wc -l)"
+[ "$written" -ge 8 ] || { cat "$work/demo.log" >&2; fail "cropkit demo wrote $written files"; }
+say "clean root: cropkit demo wrote $written files ($(tail -1 "$work/demo.log"))"
+serve_check "$root" root /usr/share/cropkit/CropKit_cropkit.resources/Samples waterfall-orientation6.jpg
+
+# The image's root filesystem, unpacked from the OCI archive.
+image="$work/image"
+mkdir -p "$work/oci" "$image"
+tar -xf "$oci" -C "$work/oci"
+manifest="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["manifests"][0]["digest"].split(":")[1])' "$work/oci/index.json")"
+config="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["digest"].split(":")[1])' "$work/oci/blobs/sha256/$manifest")"
+for layer in $(python3 -c 'import json,sys; [print(l["digest"].split(":")[1]) for l in json.load(open(sys.argv[1]))["layers"]]' "$work/oci/blobs/sha256/$manifest"); do
+  tar -xf "$work/oci/blobs/sha256/$layer" -C "$image"
+done
+user="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["User"])' "$work/oci/blobs/sha256/$config")"
+entry="$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["config"]["Entrypoint"]))' "$work/oci/blobs/sha256/$config")"
+[ "$user" = 10001:10001 ] || fail "the image runs as '$user', not 10001:10001 (cropkit)"
+say "image: $(du -sh "$oci" | cut -f1) archive, user $user, entrypoint: $entry"
+mount -t proc proc "$image/proc" && mounts+=("$image/proc")
+cp "$root/usr/share/cropkit/CropKit_cropkit.resources/Samples/waterfall-orientation6.jpg" "$image/srv/images/"
+serve_check "$image" "$user" /srv/images waterfall-orientation6.jpg
+say "passed"
