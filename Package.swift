@@ -198,3 +198,14 @@ if Context.environment["CROPKIT_PORTABLE"] != nil {
         target.swiftSettings = [.define("CROPKIT_PORTABLE")]
     }
 }
+
+// CROPKIT_OPTIMIZE=1 (CI's build and test steps, .ci/run) compiles the pixel, codec, engine and pipeline floors with
+// -O while keeping their asserts (-assert-config Debug): the test suite runs the code that ships, several times faster
+// than unoptimized pixel loops, with every debug check still on. Only for this package as the root (SwiftPM refuses
+// unsafe flags in a dependency, and nothing sets the variable there).
+if Context.environment["CROPKIT_OPTIMIZE"] != nil {
+    let optimized: Set<String> = ["CropGeometry", "CropEngine", "CropPixels", "CropCodecs", "CropKit"]
+    for target in package.targets where optimized.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-assert-config", "Debug"])]
+    }
+}

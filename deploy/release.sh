@@ -10,8 +10,10 @@
 #
 #   deploy/release.sh [--binary PATH] [--image] [--out DIR]
 #
-# --binary takes a cropkit already built (its resource bundles beside it); by default deploy/build-static.sh builds the
-# release binary with the Swift runtime linked in. Prints each artifact with its size.
+# --binary takes a cropkit already built with the Swift runtime linked in (--static-swift-stdlib; its resource bundles
+# beside it); by default deploy/build-static.sh builds the release binary. CROPKIT_DEB_COMPRESSION=gzip packs the .deb
+# faster than xz (CI). With --image, CROPKIT_IMAGE_ROOT names a clean root (deploy/clean-root.sh) to build the image
+# from instead of making one. Prints each artifact with its size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
@@ -39,6 +41,7 @@ stage() {  # stage PREFIX
   local prefix="$1"
   mkdir -p "$prefix/bin" "$prefix/share/cropkit" "$prefix/share/doc/cropkit" "$prefix/share/man/man1"
   install -m 755 "$binary" "$prefix/bin/cropkit"
+  strip --strip-debug "$prefix/bin/cropkit"  # symbols stay (backtraces name functions); DWARF goes
   for bundle in CropKit_cropkit.resources CropKit_CropEditor.resources; do
     [ -d "$(dirname "$binary")/$bundle" ] || { echo "release: $bundle is not beside $binary" >&2; exit 1; }
     cp -R "$(dirname "$binary")/$bundle" "$prefix/share/cropkit/"
@@ -77,16 +80,20 @@ Homepage: https://github.com/cropkit/cropkit
 Description: crop, straighten, rotate and resize photos; image service and crop editor
  cropkit crops, straightens, rotates and resizes photos with the right EXIF
  orientation at full resolution, reads JPEG, PNG, WebP, HEIF/HEIC, AVIF, GIF and
- TIFF and writes JPEG, PNG, WebP, AVIF and HEIC. `cropkit serve` is an image
- service with signed URLs; `cropkit edit` a crop editor in the browser.
+ TIFF and writes JPEG, PNG, WebP, AVIF and HEIC. "cropkit serve" is an image
+ service with signed URLs; "cropkit edit" a crop editor in the browser.
 EOF
 debfile="$out/cropkit_${version}_amd64.deb"
-dpkg-deb --root-owner-group -Zxz --build "$deb" "$debfile" >/dev/null
+dpkg-deb --root-owner-group -Z"${CROPKIT_DEB_COMPRESSION:-xz}" --build "$deb" "$debfile" >/dev/null
 
 # 3. The OCI image of `cropkit serve`.
 if [ "$image" = 1 ]; then
   root="$work/root"
-  deploy/clean-root.sh "$root" "$debfile" >&2
+  if [ -n "${CROPKIT_IMAGE_ROOT:-}" ]; then
+    cp -a "$CROPKIT_IMAGE_ROOT" "$root"
+  else
+    deploy/clean-root.sh "$root" "$debfile" >&2
+  fi
   # A fixed, numeric user and group (10001), so Kubernetes can check runAsNonRoot without resolving a name.
   chroot "$root" groupadd --system --gid 10001 cropkit
   chroot "$root" useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
