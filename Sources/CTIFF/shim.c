@@ -2,6 +2,8 @@
 // that the shim uses, written from the library's documentation.
 #include "ctiff_shim.h"
 
+#include <errno.h>
+
 #include "runtime_library.h"
 #include <pthread.h>
 #include <stdarg.h>
@@ -151,16 +153,46 @@ static int map_proc(thandle_t handle, void **base, toff_t *size) {
 }
 static void unmap_proc(thandle_t handle, void *base, toff_t size) { (void)handle, (void)base, (void)size; }
 
+// libtiff prints some signed byte counts (a failed read's -780) through an unsigned format, as 18446744073709550836:
+// in a message, a run of digits that is a 64-bit value of 2^63 or more is rewritten as the negative number it is.
+static void signed_numbers(char *text, size_t capacity) {
+  char out[sizeof(((ck_tiff *)0)->error)];
+  size_t o = 0;
+  for (const char *p = text; *p && o + 1 < sizeof out;) {
+    if (*p >= '0' && *p <= '9' && (p == text || p[-1] < '0' || p[-1] > '9')) {
+      const char *end = p;
+      while (*end >= '0' && *end <= '9') end++;
+      errno = 0;
+      unsigned long long value = (end - p == 19 || end - p == 20) ? strtoull(p, NULL, 10) : 0;
+      if (errno == 0 && value >= (1ULL << 63)) {
+        o += (size_t)snprintf(out + o, sizeof out - o, "%lld", (long long)value);
+        if (o >= sizeof out) o = sizeof out - 1;
+        p = end;
+        continue;
+      }
+    }
+    out[o++] = *p++;
+  }
+  out[o] = '\0';
+  snprintf(text, capacity, "%s", out);
+}
+
 static int on_error(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
   (void)tif, (void)module;
   ck_tiff *t = user;
-  if (t->error_count++ == 0) vsnprintf(t->error, sizeof t->error, format, args);
+  if (t->error_count++ == 0) {
+    vsnprintf(t->error, sizeof t->error, format, args);
+    signed_numbers(t->error, sizeof t->error);
+  }
   return 1;
 }
 static int on_warning(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
   (void)tif, (void)module;
   ck_tiff *t = user;
-  if (t->info.warning_count++ == 0) vsnprintf(t->info.first_warning, sizeof t->info.first_warning, format, args);
+  if (t->info.warning_count++ == 0) {
+    vsnprintf(t->info.first_warning, sizeof t->info.first_warning, format, args);
+    signed_numbers(t->info.first_warning, sizeof t->info.first_warning);
+  }
   return 1;
 }
 

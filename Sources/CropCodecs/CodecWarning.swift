@@ -29,12 +29,17 @@ public struct CodecWarning: Hashable, Sendable, CustomStringConvertible {
     public var source: Source
     /// What happened, in the words of the codec or parser.
     public var message: String
+    /// Whether it concerns the output being written (an encoder's warning), not the input being read.
+    public var isAboutOutput: Bool
 
-    /// Creates a warning.
-    public init(_ source: Source, _ message: String) {
+    /// Creates a warning about the input, or with `output` about the output being written.
+    public init(_ source: Source, _ message: String, output: Bool = false) {
         self.source = source
         self.message = message
+        isAboutOutput = output
     }
 
-    public var description: String { "\(source.rawValue): \(message)" }
+    /// `SOURCE: message`, or `SOURCE output: message` for the output (so a PNG encoder's words about a profile it
+    /// refused are not read as a fault of a JPEG input).
+    public var description: String { "\(source.rawValue)\(isAboutOutput ? " output" : ""): \(message)" }
 }

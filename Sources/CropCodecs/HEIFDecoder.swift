@@ -47,7 +47,18 @@ package final class HEIFDecoder: WholePictureDecoder {
         }
         var opened: OpaquePointer?
         var header = ck_heif_info()
-        try ShimStatus.call(format: format) { message in ck_heif_open(bytes.pointer, bytes.count, &opened, &header, message) }
+        do {
+            try ShimStatus.call(format: format) { message in
+                ck_heif_open(bytes.pointer, bytes.count, &opened, &header, message)
+            }
+        } catch {
+            // libheif 1.15 calls a picture coded in a way it does not read "invalid input"; say what it is instead.
+            let buffer = UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)
+            if let type = ISOBoxReader(bytes: Array(buffer)).primaryItemType(), let coding = Self.unreadCodings[type] {
+                throw .unsupportedFeature(format: format, feature: "\(coding) ('\(type)' items), which libheif 1.15 does not read")
+            }
+            throw error
+        }
         guard let opened else { throw .corruptData(format: format, message: "libheif opened no image") }
         do throws(CodecError) {
             guard header.stored_width > 0, header.stored_height > 0 else {
@@ -127,6 +138,12 @@ package final class HEIFDecoder: WholePictureDecoder {
             throw error
         }
     }
+
+    /// Item types of HEIF pictures libheif 1.15 does not decode, and what they are.
+    static let unreadCodings = [
+        "unci": "uncompressed pictures (ISO/IEC 23001-17)", "jpeg": "JPEG-coded pictures", "j2k1": "JPEG 2000-coded pictures",
+        "vvc1": "VVC-coded pictures", "avc1": "H.264-coded pictures", "mski": "mask items",
+    ]
 
     /// Reads HEIF data in memory.
     package convenience init(data: [UInt8], format: ImageFormat = .heif, options: DecodeOptions = DecodeOptions())

@@ -2,7 +2,7 @@
 ///
 /// Each segment holds `ICC_PROFILE\0`, a 1-based sequence number, the total number of segments, and a part of the
 /// profile. A set is accepted only when every segment agrees on the total, every sequence number 1…total appears
-/// exactly once, and no part is empty.
+/// (a segment repeated with the same bytes counts once), and no part is empty.
 package enum ICCProfileChunks {
     /// The identifier that starts an ICC APP2 segment.
     static let identifier: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
@@ -38,8 +38,13 @@ package enum ICCProfileChunks {
             guard sequence >= 1, sequence <= total else {
                 return (nil, "ICC profile segment number \(sequence) is outside 1…\(total); profile ignored")
             }
-            guard parts[sequence] == nil else {
-                return (nil, "ICC profile segment \(sequence) appears twice; profile ignored")
+            if let seen = parts[sequence] {
+                // The same segment written twice (a profile repeated after SOF, as some writers do) is one segment;
+                // two different parts under one number cannot be told apart.
+                guard seen.elementsEqual(payload[(header + 2)...]) else {
+                    return (nil, "ICC profile segment \(sequence) appears twice with different parts; profile ignored")
+                }
+                continue
             }
             guard payload.count > header + 2 else {
                 return (nil, "ICC profile segment \(sequence) is empty; profile ignored")

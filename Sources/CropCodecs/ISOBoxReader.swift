@@ -67,6 +67,30 @@ struct ISOBoxReader {
             associations: iprpChildren.filter { $0.type == "ipma" })
     }
 
+    /// The primary item's type (`iinf`'s `infe` entry for the `pitm` item: `hvc1`, `av01`, `grid`, `unci`, `jpeg` …),
+    /// or `nil` when the boxes do not say.
+    func primaryItemType() -> String? {
+        guard let meta = children(of: 0..<bytes.count).first(where: { $0.type == "meta" }) else { return nil }
+        let metaChildren = children(of: meta.payload.dropFirst(4))
+        guard let pitm = metaChildren.first(where: { $0.type == "pitm" }), let primary = itemID(pitm.payload),
+            let iinf = metaChildren.first(where: { $0.type == "iinf" }), let version = u8(iinf.payload.lowerBound)
+        else { return nil }
+        // iinf: FullBox, then an entry count (16 bits in version 0, 32 after), then the infe boxes.
+        let entries = iinf.payload.lowerBound + 4 + (version == 0 ? 2 : 4)
+        guard entries <= iinf.payload.upperBound else { return nil }
+        for infe in children(of: entries..<iinf.payload.upperBound) where infe.type == "infe" {
+            // infe version 2 or 3: FullBox, item_ID (16 or 32 bits), protection index (16), item_type (4 bytes).
+            guard let infeVersion = u8(infe.payload.lowerBound), infeVersion >= 2 else { continue }
+            let idAt = infe.payload.lowerBound + 4
+            let idSize = infeVersion == 2 ? 2 : 4
+            guard let id = idSize == 2 ? u16(idAt) : u32(idAt), id == primary else { continue }
+            let typeAt = idAt + idSize + 2
+            guard typeAt + 4 <= infe.payload.upperBound else { return nil }
+            return String(decoding: bytes[typeAt..<(typeAt + 4)], as: UTF8.self)
+        }
+        return nil
+    }
+
     /// The properties `ipma` associates with `item`, in order.
     func properties(of item: Int, in items: Items) -> [Box] {
         items.associations.flatMap { ipma in

@@ -134,7 +134,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     private static func isoBrand(_ head: [UInt8]) -> String? {
         guard head.count >= 12, head[4..<8].elementsEqual("ftyp".utf8) else { return nil }
         let major = String(decoding: head[8..<12], as: UTF8.self)
-        let heif = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis"]
+        let heif = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "mif2", "avif", "avis", "jpeg", "j2ki"]
         guard heif.contains(major) else { return nil }
         guard major == "mif1" || major == "msf1" else { return major }
         let size = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
@@ -155,6 +155,35 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         }
         if head.starts(with: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || head.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
             return "JPEG 2000"
+        }
+        if let brand = ascii(8..<12), ascii(4..<8) == "ftyp" {
+            return ["mp41", "mp42", "isom", "iso2", "avc1", "M4V ", "qt  "].contains(brand)
+                ? "video (MP4/QuickTime, brand \(brand))" : "ISO media, brand '\(brand)'"
+        }
+        if ascii(0..<4) == "8BPS" { return "Photoshop (PSD)" }
+        if ascii(0..<4) == "qoif" { return "QOI" }
+        if ascii(0..<4) == "DDS " { return "DirectDraw Surface (DDS)" }
+        if ascii(0..<4) == "icns" { return "Apple icon (ICNS)" }
+        if ascii(0..<9) == "gimp xcf " { return "GIMP (XCF)" }
+        if head.starts(with: [0x76, 0x2F, 0x31, 0x01]) { return "OpenEXR" }
+        if ascii(0..<10) == "#?RADIANCE" || ascii(0..<6) == "#?RGBE" { return "Radiance HDR" }
+        if ascii(0..<5) == "%PDF-" { return "PDF" }
+        if ascii(0..<4) == "FORM" && (ascii(8..<12) == "ILBM" || ascii(8..<12) == "PBM ") { return "IFF ILBM" }
+        // ICO and CUR: a reserved 0, the type (1 icon, 2 cursor) and a non-zero image count, little-endian.
+        if head.count >= 6, head[0] == 0, head[1] == 0, head[2] == 1 || head[2] == 2, head[3] == 0,
+            head[4] != 0 || head[5] != 0, ascii(4..<8) != "ftyp"
+        {
+            return head[2] == 1 ? "Windows icon (ICO)" : "Windows cursor (CUR)"
+        }
+        // Netpbm: P1…P7, then whitespace.
+        if head.count >= 3, head[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(head[1]),
+            [0x20, 0x09, 0x0A, 0x0D].contains(head[2])
+        {
+            return "Netpbm (PNM, P\(Character(UnicodeScalar(head[1]))))"
+        }
+        // SVG and other XML (text, so after the binary signatures).
+        if let text = ascii(0..<min(head.count, 64)), text.hasPrefix("<?xml") || text.hasPrefix("<svg") {
+            return text.contains("<svg") || text.hasPrefix("<svg") ? "SVG (a vector drawing)" : "XML (SVG?)"
         }
         return nil
     }

@@ -23,6 +23,8 @@ public struct ImageInfo: Hashable, Sendable {
     public var hasEXIF: Bool
     /// A progressive JPEG.
     public var isProgressive: Bool
+    /// A JPEG whose entropy coding is arithmetic rather than Huffman (SOF9–SOF15; libjpeg-turbo reads both).
+    public var isArithmeticCoded = false
     /// An Adam7-interlaced PNG.
     public var isInterlaced: Bool
     /// How the file codes colour, for people: "YCbCr 4:2:0", "grayscale", "CMYK (Adobe)", "palette", "RGBA" ….

@@ -42,7 +42,11 @@ package enum InfoReport {
         parts.append(info.hasAlpha ? "alpha" : "no alpha")
         parts.append(info.iccProfileSize.map { "ICC profile (\($0) bytes)" } ?? "no ICC profile")
         switch info.format {
-        case .jpeg: parts.append(info.isProgressive ? "progressive" : "baseline")
+        case .jpeg:
+            parts.append(
+                info.isArithmeticCoded
+                    ? (info.isProgressive ? "progressive, arithmetic-coded" : "sequential, arithmetic-coded")
+                    : (info.isProgressive ? "progressive" : "baseline"))
         case .png: parts.append(info.isInterlaced ? "interlaced" : "not interlaced")
         case .heif, .avif: break
         case .webp, .gif: if let frames = info.frameCount { parts.append("\(frames) frames (the first is read)") }
@@ -73,6 +77,7 @@ package enum InfoReport {
                 ("iccBytes", info.iccProfileSize.map { "\($0)" } ?? "null"),
                 ("exif", "\(info.hasEXIF)"),
                 ("progressive", "\(info.isProgressive)"),
+                ("arithmeticCoded", "\(info.isArithmeticCoded)"),
                 ("interlaced", "\(info.isInterlaced)"),
             ]
             return "  {" + fields.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"

@@ -110,6 +110,7 @@ package final class JPEGDecoder: ImageRowDecoder {
         if UInt32(bitPattern: header.color_space) == JCS_YCbCr.rawValue {
             info.chromaSubsampling = ChromaSubsampling.allCases.first { $0.rawValue == Self.subsampling(header) }
         }
+        info.isArithmeticCoded = header.arithmetic != 0
         let coefficients = Self.coefficientMemory(header)
         if header.progressive != 0 { info.decoderMemory = coefficients }
         memoryCap = coefficients.bytes(width: width, height: height, scale: 1) + 32 << 20

@@ -68,7 +68,42 @@ struct FormatDetectionTests {
     static let otherFormats: [(String, [UInt8])] = [
         ("JPEG XL", [0xFF, 0x0A, 1, 2]),
         ("BMP", Array("BM".utf8) + [UInt8](repeating: 0, count: 14)),
+        ("JPEG 2000", [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]),
+        ("Photoshop (PSD)", Array("8BPS".utf8) + [0, 1, 0, 0, 0, 0, 0, 0]),
+        ("QOI", Array("qoif".utf8) + [0, 0, 1, 0, 0, 0, 1, 0, 3, 0]),
+        ("DirectDraw Surface (DDS)", Array("DDS ".utf8) + [124, 0, 0, 0]),
+        ("Windows icon (ICO)", [0, 0, 1, 0, 1, 0, 16, 16, 0, 0]),
+        ("Windows cursor (CUR)", [0, 0, 2, 0, 1, 0, 32, 32, 0, 0]),
+        ("Netpbm (PNM, P6)", Array("P6\n3 2\n255\n".utf8)),
+        ("Netpbm (PNM, P1)", Array("P1 2 2 0 1 1 0".utf8)),
+        ("OpenEXR", [0x76, 0x2F, 0x31, 0x01, 2, 0, 0, 0]),
+        ("Radiance HDR", Array("#?RADIANCE\n".utf8)),
+        ("PDF", Array("%PDF-1.7\n".utf8)),
+        ("SVG (a vector drawing)", Array("<svg xmlns=\"http://www.w3.org/2000/svg\">".utf8)),
+        ("video (MP4/QuickTime, brand isom)", [0, 0, 0, 0x20] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)),
     ]
+
+    @Test("the corpus's Photoshop file is named, not called 'not an image'")
+    func photoshop() throws {
+        #expect(throws: CodecError.unsupportedFormat("Photoshop (PSD)")) {
+            try ImageFormat.detect(Array("8BPS".utf8) + [0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 128])
+        }
+    }
+
+    @Test("HEIF pictures libheif does not read say what they are: uncompressed ('unci'), JPEG-coded ('jpeg')",
+          arguments: [("uncompressed_comp_RGB.heif", "unci"), ("jpeg32.heif", "jpeg")])
+    func unreadHEIF(_ name: String, _ type: String) throws {
+        let bytes = try Fixtures.bytes("corpus-findings/" + name)
+        #expect(try ImageFormat.detect(bytes) == .heif)
+        #expect(ISOBoxReader(bytes: bytes).primaryItemType() == type)
+        do {
+            _ = try HEIFDecoder(data: bytes)
+            // A libheif that reads the coding decodes it; then there is nothing to name.
+        } catch {
+            let text = error.description
+            #expect(text.hasPrefix("unsupported HEIF feature: ") && text.contains("'\(type)' items"), "\(name): \(text)")
+        }
+    }
 
     @Test("other image formats are named as unsupported", arguments: otherFormats)
     func unsupported(_ name: String, _ bytes: [UInt8]) throws {

@@ -111,7 +111,7 @@ struct ICCTests {
         let a = header + [1, 2, 10, 11], b = header + [2, 2, 12]
         let cases: [([[UInt8]], String)] = [
             ([a], "segment 2 of 2 is missing"),
-            ([a, a], "segment 1 appears twice"),
+            ([a, header + [1, 2, 99], b], "segment 1 appears twice with different parts"),
             ([a, header + [2, 3, 12]], "disagree on their count"),
             ([a, header + [3, 2, 12]], "number 3 is outside 1…2"),
             ([a, header + [2, 2]], "segment 2 is empty"),
@@ -123,6 +123,8 @@ struct ICCTests {
             #expect(result.warning?.contains(text) == true, "\(result.warning ?? "no warning") lacks \(text)")
         }
         #expect(ICCProfileChunks.assemble([a, b]).profile == [10, 11, 12])
+        // The same segment twice (icc-after-SOF.jpg repeats its profile after SOF) is one segment.
+        #expect(ICCProfileChunks.assemble([a, b, a]) == ([10, 11, 12], nil))
     }
 
     @Test("a JPEG with more than 255 ICC segments keeps none of them, with a warning")
