@@ -9,7 +9,8 @@
 //   codecs        CropCodecs        JPEG, PNG (linked), WebP, HEIF/AVIF, GIF, TIFF, lcms2 (opened at run time)
 //                                   behind C shims; EXIF, ICC, format detection                        (pixels)
 //   pipeline      CropKit           one verb: source + [ImageOperation] → typed result or sink        (all above)
-//   faces         cropkit (CLI) · CropEditor (browser editor + render API) · CropServer (cropkit serve) (pipeline)
+//   faces         cropkit (CLI: CropCLI; serve, edit, sign in cropkit-server) · CropEditor (browser editor +
+//                 render API) · CropServer (cropkit serve)                                              (pipeline)
 //
 // Faces parse their input, call the pipeline and report; wire formats (the editor's JSON) live in their face.
 // See docs/architecture.md.
@@ -27,6 +28,7 @@ let package = Package(
         .library(name: "CropEditor", targets: ["CropEditor"]),
         .library(name: "CropServer", targets: ["CropServer"]),
         .executable(name: "cropkit", targets: ["cropkit"]),
+        .executable(name: "cropkit-server", targets: ["cropkit-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -112,13 +114,21 @@ let package = Package(
             ]
         ),
 
-        // The command-line tool.
-        .executableTarget(
-            name: "cropkit",
-            dependencies: [
-                "CropKit", "CropEditor", "CropServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+        // The command-line tool: its commands (CropCLI, with the bundled samples) and two binaries, so that `cropkit`
+        // builds without the web stack: `cropkit` itself, and `cropkit-server` (serve, edit, sign), which `cropkit
+        // serve|edit|sign` runs in its place.
+        .target(
+            name: "CropCLI",
+            dependencies: ["CropKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             resources: [.copy("Samples")]
+        ),
+        .executableTarget(name: "cropkit", dependencies: ["CropCLI"]),
+        .executableTarget(
+            name: "cropkit-server",
+            dependencies: [
+                "CropCLI", "CropKit", "CropEditor", "CropServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
 
         // The fuzz targets' bodies, one per parser of untrusted bytes (Fuzz/README.md): run by libFuzzer through
@@ -143,7 +153,7 @@ let package = Package(
         ),
         .testTarget(name: "CropKitTests", dependencies: ["CropKit", "CropTestSupport"], resources: [.copy("Fixtures")]),
         // End-to-end tests of the built `cropkit` binary; depending on it makes SwiftPM build it first.
-        .testTarget(name: "CLITests", dependencies: ["CropKit", "cropkit", "CropTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["CropKit", "CropCLI", "cropkit", "cropkit-server", "CropTestSupport"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzBodies"]),
         .testTarget(
             name: "CropEditorTests",

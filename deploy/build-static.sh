@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds `cropkit` the way docs/deploy.md installs it, and prints the binary's path (build output goes to stderr):
+# Builds `cropkit` and `cropkit-server` (its serve, edit and sign) the way docs/deploy.md installs them, and prints
+# cropkit's path, cropkit-server beside it (build output goes to stderr):
 # release, with the Swift runtime and Foundation linked in (--static-swift-stdlib: the host needs no Swift
 # toolchain, only glibc, libstdc++ and the image libraries), in its own build folder .build-static/. It is linked by
 # the toolchain's lld with packed relative relocations (-z pack-relative-relocs, glibc 2.36 or later) and without
@@ -19,4 +20,5 @@ if [ -x "$lld" ]; then
     -Xlinker --no-export-dynamic)
 fi
 "${build[@]}" --product cropkit >&2
+"${build[@]}" --product cropkit-server >&2
 echo "$("${build[@]}" --show-bin-path)/cropkit"

@@ -68,7 +68,7 @@ chroot "$root" sh -c 'cd /tmp && /usr/bin/cropkit demo' >"$work/demo.log" 2>&1 |
 written="$(ls "$root/tmp/cropkit-demo" | wc -l)"
 [ "$written" -ge 8 ] || { cat "$work/demo.log" >&2; fail "cropkit demo wrote $written files"; }
 say "clean root: cropkit demo wrote $written files ($(tail -1 "$work/demo.log"))"
-serve_check "$root" root /usr/share/cropkit/CropKit_cropkit.resources/Samples waterfall-orientation6.jpg
+serve_check "$root" root /usr/share/cropkit/CropKit_CropCLI.resources/Samples waterfall-orientation6.jpg
 
 # The image's root filesystem, unpacked from the OCI archive.
 image="$work/image"
@@ -84,6 +84,6 @@ entry="$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1])
 [ "$user" = 10001:10001 ] || fail "the image runs as '$user', not 10001:10001 (cropkit)"
 say "image: $(du -sh "$oci" | cut -f1) archive, user $user, entrypoint: $entry"
 mount -t proc proc "$image/proc" && mounts+=("$image/proc")
-cp "$root/usr/share/cropkit/CropKit_cropkit.resources/Samples/waterfall-orientation6.jpg" "$image/srv/images/"
+cp "$root/usr/share/cropkit/CropKit_CropCLI.resources/Samples/waterfall-orientation6.jpg" "$image/srv/images/"
 serve_check "$image" "$user" /srv/images waterfall-orientation6.jpg
 say "passed"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes the release artifacts of `cropkit`, for people who do not build Swift, in dist/:
-#   cropkit-VERSION-linux-x86_64.tar.gz   bin/cropkit (Swift runtime linked in), share/cropkit/ (resources),
+#   cropkit-VERSION-linux-x86_64.tar.gz   bin/cropkit and bin/cropkit-server (serve, edit, sign; Swift runtime linked
+#                                         into both), share/cropkit/ (resources),
 #                                         share/doc/cropkit/ (licences, changelog, README), share/man/man1/cropkit.1
 #   cropkit_VERSION_amd64.deb             the same as a Debian package: Depends name every library it links or opens
 #   cropkit-serve-VERSION.oci.tar         (with --image) an OCI image of `cropkit serve`: a Debian 12 minbase root
@@ -31,6 +32,8 @@ version="$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/CropKit/Cro
 [ -n "$binary" ] || binary="$(deploy/build-static.sh)"
 binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 [ -x "$binary" ] || { echo "release: $binary is not an executable" >&2; exit 1; }
+server="$(dirname "$binary")/cropkit-server"
+[ -x "$server" ] || { echo "release: cropkit-server is not beside $binary" >&2; exit 1; }
 "$binary" --version | grep -qx "cropkit $version" || { echo "release: $binary is not cropkit $version" >&2; exit 1; }
 mkdir -p "$out"
 work="$(mktemp -d)"
@@ -41,8 +44,9 @@ stage() {  # stage PREFIX
   local prefix="$1"
   mkdir -p "$prefix/bin" "$prefix/share/cropkit" "$prefix/share/doc/cropkit" "$prefix/share/man/man1"
   install -m 755 "$binary" "$prefix/bin/cropkit"
-  strip --strip-debug "$prefix/bin/cropkit"  # symbols stay (backtraces name functions); DWARF goes
-  for bundle in CropKit_cropkit.resources CropKit_CropEditor.resources; do
+  install -m 755 "$server" "$prefix/bin/cropkit-server"
+  strip --strip-debug "$prefix/bin/cropkit" "$prefix/bin/cropkit-server"  # symbols stay (backtraces name functions)
+  for bundle in CropKit_CropCLI.resources CropKit_CropEditor.resources; do
     [ -d "$(dirname "$binary")/$bundle" ] || { echo "release: $bundle is not beside $binary" >&2; exit 1; }
     cp -R "$(dirname "$binary")/$bundle" "$prefix/share/cropkit/"
   done

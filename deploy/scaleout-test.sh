@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 .ci/install-deps serve
 config="${CONFIG:-debug}"
 swift build -c "$config" --product cropkit 2>&1 | grep -E "error:" || true
+swift build -c "$config" --product cropkit-server 2>&1 | grep -E "error:" || true  # serve and edit
 cropkit="$(swift build -c "$config" --show-bin-path)/cropkit"
 [ -x "$cropkit" ] || { echo "scaleout: no cropkit binary" >&2; exit 1; }
 
@@ -28,7 +29,7 @@ trap 'echo "scaleout: stopped at line $LINENO; nginx said: $(tail -3 "$work/erro
 fail() { echo "scaleout: FAILED: $*" >&2; exit 1; }
 
 mkdir -p "$work/photos"
-cp Sources/cropkit/Samples/waterfall-orientation6.jpg "$work/photos/fall.jpg"
+cp Sources/CropCLI/Samples/waterfall-orientation6.jpg "$work/photos/fall.jpg"
 key="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
 export CROPKIT_SIGNING_KEY="$key"
 read -r port_a port_b port_nginx < <(python3 -c '

@@ -1,7 +1,7 @@
 import CropKit
 import Testing
 
-@testable import cropkit
+@testable import CropCLI
 
 /// The values the commands parse: each either parses completely or is refused.
 @Suite struct ArgumentTypesTests {

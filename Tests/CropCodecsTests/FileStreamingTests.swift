@@ -6,6 +6,8 @@ import CropPixels
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// Decoders reading files a chunk at a time and encoders writing into atomic files as they go: the same pixels and

@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -41,6 +43,8 @@ struct RawWebSocketProbe {
     func frames(of path: String) throws -> (status: String, frames: [Frame]) {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #elseif canImport(Musl)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
             let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif

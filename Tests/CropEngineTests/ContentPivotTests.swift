@@ -211,6 +211,8 @@ struct StraightenPivotRegressionTests {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -7,11 +7,11 @@ import Testing
 @Suite struct ResourceBundleTests {
     @Test("the places looked in: Linux .resources, Apple .bundle (flat and Contents/Resources), share/cropkit, the source")
     func candidates() {
-        let places = ResourceBundle.candidates(package: "CropKit", target: "cropkit", subfolder: "Samples", source: "/src/Samples")
-        #expect(places.contains { $0.hasSuffix("/CropKit_cropkit.resources/Samples") })
-        #expect(places.contains { $0.hasSuffix("/CropKit_cropkit.bundle/Samples") })
-        #expect(places.contains { $0.hasSuffix("/CropKit_cropkit.bundle/Contents/Resources/Samples") })
-        #expect(places.contains { $0.hasSuffix("/share/cropkit/CropKit_cropkit.resources/Samples") })
+        let places = ResourceBundle.candidates(package: "CropKit", target: "CropCLI", subfolder: "Samples", source: "/src/Samples")
+        #expect(places.contains { $0.hasSuffix("/CropKit_CropCLI.resources/Samples") })
+        #expect(places.contains { $0.hasSuffix("/CropKit_CropCLI.bundle/Samples") })
+        #expect(places.contains { $0.hasSuffix("/CropKit_CropCLI.bundle/Contents/Resources/Samples") })
+        #expect(places.contains { $0.hasSuffix("/share/cropkit/CropKit_CropCLI.resources/Samples") })
         #expect(places.last == "/src/Samples")
         #expect(Set(places).count == places.count)
     }

@@ -4,18 +4,18 @@ import Foundation
 
 /// Runs one operation over many files in parallel, reporting progress, and never letting one bad file stop the
 /// others.
-struct Batch {
+package struct Batch {
     /// The command's name, for messages.
-    let command: String
+    package let command: String
     /// The files to make, in input order.
-    let jobs: [FileJob]
+    package let jobs: [FileJob]
     /// Problems found while planning (two inputs with the same output name), by job index.
-    let planningErrors: [Int: CommandError]
+    package let planningErrors: [Int: CommandError]
 
     /// Plans the outputs: `-o OUT` for a single input, or `DIR/NAME.EXT` for each input in `--out-dir`, where `NAME`
     /// is the input's name without its extension and `EXT` comes from `format(input)` (the input's own extension
     /// is kept when it already names that format). Creates the folder if needed.
-    init(command: String, inputs: [String], destination: BatchOutputOptions, format: (String) -> ImageFormat) throws {
+    package init(command: String, inputs: [String], destination: BatchOutputOptions, format: (String) -> ImageFormat) throws {
         self.command = command
         if let output = destination.output {
             jobs = inputs.map { FileJob(input: $0, output: output) }
@@ -53,7 +53,7 @@ struct Batch {
     /// reporter. Returns normally when every file succeeded; otherwise throws exit status 1 after all have run.
     ///
     /// Each file's pipeline gets an equal share of the cores, so a batch of one file still uses them all.
-    func run(
+    package func run(
         options: CommonOptions, progress: ProgressArgument,
         _ work: @escaping @Sendable (FileJob, ImagePipeline) throws -> Written
     ) throws {
@@ -95,12 +95,12 @@ private final class JobQueue: @unchecked Sendable {
     private var nextIndex = 0
     private let count: Int
 
-    init(count: Int) {
+    package init(count: Int) {
         self.count = count
     }
 
     /// The next index, or `nil` when all have been handed out.
-    func next() -> Int? {
+    package func next() -> Int? {
         lock.lock()
         defer { lock.unlock() }
         guard nextIndex < count else { return nil }

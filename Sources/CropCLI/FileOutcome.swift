@@ -3,15 +3,15 @@ import CropKit
 import Foundation
 
 /// What a finished job reports.
-struct FileOutcome: Sendable {
+package struct FileOutcome: Sendable {
     /// The output's size in pixels.
-    var size: PixelSize
+    package var size: PixelSize
     /// The bytes written.
-    var byteCount: Int
+    package var byteCount: Int
     /// Seconds taken.
-    var seconds: Double
+    package var seconds: Double
     /// Recoverable problems (codec warnings, a clipped rectangle …).
-    var warnings: [String]
+    package var warnings: [String]
     /// What the run decided by itself (an automatic straighten).
-    var notes: [String] = []
+    package var notes: [String] = []
 }

@@ -3,8 +3,10 @@ import CropKit
 import Foundation
 
 /// `cropkit demo [--out-dir DIR]`: every operation once, on the bundled samples.
-struct DemoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct DemoCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Show what CropKit does on the bundled sample photo: writes a folder of results and times them.",
         discussion: """
@@ -34,10 +36,10 @@ struct DemoCommand: ParsableCommand {
             """)
 
     @Option(help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
-    var outDir = "cropkit-demo"
+    package var outDir = "cropkit-demo"
 
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
-    var quiet = false
+    package var quiet = false
 
     /// One demo output.
     private struct Step {
@@ -46,7 +48,7 @@ struct DemoCommand: ParsableCommand {
         let make: (String) throws -> Written
     }
 
-    func run() throws {
+    package func run() throws {
         let samples: String
         do {
             samples = try Samples.directory()

@@ -4,8 +4,10 @@ import Foundation
 
 /// `cropkit analyze IMAGE [--aspect W:H] [--json]`: the straighten and the crops CropKit would choose, with their
 /// confidence, scores and recipes.
-struct AnalyzeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct AnalyzeCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "analyze",
         abstract: "Show the straighten and the crops CropKit would choose, with confidence, scores and recipes.",
         discussion: """
@@ -25,24 +27,24 @@ struct AnalyzeCommand: ParsableCommand {
             """)
 
     @Argument(help: "The image.")
-    var input: String
+    package var input: String
 
     @Option(help: "The aspect of the proposed crops, W:H.")
-    var aspect: String = "1:1"
+    package var aspect: String = "1:1"
 
     @Flag(help: "Print JSON (with each proposal's recipe).")
-    var json = false
+    package var json = false
 
     @Flag(help: "Treat codec warnings as errors.")
-    var strict = false
+    package var strict = false
 
-    func validate() throws {
+    package func validate() throws {
         guard case .ratio = try? AspectLock(string: aspect) else {
             throw ValidationError("--aspect must be W:H with whole numbers, such as 1:1 or 16:9; got '\(aspect)'.")
         }
     }
 
-    func run() throws {
+    package func run() throws {
         guard case .ratio(let ratio) = try AspectLock(string: aspect) else { throw ExitCode.validationFailure }
         let pipeline = ImagePipeline(strict: strict)
         let proposals: [CropProposal]
@@ -77,11 +79,11 @@ struct AnalyzeCommand: ParsableCommand {
         }
     }
 
-    static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
+    package static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
 
     /// `{"file", "width", "height", "aspect", "straighten": {"angle", "confidence", "lines", "applied", "recipe"},
     /// "proposals": [{"measure", "rect": [x, y, w, h], "score", "recipe"}]}`.
-    static func json(
+    package static func json(
         input: String, shown: PixelSize, aspect: AspectRatio, straighten: (StraightenEstimate, CropState),
         proposals: [CropProposal]
     ) -> String {

@@ -2,8 +2,10 @@ import ArgumentParser
 import CropKit
 
 /// `cropkit round IN -o OUT --radius R|circle [--border B]`.
-struct RoundCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct RoundCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "round",
         abstract: "Round a picture's corners, or cut its largest centred square as a circle.",
         discussion: """
@@ -19,24 +21,24 @@ struct RoundCommand: ParsableCommand {
             """)
 
     @Argument(help: "The input image (JPEG, PNG or WebP).")
-    var input: String
+    package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")
-    var output: String
+    package var output: String
 
     @Option(help: ArgumentHelp("The corner radius in pixels, or circle.", valueName: "r|circle"))
-    var radius: RadiusArgument
+    package var radius: RadiusArgument
 
     @Option(help: ArgumentHelp("A transparent margin inside the edges, in pixels.", valueName: "b"))
-    var border = 0
+    package var border = 0
 
     @OptionGroup var common: CommonOptions
 
-    func validate() throws {
+    package func validate() throws {
         if border < 0 { throw ValidationError("--border must be at least 0, got \(border).") }
     }
 
-    func run() throws {
+    package func run() throws {
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
         let options = common.saveOptions
         try runSingleFile("round", FileJob(input: input, output: output), options: common) {

@@ -3,59 +3,61 @@ import CropKit
 
 /// The options every command that writes images shares: how the output is encoded, whether it may replace a file,
 /// how many threads or parallel files to use, and how much to print.
-struct CommonOptions: ParsableArguments {
+package struct CommonOptions: ParsableArguments {
+    package init() {}
+
     @Option(help: "Output format: jpeg, png, webp, avif or heic (default: from the output file's extension).")
-    var format: ImageFormat?
+    package var format: ImageFormat?
 
     @Option(help: "Quality of lossy outputs (JPEG, WebP, AVIF, HEIC), 1–100.")
-    var quality = 90
+    package var quality = 90
 
     @Option(help: "JPEG chroma subsampling: 444, 422, 420 or auto (4:4:4 from quality 90 up, else 4:2:0).")
-    var subsampling: SubsamplingChoice = .auto
+    package var subsampling: SubsamplingChoice = .auto
 
     @Flag(help: "Write a progressive JPEG.")
-    var progressive = false
+    package var progressive = false
 
     @Flag(help: "Compute optimal JPEG Huffman tables (smaller, slower).")
-    var optimize = false
+    package var optimize = false
 
     @Option(help: "PNG zlib compression level, 0–9.")
-    var compression = 6
+    package var compression = 6
 
     @Flag(help: "Encode WebP, AVIF or HEIC losslessly (for WebP, --quality then sets how hard to compress).")
-    var lossless = false
+    package var lossless = false
 
     @Option(help: "Encoder effort for a smaller file: WebP 0 (fastest) – 6, AVIF 0 – 9; default 4.")
-    var effort: Int?
+    package var effort: Int?
 
     @Option(name: .customLong("bit-depth"), help: "Bits per sample of AVIF and HEIC outputs: 8 or 10.")
-    var bitDepth: Int?
+    package var bitDepth: Int?
 
     @Option(help: "Colour profile: keep (pixels and profile as they are) or srgb (convert to sRGB, embed sRGB).")
-    var icc: ColorProfilePolicy = .keep
+    package var icc: ColorProfilePolicy = .keep
 
     @Flag(help: "Drop all metadata (EXIF and ICC profile; non-sRGB pixels are converted to sRGB first). By default both are kept, with orientation reset to 1.")
-    var strip = false
+    package var strip = false
 
     @Option(help: ArgumentHelp(
         "Metadata to keep: keep (EXIF and ICC, orientation reset to 1), strip (as --strip), icc-copyright (the ICC profile and only the EXIF copyright notice).",
         valueName: "policy"))
-    var metadata: MetadataPolicy = .keep
+    package var metadata: MetadataPolicy = .keep
 
     @Flag(help: "Overwrite an existing output file, even when it is the input.")
-    var force = false
+    package var force = false
 
     @Flag(help: "Treat the decoder's corrupt-data warnings as errors.")
-    var strict = false
+    package var strict = false
 
     @Option(help: ArgumentHelp(
         "Threads for one file, or files processed in parallel for a batch (default: all cores).", valueName: "n"))
-    var jobs: Int?
+    package var jobs: Int?
 
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
-    var quiet = false
+    package var quiet = false
 
-    func validate() throws {
+    package func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality).") }
         guard (0...9).contains(compression) else {
             throw ValidationError("--compression must be 0–9, got \(compression).")
@@ -73,7 +75,7 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// How outputs are encoded and written.
-    var saveOptions: SaveOptions {
+    package var saveOptions: SaveOptions {
         SaveOptions(
             format: format, quality: quality, subsampling: subsampling.value, progressive: progressive,
             optimizeHuffman: optimize, pngCompressionLevel: compression, lossless: lossless, effort: effort,
@@ -81,10 +83,10 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// The number of parallel jobs: `--jobs` or one per core.
-    var jobCount: Int { jobs ?? Console.coreCount }
+    package var jobCount: Int { jobs ?? Console.coreCount }
 
     /// A pipeline using at most `threads` threads (0: one per core).
-    func pipeline(threads: Int) -> ImagePipeline {
+    package func pipeline(threads: Int) -> ImagePipeline {
         ImagePipeline(strict: strict, maxThreads: threads)
     }
 }

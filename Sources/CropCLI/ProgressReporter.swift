@@ -10,10 +10,10 @@ import Foundation
 /// - `none`: only the errors.
 ///
 /// Errors always go to standard error as `cropkit NAME: FILE: problem`.
-final class ProgressReporter: @unchecked Sendable {
+package final class ProgressReporter: @unchecked Sendable {
     // @unchecked Sendable: the counters and the terminal output are only touched with its lock held.
     /// How progress is shown.
-    enum Style {
+    package enum Style {
         case bar, lines, none
     }
 
@@ -28,7 +28,7 @@ final class ProgressReporter: @unchecked Sendable {
     private static let barWidth = 24
 
     /// - Parameter style: how to show progress (see the type's documentation).
-    init(command: String, total: Int, style: Style) {
+    package init(command: String, total: Int, style: Style) {
         self.command = command
         self.total = total
         self.style = style
@@ -36,7 +36,7 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     /// The style for a `--progress` choice: `auto` is a bar on a terminal, lines otherwise; `--quiet` is none.
-    static func style(for choice: ProgressArgument, quiet: Bool) -> Style {
+    package static func style(for choice: ProgressArgument, quiet: Bool) -> Style {
         if quiet { return .none }
         switch choice {
         case .auto: return Console.stdoutIsTerminal ? .bar : .lines
@@ -47,7 +47,7 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     /// Records a finished file (`outcome`) or a failed one (`error`).
-    func finished(_ job: FileJob, outcome: FileOutcome?, error: (any Error)?) {
+    package func finished(_ job: FileJob, outcome: FileOutcome?, error: (any Error)?) {
         lock.lock()
         defer { lock.unlock() }
         done += 1
@@ -79,7 +79,7 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     /// Ends the report with a summary line (unless the style is `none`) and returns the number of failed files.
-    func finish() -> Int {
+    package func finish() -> Int {
         lock.lock()
         defer { lock.unlock() }
         let seconds = clock.elapsed
@@ -111,7 +111,7 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     /// `9 s`, `2:05`, `1:02:03`.
-    static func clockTime(_ seconds: Double) -> String {
+    package static func clockTime(_ seconds: Double) -> String {
         let s = Int(seconds.rounded(.up))
         if s < 60 { return "\(s) s" }
         if s < 3600 { return String(format: "%d:%02d", s / 60, s % 60) }

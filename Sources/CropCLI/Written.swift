@@ -3,17 +3,17 @@ import CropKit
 import Foundation
 
 /// What an operation wrote: a pipeline's file, or the CLI's own (a recipe).
-struct Written: Sendable {
+package struct Written: Sendable {
     /// The output's size in pixels.
-    var size: PixelSize
+    package var size: PixelSize
     /// The bytes written.
-    var byteCount: Int
+    package var byteCount: Int
     /// Recoverable problems met on the way.
-    var warnings: [String]
+    package var warnings: [String]
     /// What the run decided by itself (an automatic straighten), one line each.
-    var notes: [String]
+    package var notes: [String]
 
-    init(size: PixelSize, byteCount: Int, warnings: [String] = [], notes: [String] = []) {
+    package init(size: PixelSize, byteCount: Int, warnings: [String] = [], notes: [String] = []) {
         self.size = size
         self.byteCount = byteCount
         self.warnings = warnings
@@ -21,7 +21,7 @@ struct Written: Sendable {
     }
 
     /// What a pipeline run wrote; `describe` turns each warning into its one-line message.
-    init(_ file: WrittenFile, describe: (PipelineWarning) -> String? = { $0.description }) {
+    package init(_ file: WrittenFile, describe: (PipelineWarning) -> String? = { $0.description }) {
         let report = file.report
         var notes: [String] = []
         if let estimate = report.autoStraighten, report.autoStraightenApplied == true {

@@ -3,23 +3,23 @@ import CropKit
 import Foundation
 
 /// One input turned into one output, and what happened.
-struct FileJob: Sendable {
+package struct FileJob: Sendable {
     /// The input file.
-    let input: String
+    package let input: String
     /// The output file.
-    let output: String
+    package let output: String
 }
 
-extension FileJob {
+package extension FileJob {
     /// Refuses an output that is the input (unless `force`); the output's folder must exist.
-    func checkPaths(force: Bool) throws {
+    package func checkPaths(force: Bool) throws {
         if !force && Self.sameFile(input, output) {
             throw CommandError("the output \(output) is the input; use another name, or --force to replace it")
         }
     }
 
     /// Runs `work`, timing it, and converts its result.
-    func run(force: Bool, _ work: () throws -> Written) throws -> FileOutcome {
+    package func run(force: Bool, _ work: () throws -> Written) throws -> FileOutcome {
         try checkPaths(force: force)
         let clock = Stopwatch()
         let result = try work()
@@ -29,7 +29,7 @@ extension FileJob {
     }
 
     /// Whether two paths name the same existing file (same device and inode, so links and `./a` vs `a` count).
-    static func sameFile(_ a: String, _ b: String) -> Bool {
+    package static func sameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat(), sb = stat()
         guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino

@@ -2,8 +2,10 @@ import ArgumentParser
 import CropKit
 
 /// `cropkit orient IN -o OUT`.
-struct OrientCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct OrientCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "orient",
         abstract: "Bake the EXIF orientation into the pixels, so that every program shows the picture upright.",
         discussion: """
@@ -17,14 +19,14 @@ struct OrientCommand: ParsableCommand {
             """)
 
     @Argument(help: "The input image (JPEG, PNG or WebP).")
-    var input: String
+    package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")
-    var output: String
+    package var output: String
 
     @OptionGroup var common: CommonOptions
 
-    func run() throws {
+    package func run() throws {
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
         let options = common.saveOptions
         try runSingleFile("orient", FileJob(input: input, output: output), options: common) {

@@ -2,8 +2,10 @@ import ArgumentParser
 import CropKit
 
 /// `cropkit thumbnail IN... (-o OUT | --out-dir DIR) --size N [--border B] [--corner-radius R] [--filter F]`.
-struct ThumbnailCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ThumbnailCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "thumbnail",
         abstract: "Make square thumbnails of many photos in parallel, optionally with rounded corners.",
         discussion: """
@@ -23,30 +25,30 @@ struct ThumbnailCommand: ParsableCommand {
             """)
 
     @Argument(help: "The input images (JPEG, PNG or WebP).")
-    var inputs: [String]
+    package var inputs: [String]
 
     @OptionGroup var destination: BatchOutputOptions
 
     @Option(help: ArgumentHelp("The square's side in pixels, border included.", valueName: "n"))
-    var size: Int
+    package var size: Int
 
     @Option(help: ArgumentHelp("A transparent border inside the square, in pixels.", valueName: "b"))
-    var border = 0
+    package var border = 0
 
     @Option(help: ArgumentHelp("The picture's corner radius in pixels (size/2 or more: a circle).", valueName: "r"))
-    var cornerRadius = 0.0
+    package var cornerRadius = 0.0
 
     @Option(help: "The resampling filter.")
-    var filter: FilterArgument = .lanczos3
+    package var filter: FilterArgument = .lanczos3
 
     @Flag(help: "Filter in linear light.")
-    var linear = false
+    package var linear = false
 
     @OptionGroup var placement: GravityOptions
 
     @OptionGroup var common: CommonOptions
 
-    func validate() throws {
+    package func validate() throws {
         if inputs.isEmpty { throw ValidationError("Give at least one input image.") }
         try destination.validate(inputCount: inputs.count)
         guard size >= 1 else { throw ValidationError("--size must be at least 1, got \(size).") }
@@ -58,7 +60,7 @@ struct ThumbnailCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         let transparent = border > 0 || cornerRadius > 0
         let batch = try Batch(command: "thumbnail", inputs: inputs, destination: destination) { input in
             common.format ?? (transparent ? .png : ImageFormat(pathExtensionOf: input)?.defaultOutput ?? .jpeg)

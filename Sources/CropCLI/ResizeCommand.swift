@@ -2,8 +2,10 @@ import ArgumentParser
 import CropKit
 
 /// `cropkit resize IN -o OUT (--width W | --height H | --size WxH) [--mode] [--gravity] [--filter] …`.
-struct ResizeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ResizeCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "resize",
         abstract: "Resize a photo to a width, a height or a box, decoding JPEGs at a reduced scale when it can.",
         discussion: """
@@ -24,40 +26,40 @@ struct ResizeCommand: ParsableCommand {
             """)
 
     @Argument(help: "The input image (JPEG, PNG or WebP).")
-    var input: String
+    package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")
-    var output: String
+    package var output: String
 
     @Option(help: "The output width; the height keeps the aspect ratio.")
-    var width: Int?
+    package var width: Int?
 
     @Option(help: "The output height; the width keeps the aspect ratio.")
-    var height: Int?
+    package var height: Int?
 
     @Option(help: ArgumentHelp("The box to resize into, WIDTHxHEIGHT.", valueName: "WxH"))
-    var size: SizeArgument?
+    package var size: SizeArgument?
 
     @Option(help: "How the picture meets a --size box: fit, fill, pad or stretch.")
-    var mode: ModeArgument = .fit
+    package var mode: ModeArgument = .fit
 
     @OptionGroup var placement: GravityOptions
 
     @Option(help: "The resampling filter.")
-    var filter: FilterArgument = .lanczos3
+    package var filter: FilterArgument = .lanczos3
 
     @Flag(help: "Filter in linear light (more accurate on high-contrast edges, slower).")
-    var linear = false
+    package var linear = false
 
     @Option(help: "The padding colour for --mode pad: #RRGGBB, #RRGGBBAA, #RGB, white, black or transparent.")
-    var background: ColorArgument?
+    package var background: ColorArgument?
 
     @Flag(help: "Allow the output to be larger than the source.")
-    var allowUpscale = false
+    package var allowUpscale = false
 
     @OptionGroup var common: CommonOptions
 
-    func validate() throws {
+    package func validate() throws {
         let given = [width != nil, height != nil, size != nil].filter { $0 }.count
         guard given == 1 else { throw ValidationError("Give exactly one of --width, --height or --size.") }
         if let width, width < 1 { throw ValidationError("--width must be at least 1, got \(width).") }
@@ -69,7 +71,7 @@ struct ResizeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         let target: ResizeRequest.Target =
             if let width { .width(width) } else if let height { .height(height) } else { .box(size!.size) }
         let resizeMode: ResizeMode =

@@ -2,8 +2,10 @@ import ArgumentParser
 import CropKit
 
 /// `cropkit info FILE… [--json]`: header facts of image files, without decoding pixels.
-struct InfoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct InfoCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Show format, size, orientation and colour facts of images without decoding their pixels.",
         discussion: """
@@ -19,19 +21,19 @@ struct InfoCommand: ParsableCommand {
             """)
 
     @Argument(help: "JPEG, PNG or WebP files.")
-    var files: [String]
+    package var files: [String]
 
     @Flag(help: "Print a JSON array instead of one line per file.")
-    var json = false
+    package var json = false
 
     @Flag(help: "Treat codec warnings in a header as errors.")
-    var strict = false
+    package var strict = false
 
-    func validate() throws {
+    package func validate() throws {
         if files.isEmpty { throw ValidationError("Give at least one image file.") }
     }
 
-    func run() throws {
+    package func run() throws {
         let result = InfoReport.run(paths: files, json: json, strict: strict)
         print(result.output, terminator: "")
         for message in result.errors { printError("cropkit info: \(message)") }

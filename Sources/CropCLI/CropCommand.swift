@@ -3,8 +3,10 @@ import CropKit
 import Foundation
 
 /// `cropkit crop IN -o OUT [--rect] [--straighten] [--turn] [--flip] [--aspect] [--max-size]`.
-struct CropCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CropCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "crop",
         abstract: "Crop, straighten, turn and flip a photo at full resolution, in one resampling pass.",
         discussion: """
@@ -39,43 +41,43 @@ struct CropCommand: ParsableCommand {
             """)
 
     @Argument(help: "The input image (JPEG, PNG or WebP).")
-    var input: String
+    package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")
-    var output: String
+    package var output: String
 
     @Option(help: "The rectangle to keep, in displayed pixels: left, top, width, height (default: the whole picture).")
-    var rect: RectArgument?
+    package var rect: RectArgument?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
             "Straighten: degrees counter-clockwise (negative: clockwise), −45…45, or auto.", valueName: "degrees|auto"))
-    var straighten: StraightenArgument?
+    package var straighten: StraightenArgument?
 
     @Option(parsing: .unconditional, help: "Turn clockwise by 90, 180, 270 or -90 degrees, after the EXIF orientation.")
-    var turn: TurnArgument?
+    package var turn: TurnArgument?
 
     @Option(help: "Mirror after the turn: horizontal or vertical (repeat for both).")
-    var flip: [FlipArgument] = []
+    package var flip: [FlipArgument] = []
 
     @Option(help: "Aspect of the crop before any --turn: W:H, original (the picture's) or free.")
-    var aspect: AspectArgument?
+    package var aspect: AspectArgument?
 
     @Option(help: ArgumentHelp("Scale down so that the longer side is at most this many pixels.", valueName: "n"))
-    var maxSize: Int?
+    package var maxSize: Int?
 
     @Flag(help: "With --max-size, enlarge a smaller crop so that its longer side reaches it.")
-    var allowUpscale = false
+    package var allowUpscale = false
 
     @Option(help: ArgumentHelp("Also write the crop's recipe (JSON) to this file.", valueName: "file"))
-    var saveRecipe: String?
+    package var saveRecipe: String?
 
     @OptionGroup var placement: GravityOptions
 
     @OptionGroup var common: CommonOptions
 
-    func validate() throws {
+    package func validate() throws {
         if placement.focus != nil || placement.gravity != .center {
             guard case .ratio = aspect?.lock, rect == nil else {
                 throw ValidationError("--gravity and --focus place an --aspect W:H crop; give --aspect W:H and no --rect.")
@@ -85,7 +87,7 @@ struct CropCommand: ParsableCommand {
         if allowUpscale && maxSize == nil { throw ValidationError("--allow-upscale needs --max-size.") }
     }
 
-    func run() throws {
+    package func run() throws {
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
         let sink = ImageSink.file(output, options: common.saveOptions)
         try runSingleFile("crop", FileJob(input: input, output: output), options: common) {
@@ -116,7 +118,7 @@ struct CropCommand: ParsableCommand {
     /// The pipeline steps the arguments stand for, in the order the help describes: the aspect and the rectangle
     /// (the largest rectangle of the aspect inside it, or placed by the gravity), turns, flips, straighten, then the
     /// size.
-    func operations() -> [ImageOperation] {
+    package func operations() -> [ImageOperation] {
         var steps: [ImageOperation] = []
         if case .ratio(let ratio) = aspect?.lock, placement.focus != nil || placement.gravity != .center {
             steps.append(.aspectCrop(ratio, gravity: placement.resolved))

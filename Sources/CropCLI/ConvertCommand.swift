@@ -2,8 +2,10 @@ import ArgumentParser
 import CropKit
 
 /// `cropkit convert IN -o OUT`: decode and re-encode, streaming rows.
-struct ConvertCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ConvertCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Re-encode an image as JPEG, PNG or WebP, streaming rows so the decoded image is never held whole.",
         discussion: """
@@ -21,23 +23,23 @@ struct ConvertCommand: ParsableCommand {
             """)
 
     @Argument(help: "The input image (JPEG, PNG or WebP).")
-    var input: String
+    package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")
-    var output: String
+    package var output: String
 
     @Option(help: "Shrink a JPEG on load by 1, 2, 4 or 8 (libjpeg DCT scaling).")
-    var scale: ScaleChoice = .one
+    package var scale: ScaleChoice = .one
 
     @Option(help: "Progressive JPEG at --scale 8: stop reading once the output is final (exact), after the DC scans (dc), or never (off).")
-    var earlyStop: EarlyStopChoice = .exact
+    package var earlyStop: EarlyStopChoice = .exact
 
     @Flag(help: .hidden)  // Benchmarks/eighth.sh: libjpeg's Huffman decoder instead of CropKit's AC-skipping one
-    var libjpegEntropy = false
+    package var libjpegEntropy = false
 
     @OptionGroup var common: CommonOptions
 
-    func run() throws {
+    package func run() throws {
         var pipeline = common.pipeline(threads: 1)
         pipeline.libjpegEntropy = libjpegEntropy
         let sink = ImageSink.file(output, options: common.saveOptions)
@@ -48,13 +50,13 @@ struct ConvertCommand: ParsableCommand {
 }
 
 /// The `--scale` values.
-enum ScaleChoice: String, ExpressibleByArgument, CaseIterable {
+package enum ScaleChoice: String, ExpressibleByArgument, CaseIterable {
     case one = "1"
     case two = "2"
     case four = "4"
     case eight = "8"
 
-    var value: JPEGScale {
+    package var value: JPEGScale {
         switch self {
         case .one: .full
         case .two: .half
@@ -65,10 +67,10 @@ enum ScaleChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// The `--early-stop` values.
-enum EarlyStopChoice: String, ExpressibleByArgument, CaseIterable {
+package enum EarlyStopChoice: String, ExpressibleByArgument, CaseIterable {
     case off, exact, dc
 
-    var value: JPEGEarlyStop {
+    package var value: JPEGEarlyStop {
         switch self {
         case .off: .off
         case .exact: .exact
@@ -78,13 +80,13 @@ enum EarlyStopChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// The `--subsampling` values.
-enum SubsamplingChoice: String, ExpressibleByArgument, CaseIterable {
+package enum SubsamplingChoice: String, ExpressibleByArgument, CaseIterable {
     case auto
     case s444 = "444"
     case s422 = "422"
     case s420 = "420"
 
-    var value: ChromaSubsampling? {
+    package var value: ChromaSubsampling? {
         switch self {
         case .auto: nil
         case .s444: .s444

@@ -1,24 +1,24 @@
 import CropKit
 import Foundation
 
-/// The sample pictures bundled with the tool (`Sources/cropkit/Samples`, copied into the resource bundle
-/// `CropKit_cropkit.resources` next to the executable).
-enum Samples {
+/// The sample pictures bundled with the tool (`Sources/CropCLI/Samples`, copied into the resource bundle
+/// `CropKit_CropCLI.resources` next to the executables).
+package enum Samples {
     /// A real photo stored 1200×1800 with EXIF orientation 6: it displays as 1800×1200.
-    static let photo = "waterfall-orientation6.jpg"
+    package static let photo = "waterfall-orientation6.jpg"
     /// A 660×315 RGBA PNG: a watercolour blot cut out on transparency.
-    static let rgba = "watercolor-rgba.png"
+    package static let rgba = "watercolor-rgba.png"
     /// An iPhone 13 Pro HEIC: 4032×3024 in 512×512 grid tiles, Display P3.
-    static let heic = "iphone-pug.heic"
+    package static let heic = "iphone-pug.heic"
 
     /// The folder holding the samples (`ResourceBundle`: the Linux and Apple bundle layouts, an installed
     /// `share/cropkit`, then the source tree this binary was built from).
-    static func directory() throws -> String {
+    package static func directory() throws -> String {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Samples").path
-        if let dir = ResourceBundle.directory(target: "cropkit", subfolder: "Samples", marker: photo, source: source) {
+        if let dir = ResourceBundle.directory(target: "CropCLI", subfolder: "Samples", marker: photo, source: source) {
             return dir
         }
-        let candidates = ResourceBundle.candidates(package: "CropKit", target: "cropkit", subfolder: "Samples", source: source)
+        let candidates = ResourceBundle.candidates(package: "CropKit", target: "CropCLI", subfolder: "Samples", source: source)
         throw CommandError("the bundled samples are missing; looked in " + candidates.joined(separator: ", "))
     }
 }

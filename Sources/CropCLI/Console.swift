@@ -11,22 +11,22 @@ import Musl
 
 /// Writes to the terminal's two streams with plain `write(2)` calls, so that lines from parallel jobs never
 /// interleave mid-line, and formats the figures the commands print.
-enum Console {
+package enum Console {
     /// Writes `text` to standard output as it is.
-    static func out(_ text: String) {
+    package static func out(_ text: String) {
         write(STDOUT_FILENO, text)
     }
 
     /// Writes `text` to standard error as it is.
-    static func err(_ text: String) {
+    package static func err(_ text: String) {
         write(STDERR_FILENO, text)
     }
 
     /// Whether standard output is a terminal (not a pipe or a file).
-    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    package static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
     /// The number of cores this process may use.
-    static var coreCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    package static var coreCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     private static func write(_ fd: Int32, _ text: String) {
         var text = text
@@ -41,29 +41,29 @@ enum Console {
     }
 
     /// `1.4 MB`, `312 KB`, `87 B`.
-    static func bytes(_ count: Int) -> String {
+    package static func bytes(_ count: Int) -> String {
         if count >= 1_000_000 { return String(format: "%.1f MB", Double(count) / 1_000_000) }
         if count >= 1_000 { return "\(Int((Double(count) / 1_000).rounded())) KB" }
         return "\(count) B"
     }
 
     /// `38 ms`, `1.25 s`.
-    static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.2f s", seconds)
     }
 
     /// `1800×1200`.
-    static func size(_ size: PixelSize) -> String { "\(size.width)×\(size.height)" }
+    package static func size(_ size: PixelSize) -> String { "\(size.width)×\(size.height)" }
 
     /// `3.24° counter-clockwise`, `0.5° clockwise`, `0°`: an angle to two places, with its sense.
-    static func degrees(_ angle: Double) -> String {
+    package static func degrees(_ angle: Double) -> String {
         let rounded = (angle * 100).rounded() / 100
         guard rounded != 0 else { return "0°" }
         return "\(abs(rounded).compact)° \(rounded > 0 ? "counter-clockwise" : "clockwise")"
     }
 
     /// `0.71`: a fraction to two places.
-    static func fraction(_ value: Double) -> String { String(format: "%.2f", value) }
+    package static func fraction(_ value: Double) -> String { String(format: "%.2f", value) }
 }
 
 /// `write(2)`, named so that it does not clash with `Console.write`.
@@ -72,7 +72,7 @@ private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -
 }
 
 /// Writes one line to standard error.
-func printError(_ message: String) {
+package func printError(_ message: String) {
     Console.err(message + "\n")
 }
 

@@ -1,10 +1,9 @@
 import ArgumentParser
 import CropKit
 
-/// The `cropkit` command: one subcommand per operation.
-@main
-struct CropKitCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `cropkit` command: one subcommand per operation (`serve`, `edit` and `sign` run `cropkit-server`).
+package struct CropKitCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "cropkit",
         abstract: "Crop, straighten, rotate and resize photos with the right orientation at full resolution.",
         discussion: """
@@ -18,8 +17,10 @@ struct CropKitCommand: ParsableCommand {
         version: "cropkit \(CropKitRelease.version)",
         subcommands: [
             InfoCommand.self, CropCommand.self, ResizeCommand.self, ThumbnailCommand.self, RoundCommand.self,
-            OrientCommand.self, ApplyCommand.self, ConvertCommand.self, DemoCommand.self, EditCommand.self,
-            ServeCommand.self, SignCommand.self, AnalyzeCommand.self,
+            OrientCommand.self, ApplyCommand.self, ConvertCommand.self, DemoCommand.self, EditFace.self,
+            ServeFace.self, SignFace.self, AnalyzeCommand.self,
         ]
     )
+
+    package init() {}
 }

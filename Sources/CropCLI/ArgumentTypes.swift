@@ -5,86 +5,86 @@ import CropKit
 // that argument-parser turns into a usage error (exit status 64).
 
 /// `--rect X,Y,W,H`: a rectangle in the displayed picture's pixels (fractions allowed).
-struct RectArgument: ExpressibleByArgument, CustomStringConvertible {
+package struct RectArgument: ExpressibleByArgument, CustomStringConvertible {
     /// The rectangle.
-    let rect: Rect
+    package let rect: Rect
 
-    init?(argument: String) {
+    package init?(argument: String) {
         guard let rect = OptionValue.rect(argument) else { return nil }
         self.rect = rect
     }
 
-    var description: String { "\(rect.minX.compact),\(rect.minY.compact),\(rect.width.compact),\(rect.height.compact)" }
+    package var description: String { "\(rect.minX.compact),\(rect.minY.compact),\(rect.width.compact),\(rect.height.compact)" }
 
-    static var defaultValueDescription: String { "X,Y,W,H" }
+    package static var defaultValueDescription: String { "X,Y,W,H" }
 }
 
 /// `--size WxH`: a box in pixels.
-struct SizeArgument: ExpressibleByArgument, CustomStringConvertible {
+package struct SizeArgument: ExpressibleByArgument, CustomStringConvertible {
     /// The box.
-    let size: PixelSize
+    package let size: PixelSize
 
-    init?(argument: String) {
+    package init?(argument: String) {
         guard let size = OptionValue.size(argument) else { return nil }
         self.size = size
     }
 
-    var description: String { "\(size.width)x\(size.height)" }
+    package var description: String { "\(size.width)x\(size.height)" }
 }
 
 /// `--aspect W:H|original|free`.
-struct AspectArgument: ExpressibleByArgument, CustomStringConvertible {
+package struct AspectArgument: ExpressibleByArgument, CustomStringConvertible {
     /// The lock.
-    let lock: AspectLock
+    package let lock: AspectLock
 
-    init?(argument: String) {
+    package init?(argument: String) {
         guard let lock = try? AspectLock(string: argument) else { return nil }
         self.lock = lock
     }
 
-    var description: String { lock.description }
+    package var description: String { lock.description }
 }
 
 /// `--straighten DEGREES|auto`: a straighten angle, or the one auto-straighten measures.
-struct StraightenArgument: ExpressibleByArgument, CustomStringConvertible {
+package struct StraightenArgument: ExpressibleByArgument, CustomStringConvertible {
     /// The step.
-    let step: ImageOperation
-    let description: String
+    package let step: ImageOperation
+    package let description: String
 
-    init?(argument: String) {
+    package init?(argument: String) {
         guard let step = OptionValue.straightenStep(argument) else { return nil }
         self.step = step
         description = argument
     }
 
     /// Whether the angle is measured rather than given.
-    var isAutomatic: Bool { if case .autoStraighten = step { true } else { false } }
+    package var isAutomatic: Bool { if case .autoStraighten = step { true } else { false } }
 }
 
 /// `--turn 90|180|270|-90`: clockwise quarter turns after the EXIF orientation.
-struct TurnArgument: ExpressibleByArgument, CustomStringConvertible {
+package struct TurnArgument: ExpressibleByArgument, CustomStringConvertible {
     /// Clockwise quarter turns, 0…3.
-    let quarterTurns: Int
+    package let quarterTurns: Int
     private let degrees: Int
 
-    init?(argument: String) {
+    package init?(argument: String) {
         guard let turns = OptionValue.quarterTurns(argument), let degrees = Int(argument) else { return nil }
         self.degrees = degrees
         quarterTurns = turns
     }
 
-    var description: String { "\(degrees)" }
+    package var description: String { "\(degrees)" }
 
-    static var allValueStrings: [String] { ["90", "180", "270", "-90"] }
+    package static var allValueStrings: [String] { ["90", "180", "270", "-90"] }
 }
 
 /// `--flip horizontal|vertical`.
-enum FlipArgument: String, ExpressibleByArgument, CaseIterable {
+package enum FlipArgument: String, ExpressibleByArgument, CaseIterable {
     case horizontal, vertical
 }
 
 /// `--mode fit|fill|pad|stretch`.
-enum ModeArgument: String, ExpressibleByArgument, CaseIterable {
+package enum ModeArgument: String, ExpressibleByArgument, CaseIterable {
     case fit, fill, pad, stretch
 }
 
@@ -107,7 +107,7 @@ extension Gravity: ExpressibleByArgument {
     public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 
     /// `topLeft` → `top-left`; `attention`, `entropy`; `x,y` for a focus.
-    var argumentName: String {
+    package var argumentName: String {
         switch self {
         case .alignment(let alignment): OptionValue.name(of: alignment)
         case .attention: "attention"
@@ -119,46 +119,46 @@ extension Gravity: ExpressibleByArgument {
 }
 
 /// `--focus X,Y`: a focal point as fractions of the picture, or `X,Ypx` in its displayed pixels.
-struct FocusArgument: ExpressibleByArgument {
-    var gravity: Gravity
+package struct FocusArgument: ExpressibleByArgument {
+    package var gravity: Gravity
 
-    init?(argument: String) {
+    package init?(argument: String) {
         guard let gravity = OptionValue.focus(argument) else { return nil }
         self.gravity = gravity
     }
 }
 
 /// `--filter nearest|box|bilinear|bicubic|mitchell|lanczos3`.
-enum FilterArgument: String, ExpressibleByArgument, CaseIterable {
+package enum FilterArgument: String, ExpressibleByArgument, CaseIterable {
     case nearest, box, bilinear, bicubic, mitchell, lanczos3
 
     /// The library's filter (`bicubic` is Catmull-Rom).
-    var filter: ResamplingFilter { OptionValue.filter(rawValue)! }
+    package var filter: ResamplingFilter { OptionValue.filter(rawValue)! }
 }
 
 /// `--background COLOR`: `#RGB`, `#RRGGBB`, `#RRGGBBAA`, `transparent`, `white` or `black`.
-struct ColorArgument: ExpressibleByArgument, CustomStringConvertible {
+package struct ColorArgument: ExpressibleByArgument, CustomStringConvertible {
     /// The colour.
-    let color: PixelColor
+    package let color: PixelColor
     private let text: String
 
-    init?(argument: String) {
+    package init?(argument: String) {
         guard let color = OptionValue.color(argument) else { return nil }
         text = argument
         self.color = color
     }
 
-    var description: String { text }
+    package var description: String { text }
 
-    static var defaultValueDescription: String { "transparent" }
+    package static var defaultValueDescription: String { "transparent" }
 }
 
 /// `--radius R|circle`.
-struct RadiusArgument: ExpressibleByArgument, CustomStringConvertible {
+package struct RadiusArgument: ExpressibleByArgument, CustomStringConvertible {
     /// The radius.
-    let radius: CornerRadius
+    package let radius: CornerRadius
 
-    init?(argument: String) {
+    package init?(argument: String) {
         if argument.lowercased() == "circle" {
             radius = .circle
         } else if let r = Double(argument), r.isFinite, r >= 0 {
@@ -168,7 +168,7 @@ struct RadiusArgument: ExpressibleByArgument, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch radius {
         case .circle: "circle"
         case .pixels(let r): r.compact
@@ -177,7 +177,7 @@ struct RadiusArgument: ExpressibleByArgument, CustomStringConvertible {
 }
 
 /// `--progress auto|bar|lines|none`: how a batch reports its files.
-enum ProgressArgument: String, ExpressibleByArgument, CaseIterable {
+package enum ProgressArgument: String, ExpressibleByArgument, CaseIterable {
     /// A bar when standard output is a terminal, else one line per file.
     case auto
     /// A bar with files done, total, rate and ETA, redrawn in place.
@@ -188,9 +188,9 @@ enum ProgressArgument: String, ExpressibleByArgument, CaseIterable {
     case none
 }
 
-extension Double {
+package extension Double {
     /// `7.5`, `12` (no trailing `.0`).
-    var compact: String {
+    package var compact: String {
         self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

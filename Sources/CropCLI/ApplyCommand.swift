@@ -3,8 +3,10 @@ import CropKit
 import Foundation
 
 /// `cropkit apply RECIPE.json IN... (-o OUT | --out-dir DIR) [--max-size N]`.
-struct ApplyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ApplyCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Replay a saved crop recipe on photos of any resolution, in parallel.",
         discussion: """
@@ -23,25 +25,25 @@ struct ApplyCommand: ParsableCommand {
             """)
 
     @Argument(help: "The recipe (JSON).")
-    var recipe: String
+    package var recipe: String
 
     @Argument(help: "The input images (JPEG, PNG or WebP).")
-    var inputs: [String]
+    package var inputs: [String]
 
     @OptionGroup var destination: BatchOutputOptions
 
     @Option(help: ArgumentHelp("Scale down so that the longer side is at most this many pixels.", valueName: "n"))
-    var maxSize: Int?
+    package var maxSize: Int?
 
     @OptionGroup var common: CommonOptions
 
-    func validate() throws {
+    package func validate() throws {
         if inputs.isEmpty { throw ValidationError("Give at least one input image after the recipe.") }
         try destination.validate(inputCount: inputs.count)
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1, got \(maxSize).") }
     }
 
-    func run() throws {
+    package func run() throws {
         let loaded: Recipe
         do {
             loaded = try Recipe(json: Data(try FileIO.readFile(atPath: recipe)))

@@ -2,19 +2,21 @@ import ArgumentParser
 import CropKit
 
 /// Where a batch command writes (`-o` for one input, `--out-dir` for any number) and how it reports progress.
-struct BatchOutputOptions: ParsableArguments {
+package struct BatchOutputOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: [.short, .long], help: "The output file (only with a single input).")
-    var output: String?
+    package var output: String?
 
     @Option(help: ArgumentHelp(
         "The folder to write into, created if missing; each output is named after its input.", valueName: "dir"))
-    var outDir: String?
+    package var outDir: String?
 
     @Option(help: "Progress report: auto (a bar on a terminal, one line per file otherwise), bar, lines or none.")
-    var progress: ProgressArgument = .auto
+    package var progress: ProgressArgument = .auto
 
     /// Checks that exactly one destination is given and that `-o` has a single input.
-    func validate(inputCount: Int) throws {
+    package func validate(inputCount: Int) throws {
         switch (output, outDir) {
         case (nil, nil): throw ValidationError("Give -o OUT (one input) or --out-dir DIR.")
         case (.some, .some): throw ValidationError("Give -o or --out-dir, not both.")

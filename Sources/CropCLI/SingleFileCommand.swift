@@ -2,7 +2,7 @@ import ArgumentParser
 import CropKit
 
 /// The one-line description of an error, with hints for the common ones.
-func describe(_ error: any Error) -> String {
+package func describe(_ error: any Error) -> String {
     switch error {
     case CropKitError.codec(.fileExists(let path)), CodecError.fileExists(let path):
         "\(path) already exists; use --force to replace it"
@@ -14,7 +14,7 @@ func describe(_ error: any Error) -> String {
 /// Runs a single-file command: checks the paths, runs `work`, prints what it decided by itself and
 /// `wrote OUT (W×H, N KB) in T` unless `quiet`,
 /// and turns any failure into one line on standard error (`cropkit NAME: IN: problem`) and exit status 1.
-func runSingleFile(
+package func runSingleFile(
     _ command: String, _ job: FileJob, options: CommonOptions, _ work: () throws -> Written
 ) throws {
     do {

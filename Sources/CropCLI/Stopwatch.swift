@@ -10,9 +10,9 @@ import Musl
 #endif
 
 /// A monotonic clock for the times the commands report.
-struct Stopwatch {
+package struct Stopwatch {
     private let start = DispatchTime.now().uptimeNanoseconds
 
     /// Seconds since the stopwatch was made.
-    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+    package var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 }
