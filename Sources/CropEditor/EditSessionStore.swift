@@ -23,6 +23,12 @@ actor EditSessionStore {
         var connections: Int
         /// The photo's saved crop when the session began (`nil`: none), which Cancel puts back.
         var savedAtStart: Recipe? = nil
+        /// The open connection's saver (`nil` without one): flushed before Export all and on request.
+        var saver: CropSaver? = nil
+        /// The page load that last sent events (its `page` token) and the sequence number of the last event applied
+        /// for it, so that a page reconnecting after a drop resends only what the session has not seen.
+        var page: String? = nil
+        var lastSequence = 0
     }
 
     let lifetime: Duration
@@ -73,6 +79,7 @@ actor EditSessionStore {
     func disconnect(id: String) {
         guard var entry = entries[id] else { return }
         entry.connections = max(0, entry.connections - 1)
+        entry.saver = nil
         entry.lastUsed = now()
         entries[id] = entry
     }
@@ -83,6 +90,35 @@ actor EditSessionStore {
         guard var entry = entries[id] else { return }
         entry.recipe = recipe
         entry.lastUsed = now()
+        entries[id] = entry
+    }
+
+    /// Session `id`'s connection saves through `saver`.
+    func attach(_ saver: CropSaver, to id: String) {
+        entries[id]?.saver = saver
+    }
+
+    /// The saver of session `id`'s open connection, if any.
+    func saver(of id: String) -> CropSaver? {
+        entries[id]?.saver
+    }
+
+    /// The savers of every open connection (Export all flushes them first).
+    func savers() -> [CropSaver] {
+        entries.values.compactMap(\.saver)
+    }
+
+    /// The last event of page load `page` that session `id` applied (0: none, or another page load's).
+    func lastSequence(of id: String, page: String?) -> Int {
+        guard let entry = entries[id], let page, entry.page == page else { return 0 }
+        return entry.lastSequence
+    }
+
+    /// Session `id` applied event `sequence` of page load `page`.
+    func applied(_ sequence: Int, page: String, session id: String) {
+        guard var entry = entries[id] else { return }
+        if entry.page != page { entry.page = page; entry.lastSequence = 0 }
+        entry.lastSequence = max(entry.lastSequence, sequence)
         entries[id] = entry
     }
 
@@ -118,6 +154,9 @@ actor EditSessionStore {
     func remove(session id: String) -> Entry? {
         entries.removeValue(forKey: id)
     }
+
+    /// Whether session `id` has an open connection.
+    func isConnected(_ id: String) -> Bool { (entries[id]?.connections ?? 0) > 0 }
 
     /// Whether session `id` is still held.
     func contains(session id: String) -> Bool { entries[id] != nil }

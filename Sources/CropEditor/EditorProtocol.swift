@@ -23,24 +23,37 @@ import HummingbirdWebSocket
 ///    the crop's aspect (`ImagePipeline.proposeCrop`, placed by `EditorSession.setCrop(orientedRect:)`),
 ///    answered with the state and a notice, as one undo step.
 ///
+/// 5. `{"type": "flush"}` saves the session's crop beside its photo now (a page sends it before it leaves or hides,
+///    and before it goes to another photo) and is answered with the state. Edits are saved anyway within a second of
+///    the last one, and `POST /api/sessions/ID/flush` does the same for a page that can only send a beacon.
+/// 6. Resynchronising: each event may carry `"seq"` (increasing within one page load) and the connection URL a
+///    `page` token naming that page load. Every answer to an event with a `seq` repeats it (`"seq"`), and the hello of
+///    a page reconnecting to its session (same `id`, same `page`) carries `"applied"`: the last `seq` the session
+///    applied, so the page resends only the events after it. The session is the truth; the page's drawing is not.
+///
 /// Messages are text frames of at most ``EditorConfiguration/maximumEventBytes`` bytes.
 public enum EditorProtocol {
     /// A message from the server.
     public enum ServerMessage: Encodable, Sendable {
         /// The session the connection edits.
         case hello(session: String, restored: Bool, image: ImageDescription, constraints: CropConstraints = .none,
-                   hostPages: HostPageOrigins = .none, acceptsUploads: Bool = true)
-        /// The view state after an event, with a line for the person when the server decided something itself.
-        case state(EditorViewState, notice: String? = nil)
-        /// An event was refused; nothing changed.
-        case error(message: String)
+                   hostPages: HostPageOrigins = .none, acceptsUploads: Bool = true, applied: Int = 0)
+        /// The view state after an event (`sequence`: the event's `seq`), with a line for the person when the server
+        /// decided something itself.
+        case state(EditorViewState, notice: String? = nil, sequence: Int? = nil)
+        /// An event (`sequence`: its `seq`) was refused; nothing changed.
+        case error(message: String, sequence: Int? = nil)
 
-        private enum Key: String, CodingKey { case type, session, restored, image, state, message, notice, constraints, hostPages, uploads }
+        private enum Key: String, CodingKey {
+            case type, session, restored, image, state, message, notice, constraints, hostPages, uploads, applied
+            case sequence = "seq"
+        }
 
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Key.self)
             switch self {
-            case .hello(let session, let restored, let image, let constraints, let hostPages, let acceptsUploads):
+            case .hello(let session, let restored, let image, let constraints, let hostPages, let acceptsUploads,
+                        let applied):
                 try c.encode("hello", forKey: .type)
                 try c.encode(session, forKey: .session)
                 try c.encode(restored, forKey: .restored)
@@ -48,13 +61,16 @@ public enum EditorProtocol {
                 try c.encode(constraints, forKey: .constraints)
                 if !hostPages.isEmpty { try c.encode(hostPages, forKey: .hostPages) }
                 if !acceptsUploads { try c.encode(false, forKey: .uploads) }
-            case .state(let state, let notice):
+                if applied > 0 { try c.encode(applied, forKey: .applied) }
+            case .state(let state, let notice, let sequence):
                 try c.encode("state", forKey: .type)
                 try c.encode(ViewStateMessage(state), forKey: .state)
                 try c.encodeIfPresent(notice, forKey: .notice)
-            case .error(let message):
+                try c.encodeIfPresent(sequence, forKey: .sequence)
+            case .error(let message, let sequence):
                 try c.encode("error", forKey: .type)
                 try c.encode(message, forKey: .message)
+                try c.encodeIfPresent(sequence, forKey: .sequence)
             }
         }
 

@@ -68,6 +68,8 @@ extension EditorServer {
     /// every other photo at its proposal) into the export folder; 202 with the starting progress.
     func startExport() async throws -> Response {
         guard let export else { throw EditorError.noFolder }
+        // Every open page's last change is on disk before the sidecars are read.
+        for saver in await sessions.savers() { await saver.flush() }
         var jobs: [FolderExport.Job] = []
         for id in library.ids {
             let name = library.name(of: id) ?? id, path = library.path(of: id) ?? ""

@@ -3,6 +3,7 @@ import CropKit
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import ServiceLifecycle
 
 extension EditorServer {
     /// The WebSocket router: `/api/session?image=…&id=…` only.
@@ -34,8 +35,12 @@ extension EditorServer {
 
     /// Runs the editor protocol (``EditorProtocol``) on one upgraded connection.
     ///
+    /// On a graceful shutdown (SIGTERM) the server closes the connection ("going away") after saving its pending
+    /// edit, so `cropkit edit` stops with pages open; the page reconnects if the server comes back.
+    ///
     /// - Parameters:
-    ///   - request: the upgrade request, whose query names the picture (`image`) and the session to resume (`id`).
+    ///   - request: the upgrade request, whose query names the picture (`image`), the session to resume (`id`) and
+    ///     the page load (`page`).
     ///   - inbound: the connection's messages from the page.
     ///   - outbound: where the answers go.
     public func converse(request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter)
@@ -43,6 +48,7 @@ extension EditorServer {
     {
         let query = request.uri.queryParameters
         let requested = query["id"].map(String.init)
+        let page = query["page"].map(String.init)
         let imageID = query["image"].map(String.init) ?? library.firstID
         let image: EditedImage
         do { image = try await library.image(imageID) } catch {
@@ -52,53 +58,76 @@ extension EditorServer {
         }
         let (id, recipe) = await sessions.connect(
             id: requested, image: imageID, savedCrop: try? library.savedCrop(of: imageID))
+        let saver = CropSaver(library: library, imageID: imageID, now: configuration.now)
+        await sessions.attach(saver, to: id)
+        let connection = Connection(session: id, page: page, image: image, imageID: imageID, restoring: recipe,
+                                    saver: saver)
         do {
             try await outbound.write(.text(EditorProtocol.ServerMessage.hello(
                 session: id, restored: recipe != nil, image: ImageDescription(image, id: imageID),
                 constraints: configuration.constraints, hostPages: configuration.hostPages,
-                acceptsUploads: configuration.acceptsUploads).text))
-            try await converse(session: id, on: image, imageID: imageID, restoring: recipe, inbound: inbound,
-                               outbound: outbound)
+                acceptsUploads: configuration.acceptsUploads,
+                applied: await sessions.lastSequence(of: id, page: page)).text))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // A run of key steps keeps its gesture open (one undo step), so no event says "at rest": its last
+                // change is saved by this tick once the interval has passed.
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: CropSaver.interval / 2)
+                        await saver.flushIfDue()
+                    }
+                }
+                defer { group.cancelAll() }
+                try await withGracefulShutdownHandler {
+                    try await answer(inbound: inbound, outbound: outbound, connection: connection)
+                } onGracefulShutdown: {
+                    Task { try? await outbound.close(.goingAway, reason: "cropkit is stopping") }
+                }
+            }
         } catch {
-            await sessions.disconnect(id: id)
+            await end(connection)
             throw error
         }
-        await sessions.disconnect(id: id)
+        await end(connection)
+    }
+
+    /// One WebSocket connection's session, picture and saver.
+    private struct Connection: Sendable {
+        var session: String
+        var page: String?
+        var image: EditedImage
+        var imageID: String
+        var restoring: Recipe?
+        var saver: CropSaver
+    }
+
+    /// The connection ended: its last change is saved (unless Cancel removed the session: Cancel put the saved crop
+    /// back) and the session waits for a reconnect.
+    private func end(_ connection: Connection) async {
+        if await sessions.contains(session: connection.session) { await connection.saver.flush() }
+        await sessions.disconnect(id: connection.session)
     }
 
     /// Answers each event of one connection with the engine's state or an error, and saves the crop beside its
-    /// photo as it changes (``CropSaver``; the last change also when the connection ends). The connection's
-    /// ``EditorSession`` is created by its first `viewport` event (from `recipe` when restoring).
-    private func converse(session id: String, on image: EditedImage, imageID: String, restoring recipe: Recipe?,
-                          inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws
-    {
-        var saver = CropSaver(library: library, imageID: imageID, now: configuration.now)
-        do {
-            try await answer(inbound: inbound, outbound: outbound, session: id, image: image, imageID: imageID,
-                             restoring: recipe, saver: &saver)
-        } catch {
-            if await sessions.contains(session: id) { _ = await saver.save(nil, atRest: true) }
-            throw error
-        }
-        // A cancelled session saves nothing more (Cancel put the saved crop back).
-        if await sessions.contains(session: id) { _ = await saver.save(nil, atRest: true) }
-    }
-
-    /// Answers each event of one connection (see ``converse(session:on:imageID:restoring:inbound:outbound:)``).
-    private func answer(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, session id: String,
-                        image: EditedImage, imageID: String, restoring recipe: Recipe?, saver: inout CropSaver)
+    /// photo as it changes (``CropSaver``). The connection's ``EditorSession`` is created by its first `viewport`
+    /// event (from the connection's recipe when restoring).
+    private func answer(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: Connection)
         async throws
     {
+        let id = connection.session, image = connection.image, saver = connection.saver
         var session: EditorSession?
         let decoder = JSONDecoder()
         for try await message in inbound.messages(maxSize: configuration.maximumEventBytes) {
+            var sequence: Int?
             let reply: EditorProtocol.ServerMessage
             do {
                 guard case .text(let text) = message else {
                     throw EditorError.invalidParameter(name: "message", reason: "events are JSON text frames")
                 }
+                let data = Data(text.utf8)
+                sequence = (try? decoder.decode(Sequenced.self, from: data))?.seq
                 guard await sessions.contains(session: id) else { throw EditorError.unknownSession(id) }
-                if let request = try? decoder.decode(ServerRequest.self, from: Data(text.utf8)),
+                if let request = try? decoder.decode(ServerRequest.self, from: data),
                     ServerRequest.types.contains(request.type)
                 {
                     guard var live = session else {
@@ -106,43 +135,59 @@ extension EditorServer {
                             name: "event",
                             reason: "the first event of a connection must be 'viewport', not '\(request.type)'")
                     }
-                    let (state, notice) = request.type == "propose"
-                        ? try await propose(&live, image: image, measure: request.measure)
-                        : try await autoStraighten(&live, image: image)
+                    var (state, notice): (EditorViewState, String?)
+                    switch request.type {
+                    case "flush": (state, notice) = (live.viewState, nil)
+                    case "propose": (state, notice) = try await propose(&live, image: image, measure: request.measure)
+                    default: (state, notice) = try await autoStraighten(&live, image: image)
+                    }
                     session = live
-                    await sessions.update(id: id, recipe: state.recipe)
+                    await record(state, sequence: sequence, connection: connection)
                     let failure = await saver.save(state.recipe, atRest: true)
-                    try await outbound.write(.text(EditorProtocol.ServerMessage.state(state, notice: failure ?? notice).text))
-                    continue
-                }
-                let event = try decoder.decode(EventMessage.self, from: Data(text.utf8)).event
-                let state: EditorViewState
-                var notice: String?
-                if var live = session {
-                    state = try live.handle(event)
-                    session = live
-                } else if case .viewport(let size, let insets) = event {
-                    var starting: (recipe: Recipe?, notice: String?) = (nil, nil)
-                    if recipe == nil { starting = try await startingPoint(of: imageID) }
-                    let live = try await sessions.makeSession(
-                        on: image, recipe: recipe, start: starting.recipe, viewportSize: size, insets: insets)
-                    state = live.viewState
-                    session = live
-                    // A new session starts at the saved crop or the server's start, if any: say what it is once.
-                    notice = starting.notice
-                    saver.saved = state.recipe
+                    reply = .state(state, notice: failure ?? notice, sequence: sequence)
                 } else {
-                    throw EditorError.invalidParameter(
-                        name: "event",
-                        reason: "the first event of a connection must be 'viewport', not '\(EventMessage.type(of: event))'")
+                    let event = try decoder.decode(EventMessage.self, from: data).event
+                    let state: EditorViewState
+                    var notice: String?
+                    if var live = session {
+                        state = try live.handle(event)
+                        session = live
+                    } else if case .viewport(let size, let insets) = event {
+                        var starting: (recipe: Recipe?, notice: String?) = (nil, nil)
+                        let recipe = connection.restoring
+                        if recipe == nil { starting = try await startingPoint(of: connection.imageID) }
+                        let live = try await sessions.makeSession(
+                            on: image, recipe: recipe, start: starting.recipe, viewportSize: size, insets: insets)
+                        state = live.viewState
+                        session = live
+                        // A new session starts at the saved crop or the server's start, if any: say what it is once.
+                        notice = starting.notice
+                        await saver.started(at: state.recipe)
+                    } else {
+                        throw EditorError.invalidParameter(
+                            name: "event",
+                            reason: "the first event of a connection must be 'viewport', not '\(EventMessage.type(of: event))'")
+                    }
+                    await record(state, sequence: sequence, connection: connection)
+                    if let failure = await saver.save(state.recipe, atRest: state.gesture == .none) { notice = failure }
+                    reply = .state(state, notice: notice, sequence: sequence)
                 }
-                await sessions.update(id: id, recipe: state.recipe)
-                if let failure = await saver.save(state.recipe, atRest: state.gesture == .none) { notice = failure }
-                reply = .state(state, notice: notice)
             } catch {
-                reply = .error(message: EditorProtocol.explain(error))
+                // A refused event counts as applied too: resending it would be refused again.
+                if let sequence, let page = connection.page {
+                    await sessions.applied(sequence, page: page, session: id)
+                }
+                reply = .error(message: EditorProtocol.explain(error), sequence: sequence)
             }
             try await outbound.write(.text(reply.text))
+        }
+    }
+
+    /// Keeps session `connection.session`'s recipe and the last event it applied.
+    private func record(_ state: EditorViewState, sequence: Int?, connection: Connection) async {
+        await sessions.update(id: connection.session, recipe: state.recipe)
+        if let sequence, let page = connection.page {
+            await sessions.applied(sequence, page: page, session: connection.session)
         }
     }
 
@@ -195,11 +240,16 @@ extension EditorServer {
     }
 }
 
-/// A message that is not an engine event, but asks the server to measure the picture: `autoStraighten`, or
-/// `propose` with an optional `measure`.
+/// A message that is not an engine event, but asks the server to measure the picture (`autoStraighten`, or
+/// `propose` with an optional `measure`) or to save the crop now (`flush`).
 private struct ServerRequest: Decodable {
     /// The requests the server answers itself.
-    static let types: Set = ["autoStraighten", "propose"]
+    static let types: Set = ["autoStraighten", "propose", "flush"]
     var type: String
     var measure: String?
+}
+
+/// The sequence number any message may carry.
+private struct Sequenced: Decodable {
+    var seq: Int?
 }

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import ServiceLifecycle
 
 /// The `cropkit edit` server: one single-page editor for one picture, driven over a WebSocket by the crop engine's
 /// `EditorSession`, plus an HTTP render API for apps.
@@ -113,6 +114,26 @@ public struct EditorServer: Sendable {
             logger: logger)
     }
 
+    /// Serves until SIGTERM or SIGINT, then stops: every open page's connection saves its pending edit and is
+    /// closed ("going away"; the page reconnects when a server is back), and requests in flight get at most
+    /// `gracePeriod` to finish before they are cancelled.
+    ///
+    /// - Parameters:
+    ///   - gracePeriod: the longest the graceful stop waits.
+    ///   - logger: as for ``makeApplication(logger:onServerRunning:)``.
+    ///   - onServerRunning: called once the server listens, with its bound port.
+    public func run(
+        gracePeriod: Duration = .milliseconds(1500), logger: Logger? = nil,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        let application = makeApplication(logger: logger, onServerRunning: onServerRunning)
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: application)], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger ?? Logger(label: "cropkit.edit"))
+        configuration.maximumGracefulShutdownDuration = gracePeriod
+        try await ServiceGroup(configuration: configuration).run()
+    }
+
     // MARK: HTTP routes
 
     /// The HTTP router (everything but the WebSocket).
@@ -169,6 +190,13 @@ public struct EditorServer: Sendable {
         }
         router.post("/api/sessions/:id/render") { request, context in
             try await renderSession(id: try context.parameters.require("id"), request: request)
+        }
+        router.post("/api/sessions/:id/flush") { _, context in
+            // A page leaving (pagehide) sends this as a beacon: the crop is saved now, not a moment later.
+            let id = try context.parameters.require("id")
+            guard await sessions.contains(session: id) else { throw EditorError.unknownSession(id) }
+            await sessions.saver(of: id)?.flush()
+            return Response(status: .noContent)
         }
         router.post("/api/sessions/:id/done") { _, context in
             try await finishSession(id: try context.parameters.require("id"))

@@ -166,6 +166,18 @@ extension CropState {
         setWanted(upright: uprightPicture.largestCrop(unit: unit, near: cropContentCenter))
     }
 
+    /// Sets the aspect lock keeping the person's framing, as an editor's aspect presets do: a ratio lock makes the
+    /// crop the largest crop of that ratio inside the current one, around its centre (it touches two opposite sides
+    /// of the current crop); `.free` keeps the crop. ``setAspectLock(_:)`` instead takes the largest crop of the
+    /// ratio in the whole picture.
+    public mutating func fitAspectLock(_ lock: AspectLock) {
+        let current = uprightAllowed
+        setLock(lock)
+        guard let unit = lockUnit else { return }
+        let k = min(current.size.width / unit.width, current.size.height / unit.height)
+        setWanted(upright: ContentCrop(center: current.center, size: unit * k))
+    }
+
     /// Exchanges the lock's terms (3:2 becomes 2:3; `.original` becomes the transposed picture ratio) and fits the
     /// crop as ``setAspectLock(_:)`` does. Does nothing when free.
     public mutating func swapAspect() {

@@ -370,7 +370,8 @@ public struct EditorSession: Sendable {
             discrete { $0.flip(axis) }
         case .aspect(let lock):
             guard configuration.fixedAspect == nil else { return }
-            discrete { $0.setAspectLock(lock) }
+            // A preset keeps the person's framing: the largest crop of the new aspect inside the current one.
+            discrete { $0.fitAspectLock(lock) }
         case .swapAspect:
             guard configuration.fixedAspect == nil else { return }
             discrete { $0.swapAspect() }

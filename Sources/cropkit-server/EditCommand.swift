@@ -213,7 +213,7 @@ struct EditCommand: ParsableCommand {
             : ""
         do {
             try runBlocking {
-                try await server.makeApplication { boundPort in
+                try await server.run { boundPort in
                     let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort)/"
                     // Written unbuffered: scripts wait for this line to learn the port.
                     FileHandle.standardOutput.write(Data("""
@@ -222,7 +222,7 @@ struct EditCommand: ParsableCommand {
 
                         """.utf8))
                     if open { openInBrowser(url) }
-                }.runService()
+                }
             }
         } catch {
             reportFailure("the server stopped: \(error)")

@@ -92,7 +92,8 @@ def view(driver):
 
 
 def wait_idle(driver):
-    driver.execute_async_script("window.cropkit.idle().then(arguments[0])")
+    # The page's own idle() gives up after 10 s (Done's bound); a test on a busy machine waits longer.
+    driver.execute_async_script("window.cropkit.idle(50000).then(arguments[0], arguments[0])")
 
 
 def wait_view(driver, timeout=30):
@@ -572,6 +573,190 @@ def folder_flow(driver, args, axe_source):
     finally:
         stop(server)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def review_flow(driver, url):
+    """The review's smaller points: B2 (Custom… stays usable while the toolbar wraps at 1280-1536 px), Escape cancels
+    a drag (the crop goes back) and closes the custom fields, and the size label shows only while the size changes."""
+    Select = __import__("selenium.webdriver.support.ui", fromlist=["Select"]).Select
+    driver.get(url)
+    v0 = wait_view(driver)
+    for width in (1280, 1400, 1536):
+        driver.set_window_size(width, 860)
+        wait_idle(driver)
+        Select(driver.find_element(By.ID, "aspect")).select_by_value("custom")
+        driver.set_window_size(width - 40, 860)  # the stage resizes: a viewport event and a new state
+        WebDriverWait(driver, 10).until(lambda d: view(d)["viewport"]["width"] < width - 20)
+        wait_idle(driver)
+        shown = driver.execute_script(
+            "return [document.getElementById('aspect').value, !document.getElementById('custom-aspect').hidden]")
+        check(shown == ["custom", True], f"B2: at {width} px the custom aspect fields stay open through a resize ({shown})")
+        ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+        closed = driver.execute_script("return document.getElementById('custom-aspect').hidden")
+        check(closed, f"Escape closes the custom aspect fields ({width} px)")
+    driver.set_window_size(1280, 860)
+    wait_idle(driver)
+    start = view(driver)
+    box = start["cropBox"]
+    origin = driver.execute_script("const r = document.getElementById('overlay').getBoundingClientRect(); return {x: r.left, y: r.top};")
+    a = (box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
+    held = ActionBuilder(driver, mouse=PointerInput("mouse", "mouse"))
+    held.pointer_action.move_to_location(int(origin["x"] + a[0]), int(origin["y"] + a[1]))
+    held.pointer_action.pointer_down()
+    for p in steps(a, (a[0] - 80, a[1] - 50), 6)[1:]:
+        held.pointer_action.pause(0.03)
+        held.pointer_action.move_to_location(int(origin["x"] + p[0]), int(origin["y"] + p[1]))
+    held.perform()
+    wait_idle(driver)
+    moving = view(driver)
+    check(moving["gesture"] in ("drawing", "moving") and moving["recipe"] != start["recipe"], "a drag is under way")
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    release = ActionBuilder(driver, mouse=PointerInput("mouse", "mouse"))
+    release.pointer_action.pointer_up()
+    release.perform()
+    wait_idle(driver)
+    after = view(driver)
+    check(after["recipe"] == start["recipe"] and after["gesture"] == "none",
+          "Escape during a drag cancels it: the crop is back where the drag began")
+    overlay = driver.find_element(By.ID, "overlay")
+    driver.execute_script("document.getElementById('overlay').dispatchEvent(new WheelEvent('wheel', "
+                          "{deltaY: -200, clientX: 600, clientY: 400, bubbles: true, cancelable: true}))")
+    wait_idle(driver)
+    check(view(driver)["gesture"] == "zooming", "a wheel zoom is a run")
+    labelled = driver.execute_script("""
+        const c = document.getElementById('overlay'), g = c.getContext('2d');
+        const b = window.cropkit.view.cropBox, d = window.devicePixelRatio || 1;
+        // The label's dark pill sits inside the box's bottom edge, centred: sample its middle row.
+        const y = Math.round((b.y + b.height - 21) * d), x = Math.round((b.x + b.width / 2) * d);
+        const p = g.getImageData(x - 20, y, 40, 1).data;
+        let dark = 0; for (let i = 0; i < p.length; i += 4) if (p[i + 3] > 150 && p[i] < 40) dark++;
+        return dark;""")
+    check(labelled < 20, f"no size label after a wheel zoom ({labelled} of 40 label pixels)")
+    overlay.send_keys(Keys.ARROW_LEFT)
+    wait_idle(driver)
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def sidecar_angle(path):
+    """The straighten angle a sidecar holds, or None while there is none."""
+    try:
+        return json.load(open(path)).get("angle", 0.0)
+    except (OSError, ValueError):
+        return None
+
+
+def wait_sidecar(path, angle, timeout=30):
+    """Waits until the sidecar at `path` holds `angle`; returns the seconds it took (None if it never did)."""
+    began = time.time()
+    while time.time() - began < timeout:
+        held = sidecar_angle(path)
+        if held is not None and abs(held - angle) < 1e-6:
+            return time.time() - began
+        time.sleep(0.05)
+    return None
+
+
+def resilience_flow(driver, args):
+    """No lost edit, and a page that survives its server. B1: a run of ] steps reaches the sidecar with the socket
+    still open (no further input, no close); steps made just before moving to the next photo, and just before Export
+    all, are saved first. B3: an unreadable photo shows the server's reason. SIGTERM stops `cropkit edit` with a page
+    open, after saving; the page says it is reconnecting, keeps an edit made meanwhile, Done ends with a reason
+    within its bound; the server back on the same port, the page reconnects, replays the edit, and the session and
+    sidecar have it."""
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="cropkit-resilience-")
+    shutil.copy(os.path.join(FIXTURES, "quadrants-orientation6.jpg"), os.path.join(folder, "a.jpg"))
+    shutil.copy(os.path.join(FIXTURES, "halves-rgba.png"), os.path.join(folder, "b.png"))
+    whole = open(os.path.join(FIXTURES, "quadrants-orientation6.jpg"), "rb").read()
+    with open(os.path.join(folder, "c-truncated.jpg"), "wb") as f:
+        f.write(whole[:len(whole) // 3])
+    side_a, side_b = os.path.join(folder, "a.jpg.cropkit.json"), os.path.join(folder, "b.png.cropkit.json")
+    port = free_port()
+    command = [args.cropkit, "edit", "--port", str(port), folder, "--export-dir", os.path.join(folder, "out")]
+    server, url = start_command(command)
+    try:
+        driver.get(url)
+        wait_view(driver)
+        overlay = driver.find_element(By.ID, "overlay")
+        # B1: five ] within half a second: one run (one undo step); the gesture stays 'straightening'.
+        overlay.send_keys("]]]]]")
+        wait_idle(driver)
+        check(view(driver)["gesture"] != "none", f"a run of ] steps keeps its gesture open ({view(driver)['gesture']})")
+        took = wait_sidecar(side_a, 0.5)
+        check(took is not None and driver.execute_script("return window.cropkit.connected"),
+              f"B1: the run's last step reaches the sidecar with the page still connected "
+              f"({'%.2f s' % took if took is not None else 'never'} after the answer)")
+        # Steps just before the next photo: saved before the page leaves.
+        overlay.send_keys("]]]")
+        overlay.send_keys(".")
+        WebDriverWait(driver, 30).until(lambda d: "image=1" in d.current_url)
+        wait_view(driver)
+        check(abs((sidecar_angle(side_a) or 0) - 0.8) < 1e-6,
+              f"steps made just before moving to the next photo are saved ({sidecar_angle(side_a)})")
+        # Steps just before Export all: the export renders them.
+        overlay = driver.find_element(By.ID, "overlay")
+        overlay.send_keys("[[")
+        driver.find_element(By.ID, "export-all").click()
+        WebDriverWait(driver, 120).until(lambda d: d.find_element(By.ID, "export-report").is_displayed())
+        check(abs((sidecar_angle(side_b) or 0) + 0.2) < 1e-6,
+              f"Export all saves the steps made just before it first ({sidecar_angle(side_b)})")
+        driver.find_element(By.ID, "export-close").click()
+        # B3: the unreadable photo says why.
+        driver.get(url + "?image=2")
+        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "failure").is_displayed())
+        time.sleep(1.5)  # the socket closes after the error: the reason must stay
+        failure = driver.find_element(By.ID, "failure").text
+        check("reach" not in failure and ("truncated" in failure.lower() or "corrupt" in failure.lower()),
+              f"B3: an unreadable photo shows the server's reason ('{failure[:100]}')")
+        # SIGTERM with a page open: the server saves, closes the socket and exits.
+        driver.get(url + "?image=0")
+        wait_view(driver)
+        overlay = driver.find_element(By.ID, "overlay")
+        overlay.send_keys("]")
+        wait_idle(driver)
+        began = time.time()
+        server.send_signal(15)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+        stopped = time.time() - began
+        check(server.poll() is not None, f"cropkit edit stops on SIGTERM with a page connected ({stopped:.2f} s; "
+              f"its grace period is 1.5 s)")
+        check(abs((sidecar_angle(side_a) or 0) - 0.9) < 1e-6,
+              f"the edit pending at SIGTERM is saved ({sidecar_angle(side_a)})")
+        WebDriverWait(driver, 30).until(lambda d: "reconnecting" in d.find_element(By.ID, "message").text)
+        check(True, "the page says it lost the connection and is reconnecting")
+        overlay.send_keys("]")
+        driver.find_element(By.ID, "done").click()
+        WebDriverWait(driver, 60).until(lambda d: "Render failed" in d.find_element(By.ID, "message").text)
+        message = driver.find_element(By.ID, "message").text
+        check("not reachable" in message and "1 edit" in message,
+              f"B4: Done ends with the reason while the server is down ('{message}')")
+        server, url2 = start_command(command)
+        WebDriverWait(driver, 60).until(lambda d: d.execute_script("return window.cropkit.connected"))
+        wait_idle(driver)
+        v = view(driver)
+        check(abs(v["angle"] - 1.0) < 1e-9,
+              f"reconnected, the edit made while the server was down is replayed (angle {v['angle']})")
+        check("Reconnected" in driver.find_element(By.ID, "message").text, "the page says it reconnected")
+        driver.execute_async_script("window.cropkit.flush().then(arguments[0], arguments[0])")
+        check(abs((sidecar_angle(side_a) or 0) - 1.0) < 1e-6, f"and saved ({sidecar_angle(side_a)})")
+        # The browser logs the unreadable file's thumbnail and the refused connections while the server was down.
+        errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"
+                  and "/api/images/2/thumbnail" not in e["message"] and "WebSocket connection" not in e["message"]
+                  and "ERR_CONNECTION_REFUSED" not in e["message"]]
+        check(not errors, f"no other console errors ({errors[:3]})")
+    finally:
+        stop(server)
+        shutil.rmtree(folder, ignore_errors=True)
+
 
 
 def avatar_flow(driver, args, axe_source, download_dir):
@@ -1056,9 +1241,11 @@ def main():
         errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, f"no console errors ({errors[:3]})")
         latency_flow(driver, url)
+        review_flow(driver, url)
         open_flow(driver, url)
         avatar_flow(driver, args, axe_source, download_dir)
         folder_flow(driver, args, axe_source)
+        resilience_flow(driver, args)
         embed_flow(driver, args, axe_source)
     finally:
         if driver:

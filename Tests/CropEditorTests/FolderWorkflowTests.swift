@@ -285,18 +285,97 @@ struct FolderWorkflowTests {
         // A photo whose folder is gone: the sidecar cannot be written (a read-only folder, which root ignores here).
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cropkit-gone-\(UUID())").path
         let library = EditorLibrary(files: [folder + "/a.jpg"])
-        var saver = CropSaver(library: library, imageID: "0", now: { ContinuousClock.now })
+        let saver = CropSaver(library: library, imageID: "0", now: { ContinuousClock.now })
         let square = try Recipe(cropSize: Size(width: 0.5, height: 1), aspect: .square)
         let first = await saver.save(square, atRest: true)
         #expect(first?.hasPrefix("cannot save a.jpg.cropkit.json") == true, "\(first ?? "nil")")
         #expect(first?.hasSuffix("(the crop is kept for this session only)") == true)
         #expect(await saver.save(try Recipe(angle: 2), atRest: true) == nil, "said once")
-        #expect(saver.saved == nil, "nothing counts as saved")
+        #expect(await saver.saved == nil, "nothing counts as saved")
         // Once the folder exists again, the pending crop is saved at the next event.
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(await saver.save(nil, atRest: true) == nil)
         #expect(try RecipeSidecar(photo: folder + "/a.jpg").read() == (try Recipe(angle: 2)))
+    }
+
+    @Test("B1: a run of steps (no event at rest) is saved once the interval has passed with no further event, and at once on flush, by the injected clock")
+    func runIsSavedWithoutAnotherEvent() async throws {
+        let folder = try Self.photoFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let clock = ManualClock()
+        let saver = CropSaver(library: EditorLibrary(files: [folder + "/a.jpg"]), imageID: "0", now: { clock.now })
+        let sidecar = RecipeSidecar(photo: folder + "/a.jpg")
+        let steps = try (1...3).map { try Recipe(angle: 0.1 * Double($0)) }
+        #expect(await saver.save(steps[0], atRest: false) == nil)
+        #expect(try sidecar.read() == steps[0], "the first change of a run is written at once")
+        clock.advance(by: .milliseconds(100))
+        _ = await saver.save(steps[1], atRest: false)
+        #expect(try sidecar.read() == steps[0], "a change within the interval waits")
+        #expect(await saver.hasPending)
+        await saver.flushIfDue()
+        #expect(try sidecar.read() == steps[0], "not yet due")
+        clock.advance(by: CropSaver.interval - .milliseconds(100))
+        await saver.flushIfDue()
+        #expect(try sidecar.read() == steps[1], "due: written with no further event")
+        #expect(await saver.hasPending == false)
+        _ = await saver.save(steps[2], atRest: false)
+        #expect(try sidecar.read() == steps[1])
+        await saver.flush()
+        #expect(try sidecar.read() == steps[2], "flush writes at once")
+        await saver.started(at: steps[2])
+        _ = await saver.save(steps[2], atRest: true)
+        #expect(await saver.hasPending == false, "the saved crop again is nothing to save")
+    }
+
+    @Test("answers repeat their event's seq; a page reconnecting learns the last seq its session applied (another page load: none); flush and POST /api/sessions/ID/flush save the crop now")
+    func resynchronisingAndFlushing() async throws {
+        let folder = try Self.photoFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try Self.server(folder)
+        let sidecar = RecipeSidecar(photo: folder + "/a.jpg")
+        let notes = Notes()
+        let viewport = #"{"type":"viewport","width":800,"height":600,"#
+        try await server.makeApplication(logger: quietLogger).test(.live) { client in
+            try await client.ws("/api/session?image=0&page=p1") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                let hello = try await talk.next()
+                #expect(hello.applied == nil)
+                await notes.set(session: try #require(hello.session))
+                #expect(try await talk.send(viewport + #""seq":1}"#).seq == 1)
+                _ = try await talk.send(#"{"type":"straightenBy","delta":1,"seq":2}"#)
+                let run = try await talk.send(#"{"type":"straightenBy","delta":1,"seq":3}"#)
+                #expect(run.seq == 3 && run.state?.gesture == .straightening, "a run of steps stays open")
+                let flushed = try await talk.send(#"{"type":"flush","seq":4}"#)
+                #expect(flushed.type == "state" && flushed.seq == 4 && flushed.state?.angle == 2)
+                #expect(try sidecar.read()?.angle == 2, "flush saved the run's last step")
+                let refused = try await talk.send(#"{"type":"straighten","angle":"level","seq":5}"#)
+                #expect(refused.type == "error" && refused.seq == 5)
+            }
+            let id = await notes.session
+            // The server notices the close on its own time: a reconnect before that would get a new session.
+            while await server.sessions.isConnected(id) { try await Task.sleep(for: .milliseconds(10)) }
+            try await client.ws("/api/session?image=0&page=p1&id=\(id)") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                let hello = try await talk.next()
+                #expect(hello.session == id && hello.applied == 5, "the same page load learns its last applied event")
+                _ = try await talk.send(viewport + #""seq":6}"#)
+                #expect(try await talk.send(#"{"type":"straightenBy","delta":1,"seq":7}"#).state?.angle == 3)
+                try await client.execute(uri: "/api/sessions/\(id)/flush", method: .post) { response in
+                    #expect(response.status == .noContent)
+                }
+                #expect(try sidecar.read()?.angle == 3, "the beacon's flush saved it")
+            }
+            while await server.sessions.isConnected(id) { try await Task.sleep(for: .milliseconds(10)) }
+            try await client.ws("/api/session?image=0&page=p2&id=\(id)") { inbound, outbound, _ in
+                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                let hello = try await talk.next()
+                #expect(hello.applied == nil, "another page load's numbers are not this one's")
+            }
+            try await client.execute(uri: "/api/sessions/no-such-session/flush", method: .post) { response in
+                expectError(response, .notFound, "unknownSession")
+            }
+        }
     }
 
     @Test("one export at a time; output names keep apart photos that share a stem")

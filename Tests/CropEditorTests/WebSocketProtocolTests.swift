@@ -23,6 +23,10 @@ struct Reply: Decodable {
     var notice: String?
     var constraints: Constraints?
     var hostPages: [String]?
+    /// The event's sequence number an answer repeats.
+    var seq: Int?
+    /// The hello's last applied sequence number of a reconnecting page.
+    var applied: Int?
     var state: EditorViewState? { stateMessage?.state }
 
     /// The hello's `constraints`.
@@ -34,7 +38,7 @@ struct Reply: Decodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, session, restored, image, message, notice, constraints, hostPages
+        case type, session, restored, image, message, notice, constraints, hostPages, seq, applied
         case stateMessage = "state"
     }
 }

@@ -44,6 +44,36 @@ struct CropStatePropertyTests {
         }
     }
 
+    @Test("an aspect preset keeps the framing: the largest crop of the ratio inside the current one, same centre")
+    func aspectPresetKeepsFraming() throws {
+        var checked = 0
+        try forEachCase(seed: 11) { rng, _ in
+            var s = try Random.state(&rng)
+            let before = s.uprightAllowed
+            let lock = rng.pick(Array(Random.locks.dropFirst()))
+            s.fitAspectLock(lock)
+            if let failure = Invariants.all(s) { return "\(lock) from \(before): \(failure)" }
+            guard let unit = s.lockUnit else { return "\(lock) has no ratio" }
+            let after = s.uprightAllowed, scale = max(before.size.width, before.size.height)
+            // Below the minimum side the engine grows the crop (and may move it); that case is the minimum's.
+            guard min(after.size.width, after.size.height) > s.effectiveMinimumCropSize + 1e-6 else { return nil }
+            checked += 1
+            let e = 1e-9 * scale
+            if abs(after.size.width * unit.height - after.size.height * unit.width) > 1e-9 * scale * unit.width {
+                return "\(lock): size \(after.size) is not \(unit)"
+            }
+            if after.size.width > before.size.width + e || after.size.height > before.size.height + e {
+                return "\(lock): \(after.size) does not fit in \(before.size)"
+            }
+            if max(after.size.width / before.size.width, after.size.height / before.size.height) < 1 - 1e-9 {
+                return "\(lock): \(after.size) is not the largest in \(before.size)"
+            }
+            if after.center.distance(to: before.center) > e { return "\(lock): centre moved \(before.center) → \(after.center)" }
+            return nil
+        }
+        #expect(checked > Self.cases / 2)
+    }
+
     @Test("exact aspect: a W:H lock renders exactly k·W × k·H")
     func exactAspect() throws {
         try forEachCase(seed: 3) { rng, _ in

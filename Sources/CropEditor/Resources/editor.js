@@ -1,6 +1,9 @@
 // CropKit editor page. It holds no crop geometry: it sends input events to the server's EditorSession over a
 // WebSocket and draws the EditorViewState it gets back. At most one event is in flight; while one is, pointer
-// moves, wheel zooms, slider drags and viewport changes are coalesced (only the latest matters). Changes that come
+// moves, wheel zooms, slider drags and viewport changes are coalesced (only the latest matters). Every event sent
+// carries a sequence number; when the connection drops, the page reconnects with backoff to the same session, and
+// resends what the session had not applied (the hello says the last one it did). Edits are saved beside the photo
+// by the server within a second; the page asks for it at once before it leaves, hides or goes to another photo. Changes that come
 // from a discrete control (a turn, an aspect, undo, a gesture's end) are eased over a short transition, unless the
 // user asked for reduced motion; the view state itself (window.cropkit.view) is always the latest.
 "use strict";
@@ -13,6 +16,12 @@
   const IMAGE_ID = new URLSearchParams(location.search).get("image") || "0";
   const SESSION_KEY = `cropkit-edit-session:${IMAGE_ID}`;
   const INSET = 16;
+  // This page load, so that a reconnect (not a reload) learns which of its events the session applied.
+  const PAGE = (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`).replace(/[^\w-]/g, "");
+  /** The longest Done, Copy, Export all and moving to another photo wait for the edits to reach the server. */
+  const SEND_TIMEOUT_MS = 10000;
+  /** The longest the full-resolution render of Done may take before the page gives up on it. */
+  const RENDER_TIMEOUT_MS = 120000;
 
   let ws = null;
   let session = null;       // session id from the server's hello
@@ -20,6 +29,12 @@
   let view = null;          // the last EditorViewState
   let queue = [];           // events waiting to be sent
   let inFlight = null;      // {event, sentAt}
+  let nextSeq = 1;          // the next event's sequence number
+  let fatal = false;        // the server refused the picture: no reconnect
+  let retries = 0;          // reconnect attempts since the connection was last up
+  let reconnectTimer = null;
+  let connected = false;    // this connection's hello has arrived
+  let quietNotice = false;  // the next state's notice is not shown (the first after a reconnect)
   let idleWaiters = [];     // resolvers waiting for an empty queue
   const pointers = new Set();
   let spaceHeld = false;
@@ -36,28 +51,48 @@
   const EASED = new Set(["rotate", "flip", "aspect", "swapAspect", "undo", "redo", "reset", "resetCrop",
     "autoStraighten", "propose", "straightenBy", "nudge", "resizeBy", "pointerUp"]);
   const TRANSITION_MS = 160;
+  /** Gestures that change the crop's size, during which its size is shown on the box. */
+  const SIZED = new Set(["drawing", "resizing", "keyResizing"]);
 
   // ---------------------------------------------------------------- connection
 
   function connect() {
+    reconnectTimer = null;
     const stored = sessionStorage.getItem(SESSION_KEY);
     // Relative to the page, so the editor works under any path (cropkit serve hosts it at /edit/<token>/).
-    const url = new URL(`api/session?image=${encodeURIComponent(IMAGE_ID)}` +
+    const url = new URL(`api/session?image=${encodeURIComponent(IMAGE_ID)}&page=${PAGE}` +
       (stored ? `&id=${encodeURIComponent(stored)}` : ""), location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(url.href);
-    ws.onmessage = (e) => receive(JSON.parse(e.data));
-    ws.onclose = () => {
+    const socket = new WebSocket(url.href);
+    ws = socket;
+    connected = false;
+    socket.onmessage = (e) => receive(JSON.parse(e.data));
+    socket.onclose = () => {
+      if (ws !== socket) return;
       ws = null;
+      // The event in flight may or may not have been applied: the next hello says.
+      if (inFlight) queue.unshift(inFlight.event);
       inFlight = null;
-      if (finished) return;
-      if (!view) showFailure("Can't reach cropkit. Start `cropkit edit` again, then reload this page.");
-      else setMessage("Disconnected from cropkit. Reload the page once it runs again.", true);
+      if (finished || fatal) return;
+      retries += 1;
+      if (!view && retries > 4) {
+        showFailure("Can't reach cropkit. Start `cropkit edit` again, then reload this page.");
+      } else if (view) {
+        const waiting = queue.filter((e) => e.type !== "viewport").length;
+        setMessage(`Connection to cropkit lost; reconnecting…` +
+          (waiting ? ` ${waiting} edit${waiting === 1 ? "" : "s"} will be sent then.` : ""), true);
+      }
+      // Backoff: 0.25, 0.5, 1, 2, 4, then every 5 s.
+      reconnectTimer = setTimeout(connect, Math.min(5000, 250 * 2 ** (retries - 1)));
+      settleWaiters();
     };
   }
 
   function receive(msg) {
     if (msg.type === "hello") {
+      const reconnected = retries > 0 && view !== null;
+      retries = 0;
+      connected = true;
       session = msg.session;
       sessionStorage.setItem(SESSION_KEY, session);
       image = msg.image;
@@ -79,9 +114,18 @@
       }
       // In a host page, Done hands over the recipe: the host's URL decides the output format.
       if (host.origin) $("format").hidden = true;
-      if (msg.restored) setMessage("Restored your last edit.");
-      queue = [];
-      send(viewportEvent());
+      // A connection starts with a viewport; then whatever the session has not applied yet, in order.
+      const applied = msg.applied || 0;
+      const replay = queue.filter((e) => e.type !== "viewport" && !(e.seq && e.seq <= applied));
+      queue = [viewportEvent(), ...replay];
+      // The first state's notice (where a new session starts) is news only to a new page.
+      quietNotice = reconnected;
+      if (reconnected) {
+        setMessage(`Reconnected.${replay.length ? ` Sent ${replay.length} edit${replay.length === 1 ? "" : "s"} made meanwhile.` : ""}`);
+      } else if (msg.restored) {
+        setMessage("Restored your last edit.");
+      }
+      pump();
       return;
     }
     let inFlightType = null;
@@ -98,20 +142,27 @@
       show(eased);
       announce();
       if (picture.complete && picture.naturalWidth) ready();
-      if (msg.notice) setMessage(msg.notice);
+      if (msg.notice && !quietNotice) setMessage(msg.notice);
+      quietNotice = false;
       tellHostAboutState();
     } else if (msg.type === "error") {
-      if (!session) showFailure(`${msg.message}. Open another picture.`);
-      else setMessage(msg.message, true);
+      if (!session) {
+        // The server could not read the picture: its reason, not a connection problem (it closes next).
+        fatal = true;
+        showFailure(`${msg.message}. Open another picture.`);
+      } else {
+        setMessage(msg.message, true);
+      }
     }
     pump();
   }
 
   /** Queues an event, merging it into the last queued one when only the latest value matters. */
   function send(event) {
-    if (finished && event.type !== "viewport") return;
+    if (finished && event.type !== "viewport" && event.type !== "flush") return;
     const last = queue[queue.length - 1];
-    if (last && last.type === event.type) {
+    if (last && last.type === event.type && !last.seq) {
+      if (event.type === "flush") return pump();
       if (event.type === "pointerMove" && last.id === event.id) { queue[queue.length - 1] = event; return pump(); }
       if (event.type === "viewport") { queue[queue.length - 1] = event; return pump(); }
       if (event.type === "straighten" && last.final === false) { queue[queue.length - 1] = event; return pump(); }
@@ -125,22 +176,46 @@
   }
 
   function pump() {
-    if (!inFlight && queue.length && ws && ws.readyState === WebSocket.OPEN) {
+    if (!inFlight && queue.length && ws && ws.readyState === WebSocket.OPEN && connected) {
       const event = queue.shift();
+      if (!event.seq) event.seq = nextSeq++;
       inFlight = { event, sentAt: performance.now() };
       ws.send(JSON.stringify(event));
     }
+    settleWaiters();
+  }
+
+  /** Resolves the waiters of idle() once nothing is queued or in flight. */
+  function settleWaiters() {
     if (!inFlight && !queue.length) {
       const waiters = idleWaiters;
       idleWaiters = [];
-      waiters.forEach((resolve) => resolve());
+      waiters.forEach((w) => w.resolve());
     }
   }
 
-  /** Resolves once every queued event has been answered. */
-  function idle() {
+  /** Resolves once every queued event has been answered; rejects after `timeout` ms (the server is not reachable:
+   * the events stay queued and are sent when it is back). */
+  function idle(timeout = SEND_TIMEOUT_MS) {
     if (!inFlight && !queue.length) return Promise.resolve();
-    return new Promise((resolve) => idleWaiters.push(resolve));
+    return new Promise((resolve, reject) => {
+      const waiter = { resolve: () => { clearTimeout(timer); resolve(); } };
+      const timer = setTimeout(() => {
+        idleWaiters = idleWaiters.filter((w) => w !== waiter);
+        const waiting = queue.length + (inFlight ? 1 : 0);
+        reject(new Error(ws && ws.readyState === WebSocket.OPEN
+          ? `cropkit has not answered for ${timeout / 1000} s (${waiting} edit${waiting === 1 ? "" : "s"} waiting)`
+          : `cropkit is not reachable; ${waiting} edit${waiting === 1 ? "" : "s"} will be sent when it is back`));
+      }, timeout);
+      idleWaiters.push(waiter);
+    });
+  }
+
+  /** Asks the server to save the crop beside the photo now, and waits for it (bounded as idle()). */
+  async function flush() {
+    if (!session || !view) return;
+    send({ type: "flush" });
+    await idle();
   }
 
   function viewportEvent() {
@@ -282,7 +357,7 @@
       const hy = view.cropBox.y + (hd.y + hd.height / 2 - view.cropBox.y) * sy + dy;
       drawHandle(hd.handle, hx, hy, Math.min(hd.width, 18), hd.handle === focusedHandle);
     }
-    if (view.gesture !== "none" || focusedHandle) drawSizeLabel(box);
+    if (SIZED.has(view.gesture) || focusedHandle) drawSizeLabel(box);
     placeHandleButtons();
     updateControls();
   }
@@ -333,7 +408,11 @@
     $("mode").setAttribute("aria-pressed", String(view.mode === "pan"));
     const select = $("aspect");
     const presets = Array.from(select.options).map((o) => o.value);
-    if (presets.includes(view.aspect) && view.aspect !== "custom") {
+    if (customOpen) {
+      // The person is typing a custom aspect: a state (a resize as the toolbar wraps) leaves the fields alone.
+      select.value = "custom";
+      $("custom-aspect").hidden = false;
+    } else if (presets.includes(view.aspect) && view.aspect !== "custom") {
       select.value = view.aspect;
       $("custom-aspect").hidden = true;
     } else {
@@ -565,17 +644,29 @@
   slider.addEventListener("input", () => send({ type: "straighten", angle: Number(slider.value), final: false }));
   slider.addEventListener("change", () => send({ type: "straighten", angle: Number(slider.value), final: true }));
 
+  let customOpen = false;   // the custom aspect fields are open for typing
   $("aspect").addEventListener("change", () => {
     const value = $("aspect").value;
-    $("custom-aspect").hidden = value !== "custom";
-    if (value === "custom") { $("aspect-w").focus(); return; }
+    customOpen = value === "custom";
+    $("custom-aspect").hidden = !customOpen;
+    if (customOpen) { $("aspect-w").focus(); return; }
     send({ type: "aspect", aspect: value });
   });
   const applyCustom = () => {
     const w = Math.round(Number($("aspect-w").value)), h = Math.round(Number($("aspect-h").value));
-    if (w >= 1 && h >= 1) send({ type: "aspect", aspect: `${w}:${h}` });
-    else setMessage("A custom aspect needs two whole numbers of at least 1.", true);
+    if (w >= 1 && h >= 1) {
+      customOpen = false;
+      send({ type: "aspect", aspect: `${w}:${h}` });
+    } else {
+      setMessage("A custom aspect needs two whole numbers of at least 1.", true);
+    }
   };
+  /** Closes the custom aspect fields without applying them (Escape). */
+  function closeCustom() {
+    customOpen = false;
+    if (view) updateControls();
+    $("aspect").focus();
+  }
   $("aspect-apply").addEventListener("click", applyCustom);
   for (const id of ["aspect-w", "aspect-h"]) {
     $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") applyCustom(); });
@@ -670,7 +761,12 @@
    * the page starts a fresh session there rather than one this tab had before. */
   async function go(id) {
     if (id == null || id === IMAGE_ID) return;
-    await idle();
+    try {
+      await flush();
+    } catch (error) {
+      setMessage(`Not leaving this photo: ${error.message}.`, true);
+      return;
+    }
     sessionStorage.removeItem(`cropkit-edit-session:${id}`);
     location.assign(`?image=${encodeURIComponent(id)}`);
   }
@@ -691,8 +787,8 @@
   /** Copies this crop to the next photo (then goes there) or to all others (then refreshes the strip). */
   async function copyCrop(to) {
     if (!session) return;
-    await idle();
     try {
+      await idle();
       const outcome = await post(`api/sessions/${encodeURIComponent(session)}/copy?to=${to}`);
       const failed = outcome.failed.map((f) => `${f.name} (${f.message})`);
       if (to === "next" && outcome.copied.length && outcome.next) return go(outcome.next);
@@ -706,8 +802,8 @@
 
   /** Starts Export all and follows its progress until it ends, then reports what was written and what failed. */
   async function exportAll() {
-    await idle();
     try {
+      await idle();
       showExport(await post("api/export"));
     } catch (error) {
       setMessage(`Export failed: ${error.message}`, true);
@@ -799,6 +895,23 @@
     }
   }
 
+  /** Escape: cancels the gesture in progress (the crop goes back to where it began), else closes what is open (the
+   * custom aspect fields, the export report, the result). Returns whether it did something. */
+  function escape() {
+    if (pointers.size) {
+      for (const id of pointers) {
+        send({ type: "pointerCancel", id });
+        if (overlay.hasPointerCapture(id)) overlay.releasePointerCapture(id);
+      }
+      pointers.clear();
+      return true;
+    }
+    if (customOpen) { closeCustom(); return true; }
+    if (!$("export-report").hidden) { $("export-report").hidden = true; overlay.focus(); return true; }
+    if (!$("result").hidden) { $("back").click(); return true; }
+    return false;
+  }
+
   $("grid").addEventListener("click", toggleGrid);
   function toggleGrid() {
     gridAlways = !gridAlways;
@@ -807,6 +920,7 @@
   }
 
   document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && escape()) { e.preventDefault(); return; }
     if (e.key === " " && e.target === overlay) { spaceHeld = true; e.preventDefault(); return; }
     const tag = e.target && e.target.tagName;
     if (finished || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
@@ -890,7 +1004,8 @@
 
   /** Done in a host page: the server states the recipe, its size and the image URL; the host takes it from there. */
   async function doneForHost() {
-    const response = await fetch(`api/sessions/${encodeURIComponent(session)}/done`, { method: "POST" });
+    const response = await fetch(`api/sessions/${encodeURIComponent(session)}/done`,
+      { method: "POST", signal: AbortSignal.timeout(RENDER_TIMEOUT_MS) });
     const body = await response.json().catch(() => null);
     if (!response.ok) throw new Error(body && body.error ? body.error.message : `HTTP ${response.status}`);
     finished = true;
@@ -899,6 +1014,13 @@
   }
 
   // ---------------------------------------------------------------- Done and Cancel
+
+  /** The name people know a result's format by, from its media type. */
+  function formatName(type) {
+    const names = { "image/jpeg": "JPEG", "image/png": "PNG", "image/webp": "WebP", "image/avif": "AVIF",
+      "image/heic": "HEIC", "image/heif": "HEIF", "image/gif": "GIF", "image/tiff": "TIFF" };
+    return names[type] || type.replace(/^image\//, "").toUpperCase();
+  }
 
   let downloadURL = null;
   $("done").addEventListener("click", async () => {
@@ -911,7 +1033,11 @@
       const format = $("format").value;
       const response = await fetch(
         `api/sessions/${encodeURIComponent(session)}/render${format ? `?format=${format}` : ""}`,
-        { method: "POST" });
+        { method: "POST", signal: AbortSignal.timeout(RENDER_TIMEOUT_MS) })
+        .catch((error) => {
+          throw new Error(error.name === "TimeoutError"
+            ? `no answer from cropkit after ${RENDER_TIMEOUT_MS / 1000} s` : "cropkit is not reachable");
+        });
       if (!response.ok) {
         const body = await response.json().catch(() => null);
         throw new Error(body && body.error ? body.error.message : `HTTP ${response.status}`);
@@ -929,7 +1055,7 @@
       link.dataset.width = width;
       link.dataset.height = height;
       $("result-size").textContent =
-        `${width} × ${height} px ${blob.type === "image/png" ? "PNG" : "JPEG"}, ${(blob.size / 1024).toFixed(0)} KB`;
+        `${width} × ${height} px ${formatName(blob.type)}, ${(blob.size / 1024).toFixed(0)} KB`;
       finished = true;
       $("result").hidden = false;
       link.focus();
@@ -963,6 +1089,27 @@
   // ---------------------------------------------------------------- start
 
   new ResizeObserver(() => { if (session) send(viewportEvent()); else draw(); }).observe(stage);
+
+  // No lost edit: hidden (another tab, the phone's home screen) or leaving (another photo, closing the tab, the
+  // back/forward cache), the crop is saved now. Leaving, the page cannot wait for answers: what is queued goes out
+  // at once, then a flush on the socket and a beacon (either saves; the server saves within a second anyway).
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden" && session && view && !finished) send({ type: "flush" });
+  });
+  window.addEventListener("pagehide", () => {
+    if (!session || !view) return;
+    if (ws && ws.readyState === WebSocket.OPEN && connected) {
+      for (const event of queue) {
+        if (!event.seq) event.seq = nextSeq++;
+        ws.send(JSON.stringify(event));
+      }
+      queue = [];
+      ws.send(JSON.stringify({ type: "flush", seq: nextSeq++ }));
+    }
+    if (navigator.sendBeacon) navigator.sendBeacon(`api/sessions/${encodeURIComponent(session)}/flush`);
+  });
+  // Back from the back/forward cache: the session moved on meanwhile (or the server did); start from it afresh.
+  window.addEventListener("pageshow", (e) => { if (e.persisted) location.reload(); });
   setTimeout(() => { if (!view && !$("failure").textContent) setMessage("Still loading the picture…"); }, 8000);
 
   /** For tests and measurements: the current view state, round-trip figures and a way to wait for quiet. */
@@ -973,6 +1120,10 @@
     idle,
     send,
     resetStats: () => { rtts.length = 0; },
+    flush,
+    /** Events not yet answered (queued or in flight). */
+    get pending() { return queue.length + (inFlight ? 1 : 0); },
+    get connected() { return connected && !!ws && ws.readyState === WebSocket.OPEN; },
     get photos() { return photos; },
     get detailWanted() { return detailWanted; },
   };
