@@ -3,11 +3,12 @@
 # the memory caps of run.sh. Prints one line per target (executions, time, peak RSS, exit) and exits non-zero if any
 # target found something (its input is in .build-fuzz/artifacts/TARGET/).
 #
-#   Fuzz/campaign.sh [RUNS] [SECONDS]      # defaults: 1000000 executions, 3600 s per target
+#   Fuzz/campaign.sh [RUNS] [SECONDS] [TARGET…]      # defaults: 1000000 executions, 3600 s per target, all targets
 set -uo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-1000000}" seconds="${2:-3600}"
 targets=(FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline FuzzServiceRequest)
+[ $# -gt 2 ] && targets=("${@:3}")
 failed=()
 for target in "${targets[@]}"; do
   Fuzz/run.sh "$target" "$seconds" -runs="$runs" || failed+=("$target")

@@ -48,6 +48,8 @@ mkdir -p "$corpus" "$artifacts"
 # The Swift backtracer and ASan's own reports must not fight over a crash.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:quarantine_size_mb=32}"
+# Leaks inside third-party libraries (each explained in the file) are not CropKit's findings.
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0}"
 export CROPKIT_FUZZ_TARGET="$target"
 log="$scratch/$target.log"
 set +e

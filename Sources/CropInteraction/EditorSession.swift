@@ -22,6 +22,8 @@ import CropGeometry
 ///   tap (less than ``Configuration/tapSlop`` of movement) resets the crop to the whole picture (a tap anywhere else
 ///   changes nothing: moves, resizes and pans also wait for the slop, then count from the press);
 /// - `intent: "pan"` or ``InteractionMode/pan``: pan the picture under the box; `intent: "draw"`: always draw;
+///   `intent: "touch"` (a finger): as auto, with handles grabbed within ``fingerReach``, no reset on a tap outside,
+///   and a new box drawn only after ``fingerDrawSlop`` of movement;
 /// - a second pointer turns the gesture into a pinch: zoom about the two pointers' midpoint by the ratio of their
 ///   distances, and pan with the midpoint. Turning the two fingers past ``Configuration/rotationThreshold``
 ///   straightens the picture with them (beyond the threshold, degree for degree). A third pointer is ignored.
@@ -122,6 +124,12 @@ public struct EditorSession: Sendable {
         }
     }
 
+    /// How far from a handle a finger's press still grabs it, in view points: every point of a 44-point square
+    /// centred on a corner is within it (44/2·√2 ≈ 31.1), as touch guidelines ask of a target.
+    public static let fingerReach = 32.0
+    /// How far a finger pressed outside the box must move before it draws a new box, in view points.
+    public static let fingerDrawSlop = 16.0
+
     /// The crop being edited.
     public private(set) var state: CropState
     /// The viewport's size.
@@ -143,6 +151,8 @@ public struct EditorSession: Sendable {
     private var pointers: [Int: Point] = [:]
     /// Whether the current pointer gesture has moved past the tap slop.
     private var isDragging = false
+    /// The press under way is a finger's (``PointerIntent/touch``).
+    private var pressIsFinger = false
     private var undoStack: [CropState] = []
     private var redoStack: [CropState] = []
 
@@ -426,7 +436,9 @@ public struct EditorSession: Sendable {
             return beginPointerGesture(.pressing(pointer: id, start: p, outside: false))
         }
         let box = layout.cropBox
-        if let handle = CropHandle.hitTest(p, rect: box, radius: configuration.touchRadius) {
+        pressIsFinger = intent == .touch
+        let reach = pressIsFinger ? max(configuration.touchRadius, Self.fingerReach) : configuration.touchRadius
+        if let handle = CropHandle.hitTest(p, rect: box, radius: reach) {
             return beginPointerGesture(.resizing(pointer: id, handle: handle, start: p))
         }
         if box.contains(p) {
@@ -451,7 +463,9 @@ public struct EditorSession: Sendable {
         if !isDragging {
             // Until a single pointer leaves the tap slop nothing moves (a tap is not a tiny drag).
             if let id = gesture.pointerIDs.first, let start = gesture.startPoint {
-                guard let p = pointers[id], p.distance(to: start) >= configuration.tapSlop else { return }
+                var slop = configuration.tapSlop
+                if pressIsFinger, case .pressing(_, _, true) = gesture { slop = max(slop, Self.fingerDrawSlop) }
+                guard let p = pointers[id], p.distance(to: start) >= slop else { return }
             }
             isDragging = true
         }
@@ -529,8 +543,8 @@ public struct EditorSession: Sendable {
         defer { pointers[id] = nil }
         guard gesture.pointerIDs.contains(id) else { return }
         try update()
-        if case .pressing(_, _, let outside) = gesture, outside {
-            state.resetCrop()  // a tap outside the box
+        if case .pressing(_, _, let outside) = gesture, outside, !pressIsFinger {
+            state.resetCrop()  // a tap outside the box (a finger's may be a stray touch: nothing happens)
         }
         commit()
     }

@@ -1136,6 +1136,24 @@ def main():
         ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
         wait_idle(driver)
         check(view(driver)["recipe"] == v7["recipe"], "Ctrl+Z undoes the two-finger turn")
+        # A finger 20 px out from a corner (both axes) grabs it: the box grows, no tiny new box. A finger's stray
+        # tap outside the box leaves the crop as it was (a mouse's tap resets it).
+        v9 = view(driver)
+        box9 = v9["cropBox"]
+        near = (box9["x"] - 20, box9["y"] - 20)
+        v10 = touch(driver, [steps(near, (near[0] - 30, near[1] - 20), 6)])
+        check(v10["outputSize"]["width"] > v9["outputSize"]["width"]
+              and v10["outputSize"]["height"] > v9["outputSize"]["height"],
+              f"a finger 20 px outside a corner resizes from it ({v9['outputSize']} → {v10['outputSize']})")
+        box10 = v10["cropBox"]
+        stray = (max(4, box10["x"] - 60), box10["y"] + box10["height"] / 2)
+        v11 = touch(driver, [[stray, (stray[0] + 1, stray[1])]])
+        check(v11["recipe"] == v10["recipe"], "a finger's stray tap outside the box leaves the crop")
+        v12 = touch(driver, [[stray, (stray[0] + 6, stray[1] + 6), (stray[0] + 10, stray[1] + 6)]])
+        check(v12["recipe"] == v10["recipe"], "a finger's short slip outside the box leaves the crop")
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_idle(driver)
+        check(view(driver)["recipe"] == v9["recipe"], "Ctrl+Z undoes the finger's resize")
 
         # The W × H label shows on the box while a drag is under way (screenshot), and the grid can stay on.
         box7 = view(driver)["cropBox"]
@@ -1171,6 +1189,23 @@ def main():
                     scroll: document.documentElement.scrollWidth, box: window.cropkit.view.cropBox};""")
         driver.save_screenshot(os.path.join(args.out, "editor-phone.png"))
         check(phone["scroll"] <= 390, f"the phone layout does not scroll sideways ({phone['scroll']} px wide)")
+        rows = driver.execute_script("""
+            const centres = [...document.querySelectorAll('#toolbar button, #toolbar select, #toolbar input, #toolbar output')]
+              .map((el) => el.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0)
+              .map((r) => r.top + r.height / 2).sort((a, b) => a - b);
+            let rows = centres.length ? 1 : 0;
+            for (let i = 1; i < centres.length; i++) if (centres[i] - centres[i - 1] > 16) rows++;
+            return rows;""")
+        check(rows <= 2, f"on a phone the toolbar takes at most 2 rows ({rows}, {phone['toolbar']:.0f} px)")
+        driver.find_element(By.ID, "more").click()
+        more = driver.execute_script(
+            "return [document.getElementById('more').getAttribute('aria-expanded'), "
+            "document.getElementById('flip-h').getBoundingClientRect().width > 0]")
+        check(more == ["true", True], f"More shows the rest (flip, Auto, Suggest…) ({more})")
+        run_axe(driver, axe_source, "phone, More open")
+        ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+        check(driver.execute_script("return document.getElementById('flip-h').getBoundingClientRect().width") == 0,
+              "Escape closes More")
         check(phone["stage"] >= 0.6 * 844,
               f"the picture gets most of a phone's screen (stage {phone['stage']:.0f} of 844 px, toolbar "
               f"{phone['toolbar']:.0f} px)")

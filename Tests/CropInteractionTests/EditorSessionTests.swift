@@ -58,6 +58,52 @@ struct EditorSessionTests {
         #expect(after.outputSize == PixelSize(validWidth: 1000, height: 1000))
     }
 
+    @Test("a finger (intent touch): a handle grabs within a 44-point square around each corner, a tap or a short slip outside leaves the crop, a real drag outside draws; a mouse's near-miss draws and its tap resets")
+    func fingerRules() throws {
+        var s = try session()
+        try drag(&s, [Point(x: 250, y: 200), Point(x: 450, y: 400)])  // box (150, 50, 600, 600)
+        let start = s.state.crop, box = s.viewState.cropBox
+        // 21 points out from the top-left corner along both axes: inside its 44-point square, outside the mouse's
+        // 20-point reach (21·√2 ≈ 29.7).
+        let nearMiss = Point(x: box.minX - 21, y: box.minY - 21)
+        try s.handle(.pointerDown(id: 3, location: nearMiss, intent: .touch))
+        let grabbed = try s.handle(.pointerMove(id: 3, location: Point(x: nearMiss.x + 30, y: nearMiss.y + 30)))
+        #expect(grabbed.gesture == .resizing, "\(grabbed.gesture)")
+        try s.handle(.pointerCancel(id: 3))
+        #expect(s.state.crop == start)
+        // The same press from a mouse draws a new box.
+        try s.handle(.pointerDown(id: 4, location: nearMiss, intent: .auto))
+        #expect(try s.handle(.pointerMove(id: 4, location: Point(x: nearMiss.x - 30, y: nearMiss.y + 30))).gesture == .drawing)
+        try s.handle(.pointerCancel(id: 4))
+        // A finger's tap and a 12-point slip outside the box change nothing; a 40-point drag draws.
+        let outside = Point(x: box.minX - 60, y: box.midY)
+        try drag(&s, [outside, Point(x: outside.x + 1, y: outside.y)], intent: .touch)
+        #expect(s.state.crop == start && !s.viewState.canRedo)
+        try drag(&s, [outside, Point(x: outside.x - 12, y: outside.y)], intent: .touch)
+        #expect(s.state.crop == start)
+        try drag(&s, [outside, Point(x: outside.x - 40, y: outside.y + 40)], intent: .touch)
+        #expect(s.state.crop != start)
+        // A mouse's tap outside resets to the whole picture.
+        try s.handle(.undo)
+        #expect(s.state.crop == start)
+        try drag(&s, [outside, Point(x: outside.x + 1, y: outside.y)])
+        expectRect(s.state.crop, Rect(x: 0, y: 0, width: 4000, height: 3000))
+        // Every point of the 44-point square around each corner grabs that corner for a finger.
+        for corner in [CropHandle.topLeft, .topRight, .bottomLeft, .bottomRight] {
+            var t = try session()
+            try drag(&t, [Point(x: 250, y: 200), Point(x: 450, y: 400)])
+            let c = corner.position(in: t.viewState.cropBox)
+            for dx in stride(from: -22.0, through: 22, by: 11) {
+                for dy in stride(from: -22.0, through: 22, by: 11) {
+                    var u = t
+                    try u.handle(.pointerDown(id: 9, location: Point(x: c.x + dx, y: c.y + dy), intent: .touch))
+                    let v = try u.handle(.pointerMove(id: 9, location: Point(x: c.x + dx + 25, y: c.y + dy + 25)))
+                    #expect(v.gesture == .resizing, "\(corner) at (\(dx), \(dy)): \(v.gesture)")
+                }
+            }
+        }
+    }
+
     @Test("drag outside draws in any direction; drag inside moves from the drag start; a tap outside resets")
     func drawMoveTap() throws {
         var s = try session()

@@ -578,7 +578,9 @@
     overlay.focus({ preventScroll: true });
     overlay.setPointerCapture(e.pointerId);
     pointers.add(e.pointerId);
-    const intent = e.button === 1 || e.altKey || spaceHeld ? "pan" : e.shiftKey ? "draw" : "auto";
+    // A finger gets larger handles and no reset on a stray tap (the engine's "touch" intent).
+    const intent = e.button === 1 || e.altKey || spaceHeld ? "pan" : e.shiftKey ? "draw"
+      : e.pointerType === "touch" ? "touch" : "auto";
     send({ type: "pointerDown", id: e.pointerId, ...local(e), intent });
   });
   overlay.addEventListener("pointermove", (e) => {
@@ -907,9 +909,17 @@
       return true;
     }
     if (customOpen) { closeCustom(); return true; }
+    if ($("more").getAttribute("aria-expanded") === "true") { setMore(false); $("more").focus(); return true; }
     if (!$("export-report").hidden) { $("export-report").hidden = true; overlay.focus(); return true; }
     if (!$("result").hidden) { $("back").click(); return true; }
     return false;
+  }
+
+  $("more").addEventListener("click", () => setMore($("more").getAttribute("aria-expanded") !== "true"));
+  /** Shows or hides the less used controls on a phone. */
+  function setMore(open) {
+    $("more").setAttribute("aria-expanded", String(open));
+    $("toolbar").classList.toggle("expanded", open);
   }
 
   $("grid").addEventListener("click", toggleGrid);

@@ -8,7 +8,7 @@ import CropInteraction
 ///
 /// | type | fields | meaning |
 /// |---|---|---|
-/// | `pointerDown` | `id`, `x`, `y`, `intent`? (`"auto"`/`"pan"`/`"draw"`, default auto) | a pointer pressed |
+/// | `pointerDown` | `id`, `x`, `y`, `intent`? (`"auto"`/`"pan"`/`"draw"`/`"touch"`, default auto) | a pointer pressed |
 /// | `pointerMove` | `id`, `x`, `y` | it moved (coalesce freely: only the latest position matters) |
 /// | `pointerUp` | `id`, `x`, `y` | it lifted |
 /// | `pointerCancel` | `id` | the gesture is abandoned; its effect is undone |
