@@ -89,7 +89,47 @@ struct ck_png_decoder {
   uint64_t next_chunk;
   uint64_t input_bytes;
   uint8_t pending[8];
+  // A colour key libpng dropped (see ck_png_late_key): applied to each row here, adding the alpha channel.
+  int late_key;
+  uint16_t key[3];
 };
+
+// libpng cancels a truecolor or grey tRNS that comes before a (suggested) PLTE chunk ("tRNS must be after", a benign
+// error), though its header flag stays and Pillow, pypng and browsers keep the transparency. Rows then come without
+// the alpha channel that tRNS_to_alpha promised: ck_png_decoder_start notices, and each row gains it here, in place
+// from the right (the row buffers are sized for the alpha channel).
+static void ck_png_apply_late_key(const ck_png_decoder *dec, uint8_t *row) {
+  uint32_t width = dec->output.width;
+  int channels = dec->output.channels - 1;
+  if (dec->output.bit_depth == 16) {
+    uint16_t *p = (uint16_t *)row;
+    for (uint32_t x = width; x-- > 0;) {
+      const uint16_t *in = p + (size_t)x * channels;
+      uint16_t *out = p + (size_t)x * (channels + 1);
+      int match = 1;
+      uint16_t v[3];
+      for (int c = 0; c < channels; c++) {
+        v[c] = in[c];
+        match &= v[c] == dec->key[c];
+      }
+      for (int c = 0; c < channels; c++) out[c] = v[c];
+      out[channels] = match ? 0 : 0xFFFF;
+    }
+  } else {
+    for (uint32_t x = width; x-- > 0;) {
+      const uint8_t *in = row + (size_t)x * channels;
+      uint8_t *out = row + (size_t)x * (channels + 1);
+      int match = 1;
+      uint8_t v[3];
+      for (int c = 0; c < channels; c++) {
+        v[c] = in[c];
+        match &= v[c] == dec->key[c];
+      }
+      for (int c = 0; c < channels; c++) out[c] = v[c];
+      out[channels] = match ? 0 : 0xFF;
+    }
+  }
+}
 
 // Refills a file input's buffer with the next chunk (keeping nothing: callers consume what is there first).
 static void ck_png_refill(png_structp png, ck_png_decoder *dec) {
@@ -336,6 +376,24 @@ int ck_png_decoder_start(ck_png_decoder *dec, ck_png_output *output) {
   output->bit_depth = png_get_bit_depth(png, info);
   output->rowbytes = png_get_rowbytes(png, info);
   output->interlaced = interlaced;
+  png_bytep trans_alpha = NULL;
+  int num_trans = 0;
+  png_color_16p trans = NULL;
+  if ((output->channels == 1 || output->channels == 3) && (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_RGB) &&
+      png_get_tRNS(png, info, &trans_alpha, &num_trans, &trans) != 0 && trans != NULL) {
+    // The late tRNS (see ck_png_apply_late_key): the key in the decoded rows' depth.
+    dec->late_key = 1;
+    if (color_type == PNG_COLOR_TYPE_GRAY) {
+      uint32_t gray = trans->gray, top = (1u << bit_depth) - 1;
+      dec->key[0] = (uint16_t)(bit_depth < 8 ? gray * 255 / top : gray);
+    } else {
+      dec->key[0] = trans->red;
+      dec->key[1] = trans->green;
+      dec->key[2] = trans->blue;
+    }
+    output->channels += 1;
+    output->rowbytes = (size_t)output->width * output->channels * (output->bit_depth / 8);
+  }
   if (output->channels < 1 || output->channels > 4 || (output->bit_depth != 8 && output->bit_depth != 16)) {
     ck_png_fail(&dec->m, CK_PNG_ERR_CORRUPT, "Unexpected decoded PNG layout");
   }
@@ -353,6 +411,7 @@ int ck_png_decoder_read_rows(ck_png_decoder *dec, uint8_t *dst, size_t stride, u
   }
   for (uint32_t i = 0; i < rows; i++) {
     png_read_row(dec->png, dst + (size_t)i * stride, NULL);
+    if (dec->late_key) ck_png_apply_late_key(dec, dst + (size_t)i * stride);
     dec->rows_read++;
   }
   return CK_PNG_OK;
@@ -373,6 +432,9 @@ int ck_png_decoder_read_image(ck_png_decoder *dec, uint8_t *dst, size_t stride) 
     return dec->m.status;
   }
   png_read_image(dec->png, dec->row_pointers);
+  if (dec->late_key) {
+    for (uint32_t y = 0; y < height; y++) ck_png_apply_late_key(dec, dst + (size_t)y * stride);
+  }
   dec->rows_read = height;
   return CK_PNG_OK;
 }

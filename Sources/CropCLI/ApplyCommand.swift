@@ -27,7 +27,7 @@ package struct ApplyCommand: ParsableCommand {
     @Argument(help: "The recipe (JSON).")
     package var recipe: String
 
-    @Argument(help: "The input images (JPEG, PNG or WebP).")
+    @Argument(help: "The input images (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF or TIFF).")
     package var inputs: [String]
 
     @OptionGroup var destination: BatchOutputOptions

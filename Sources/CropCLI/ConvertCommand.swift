@@ -7,7 +7,7 @@ package struct ConvertCommand: ParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Re-encode an image as JPEG, PNG or WebP, streaming rows so the decoded image is never held whole.",
+        abstract: "Re-encode an image as JPEG, PNG, WebP, HEIC or AVIF, streaming rows where the formats allow.",
         discussion: """
             The output format comes from the output file's extension (.jpg, .jpeg, .png) unless --format is given. \
             Metadata (EXIF orientation, ICC profile) is kept; the pixels are not rotated. --strip drops all of it, \
@@ -22,7 +22,7 @@ package struct ConvertCommand: ParsableCommand {
               cropkit convert big.jpg -o preview.jpg --scale 8 --early-stop dc
             """)
 
-    @Argument(help: "The input image (JPEG, PNG or WebP).")
+    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF or TIFF).")
     package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

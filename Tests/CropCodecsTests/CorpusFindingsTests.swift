@@ -23,6 +23,25 @@ import Testing
         #expect(decoded.warnings.isEmpty, "\(decoded.warnings)")
     }
 
+    @Test("circle-trns-before-plte.png (Pillow): a truecolor tRNS before a suggested PLTE keeps its transparency (libpng drops it), streamed and whole")
+    func tRNSBeforePLTE() throws {
+        let bytes = try Self.file("circle-trns-before-plte.png")
+        let decoded = try PNGDecoder.decode(bytes)
+        #expect(decoded.pixels.width == 100 && decoded.pixels.height == 60 && decoded.pixels.channelCount == 4)
+        // The key is tRNS's colour, (0, 255, 0): exactly those pixels are transparent, every other one opaque.
+        var keyed = 0, clear = 0, wrong = 0
+        for y in 0..<60 {
+            for x in 0..<100 {
+                let p = decoded.pixels.pixel(x: x, y: y)
+                let isKey = p[0] == 0 && p[1] == 255 && p[2] == 0
+                keyed += isKey ? 1 : 0
+                clear += p[3] == 0 ? 1 : 0
+                wrong += (isKey ? p[3] != 0 : p[3] != 255) ? 1 : 0
+            }
+        }
+        #expect(keyed > 1000 && keyed < 5000 && clear == keyed && wrong == 0, "\(keyed) keyed, \(clear) clear, \(wrong) wrong")
+    }
+
     @Test("a libtiff message's negative byte count is printed as a negative number, not 18446744073709550836")
     func negativeCount() throws {
         let bytes = try Self.file("crash-0c7e0e8e11ce787078f00b5b0ca409a167f070e0.tif")
