@@ -301,19 +301,38 @@ static int decode_interleaved(ck_heif *heif, int chroma, void **image, const uin
   return CK_HEIF_ERR_CORRUPT;
 }
 
-int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t stride, char *message) {
+// Narrows the window (left, top, width, height; a width or height of 0 or less: the whole picture) to the decoded
+// picture. Returns 0 when nothing is left.
+static int clip_window(int picture_width, int picture_height, int *left, int *top, int *width, int *height) {
+  if (*width <= 0 || *height <= 0) {
+    *left = 0, *top = 0, *width = picture_width, *height = picture_height;
+    return 1;
+  }
+  if (*left < 0 || *top < 0 || *left >= picture_width || *top >= picture_height) return 0;
+  if (*width > picture_width - *left) *width = picture_width - *left;
+  if (*height > picture_height - *top) *height = picture_height - *top;
+  return 1;
+}
+
+int ck_heif_decode(ck_heif *heif, int alpha, int wide, int left, int top, int width, int height, uint8_t *output,
+                   size_t stride, char *message) {
   int chroma = wide ? (alpha ? CHROMA_RRGGBBAA_LE : CHROMA_RRGGBB_LE) : (alpha ? CHROMA_RGBA : CHROMA_RGB);
   void *image = NULL;
   const uint8_t *plane = NULL;
   int plane_stride = 0;
   int status = decode_interleaved(heif, chroma, &image, &plane, &plane_stride, message);
   if (status != CK_HEIF_OK) return status;
-  int width = lib.image_width(image, CHANNEL_INTERLEAVED), height = lib.image_height(image, CHANNEL_INTERLEAVED);
+  if (!clip_window(lib.image_width(image, CHANNEL_INTERLEAVED), lib.image_height(image, CHANNEL_INTERLEAVED), &left,
+                   &top, &width, &height)) {
+    lib.image_release(image);
+    say(message, "the clean aperture lies outside the decoded picture");
+    return CK_HEIF_ERR_CORRUPT;
+  }
   size_t channels = alpha ? 4 : 3;
   size_t row_bytes = (size_t)width * channels * (wide ? 2 : 1);
   int bits = wide ? lib.image_bits_range(image, CHANNEL_INTERLEAVED) : 8;
   for (int y = 0; y < height; y++) {
-    const uint8_t *source = plane + (size_t)y * (size_t)plane_stride;
+    const uint8_t *source = plane + (size_t)(y + top) * (size_t)plane_stride + (size_t)left * channels * (wide ? 2 : 1);
     uint8_t *target = output + (size_t)y * stride;
     if (!wide || bits >= 16 || bits <= 8) {
       memcpy(target, source, row_bytes);
@@ -331,7 +350,8 @@ int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t s
   return CK_HEIF_OK;
 }
 
-int ck_heif_decode_shrunk(ck_heif *heif, int factor, uint8_t *output, size_t stride, char *message) {
+int ck_heif_decode_shrunk(ck_heif *heif, int factor, int left, int top, int width, int height, uint8_t *output,
+                          size_t stride, char *message) {
   if (factor != 2 && factor != 4 && factor != 8) {
     say(message, "a shrink-on-load factor of %d (2, 4 or 8 are allowed)", factor);
     return CK_HEIF_ERR_UNSUPPORTED;
@@ -343,14 +363,19 @@ int ck_heif_decode_shrunk(ck_heif *heif, int factor, uint8_t *output, size_t str
   int plane_stride = 0;
   int status = decode_interleaved(heif, CHROMA_RGB, &image, &pixels, &plane_stride, message);
   if (status != CK_HEIF_OK) return status;
-  int width = lib.image_width(image, CHANNEL_INTERLEAVED), height = lib.image_height(image, CHANNEL_INTERLEAVED);
+  if (!clip_window(lib.image_width(image, CHANNEL_INTERLEAVED), lib.image_height(image, CHANNEL_INTERLEAVED), &left,
+                   &top, &width, &height)) {
+    lib.image_release(image);
+    say(message, "the clean aperture lies outside the decoded picture");
+    return CK_HEIF_ERR_CORRUPT;
+  }
   int shrunk_width = (width + factor - 1) / factor, shrunk_height = (height + factor - 1) / factor;
   for (int y = 0; y < shrunk_height; y++) {
     uint8_t *target = output + (size_t)y * stride;
     for (int x = 0; x < shrunk_width; x++) {
       unsigned sums[3] = {0, 0, 0}, count = 0;
       for (int j = y * factor; j < (y + 1) * factor && j < height; j++) {
-        const uint8_t *row = pixels + (size_t)j * (size_t)plane_stride;
+        const uint8_t *row = pixels + (size_t)(j + top) * (size_t)plane_stride + 3 * (size_t)left;
         for (int i = x * factor; i < (x + 1) * factor && i < width; i++, count++)
           for (int c = 0; c < 3; c++) sums[c] += row[3 * (size_t)i + c];
       }

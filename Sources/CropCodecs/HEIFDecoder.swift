@@ -8,7 +8,9 @@ import CropPixels
 /// Decodes the primary image's stored pixels: grid (tiled) images assembled, the alpha plane attached. The `irot` and
 /// `imir` transform properties are read by CropKit (``HEIFTransforms``) and become ``ImageMetadata/orientation``, so
 /// the pipeline applies them exactly once, like an EXIF orientation; the EXIF orientation inside the file is only
-/// informative and is never applied (it is rewritten on encode). A `clap` crop is not applied (a warning says so).
+/// informative and is never applied (it is rewritten on encode). A `clap` (clean aperture) crop is applied to the
+/// stored pixels first, as HEIF orders it and libheif rounds it: ``ImageInfo`` gives the size after it (hevc32.heif,
+/// 64×64 stored, is 32×32; rainbow-451x461.heic, 452×462, is 451×461).
 /// An ICC profile (`rICC`/`prof`) comes back byte for byte; `nclx` colour is reported in ``ImageInfo/colorModel``. 8-bit files decode to 8-bit RGB(A), 10- and 12-bit files to 16-bit RGB(A) with the
 /// samples widened to the full range. libheif decodes a whole picture at once, so the first
 /// ``readRows(into:bytesPerRow:maxRows:)`` decodes it.
@@ -29,6 +31,8 @@ package final class HEIFDecoder: WholePictureDecoder {
     private let handle: OpaquePointer
     /// The shrink-on-load factor applied (``JPEGScale/full`` when the picture does not shrink on load).
     private let shrink: JPEGScale
+    /// The part of the stored picture read: the clean aperture, or all of it.
+    private let window: (x: Int, y: Int, width: Int, height: Int)
     var pictureRows: PictureRows
 
     /// Reads the file's boxes and the primary image's properties; checks the size against the limits before
@@ -65,9 +69,9 @@ package final class HEIFDecoder: WholePictureDecoder {
                 throw .corruptData(
                     format: format, message: "a primary image of \(header.stored_width)×\(header.stored_height)")
             }
-            let width = Int(header.stored_width), height = Int(header.stored_height)
+            let storedWidth = Int(header.stored_width), storedHeight = Int(header.stored_height)
             do {
-                try options.limits.check(width: width, height: height)
+                try options.limits.check(width: storedWidth, height: storedHeight)
             } catch {
                 throw CodecError(error)
             }
@@ -93,6 +97,17 @@ package final class HEIFDecoder: WholePictureDecoder {
             let depth: BitDepth = bits > 8 ? .sixteen : .eight
             let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
             let transforms = HEIFTransforms(Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)))
+            var apertureWarnings: [CodecWarning] = []
+            var window = (x: 0, y: 0, width: storedWidth, height: storedHeight)
+            if let aperture = transforms.cleanAperture {
+                if let kept = aperture.window(pictureWidth: storedWidth, pictureHeight: storedHeight) {
+                    window = kept
+                } else {
+                    apertureWarnings.append(CodecWarning(
+                        .heif, "the clean aperture (clap) keeps nothing of the picture; the whole stored picture is read"))
+                }
+            }
+            let width = window.width, height = window.height
             var colour = (format == .avif ? "AV1, " : "HEVC, ") + "\(bits)-bit"
             var colourWarnings: [CodecWarning] = []
             switch header.profile_type {
@@ -113,7 +128,12 @@ package final class HEIFDecoder: WholePictureDecoder {
             default: break
             }
             if header.image_count > 1 { colour += ", \(header.image_count) images (the primary is read)" }
-            if !transforms.names.isEmpty { colour += ", " + transforms.names.joined(separator: ", ") }
+            if !transforms.names.isEmpty {
+                colour += ", " + transforms.names.map {
+                    $0 == "clap" && (width, height) != (storedWidth, storedHeight)
+                        ? "clap \(width)×\(height) of \(storedWidth)×\(storedHeight)" : $0
+                }.joined(separator: ", ")
+            }
             metadata = ImageMetadata(
                 orientation: transforms.orientation, iccProfile: icc.isEmpty ? nil : icc, exif: exif.isEmpty ? nil : exif)
             info = ImageInfo(
@@ -122,14 +142,16 @@ package final class HEIFDecoder: WholePictureDecoder {
                 hasEXIF: !exif.isEmpty, isProgressive: false, isInterlaced: false, colorModel: colour,
                 // libheif's decoded planes and reference frames, and its interleaved picture (twice for 16-bit
                 // samples), then CropKit's picture at the shrink-on-load scale.
+                // (Per pixel kept: libheif decodes the whole stored picture, however little the aperture keeps.)
                 decoderMemory: DecoderMemory(
-                    perStoredPixel: (depth == .sixteen ? 20 : 10) + (layout.hasAlpha ? 2 : 0),
+                    perStoredPixel: Double((depth == .sixteen ? 20 : 10) + (layout.hasAlpha ? 2 : 0))
+                        * Double(storedWidth * storedHeight) / Double(width * height),
                     perDecodedPixel: Double(PixelFormat(layout, depth).bytesPerPixel)))
             shrink = info.shrinksOnLoad ? options.jpegScale : .full
             (outputWidth, outputHeight) = shrink.scaledSize(width: width, height: height)
             outputFormat = PixelFormat(layout, depth)
-            warnings = colourWarnings + (transforms.hasCleanAperture
-                ? [CodecWarning(.heif, "the clean-aperture (clap) crop is not applied; the whole stored picture is read")] : [])
+            warnings = colourWarnings + apertureWarnings
+            self.window = window
             pictureRows = PictureRows(height: outputHeight)
             self.bytes = bytes
             handle = opened
@@ -162,12 +184,13 @@ package final class HEIFDecoder: WholePictureDecoder {
         let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0, wide: Int32 = outputFormat.depth == .sixteen ? 1 : 0
         let handle = handle, format = info.format
         let factor = Int32(shrink.denominator)
+        let (x, y, w, h) = (Int32(window.x), Int32(window.y), Int32(window.width), Int32(window.height))
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
             let output = rows.row(0).assumingMemoryBound(to: UInt8.self)
             try ShimStatus.call(format: format) { message in
                 factor > 1
-                    ? ck_heif_decode_shrunk(handle, factor, output, rows.bytesPerRow, message)
-                    : ck_heif_decode(handle, alpha, wide, output, rows.bytesPerRow, message)
+                    ? ck_heif_decode_shrunk(handle, factor, x, y, w, h, output, rows.bytesPerRow, message)
+                    : ck_heif_decode(handle, alpha, wide, x, y, w, h, output, rows.bytesPerRow, message)
             }
         }
         return buffer

@@ -1,4 +1,5 @@
 import CropPixels
+import CropTestSupport
 import Testing
 
 @testable import CropCodecs
@@ -42,6 +43,48 @@ import Testing
         #expect(keyed > 1000 && keyed < 5000 && clear == keyed && wrong == 0, "\(keyed) keyed, \(clear) clear, \(wrong) wrong")
     }
 
+    @Test("clap is applied as libheif applies it: hevc32.heif is 32×32 (64×64 stored), pixel-identical to vips; rainbow-451x461.heic is 451×461 (452×462), and shrinks on load from the aperture")
+    func cleanAperture() throws {
+        let small = try HEIFDecoder(data: try Self.file("hevc32.heif"))
+        #expect(small.info.width == 32 && small.info.height == 32 && small.warnings.isEmpty, "\(small.warnings)")
+        #expect(small.info.colorModel.contains("clap 32×32 of 64×64"), "\(small.info.colorModel)")
+        let reference = try PNGDecoder.decode(try Self.file("hevc32-vips.png")).pixels
+        #expect(try small.decodeAll() == reference)
+        let rainbow = try HEIFDecoder(data: try Self.file("rainbow-451x461.heic"))
+        #expect(rainbow.info.width == 451 && rainbow.info.height == 461)
+        let full = try rainbow.decodeAll()
+        #expect(full.width == 451 && full.height == 461)
+        let half = try HEIFDecoder(data: try Self.file("rainbow-451x461.heic"), options: DecodeOptions(jpegScale: .half))
+        #expect(half.outputWidth == 226 && half.outputHeight == 231)
+        #expect(try half.decodeAll() == HEIFShrinkOnLoadTests.boxAveraged(full, by: 2))
+    }
+
+    @Test("the clean aperture's window: libheif's rounding, checked against exact fractions over 20,000 seeded cases; bad boxes give nothing")
+    func cleanApertureWindow() throws {
+        var rng = SplitMix64(seed: 33)
+        for _ in 0..<20_000 {
+            let picture = rng.int(1...300), sd = Int64(rng.int(1...4)), od = Int64(rng.int(1...4))
+            let sn = Int64(rng.int(1...(picture * Int(sd) + 8))), on = Int64(rng.int(-2 * picture...2 * picture))
+            let aperture = CleanAperture(width: (sn, sd), height: (sn, sd), horizontalOffset: (on, od), verticalOffset: (on, od))
+            let got = aperture.window(pictureWidth: picture, pictureHeight: picture)
+            // first = floor(offset + (picture − 1)/2 − (size − 1)/2), count = size rounded half up, clamped: in
+            // reduced fractions (Doubles are off by one where thirds sum to a whole number).
+            let centre = Fraction(on, od) + Fraction(Int64(picture - 1), 2)
+            let first = Int((centre - (Fraction(sn, sd) - Fraction(1, 1)) * Fraction(1, 2)).floor)
+            let count = Int((Fraction(sn, sd) + Fraction(1, 2)).floor)
+            let lower: Int = max(0, first), upper: Int = min(picture, first + count)
+            let expected: [Int]? = upper <= lower ? nil : [lower, upper - lower, lower, upper - lower]
+            let window: [Int]? = got.map { [$0.x, $0.width, $0.y, $0.height] }
+            #expect(window == expected, "\(aperture) on \(picture)")
+        }
+        let bad = CleanAperture(width: (10, 0), height: (10, 1), horizontalOffset: (0, 1), verticalOffset: (0, 1))
+        #expect(bad.window(pictureWidth: 20, pictureHeight: 20) == nil)
+        let huge = CleanAperture(width: (4_000_000_000, 1), height: (10, 1), horizontalOffset: (2_000_000_000, 4_000_000_000),
+                                 verticalOffset: (0, 1))
+        // (4·10⁹ − 1)·4·10⁹ overflows 64 bits: such a box is ignored, not trapped on.
+        #expect(huge.window(pictureWidth: Int(Int32.max), pictureHeight: 20) == nil)
+    }
+
     @Test("a libtiff message's negative byte count is printed as a negative number, not 18446744073709550836")
     func negativeCount() throws {
         let bytes = try Self.file("crash-0c7e0e8e11ce787078f00b5b0ca409a167f070e0.tif")
@@ -65,4 +108,18 @@ import Testing
         #expect(warning.isAboutOutput && warning.description.hasPrefix("png output: "), "\(warning)")
         #expect(!CodecWarning(.png, "x").isAboutOutput && CodecWarning(.png, "x").description == "png: x")
     }
+}
+
+/// An exact fraction for the clean-aperture reference (small values: no overflow).
+private struct Fraction {
+    var n: Int64, d: Int64
+    init(_ n: Int64, _ d: Int64) {
+        func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? abs(a) : gcd(b, a % b) }
+        let g = max(1, gcd(n, d))
+        (self.n, self.d) = (n / g, d / g)
+    }
+    static func + (a: Fraction, b: Fraction) -> Fraction { Fraction(a.n * b.d + b.n * a.d, a.d * b.d) }
+    static func - (a: Fraction, b: Fraction) -> Fraction { Fraction(a.n * b.d - b.n * a.d, a.d * b.d) }
+    static func * (a: Fraction, b: Fraction) -> Fraction { Fraction(a.n * b.n, a.d * b.d) }
+    var floor: Int64 { n >= 0 ? n / d : -((-n + d - 1) / d) }
 }

@@ -73,16 +73,19 @@ int ck_heif_open(const uint8_t *data, size_t size, ck_heif **heif, ck_heif_info 
 /// Copies the ICC profile (info.icc_size bytes) and the EXIF block (info.exif_size bytes, bare TIFF).
 int ck_heif_copy_metadata(ck_heif *heif, uint8_t *icc, uint8_t *exif, char *message);
 
-/// Decodes the primary image's stored pixels (tiles and alpha plane included, transform properties not applied:
+/// Decodes the primary image's stored pixels (tiles and alpha plane included, transform properties not applied),
+/// the window `left`, `top`, `width` × `height` of them (the clean aperture; a width or height of 0: all
 /// stored_width × stored_height) into `output`: 8-bit RGB(A) when `wide` is
 /// 0, else 16-bit native-endian RGB(A) with samples scaled to the full 0…65535 range; `stride` bytes per row.
-int ck_heif_decode(ck_heif *heif, int alpha, int wide, uint8_t *output, size_t stride, char *message);
+int ck_heif_decode(ck_heif *heif, int alpha, int wide, int left, int top, int width, int height, uint8_t *output,
+                   size_t stride, char *message);
 
-/// Decodes the primary image's stored pixels shrunk by `factor` (2, 4 or 8) into `output`, 8-bit RGB,
-/// ceil(stored_width / factor) × ceil(stored_height / factor), `stride` bytes per row: each pixel the mean of the
+/// Decodes the window `left`, `top`, `width` × `height` of the primary image's stored pixels (0 × 0: all of them)
+/// shrunk by `factor` (2, 4 or 8) into `output`, 8-bit RGB, ceil(width / factor) × ceil(height / factor), `stride` bytes per row: each pixel the mean of the
 /// factor × factor block it covers (clipped at the edges), taken straight from libheif's picture, which is never
 /// copied whole. For pictures without alpha.
-int ck_heif_decode_shrunk(ck_heif *heif, int factor, uint8_t *output, size_t stride, char *message);
+int ck_heif_decode_shrunk(ck_heif *heif, int factor, int left, int top, int width, int height, uint8_t *output,
+                          size_t stride, char *message);
 void ck_heif_close(ck_heif *heif);
 
 /// Encoding parameters.
