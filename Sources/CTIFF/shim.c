@@ -28,10 +28,11 @@ typedef int (*ErrorHandlerExtR)(TIFF *, void *, const char *, const char *, va_l
 enum {
   TAG_IMAGEWIDTH = 256, TAG_IMAGELENGTH = 257, TAG_BITSPERSAMPLE = 258, TAG_COMPRESSION = 259,
   TAG_PHOTOMETRIC = 262, TAG_ORIENTATION = 274, TAG_SAMPLESPERPIXEL = 277, TAG_PLANARCONFIG = 284,
-  TAG_INKSET = 332, TAG_EXTRASAMPLES = 338, TAG_SAMPLEFORMAT = 339, TAG_ICCPROFILE = 34675,
+  TAG_COLORMAP = 320, TAG_INKSET = 332, TAG_EXTRASAMPLES = 338, TAG_SAMPLEFORMAT = 339, TAG_ICCPROFILE = 34675,
   TAG_JPEGCOLORMODE = 65538,
 };
-enum { PHOTOMETRIC_MINISWHITE = 0, PHOTOMETRIC_MINISBLACK = 1, PHOTOMETRIC_RGB = 2, PHOTOMETRIC_SEPARATED = 5,
+enum { PHOTOMETRIC_MINISWHITE = 0, PHOTOMETRIC_MINISBLACK = 1, PHOTOMETRIC_RGB = 2, PHOTOMETRIC_PALETTE = 3,
+       PHOTOMETRIC_SEPARATED = 5,
        PHOTOMETRIC_YCBCR = 6 };
 enum { COMPRESSION_JPEG = 7, JPEGCOLORMODE_RGB = 1, PLANARCONFIG_SEPARATE = 2, INKSET_CMYK = 1 };
 enum { SAMPLEFORMAT_UINT = 1, EXTRASAMPLE_UNSPECIFIED = 0, EXTRASAMPLE_ASSOCALPHA = 1, EXTRASAMPLE_UNASSALPHA = 2 };
@@ -113,6 +114,8 @@ struct ck_tiff {
   int photometric;
   /// Source sample of each output channel.
   int sample_of_channel[4];
+  /// The colour map of a palette picture read with its alpha (CK_TIFF_PALETTE), 8-bit.
+  uint8_t palette[256][3];
   /// libtiff's first error since the last reset.
   char error[CK_TIFF_MESSAGE_LENGTH];
   int error_count;
@@ -245,6 +248,29 @@ static int choose_mode(ck_tiff *t, int cmyk_profile_available, char *message) {
     info->bits = 8;
     info->channels = 4;
     for (int c = 0; c < 4; c++) t->sample_of_channel[c] = c;
+    return CK_TIFF_OK;
+  }
+  // An 8-bit palette picture with an alpha sample: libtiff's RGBA reader drops the alpha, so the index and alpha
+  // samples are read as stored and the colours looked up here (input_256_matte.tiff, as Pillow and libvips read it).
+  uint16_t *red = NULL, *green = NULL, *blue = NULL;
+  if (t->photometric == PHOTOMETRIC_PALETTE && bits == 8 && info->samples_per_pixel == 2 &&
+      (alpha_kind == EXTRASAMPLE_ASSOCALPHA || alpha_kind == EXTRASAMPLE_UNASSALPHA ||
+       alpha_kind == EXTRASAMPLE_UNSPECIFIED) &&
+      lib.GetField(t->tif, TAG_COLORMAP, &red, &green, &blue) && red && green && blue) {
+    // Old writers put 8-bit values in the 16-bit map (libtiff's reader checks the same way).
+    int eight = 1;
+    for (int k = 0; k < 256; k++) eight &= red[k] < 256 && green[k] < 256 && blue[k] < 256;
+    for (int k = 0; k < 256; k++) {
+      t->palette[k][0] = (uint8_t)(eight ? red[k] : red[k] >> 8);
+      t->palette[k][1] = (uint8_t)(eight ? green[k] : green[k] >> 8);
+      t->palette[k][2] = (uint8_t)(eight ? blue[k] : blue[k] >> 8);
+    }
+    info->mode = CK_TIFF_PALETTE;
+    info->bits = 8;
+    info->alpha = 1;
+    info->alpha_associated = alpha_kind == EXTRASAMPLE_ASSOCALPHA;
+    info->channels = 4;
+    t->sample_of_channel[0] = 0, t->sample_of_channel[1] = 1;
     return CK_TIFF_OK;
   }
   if (bits > 16) {
@@ -506,6 +532,23 @@ int ck_tiff_decode(ck_tiff *t, uint8_t *output, size_t stride, char *message) {
   }
   t->error_count = 0;
   if (t->info.mode == CK_TIFF_RGBA_READER) return read_rgba(t, output, stride, message);
+  if (t->info.mode == CK_TIFF_PALETTE) {
+    // Index and alpha into the first half of each row, then looked up in place from the right.
+    t->info.channels = 2;
+    int status = read_direct(t, output, stride, message);
+    t->info.channels = 4;
+    if (status != CK_TIFF_OK) return status;
+    for (uint32_t y = 0; y < t->info.height; y++) {
+      uint8_t *row = output + (size_t)y * stride;
+      for (uint32_t x = t->info.width; x-- > 0;) {
+        uint8_t index = row[2 * (size_t)x], alpha = row[2 * (size_t)x + 1];
+        uint8_t *p = row + 4 * (size_t)x;
+        p[0] = t->palette[index][0], p[1] = t->palette[index][1], p[2] = t->palette[index][2], p[3] = alpha;
+      }
+    }
+    finish_direct(t, output, stride);
+    return CK_TIFF_OK;
+  }
   int status = read_direct(t, output, stride, message);
   if (status == CK_TIFF_OK && t->info.mode == CK_TIFF_DIRECT) finish_direct(t, output, stride);
   return status;

@@ -85,6 +85,16 @@ import Testing
         #expect(huge.window(pictureWidth: Int(Int32.max), pictureHeight: 20) == nil)
     }
 
+    @Test("input_256_matte.tiff (libvips' corpus): a palette TIFF's alpha sample is kept (libtiff's RGBA reader dropped it: alpha 255 everywhere), pixel-identical to vips")
+    func paletteTIFFAlpha() throws {
+        let decoded = try ImageCodec.decode(try Self.file("input_256_matte.tiff"))
+        let reference = try PNGDecoder.decode(try Self.file("input_256_matte-vips.png")).pixels
+        #expect(decoded.pixels.width == 70 && decoded.pixels.height == 46 && decoded.pixels.format == .rgba8)
+        #expect(decoded.pixels == reference)
+        let alphas = Set((0..<46).flatMap { y in (0..<70).map { x in decoded.pixels.pixel(x: x, y: y)[3] } })
+        #expect(alphas.min() == 0 && alphas.max() == 220)
+    }
+
     @Test("a libtiff message's negative byte count is printed as a negative number, not 18446744073709550836")
     func negativeCount() throws {
         let bytes = try Self.file("crash-0c7e0e8e11ce787078f00b5b0ca409a167f070e0.tif")

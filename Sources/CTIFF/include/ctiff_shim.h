@@ -50,6 +50,8 @@ enum {
   CK_TIFF_RGBA_READER = 1,
   /// 8-bit CMYK as stored (0 = no ink), 4 channels, for a colour-managed conversion.
   CK_TIFF_CMYK = 2,
+  /// An 8-bit palette picture with an alpha sample: 8-bit RGBA, the colours looked up in the colour map.
+  CK_TIFF_PALETTE = 3,
 };
 
 /// Loads libtiff once per process (thread-safe). CK_TIFF_OK, or CK_TIFF_ERR_UNAVAILABLE with the reason in `message`
@@ -69,7 +71,7 @@ typedef struct {
   int orientation;
   /// Pages (image file directories) in the file.
   int page_count;
-  /// One of CK_TIFF_DIRECT, CK_TIFF_RGBA_READER, CK_TIFF_CMYK.
+  /// One of CK_TIFF_DIRECT, CK_TIFF_RGBA_READER, CK_TIFF_CMYK, CK_TIFF_PALETTE.
   int mode;
   /// Channels and bits per channel ck_tiff_decode produces.
   int channels, bits;
