@@ -13,7 +13,7 @@
 #define EXTRA_SH(e) ((e) << 7)
 #define CHANNELS_SH(c) ((c) << 3)
 #define BYTES_SH(b) (b)
-enum { PT_RGB = 4, PT_CMYK = 6 };
+enum { PT_RGB = 4, PT_CMYK = 6, PT_LAB = 10 };
 enum { SIG_RGB = 0x52474220, SIG_CMYK = 0x434D594B };
 enum { INTENT_RELATIVE = 1, FLAGS_NOCACHE = 0x0040, FLAGS_BPC = 0x2000, FLAGS_COPY_ALPHA = 0x04000000 };
 
@@ -24,12 +24,15 @@ static const uint32_t formats[] = {
     COLORSPACE_SH(PT_RGB) | EXTRA_SH(1) | CHANNELS_SH(3) | BYTES_SH(2),
     COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(1),
     COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(1) | FLAVOR_SH(1),
+    COLORSPACE_SH(PT_LAB) | CHANNELS_SH(3) | BYTES_SH(1),
+    COLORSPACE_SH(PT_LAB) | CHANNELS_SH(3) | BYTES_SH(2),
 };
 
 static struct {
   void *(*open_profile_from_mem)(const void *, uint32_t);
   int (*close_profile)(void *);
   void *(*create_srgb)(void);
+  void *(*create_lab4)(const void *);
   uint32_t (*color_space)(void *);
   uint32_t (*info_ascii)(void *, int, const char *, const char *, char *, uint32_t);
   void *(*create_transform)(void *, uint32_t, void *, uint32_t, uint32_t, uint32_t);
@@ -73,6 +76,7 @@ static void load(void) {
   BIND(open_profile_from_mem, "cmsOpenProfileFromMem")
   BIND(close_profile, "cmsCloseProfile")
   BIND(create_srgb, "cmsCreate_sRGBProfile")
+  BIND(create_lab4, "cmsCreateLab4Profile")
   BIND(color_space, "cmsGetColorSpace")
   BIND(info_ascii, "cmsGetProfileInfoASCII")
   BIND(create_transform, "cmsCreateTransform")
@@ -112,25 +116,28 @@ int ck_lcms_create(const uint8_t *profile, size_t size, int layout, ck_lcms_tran
   *out = NULL;
   int status = ck_lcms_load(message);
   if (status != CK_LCMS_OK) return status;
-  if (layout < 0 || layout > CK_LCMS_CMYK8_INVERTED || size > UINT32_MAX) {
+  if (layout < 0 || layout > CK_LCMS_LAB16 || size > UINT32_MAX) {
     say(message, "invalid layout %d", layout);
     return CK_LCMS_ERR_PROFILE;
   }
-  void *input = lib.open_profile_from_mem(profile, (uint32_t)size);
+  int lab = layout == CK_LCMS_LAB8 || layout == CK_LCMS_LAB16;
+  // CIELab pixels are described by lcms2's own D50 Lab profile (the profile argument is not read).
+  void *input = lab ? lib.create_lab4(NULL) : lib.open_profile_from_mem(profile, (uint32_t)size);
   if (!input) {
     say(message, "the ICC profile (%zu bytes) cannot be parsed", size);
     return CK_LCMS_ERR_PROFILE;
   }
-  int cmyk = layout >= CK_LCMS_CMYK8;
+  int cmyk = layout == CK_LCMS_CMYK8 || layout == CK_LCMS_CMYK8_INVERTED;
   uint32_t space = lib.color_space(input);
-  if (space != (cmyk ? SIG_CMYK : SIG_RGB)) {
+  if (!lab && space != (cmyk ? SIG_CMYK : SIG_RGB)) {
     lib.close_profile(input);
     say(message, "the ICC profile describes colour space '%c%c%c%c', the pixels are %s", (char)(space >> 24),
         (char)(space >> 16), (char)(space >> 8), (char)space, cmyk ? "CMYK" : "RGB");
     return CK_LCMS_ERR_PROFILE;
   }
   void *srgb = lib.create_srgb();
-  uint32_t output_format = cmyk ? formats[CK_LCMS_RGB8] : formats[layout];
+  uint32_t output_format = cmyk || layout == CK_LCMS_LAB8 ? formats[CK_LCMS_RGB8]
+                          : layout == CK_LCMS_LAB16 ? formats[CK_LCMS_RGB16] : formats[layout];
   uint32_t flags = FLAGS_NOCACHE | FLAGS_BPC | (layout == CK_LCMS_RGBA8 || layout == CK_LCMS_RGBA16 ? FLAGS_COPY_ALPHA : 0);
   void *transform = srgb ? lib.create_transform(input, formats[layout], srgb, output_format, INTENT_RELATIVE, flags) : NULL;
   lib.close_profile(input);

@@ -32,7 +32,7 @@ enum {
   TAG_JPEGCOLORMODE = 65538,
 };
 enum { PHOTOMETRIC_MINISWHITE = 0, PHOTOMETRIC_MINISBLACK = 1, PHOTOMETRIC_RGB = 2, PHOTOMETRIC_PALETTE = 3,
-       PHOTOMETRIC_SEPARATED = 5,
+       PHOTOMETRIC_SEPARATED = 5, PHOTOMETRIC_CIELAB = 8,
        PHOTOMETRIC_YCBCR = 6 };
 enum { COMPRESSION_JPEG = 7, JPEGCOLORMODE_RGB = 1, PLANARCONFIG_SEPARATE = 2, INKSET_CMYK = 1 };
 enum { SAMPLEFORMAT_UINT = 1, EXTRASAMPLE_UNSPECIFIED = 0, EXTRASAMPLE_ASSOCALPHA = 1, EXTRASAMPLE_UNASSALPHA = 2 };
@@ -248,6 +248,16 @@ static int choose_mode(ck_tiff *t, int cmyk_profile_available, char *message) {
     info->bits = 8;
     info->channels = 4;
     for (int c = 0; c < 4; c++) t->sample_of_channel[c] = c;
+    return CK_TIFF_OK;
+  }
+  // CIELab (8- or 16-bit, no extra samples): read as stored and handed over in Little CMS's encoding, for a
+  // conversion from D50 (libtiff's RGBA reader converts to RGB without adapting the white: L* 100 came out
+  // (255, 252, 222)).
+  if (t->photometric == PHOTOMETRIC_CIELAB && (bits == 8 || bits == 16) && info->samples_per_pixel == 3) {
+    info->mode = CK_TIFF_LAB;
+    info->bits = bits;
+    info->channels = 3;
+    for (int c = 0; c < 3; c++) t->sample_of_channel[c] = c;
     return CK_TIFF_OK;
   }
   // An 8-bit palette picture with an alpha sample: libtiff's RGBA reader drops the alpha, so the index and alpha
@@ -551,6 +561,25 @@ int ck_tiff_decode(ck_tiff *t, uint8_t *output, size_t stride, char *message) {
   }
   int status = read_direct(t, output, stride, message);
   if (status == CK_TIFF_OK && t->info.mode == CK_TIFF_DIRECT) finish_direct(t, output, stride);
+  if (status == CK_TIFF_OK && t->info.mode == CK_TIFF_LAB) {
+    // TIFF stores a* and b* signed (8-bit: −128…127; 16-bit: 1/256 units); Little CMS wants them offset: 8-bit
+    // value + 128, 16-bit (value + 128) · 257 (ICC v4). L* is the same in both.
+    for (uint32_t y = 0; y < t->info.height; y++) {
+      uint8_t *row = output + (size_t)y * stride;
+      for (uint32_t x = 0; x < t->info.width; x++) {
+        if (t->info.bits == 8) {
+          row[3 * (size_t)x + 1] ^= 0x80, row[3 * (size_t)x + 2] ^= 0x80;
+        } else {
+          uint16_t *p = (uint16_t *)(void *)(row + 6 * (size_t)x);
+          for (int c = 1; c < 3; c++) {
+            int32_t value = (int16_t)p[c];
+            int64_t v4 = ((int64_t)value * 257 + 128 * 256 * 257 + 128) / 256;
+            p[c] = (uint16_t)(v4 < 0 ? 0 : v4 > 65535 ? 65535 : v4);
+          }
+        }
+      }
+    }
+  }
   return status;
 }
 

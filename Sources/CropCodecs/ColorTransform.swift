@@ -15,6 +15,8 @@ package final class ColorTransform: @unchecked Sendable {
         case cmyk8
         /// CMYK as Adobe writes it in JPEG: 255 = no ink.
         case cmyk8Inverted
+        /// CIE L*a*b* (D50) in Little CMS's encodings (``ColorTransform/init(lab:format:)``).
+        case lab8, lab16
 
         /// The layout of rows in `format`, or `nil` for gray (not converted).
         package init?(_ format: PixelFormat) {
@@ -35,6 +37,8 @@ package final class ColorTransform: @unchecked Sendable {
             case .rgba16: Int32(CK_LCMS_RGBA16)
             case .cmyk8: Int32(CK_LCMS_CMYK8)
             case .cmyk8Inverted: Int32(CK_LCMS_CMYK8_INVERTED)
+            case .lab8: Int32(CK_LCMS_LAB8)
+            case .lab16: Int32(CK_LCMS_LAB16)
             }
         }
     }
@@ -42,6 +46,14 @@ package final class ColorTransform: @unchecked Sendable {
     /// The input layout.
     package let layout: Layout
     private let handle: OpaquePointer
+
+    /// A conversion from CIE L*a*b* (D50) pixels to sRGB (8- or 16-bit RGB as `layout`, ``Layout/lab8`` or
+    /// ``Layout/lab16``), relative colorimetric: L* 100 is white.
+    ///
+    /// - Throws: as ``init(profile:layout:format:)``.
+    package convenience init(lab layout: Layout, format: ImageFormat) throws(CodecError) {
+        try self.init(profile: [], layout: layout, format: format)
+    }
 
     /// A conversion from pixels in `layout` described by `profile` to sRGB.
     ///

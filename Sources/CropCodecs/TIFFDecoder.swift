@@ -28,7 +28,7 @@ package final class TIFFDecoder: WholePictureDecoder {
     private let handle: OpaquePointer
     private let mode: Int32
     /// For CMYK with a profile: the conversion to sRGB.
-    private let cmykTransform: ColorTransform?
+    private let colorTransform: ColorTransform?
     var pictureRows: PictureRows
 
     /// Reads the first page's tags; checks the size against the limits.
@@ -95,10 +95,13 @@ package final class TIFFDecoder: WholePictureDecoder {
                 }
                 transform = try DefaultCMYKProfile.transform(profile: cmykProfile, layout: .cmyk8, format: .tiff)
                 metadata.iccProfile = ColorTransform.sRGBProfile
+            } else if mode == Int32(CK_TIFF_LAB) {
+                transform = try ColorTransform(lab: tags.bits == 16 ? .lab16 : .lab8, format: .tiff)
+                metadata.iccProfile = ColorTransform.sRGBProfile
             } else if tags.photometric == 5 {
                 warnings.append(CodecWarning(.icc, "CMYK TIFF without an ICC profile: converted to RGB without colour management"))
             }
-            cmykTransform = transform
+            colorTransform = transform
             let layout: ChannelLayout = switch (Int(tags.channels), mode == Int32(CK_TIFF_CMYK)) {
             case (_, true): .rgb
             case (1, _): .gray
@@ -136,7 +139,7 @@ package final class TIFFDecoder: WholePictureDecoder {
         ck_tiff_close(handle)
     }
 
-    /// Decodes the first page into a new buffer (through a CMYK buffer and the profile's conversion for CMYK).
+    /// Decodes the first page into a new buffer (through a CMYK or Lab buffer and a colour conversion for those).
     func decodePicture() throws(CodecError) -> PixelBuffer {
         let isCMYK = mode == Int32(CK_TIFF_CMYK)
         var buffer = try makeOutputBuffer(format: isCMYK ? .rgba8 : outputFormat)
@@ -145,12 +148,12 @@ package final class TIFFDecoder: WholePictureDecoder {
                 ck_tiff_decode(handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
             }
         }
-        guard isCMYK, let cmykTransform else { return buffer }
-        var converted = try makeOutputBuffer(format: .rgb8)
+        guard let colorTransform else { return buffer }
+        var converted = try makeOutputBuffer(format: isCMYK ? .rgb8 : outputFormat)
         converted.withUnsafeMutableRows { target in
             buffer.withUnsafeRows { source in
                 for y in 0..<outputHeight {
-                    cmykTransform.convert(source.row(y), to: target.row(y), pixels: outputWidth)
+                    colorTransform.convert(source.row(y), to: target.row(y), pixels: outputWidth)
                 }
             }
         }

@@ -95,6 +95,70 @@ import Testing
         #expect(alphas.min() == 0 && alphas.max() == 220)
     }
 
+    @Test("CIELab TIFF (Pillow's lab.tif, lab-red.tif) is converted from D50 through Little CMS: L* 100 is (254, 255, 254), not libtiff's yellow (255, 252, 222); pixel-identical to Pillow's ImageCms (relative colorimetric)",
+          arguments: ["lab", "lab-red"])
+    func cieLabTIFF(_ name: String) throws {
+        let decoded = try ImageCodec.decode(try Self.file(name + ".tif"))
+        let reference = try PNGDecoder.decode(try Self.file(name + "-pillow.png")).pixels
+        #expect(decoded.pixels.format == .rgb8 && decoded.pixels == reference)
+        #expect(decoded.metadata.iccProfile == ColorTransform.sRGBProfile, "tagged sRGB once converted")
+        if name == "lab" { #expect(decoded.pixels.pixel(x: 0, y: 0) == [254, 255, 254]) }
+    }
+
+    @Test("16-bit CIELab TIFF decodes as its 8-bit twin does, within one 8-bit step, over 64 seeded colours")
+    func cieLab16() throws {
+        var rng = SplitMix64(seed: 8)
+        let lab = (0..<64).map { _ in (rng.double(0...100), rng.double(-100...100), rng.double(-100...100)) }
+        var eight: [UInt16] = [], sixteen: [UInt16] = []
+        for (l, a, b) in lab {
+            let l8 = UInt16((l * 255 / 100).rounded()), a8 = Int16(a.rounded()), b8 = Int16(b.rounded())
+            eight += [l8, UInt16(bitPattern: a8) & 0xFF, UInt16(bitPattern: b8) & 0xFF]
+            // The same colours in 16 bits: L* scaled, a* and b* in 1/256 units.
+            sixteen += [l8 * 257, UInt16(bitPattern: a8 * 256), UInt16(bitPattern: b8 * 256)]
+        }
+        let narrow = try ImageCodec.decode(Self.cieLabTIFF(width: 8, height: 8, bits: 8, samples: eight)).pixels
+        let wide = try ImageCodec.decode(Self.cieLabTIFF(width: 8, height: 8, bits: 16, samples: sixteen)).pixels
+        #expect(narrow.format == PixelFormat.rgb8 && wide.format == PixelFormat(.rgb, .sixteen))
+        var worst = 0.0
+        for y in 0..<8 {
+            for x in 0..<8 {
+                for (n, w) in zip(narrow.pixel(x: x, y: y), wide.pixel(x: x, y: y)) {
+                    worst = max(worst, abs(Double(n) - Double(w) / 257))
+                }
+            }
+        }
+        #expect(worst <= 1.01, "largest difference \(worst) of 255")
+    }
+
+    /// A minimal uncompressed little-endian CIELab TIFF (one strip).
+    static func cieLabTIFF(width: Int, height: Int, bits: Int, samples: [UInt16]) -> [UInt8] {
+        var data: [UInt8] = []
+        for value in samples {
+            if bits == 8 { data.append(UInt8(value)) } else { data += [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        }
+        let entries: [(UInt16, UInt16, UInt32, UInt32)] = [  // tag, type (3 short, 4 long), count, value/offset
+            (256, 4, 1, UInt32(width)), (257, 4, 1, UInt32(height)), (258, 3, 3, 0), (259, 3, 1, 1), (262, 3, 1, 8),
+            (273, 4, 1, 0), (277, 3, 1, 3), (278, 4, 1, UInt32(height)), (279, 4, 1, UInt32(data.count)), (284, 3, 1, 1),
+        ]
+        let ifdOffset = 8, ifdSize = 2 + entries.count * 12 + 4
+        let bitsOffset = ifdOffset + ifdSize, dataOffset = bitsOffset + 6
+        var out: [UInt8] = [0x49, 0x49, 42, 0, UInt8(ifdOffset), 0, 0, 0]
+        func u16(_ v: UInt16) { out += [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u32(_ v: UInt32) { out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+        u16(UInt16(entries.count))
+        for (tag, type, count, value) in entries {
+            u16(tag); u16(type); u32(count)
+            switch tag {
+            case 258: u32(UInt32(bitsOffset))
+            case 273: u32(UInt32(dataOffset))
+            default: if type == 3 { u16(UInt16(value)); u16(0) } else { u32(value) }
+            }
+        }
+        u32(0)
+        for _ in 0..<3 { u16(UInt16(bits)) }
+        return out + data
+    }
+
     @Test("a libtiff message's negative byte count is printed as a negative number, not 18446744073709550836")
     func negativeCount() throws {
         let bytes = try Self.file("crash-0c7e0e8e11ce787078f00b5b0ca409a167f070e0.tif")

@@ -23,7 +23,7 @@ enum {
   CK_LCMS_ERR_UNAVAILABLE = 10,
 };
 
-/// Pixel layouts a conversion reads (the output has the same layout with RGB for CMYK input); alpha is copied.
+/// Pixel layouts a conversion reads (the output has the same layout with RGB for CMYK and Lab input); alpha is copied.
 enum {
   CK_LCMS_RGB8 = 0,
   CK_LCMS_RGBA8 = 1,
@@ -33,6 +33,11 @@ enum {
   CK_LCMS_CMYK8 = 4,
   /// CMYK as Adobe writes it in JPEG: 255 = no ink.
   CK_LCMS_CMYK8_INVERTED = 5,
+  /// CIE L*a*b* (D50), as Little CMS encodes it: L* 0…100 as 0…255, a* and b* −128…127 as 0…255 (128 = 0).
+  /// Converted to RGB8; no profile is read.
+  CK_LCMS_LAB8 = 6,
+  /// CIE L*a*b* (D50), 16-bit, ICC v4 encoding: L* 0…100 as 0…65535, a* and b* as (value + 128) · 257. To RGB16.
+  CK_LCMS_LAB16 = 7,
 };
 
 #define CK_LCMS_MESSAGE_LENGTH 200
@@ -46,7 +51,7 @@ int ck_lcms_load(char *message);
 int ck_lcms_is_srgb(const uint8_t *profile, size_t size);
 
 /// A conversion from pixels described by `profile` in `layout` to sRGB (RGB8/RGBA8/RGB16/RGBA16 as the input's
-/// depth and alpha; CMYK gives RGB8).
+/// depth and alpha; CMYK gives RGB8; Lab, whose profile is lcms2's D50 Lab and `profile` unread, RGB8 or RGB16).
 int ck_lcms_create(const uint8_t *profile, size_t size, int layout, ck_lcms_transform **transform, char *message);
 
 /// Converts `pixels` pixels from `input` to `output` (which may be the same memory for RGB layouts). A C function so

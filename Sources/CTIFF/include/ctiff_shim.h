@@ -52,6 +52,9 @@ enum {
   CK_TIFF_CMYK = 2,
   /// An 8-bit palette picture with an alpha sample: 8-bit RGBA, the colours looked up in the colour map.
   CK_TIFF_PALETTE = 3,
+  /// CIE L*a*b* (D50), 8- or 16-bit, 3 channels in Little CMS's encoding (CK_LCMS_LAB8/16), for a colour-managed
+  /// conversion.
+  CK_TIFF_LAB = 4,
 };
 
 /// Loads libtiff once per process (thread-safe). CK_TIFF_OK, or CK_TIFF_ERR_UNAVAILABLE with the reason in `message`
@@ -71,7 +74,7 @@ typedef struct {
   int orientation;
   /// Pages (image file directories) in the file.
   int page_count;
-  /// One of CK_TIFF_DIRECT, CK_TIFF_RGBA_READER, CK_TIFF_CMYK, CK_TIFF_PALETTE.
+  /// One of CK_TIFF_DIRECT, CK_TIFF_RGBA_READER, CK_TIFF_CMYK, CK_TIFF_PALETTE, CK_TIFF_LAB.
   int mode;
   /// Channels and bits per channel ck_tiff_decode produces.
   int channels, bits;
