@@ -31,6 +31,8 @@ package final class HEIFDecoder: WholePictureDecoder {
     private let handle: OpaquePointer
     /// The shrink-on-load factor applied (``JPEGScale/full`` when the picture does not shrink on load).
     private let shrink: JPEGScale
+    /// Whether the alpha plane is in limited range (16…235 at 8 bits) and must be expanded after decoding.
+    private let alphaIsLimited: Bool
     /// The part of the stored picture read: the clean aperture, or all of it.
     private let window: (x: Int, y: Int, width: Int, height: Int)
     var pictureRows: PictureRows
@@ -108,6 +110,11 @@ package final class HEIFDecoder: WholePictureDecoder {
                 }
             }
             let width = window.width, height = window.height
+            // libheif 1.15 leaves an AVIF alpha plane coded in limited range as it is (an opaque pixel reads 235):
+            // CropKit expands it, as libavif and Pillow do (star.avifs).
+            alphaIsLimited = hasAlpha && format == .avif
+                && ISOBoxReader(bytes: Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)))
+                    .alphaIsLimitedRange() == true
             var colour = (format == .avif ? "AV1, " : "HEVC, ") + "\(bits)-bit"
             var colourWarnings: [CodecWarning] = []
             switch header.profile_type {
@@ -128,6 +135,7 @@ package final class HEIFDecoder: WholePictureDecoder {
             default: break
             }
             if header.image_count > 1 { colour += ", \(header.image_count) images (the primary is read)" }
+            if alphaIsLimited { colour += ", limited-range alpha (expanded)" }
             if !transforms.names.isEmpty {
                 colour += ", " + transforms.names.map {
                     $0 == "clap" && (width, height) != (storedWidth, storedHeight)
@@ -158,6 +166,30 @@ package final class HEIFDecoder: WholePictureDecoder {
         } catch {
             ck_heif_close(opened)
             throw error
+        }
+    }
+
+    /// Maps a limited-range alpha channel (16…235, scaled to the sample depth) onto the full range, clamped, as
+    /// libavif's YUV-to-RGB conversion does for alpha.
+    static func expandLimitedAlpha(_ buffer: inout PixelBuffer) {
+        guard buffer.format.layout == .rgba else { return }
+        let width = buffer.width, sixteen = buffer.format.depth == .sixteen
+        buffer.withUnsafeMutableRows { rows in
+            for y in 0..<rows.height {
+                if sixteen {
+                    let row = rows.row(y).assumingMemoryBound(to: UInt16.self)
+                    for x in 0..<width {
+                        let a = Double(row[4 * x + 3]) / 65535 * 255
+                        row[4 * x + 3] = UInt16(((a - 16) / 219 * 65535).rounded().clamped(0, 65535))
+                    }
+                } else {
+                    let row = rows.row(y).assumingMemoryBound(to: UInt8.self)
+                    for x in 0..<width {
+                        let a = Int(row[4 * x + 3])
+                        row[4 * x + 3] = UInt8(min(255, max(0, ((a - 16) * 255 + 109) / 219)))
+                    }
+                }
+            }
         }
     }
 
@@ -193,6 +225,7 @@ package final class HEIFDecoder: WholePictureDecoder {
                     : ck_heif_decode(handle, alpha, wide, x, y, w, h, output, rows.bytesPerRow, message)
             }
         }
+        if alphaIsLimited { Self.expandLimitedAlpha(&buffer) }
         return buffer
     }
 }

@@ -111,27 +111,63 @@ struct ISOBoxReader {
 
     /// The 1-based property indices `ipma` associates with `item`, in order.
     func associations(_ payload: Range<Int>, item: Int) -> [Int] {
+        allAssociations(payload).first(where: { $0.item == item })?.properties ?? []
+    }
+
+    /// Every item `ipma` lists, with the 1-based property indices it associates, in order (at most 65,536 items; a
+    /// box that runs out gives what was read before it).
+    func allAssociations(_ payload: Range<Int>) -> [(item: Int, properties: [Int])] {
         guard let version = u8(payload.lowerBound), let flags = u32(payload.lowerBound).map({ $0 & 0xFF_FFFF }),
             let count = u32(payload.lowerBound + 4)
         else { return [] }
         var offset = payload.lowerBound + 8
+        var result: [(item: Int, properties: [Int])] = []
         for _ in 0..<min(count, 65_536) {
             let idSize = version < 1 ? 2 : 4
             guard offset + idSize + 1 <= payload.upperBound,
                 let id = idSize == 2 ? u16(offset) : u32(offset), let n = u8(offset + idSize)
-            else { return [] }
+            else { return result }
             offset += idSize + 1
             let wide = flags & 1 == 1
             var indices: [Int] = []
             for _ in 0..<n {
                 guard offset + (wide ? 2 : 1) <= payload.upperBound,
                     let value = wide ? u16(offset) : u8(offset)
-                else { return [] }
+                else { return result }
                 indices.append(wide ? value & 0x7FFF : value & 0x7F)
                 offset += wide ? 2 : 1
             }
-            if id == item { return indices }
+            result.append((id, indices))
         }
-        return []
+        return result
+    }
+
+    /// Whether the file's alpha auxiliary image (an item whose `auxC` names alpha) is coded in limited range, as its
+    /// AV1 sequence header (in `av1C`'s configOBUs) or its `colr` nclx box says; `nil` when there is no such item or
+    /// neither says.
+    func alphaIsLimitedRange() -> Bool? {
+        guard let items = items() else { return nil }
+        for ipma in items.associations {
+            for (item, indices) in allAssociations(ipma.payload) where item != items.primary {
+                let properties = indices.compactMap { $0 >= 1 && $0 <= items.properties.count ? items.properties[$0 - 1] : nil }
+                guard let auxC = properties.first(where: { $0.type == "auxC" }), auxC.payload.count > 4,
+                    String(decoding: bytes[(auxC.payload.lowerBound + 4)..<auxC.payload.upperBound], as: UTF8.self)
+                        .contains("alpha")
+                else { continue }
+                // colr nclx: type, primaries, transfer, matrix (16 bits each after the type), then full_range_flag.
+                if let colr = properties.first(where: { $0.type == "colr" }), colr.payload.count >= 11,
+                    String(decoding: bytes[colr.payload.lowerBound..<(colr.payload.lowerBound + 4)], as: UTF8.self) == "nclx",
+                    let flag = u8(colr.payload.lowerBound + 10)
+                {
+                    return flag & 0x80 == 0
+                }
+                if let av1C = properties.first(where: { $0.type == "av1C" }), av1C.payload.count > 4 {
+                    let obus = Array(bytes[(av1C.payload.lowerBound + 4)..<av1C.payload.upperBound])
+                    if let full = AV1SequenceHeader.colorRangeIsFull(configOBUs: obus) { return !full }
+                }
+                return nil
+            }
+        }
+        return nil
     }
 }

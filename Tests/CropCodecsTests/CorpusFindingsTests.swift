@@ -159,6 +159,45 @@ import Testing
         return out + data
     }
 
+    @Test("star.avifs (libavif's corpus): its alpha plane, coded in limited range, is expanded: the opaque star reads 255, not 235, as libavif and Pillow read it")
+    func limitedRangeAlpha() throws {
+        let bytes = try Self.file("star.avifs")
+        #expect(ISOBoxReader(bytes: bytes).alphaIsLimitedRange() == true)
+        let decoded = try ImageCodec.decode(bytes)
+        var histogram: [Int: Int] = [:]
+        for y in 0..<decoded.pixels.height {
+            for x in 0..<decoded.pixels.width { histogram[decoded.pixels.pixel(x: x, y: y)[3], default: 0] += 1 }
+        }
+        #expect(histogram[255, default: 0] > 9000 && histogram[235, default: 0] == 0, "\(histogram.filter { $0.value > 100 })")
+        #expect(decoded.info.colorModel.contains("limited-range alpha"))
+    }
+
+    @Test("AV1 sequence headers: star.avifs' monochrome alpha and 4:2:0 colour headers are limited range, the same with the range bit set full; short or foreign OBUs give nothing")
+    func av1ColorRange() throws {
+        func hex(_ text: String) -> [UInt8] {
+            stride(from: 0, to: text.count, by: 2).map { UInt8(text.dropFirst($0).prefix(2), radix: 16)! }
+        }
+        // The av1C configOBUs of star.avifs' two items: 159×159, 8-bit, monochrome (the alpha) then 4:2:0 (the colour).
+        #expect(AV1SequenceHeader.colorRangeIsFull(configOBUs: hex("0a0a00000003bcf4f3fff344")) == false)
+        #expect(AV1SequenceHeader.colorRangeIsFull(configOBUs: hex("0a0b00000003bcf4f3fff30080")) == false)
+        // color_range is the 76th bit (after high_bitdepth, mono_chrome and color_description_present_flag).
+        #expect(AV1SequenceHeader.colorRangeIsFull(configOBUs: hex("0a0a00000003bcf4f3fff354")) == true)
+        #expect(AV1SequenceHeader.colorRangeIsFull(configOBUs: hex("0a0b00000003bcf4f3fff31080")) == true)
+        #expect(AV1SequenceHeader.colorRangeIsFull(configOBUs: hex("0a0b00000003bcf4")) == nil, "cut short")
+        #expect(AV1SequenceHeader.colorRangeIsFull(configOBUs: hex("1203000000")) == nil, "a temporal delimiter only")
+        #expect(AV1SequenceHeader.colorRangeIsFull(configOBUs: []) == nil)
+        // Every prefix and every single-byte change of a real header reads without trapping.
+        let real = hex("0a0b00000003bcf4f3fff30080")
+        for n in 0..<real.count { _ = AV1SequenceHeader.colorRangeIsFull(configOBUs: Array(real.prefix(n))) }
+        for i in real.indices {
+            for value in [0x00, 0xFF, 0x80] as [UInt8] {
+                var changed = real
+                changed[i] = value
+                _ = AV1SequenceHeader.colorRangeIsFull(configOBUs: changed)
+            }
+        }
+    }
+
     @Test("a libtiff message's negative byte count is printed as a negative number, not 18446744073709550836")
     func negativeCount() throws {
         let bytes = try Self.file("crash-0c7e0e8e11ce787078f00b5b0ca409a167f070e0.tif")
