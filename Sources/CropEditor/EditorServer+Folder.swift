@@ -69,7 +69,7 @@ extension EditorServer {
     func startExport() async throws -> Response {
         guard let export else { throw EditorError.noFolder }
         // Every open page's last change is on disk before the sidecars are read.
-        for saver in await sessions.savers() { await saver.flush() }
+        await saveEveryPendingEdit()
         var jobs: [FolderExport.Job] = []
         for id in library.ids {
             let name = library.name(of: id) ?? id, path = library.path(of: id) ?? ""
@@ -97,5 +97,13 @@ extension EditorServer {
             }
         }
         return try jsonResponse(progress, status: .accepted)
+    }
+}
+
+extension EditorServer {
+    /// Saves every open page's pending crop beside its photo now (Export all does this first; `cropkit edit` does it
+    /// when a stop takes longer than it should).
+    public func saveEveryPendingEdit() async {
+        for saver in await sessions.savers() { await saver.flush() }
     }
 }

@@ -60,7 +60,9 @@ public struct ImageService: Sendable {
     ) -> some ApplicationProtocol {
         return Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(webSocketRouter: makeWebSocketRouter()),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: makeWebSocketRouter(),
+                configuration: .init(ws: EditorServer.webSocketConfiguration(maximumEventBytes: 16 * 1024))),
             configuration: .init(address: .hostname(host, port: port), serverName: "cropkit"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger ?? Logger(label: "cropkit.serve"))

@@ -211,6 +211,7 @@ struct EditCommand: ParsableCommand {
             ? "Crops are saved beside each photo as NAME\(RecipeSidecar.suffix)"
                 + (server.export.map { "; Export all writes to \($0.folder)" } ?? "") + ".\n"
             : ""
+        stopWithin(seconds: 1.9, saving: server)
         do {
             try runBlocking {
                 try await server.run { boundPort in
@@ -288,3 +289,27 @@ private func openInBrowser(_ url: String) {
 private func reportFailure(_ message: String) {
     printError("cropkit edit: \(message)")
 }
+
+/// A backstop for SIGTERM and SIGINT: the server's graceful stop (every page's socket saved and closed, 1.5 s at most
+/// for the rest) normally ends the process well within `seconds`; should anything still hold it then, every pending
+/// edit is saved and the process exits 0, so a stop never hangs and never loses an edit.
+private func stopWithin(seconds: Double, saving server: EditorServer) {
+    for signalNumber in [SIGTERM, SIGINT] {
+        signal(signalNumber, SIG_IGN)  // delivered to the dispatch sources (ServiceLifecycle's and this one)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        source.setEventHandler {
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                Task {
+                    await server.saveEveryPendingEdit()
+                    exit(0)
+                }
+            }
+        }
+        source.resume()
+        stopSources.append(source)
+    }
+}
+
+/// The signal sources of ``stopWithin(seconds:saving:)``, kept for the life of the process.
+nonisolated(unsafe) private var stopSources: [any DispatchSourceSignal] = []
+

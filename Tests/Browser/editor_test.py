@@ -65,6 +65,13 @@ def start_command(command, env=None):
         print("  server: " + line.rstrip(), flush=True)
         match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
         if match:
+            # From here on a thread keeps reading what the server prints, so that a full pipe never blocks it (a
+            # server writing into a pipe nobody reads stops in write()), and keeps the lines for failure reports.
+            process.lines = []
+            def drain():
+                for rest in process.stdout:
+                    process.lines.append(rest.rstrip())
+            __import__("threading").Thread(target=drain, daemon=True).start()
             return process, match.group(1)
     process.kill()
     raise RuntimeError(f"cropkit {command[1]} printed no URL within 120 s")
@@ -728,7 +735,10 @@ def resilience_flow(driver, args):
             pass
         stopped = time.time() - began
         check(server.poll() is not None, f"cropkit edit stops on SIGTERM with a page connected ({stopped:.2f} s; "
-              f"its grace period is 1.5 s)")
+              f"its grace period is 1.5 s; exit {server.poll()})")
+        if server.poll() is None:
+            print("  server's last lines: " + " | ".join(getattr(server, "lines", [])[-20:]), flush=True)
+            stop(server)
         check(abs((sidecar_angle(side_a) or 0) - 0.9) < 1e-6,
               f"the edit pending at SIGTERM is saved ({sidecar_angle(side_a)})")
         WebDriverWait(driver, 30).until(lambda d: "reconnecting" in d.find_element(By.ID, "message").text)
