@@ -717,7 +717,8 @@ def resilience_flow(driver, args):
         # B3: the unreadable photo says why.
         driver.get(url + "?image=2")
         WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "failure").is_displayed())
-        time.sleep(1.5)  # the socket closes after the error: the reason must stay
+        # The server closes the socket after its error: once it is closed (and not reopened), the reason must stay.
+        WebDriverWait(driver, 60).until(lambda d: not d.execute_script("return window.cropkit.socketOpen"))
         failure = driver.find_element(By.ID, "failure").text
         check("reach" not in failure and ("truncated" in failure.lower() or "corrupt" in failure.lower()),
               f"B3: an unreadable photo shows the server's reason ('{failure[:100]}')")

@@ -1134,6 +1134,8 @@
     /** Events not yet answered (queued or in flight). */
     get pending() { return queue.length + (inFlight ? 1 : 0); },
     get connected() { return connected && !!ws && ws.readyState === WebSocket.OPEN; },
+    /** Whether a socket is open or opening (false once a closed one is not being replaced). */
+    get socketOpen() { return !!ws || reconnectTimer !== null; },
     get photos() { return photos; },
     get detailWanted() { return detailWanted; },
   };
