@@ -152,6 +152,18 @@ d = reset("FuzzPipeline")
 for i, p in enumerate([jpegs[0], jpegs[7], pngs[1], pngs[4], os.path.join(KIT, "corrupt/bad-filter-row120-rgba.png")]):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 2 + (i & 1) * 8, 30 - i * 12 & 255]) + read(p))
 
+d = reset("FuzzStraighten")
+# Grey pictures (width and height bytes, then rows): a horizon tilted by a few degrees either way, a tilted grid of
+# verticals, a flat field and a ramp.
+for i, (w, h, tilt) in enumerate([(48, 36, 3), (36, 48, -7), (48, 48, 12), (40, 30, 0.5)]):
+    t = tilt * 3.14159265 / 180
+    rows = bytes(200 if y - h / 2 > (x - w / 2) * t else 40 for y in range(h) for x in range(w))
+    write(d, f"{i:02}-horizon", bytes([w - 8, h - 8]) + rows)
+    grid = bytes(220 if int(x + y * t) % 12 < 2 else 30 for y in range(h) for x in range(w))
+    write(d, f"{i:02}-verticals", bytes([w - 8, h - 8]) + grid)
+write(d, "flat", bytes([40, 40, 128]))
+write(d, "ramp", bytes([40, 32]) + bytes(range(256)))
+
 # The hostile set (Tests/Hostile/make-hostile.py: lengths, counts and sizes claiming far more than the file holds,
 # libpng's 1 GiB-chunk crashers among them) and the files foreign corpora showed CropKit misread
 # (Tests/CropCodecsTests/Fixtures/corpus-findings), each decoded whole, lenient and strict.

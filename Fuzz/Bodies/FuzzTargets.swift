@@ -13,6 +13,7 @@ public let fuzzTargets: [String: @Sendable (UnsafePointer<UInt8>, Int) -> Int32]
     "FuzzPipeline": fuzzPipeline,
     "FuzzRecipe": fuzzRecipe,
     "FuzzServiceRequest": fuzzServiceRequest,
+    "FuzzStraighten": fuzzStraighten,
     "FuzzTIFF": fuzzTIFF,
     "FuzzWebP": fuzzWebP,
 ]
