@@ -26,6 +26,7 @@ static const uint32_t formats[] = {
     COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(1) | FLAVOR_SH(1),
     COLORSPACE_SH(PT_LAB) | CHANNELS_SH(3) | BYTES_SH(1),
     COLORSPACE_SH(PT_LAB) | CHANNELS_SH(3) | BYTES_SH(2),
+    COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(2),
 };
 
 static struct {
@@ -116,7 +117,7 @@ int ck_lcms_create(const uint8_t *profile, size_t size, int layout, ck_lcms_tran
   *out = NULL;
   int status = ck_lcms_load(message);
   if (status != CK_LCMS_OK) return status;
-  if (layout < 0 || layout > CK_LCMS_LAB16 || size > UINT32_MAX) {
+  if (layout < 0 || layout > CK_LCMS_CMYK16 || size > UINT32_MAX) {
     say(message, "invalid layout %d", layout);
     return CK_LCMS_ERR_PROFILE;
   }
@@ -127,7 +128,7 @@ int ck_lcms_create(const uint8_t *profile, size_t size, int layout, ck_lcms_tran
     say(message, "the ICC profile (%zu bytes) cannot be parsed", size);
     return CK_LCMS_ERR_PROFILE;
   }
-  int cmyk = layout == CK_LCMS_CMYK8 || layout == CK_LCMS_CMYK8_INVERTED;
+  int cmyk = layout == CK_LCMS_CMYK8 || layout == CK_LCMS_CMYK8_INVERTED || layout == CK_LCMS_CMYK16;
   uint32_t space = lib.color_space(input);
   if (!lab && space != (cmyk ? SIG_CMYK : SIG_RGB)) {
     lib.close_profile(input);
@@ -136,8 +137,9 @@ int ck_lcms_create(const uint8_t *profile, size_t size, int layout, ck_lcms_tran
     return CK_LCMS_ERR_PROFILE;
   }
   void *srgb = lib.create_srgb();
-  uint32_t output_format = cmyk || layout == CK_LCMS_LAB8 ? formats[CK_LCMS_RGB8]
-                          : layout == CK_LCMS_LAB16 ? formats[CK_LCMS_RGB16] : formats[layout];
+  uint32_t output_format = layout == CK_LCMS_LAB16 || layout == CK_LCMS_CMYK16 ? formats[CK_LCMS_RGB16]
+                           : cmyk || layout == CK_LCMS_LAB8                   ? formats[CK_LCMS_RGB8]
+                                                                              : formats[layout];
   uint32_t flags = FLAGS_NOCACHE | FLAGS_BPC | (layout == CK_LCMS_RGBA8 || layout == CK_LCMS_RGBA16 ? FLAGS_COPY_ALPHA : 0);
   void *transform = srgb ? lib.create_transform(input, formats[layout], srgb, output_format, INTENT_RELATIVE, flags) : NULL;
   lib.close_profile(input);

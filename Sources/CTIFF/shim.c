@@ -242,10 +242,12 @@ static int choose_mode(ck_tiff *t, int cmyk_profile_available, char *message) {
     if (has_alpha) t->sample_of_channel[color] = color;
     return CK_TIFF_OK;
   }
-  if (t->photometric == PHOTOMETRIC_SEPARATED && inkset == INKSET_CMYK && bits == 8 &&
-      info->samples_per_pixel >= 4 && (info->icc || cmyk_profile_available)) {
+  // CMYK as stored: 8-bit when a profile will convert it (else libtiff's RGBA reader converts it naively), 16-bit
+  // always (libtiff's reader cannot: "Sorry, can not handle image"); CropCodecs converts it.
+  if (t->photometric == PHOTOMETRIC_SEPARATED && inkset == INKSET_CMYK && info->samples_per_pixel >= 4 &&
+      ((bits == 8 && (info->icc || cmyk_profile_available)) || bits == 16)) {
     info->mode = CK_TIFF_CMYK;
-    info->bits = 8;
+    info->bits = bits;
     info->channels = 4;
     for (int c = 0; c < 4; c++) t->sample_of_channel[c] = c;
     return CK_TIFF_OK;

@@ -15,6 +15,8 @@ package final class ColorTransform: @unchecked Sendable {
         case cmyk8
         /// CMYK as Adobe writes it in JPEG: 255 = no ink.
         case cmyk8Inverted
+        /// CMYK, 16-bit, 0 = no ink (converted to 16-bit RGB).
+        case cmyk16
         /// CIE L*a*b* (D50) in Little CMS's encodings (``ColorTransform/init(lab:format:)``).
         case lab8, lab16
 
@@ -37,6 +39,7 @@ package final class ColorTransform: @unchecked Sendable {
             case .rgba16: Int32(CK_LCMS_RGBA16)
             case .cmyk8: Int32(CK_LCMS_CMYK8)
             case .cmyk8Inverted: Int32(CK_LCMS_CMYK8_INVERTED)
+            case .cmyk16: Int32(CK_LCMS_CMYK16)
             case .lab8: Int32(CK_LCMS_LAB8)
             case .lab16: Int32(CK_LCMS_LAB16)
             }

@@ -37,7 +37,7 @@ package enum DefaultCMYKProfile {
     private static let transforms: [ColorTransform.Layout: ColorTransform] = {
         guard let system else { return [:] }
         var made: [ColorTransform.Layout: ColorTransform] = [:]
-        for layout in [ColorTransform.Layout.cmyk8, .cmyk8Inverted] {
+        for layout in [ColorTransform.Layout.cmyk8, .cmyk8Inverted, .cmyk16] {
             made[layout] = try? ColorTransform(profile: system.bytes, layout: layout, format: .jpeg)
         }
         return made

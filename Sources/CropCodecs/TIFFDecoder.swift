@@ -93,7 +93,8 @@ package final class TIFFDecoder: WholePictureDecoder {
                     warnings.append(CodecWarning(
                         .icc, "CMYK TIFF without an ICC profile: converted through the default CMYK profile \(fallback.path)"))
                 }
-                transform = try DefaultCMYKProfile.transform(profile: cmykProfile, layout: .cmyk8, format: .tiff)
+                transform = try DefaultCMYKProfile.transform(
+                    profile: cmykProfile, layout: tags.bits == 16 ? .cmyk16 : .cmyk8, format: .tiff)
                 metadata.iccProfile = ColorTransform.sRGBProfile
             } else if mode == Int32(CK_TIFF_LAB) {
                 transform = try ColorTransform(lab: tags.bits == 16 ? .lab16 : .lab8, format: .tiff)
@@ -142,14 +143,15 @@ package final class TIFFDecoder: WholePictureDecoder {
     /// Decodes the first page into a new buffer (through a CMYK or Lab buffer and a colour conversion for those).
     func decodePicture() throws(CodecError) -> PixelBuffer {
         let isCMYK = mode == Int32(CK_TIFF_CMYK)
-        var buffer = try makeOutputBuffer(format: isCMYK ? .rgba8 : outputFormat)
+        var buffer = try makeOutputBuffer(format: isCMYK ? PixelFormat(.rgba, outputFormat.depth) : outputFormat)
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
             try ShimStatus.call(format: .tiff) { message in
                 ck_tiff_decode(handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
             }
         }
+        if isCMYK, colorTransform == nil { return try uncalibratedRGB(fromCMYK: buffer) }
         guard let colorTransform else { return buffer }
-        var converted = try makeOutputBuffer(format: isCMYK ? .rgb8 : outputFormat)
+        var converted = try makeOutputBuffer(format: outputFormat)
         converted.withUnsafeMutableRows { target in
             buffer.withUnsafeRows { source in
                 for y in 0..<outputHeight {
@@ -158,6 +160,27 @@ package final class TIFFDecoder: WholePictureDecoder {
             }
         }
         return converted
+    }
+
+    /// 16-bit CMYK with no profile to convert it through, converted as libtiff's RGBA reader converts 8-bit CMYK (and
+    /// Pillow both): each ink darkens its channel multiplicatively, `R = (1 − C)(1 − K)`. The file says nothing more.
+    private func uncalibratedRGB(fromCMYK cmyk: PixelBuffer) throws(CodecError) -> PixelBuffer {
+        var rgb = try makeOutputBuffer(format: outputFormat)
+        rgb.withUnsafeMutableRows { target in
+            cmyk.withUnsafeRows { source in
+                for y in 0..<outputHeight {
+                    let inks = source.row(y).assumingMemoryBound(to: UInt16.self)
+                    let out = target.row(y).assumingMemoryBound(to: UInt16.self)
+                    for x in 0..<outputWidth {
+                        let white = 65535 - UInt32(inks[4 * x + 3])
+                        for c in 0..<3 {
+                            out[3 * x + c] = UInt16((white * (65535 - UInt32(inks[4 * x + c])) + 32767) / 65535)
+                        }
+                    }
+                }
+            }
+        }
+        return rgb
     }
 
     /// "RGB, LZW, tiled 256×256"-style words for ``ImageInfo/colorModel``.

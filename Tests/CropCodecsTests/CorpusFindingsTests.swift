@@ -130,18 +130,80 @@ import Testing
         #expect(worst <= 1.01, "largest difference \(worst) of 255")
     }
 
+    @Test("tiff_strip_cmyk_16l_jpeg.tif (Pillow's corpus): 16-bit CMYK decodes (libtiff's RGBA reader said 'Sorry, can not handle image'); with no profile, to 16-bit RGB as Pillow converts it, within one 8-bit step")
+    func cmyk16() throws {
+        let decoded = try ImageCodec.decode(
+            try Self.file("tiff_strip_cmyk_16l_jpeg.tif"), options: DecodeOptions(cmykFallback: .none))
+        let reference = try PNGDecoder.decode(try Self.file("tiff_strip_cmyk_16l_jpeg-pillow.png")).pixels
+        #expect(decoded.pixels.format == PixelFormat(.rgb, .sixteen))
+        #expect(decoded.pixels.width == 100 && decoded.pixels.height == 100)
+        #expect(decoded.warnings.map(\.message) == ["CMYK TIFF without an ICC profile: converted to RGB without colour management"])
+        #expect(Self.largestDifference(eight: reference, sixteen: decoded.pixels) <= 1.01)
+        #expect(reference.pixel(x: 0, y: 0) == [255, 13, 25], "the reference's first pixel, so that a blank reference fails")
+    }
+
+    @Test("16-bit CMYK TIFF without a profile decodes as its 8-bit twin does (libtiff's RGBA reader), within one 8-bit step, over 64 seeded inks")
+    func cmyk16Naive() throws {
+        let (narrow, wide) = try Self.cmykTwins(fallback: .none)
+        #expect(narrow.format == PixelFormat.rgb8 && wide.format == PixelFormat(.rgb, .sixteen))
+        #expect(Self.largestDifference(eight: narrow, sixteen: wide) <= 1.01)
+    }
+
+    @Test("16-bit CMYK TIFF through the default CMYK profile (Little CMS, 16-bit in and out) decodes as its 8-bit twin does, within one 8-bit step, over 64 seeded inks",
+          .enabled(if: DefaultCMYKProfile.system != nil, "needs libgs-common's default_cmyk.icc (.ci/install-deps build)"))
+    func cmyk16Profile() throws {
+        let system = try #require(DefaultCMYKProfile.system)
+        let (narrow, wide) = try Self.cmykTwins(fallback: .profile(path: system.path, bytes: system.bytes))
+        #expect(narrow.format == PixelFormat.rgb8 && wide.format == PixelFormat(.rgb, .sixteen))
+        #expect(Self.largestDifference(eight: narrow, sixteen: wide) <= 1.01)
+        let (naive, _) = try Self.cmykTwins(fallback: .none)
+        #expect(Self.largestDifference(eight: naive, sixteen: wide) > 10, "the profile changed the colours")
+    }
+
+    /// The same 64 seeded CMYK inks as an 8-bit and a 16-bit TIFF, decoded.
+    static func cmykTwins(fallback: DecodeOptions.CMYKFallback) throws -> (PixelBuffer, PixelBuffer) {
+        var rng = SplitMix64(seed: 16)
+        let inks = (0..<8 * 8 * 4).map { _ in UInt16(rng.next() % 256) }
+        let narrow = Self.uncompressedTIFF(width: 8, height: 8, bits: 8, photometric: 5, channels: 4, samples: inks)
+        let wide = Self.uncompressedTIFF(
+            width: 8, height: 8, bits: 16, photometric: 5, channels: 4, samples: inks.map { $0 * 257 })
+        let options = DecodeOptions(cmykFallback: fallback)
+        return (try ImageCodec.decode(narrow, options: options).pixels, try ImageCodec.decode(wide, options: options).pixels)
+    }
+
+    /// The largest difference between an 8-bit picture and a 16-bit one, in 8-bit steps.
+    static func largestDifference(eight: PixelBuffer, sixteen: PixelBuffer) -> Double {
+        var worst = 0.0
+        for y in 0..<eight.height {
+            for x in 0..<eight.width {
+                for (n, w) in zip(eight.pixel(x: x, y: y), sixteen.pixel(x: x, y: y)) {
+                    worst = max(worst, abs(Double(n) - Double(w) / 257))
+                }
+            }
+        }
+        return worst
+    }
+
     /// A minimal uncompressed little-endian CIELab TIFF (one strip).
     static func cieLabTIFF(width: Int, height: Int, bits: Int, samples: [UInt16]) -> [UInt8] {
+        uncompressedTIFF(width: width, height: height, bits: bits, photometric: 8, channels: 3, samples: samples)
+    }
+
+    /// A minimal uncompressed little-endian TIFF (one strip) of `channels` samples per pixel.
+    static func uncompressedTIFF(
+        width: Int, height: Int, bits: Int, photometric: UInt32, channels: Int, samples: [UInt16]
+    ) -> [UInt8] {
         var data: [UInt8] = []
         for value in samples {
             if bits == 8 { data.append(UInt8(value)) } else { data += [UInt8(value & 0xFF), UInt8(value >> 8)] }
         }
         let entries: [(UInt16, UInt16, UInt32, UInt32)] = [  // tag, type (3 short, 4 long), count, value/offset
-            (256, 4, 1, UInt32(width)), (257, 4, 1, UInt32(height)), (258, 3, 3, 0), (259, 3, 1, 1), (262, 3, 1, 8),
-            (273, 4, 1, 0), (277, 3, 1, 3), (278, 4, 1, UInt32(height)), (279, 4, 1, UInt32(data.count)), (284, 3, 1, 1),
+            (256, 4, 1, UInt32(width)), (257, 4, 1, UInt32(height)), (258, 3, UInt32(channels), 0), (259, 3, 1, 1),
+            (262, 3, 1, photometric), (273, 4, 1, 0), (277, 3, 1, UInt32(channels)), (278, 4, 1, UInt32(height)),
+            (279, 4, 1, UInt32(data.count)), (284, 3, 1, 1),
         ]
         let ifdOffset = 8, ifdSize = 2 + entries.count * 12 + 4
-        let bitsOffset = ifdOffset + ifdSize, dataOffset = bitsOffset + 6
+        let bitsOffset = ifdOffset + ifdSize, dataOffset = bitsOffset + 2 * channels
         var out: [UInt8] = [0x49, 0x49, 42, 0, UInt8(ifdOffset), 0, 0, 0]
         func u16(_ v: UInt16) { out += [UInt8(v & 0xFF), UInt8(v >> 8)] }
         func u32(_ v: UInt32) { out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
@@ -155,7 +217,7 @@ import Testing
             }
         }
         u32(0)
-        for _ in 0..<3 { u16(UInt16(bits)) }
+        for _ in 0..<channels { u16(UInt16(bits)) }
         return out + data
     }
 

@@ -38,6 +38,8 @@ enum {
   CK_LCMS_LAB8 = 6,
   /// CIE L*a*b* (D50), 16-bit, ICC v4 encoding: L* 0…100 as 0…65535, a* and b* as (value + 128) · 257. To RGB16.
   CK_LCMS_LAB16 = 7,
+  /// CMYK, 16-bit, 0 = no ink. To RGB16.
+  CK_LCMS_CMYK16 = 8,
 };
 
 #define CK_LCMS_MESSAGE_LENGTH 200
@@ -51,7 +53,7 @@ int ck_lcms_load(char *message);
 int ck_lcms_is_srgb(const uint8_t *profile, size_t size);
 
 /// A conversion from pixels described by `profile` in `layout` to sRGB (RGB8/RGBA8/RGB16/RGBA16 as the input's
-/// depth and alpha; CMYK gives RGB8; Lab, whose profile is lcms2's D50 Lab and `profile` unread, RGB8 or RGB16).
+/// depth and alpha; CMYK gives RGB8, or RGB16 from CMYK16; Lab, whose profile is lcms2's D50 Lab and `profile` unread, RGB8 or RGB16).
 int ck_lcms_create(const uint8_t *profile, size_t size, int layout, ck_lcms_transform **transform, char *message);
 
 /// Converts `pixels` pixels from `input` to `output` (which may be the same memory for RGB layouts). A C function so
