@@ -152,6 +152,11 @@ d = reset("FuzzPipeline")
 for i, p in enumerate([jpegs[0], jpegs[7], pngs[1], pngs[4], os.path.join(KIT, "corrupt/bad-filter-row120-rgba.png")]):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 2 + (i & 1) * 8, 30 - i * 12 & 255]) + read(p))
 
+d = reset("FuzzBMP")
+# bmpsuite's files (Tests/CropCodecsTests/Fixtures/bmp), each whole and lenient, and strict.
+for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "bmp", "*.bmp")))):
+    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
+
 d = reset("FuzzStraighten")
 # Grey pictures (width and height bytes, then rows): a horizon tilted by a few degrees either way, a tilted grid of
 # verticals, a flat field and a ramp.
@@ -171,7 +176,7 @@ HOSTILE = os.path.join(ROOT, "Tests/Hostile/files")
 FINDINGS = os.path.join(CODECS, "corpus-findings")
 whole = {"FuzzPNG": ([2, 3], (".png",)), "FuzzJPEG": ([32, 48], (".jpg",)), "FuzzWebP": ([8, 12], (".webp",)),
          "FuzzHEIF": ([2, 7], (".heic", ".heif", ".avif", ".avifs")), "FuzzGIF": ([8, 12], (".gif",)),
-         "FuzzTIFF": ([8, 12], (".tif", ".tiff"))}
+         "FuzzTIFF": ([8, 12], (".tif", ".tiff")), "FuzzBMP": ([8, 12], (".bmp",))}
 for target, (controls, extensions) in whole.items():
     d = os.path.join(HERE, "Corpus", target)
     for folder, prefix in [(HOSTILE, "hostile"), (FINDINGS, "finding")]:

@@ -1,6 +1,7 @@
 /// Every fuzz target's body by name: what `CropKitFuzz` runs (`CROPKIT_FUZZ_TARGET=NAME`) and what `FuzzReplayTests`
 /// feeds each target's seed corpus (`Fuzz/Corpus/NAME`) to.
 public let fuzzTargets: [String: @Sendable (UnsafePointer<UInt8>, Int) -> Int32] = [
+    "FuzzBMP": fuzzBMP,
     "FuzzEXIF": fuzzEXIF,
     "FuzzEditorEvents": fuzzEditorEvents,
     "FuzzFormat": fuzzFormat,

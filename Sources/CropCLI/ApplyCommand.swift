@@ -27,7 +27,7 @@ package struct ApplyCommand: ParsableCommand {
     @Argument(help: "The recipe (JSON).")
     package var recipe: String
 
-    @Argument(help: "The input images (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF or TIFF).")
+    @Argument(help: "The input images (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
     package var inputs: [String]
 
     @OptionGroup var destination: BatchOutputOptions

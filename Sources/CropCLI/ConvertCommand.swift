@@ -22,7 +22,7 @@ package struct ConvertCommand: ParsableCommand {
               cropkit convert big.jpg -o preview.jpg --scale 8 --early-stop dc
             """)
 
-    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF or TIFF).")
+    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
     package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")
@@ -112,6 +112,6 @@ extension ImageFormat: ExpressibleByArgument {
         }
     }
 
-    /// The formats CropKit writes (GIF and TIFF are read only).
+    /// The formats CropKit writes (GIF, TIFF and BMP are read only).
     public static var allValueStrings: [String] { ["jpeg", "png", "webp", "avif", "heic"] }
 }

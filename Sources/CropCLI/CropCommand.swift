@@ -40,7 +40,7 @@ package struct CropCommand: ParsableCommand {
               cropkit crop scan.png -o page.png --turn 90 --flip horizontal
             """)
 
-    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF or TIFF).")
+    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
     package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

@@ -18,7 +18,7 @@ package struct OrientCommand: ParsableCommand {
               cropkit orient IMG_0001.jpg -o upright.png --strip
             """)
 
-    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF or TIFF).")
+    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
     package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

@@ -24,7 +24,7 @@ package struct ThumbnailCommand: ParsableCommand {
               cropkit thumbnail *.png --out-dir t --size 128 --border 8 --jobs 4
             """)
 
-    @Argument(help: "The input images (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF or TIFF).")
+    @Argument(help: "The input images (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
     package var inputs: [String]
 
     @OptionGroup var destination: BatchOutputOptions

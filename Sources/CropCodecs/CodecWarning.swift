@@ -19,6 +19,8 @@ public struct CodecWarning: Hashable, Sendable, CustomStringConvertible {
         case gif
         /// libtiff or the TIFF's tags (further pages, unusual sample layouts …).
         case tiff
+        /// CropKit's BMP reader (a file that ends early, RLE runs past the edge …).
+        case bmp
         /// The EXIF block (malformed, unreadable orientation …).
         case exif
         /// The ICC profile (inconsistent chunks …).

@@ -28,6 +28,7 @@ package enum ImageCodec {
         case .heif, .avif: try HEIFDecoder(input: input, format: format, options: options)
         case .gif: try GIFDecoder(input: input, options: options)
         case .tiff: try TIFFDecoder(input: input, options: options)
+        case .bmp: try BMPDecoder(input: input, options: options)
         }
     }
 
@@ -93,7 +94,7 @@ package enum ImageCodec {
             try HEIFEncoder(
                 format: format, width: width, height: height, inputFormat: inputFormat, metadata: metadata,
                 options: options.heif, output: output)
-        case .gif, .tiff: throw notWritable(format)
+        case .gif, .tiff, .bmp: throw notWritable(format)
         }
     }
 
@@ -107,7 +108,7 @@ package enum ImageCodec {
         case .png: try PNGEncoder.encode(image, metadata: metadata, options: options.png)
         case .webp: try WebPEncoder.encode(image, metadata: metadata, options: options.webp)
         case .heif, .avif: try HEIFEncoder.encode(image, as: format, metadata: metadata, options: options.heif)
-        case .gif, .tiff: throw notWritable(format)
+        case .gif, .tiff, .bmp: throw notWritable(format)
         }
     }
 

@@ -17,6 +17,9 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     /// TIFF (8/16-bit gray and RGB with alpha, strips or tiles, the Orientation tag, ICC; other layouts as 8-bit
     /// RGBA), through libtiff loaded at run time. Read only.
     case tiff
+    /// BMP (Windows and OS/2 bitmaps: 1 to 8-bit palettes, RLE8 and RLE4, 16, 24 and 32-bit with bit fields and
+    /// alpha), through CropKit's own reader. Read only.
+    case bmp
 
     /// The name people use: "JPEG", "PNG".
     public var displayName: String {
@@ -28,6 +31,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .avif: "AVIF"
         case .gif: "GIF"
         case .tiff: "TIFF"
+        case .bmp: "BMP"
         }
     }
 
@@ -41,27 +45,28 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .avif: "avif"
         case .gif: "gif"
         case .tiff: "tif"
+        case .bmp: "bmp"
         }
     }
 
-    /// Whether CropKit writes this format (GIF and TIFF are read only).
-    public var isWritable: Bool { self != .gif && self != .tiff }
+    /// Whether CropKit writes this format (GIF, TIFF and BMP are read only).
+    public var isWritable: Bool { self != .gif && self != .tiff && self != .bmp }
 
     /// The formats CropKit writes, in declaration order.
     public static let writable: [ImageFormat] = allCases.filter(\.isWritable)
 
     /// The format a picture read from this format is written in when nothing else is asked for: the format itself,
-    /// or PNG (lossless, keeps alpha and 16-bit samples) for the read-only GIF and TIFF.
+    /// or PNG (lossless, keeps alpha and 16-bit samples) for the read-only GIF, TIFF and BMP.
     public var defaultOutput: ImageFormat { isWritable ? self : .png }
 
     /// The media type: `image/jpeg`, `image/png`, `image/webp`, `image/heic`, `image/avif`, `image/gif`,
-    /// `image/tiff`.
+    /// `image/tiff`, `image/bmp`.
     public var mimeType: String { self == .heif ? "image/heic" : "image/" + rawValue }
 
     public var description: String { displayName }
 
     /// The format a file name's extension names (`.jpg`, `.jpeg`, `.jpe`, `.jfif`, `.png`, `.webp`, `.heic`,
-    /// `.heif`, `.hif`, `.avif`, `.gif`, `.tif`, `.tiff`; any case), or
+    /// `.heif`, `.hif`, `.avif`, `.gif`, `.tif`, `.tiff`, `.bmp`, `.dib`; any case), or
     /// `nil`.
     public init?(pathExtensionOf path: String) {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
@@ -74,6 +79,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case "avif": self = .avif
         case "gif": self = .gif
         case "tif", "tiff": self = .tiff
+        case "bmp", "dib": self = .bmp
         default: return nil
         }
     }
@@ -88,8 +94,8 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     ///
     /// - Throws: ``CodecError/notAnImage(reason:)`` for empty data or data with no known signature,
     ///   ``CodecError/truncated(format:detail:)`` when the data is a proper prefix of a signature,
-    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (BMP,
-    ///   JPEG XL, JPEG 2000).
+    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (JPEG XL,
+    ///   JPEG 2000, PSD …).
     /// - Complexity: O(1); looks at no more than the first ``signatureLength`` bytes.
     package static func detect<C: Collection<UInt8>>(_ bytes: C) throws(CodecError) -> ImageFormat {
         let head = Array(bytes.prefix(signatureLength))
@@ -116,6 +122,14 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         for version: UInt8 in [0x2A, 0x2B]
         where head.starts(with: [0x49, 0x49, version, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, version]) {
             return .tiff
+        }
+        // BMP: "BM", then the two reserved words (zero) or an info header size that some BMP version has (12, 16…64,
+        // 108 or 124); BMPFile names a bad header size.
+        if head.count >= 18, head.starts(with: [0x42, 0x4D]) {
+            let size = Int(head[14]) | Int(head[15]) << 8 | Int(head[16]) << 16 | Int(head[17]) << 24
+            if head[6..<10].allSatisfy({ $0 == 0 }) || size == 12 || (16...64).contains(size) || size == 108 || size == 124 {
+                return .bmp
+            }
         }
         if head.starts(with: Array("RIFF".utf8)), head.count < 12 {
             throw .truncated(format: .webp, detail: "only \(head.count) bytes, not even a complete RIFF/WEBP header")
@@ -149,7 +163,6 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
             guard head.count >= range.upperBound else { return nil }
             return String(decoding: head[range], as: UTF8.self)
         }
-        if ascii(0..<2) == "BM" && head.count >= 14 { return "BMP" }
         if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
             return "JPEG XL"
         }

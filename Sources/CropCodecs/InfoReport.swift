@@ -48,7 +48,7 @@ package enum InfoReport {
                     ? (info.isProgressive ? "progressive, arithmetic-coded" : "sequential, arithmetic-coded")
                     : (info.isProgressive ? "progressive" : "baseline"))
         case .png: parts.append(info.isInterlaced ? "interlaced" : "not interlaced")
-        case .heif, .avif: break
+        case .heif, .avif, .bmp: break
         case .webp, .gif: if let frames = info.frameCount { parts.append("\(frames) frames (the first is read)") }
         case .tiff: if let pages = info.frameCount { parts.append("\(pages) pages (the first is read)") }
         }

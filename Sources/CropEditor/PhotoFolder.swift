@@ -2,7 +2,7 @@ import CropKit
 import Foundation
 
 /// The photos `cropkit edit DIR` goes through: the regular files directly in a folder whose extension names a
-/// format CropKit reads (`ImageFormat(pathExtensionOf:)`: JPEG, PNG, WebP, HEIF/HEIC, AVIF, GIF, TIFF), in the order
+/// format CropKit reads (`ImageFormat(pathExtensionOf:)`: JPEG, PNG, WebP, HEIF/HEIC, AVIF, GIF, TIFF, BMP), in the order
 /// a person reads names (case aside, numbers by value: `IMG_2` before `IMG_10`).
 ///
 /// Hidden files, sub-folders, sidecars and other files are left out. Symbolic links to photos count (the link is

@@ -9,7 +9,7 @@ import CropPixels
 /// The plan is the sum of five parts, each an upper bound of what that part was measured to hold (the memory test in
 /// `CLITests` runs every format and path and holds each run's measured peak under its plan):
 /// - ``sourceBytes``: encoded bytes held in memory: a ``ImageSource/data(_:)`` source's array and the decoders' copy;
-///   a file read whole by a decoder that needs all its bytes (WebP, HEIF/AVIF, GIF, TIFF);
+///   a file read whole by a decoder that needs all its bytes (WebP, HEIF/AVIF, GIF, TIFF, BMP);
 /// - ``decoderBytes``: what the decoder holds whole (``ImageInfo``'s decoder memory: a progressive JPEG's coefficients,
 ///   libheif's planes …) and its rows;
 /// - ``renderBytes``: the resampler's rows, or a straightened render's source-row window; the whole output when it
@@ -98,7 +98,7 @@ extension ImagePipeline {
 
         // Encoded bytes in memory.
         if case .data(let bytes) = source { plan.sourceBytes = 2 * bytes.count }
-        if case .file = source, [.webp, .heif, .avif, .gif, .tiff].contains(info.format) {
+        if case .file = source, [.webp, .heif, .avif, .gif, .tiff, .bmp].contains(info.format) {
             plan.sourceBytes = (try? mappingErrors { try opened.input().byteCount }) ?? 0
         }
 

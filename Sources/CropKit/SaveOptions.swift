@@ -87,7 +87,7 @@ extension SaveOptions {
     /// output in memory, `path` `nil`).
     ///
     /// - Throws: ``CropKitError/invalidRequest(name:reason:)`` when the name gives no format and none is set, or when
-    ///   the format is one CropKit reads but does not write (GIF, TIFF).
+    ///   the format is one CropKit reads but does not write (GIF, TIFF, BMP).
     func outputFormat(path: String?) throws(CropKitError) -> ImageFormat {
         let named = path.map { ImageFormat(pathExtensionOf: $0) } ?? .jpeg
         guard let format = format ?? named else {

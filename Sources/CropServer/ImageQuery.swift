@@ -34,7 +34,7 @@ import Foundation
 public struct ImageQuery: Sendable {
     /// What the output format follows.
     public enum FormatChoice: Hashable, Sendable {
-        /// The source's own format (PNG for read-only ones such as GIF and TIFF).
+        /// The source's own format (PNG for read-only ones such as GIF, TIFF and BMP).
         case source
         /// The best one the client's `Accept` allows (``FormatNegotiation``).
         case auto

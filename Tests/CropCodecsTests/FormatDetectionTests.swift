@@ -67,7 +67,6 @@ struct FormatDetectionTests {
 
     static let otherFormats: [(String, [UInt8])] = [
         ("JPEG XL", [0xFF, 0x0A, 1, 2]),
-        ("BMP", Array("BM".utf8) + [UInt8](repeating: 0, count: 14)),
         ("JPEG 2000", [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]),
         ("Photoshop (PSD)", Array("8BPS".utf8) + [0, 1, 0, 0, 0, 0, 0, 0]),
         ("QOI", Array("qoif".utf8) + [0, 0, 1, 0, 0, 0, 1, 0, 3, 0]),
@@ -136,7 +135,8 @@ struct FormatDetectionTests {
         #expect(ImageFormat(pathExtensionOf: "x.png") == .png)
         #expect(ImageFormat(pathExtensionOf: "x.gif") == .gif)
         #expect(ImageFormat(pathExtensionOf: "scan.TIFF") == .tiff && ImageFormat(pathExtensionOf: "a.tif") == .tiff)
-        #expect(ImageFormat(pathExtensionOf: "x.bmp") == nil)
+        #expect(ImageFormat(pathExtensionOf: "x.bmp") == .bmp && ImageFormat(pathExtensionOf: "X.DIB") == .bmp)
+        #expect(ImageFormat(pathExtensionOf: "x.psd") == nil)
         #expect(ImageFormat(pathExtensionOf: ".png") == nil)
         #expect(ImageFormat(pathExtensionOf: "dir.png/file") == nil)
     }

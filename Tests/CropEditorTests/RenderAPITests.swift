@@ -163,9 +163,13 @@ import FoundationNetworking
             expectError(try await post("/api/render?recipe=\(good)", type: "text/plain"), .unsupportedMediaType,
                         "unsupportedMediaType")
             message = expectError(
-                try await post("/api/render?recipe=\(good)", body: Array("BM".utf8) + [UInt8](repeating: 0, count: 20)),
+                try await post("/api/render?recipe=\(good)", body: Array("8BPS".utf8) + [UInt8](repeating: 0, count: 20)),
                 .unsupportedMediaType, "unsupportedImage")
-            #expect(message.contains("BMP"))
+            #expect(message.contains("Photoshop"))
+            message = expectError(
+                try await post("/api/render?recipe=\(good)", body: Array("BM".utf8) + [UInt8](repeating: 0, count: 20)),
+                .unprocessableContent, "corruptImage")
+            #expect(message.contains("BMP") && message.contains("info header"))
             message = expectError(try await post("/api/render?recipe=\(good)", body: Array("GIF89a....".utf8)),
                                   .unprocessableContent, "corruptImage")
             #expect(message.contains("GIF"))

@@ -1028,7 +1028,7 @@
   /** The name people know a result's format by, from its media type. */
   function formatName(type) {
     const names = { "image/jpeg": "JPEG", "image/png": "PNG", "image/webp": "WebP", "image/avif": "AVIF",
-      "image/heic": "HEIC", "image/heif": "HEIF", "image/gif": "GIF", "image/tiff": "TIFF" };
+      "image/heic": "HEIC", "image/heif": "HEIF", "image/gif": "GIF", "image/tiff": "TIFF", "image/bmp": "BMP" };
     return names[type] || type.replace(/^image\//, "").toUpperCase();
   }
 
