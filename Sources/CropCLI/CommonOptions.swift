@@ -9,8 +9,8 @@ package struct CommonOptions: ParsableArguments {
     @Option(help: "Output format: jpeg, png, webp, avif or heic (default: from the output file's extension).")
     package var format: ImageFormat?
 
-    @Option(help: "Quality of lossy outputs (JPEG, WebP, AVIF, HEIC), 1–100.")
-    package var quality = 90
+    @Option(help: "Quality of lossy outputs, 1–100 (default: JPEG and WebP 80, AVIF and HEIC 50).")
+    package var quality: Int?
 
     @Option(help: "JPEG chroma subsampling: 444, 422, 420 or auto (4:4:4 from quality 90 up, else 4:2:0).")
     package var subsampling: SubsamplingChoice = .auto
@@ -58,7 +58,9 @@ package struct CommonOptions: ParsableArguments {
     package var quiet = false
 
     package func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100, got \(quality).") }
+        if let quality, !(1...100).contains(quality) {
+            throw ValidationError("--quality must be 1–100, got \(quality).")
+        }
         guard (0...9).contains(compression) else {
             throw ValidationError("--compression must be 0–9, got \(compression).")
         }

@@ -3,7 +3,7 @@ import CropPixels
 
 /// Options for JPEG encoding.
 package struct JPEGEncodeOptions: Hashable, Sendable {
-    /// 1…100 (libjpeg's scale). Default 90.
+    /// 1…100 (libjpeg's scale). Default 80 (``ImageFormat/defaultQuality``).
     package var quality: Int
     /// Chroma subsampling; `nil` picks ``ChromaSubsampling/automatic(quality:)``.
     package var subsampling: ChromaSubsampling?
@@ -19,7 +19,7 @@ package struct JPEGEncodeOptions: Hashable, Sendable {
 
     /// Creates options.
     package init(
-        quality: Int = 90, subsampling: ChromaSubsampling? = nil, progressive: Bool = false,
+        quality: Int = 80, subsampling: ChromaSubsampling? = nil, progressive: Bool = false,
         optimizeHuffman: Bool = false, background: UInt8 = 255
     ) {
         self.quality = quality

@@ -1,6 +1,6 @@
 /// Options for HEIC and AVIF encoding (libheif with x265 or an AV1 encoder).
 package struct HEIFEncodeOptions: Hashable, Sendable {
-    /// 0…100 on libheif's scale. Default 90, as JPEG's (CropKit has one quality for its lossy formats).
+    /// 0…100 on libheif's scale. Default 50 (``ImageFormat/defaultQuality``).
     package var quality: Int
     /// Lossless encoding.
     package var lossless: Bool
@@ -15,7 +15,7 @@ package struct HEIFEncodeOptions: Hashable, Sendable {
     var av1Speed: Int32 { Int32(9 - effort) }
 
     /// Creates options.
-    package init(quality: Int = 90, lossless: Bool = false, effort: Int = 4, bitDepth: Int = 8) {
+    package init(quality: Int = 50, lossless: Bool = false, effort: Int = 4, bitDepth: Int = 8) {
         self.quality = quality
         self.lossless = lossless
         self.effort = effort

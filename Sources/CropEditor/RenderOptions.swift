@@ -6,7 +6,7 @@ import HummingbirdCore
 /// `recipe`, and `straighten=auto` (level the picture automatically, on top of the recipe's angle).
 struct RenderOptions {
     var format: ImageFormat?
-    var quality: Int
+    var quality: Int?
     var colorProfile = ColorProfilePolicy.keep
     var metadata = MetadataPolicy.keep
     var maximumSize: PixelSize?
@@ -23,7 +23,7 @@ struct RenderOptions {
         case "heic": format = .heif
         case let other?: throw .invalidParameter(name: "format", reason: "'\(other)' is not jpeg, png, webp, avif or heic")
         }
-        quality = 90
+        quality = nil
         if let text = query["icc"] {
             guard let policy = ColorProfilePolicy(rawValue: text.lowercased()) else {
                 throw .invalidParameter(name: "icc", reason: "'\(text)' is not keep or srgb")

@@ -6,9 +6,11 @@
 public struct SaveOptions: Hashable, Sendable {
     /// The output format; `nil` takes it from the file name's extension (and is JPEG for in-memory output).
     public var format: ImageFormat?
-    /// The quality of lossy formats (JPEG, lossy WebP), 1…100 on each library's own scale. Default 90.
-    public var quality: Int
-    /// JPEG chroma subsampling; `nil` is automatic: 4:4:4 from quality 90 up, 4:2:0 below (as libvips does), but
+    /// The quality of lossy formats (JPEG, lossy WebP, AVIF, HEIC), 1…100 on each library's own scale; `nil` (the
+    /// default) takes the output format's ``ImageFormat/defaultQuality`` (JPEG and WebP 80, AVIF and HEIC 50).
+    public var quality: Int?
+    /// JPEG chroma subsampling; `nil` is automatic: 4:4:4 from quality 90 up, 4:2:0 below (as libvips does; so 4:2:0
+    /// at the default quality), but
     /// never finer than a JPEG source's own subsampling when the output keeps the source's resolution (reduced less
     /// than 2×): a 4:2:0 photo has no chroma detail for 4:4:4 to keep, so it would only cost size and time.
     public var subsampling: ChromaSubsampling?
@@ -41,7 +43,7 @@ public struct SaveOptions: Hashable, Sendable {
 
     /// Creates options; every argument has the default described on its property.
     public init(
-        format: ImageFormat? = nil, quality: Int = 90, subsampling: ChromaSubsampling? = nil,
+        format: ImageFormat? = nil, quality: Int? = nil, subsampling: ChromaSubsampling? = nil,
         progressive: Bool = false, optimizeHuffman: Bool = false, pngCompressionLevel: Int = 6,
         lossless: Bool = false, effort: Int? = nil, bitDepth: Int? = nil, colorProfile: ColorProfilePolicy = .keep,
         stripMetadata: Bool = false, metadata: MetadataPolicy = .keep, overwrite: Bool = false
@@ -60,14 +62,19 @@ public struct SaveOptions: Hashable, Sendable {
         self.overwrite = overwrite
     }
 
+    /// The quality a `format` output gets: ``quality``, or the format's default.
+    func quality(for format: ImageFormat) -> Int { quality ?? format.defaultQuality ?? 80 }
+
     /// The codec options these settings stand for.
     package var encodeOptions: EncodeOptions {
         EncodeOptions(
             jpeg: JPEGEncodeOptions(
-                quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman),
+                quality: quality(for: .jpeg), subsampling: subsampling, progressive: progressive,
+                optimizeHuffman: optimizeHuffman),
             png: PNGEncodeOptions(compressionLevel: pngCompressionLevel),
-            webp: WebPEncodeOptions(quality: quality, lossless: lossless, effort: effort ?? 4),
-            heif: HEIFEncodeOptions(quality: quality, lossless: lossless, effort: effort ?? 4, bitDepth: bitDepth ?? 8))
+            webp: WebPEncodeOptions(quality: quality(for: .webp), lossless: lossless, effort: effort ?? 4),
+            heif: HEIFEncodeOptions(
+                quality: quality(for: .heif), lossless: lossless, effort: effort ?? 4, bitDepth: bitDepth ?? 8))
     }
 
     /// These options with automatic subsampling resolved for an output made from `source`, reduced by `reduction`
@@ -76,7 +83,7 @@ public struct SaveOptions: Hashable, Sendable {
         guard subsampling == nil, reduction < 2, let own = source.chromaSubsampling else { return self }
         let coarseness: [ChromaSubsampling] = [.s444, .s422, .s420]
         var resolved = self
-        resolved.subsampling = [own, ChromaSubsampling.automatic(quality: quality)]
+        resolved.subsampling = [own, ChromaSubsampling.automatic(quality: quality(for: .jpeg))]
             .max { coarseness.firstIndex(of: $0)! < coarseness.firstIndex(of: $1)! }
         return resolved
     }

