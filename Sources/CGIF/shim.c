@@ -124,7 +124,104 @@ typedef struct {
   GifFileType *gif;
   ck_gif_info info;
   const ColorMapObject *colors;
+  /// An LZW minimum code size of 9 to 11, which giflib refuses ("Failed to read from given file") though a GIF may
+  /// use it (Pillow's issue_2811.gif: codes are 12 bits from the start); 0 otherwise. The shim then decodes the
+  /// frame itself from `lzw_start`, the first data sub-block, and giflib is not asked for anything more.
+  int wide_code_size;
+  size_t lzw_start;
 } FirstFrame;
+
+/// Skips data sub-blocks from `at`; returns the offset after their terminator, or 0 when the data ends first.
+static size_t skip_sub_blocks(const uint8_t *data, size_t size, size_t at) {
+  while (at < size) {
+    size_t length = data[at];
+    if (length == 0) return at + 1;
+    at += 1 + length;
+  }
+  return 0;
+}
+
+/// Counts the frames from `at`, the first frame's data, by walking the records without giflib (after a wide code
+/// size, giflib's reader cannot go on). Returns the count, with `*incomplete` set when a record is cut or unknown.
+static int count_frames_from(const uint8_t *data, size_t size, size_t at, int *incomplete) {
+  int frames = 1;
+  at = skip_sub_blocks(data, size, at);
+  while (at != 0 && at < size && frames < CK_GIF_FRAME_COUNT_CAP) {
+    uint8_t record = data[at];
+    if (record == 0x3B) return frames;
+    if (record == 0x21 && at + 2 <= size) {
+      at = skip_sub_blocks(data, size, at + 2);
+    } else if (record == 0x2C && at + 10 <= size) {
+      uint8_t flags = data[at + 9];
+      at += 10 + ((flags & 0x80) ? 3u * (2u << (flags & 7)) : 0);
+      at = at + 1 < size ? skip_sub_blocks(data, size, at + 1) : 0;
+      frames++;
+    } else {
+      break;
+    }
+  }
+  *incomplete = frames < CK_GIF_FRAME_COUNT_CAP;
+  return frames;
+}
+
+/// Decodes GIF LZW data (in sub-blocks from `at`, minimum code size `minimum`, at most 11) into `count` indices; the
+/// rest of `out` stays 0 when the data ends early. Returns CK_GIF_OK, CK_GIF_ERR_TRUNCATED when the data ends
+/// before `count` indices, or CK_GIF_ERR_CORRUPT for a code that cannot come next.
+static int decode_lzw(const uint8_t *data, size_t size, size_t at, int minimum, uint16_t *out, size_t count) {
+  static const int max_codes = 4096;
+  uint16_t prefix[4096], suffix[4096], stack[4097];
+  int clear = 1 << minimum, end = clear + 1, next = clear + 2, width = minimum + 1, old = -1;
+  uint16_t first = 0;
+  uint32_t bits = 0;
+  int have = 0;
+  size_t block_left = 0, produced = 0;
+  while (produced < count) {
+    while (have < width) {
+      if (block_left == 0) {
+        if (at >= size || data[at] == 0) return CK_GIF_ERR_TRUNCATED;
+        block_left = data[at++];
+      }
+      if (at >= size) return CK_GIF_ERR_TRUNCATED;
+      bits |= (uint32_t)data[at++] << have;
+      have += 8;
+      block_left--;
+    }
+    int code = (int)(bits & ((1u << width) - 1));
+    bits >>= width;
+    have -= width;
+    if (code == clear) {
+      width = minimum + 1, next = clear + 2, old = -1;
+      continue;
+    }
+    if (code == end) return CK_GIF_ERR_TRUNCATED;
+    if (old < 0) {
+      if (code > clear) return CK_GIF_ERR_CORRUPT;
+      out[produced++] = (uint16_t)code;
+      old = code, first = (uint16_t)code;
+      continue;
+    }
+    int incoming = code, depth = 0;
+    if (code >= next) {
+      if (code > next) return CK_GIF_ERR_CORRUPT;
+      stack[depth++] = first;
+      code = old;
+    }
+    while (code > end && depth < max_codes) {
+      stack[depth++] = suffix[code];
+      code = prefix[code];
+    }
+    first = (uint16_t)code;
+    stack[depth++] = first;
+    while (depth > 0 && produced < count) out[produced++] = stack[--depth];
+    if (next < max_codes) {
+      prefix[next] = (uint16_t)old, suffix[next] = first;
+      next++;
+      if (next == 1 << width && width < 12) width++;
+    }
+    old = incoming;
+  }
+  return CK_GIF_OK;
+}
 
 static void close_gif(FirstFrame *frame) {
   int error = 0;
@@ -175,8 +272,14 @@ static int open_first_frame(const uint8_t *data, size_t size, FirstFrame *frame,
       return CK_GIF_ERR_CORRUPT;
     }
   }
-  if (lib.GetImageDesc(frame->gif) == GIF_ERROR)
-    return failure(frame->gif->Error, "reading the first frame's descriptor", message);
+  if (lib.GetImageDesc(frame->gif) == GIF_ERROR) {
+    // giflib read the descriptor and the code size byte, then refused a size above 8: more data follows.
+    size_t at = frame->reader.position;
+    if (frame->gif->Error != ERR_READ_FAILED || at == 0 || at >= size || data[at - 1] <= 8 || data[at - 1] > 11)
+      return failure(frame->gif->Error, "reading the first frame's descriptor", message);
+    frame->wide_code_size = data[at - 1];
+    frame->lzw_start = at;
+  }
   const GifImageDesc *image = &frame->gif->Image;
   if (image->Width <= 0 || image->Height <= 0) {
     say(message, "the first frame is %d×%d", image->Width, image->Height);
@@ -216,6 +319,12 @@ int ck_gif_read_info(const uint8_t *data, size_t size, ck_gif_info *info, char *
   }
   *info = frame.info;
   info->frame_count = 1;
+  if (frame.wide_code_size) {
+    info->lzw_code_size = frame.wide_code_size;
+    info->frame_count = count_frames_from(data, size, frame.lzw_start, &info->count_incomplete);
+    close_gif(&frame);
+    return CK_GIF_OK;
+  }
   if (skip_frame_data(frame.gif) == GIF_ERROR) {
     info->count_incomplete = 1;
     close_gif(&frame);
@@ -273,11 +382,28 @@ int ck_gif_decode(const uint8_t *data, size_t size, uint8_t *output, size_t stri
     return CK_GIF_ERR_CORRUPT;
   }
   GifByteType *line = malloc((size_t)info->frame_width);
-  if (!line) {
-    say(message, "out of memory for a row of %d pixels", info->frame_width);
+  // With a wide code size the shim decodes the whole frame's indices itself, up to 11 bits each.
+  size_t pixels = (size_t)info->frame_width * (size_t)info->frame_height;
+  uint16_t *wide = frame.wide_code_size ? malloc(pixels * sizeof *wide) : NULL;
+  if (!line || (frame.wide_code_size && !wide)) {
+    say(message, "out of memory for a frame of %d×%d pixels", info->frame_width, info->frame_height);
+    free(line);
     close_gif(&frame);
     return CK_GIF_ERR_MEMORY;
   }
+  if (wide) {
+    memset(wide, 0, pixels * sizeof *wide);
+    status = decode_lzw(data, size, frame.lzw_start, frame.wide_code_size, wide, pixels);
+    if (status != CK_GIF_OK) {
+      say(message, "decoding the first frame (LZW code size %d): %s", frame.wide_code_size,
+          status == CK_GIF_ERR_TRUNCATED ? "the data ends before the frame does" : "a code that cannot come next");
+      free(wide);
+      free(line);
+      close_gif(&frame);
+      return status;
+    }
+  }
+  size_t decoded_rows = 0;
   // Interlaced rows come in four passes: every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
   static const int pass_start[] = {0, 4, 2, 1}, pass_step[] = {8, 8, 4, 2};
   int passes = info->interlaced ? 4 : 1;
@@ -287,13 +413,14 @@ int ck_gif_decode(const uint8_t *data, size_t size, uint8_t *output, size_t stri
   for (int pass = 0; pass < passes && status == CK_GIF_OK; pass++) {
     int start = info->interlaced ? pass_start[pass] : 0, step = info->interlaced ? pass_step[pass] : 1;
     for (int row = start; row < info->frame_height; row += step) {
-      if (lib.GetLine(frame.gif, line, info->frame_width) == GIF_ERROR) {
+      const uint16_t *wide_row = wide ? wide + decoded_rows++ * (size_t)info->frame_width : NULL;
+      if (!wide && lib.GetLine(frame.gif, line, info->frame_width) == GIF_ERROR) {
         status = failure(frame.gif->Error, "decoding the first frame", message);
         break;
       }
       uint8_t *target = output + (size_t)(info->frame_top + row) * stride + (size_t)info->frame_left * channels;
       for (int x = 0; x < info->frame_width; x++, target += channels) {
-        int index = line[x];
+        int index = wide_row ? wide_row[x] : line[x];
         if (index == transparent) continue;
         if (index < color_count) {
           target[0] = colors[index].Red;
@@ -306,6 +433,7 @@ int ck_gif_decode(const uint8_t *data, size_t size, uint8_t *output, size_t stri
       }
     }
   }
+  free(wide);
   free(line);
   close_gif(&frame);
   return status;

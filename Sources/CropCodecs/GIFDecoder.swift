@@ -65,7 +65,7 @@ package final class GIFDecoder: WholePictureDecoder {
         let hasAlpha = gif.transparent_index >= 0 || !coversCanvas
         let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
         let version = gif.version89 != 0 ? "GIF89a" : "GIF87a"
-        let table = "palette of \(gif.color_count)"
+        let table = "palette of \(gif.color_count)" + (gif.lzw_code_size != 0 ? ", LZW code size \(gif.lzw_code_size)" : "")
         info = ImageInfo(
             format: .gif, width: width, height: height, orientation: .up, layout: layout, bitDepth: 8,
             decodedDepth: .eight, iccProfileSize: nil, hasEXIF: false, isProgressive: false,

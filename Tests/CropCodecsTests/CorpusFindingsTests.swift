@@ -171,6 +171,81 @@ import Testing
         return (try ImageCodec.decode(narrow, options: options).pixels, try ImageCodec.decode(wide, options: options).pixels)
     }
 
+    @Test("issue_2811.gif (Pillow's corpus): a GIF whose LZW minimum code size is 11, which giflib refuses, decodes pixel-identical to Pillow")
+    func wideLZWCodeSize() throws {
+        let decoded = try ImageCodec.decode(try Self.file("issue_2811.gif"))
+        let reference = try PNGDecoder.decode(try Self.file("issue_2811-pillow.png")).pixels
+        #expect(decoded.info.colorModel == "GIF89a palette of 256, LZW code size 11")
+        #expect(decoded.pixels.format == .rgb8 && decoded.pixels == reference)
+        #expect(decoded.warnings.isEmpty)
+    }
+
+    @Test("GIF LZW with minimum code sizes 9, 10 and 11, written by the test (literal codes, a clear before the table would widen), interlaced or not, in 1 to 3 frames: 30 seeded pictures decode to exactly their indices' colours; every prefix ends in a picture or a CodecError")
+    func wideLZWRoundTrip() throws {
+        var rng = SplitMix64(seed: 11)
+        for case_ in 0..<30 {
+            let minimum = 9 + case_ % 3, width = 1 + Int(rng.next() % 40), height = 1 + Int(rng.next() % 30)
+            let interlaced = case_ % 2 == 1, frames = 1 + case_ % 3
+            let palette = (0..<256).map { _ in (0..<3).map { _ in UInt8(rng.next() % 256) } }
+            let indices = (0..<width * height).map { _ in Int(rng.next() % 256) }
+            let bytes = Self.gif(
+                width: width, height: height, palette: palette, indices: indices, minimum: minimum,
+                interlaced: interlaced, frames: frames)
+            let decoded = try ImageCodec.decode(bytes)
+            #expect(decoded.info.frameCount == (frames > 1 ? frames : nil))
+            var mismatches = 0
+            for y in 0..<height {
+                for x in 0..<width where decoded.pixels.pixel(x: x, y: y) != palette[indices[y * width + x]].map(Int.init) {
+                    mismatches += 1
+                }
+            }
+            #expect(mismatches == 0, "code size \(minimum), \(width)×\(height), interlaced \(interlaced)")
+            if case_ < 3 {
+                for length in 0..<bytes.count { _ = try? ImageCodec.decode(Array(bytes.prefix(length))) }
+            }
+        }
+    }
+
+    /// A GIF89a of one frame (repeated `frames` times) whose LZW data uses minimum code size `minimum` with literal
+    /// codes only, a clear code before the table would need a wider code.
+    static func gif(
+        width: Int, height: Int, palette: [[UInt8]], indices: [Int], minimum: Int, interlaced: Bool, frames: Int
+    ) -> [UInt8] {
+        var out = Array("GIF89a".utf8)
+        func u16(_ v: Int) { out += [UInt8(v & 255), UInt8(v >> 8)] }
+        u16(width); u16(height); out += [0xF7, 0, 0]  // global table of 256
+        for color in palette { out += color }
+        // Rows in stored order: interlaced files store passes of every 8th row from 0, 4, then every 4th from 2,
+        // every 2nd from 1.
+        let order = interlaced
+            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Swift.stride(from: start, to: height, by: step).map { $0 } }
+            : Array(0..<height)
+        let stored = order.flatMap { y in indices[(y * width)..<((y + 1) * width)] }
+        let clear = 1 << minimum, perRun = (1 << (minimum + 1)) - clear - 2
+        var codes: [Int] = []
+        for (k, index) in stored.enumerated() {
+            if k % perRun == 0 { codes.append(clear) }
+            codes.append(index)
+        }
+        codes.append(clear + 1)
+        var packed: [UInt8] = [], bits = 0, have = 0
+        for code in codes {
+            bits |= code << have
+            have += minimum + 1
+            while have >= 8 { packed.append(UInt8(bits & 255)); bits >>= 8; have -= 8 }
+        }
+        if have > 0 { packed.append(UInt8(bits & 255)) }
+        for _ in 0..<frames {
+            out += [0x2C]; u16(0); u16(0); u16(width); u16(height); out += [interlaced ? 0x40 : 0, UInt8(minimum)]
+            for start in Swift.stride(from: 0, to: packed.count, by: 255) {
+                let block = packed[start..<min(start + 255, packed.count)]
+                out += [UInt8(block.count)] + block
+            }
+            out += [0]
+        }
+        return out + [0x3B]
+    }
+
     /// The largest difference between an 8-bit picture and a 16-bit one, in 8-bit steps.
     static func largestDifference(eight: PixelBuffer, sixteen: PixelBuffer) -> Double {
         var worst = 0.0

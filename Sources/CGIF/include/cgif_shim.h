@@ -58,6 +58,9 @@ typedef struct {
   int frame_count;
   /// Non-zero when counting stopped at a broken record after the first frame (the first frame is still readable).
   int count_incomplete;
+  /// The first frame's LZW minimum code size when it is 9 to 11 (giflib refuses those; the shim decodes such a
+  /// frame itself), else 0.
+  int lzw_code_size;
 } ck_gif_info;
 
 /// Reads the screen and the first frame's descriptors, then counts the frames (their LZW data is skipped, not
