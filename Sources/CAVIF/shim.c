@@ -52,6 +52,16 @@ typedef struct {
   avifBool autoTiling;
 } avifEncoderPrefix;
 
+/// libavif 0.11's avifDecoder, up to the settings the shim sets (every field before `image` is 4 bytes).
+typedef struct {
+  int codecChoice;
+  int maxThreads;
+  int requestedSource;
+  avifBool allowProgressive, allowIncremental, ignoreExif, ignoreXMP;
+  uint32_t imageSizeLimit, imageDimensionLimit, imageCountLimit;
+  uint32_t strictFlags;
+} avifDecoderPrefix;
+
 // Room for a patch release that appends to the structure the shim allocates itself.
 typedef union { avifRGBImage value; unsigned char room[sizeof(avifRGBImage) + 256]; } RGBImageRoom;
 
@@ -68,6 +78,11 @@ static struct {
   int (*encoder_write)(void *, const void *, avifRWData *);
   void (*rw_free)(avifRWData *);
   const char *(*result_string)(int);
+  void *(*image_create_empty)(void);
+  void *(*decoder_create)(void);
+  void (*decoder_destroy)(void *);
+  int (*decoder_read_memory)(void *, void *, const uint8_t *, size_t);
+  int (*yuv_to_rgb)(const void *, avifRGBImage *);
 } lib;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -96,6 +111,11 @@ static void load(void) {
   BIND(encoder_write, "avifEncoderWrite")
   BIND(rw_free, "avifRWDataFree")
   BIND(result_string, "avifResultToString")
+  BIND(image_create_empty, "avifImageCreateEmpty")
+  BIND(decoder_create, "avifDecoderCreate")
+  BIND(decoder_destroy, "avifDecoderDestroy")
+  BIND(decoder_read_memory, "avifDecoderReadMemory")
+  BIND(yuv_to_rgb, "avifImageYUVToRGB")
 #undef BIND
   const char *version = lib.version();
   if (!version || strncmp(version, "0.11.", 5) != 0) {
@@ -188,3 +208,52 @@ int ck_avif_encode(const uint8_t *pixels, int width, int height, size_t stride, 
 }
 
 void ck_avif_free(void *pointer) { free(pointer); }
+
+int ck_avif_decode(const uint8_t *data, size_t size, int width, int height, int wide, int strict, uint8_t *output,
+                   size_t stride, char *message) {
+  int status = ck_avif_load(message);
+  if (status != CK_AVIF_OK) return status;
+  if (width < 1 || height < 1 || stride > UINT32_MAX || (uint64_t)width * (uint64_t)height > UINT32_MAX) {
+    say(message, "invalid arguments (%d×%d)", width, height);
+    return CK_AVIF_ERR_USAGE;
+  }
+  avifDecoderPrefix *decoder = lib.decoder_create();
+  avifImagePrefix *image = lib.image_create_empty();
+  if (!decoder || !image) {
+    if (decoder) lib.decoder_destroy(decoder);
+    if (image) lib.image_destroy(image);
+    say(message, "libavif could not create a decoder");
+    return CK_AVIF_ERR_MEMORY;
+  }
+  decoder->maxThreads = 1;
+  // No larger picture than the caller checked against its limits; the lenient reading libheif and Pillow give
+  // unless strict.
+  decoder->imageSizeLimit = (uint32_t)((uint64_t)width * (uint64_t)height);
+  decoder->imageDimensionLimit = (uint32_t)(width > height ? width : height);
+  if (!strict) decoder->strictFlags = 0;
+  int result = lib.decoder_read_memory(decoder, image, data, size);
+  if (result != RESULT_OK) {
+    lib.decoder_destroy(decoder);
+    lib.image_destroy(image);
+    return failure(result, "decoding with libavif", message);
+  }
+  if (image->width != (uint32_t)width || image->height != (uint32_t)height) {
+    say(message, "libavif decoded %u×%u, the file's header says %d×%d", image->width, image->height, width, height);
+    lib.decoder_destroy(decoder);
+    lib.image_destroy(image);
+    return CK_AVIF_ERR_CORRUPT;
+  }
+  RGBImageRoom room;
+  memset(&room, 0, sizeof room);
+  avifRGBImage *rgb = &room.value;
+  lib.rgb_defaults(rgb, image);
+  rgb->depth = wide ? 16 : 8;
+  rgb->format = RGB_FORMAT_RGBA;
+  rgb->pixels = output;
+  rgb->rowBytes = (uint32_t)stride;
+  result = lib.yuv_to_rgb(image, rgb);
+  lib.decoder_destroy(decoder);
+  lib.image_destroy(image);
+  if (result != RESULT_OK) return failure(result, "converting YUV to RGB", message);
+  return CK_AVIF_OK;
+}

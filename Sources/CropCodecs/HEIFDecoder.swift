@@ -1,3 +1,4 @@
+import CAVIF
 import CHEIF
 import CropGeometry
 import CropPixels
@@ -35,6 +36,14 @@ package final class HEIFDecoder: WholePictureDecoder {
     private let alphaIsLimited: Bool
     /// The part of the stored picture read: the clean aperture, or all of it.
     private let window: (x: Int, y: Int, width: Int, height: Int)
+    /// Whether libavif decodes the picture instead of libheif: an AVIF with an alpha item and `irot`/`imir`, whose
+    /// alpha libheif 1.15 refuses ("Unsupported color conversion") or drops when the file does not tie the alpha item
+    /// to the transforms (as `avifenc --irot` writes). libavif reads the stored colour and alpha whatever the file
+    /// ties, and CropKit applies the transforms to both, as Pillow and avifdec show such files.
+    private let viaLibavif: Bool
+    /// The stored picture's size (before the aperture), and the strictness asked for, for libavif.
+    private let storedSize: (width: Int, height: Int)
+    private let strict: Bool
     var pictureRows: PictureRows
 
     /// Reads the file's boxes and the primary image's properties; checks the size against the limits before
@@ -89,7 +98,11 @@ package final class HEIFDecoder: WholePictureDecoder {
                 }
             }
             if exif.starts(with: EXIF.jpegSegmentHeader) { exif.removeFirst(EXIF.jpegSegmentHeader.count) }
-            let hasAlpha = header.has_alpha != 0, bits = Int(header.bits)
+            let all = Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
+            let transforms = HEIFTransforms(all)
+            let boxes = ISOBoxReader(bytes: all)
+            let viaLibavif = format == .avif && transforms.orientation != .up && boxes.alphaItemProperties() != nil
+            let hasAlpha = header.has_alpha != 0 || viaLibavif, bits = Int(header.bits)
             // libheif 1.15 cannot decode a picture whose bit depth it cannot tell (heif-convert refuses it too), and
             // on such a file its decoder has been seen to spawn threads until the process aborts: refuse it here.
             guard bits > 0 else {
@@ -98,7 +111,6 @@ package final class HEIFDecoder: WholePictureDecoder {
             }
             let depth: BitDepth = bits > 8 ? .sixteen : .eight
             let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
-            let transforms = HEIFTransforms(Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)))
             var apertureWarnings: [CodecWarning] = []
             var window = (x: 0, y: 0, width: storedWidth, height: storedHeight)
             if let aperture = transforms.cleanAperture {
@@ -112,9 +124,8 @@ package final class HEIFDecoder: WholePictureDecoder {
             let width = window.width, height = window.height
             // libheif 1.15 leaves an AVIF alpha plane coded in limited range as it is (an opaque pixel reads 235):
             // CropKit expands it, as libavif and Pillow do (star.avifs).
-            alphaIsLimited = hasAlpha && format == .avif
-                && ISOBoxReader(bytes: Array(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)))
-                    .alphaIsLimitedRange() == true
+            // (libavif expands it itself.)
+            alphaIsLimited = hasAlpha && format == .avif && !viaLibavif && boxes.alphaIsLimitedRange() == true
             var colour = (format == .avif ? "AV1, " : "HEVC, ") + "\(bits)-bit"
             var colourWarnings: [CodecWarning] = []
             switch header.profile_type {
@@ -136,6 +147,7 @@ package final class HEIFDecoder: WholePictureDecoder {
             }
             if header.image_count > 1 { colour += ", \(header.image_count) images (the primary is read)" }
             if alphaIsLimited { colour += ", limited-range alpha (expanded)" }
+            if viaLibavif { colour += ", alpha with transforms (decoded by libavif)" }
             if !transforms.names.isEmpty {
                 colour += ", " + transforms.names.map {
                     $0 == "clap" && (width, height) != (storedWidth, storedHeight)
@@ -160,6 +172,9 @@ package final class HEIFDecoder: WholePictureDecoder {
             outputFormat = PixelFormat(layout, depth)
             warnings = colourWarnings + apertureWarnings
             self.window = window
+            self.viaLibavif = viaLibavif
+            storedSize = (storedWidth, storedHeight)
+            strict = options.strict
             pictureRows = PictureRows(height: outputHeight)
             self.bytes = bytes
             handle = opened
@@ -212,6 +227,7 @@ package final class HEIFDecoder: WholePictureDecoder {
 
     /// Decodes the primary image into a new buffer.
     func decodePicture() throws(CodecError) -> PixelBuffer {
+        if viaLibavif { return try decodeThroughLibavif() }
         var buffer = try makeOutputBuffer()
         let alpha: Int32 = outputFormat.hasAlpha ? 1 : 0, wide: Int32 = outputFormat.depth == .sixteen ? 1 : 0
         let handle = handle, format = info.format
@@ -227,5 +243,32 @@ package final class HEIFDecoder: WholePictureDecoder {
         }
         if alphaIsLimited { Self.expandLimitedAlpha(&buffer) }
         return buffer
+    }
+
+    /// The stored picture decoded by libavif (RGBA), cut to the clean aperture.
+    private func decodeThroughLibavif() throws(CodecError) -> PixelBuffer {
+        let stored = window.x == 0 && window.y == 0 && (window.width, window.height) == (outputWidth, outputHeight)
+        let (storedWidth, storedHeight) = storedSize
+        var picture: PixelBuffer
+        do {
+            picture = try PixelBuffer(width: storedWidth, height: storedHeight, format: outputFormat, limits: .unlimited)
+        } catch {
+            throw CodecError(error)
+        }
+        let wide: Int32 = outputFormat.depth == .sixteen ? 1 : 0, strict: Int32 = self.strict ? 1 : 0
+        let bytes = bytes
+        try picture.withUnsafeMutableRows { rows throws(CodecError) in
+            try ShimStatus.call(format: .avif) { message in
+                ck_avif_decode(
+                    bytes.pointer, bytes.count, Int32(storedWidth), Int32(storedHeight), wide, strict,
+                    rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
+            }
+        }
+        guard !stored else { return picture }
+        do {
+            return try picture.cropped(x: window.x, y: window.y, width: window.width, height: window.height)
+        } catch {
+            throw CodecError(error)
+        }
     }
 }

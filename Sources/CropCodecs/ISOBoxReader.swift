@@ -142,31 +142,38 @@ struct ISOBoxReader {
         return result
     }
 
-    /// Whether the file's alpha auxiliary image (an item whose `auxC` names alpha) is coded in limited range, as its
-    /// AV1 sequence header (in `av1C`'s configOBUs) or its `colr` nclx box says; `nil` when there is no such item or
-    /// neither says.
-    func alphaIsLimitedRange() -> Bool? {
+    /// The properties of the file's alpha auxiliary image (an item other than the primary whose `auxC` names alpha),
+    /// or `nil` when it has none.
+    func alphaItemProperties() -> [Box]? {
         guard let items = items() else { return nil }
         for ipma in items.associations {
             for (item, indices) in allAssociations(ipma.payload) where item != items.primary {
                 let properties = indices.compactMap { $0 >= 1 && $0 <= items.properties.count ? items.properties[$0 - 1] : nil }
-                guard let auxC = properties.first(where: { $0.type == "auxC" }), auxC.payload.count > 4,
+                if let auxC = properties.first(where: { $0.type == "auxC" }), auxC.payload.count > 4,
                     String(decoding: bytes[(auxC.payload.lowerBound + 4)..<auxC.payload.upperBound], as: UTF8.self)
                         .contains("alpha")
-                else { continue }
-                // colr nclx: type, primaries, transfer, matrix (16 bits each after the type), then full_range_flag.
-                if let colr = properties.first(where: { $0.type == "colr" }), colr.payload.count >= 11,
-                    String(decoding: bytes[colr.payload.lowerBound..<(colr.payload.lowerBound + 4)], as: UTF8.self) == "nclx",
-                    let flag = u8(colr.payload.lowerBound + 10)
                 {
-                    return flag & 0x80 == 0
+                    return properties
                 }
-                if let av1C = properties.first(where: { $0.type == "av1C" }), av1C.payload.count > 4 {
-                    let obus = Array(bytes[(av1C.payload.lowerBound + 4)..<av1C.payload.upperBound])
-                    if let full = AV1SequenceHeader.colorRangeIsFull(configOBUs: obus) { return !full }
-                }
-                return nil
             }
+        }
+        return nil
+    }
+
+    /// Whether the file's alpha auxiliary image is coded in limited range, as its AV1 sequence header (in `av1C`'s
+    /// configOBUs) or its `colr` nclx box says; `nil` when there is no such item or neither says.
+    func alphaIsLimitedRange() -> Bool? {
+        guard let properties = alphaItemProperties() else { return nil }
+        // colr nclx: type, primaries, transfer, matrix (16 bits each after the type), then full_range_flag.
+        if let colr = properties.first(where: { $0.type == "colr" }), colr.payload.count >= 11,
+            String(decoding: bytes[colr.payload.lowerBound..<(colr.payload.lowerBound + 4)], as: UTF8.self) == "nclx",
+            let flag = u8(colr.payload.lowerBound + 10)
+        {
+            return flag & 0x80 == 0
+        }
+        if let av1C = properties.first(where: { $0.type == "av1C" }), av1C.payload.count > 4 {
+            let obus = Array(bytes[(av1C.payload.lowerBound + 4)..<av1C.payload.upperBound])
+            if let full = AV1SequenceHeader.colorRangeIsFull(configOBUs: obus) { return !full }
         }
         return nil
     }

@@ -246,6 +246,19 @@ import Testing
         return out + [0x3B]
     }
 
+    @Test("AVIF alpha with irot, tied to the transform or not (libavif's abc_color_irot_alpha_*.avif, and what Debian's avifenc --irot writes): decoded through libavif, upright, pixel-identical to Pillow's libavif, alpha kept (libheif refused the first and dropped the others' alpha)",
+          arguments: ["abc_color_irot_alpha_irot", "abc_color_irot_alpha_NOirot", "avifenc0.11.1_irot1_alpha"])
+    func avifAlphaWithTransforms(_ name: String) throws {
+        let decoded = try ImageCodec.decode(try Self.file(name + ".avif"))
+        let reference = try PNGDecoder.decode(try Self.file(name + "-pillow.png")).pixels
+        #expect(decoded.pixels.format == .rgba8 && decoded.metadata.orientation == .leftBottom)
+        #expect(decoded.info.colorModel.contains("alpha with transforms (decoded by libavif)"))
+        let upright = decoded.pixels.applyingOrientation(decoded.metadata.orientation)
+        #expect(upright == reference)
+        let alphas = Set((0..<upright.height).flatMap { y in (0..<upright.width).map { upright.pixel(x: $0, y: y)[3] } })
+        #expect(alphas.count > 1 && alphas.min()! < 200, "the alpha is there: \(alphas.sorted().prefix(4))")
+    }
+
     /// The largest difference between an 8-bit picture and a 16-bit one, in 8-bit steps.
     static func largestDifference(eight: PixelBuffer, sixteen: PixelBuffer) -> Double {
         var worst = 0.0

@@ -1,4 +1,5 @@
-// A small C layer over libavif for CropCodecs, loaded at run time: the 10-bit AVIF encoder.
+// A small C layer over libavif for CropCodecs, loaded at run time: the 10-bit AVIF encoder, and the decoder of AVIFs
+// whose alpha libheif 1.15 mishandles (alpha with `irot`/`imir`).
 //
 // CropKit writes AVIF through libheif, whose 1.15 AV1 path aborts the process on 10-bit input; libavif (Debian's
 // libavif15, soname libavif.so.15, on the same libaom) encodes 10-bit correctly, so 10-bit AVIF goes through it.
@@ -58,6 +59,14 @@ typedef struct {
 int ck_avif_encode(const uint8_t *pixels, int width, int height, size_t stride, const ck_avif_encode_params *params,
                    const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, uint8_t **output,
                    size_t *output_size, char *message);
+
+/// Decodes an AVIF's primary image with libavif into `output` as RGBA, 8-bit or (`wide`) 16-bit samples in native
+/// order, `stride` bytes per row: the stored picture, without its `irot`, `imir` or `clap` (CropKit applies those),
+/// its alpha item whether or not the file ties it to those transforms, limited-range alpha expanded; opaque when there
+/// is no alpha. `width × height` is the size the caller read from the header and checked against its limits: libavif
+/// is told to decode nothing larger. `strict` keeps libavif's strict checks (missing `pixi`, invalid `clap` …).
+int ck_avif_decode(const uint8_t *data, size_t size, int width, int height, int wide, int strict, uint8_t *output,
+                   size_t stride, char *message);
 
 /// Releases memory ck_avif_encode handed out.
 void ck_avif_free(void *pointer);
