@@ -13,8 +13,8 @@
 #define EXTRA_SH(e) ((e) << 7)
 #define CHANNELS_SH(c) ((c) << 3)
 #define BYTES_SH(b) (b)
-enum { PT_RGB = 4, PT_CMYK = 6, PT_LAB = 10 };
-enum { SIG_RGB = 0x52474220, SIG_CMYK = 0x434D594B };
+enum { PT_GRAY = 3, PT_RGB = 4, PT_CMYK = 6, PT_LAB = 10 };
+enum { SIG_RGB = 0x52474220, SIG_CMYK = 0x434D594B, SIG_GRAY = 0x47524159 };
 enum { INTENT_RELATIVE = 1, FLAGS_NOCACHE = 0x0040, FLAGS_BPC = 0x2000, FLAGS_COPY_ALPHA = 0x04000000 };
 
 static const uint32_t formats[] = {
@@ -27,6 +27,10 @@ static const uint32_t formats[] = {
     COLORSPACE_SH(PT_LAB) | CHANNELS_SH(3) | BYTES_SH(1),
     COLORSPACE_SH(PT_LAB) | CHANNELS_SH(3) | BYTES_SH(2),
     COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(2),
+    COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(1),
+    COLORSPACE_SH(PT_GRAY) | EXTRA_SH(1) | CHANNELS_SH(1) | BYTES_SH(1),
+    COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(2),
+    COLORSPACE_SH(PT_GRAY) | EXTRA_SH(1) | CHANNELS_SH(1) | BYTES_SH(2),
 };
 
 static struct {
@@ -44,6 +48,7 @@ static struct {
   void *(*build_parametric_curve)(void *, int32_t, const double *);
   void (*free_tone_curve)(void *);
   void *(*create_rgb_profile)(const double *, const double *, void *const *);
+  void *(*create_gray_profile)(const double *, const void *);
   void *(*mlu_alloc)(void *, uint32_t);
   int (*mlu_set_ascii)(void *, const char *, const char *, const char *);
   void (*mlu_free)(void *);
@@ -88,6 +93,7 @@ static void load(void) {
   BIND(build_parametric_curve, "cmsBuildParametricToneCurve")
   BIND(free_tone_curve, "cmsFreeToneCurve")
   BIND(create_rgb_profile, "cmsCreateRGBProfile")
+  BIND(create_gray_profile, "cmsCreateGrayProfile")
   BIND(mlu_alloc, "cmsMLUalloc")
   BIND(mlu_set_ascii, "cmsMLUsetASCII")
   BIND(mlu_free, "cmsMLUfree")
@@ -113,11 +119,22 @@ int ck_lcms_is_srgb(const uint8_t *profile, size_t size) {
   return strstr(text, "sRGB") != NULL;
 }
 
+/// A gray profile with sRGB's tone curve and D65 white: the output of gray conversions.
+static void *gray_srgb_profile(void) {
+  static const double srgb[] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+  static const double d65[3] = {0.3127, 0.3290, 1.0};
+  void *curve = lib.build_parametric_curve(NULL, 4, srgb);
+  if (!curve) return NULL;
+  void *profile = lib.create_gray_profile(d65, curve);
+  lib.free_tone_curve(curve);
+  return profile;
+}
+
 int ck_lcms_create(const uint8_t *profile, size_t size, int layout, ck_lcms_transform **out, char *message) {
   *out = NULL;
   int status = ck_lcms_load(message);
   if (status != CK_LCMS_OK) return status;
-  if (layout < 0 || layout > CK_LCMS_CMYK16 || size > UINT32_MAX) {
+  if (layout < 0 || layout > CK_LCMS_GRAYA16 || size > UINT32_MAX) {
     say(message, "invalid layout %d", layout);
     return CK_LCMS_ERR_PROFILE;
   }
@@ -129,18 +146,25 @@ int ck_lcms_create(const uint8_t *profile, size_t size, int layout, ck_lcms_tran
     return CK_LCMS_ERR_PROFILE;
   }
   int cmyk = layout == CK_LCMS_CMYK8 || layout == CK_LCMS_CMYK8_INVERTED || layout == CK_LCMS_CMYK16;
+  int gray = layout >= CK_LCMS_GRAY8 && layout <= CK_LCMS_GRAYA16;
   uint32_t space = lib.color_space(input);
-  if (!lab && space != (cmyk ? SIG_CMYK : SIG_RGB)) {
+  if (!lab && space != (cmyk ? SIG_CMYK : gray ? SIG_GRAY : SIG_RGB)) {
     lib.close_profile(input);
     say(message, "the ICC profile describes colour space '%c%c%c%c', the pixels are %s", (char)(space >> 24),
-        (char)(space >> 16), (char)(space >> 8), (char)space, cmyk ? "CMYK" : "RGB");
+        (char)(space >> 16), (char)(space >> 8), (char)space, cmyk ? "CMYK" : gray ? "gray" : "RGB");
     return CK_LCMS_ERR_PROFILE;
   }
-  void *srgb = lib.create_srgb();
+  // Gray pixels go to gray with sRGB's tone curve and white (what a gray picture without a profile is taken as).
+  void *srgb = gray ? gray_srgb_profile() : lib.create_srgb();
   uint32_t output_format = layout == CK_LCMS_LAB16 || layout == CK_LCMS_CMYK16 ? formats[CK_LCMS_RGB16]
                            : cmyk || layout == CK_LCMS_LAB8                   ? formats[CK_LCMS_RGB8]
                                                                               : formats[layout];
-  uint32_t flags = FLAGS_NOCACHE | FLAGS_BPC | (layout == CK_LCMS_RGBA8 || layout == CK_LCMS_RGBA16 ? FLAGS_COPY_ALPHA : 0);
+  if (gray) output_format = formats[layout];
+  uint32_t flags = FLAGS_NOCACHE | FLAGS_BPC |
+                   (layout == CK_LCMS_RGBA8 || layout == CK_LCMS_RGBA16 || layout == CK_LCMS_GRAYA8 ||
+                            layout == CK_LCMS_GRAYA16
+                        ? FLAGS_COPY_ALPHA
+                        : 0);
   void *transform = srgb ? lib.create_transform(input, formats[layout], srgb, output_format, INTENT_RELATIVE, flags) : NULL;
   lib.close_profile(input);
   if (srgb) lib.close_profile(srgb);
@@ -240,6 +264,46 @@ int ck_lcms_rgb_profile(const double chromaticities[8], int transfer, const char
   lib.free_tone_curve(curve);
   if (!profile) {
     say(message, "Little CMS cannot build a profile from these primaries");
+    return CK_LCMS_ERR_PROFILE;
+  }
+  void *mlu = lib.mlu_alloc(NULL, 1);
+  if (mlu) {
+    lib.mlu_set_ascii(mlu, "en", "US", description);
+    lib.write_tag(profile, 0x64657363 /* desc */, mlu);
+    lib.mlu_free(mlu);
+  }
+  return save_and_close(profile, bytes, size, message);
+}
+
+int ck_lcms_gamma_profile(const double chromaticities[8], double gamma, int gray, const char *description,
+                          uint8_t **bytes, size_t *size, char *message) {
+  *bytes = NULL;
+  *size = 0;
+  int status = ck_lcms_load(message);
+  if (status != CK_LCMS_OK) return status;
+  if (!(gamma >= 0.1 && gamma <= 10)) {
+    say(message, "a gamma of %g is outside 0.1…10", gamma);
+    return CK_LCMS_ERR_PROFILE;
+  }
+  double exponent[1] = {gamma};
+  void *curve = lib.build_parametric_curve(NULL, 1, exponent);
+  if (!curve) {
+    say(message, "Little CMS cannot build the tone curve");
+    return CK_LCMS_ERR_PROFILE;
+  }
+  double white[3] = {chromaticities[6], chromaticities[7], 1.0};
+  void *profile;
+  if (gray) {
+    profile = lib.create_gray_profile(white, curve);
+  } else {
+    double primaries[9] = {chromaticities[0], chromaticities[1], 1.0, chromaticities[2], chromaticities[3], 1.0,
+                           chromaticities[4], chromaticities[5], 1.0};
+    void *curves[3] = {curve, curve, curve};
+    profile = lib.create_rgb_profile(white, primaries, curves);
+  }
+  lib.free_tone_curve(curve);
+  if (!profile) {
+    say(message, "Little CMS cannot build a profile from these chromaticities");
     return CK_LCMS_ERR_PROFILE;
   }
   void *mlu = lib.mlu_alloc(NULL, 1);

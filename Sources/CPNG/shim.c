@@ -333,6 +333,26 @@ int ck_png_decoder_icc(ck_png_decoder *dec, const uint8_t **data, uint32_t *leng
   return profile != NULL && profile_length > 0;
 }
 
+int ck_png_decoder_color_chunks(ck_png_decoder *dec, ck_png_color_chunks *out) {
+  memset(out, 0, sizeof *out);
+  if (dec->state < STATE_HEADER) return 0;
+  if (setjmp(dec->m.jump)) return 0;
+  out->srgb = png_get_valid(dec->png, dec->info, PNG_INFO_sRGB) ? 1 : 0;
+  double gamma = 0;
+  if (png_get_valid(dec->png, dec->info, PNG_INFO_gAMA) && png_get_gAMA(dec->png, dec->info, &gamma) && gamma > 0) {
+    out->has_gamma = 1;
+    out->gamma = gamma;
+  }
+  double w[2], r[2], g[2], b[2];
+  if (png_get_valid(dec->png, dec->info, PNG_INFO_cHRM) &&
+      png_get_cHRM(dec->png, dec->info, &w[0], &w[1], &r[0], &r[1], &g[0], &g[1], &b[0], &b[1])) {
+    out->has_chromaticities = 1;
+    const double values[8] = {r[0], r[1], g[0], g[1], b[0], b[1], w[0], w[1]};
+    memcpy(out->chromaticities, values, sizeof values);
+  }
+  return 1;
+}
+
 int ck_png_decoder_exif(ck_png_decoder *dec, const uint8_t **data, uint32_t *length) {
   *data = NULL;
   *length = 0;

@@ -19,15 +19,20 @@ package final class ColorTransform: @unchecked Sendable {
         case cmyk16
         /// CIE L*a*b* (D50) in Little CMS's encodings (``ColorTransform/init(lab:format:)``).
         case lab8, lab16
+        /// Gray with or without alpha, converted to gray with sRGB's tone curve (the profile must be a gray one).
+        case gray8, grayAlpha8, gray16, grayAlpha16
 
-        /// The layout of rows in `format`, or `nil` for gray (not converted).
+        /// The layout of rows in `format`.
         package init?(_ format: PixelFormat) {
             switch (format.layout, format.depth) {
             case (.rgb, .eight): self = .rgb8
             case (.rgba, .eight): self = .rgba8
             case (.rgb, .sixteen): self = .rgb16
             case (.rgba, .sixteen): self = .rgba16
-            default: return nil
+            case (.gray, .eight): self = .gray8
+            case (.grayAlpha, .eight): self = .grayAlpha8
+            case (.gray, .sixteen): self = .gray16
+            case (.grayAlpha, .sixteen): self = .grayAlpha16
             }
         }
 
@@ -42,6 +47,10 @@ package final class ColorTransform: @unchecked Sendable {
             case .cmyk16: Int32(CK_LCMS_CMYK16)
             case .lab8: Int32(CK_LCMS_LAB8)
             case .lab16: Int32(CK_LCMS_LAB16)
+            case .gray8: Int32(CK_LCMS_GRAY8)
+            case .grayAlpha8: Int32(CK_LCMS_GRAYA8)
+            case .gray16: Int32(CK_LCMS_GRAY16)
+            case .grayAlpha16: Int32(CK_LCMS_GRAYA16)
             }
         }
     }

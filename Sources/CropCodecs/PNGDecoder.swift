@@ -1,3 +1,4 @@
+import CLCMS
 import CPNG
 import CropGeometry
 import CropPixels
@@ -62,7 +63,7 @@ package final class PNGDecoder: ImageRowDecoder {
             ck_png_decoder_destroy(handle)
             throw error
         }
-        guard let (layout, model) = Self.describe(header) else {
+        guard let (layout, described) = Self.describe(header) else {
             ck_png_decoder_destroy(handle)
             throw .corruptData(format: .png, message: "invalid colour type \(header.color_type)")
         }
@@ -74,7 +75,18 @@ package final class PNGDecoder: ImageRowDecoder {
             throw CodecError(error)
         }
         var warnings: [CodecWarning] = []
-        let metadata = Self.readMetadata(handle, warnings: &warnings)
+        var metadata = Self.readMetadata(handle, warnings: &warnings)
+        var model = described
+        if metadata.iccProfile == nil {
+            switch Self.colorChunkProfile(handle, gray: !layout.isColor) {
+            case .none: break
+            case .profile(let profile, let words):
+                metadata.iccProfile = profile
+                model += ", \(words), described by an ICC profile built from them"
+            case .failed(let words, let reason):
+                warnings.append(CodecWarning(.icc, "\(words) not applied: \(reason)"))
+            }
+        }
         let depth: BitDepth = header.bit_depth == 16 ? .sixteen : .eight
         info = ImageInfo(
             format: .png, width: width, height: height, orientation: metadata.orientation, layout: layout,
@@ -228,6 +240,58 @@ package final class PNGDecoder: ImageRowDecoder {
         case 6: return (.rgba, "RGBA")
         default: return nil
         }
+    }
+
+    /// What a PNG's gAMA and cHRM chunks say, when it has no iCCP.
+    enum ColorChunkProfile {
+        /// Nothing to say: no gAMA or cHRM, an sRGB chunk (which rules them), or values that are sRGB's (gAMA 1/2.2
+        /// within 1%, cHRM within 0.01 of BT.709 and D65), which are taken as sRGB as libvips and browsers take them.
+        case none
+        /// An ICC profile built from them ("gAMA 0.625, cHRM …"): kept with the picture as an embedded profile
+        /// would be, and converted through when sRGB is asked for.
+        case profile([UInt8], words: String)
+        case failed(words: String, reason: String)
+    }
+
+    /// BT.709 primaries and D65 white, as ``ColorChunkProfile`` compares chromaticities (red, green, blue, white x, y).
+    static let sRGBChromaticities = [0.64, 0.33, 0.30, 0.60, 0.15, 0.06, 0.3127, 0.3290]
+
+    static func colorChunkProfile(_ handle: OpaquePointer, gray: Bool) -> ColorChunkProfile {
+        var chunks = ck_png_color_chunks()
+        guard ck_png_decoder_color_chunks(handle, &chunks) != 0, chunks.srgb == 0,
+            chunks.has_gamma != 0 || chunks.has_chromaticities != 0
+        else { return .none }
+        let chromaticities = withUnsafeBytes(of: chunks.chromaticities) { Array($0.bindMemory(to: Double.self)) }
+        let fileGamma = chunks.has_gamma != 0 ? chunks.gamma : 1 / 2.2
+        let primaries = chunks.has_chromaticities != 0 ? chromaticities : sRGBChromaticities
+        // A gray picture reads only the white point.
+        let compared = gray ? 6..<8 : 0..<8
+        let sRGBLike = abs(fileGamma * 2.2 - 1) < 0.01
+            && compared.allSatisfy { abs(primaries[$0] - sRGBChromaticities[$0]) < 0.01 }
+        guard !sRGBLike else { return .none }
+        var words: [String] = []
+        if chunks.has_gamma != 0 { words.append("gAMA \(formatted(fileGamma))") }
+        if chunks.has_chromaticities != 0 {
+            words.append("cHRM " + (gray ? "white " + primaries[6..<8].map(formatted).joined(separator: ", ")
+                : primaries.map(formatted).joined(separator: ", ")))
+        }
+        let said = words.joined(separator: ", ")
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let (status, text) = ShimStatus.run { message in
+            primaries.withUnsafeBufferPointer {
+                ck_lcms_gamma_profile($0.baseAddress, 1 / fileGamma, gray ? 1 : 0, "PNG " + said, &bytes, &size, message)
+            }
+        }
+        guard status == ShimStatus.ok, let bytes else { return .failed(words: said, reason: text) }
+        defer { ck_lcms_free_bytes(bytes) }
+        return .profile(Array(UnsafeBufferPointer(start: bytes, count: size)), words: said)
+    }
+
+    /// A chunk's value to five decimals, as written: 0.45455, 0.64.
+    private static func formatted(_ value: Double) -> String {
+        let rounded = (value * 100_000).rounded() / 100_000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : "\(rounded)"
     }
 
     private static func readMetadata(_ handle: OpaquePointer, warnings: inout [CodecWarning]) -> ImageMetadata {

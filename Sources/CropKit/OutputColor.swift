@@ -5,8 +5,9 @@ import CropPixels
 ///
 /// A profile other than sRGB is converted to sRGB when ``SaveOptions/colorProfile`` asks for it, and also when
 /// ``SaveOptions/stripMetadata`` drops it, so stripping never changes how the colours look. The conversion runs on the
-/// output rows, the fewest pixels of the run when it shrinks. Gray outputs, and any run where lcms2 or the profile
-/// fails, keep their pixels, with a warning.
+/// output rows, the fewest pixels of the run when it shrinks. Gray pixels with a gray profile become gray with sRGB's
+/// tone curve, written without a profile (a gray picture without one is read that way). Any run where lcms2 or the
+/// profile fails keeps its pixels, with a warning.
 struct OutputColor {
     /// The metadata to write.
     let metadata: ImageMetadata
@@ -27,7 +28,9 @@ struct OutputColor {
                     throw CodecError.unsupportedFeature(format: .png, feature: "converting \(pixelFormat) pixels")
                 }
                 transform = try ColorTransform(profile: profile, layout: layout, format: options.format ?? .jpeg)
-                if !options.stripMetadata { metadata.iccProfile = ColorTransform.sRGBProfile }
+                if !options.stripMetadata {
+                    metadata.iccProfile = pixelFormat.layout.isColor ? ColorTransform.sRGBProfile : nil
+                }
             } catch {
                 warnings.append(.codec(CodecWarning(.icc, "colours not converted to sRGB: \(error)")))
             }

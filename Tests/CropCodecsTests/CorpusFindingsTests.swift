@@ -259,6 +259,71 @@ import Testing
         #expect(alphas.count > 1 && alphas.min()! < 200, "the alpha is there: \(alphas.sorted().prefix(4))")
     }
 
+    @Test("PNG gAMA and cHRM become an ICC profile, converted through on request: ArcTriomphe-cHRM-red-green-swap.png (libpng's corpus) within 1 level of the reference rendering (it came out green, up to 116 off); a 96×64 crop of kodim03_grayscale_gamma1.6.png (gray, gAMA 0.625) within 1.2 levels on average of Chrome's rendering (was 26.9 darker)",
+          arguments: [("ArcTriomphe-cHRM-red-green-swap", 1, 0.5), ("kodim03_grayscale_gamma1.6-crop", 8, 1.2)])
+    func pngColorChunks(_ name: String, _ largest: Int, _ mean: Double) throws {
+        let decoded = try ImageCodec.decode(try Self.file(name + ".png"))
+        let reference = try PNGDecoder.decode(try Self.file(name + "-reference.png")).pixels
+        let profile = try #require(decoded.metadata.iccProfile)
+        #expect(decoded.info.colorModel.contains("described by an ICC profile built from them"))
+        var converted = decoded.pixels
+        let transform = try ColorTransform(
+            profile: profile, layout: try #require(ColorTransform.Layout(converted.format)), format: .png)
+        converted.withUnsafeMutableRows { rows in
+            for y in 0..<rows.height { transform.convert(rows.row(y), to: rows.row(y), pixels: rows.width) }
+        }
+        var worst = 0, total = 0, count = 0
+        for y in 0..<reference.height {
+            for x in 0..<reference.width {
+                let ours = converted.pixel(x: x, y: y), theirs = reference.pixel(x: x, y: y)
+                for c in 0..<3 {
+                    let d = abs(ours[min(c, ours.count - 1)] - theirs[c])
+                    worst = max(worst, d); total += d; count += 1
+                }
+            }
+        }
+        #expect(worst <= largest && Double(total) / Double(count) <= mean, "largest \(worst), mean \(Double(total) / Double(count))")
+    }
+
+    @Test("gAMA 1/2.2 (within 1%) with sRGB's chromaticities or none, and an sRGB chunk, are sRGB: no profile is built; other gammas, and a gray picture's white point alone, build one")
+    func pngColorChunksThatAreSRGB() throws {
+        func png(gray: Bool, chunks: [(String, [UInt8])]) throws -> DecodedImage {
+            let samples: [UInt8] = gray ? [0, 255] : [0, 0, 0, 255, 255, 255]
+            let picture = try PixelBuffer(width: 2, height: 1, layout: gray ? .gray : .rgb, samples: samples)
+            var bytes = try PNGEncoder.encode(picture)
+            // Insert the chunks after IHDR (8-byte signature, 25-byte IHDR).
+            var inserted: [UInt8] = []
+            for (type, data) in chunks {
+                let body = Array(type.utf8) + data
+                inserted += Self.bigEndian(UInt32(data.count)) + body + Self.bigEndian(Self.crc32(body))
+            }
+            bytes.insert(contentsOf: inserted, at: 33)
+            return try ImageCodec.decode(bytes)
+        }
+        let gamma22 = Self.bigEndian(45455), gamma1 = Self.bigEndian(100_000)
+        let srgbChromaticities = [31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000].flatMap { Self.bigEndian(UInt32($0)) }
+        #expect(try png(gray: false, chunks: [("gAMA", gamma22)]).metadata.iccProfile == nil)
+        #expect(try png(gray: false, chunks: [("gAMA", gamma22), ("cHRM", srgbChromaticities)]).metadata.iccProfile == nil)
+        #expect(try png(gray: false, chunks: [("sRGB", [0]), ("gAMA", gamma1)]).metadata.iccProfile == nil)
+        #expect(try png(gray: false, chunks: [("gAMA", gamma1)]).metadata.iccProfile != nil)
+        let gray = try png(gray: true, chunks: [("gAMA", gamma1)])
+        #expect(gray.metadata.iccProfile != nil && gray.info.colorModel.contains("gAMA 1"))
+        #expect(try png(gray: true, chunks: [("gAMA", gamma22)]).metadata.iccProfile == nil)
+    }
+
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 255), UInt8(value >> 8 & 255), UInt8(value & 255)]
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return ~crc
+    }
+
     /// The largest difference between an 8-bit picture and a 16-bit one, in 8-bit steps.
     static func largestDifference(eight: PixelBuffer, sixteen: PixelBuffer) -> Double {
         var worst = 0.0

@@ -21,8 +21,9 @@ struct InfoReportTests {
         #expect(lines == [
             paths[0] + ": JPEG 43×64, orientation 6 (rotated 90° clockwise), displayed 64×43, 3 channels (RGB from "
                 + "YCbCr 4:2:0), 8-bit, no alpha, no ICC profile, baseline",
-            paths[2] + ": PNG 32×32, orientation 1 (normal), displayed 32×32, 4 channels (RGBA from RGBA), 16-bit, "
-                + "alpha, no ICC profile, interlaced",
+            // PngSuite's files say gAMA 1.0 (linear): described by a profile built from it.
+            paths[2] + ": PNG 32×32, orientation 1 (normal), displayed 32×32, 4 channels (RGBA from RGBA, gAMA 1, "
+                + "described by an ICC profile built from them), 16-bit, alpha, ICC profile (564 bytes), interlaced",
             paths[4] + ": JPEG 64×32, orientation 1 (normal), displayed 64×32, 3 channels (RGB from CMYK (Adobe, "
                 + "inverted)), 8-bit, no alpha, no ICC profile, baseline",
         ])
@@ -56,9 +57,9 @@ struct InfoReportTests {
         #expect(jpeg["exif"] as? Bool == true)
         let png = parsed[1]
         #expect(png["layout"] as? String == "rgba")
-        #expect(png["colorModel"] as? String == "RGB + tRNS")
+        #expect(png["colorModel"] as? String == "RGB + tRNS, gAMA 1, described by an ICC profile built from them")
         #expect(png["alpha"] as? Bool == true)
-        #expect(png["iccBytes"] is NSNull)
+        #expect(png["iccBytes"] as? Int == 564)
         #expect(InfoReport.run(paths: [], json: true).output == "[]\n")
     }
 

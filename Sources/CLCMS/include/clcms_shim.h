@@ -40,6 +40,11 @@ enum {
   CK_LCMS_LAB16 = 7,
   /// CMYK, 16-bit, 0 = no ink. To RGB16.
   CK_LCMS_CMYK16 = 8,
+  /// Gray, 8 or 16-bit, with or without alpha: converted to gray with sRGB's tone curve (the profile must be gray).
+  CK_LCMS_GRAY8 = 9,
+  CK_LCMS_GRAYA8 = 10,
+  CK_LCMS_GRAY16 = 11,
+  CK_LCMS_GRAYA16 = 12,
 };
 
 #define CK_LCMS_MESSAGE_LENGTH 200
@@ -81,6 +86,12 @@ enum {
 /// becomes an ICC profile. On success `*bytes` holds `*size` bytes, to release with ck_lcms_free_bytes.
 int ck_lcms_rgb_profile(const double chromaticities[8], int transfer, const char *description, uint8_t **bytes,
                         size_t *size, char *message);
+
+/// Builds a profile with a pure power-law tone curve (`gamma`: the decoding exponent, 1 / a PNG gAMA) from
+/// chromaticities as ck_lcms_rgb_profile takes them: an RGB matrix/TRC profile, or with `gray` a gray profile (only
+/// the white point is read). How a PNG's gAMA and cHRM chunks become an ICC profile.
+int ck_lcms_gamma_profile(const double chromaticities[8], double gamma, int gray, const char *description,
+                          uint8_t **bytes, size_t *size, char *message);
 
 #ifdef __cplusplus
 }

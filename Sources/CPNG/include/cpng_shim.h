@@ -87,6 +87,21 @@ int ck_png_decoder_read_header(ck_png_decoder *dec, ck_png_header *header);
 
 /// The ICC profile from iCCP (decompressed), if any: returns 1 and sets *data/*length, else returns 0.
 int ck_png_decoder_icc(ck_png_decoder *dec, const uint8_t **data, uint32_t *length);
+
+/// The colour chunks other than iCCP, as libpng read and checked them.
+typedef struct {
+  /// An sRGB chunk.
+  int srgb;
+  /// A gAMA chunk, and its file gamma (0.45455 for a picture encoded with 1/2.2).
+  int has_gamma;
+  double gamma;
+  /// A cHRM chunk: red x, y, green x, y, blue x, y, white x, y.
+  int has_chromaticities;
+  double chromaticities[8];
+} ck_png_color_chunks;
+
+/// Fills `out` from the chunks before the image data; returns 0 before the header is read.
+int ck_png_decoder_color_chunks(ck_png_decoder *dec, ck_png_color_chunks *out);
 /// The eXIf chunk's TIFF bytes, if any (after ck_png_decoder_finish this includes an eXIf after the IDATs).
 int ck_png_decoder_exif(ck_png_decoder *dec, const uint8_t **data, uint32_t *length);
 
