@@ -6,8 +6,10 @@
 //   crop engine   CropEngine        CropState StraightenedPicture OutputSizing RenderPlan Recipe      (primitives)
 //   interaction   CropInteraction   EditorSession RectangleSelection ZoomViewport DisplayLayout       (engine)
 //   pixels        CropPixels        PixelBuffer, resampler, kernels, pixel operations, affine render  (primitives)
-//   codecs        CropCodecs        JPEG, PNG (linked), WebP, HEIF/AVIF, GIF, TIFF, lcms2 (opened at run time)
-//                                   behind C shims; EXIF, ICC, format detection                        (pixels)
+//   analysis      CropAnalysis      what looks at a picture to decide geometry: auto-straighten          (pixels)
+//                                   (StraightenDetector), smart crop (InterestMap), content-mode resize
+//   codecs        CropCodecs        JPEG, PNG (linked), WebP, HEIF/AVIF, GIF, TIFF, BMP, lcms2 (opened at run
+//                                   time) behind C shims; EXIF, ICC, format detection                  (pixels)
 //   pipeline      CropKit           one verb: source + [ImageOperation] → typed result or sink        (all above)
 //   faces         cropkit (CLI: CropCLI; serve, edit, sign in cropkit-server) · CropEditor (browser editor +
 //                 render API) · CropServer (cropkit serve)                                              (pipeline)
@@ -55,6 +57,10 @@ let package = Package(
         // The pixel buffer, resampling and every pixel operation.
         .target(name: "CropPixels", dependencies: ["CropGeometry"]),
 
+        // Image analysis: photo-tuned heuristics that look at a picture to decide geometry (auto-straighten, smart
+        // crop). They read only PixelBuffer's public face; the pixel floor never calls up into them.
+        .target(name: "CropAnalysis", dependencies: ["CropGeometry", "CropPixels"]),
+
         // The two C libraries CropKit links, as system libraries: pkg-config finds their headers and library
         // wherever the system keeps them (Debian's /usr, Homebrew's prefix), and the providers name the packages.
         .systemLibrary(
@@ -84,7 +90,7 @@ let package = Package(
         .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
-        .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropCodecs"]),
+        .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropAnalysis", "CropCodecs"]),
 
         // The web editor and render API: a Hummingbird server over the crop engine's editor session.
         .target(
@@ -146,7 +152,8 @@ let package = Package(
         .testTarget(name: "CropGeometryTests", dependencies: ["CropGeometry", "CropTestSupport"]),
         .testTarget(name: "CropEngineTests", dependencies: ["CropEngine", "CropTestSupport"]),
         .testTarget(name: "CropInteractionTests", dependencies: ["CropInteraction", "CropTestSupport"]),
-        .testTarget(name: "CropPixelsTests", dependencies: ["CropPixels", "CropGeometry", "CropTestSupport"]),
+        .testTarget(name: "CropPixelsTests", dependencies: ["CropPixels", "CropGeometry", "CropAnalysis", "CropTestSupport"]),
+        .testTarget(name: "CropAnalysisTests", dependencies: ["CropAnalysis", "CropPixels", "CropGeometry", "CropTestSupport"]),
         .testTarget(
             name: "CropCodecsTests",
             dependencies: ["CropCodecs", "CropPixels", "CropTestSupport"],
@@ -197,10 +204,10 @@ if Context.environment["CROPKIT_FUZZ"] != nil {
 // as on arm64, and keeps only the library floors and their tests, so no server package is fetched or built.
 if Context.environment["CROPKIT_PORTABLE"] != nil {
     let kept: Set<String> = [
-        "CropGeometry", "CropEngine", "CropInteraction", "CropPixels", "CLibJPEG", "CLibPNG", "CJPEG", "CPNG",
+        "CropGeometry", "CropEngine", "CropInteraction", "CropPixels", "CropAnalysis", "CLibJPEG", "CLibPNG", "CJPEG", "CPNG",
         "CRuntimeLibrary", "CWebP",
         "CLCMS", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CropCodecs", "CropKit", "CropTestSupport", "CropGeometryTests",
-        "CropEngineTests", "CropInteractionTests", "CropPixelsTests", "CropCodecsTests", "CropKitTests",
+        "CropEngineTests", "CropInteractionTests", "CropPixelsTests", "CropAnalysisTests", "CropCodecsTests", "CropKitTests",
     ]
     package.targets = package.targets.filter { kept.contains($0.name) }
     package.products = package.products.filter { ["CropKit", "CropGeometry"].contains($0.name) }

@@ -2,7 +2,7 @@
 /// focal point, or the part a smart measure finds most interesting.
 ///
 /// ``attention`` and ``entropy`` need the pixels: the pipeline and `PixelBuffer.resized(width:height:mode:)` measure
-/// them (CropPixels' `InterestMap`) and keep the window holding the most interest. Geometry alone, without pixels,
+/// them (CropAnalysis' `InterestMap`) and keep the window holding the most interest. Geometry alone, without pixels,
 /// places them at the centre.
 public enum Gravity: Hashable, Sendable, Codable {
     /// A fixed place.

@@ -2,4 +2,5 @@
 @_exported import CropCodecs
 @_exported import CropGeometry
 @_exported import CropPixels
+@_exported import CropAnalysis
 @_exported import CropEngine

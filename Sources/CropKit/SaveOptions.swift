@@ -7,7 +7,7 @@ public struct SaveOptions: Hashable, Sendable {
     /// The output format; `nil` takes it from the file name's extension (and is JPEG for in-memory output).
     public var format: ImageFormat?
     /// The quality of lossy formats (JPEG, lossy WebP, AVIF, HEIC), 1…100 on each library's own scale; `nil` (the
-    /// default) takes the output format's ``ImageFormat/defaultQuality`` (JPEG and WebP 80, AVIF and HEIC 50).
+    /// default) takes the output format's `ImageFormat.defaultQuality` (JPEG and WebP 80, AVIF and HEIC 50).
     public var quality: Int?
     /// JPEG chroma subsampling; `nil` is automatic: 4:4:4 from quality 90 up, 4:2:0 below (as libvips does; so 4:2:0
     /// at the default quality), but

@@ -54,28 +54,6 @@ public enum ResizeMode: Hashable, Sendable {
 }
 
 extension PixelBuffer {
-    /// Resizes into a `width × height` box with a content mode, in one resampling pass (a fill crop is part of the
-    /// resampling, not a separate step). A fill with `Gravity.attention` or `Gravity.entropy` keeps the window
-    /// ``InterestMap`` finds most interesting.
-    ///
-    /// The format is kept, except that ``ResizeMode/pad(background:alignment:)`` with a background that is not
-    /// opaque adds alpha to an opaque image.
-    ///
-    /// - Throws: ``PixelError`` for a box below 1×1 or above the default pixel limit.
-    /// - Complexity: as ``resized(width:height:from:options:)``.
-    public func resized(
-        width: Int, height: Int, mode: ResizeMode, options: ResampleOptions = .default
-    ) throws(PixelError) -> PixelBuffer {
-        var layout = try mode.layout(sourceWidth: self.width, sourceHeight: self.height, width: width, height: height)
-        if case .fill(let gravity) = mode, let measure = InterestMap.measure(for: gravity) {
-            layout.sourceRect = try InterestMap(self, measure: measure).bestWindow(layout.sourceRect.size).rect
-        }
-        let image = try resized(
-            width: layout.imageSize.width, height: layout.imageSize.height, from: layout.sourceRect, options: options)
-        guard case .pad(let background, _) = mode, layout.imageSize != layout.outputSize else { return image }
-        return try image.padded(toWidth: width, height: height, x: layout.imageX, y: layout.imageY, background: background)
-    }
-
     /// A square thumbnail `side` pixels wide: the image scaled to cover the square with the longer side cropped
     /// about the centre, optionally inside a transparent border of `border` pixels (the picture then fills the
     /// inner `side − 2·border` square) and with corners rounded to `cornerRadius` (see ``roundedCorners(radius:border:)``).
@@ -94,7 +72,9 @@ extension PixelBuffer {
             throw .invalidArgument(name: "cornerRadius", reason: "\(cornerRadius) must be a number ≥ 0")
         }
         let inner = side - 2 * border
-        return try resized(width: inner, height: inner, mode: .fill(gravity: .center), options: options)
+        let layout = try ResizeMode.fill(gravity: .center)
+            .layout(sourceWidth: width, sourceHeight: height, width: inner, height: inner)
+        return try resized(width: inner, height: inner, from: layout.sourceRect, options: options)
             .framed(border: border, cornerRadius: cornerRadius)
     }
 

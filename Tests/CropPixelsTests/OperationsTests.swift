@@ -1,5 +1,6 @@
 import CropGeometry
 import Foundation
+import CropAnalysis
 import Testing
 @testable import CropPixels
 

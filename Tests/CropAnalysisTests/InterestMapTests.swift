@@ -2,7 +2,8 @@ import CropGeometry
 import CropTestSupport
 import Testing
 
-@testable import CropPixels
+@testable import CropAnalysis
+import CropPixels
 
 /// Synthetic scenes for the smart-crop measures: a background and one object whose box is known.
 enum Scene {

@@ -1,4 +1,5 @@
 import CropGeometry
+import CropPixels
 
 extension InterestMap {
     /// The window of `size` (in the analysed picture's pixels, clamped to it) placed where it holds the most

@@ -3,7 +3,8 @@ import CropGeometry
 import CropTestSupport
 import Testing
 
-@testable import CropPixels
+@testable import CropAnalysis
+import CropPixels
 
 @Suite("Line segments and the straighten estimate")
 struct StraightenDetectorTests {

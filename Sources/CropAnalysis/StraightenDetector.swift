@@ -1,4 +1,5 @@
 import CropGeometry
+import CropPixels
 
 #if canImport(Darwin)
 import Darwin
@@ -52,7 +53,7 @@ public enum StraightenDetector {
 
     /// The tilt of `image` (its pixels as shown: apply the EXIF orientation first).
     ///
-    /// - Throws: ``PixelError`` only if the analysis copy cannot be made (it cannot for a valid buffer).
+    /// - Throws: `PixelError` only if the analysis copy cannot be made (it cannot for a valid buffer).
     public static func estimate(_ image: PixelBuffer) throws(PixelError) -> StraightenEstimate {
         // Exactly analysisSide on the longer side: shrunk with a box filter, or enlarged (Catmull-Rom) so that a
         // small picture is measured on the same 512- and 256-pixel block means as a large one.

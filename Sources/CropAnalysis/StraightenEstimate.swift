@@ -1,3 +1,5 @@
+import CropPixels
+
 /// How much a picture is tilted, as ``StraightenDetector`` measured it: the straighten angle that levels it and how
 /// sure the measure is.
 public struct StraightenEstimate: Hashable, Sendable, Codable {

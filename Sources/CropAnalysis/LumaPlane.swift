@@ -1,3 +1,5 @@
+import CropPixels
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)

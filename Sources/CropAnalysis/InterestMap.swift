@@ -1,4 +1,5 @@
 import CropGeometry
+import CropPixels
 
 #if canImport(Darwin)
 import Darwin
@@ -51,7 +52,7 @@ public struct InterestMap: Sendable {
 
     /// Measures `image`.
     ///
-    /// - Throws: ``PixelError`` only if the analysis copy cannot be made (it cannot for a valid buffer).
+    /// - Throws: `PixelError` only if the analysis copy cannot be made (it cannot for a valid buffer).
     public init(_ image: PixelBuffer, measure: Measure) throws(PixelError) {
         let side = Double(Self.analysisSide)
         let f = Swift.min(1, side / Double(Swift.max(image.width, image.height)))

@@ -1,4 +1,5 @@
 import CropGeometry
+import CropPixels
 
 #if canImport(Darwin)
 import Darwin

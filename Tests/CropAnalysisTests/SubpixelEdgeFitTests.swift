@@ -3,7 +3,8 @@ import CropTestSupport
 import Foundation
 import Testing
 
-@testable import CropPixels
+@testable import CropAnalysis
+import CropPixels
 
 @Suite("Sub-pixel refit of line segments")
 struct SubpixelEdgeFitTests {

@@ -1,8 +1,10 @@
 import CropGeometry
+import CropTestSupport
 import Foundation
 import Testing
 
-@testable import CropPixels
+@testable import CropAnalysis
+import CropPixels
 
 /// The projection-profile measure that auto-straighten asks when the lines are too few: long straight structures
 /// that are not edges, like a string of beads or a hanging chain.
