@@ -86,7 +86,7 @@ let package = Package(
         // libavif 0.11: 10-bit AVIF output, which libheif 1.15's AV1 path aborts on.
         .target(name: "CAVIF", dependencies: ["CRuntimeLibrary"]),
 
-        // Codecs: JPEG, PNG, WebP, HEIF, EXIF, ICC, format detection.
+        // Codecs: JPEG, PNG, WebP, HEIF/AVIF, GIF, TIFF, BMP; EXIF, ICC, colour conversion, format detection.
         .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.

@@ -1,0 +1,42 @@
+// The first of several results to arrive, for ImageService.withTimeout.
+
+/// The first of several results to arrive.
+actor Race<T: Sendable> {
+    private var outcome: Result<T, any Error>?
+    private var waiter: CheckedContinuation<Result<T, any Error>, Never>?
+
+    func finish(_ result: Result<T, any Error>) {
+        guard outcome == nil else { return }
+        outcome = result
+        waiter?.resume(returning: result)
+        waiter = nil
+    }
+
+    func result() async -> Result<T, any Error> {
+        if let outcome { return outcome }
+        return await withCheckedContinuation { waiter = $0 }
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}
+
+/// Whether the service takes new work: `/ready` answers 503 once ``drain()`` was called.
+public actor Readiness {
+    /// Whether the service takes new work.
+    public private(set) var isReady = true
+
+    public init() {}
+
+    /// Stop taking new work (`/ready` turns 503; a load balancer stops sending requests).
+    public func drain() {
+        isReady = false
+    }
+}
