@@ -256,6 +256,11 @@ static ck_png_decoder *ck_png_decoder_new(const uint8_t *data, size_t size, int 
   png_set_keep_unknown_chunks(dec->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
   static const png_byte ignored[] = "tEXt\0zTXt\0iTXt\0sPLT\0";
   png_set_keep_unknown_chunks(dec->png, PNG_HANDLE_CHUNK_NEVER, ignored, 4);
+#ifndef PNG_cICP_SUPPORTED
+  // cICP (PNG third edition) is unknown to libpng before 1.6.45: kept as an unknown chunk (4 bytes) to be read here.
+  static const png_byte cicp[] = "cICP";
+  png_set_keep_unknown_chunks(dec->png, PNG_HANDLE_CHUNK_ALWAYS, cicp, 1);
+#endif
   return dec;
 }
 
@@ -350,6 +355,22 @@ int ck_png_decoder_color_chunks(ck_png_decoder *dec, ck_png_color_chunks *out) {
     const double values[8] = {r[0], r[1], g[0], g[1], b[0], b[1], w[0], w[1]};
     memcpy(out->chromaticities, values, sizeof values);
   }
+#ifdef PNG_cICP_SUPPORTED
+  png_byte primaries, transfer, matrix, full_range;
+  if (png_get_cICP(dec->png, dec->info, &primaries, &transfer, &matrix, &full_range)) {
+    out->has_cicp = 1;
+    out->cicp[0] = primaries, out->cicp[1] = transfer, out->cicp[2] = matrix, out->cicp[3] = full_range;
+  }
+#else
+  png_unknown_chunkp unknown = NULL;
+  int count = png_get_unknown_chunks(dec->png, dec->info, &unknown);
+  for (int i = 0; i < count; i++) {
+    if (memcmp(unknown[i].name, "cICP", 4) == 0 && unknown[i].size == 4 && unknown[i].data) {
+      out->has_cicp = 1;
+      memcpy(out->cicp, unknown[i].data, 4);
+    }
+  }
+#endif
   return 1;
 }
 

@@ -21,6 +21,28 @@ struct NCLXColor {
         chromaticities = withUnsafeBytes(of: header.nclx_chromaticities) { Array($0.bindMemory(to: Double.self)) }
     }
 
+    /// A description from code points alone (a PNG cICP chunk), its chromaticities from H.273's table; unknown
+    /// primaries get none (``iccProfile(format:)`` then refuses).
+    init(primaries: Int, transfer: Int) {
+        self.primaries = primaries
+        self.transfer = transfer
+        chromaticities = Self.table[primaries] ?? [Double](repeating: 0, count: 8)
+    }
+
+    /// H.273's colour primaries: red x, y, green x, y, blue x, y, white x, y.
+    static let table: [Int: [Double]] = {
+        let d65 = [0.3127, 0.3290], c = [0.310, 0.316]
+        return [
+            1: [0.64, 0.33, 0.30, 0.60, 0.15, 0.06] + d65, 2: [0.64, 0.33, 0.30, 0.60, 0.15, 0.06] + d65,
+            4: [0.67, 0.33, 0.21, 0.71, 0.14, 0.08] + c, 5: [0.64, 0.33, 0.29, 0.60, 0.15, 0.06] + d65,
+            6: [0.630, 0.340, 0.310, 0.595, 0.155, 0.070] + d65, 7: [0.630, 0.340, 0.310, 0.595, 0.155, 0.070] + d65,
+            8: [0.681, 0.319, 0.243, 0.692, 0.145, 0.049] + c, 9: [0.708, 0.292, 0.170, 0.797, 0.131, 0.046] + d65,
+            11: [0.680, 0.320, 0.265, 0.690, 0.150, 0.060, 0.314, 0.351],
+            12: [0.680, 0.320, 0.265, 0.690, 0.150, 0.060] + d65,
+            22: [0.630, 0.340, 0.295, 0.605, 0.155, 0.077] + d65,
+        ]
+    }()
+
     /// BT.709 or unspecified primaries with the sRGB, BT.709/601/2020 or an unspecified curve: what readers assume
     /// without a profile.
     var isSRGBLike: Bool { [1, 2].contains(primaries) && [1, 2, 6, 13, 14, 15].contains(transfer) }

@@ -77,8 +77,28 @@ package final class PNGDecoder: ImageRowDecoder {
         var warnings: [CodecWarning] = []
         var metadata = Self.readMetadata(handle, warnings: &warnings)
         var model = described
-        if metadata.iccProfile == nil {
-            switch Self.colorChunkProfile(handle, gray: !layout.isColor) {
+        var chunks = ck_png_color_chunks()
+        let hasChunks = ck_png_decoder_color_chunks(handle, &chunks) != 0
+        if hasChunks, chunks.has_cicp != 0, layout.isColor {
+            // cICP rules over iCCP, sRGB, gAMA and cHRM (PNG, third edition).
+            let nclx = NCLXColor(primaries: Int(chunks.cicp.0), transfer: Int(chunks.cicp.1))
+            model += ", cICP (\(nclx.description))"
+            metadata.iccProfile = nil
+            if !nclx.isSRGBLike {
+                do {
+                    metadata.iccProfile = try nclx.iccProfile(format: .png)
+                    model += ", described by an ICC profile built from it"
+                } catch {
+                    warnings.append(CodecWarning(
+                        .icc, nclx.isHDR ? "the cICP \(nclx.description) is HDR: pixels kept as coded, not converted"
+                            : "\(error); pixels kept as coded"))
+                }
+            }
+            if chunks.cicp.3 == 0 {
+                warnings.append(CodecWarning(.png, "cICP says narrow-range samples: kept as coded, not expanded"))
+            }
+        } else if hasChunks, metadata.iccProfile == nil {
+            switch Self.colorChunkProfile(chunks, gray: !layout.isColor) {
             case .none: break
             case .profile(let profile, let words):
                 metadata.iccProfile = profile
@@ -256,11 +276,8 @@ package final class PNGDecoder: ImageRowDecoder {
     /// BT.709 primaries and D65 white, as ``ColorChunkProfile`` compares chromaticities (red, green, blue, white x, y).
     static let sRGBChromaticities = [0.64, 0.33, 0.30, 0.60, 0.15, 0.06, 0.3127, 0.3290]
 
-    static func colorChunkProfile(_ handle: OpaquePointer, gray: Bool) -> ColorChunkProfile {
-        var chunks = ck_png_color_chunks()
-        guard ck_png_decoder_color_chunks(handle, &chunks) != 0, chunks.srgb == 0,
-            chunks.has_gamma != 0 || chunks.has_chromaticities != 0
-        else { return .none }
+    static func colorChunkProfile(_ chunks: ck_png_color_chunks, gray: Bool) -> ColorChunkProfile {
+        guard chunks.srgb == 0, chunks.has_gamma != 0 || chunks.has_chromaticities != 0 else { return .none }
         let chromaticities = withUnsafeBytes(of: chunks.chromaticities) { Array($0.bindMemory(to: Double.self)) }
         let fileGamma = chunks.has_gamma != 0 ? chunks.gamma : 1 / 2.2
         let primaries = chunks.has_chromaticities != 0 ? chromaticities : sRGBChromaticities

@@ -1,4 +1,5 @@
 import CropPixels
+import Foundation
 import CropTestSupport
 import Testing
 
@@ -288,17 +289,7 @@ import Testing
     @Test("gAMA 1/2.2 (within 1%) with sRGB's chromaticities or none, and an sRGB chunk, are sRGB: no profile is built; other gammas, and a gray picture's white point alone, build one")
     func pngColorChunksThatAreSRGB() throws {
         func png(gray: Bool, chunks: [(String, [UInt8])]) throws -> DecodedImage {
-            let samples: [UInt8] = gray ? [0, 255] : [0, 0, 0, 255, 255, 255]
-            let picture = try PixelBuffer(width: 2, height: 1, layout: gray ? .gray : .rgb, samples: samples)
-            var bytes = try PNGEncoder.encode(picture)
-            // Insert the chunks after IHDR (8-byte signature, 25-byte IHDR).
-            var inserted: [UInt8] = []
-            for (type, data) in chunks {
-                let body = Array(type.utf8) + data
-                inserted += Self.bigEndian(UInt32(data.count)) + body + Self.bigEndian(Self.crc32(body))
-            }
-            bytes.insert(contentsOf: inserted, at: 33)
-            return try ImageCodec.decode(bytes)
+            try ImageCodec.decode(Self.png(gray ? [0, 255] : [0, 0, 0, 255, 255, 255], gray: gray, chunks: chunks))
         }
         let gamma22 = Self.bigEndian(45455), gamma1 = Self.bigEndian(100_000)
         let srgbChromaticities = [31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000].flatMap { Self.bigEndian(UInt32($0)) }
@@ -309,6 +300,51 @@ import Testing
         let gray = try png(gray: true, chunks: [("gAMA", gamma1)])
         #expect(gray.metadata.iccProfile != nil && gray.info.colorModel.contains("gAMA 1"))
         #expect(try png(gray: true, chunks: [("gAMA", gamma22)]).metadata.iccProfile == nil)
+    }
+
+    @Test("PNG cICP (third edition) rules the colour: Display P3 with the sRGB curve builds a profile, and 64 seeded P3 colours convert to sRGB within 2 levels of the matrix maths (P3 → XYZ → sRGB, both D65); BT.709 with the sRGB curve needs none; PQ is kept as coded with a warning")
+    func pngCICP() throws {
+        var rng = SplitMix64(seed: 3)
+        let colours = (0..<64).map { _ in (0..<3).map { _ in UInt8(rng.next() % 256) } }
+        let bytes = Self.png(colours.flatMap { $0 }, gray: false, chunks: [("cICP", [12, 13, 0, 1])])
+        let decoded = try ImageCodec.decode(bytes)
+        #expect(decoded.info.colorModel.hasSuffix("cICP (Display P3 primaries, sRGB curve), described by an ICC profile built from it"))
+        let profile = try #require(decoded.metadata.iccProfile)
+        var converted = decoded.pixels
+        let transform = try ColorTransform(profile: profile, layout: .rgb8, format: .png)
+        converted.withUnsafeMutableRows { rows in transform.convert(rows.row(0), to: rows.row(0), pixels: rows.width) }
+        func linear(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        func encoded(_ v: Double) -> Double { let c = min(1, max(0, v)); return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055 }
+        let p3ToXYZ = [[0.4865709, 0.2656677, 0.1982173], [0.2289746, 0.6917385, 0.0792869], [0.0, 0.0451134, 1.0439444]]
+        let xyzToSRGB = [[3.2404542, -1.5371385, -0.4985314], [-0.9692660, 1.8760108, 0.0415560], [0.0556434, -0.2040259, 1.0572252]]
+        var worst = 0.0
+        for (i, colour) in colours.enumerated() {
+            let l = colour.map { linear(Double($0) / 255) }
+            let xyz = p3ToXYZ.map { row in zip(row, l).reduce(0) { $0 + $1.0 * $1.1 } }
+            let expected = xyzToSRGB.map { row in encoded(zip(row, xyz).reduce(0) { $0 + $1.0 * $1.1 }) * 255 }
+            for (e, o) in zip(expected, converted.pixel(x: i, y: 0)) { worst = max(worst, abs(e - Double(o))) }
+        }
+        #expect(worst <= 2.5, "largest difference \(worst)")
+        let bt709 = Self.png([10, 20, 30], gray: false, chunks: [("cICP", [1, 13, 0, 1])])
+        #expect(try ImageCodec.decode(bt709).metadata.iccProfile == nil)
+        let hdr = try ImageCodec.decode(Self.png([10, 20, 30], gray: false, chunks: [("cICP", [9, 16, 0, 1])]))
+        #expect(hdr.metadata.iccProfile == nil && hdr.warnings.map(\.message).contains { $0.contains("HDR") })
+    }
+
+    /// A 1-row 8-bit PNG of `samples` (gray or RGB) with `chunks` inserted after IHDR.
+    static func png(_ samples: [UInt8], gray: Bool, chunks: [(String, [UInt8])]) -> [UInt8] {
+        let width = gray ? samples.count : samples.count / 3
+        guard let picture = try? PixelBuffer(width: width, height: 1, layout: gray ? .gray : .rgb, samples: samples),
+            var bytes = try? PNGEncoder.encode(picture)
+        else { return [] }
+        // After IHDR: an 8-byte signature and a 25-byte IHDR chunk.
+        var inserted: [UInt8] = []
+        for (type, data) in chunks {
+            let body = Array(type.utf8) + data
+            inserted += bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+        }
+        bytes.insert(contentsOf: inserted, at: 33)
+        return bytes
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] {

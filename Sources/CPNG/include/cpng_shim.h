@@ -98,6 +98,9 @@ typedef struct {
   /// A cHRM chunk: red x, y, green x, y, blue x, y, white x, y.
   int has_chromaticities;
   double chromaticities[8];
+  /// A cICP chunk: colour primaries, transfer characteristics, matrix coefficients (ITU-T H.273), full-range flag.
+  int has_cicp;
+  uint8_t cicp[4];
 } ck_png_color_chunks;
 
 /// Fills `out` from the chunks before the image data; returns 0 before the header is read.
