@@ -91,6 +91,8 @@ d = reset("FuzzGIF")
 gifs = [p for p in sorted(glob.glob(os.path.join(CODECS, "gif/*.gif"))) if os.path.getsize(p) < 20000]
 for i, p in enumerate(gifs):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
+    # Every frame composited (control bit 4).
+    write(d, f"{i:02}-frames-{os.path.basename(p)}", bytes([16 | 8]) + read(p))
 d = reset("FuzzTIFF")
 for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "tiff/*.tif")))):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))

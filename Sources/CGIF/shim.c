@@ -38,7 +38,7 @@ typedef int (*InputFunc)(GifFileType *, GifByteType *, int);
 
 enum { GIF_ERROR = 0, GIF_OK = 1 };
 enum { SCREEN_DESC_RECORD = 1, IMAGE_DESC_RECORD = 2, EXTENSION_RECORD = 3, TERMINATE_RECORD = 4 };
-enum { GRAPHICS_EXT = 0xF9 };
+enum { GRAPHICS_EXT = 0xF9, APPLICATION_EXT = 0xFF };
 enum { ERR_READ_FAILED = 102, ERR_NOT_GIF = 103, ERR_NOT_ENOUGH_MEM = 109, ERR_EOF_TOO_SOON = 113 };
 
 static struct {
@@ -129,6 +129,8 @@ typedef struct {
   /// frame itself from `lzw_start`, the first data sub-block, and giflib is not asked for anything more.
   int wide_code_size;
   size_t lzw_start;
+  /// The first frame's delay, from its graphic control extension.
+  int first_delay;
 } FirstFrame;
 
 /// Skips data sub-blocks from `at`; returns the offset after their terminator, or 0 when the data ends first.
@@ -229,19 +231,47 @@ static void close_gif(FirstFrame *frame) {
   frame->gif = NULL;
 }
 
-/// Skips an extension's data sub-blocks; a graphic control extension sets the transparent index.
-static int read_extension(FirstFrame *frame, char *message) {
+/// What a graphic control extension says of the next image: its transparent index (-1: none), delay (hundredths of a
+/// second) and disposal method.
+typedef struct {
+  int transparent, delay, disposal;
+} GraphicControl;
+
+static void read_graphic_control(const GifByteType *block, GraphicControl *control) {
+  if (!block || block[0] < 4) return;
+  control->transparent = (block[1] & 1) ? block[4] : -1;
+  control->delay = block[2] | block[3] << 8;
+  control->disposal = (block[1] >> 2) & 7;
+}
+
+/// Reads an extension's blocks to their end: a graphic control extension fills `control`, a NETSCAPE2.0 (or
+/// ANIMEXTS1.0) application extension sets `*loop_count`. GIF_ERROR when giflib fails.
+static int walk_extension(GifFileType *gif, GraphicControl *control, int *loop_count) {
   int code = 0;
   GifByteType *block = NULL;
-  if (lib.GetExtension(frame->gif, &code, &block) == GIF_ERROR)
-    return failure(frame->gif->Error, "reading an extension", message);
-  if (code == GRAPHICS_EXT && block && block[0] >= 4) {
-    frame->info.transparent_index = (block[1] & 1) ? block[4] : -1;
-  }
+  if (lib.GetExtension(gif, &code, &block) == GIF_ERROR) return GIF_ERROR;
+  int looping = 0;
+  if (code == GRAPHICS_EXT) read_graphic_control(block, control);
+  if (code == APPLICATION_EXT && block && block[0] == 11 &&
+      (memcmp(block + 1, "NETSCAPE2.0", 11) == 0 || memcmp(block + 1, "ANIMEXTS1.0", 11) == 0))
+    looping = 1;
   while (block) {
-    if (lib.GetExtensionNext(frame->gif, &block) == GIF_ERROR)
-      return failure(frame->gif->Error, "reading an extension", message);
+    if (lib.GetExtensionNext(gif, &block) == GIF_ERROR) return GIF_ERROR;
+    if (looping && block && block[0] >= 3 && block[1] == 1) {
+      *loop_count = block[2] | block[3] << 8;
+      looping = 0;
+    }
   }
+  return GIF_OK;
+}
+
+/// Skips an extension's data sub-blocks; a graphic control extension sets the transparent index.
+static int read_extension(FirstFrame *frame, char *message) {
+  GraphicControl control = {frame->info.transparent_index, frame->first_delay, 0};
+  if (walk_extension(frame->gif, &control, &frame->info.loop_count) == GIF_ERROR)
+    return failure(frame->gif->Error, "reading an extension", message);
+  frame->info.transparent_index = control.transparent;
+  frame->first_delay = control.delay;
   return CK_GIF_OK;
 }
 
@@ -249,6 +279,7 @@ static int read_extension(FirstFrame *frame, char *message) {
 static int open_first_frame(const uint8_t *data, size_t size, FirstFrame *frame, char *message) {
   memset(frame, 0, sizeof *frame);
   frame->info.transparent_index = -1;
+  frame->info.loop_count = -1;
   int status = ck_gif_load(message);
   if (status != CK_GIF_OK) return status;
   frame->reader = (Reader){data, size, 0};
@@ -319,6 +350,7 @@ int ck_gif_read_info(const uint8_t *data, size_t size, ck_gif_info *info, char *
   }
   *info = frame.info;
   info->frame_count = 1;
+  info->total_delay_cs = frame.first_delay;
   if (frame.wide_code_size) {
     info->lzw_code_size = frame.wide_code_size;
     info->frame_count = count_frames_from(data, size, frame.lzw_start, &info->count_incomplete);
@@ -331,6 +363,7 @@ int ck_gif_read_info(const uint8_t *data, size_t size, ck_gif_info *info, char *
     return CK_GIF_OK;
   }
   // Count the rest; a broken record ends the count, not the read (the first frame is whole).
+  GraphicControl control = {-1, 0, 0};
   while (info->frame_count < CK_GIF_FRAME_COUNT_CAP) {
     int type = 0;
     if (lib.GetRecordType(frame.gif, &type) == GIF_ERROR) {
@@ -339,11 +372,7 @@ int ck_gif_read_info(const uint8_t *data, size_t size, ck_gif_info *info, char *
     }
     if (type == TERMINATE_RECORD) break;
     if (type == EXTENSION_RECORD) {
-      int code = 0;
-      GifByteType *block = NULL;
-      int ok = lib.GetExtension(frame.gif, &code, &block) != GIF_ERROR;
-      while (ok && block) ok = lib.GetExtensionNext(frame.gif, &block) != GIF_ERROR;
-      if (!ok) {
+      if (walk_extension(frame.gif, &control, &info->loop_count) == GIF_ERROR) {
         info->count_incomplete = 1;
         break;
       }
@@ -353,6 +382,8 @@ int ck_gif_read_info(const uint8_t *data, size_t size, ck_gif_info *info, char *
         break;
       }
       info->frame_count++;
+      info->total_delay_cs += control.delay;
+      control = (GraphicControl){-1, 0, 0};
     } else {
       info->count_incomplete = 1;
       break;
@@ -437,4 +468,151 @@ int ck_gif_decode(const uint8_t *data, size_t size, uint8_t *output, size_t stri
   free(line);
   close_gif(&frame);
   return status;
+}
+
+// MARK: - Frames
+
+struct ck_gif_frames {
+  Reader reader;
+  GifFileType *gif;
+  int width, height;
+  /// The graphic control extension read since the last image, for the next one.
+  GraphicControl control;
+  /// The previous frame's rectangle (clipped to the canvas) and disposal, applied before the next frame.
+  int previous_disposal, previous_left, previous_top, previous_width, previous_height;
+  /// With disposal 3, what the previous frame's rectangle held before it was drawn (RGBA rows).
+  uint8_t *saved;
+  GifByteType *line;
+  int done;
+};
+
+int ck_gif_frames_open(const uint8_t *data, size_t size, int width, int height, ck_gif_frames **frames, char *message) {
+  *frames = NULL;
+  int status = ck_gif_load(message);
+  if (status != CK_GIF_OK) return status;
+  if (width < 1 || height < 1) {
+    say(message, "a %d×%d canvas", width, height);
+    return CK_GIF_ERR_CORRUPT;
+  }
+  ck_gif_frames *f = calloc(1, sizeof *f);
+  uint8_t *saved = malloc((size_t)width * (size_t)height * 4);
+  GifByteType *line = malloc((size_t)width > 65535 ? (size_t)width : 65535);
+  if (!f || !saved || !line) {
+    free(f), free(saved), free(line);
+    say(message, "out of memory for a %d×%d canvas", width, height);
+    return CK_GIF_ERR_MEMORY;
+  }
+  f->reader = (Reader){data, size, 0};
+  f->width = width, f->height = height;
+  f->control = (GraphicControl){-1, 0, 0};
+  f->saved = saved, f->line = line;
+  int error = 0;
+  f->gif = lib.Open(&f->reader, read_bytes, &error);
+  if (!f->gif) {
+    ck_gif_frames_close(f);
+    return failure(error, "reading the header", message);
+  }
+  *frames = f;
+  return CK_GIF_OK;
+}
+
+/// Copies the `w × h` rectangle at (x, y) of the canvas to or from `saved`.
+static void copy_rect(uint8_t *canvas, size_t stride, uint8_t *saved, int x, int y, int w, int h, int restore) {
+  for (int row = 0; row < h; row++) {
+    uint8_t *c = canvas + (size_t)(y + row) * stride + (size_t)x * 4;
+    uint8_t *s = saved + (size_t)row * (size_t)w * 4;
+    if (restore) memcpy(c, s, (size_t)w * 4);
+    else memcpy(s, c, (size_t)w * 4);
+  }
+}
+
+int ck_gif_frames_next(ck_gif_frames *f, uint8_t *canvas, size_t stride, int *delay_cs, int *decoded, char *message) {
+  *delay_cs = 0;
+  *decoded = 0;
+  if (f->done) return CK_GIF_OK;
+  // The previous frame goes as its disposal says (1 and 0 leave it).
+  if (f->previous_width > 0 && f->previous_height > 0) {
+    if (f->previous_disposal == 2) {
+      for (int row = 0; row < f->previous_height; row++)
+        memset(canvas + (size_t)(f->previous_top + row) * stride + (size_t)f->previous_left * 4, 0,
+               (size_t)f->previous_width * 4);
+    } else if (f->previous_disposal == 3) {
+      copy_rect(canvas, stride, f->saved, f->previous_left, f->previous_top, f->previous_width, f->previous_height, 1);
+    }
+  }
+  f->previous_width = f->previous_height = 0;
+  for (;;) {
+    int type = 0;
+    if (lib.GetRecordType(f->gif, &type) == GIF_ERROR) return failure(f->gif->Error, "reading the next record", message);
+    if (type == TERMINATE_RECORD) {
+      f->done = 1;
+      return CK_GIF_OK;
+    }
+    if (type == EXTENSION_RECORD) {
+      int loop = 0;
+      if (walk_extension(f->gif, &f->control, &loop) == GIF_ERROR)
+        return failure(f->gif->Error, "reading an extension", message);
+      continue;
+    }
+    if (type != IMAGE_DESC_RECORD) {
+      say(message, "an unknown record");
+      return CK_GIF_ERR_CORRUPT;
+    }
+    break;
+  }
+  if (lib.GetImageDesc(f->gif) == GIF_ERROR) return failure(f->gif->Error, "reading a frame's descriptor", message);
+  const GifImageDesc *image = &f->gif->Image;
+  const ColorMapObject *colors = image->ColorMap ? image->ColorMap : f->gif->SColorMap;
+  if (image->Width <= 0 || image->Height <= 0 || image->Width > 65535) {
+    say(message, "a frame of %d×%d", image->Width, image->Height);
+    return CK_GIF_ERR_CORRUPT;
+  }
+  if (!colors || !colors->Colors || colors->ColorCount <= 0) {
+    say(message, "a frame without a colour table (neither its own nor a global one)");
+    return CK_GIF_ERR_CORRUPT;
+  }
+  // The part of the frame on the canvas.
+  int left = image->Left < f->width ? image->Left : f->width, top = image->Top < f->height ? image->Top : f->height;
+  int right = image->Left + image->Width < f->width ? image->Left + image->Width : f->width;
+  int bottom = image->Top + image->Height < f->height ? image->Top + image->Height : f->height;
+  int w = right - left, h = bottom - top;
+  if (f->control.disposal == 3 && w > 0 && h > 0) copy_rect(canvas, stride, f->saved, left, top, w, h, 0);
+  static const int pass_start[] = {0, 4, 2, 1}, pass_step[] = {8, 8, 4, 2};
+  int passes = image->Interlace ? 4 : 1, transparent = f->control.transparent;
+  for (int pass = 0; pass < passes; pass++) {
+    int start = image->Interlace ? pass_start[pass] : 0, step = image->Interlace ? pass_step[pass] : 1;
+    for (int row = start; row < image->Height; row += step) {
+      if (lib.GetLine(f->gif, f->line, image->Width) == GIF_ERROR)
+        return failure(f->gif->Error, "decoding a frame", message);
+      int y = image->Top + row;
+      if (y >= f->height) continue;
+      uint8_t *target = canvas + (size_t)y * stride;
+      for (int x = 0; x < image->Width; x++) {
+        int cx = image->Left + x, index = f->line[x];
+        if (cx >= f->width || index == transparent) continue;
+        uint8_t *p = target + (size_t)cx * 4;
+        if (index < colors->ColorCount) {
+          p[0] = colors->Colors[index].Red, p[1] = colors->Colors[index].Green, p[2] = colors->Colors[index].Blue;
+        } else {
+          p[0] = p[1] = p[2] = 0;
+        }
+        p[3] = 255;
+      }
+    }
+  }
+  *delay_cs = f->control.delay;
+  *decoded = 1;
+  f->previous_disposal = f->control.disposal;
+  f->previous_left = left, f->previous_top = top, f->previous_width = w > 0 ? w : 0, f->previous_height = h > 0 ? h : 0;
+  f->control = (GraphicControl){-1, 0, 0};
+  return CK_GIF_OK;
+}
+
+void ck_gif_frames_close(ck_gif_frames *f) {
+  if (!f) return;
+  int error = 0;
+  if (f->gif) lib.Close(f->gif, &error);
+  free(f->saved);
+  free(f->line);
+  free(f);
 }

@@ -66,7 +66,7 @@ package final class GIFDecoder: WholePictureDecoder {
         let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
         let version = gif.version89 != 0 ? "GIF89a" : "GIF87a"
         let table = "palette of \(gif.color_count)" + (gif.lzw_code_size != 0 ? ", LZW code size \(gif.lzw_code_size)" : "")
-        info = ImageInfo(
+        var info = ImageInfo(
             format: .gif, width: width, height: height, orientation: .up, layout: layout, bitDepth: 8,
             decodedDepth: .eight, iccProfileSize: nil, hasEXIF: false, isProgressive: false,
             isInterlaced: gif.interlaced != 0,
@@ -74,6 +74,11 @@ package final class GIFDecoder: WholePictureDecoder {
             frameCount: frames > 1 ? frames : nil,
             // The RGBA canvas and the frame's indices.
             decoderMemory: DecoderMemory(perStoredPixel: 5))
+        if frames > 1 {
+            info.loopCount = gif.loop_count >= 0 ? Int(gif.loop_count) : nil
+            info.duration = Double(gif.total_delay_cs) / 100
+        }
+        self.info = info
         outputWidth = width
         outputHeight = height
         outputFormat = PixelFormat(layout, .eight)

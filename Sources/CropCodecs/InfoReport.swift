@@ -49,7 +49,10 @@ package enum InfoReport {
                     : (info.isProgressive ? "progressive" : "baseline"))
         case .png: parts.append(info.isInterlaced ? "interlaced" : "not interlaced")
         case .heif, .avif, .bmp: break
-        case .webp, .gif: if let frames = info.frameCount { parts.append("\(frames) frames (the first is read)") }
+        case .webp, .gif:
+            if let frames = info.frameCount { parts.append("\(frames) frames (the first is read)") }
+            if let loops = info.loopCount { parts.append(loops == 0 ? "looping forever" : "playing \(loops + 1) times") }
+            if let duration = info.duration { parts.append("\(seconds(duration)) s") }
         case .tiff: if let pages = info.frameCount { parts.append("\(pages) pages (the first is read)") }
         }
         return "\(path): " + parts.joined(separator: ", ")
@@ -79,10 +82,21 @@ package enum InfoReport {
                 ("progressive", "\(info.isProgressive)"),
                 ("arithmeticCoded", "\(info.isArithmeticCoded)"),
                 ("interlaced", "\(info.isInterlaced)"),
+                ("frames", "\(info.frameCount ?? 1)"),
+                ("loopCount", info.loopCount.map { "\($0)" } ?? "null"),
+                ("durationSeconds", info.duration.map(seconds) ?? "null"),
             ]
             return "  {" + fields.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
         }
         return objects.isEmpty ? "[]" : "[\n" + objects.joined(separator: ",\n") + "\n]"
+    }
+
+    /// Seconds to the hundredth, as GIF delays are given: "1.5", "0.07".
+    static func seconds(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded()), whole = hundredths / 100, part = hundredths % 100
+        guard part != 0 else { return "\(whole)" }
+        let text = "\(whole).\(part < 10 ? "0" : "")\(part)"
+        return text.hasSuffix("0") ? String(text.dropLast()) : text
     }
 
     /// A JSON string literal.

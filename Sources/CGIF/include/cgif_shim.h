@@ -61,6 +61,10 @@ typedef struct {
   /// The first frame's LZW minimum code size when it is 9 to 11 (giflib refuses those; the shim decodes such a
   /// frame itself), else 0.
   int lzw_code_size;
+  /// The NETSCAPE2.0 loop count: 0 loops forever, n plays n more times; -1 when the file has none (play once).
+  int loop_count;
+  /// The counted frames' delays, in hundredths of a second, added up.
+  long total_delay_cs;
 } ck_gif_info;
 
 /// Reads the screen and the first frame's descriptors, then counts the frames (their LZW data is skipped, not
@@ -72,6 +76,23 @@ int ck_gif_read_info(const uint8_t *data, size_t size, ck_gif_info *info, char *
 /// the canvas outside the frame stay transparent), else RGB. Indices past the colour table are opaque black.
 int ck_gif_decode(const uint8_t *data, size_t size, uint8_t *output, size_t stride, int width, int height, int alpha,
                   char *message);
+
+/// An animation read frame by frame, each composited on the canvas as a browser shows it.
+typedef struct ck_gif_frames ck_gif_frames;
+
+/// Opens `data` (which must stay alive until ck_gif_frames_close) for ck_gif_frames_next; the canvas is `width ×
+/// height` (the info's canvas). CK_GIF_OK with `*frames` set, or an error status.
+int ck_gif_frames_open(const uint8_t *data, size_t size, int width, int height, ck_gif_frames **frames, char *message);
+
+/// Composites the next frame onto `canvas` (8-bit RGBA, `stride` bytes per row, cleared by the caller before the
+/// first frame and left as this call leaves it between calls): the previous frame's disposal first (2: its rectangle
+/// back to transparent, 3: back to what was under it), then the frame's non-transparent pixels, clipped to the
+/// canvas. Sets `*delay_cs` (hundredths of a second) and `*decoded` (0 once there is no further frame). Returns
+/// CK_GIF_OK, or an error for a broken frame (the canvas then holds what was composited before).
+int ck_gif_frames_next(ck_gif_frames *frames, uint8_t *canvas, size_t stride, int *delay_cs, int *decoded,
+                       char *message);
+
+void ck_gif_frames_close(ck_gif_frames *frames);
 
 #ifdef __cplusplus
 }

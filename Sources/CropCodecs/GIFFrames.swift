@@ -1,0 +1,73 @@
+import CGIF
+import CropPixels
+
+/// The frames of an animated GIF, one at a time, each composited on the canvas as a browser shows it: the previous
+/// frame disposed of as it asks (left, cleared to transparent, or restored to what was under it), then the frame's
+/// pixels other than its transparent colour. Every frame is the whole canvas, 8-bit RGBA.
+///
+/// Memory: the canvas, a copy of it for "restore to previous", and the frame handed out; never all frames at once.
+package final class GIFFrames {
+    /// The canvas (``GIFDecoder``'s: the logical screen, grown to hold the first frame).
+    package let width: Int
+    package let height: Int
+    /// What the file's header says: frame count, loop count, duration.
+    package let info: ImageInfo
+
+    /// The file's bytes, which giflib reads from between calls (owned here, so that their address stays put).
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private let handle: OpaquePointer
+    private var canvas: PixelBuffer
+
+    /// Opens the animation; checks the canvas against the limits.
+    ///
+    /// - Throws: as ``GIFDecoder/init(input:options:)``.
+    package init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let decoder = try GIFDecoder(data: data, options: options)
+        info = decoder.info
+        width = decoder.outputWidth
+        height = decoder.outputHeight
+        do {
+            canvas = try PixelBuffer(width: width, height: height, format: .rgba8, limits: .unlimited)
+        } catch {
+            throw CodecError(error)
+        }
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, data.count))
+        _ = bytes.initialize(from: data)
+        var opened: OpaquePointer?
+        let width = Int32(width), height = Int32(height)
+        do {
+            try ShimStatus.call(format: .gif) { message in
+                ck_gif_frames_open(bytes.baseAddress, data.count, width, height, &opened, message)
+            }
+        } catch {
+            bytes.deallocate()
+            throw error
+        }
+        guard let opened else {
+            bytes.deallocate()
+            throw .corruptData(format: .gif, message: "giflib opened nothing")
+        }
+        handle = opened
+        self.bytes = bytes
+    }
+
+    deinit {
+        ck_gif_frames_close(handle)
+        bytes.deallocate()
+    }
+
+    /// The next frame composited on the canvas and its delay in milliseconds, or `nil` after the last.
+    ///
+    /// - Throws: ``CodecError`` for a broken frame.
+    package func next() throws(CodecError) -> (picture: PixelBuffer, delayMilliseconds: Int)? {
+        var delay: Int32 = 0, decoded: Int32 = 0
+        let handle = handle
+        try canvas.withUnsafeMutableRows { rows throws(CodecError) in
+            try ShimStatus.call(format: .gif) { message in
+                ck_gif_frames_next(
+                    handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, &delay, &decoded, message)
+            }
+        }
+        return decoded != 0 ? (canvas, Int(delay) * 10) : nil
+    }
+}
