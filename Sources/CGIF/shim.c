@@ -257,8 +257,9 @@ static int walk_extension(GifFileType *gif, GraphicControl *control, int *loop_c
     looping = 1;
   while (block) {
     if (lib.GetExtensionNext(gif, &block) == GIF_ERROR) return GIF_ERROR;
+    // The first loop count counts (as Pillow and browsers read a file with two).
     if (looping && block && block[0] >= 3 && block[1] == 1) {
-      *loop_count = block[2] | block[3] << 8;
+      if (*loop_count < 0) *loop_count = block[2] | block[3] << 8;
       looping = 0;
     }
   }
@@ -549,7 +550,7 @@ int ck_gif_frames_next(ck_gif_frames *f, uint8_t *canvas, size_t stride, int *de
       return CK_GIF_OK;
     }
     if (type == EXTENSION_RECORD) {
-      int loop = 0;
+      int loop = -1;
       if (walk_extension(f->gif, &f->control, &loop) == GIF_ERROR)
         return failure(f->gif->Error, "reading an extension", message);
       continue;

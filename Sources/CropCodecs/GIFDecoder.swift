@@ -75,7 +75,7 @@ package final class GIFDecoder: WholePictureDecoder {
             // The RGBA canvas and the frame's indices.
             decoderMemory: DecoderMemory(perStoredPixel: 5))
         if frames > 1 {
-            info.loopCount = gif.loop_count >= 0 ? Int(gif.loop_count) : nil
+            info.playCount = gif.loop_count > 0 ? Int(gif.loop_count) + 1 : gif.loop_count == 0 ? 0 : nil
             info.duration = Double(gif.total_delay_cs) / 100
         }
         self.info = info

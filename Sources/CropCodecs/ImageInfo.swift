@@ -33,10 +33,11 @@ public struct ImageInfo: Hashable, Sendable {
     public var chromaSubsampling: ChromaSubsampling? = nil
     /// For an animation, its number of frames (CropKit reads the first); `nil` for a still picture.
     public var frameCount: Int? = nil
-    /// For an animated GIF, how many more times it plays after the first (0: it loops forever); `nil` when the file
-    /// says nothing (it plays once) or is not animated.
-    public var loopCount: Int? = nil
-    /// For an animated GIF, its frames' delays added up, in seconds.
+    /// For an animation, how many times it plays, 0 for ever (a GIF's NETSCAPE loop count n plays n + 1 times, as
+    /// browsers count it; a WebP's ANIM loop count n plays n times); `nil` when the file does not say (a GIF without
+    /// the extension plays once) or is not animated.
+    public var playCount: Int? = nil
+    /// For an animation, its frames' delays added up, in seconds.
     public var duration: Double? = nil
     /// What the decoder holds whole while it decodes (for memory plans).
     package var decoderMemory: DecoderMemory = .rows

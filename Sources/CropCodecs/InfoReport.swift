@@ -51,7 +51,7 @@ package enum InfoReport {
         case .heif, .avif, .bmp: break
         case .webp, .gif:
             if let frames = info.frameCount { parts.append("\(frames) frames (the first is read)") }
-            if let loops = info.loopCount { parts.append(loops == 0 ? "looping forever" : "playing \(loops + 1) times") }
+            if let plays = info.playCount { parts.append(plays == 0 ? "looping forever" : "playing \(plays) times") }
             if let duration = info.duration { parts.append("\(seconds(duration)) s") }
         case .tiff: if let pages = info.frameCount { parts.append("\(pages) pages (the first is read)") }
         }
@@ -83,7 +83,7 @@ package enum InfoReport {
                 ("arithmeticCoded", "\(info.isArithmeticCoded)"),
                 ("interlaced", "\(info.isInterlaced)"),
                 ("frames", "\(info.frameCount ?? 1)"),
-                ("loopCount", info.loopCount.map { "\($0)" } ?? "null"),
+                ("playCount", info.playCount.map { "\($0)" } ?? "null"),
                 ("durationSeconds", info.duration.map(seconds) ?? "null"),
             ]
             return "  {" + fields.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"

@@ -31,6 +31,10 @@ package struct WebPContainer: Sendable {
     package private(set) var exif: [UInt8]?
     /// Frames of an animation (ANMF chunks); 0 for a still picture.
     package private(set) var frameCount: Int
+    /// The ANIM chunk's loop count (0: for ever, n: n plays), if there is one.
+    package private(set) var loopCount: Int?
+    /// The ANMF frames' durations added up, in milliseconds.
+    package private(set) var totalDuration = 0
     /// The first frame of an animation.
     package private(set) var firstFrame: Frame?
     /// What was repaired while reading.
@@ -77,8 +81,11 @@ package struct WebPContainer: Sendable {
                 var block = Array(bytes[payload])
                 if block.starts(with: EXIF.jpegSegmentHeader) { block.removeFirst(EXIF.jpegSegmentHeader.count) }
                 exif = block
+            case "ANIM" where payload.count >= 6:
+                loopCount = Int(bytes[payload.lowerBound + 4]) | Int(bytes[payload.lowerBound + 5]) << 8
             case "ANMF":
                 frameCount += 1
+                if payload.count >= 15 { totalDuration += Self.u24(bytes, payload.lowerBound + 12) }
                 if firstFrame == nil {
                     guard payload.count >= 16 else {
                         throw .corruptData(format: .webp, message: "ANMF chunk of \(payload.count) bytes (16 needed)")

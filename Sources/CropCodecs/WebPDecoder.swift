@@ -64,7 +64,7 @@ package final class WebPDecoder: WholePictureDecoder {
         let hasAlpha = features.has_alpha != 0 || container.isAnimated
         let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
         let kind = container.isAnimated ? "animated" : features.format == 2 ? "lossless" : "lossy"
-        info = ImageInfo(
+        var info = ImageInfo(
             format: .webp, width: width, height: height, orientation: metadata.orientation, layout: layout,
             bitDepth: 8, decodedDepth: .eight, iccProfileSize: metadata.iccProfile?.count,
             hasEXIF: metadata.exif != nil, isProgressive: false, isInterlaced: false,
@@ -74,6 +74,11 @@ package final class WebPDecoder: WholePictureDecoder {
             decoderMemory: container.isAnimated ? DecoderMemory(perStoredPixel: 8)
                 : features.format == 2 ? DecoderMemory(perStoredPixel: 4, perDecodedPixel: 4)
                 : DecoderMemory(perStoredPixel: 0, perDecodedPixel: 4))
+        if container.isAnimated {
+            info.playCount = container.loopCount
+            info.duration = Double(container.totalDuration) / 1000
+        }
+        self.info = info
         let scaled = (info.shrinksOnLoad ? options.jpegScale : .full).scaledSize(width: width, height: height)
         outputWidth = scaled.0
         outputHeight = scaled.1
