@@ -69,6 +69,8 @@ let package = Package(
         .systemLibrary(
             name: "CLibPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev", "zlib1g-dev"]), .brew(["libpng"])]),
+        // zlib itself, for the editor's gzip-compressed page.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
 
         // C shims: libjpeg-turbo and libpng report errors through setjmp/longjmp, which Swift cannot call.
         .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
@@ -96,7 +98,7 @@ let package = Package(
         .target(
             name: "CropEditor",
             dependencies: [
-                "CropKit", "CropInteraction",
+                "CropKit", "CropInteraction", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

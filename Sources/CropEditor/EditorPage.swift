@@ -12,6 +12,26 @@ public struct EditorPage: Sendable {
         public var bytes: [UInt8]
         /// The MIME type.
         public var contentType: String
+        /// The bytes gzip-compressed, when that makes them smaller (served to browsers that accept gzip).
+        public var gzipped: [UInt8]?
+        /// A strong entity tag for the bytes (the gzipped ones add `-gzip`), so that a revalidation costs a 304.
+        public var entityTag: String
+
+        /// An asset of `bytes`, compressed and tagged now.
+        public init(bytes: [UInt8], contentType: String) {
+            self.bytes = bytes
+            self.contentType = contentType
+            let compressed = Gzip.compress(bytes)
+            gzipped = compressed.flatMap { $0.count < bytes.count ? $0 : nil }
+            // FNV-1a, 64 bits: enough to tell versions of a file apart (not a security measure).
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            let hex = String(hash, radix: 16)
+            entityTag = "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        }
+
+        /// The entity tag of the gzipped bytes.
+        public var gzippedEntityTag: String { String(entityTag.dropLast()) + "-gzip\"" }
     }
 
     /// URL path (`/`, `/editor.js` …) → file.

@@ -137,6 +137,37 @@ public struct EditorServer: Sendable {
     /// The editor's WebSocket settings: frames up to `maximumEventBytes`, and a page that does not answer the close
     /// handshake (on a stop, or after an error) is let go after 1 s instead of the library's 15: `cropkit edit` stopped
     /// on SIGTERM once took over 30 s waiting for a page's close frame.
+    /// A page asset: gzip-compressed for a browser that accepts it, cacheable with revalidation (`no-cache` and a
+    /// strong ETag; a matching `If-None-Match` gets 304 without a body).
+    static func assetResponse(
+        _ asset: EditorPage.Asset, request: Request, contentSecurityPolicy: String
+    ) -> Response {
+        let gzip = asset.gzipped.flatMap { Self.acceptsGzip(request.headers[.acceptEncoding]) ? $0 : nil }
+        let tag = gzip == nil ? asset.entityTag : asset.gzippedEntityTag
+        var headers: HTTPFields = [
+            .contentType: asset.contentType, .cacheControl: "no-cache", .eTag: tag, .vary: "Accept-Encoding",
+            .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+        ]
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: { $0.trimmingSpaces == tag || $0.trimmingSpaces == "*" })
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        if gzip != nil { headers[.contentEncoding] = "gzip" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzip ?? asset.bytes)))
+    }
+
+    /// Whether an `Accept-Encoding` header takes gzip (by name or `*`, with a quality above 0).
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingSpaces.lowercased() }
+            guard let name = parts.first, name == "gzip" || name == "*" else { return false }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
+        }
+    }
+
     package static func webSocketConfiguration(maximumEventBytes: Int) -> WebSocketServerConfiguration {
         WebSocketServerConfiguration(maxFrameSize: max(1024, maximumEventBytes), closeTimeout: .seconds(1))
     }
@@ -149,14 +180,8 @@ public struct EditorServer: Sendable {
         router.middlewares.add(EditorErrorMiddleware(maximumRequestBytes: configuration.maximumRequestBytes))
         router.middlewares.add(LoopbackHostMiddleware(host: configuration.host))
         for (path, asset) in page.assets {
-            router.get(RouterPath(path)) { _, _ in
-                Response(
-                    status: .ok,
-                    headers: [
-                        .contentType: asset.contentType, .cacheControl: "no-cache",
-                        .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
-                    ],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+            router.get(RouterPath(path)) { request, _ in
+                Self.assetResponse(asset, request: request, contentSecurityPolicy: contentSecurityPolicy)
             }
         }
         router.get("/api/health") { _, _ in try await health() }

@@ -41,6 +41,39 @@ import Testing
         }
     }
 
+    @Test("the page's assets are gzip-compressed for a browser that accepts it (editor.js to under a third) and cacheable: a strong ETag per encoding, Vary: Accept-Encoding, and a matching If-None-Match gets 304 with no body")
+    func compressedAndCacheableAssets() async throws {
+        let server = try makeServer()
+        let page = try EditorPage()
+        let script = try #require(page.assets["/editor.js"])
+        #expect(Gzip.decompress(try #require(script.gzipped)) == script.bytes)
+        #expect(try #require(script.gzipped).count * 3 < script.bytes.count)
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
+            var tag = ""
+            try await client.execute(uri: "/editor.js", method: .get, headers: [.acceptEncoding: "br, gzip;q=0.8"]) { response in
+                #expect(response.status == .ok && response.headers[.contentEncoding] == "gzip")
+                #expect(response.headers[.vary] == "Accept-Encoding" && response.headers[.cacheControl] == "no-cache")
+                #expect(Gzip.decompress(Array(buffer: response.body)) == script.bytes)
+                tag = response.headers[.eTag] ?? ""
+                #expect(tag == script.gzippedEntityTag)
+            }
+            try await client.execute(uri: "/editor.js", method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: tag]) { response in
+                #expect(response.status == .notModified && response.body.readableBytes == 0)
+            }
+            // No gzip asked for (or refused with q=0): the bytes as they are, with their own tag.
+            for accept in ["identity", "gzip;q=0"] {
+                try await client.execute(uri: "/editor.js", method: .get, headers: [.acceptEncoding: accept]) { response in
+                    #expect(response.status == .ok && response.headers[.contentEncoding] == nil)
+                    #expect(Array(buffer: response.body) == script.bytes && response.headers[.eTag] == script.entityTag)
+                }
+            }
+            try await client.execute(uri: "/editor.js", method: .get, headers: [.ifNoneMatch: script.gzippedEntityTag]) { response in
+                #expect(response.status == .ok, "the gzip tag does not match the plain bytes")
+            }
+        }
+        #expect(EditorServer.acceptsGzip("deflate, GZIP") && !EditorServer.acceptsGzip("br") && EditorServer.acceptsGzip("*"))
+    }
+
     @Test func healthAndImageDescription() async throws {
         let server = try makeServer { $0.renderConcurrency = 3; $0.renderQueueCapacity = 5 }
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
