@@ -365,4 +365,22 @@ struct PipelineErrorTests {
             try ImagePipeline(limits: PixelLimits(maxPixels: 50_000)).run(.data(jpeg), [.resize(ResizeRequest(.width(10)))])
         }
     }
+
+    @Test("the short forms build the requests they name, and run as them: .thumbnail(256, cornerRadius: 32), .fit(1024, 1024), .fill(40, 30, gravity: .attention), .resize(width:), .resize(height:); a side below 1 is refused naming it")
+    func shortForms() throws {
+        #expect(ImageOperation.thumbnail(256, cornerRadius: 32) == .thumbnail(ThumbnailRequest(side: 256, cornerRadius: 32)))
+        #expect(ImageOperation.fit(1024, 768) == .resize(ResizeRequest(.box(PixelSize(validWidth: 1024, height: 768)))))
+        #expect(ImageOperation.fill(40, 30, gravity: .attention)
+            == .resize(ResizeRequest(.box(PixelSize(validWidth: 40, height: 30)), mode: .fill(gravity: .attention))))
+        #expect(ImageOperation.resize(width: 32, allowUpscale: true) == .resize(ResizeRequest(.width(32), allowUpscale: true)))
+        #expect(ImageOperation.resize(height: 20) == .resize(ResizeRequest(.height(20))))
+        let photo = ImageSource.file(Fixtures.path("landscape-6-mm.jpg"))
+        let short = try ImagePipeline().run(photo, [.fill(40, 30, gravity: .top)]).pixels
+        let long = try ImagePipeline().run(
+            photo, [.resize(ResizeRequest(.box(PixelSize(validWidth: 40, height: 30)), mode: .fill(gravity: .top)))]).pixels
+        #expect(short == long && short.width == 40 && short.height == 30)
+        #expect(throws: CropKitError.invalidRequest(name: "height", reason: "0 must be at least 1")) {
+            try ImagePipeline().run(photo, [.fit(10, 0)])
+        }
+    }
 }

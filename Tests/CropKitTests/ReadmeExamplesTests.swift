@@ -17,8 +17,7 @@ struct ReadmeExamplesTests {
         let photo = ImageSource.file(folder + "/photo.jpg")
 
         // 1. A 256 px square thumbnail with rounded corners, written atomically.
-        try pipeline.run(photo, [.thumbnail(ThumbnailRequest(side: 256, cornerRadius: 32))],
-                         to: .file(folder + "/thumb.png"))
+        try pipeline.run(photo, [.thumbnail(256, cornerRadius: 32)], to: .file(folder + "/thumb.png"))
 
         // 2. A rectangle of the picture as it is shown (after its EXIF orientation), at full resolution.
         try pipeline.run(photo, [.crop(Rect(x: 8, y: 6, width: 40, height: 30))], to: .file(folder + "/crop.jpg"))
@@ -29,8 +28,7 @@ struct ReadmeExamplesTests {
         print(straight.size)
 
         // 4. Resized to fit in 1024×1024 (never enlarged), as JPEG bytes in memory.
-        let small = try pipeline.run(photo, [.resize(ResizeRequest(.box(PixelSize(validWidth: 1024, height: 1024))))],
-                                     to: .data())
+        let small = try pipeline.run(photo, [.fit(1024, 1024)], to: .data())
         print(small.bytes.count)
 
         // 5. The straightened crop as a recipe: replay it on any copy of the photo, at any resolution.
