@@ -73,6 +73,9 @@ for i, p in enumerate(pngs):
 d = reset("FuzzWebP")
 for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "webp/*.webp")))):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 3 % 16 | 8]) + read(p))
+    if "animated" in p or "gif2webp" in p:
+        # Every frame (control bit 4).
+        write(d, f"{i:02}-frames-{os.path.basename(p)}", bytes([16 | 8]) + read(p))
 # Regression seed: a RIFF size below the header made the container reader build a reversed range.
 write(d, "crash-riff-size-below-header", read(os.path.join(CODECS, "webp/crashers/riff-size-below-header.bin")))
 d = reset("FuzzHEIF")

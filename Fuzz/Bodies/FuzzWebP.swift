@@ -1,6 +1,7 @@
 // libFuzzer target: WebP decoding: CropKit's own RIFF container reader (VP8X, ICCP, EXIF, ANMF: the first frame
 // rebuilt as a still file) and libwebp behind the CWebP shim, at every shrink-on-load scale, strict or lenient, whole
-// or a few rows then abandoned. A success must be a picture of the size the header promised.
+// or a few rows then abandoned; with control bit 4, every frame of an animation (WebPFrames, libwebpdemux). A success
+// must be a picture of the size the header promised, and every frame the canvas's size.
 import Foundation
 import CropCodecs
 import CropPixels
@@ -16,5 +17,14 @@ public func fuzzWebP(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         jpegScale: JPEGScale.allCases[Int(control & 3)])
     guard let decoder = try? WebPDecoder(data: bytes, options: options) else { return 0 }
     exercise(decoder, whole: control & 8 != 0, rows: 3)
+    // Control bit 4: every frame of an animation through libwebpdemux (WebPFrames), at most 64, each the canvas's size.
+    guard control & 16 != 0, let frames = try? WebPFrames(data: bytes, options: DecodeOptions(limits: PixelLimits(maxPixels: 1_000_000)))
+    else { return 0 }
+    for _ in 0..<64 {
+        guard let frame = try? frames.next() else { break }
+        guard frame.picture.width == frames.width, frame.picture.height == frames.height else {
+            fatalError("a frame of \(frame.picture.width)×\(frame.picture.height) on a \(frames.width)×\(frames.height) canvas")
+        }
+    }
     return 0
 }

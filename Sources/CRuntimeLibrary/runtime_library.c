@@ -22,6 +22,7 @@ static const ck_library_entry ck_libraries[] = {
     [CK_LIBRARY_GIF] = {"giflib", {"libgif.7.dylib", "libgif.dylib", "/opt/homebrew/lib/libgif.dylib", "/usr/local/lib/libgif.dylib"}, "libgif7", "giflib"},
     [CK_LIBRARY_TIFF] = {"libtiff", {"libtiff.6.dylib", "/opt/homebrew/lib/libtiff.6.dylib", "/usr/local/lib/libtiff.6.dylib"}, "libtiff6", "libtiff"},
     [CK_LIBRARY_LCMS] = {"Little CMS", {"liblcms2.2.dylib", "/opt/homebrew/lib/liblcms2.2.dylib", "/usr/local/lib/liblcms2.2.dylib"}, "liblcms2-2", "little-cms2"},
+    [CK_LIBRARY_WEBPDEMUX] = {"libwebpdemux", {"libwebpdemux.2.dylib", "/opt/homebrew/lib/libwebpdemux.2.dylib", "/usr/local/lib/libwebpdemux.2.dylib"}, "libwebpdemux2", "webp"},
 #else
     [CK_LIBRARY_WEBP] = {"libwebp", {"libwebp.so.7"}, "libwebp7", "webp"},
     [CK_LIBRARY_HEIF] = {"libheif", {"libheif.so.1"}, "libheif1", "libheif"},
@@ -29,6 +30,7 @@ static const ck_library_entry ck_libraries[] = {
     [CK_LIBRARY_GIF] = {"giflib", {"libgif.so.7"}, "libgif7", "giflib"},
     [CK_LIBRARY_TIFF] = {"libtiff", {"libtiff.so.6"}, "libtiff6", "libtiff"},
     [CK_LIBRARY_LCMS] = {"Little CMS", {"liblcms2.so.2"}, "liblcms2-2", "little-cms2"},
+    [CK_LIBRARY_WEBPDEMUX] = {"libwebpdemux", {"libwebpdemux.so.2"}, "libwebpdemux2", "webp"},
 #endif
 };
 

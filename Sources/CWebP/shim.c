@@ -7,6 +7,7 @@
 
 #include "runtime_library.h"
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -294,4 +295,131 @@ int ck_webp_encode(const uint8_t *pixels, int width, int height, int stride, con
 void ck_webp_free(void *pointer) {
   // Memory from WebPMemoryWrite is the library's; free it through the library's allocator.
   if (pointer && lib.Free) lib.Free(pointer);
+}
+
+// MARK: - Animations (libwebpdemux's WebPAnimDecoder)
+
+/// libwebp 1.x's demux ABI (WEBP_DEMUX_ABI_VERSION 0x0107): only the major byte must match.
+enum { DEMUX_ABI_VERSION = 0x0107 };
+
+typedef struct {
+  const uint8_t *bytes;
+  size_t size;
+} WebPData;
+
+typedef struct {
+  int color_mode;
+  int use_threads;
+  uint32_t padding[7];
+} WebPAnimDecoderOptions;
+
+typedef struct {
+  uint32_t canvas_width, canvas_height, loop_count, bgcolor, frame_count;
+  uint32_t pad[4];
+} WebPAnimInfo;
+
+static struct {
+  int (*OptionsInitInternal)(WebPAnimDecoderOptions *, int);
+  void *(*NewInternal)(const WebPData *, const WebPAnimDecoderOptions *, int);
+  int (*GetInfo)(const void *, WebPAnimInfo *);
+  int (*GetNext)(void *, uint8_t **, int *);
+  int (*HasMoreFrames)(const void *);
+  void (*Delete)(void *);
+} demux;
+
+static pthread_once_t demux_once = PTHREAD_ONCE_INIT;
+static int demux_status = CK_WEBP_ERR_UNAVAILABLE;
+static char demux_message[CK_WEBP_MESSAGE_LENGTH];
+
+static void load_demux(void) {
+  void *handle = ck_runtime_library_load(CK_LIBRARY_WEBPDEMUX, demux_message, sizeof demux_message);
+  if (!handle) return;
+#define BIND(field, symbol)                                                                       \
+  if (!ck_runtime_library_bind(handle, symbol, (void **)&demux.field)) {                          \
+    say(demux_message, "the libwebpdemux found lacks %s (a libwebp 1.x is needed)", symbol);      \
+    return;                                                                                       \
+  }
+  BIND(OptionsInitInternal, "WebPAnimDecoderOptionsInitInternal")
+  BIND(NewInternal, "WebPAnimDecoderNewInternal")
+  BIND(GetInfo, "WebPAnimDecoderGetInfo")
+  BIND(GetNext, "WebPAnimDecoderGetNext")
+  BIND(HasMoreFrames, "WebPAnimDecoderHasMoreFrames")
+  BIND(Delete, "WebPAnimDecoderDelete")
+#undef BIND
+  demux_status = CK_WEBP_OK;
+}
+
+struct ck_webp_frames {
+  void *decoder;
+  int width, height;
+  int timestamp;
+};
+
+int ck_webp_frames_open(const uint8_t *data, size_t size, int max_pixels, ck_webp_frames **out, int *width,
+                        int *height, int *frame_count, int *loop_count, char *message) {
+  *out = NULL;
+  pthread_once(&demux_once, load_demux);
+  if (demux_status != CK_WEBP_OK) {
+    say(message, "%s", demux_message);
+    return demux_status;
+  }
+  WebPAnimDecoderOptions options;
+  memset(&options, 0, sizeof options);
+  if (!demux.OptionsInitInternal(&options, DEMUX_ABI_VERSION)) {
+    say(message, "the libwebpdemux found speaks another ABI than 1.x");
+    return CK_WEBP_ERR_UNAVAILABLE;
+  }
+  options.color_mode = MODE_RGBA;
+  options.use_threads = 0;
+  WebPData input = {data, size};
+  void *decoder = demux.NewInternal(&input, &options, DEMUX_ABI_VERSION);
+  if (!decoder) {
+    say(message, "libwebp could not read the animation");
+    return CK_WEBP_ERR_CORRUPT;
+  }
+  WebPAnimInfo info;
+  memset(&info, 0, sizeof info);
+  if (!demux.GetInfo(decoder, &info) || info.canvas_width == 0 || info.canvas_height == 0 ||
+      (uint64_t)info.canvas_width * info.canvas_height > (uint64_t)max_pixels) {
+    say(message, "an animation canvas of %u×%u", info.canvas_width, info.canvas_height);
+    demux.Delete(decoder);
+    return CK_WEBP_ERR_CORRUPT;
+  }
+  ck_webp_frames *frames = calloc(1, sizeof *frames);
+  if (!frames) {
+    demux.Delete(decoder);
+    say(message, "out of memory");
+    return CK_WEBP_ERR_MEMORY;
+  }
+  frames->decoder = decoder;
+  frames->width = (int)info.canvas_width, frames->height = (int)info.canvas_height;
+  *width = frames->width, *height = frames->height;
+  *frame_count = (int)info.frame_count, *loop_count = (int)info.loop_count;
+  *out = frames;
+  return CK_WEBP_OK;
+}
+
+int ck_webp_frames_next(ck_webp_frames *frames, uint8_t *output, size_t stride, int *duration_ms, int *decoded,
+                        char *message) {
+  *duration_ms = 0;
+  *decoded = 0;
+  if (!demux.HasMoreFrames(frames->decoder)) return CK_WEBP_OK;
+  uint8_t *canvas = NULL;
+  int timestamp = 0;
+  if (!demux.GetNext(frames->decoder, &canvas, &timestamp) || !canvas) {
+    say(message, "libwebp could not decode the next frame");
+    return CK_WEBP_ERR_CORRUPT;
+  }
+  for (int y = 0; y < frames->height; y++)
+    memcpy(output + (size_t)y * stride, canvas + (size_t)y * (size_t)frames->width * 4, (size_t)frames->width * 4);
+  *duration_ms = timestamp - frames->timestamp;
+  frames->timestamp = timestamp;
+  *decoded = 1;
+  return CK_WEBP_OK;
+}
+
+void ck_webp_frames_close(ck_webp_frames *frames) {
+  if (!frames) return;
+  if (frames->decoder) demux.Delete(frames->decoder);
+  free(frames);
 }

@@ -82,6 +82,22 @@ int ck_webp_encode(const uint8_t *pixels, int width, int height, int stride, con
 /// Releases memory ck_webp_encode handed out.
 void ck_webp_free(void *pointer);
 
+/// An animated WebP read frame by frame through libwebpdemux (opened at run time like libwebp): each frame the whole
+/// canvas with libwebp's blending and disposal applied, as browsers show it.
+typedef struct ck_webp_frames ck_webp_frames;
+
+/// Opens the animation in `data` (which must stay alive until ck_webp_frames_close); refuses a canvas above
+/// `max_pixels`. Gives the canvas, the frame count and the ANIM loop count (0: for ever).
+int ck_webp_frames_open(const uint8_t *data, size_t size, int max_pixels, ck_webp_frames **frames, int *width,
+                        int *height, int *frame_count, int *loop_count, char *message);
+
+/// Copies the next frame (8-bit RGBA) into `output`, `stride` bytes per row, with its duration in milliseconds;
+/// `*decoded` is 0 once there is no further frame.
+int ck_webp_frames_next(ck_webp_frames *frames, uint8_t *output, size_t stride, int *duration_ms, int *decoded,
+                        char *message);
+
+void ck_webp_frames_close(ck_webp_frames *frames);
+
 #ifdef __cplusplus
 }
 #endif
