@@ -57,6 +57,9 @@ struct BMPFile {
 
     var hasAlpha: Bool { fields.count == 4 }
 
+    /// Bits per sample as stored: the index's for a palette, the widest bit field's (8 for 24-bit BGR).
+    var bitsPerSample: Int { bitsPerPixel <= 8 ? bitsPerPixel : bitsPerPixel == 24 ? 8 : fields.map(\.bits).max() ?? 8 }
+
     /// The bytes of one stored row of uncompressed pixels (rows are padded to 4 bytes).
     var rowBytes: Int { (width * bitsPerPixel + 31) / 32 * 4 }
 
@@ -239,63 +242,101 @@ struct BMPFile {
         self.repairs = repairs
     }
 
+    /// RLE8 or RLE4: decoded whole, from the bottom row up. The others are read row by row in any order.
+    var isRunLengthCoded: Bool { compression == .rle8 || compression == .rle4 }
+
+    /// The complete stored rows in a file of `size` bytes (the last may lack its padding).
+    func completeRows(fileSize size: Int) -> Int {
+        let used = (width * bitsPerPixel + 7) / 8
+        return min(height, size - pixelOffset < used ? 0 : (size - pixelOffset - used) / rowBytes + 1)
+    }
+
+    /// What a file of `size` bytes that ends before its last row is repaired with, if it does.
+    func missingRowsRepair(fileSize size: Int) -> String? {
+        let complete = completeRows(fileSize: size)
+        return complete < height ? "the file ends after \(complete) of \(height) rows: the rest are black" : nil
+    }
+
+    /// Whether a bitmap with an alpha field has 0 in every alpha value its rows hold (writers that leave the alpha
+    /// bits zero mean no alpha; browsers show such a file opaque).
+    func alphaIsAllZero(_ bytes: [UInt8]) -> Bool {
+        guard hasAlpha, !isRunLengthCoded else { return false }
+        let size = bitsPerPixel / 8, alpha = fields[3]
+        for row in 0..<completeRows(fileSize: bytes.count) {
+            let start = pixelOffset + row * rowBytes
+            for x in 0..<width {
+                var pixel: UInt32 = 0
+                for k in 0..<size { pixel |= UInt32(bytes[start + size * x + k]) << UInt32(8 * k) }
+                if alpha.value(pixel) != 0 { return false }
+            }
+        }
+        return true
+    }
+
+    /// Decodes displayed row `y` (0 at the top) of a bitmap that is not run-length coded into `out` (RGB8 or RGBA8
+    /// as ``hasAlpha``); a row the file does not hold is left as it is. Returns whether it met a colour index past
+    /// the table (drawn black). With `opaque`, alpha is 255.
+    func decodeDisplayedRow(_ y: Int, _ bytes: [UInt8], into out: UnsafeMutablePointer<UInt8>, opaque: Bool) -> Bool {
+        let stored = topDown ? y : height - 1 - y
+        guard stored < completeRows(fileSize: bytes.count) else { return false }
+        var badIndex = false
+        let channels = hasAlpha ? 4 : 3
+        bytes.withUnsafeBufferPointer { all in
+            decodeRow(all.baseAddress! + pixelOffset + stored * rowBytes, into: out, channels: channels) { index, p in
+                if index < palette.count {
+                    p[0] = palette[index][0]; p[1] = palette[index][1]; p[2] = palette[index][2]
+                } else {
+                    p[0] = 0; p[1] = 0; p[2] = 0
+                    badIndex = true
+                }
+            }
+        }
+        if opaque { for x in 0..<width { out[4 * x + 3] = 255 } }
+        return badIndex
+    }
+
+    /// The repairs of an all-zero alpha and of indices past the table, as decoding reports them.
+    static let opaqueRepair = "every alpha value is 0: shown opaque, as browsers show it"
+    func badIndexRepair() -> String { "colour indices past the \(palette.count)-colour table: black" }
+
     /// Decodes the pixels into `output` (cleared, `width × height`, RGB8 or RGBA8 as ``hasAlpha``), top row first.
     /// Returns what was repaired: rows or RLE data missing at the end (left black, index 0 for a palette as Pillow
     /// leaves them), RLE runs past the row's end (clipped), palette indices past the table (black).
     func decode(_ bytes: [UInt8], into output: inout PixelBuffer) -> [String] {
         var repairs: [String] = []
-        let channels = hasAlpha ? 4 : 3
-        output.withUnsafeMutableRows { rows in
-            func target(_ storedRow: Int) -> UnsafeMutablePointer<UInt8> {
-                rows.row(topDown ? storedRow : height - 1 - storedRow).assumingMemoryBound(to: UInt8.self)
-            }
-            var badIndex = false
-            func put(_ index: Int, _ p: UnsafeMutablePointer<UInt8>) {
-                if index < palette.count {
-                    p[0] = palette[index][0]; p[1] = palette[index][1]; p[2] = palette[index][2]
-                } else {
-                    badIndex = true
+        var badIndex = false
+        if isRunLengthCoded {
+            output.withUnsafeMutableRows { rows in
+                func put(_ index: Int, _ p: UnsafeMutablePointer<UInt8>) {
+                    if index < palette.count {
+                        p[0] = palette[index][0]; p[1] = palette[index][1]; p[2] = palette[index][2]
+                    } else {
+                        p[0] = 0; p[1] = 0; p[2] = 0
+                        badIndex = true
+                    }
                 }
-            }
-            if compression == .rle8 || compression == .rle4 {
+                func target(_ storedRow: Int) -> UnsafeMutablePointer<UInt8> {
+                    rows.row(topDown ? storedRow : height - 1 - storedRow).assumingMemoryBound(to: UInt8.self)
+                }
                 // Pixels the RLE data skips keep colour 0, as Pillow leaves them.
                 for row in 0..<height {
                     for x in 0..<width { put(0, target(row) + 3 * x) }
                 }
                 repairs += decodeRLE(bytes) { x, row, index in put(index, target(row) + 3 * x) }
-            } else {
-                // The last row may end without its padding.
-                let used = (width * bitsPerPixel + 7) / 8
-                let available = bytes.count - pixelOffset < used ? 0 : (bytes.count - pixelOffset - used) / rowBytes + 1
-                let complete = min(height, available)
-                if complete < height {
-                    repairs.append("the file ends after \(complete) of \(height) rows: the rest are black")
-                }
-                for row in 0..<complete {
-                    let source = pixelOffset + row * rowBytes
-                    let out = target(row)
-                    bytes.withUnsafeBufferPointer { all in
-                        decodeRow(all.baseAddress! + source, into: out, channels: channels, put: put)
+            }
+        } else {
+            let opaque = alphaIsAllZero(bytes)
+            output.withUnsafeMutableRows { rows in
+                for y in 0..<height {
+                    if decodeDisplayedRow(y, bytes, into: rows.row(y).assumingMemoryBound(to: UInt8.self), opaque: opaque) {
+                        badIndex = true
                     }
                 }
             }
-            if badIndex { repairs.append("colour indices past the \(palette.count)-colour table: black") }
+            if let missing = missingRowsRepair(fileSize: bytes.count) { repairs.append(missing) }
+            if opaque { repairs.append(Self.opaqueRepair) }
         }
-        if hasAlpha, !output.withUnsafeRows({ rows in
-            (0..<height).contains { y in
-                let row = rows.row(y).assumingMemoryBound(to: UInt8.self)
-                return (0..<width).contains { row[4 * $0 + 3] != 0 }
-            }
-        }) {
-            // Writers that fill the alpha bits with zero mean no alpha; browsers show such a file opaque.
-            output.withUnsafeMutableRows { rows in
-                for y in 0..<height {
-                    let row = rows.row(y).assumingMemoryBound(to: UInt8.self)
-                    for x in 0..<width { row[4 * x + 3] = 255 }
-                }
-            }
-            repairs.append("every alpha value is 0: shown opaque, as browsers show it")
-        }
+        if badIndex { repairs.append(badIndexRepair()) }
         return repairs
     }
 

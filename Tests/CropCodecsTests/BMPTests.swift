@@ -117,6 +117,31 @@ import Testing
         }
     }
 
+    @Test("rows read a few at a time (uncompressed: straight from the file's bytes, no whole picture) equal the whole decode, warnings included; strict mode refuses a short file at its first row",
+          arguments: ["pal1.bmp", "pal2.bmp", "pal8topdown.bmp", "pal8v5.bmp", "rgb16-565.bmp", "rgb24.bmp", "rgba32.bmp",
+                      "rgba16-4444.bmp", "pal4rle.bmp", "pal8rle.bmp", "shortfile.bmp", "pal8_offset.bmp"])
+    func rowByRow(_ name: String) throws {
+        let bytes = try Self.file(name)
+        let whole = try BMPDecoder(data: bytes)
+        let expected = try whole.decodeAll()
+        let streaming = try BMPDecoder(data: bytes)
+        #expect(streaming.info.decoderMemory == (name.contains("rle") ? DecoderMemory(perStoredPixel: 3) : .rows))
+        var rows = try PixelBuffer(width: streaming.outputWidth, height: streaming.outputHeight, format: streaming.outputFormat)
+        var start = 0
+        while start < rows.height {
+            let read = try streaming.readRows(into: &rows, startRow: start, maxRows: min(7, rows.height - start))
+            #expect(read > 0)
+            start += read
+        }
+        try streaming.finish()
+        #expect(rows == expected)
+        #expect(streaming.warnings == whole.warnings)
+        if name == "shortfile.bmp" {
+            let strict = try BMPDecoder(data: bytes, options: DecodeOptions(strict: true))
+            #expect(throws: CodecError.self) { _ = try strict.readRows(into: &rows, startRow: 0, maxRows: 1) }
+        }
+    }
+
     @Test("every prefix and 2,000 seeded single-byte changes of four files end in a picture or a CodecError, never a trap")
     func hostile() throws {
         var rng = SplitMix64(seed: 7)

@@ -38,7 +38,7 @@ import Testing
         let decoders: [String: (target: String, controls: [UInt8])] = [
             "png": ("FuzzPNG", [2, 3]), "jpg": ("FuzzJPEG", [32, 35, 48]), "webp": ("FuzzWebP", [8, 12]),
             "avif": ("FuzzHEIF", [6, 7]), "heic": ("FuzzHEIF", [2, 3]), "gif": ("FuzzGIF", [8, 12]),
-            "tif": ("FuzzTIFF", [8, 12]),
+            "tif": ("FuzzTIFF", [8, 12]), "bmp": ("FuzzBMP", [8, 12]),
         ]
         let files = Self.files(in: Self.root + "/Tests/Hostile/files").filter { !$0.hasSuffix(".txt") }
         #expect(files.count >= 40)

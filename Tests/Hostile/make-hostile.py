@@ -2,7 +2,8 @@
 """Writes the hostile set: small files whose lengths, counts or sizes claim far more than the file holds.
 
 Each file is a few bytes to a few KB and declares a huge length somewhere a parser reads before it allocates: a PNG
-chunk, an EXIF IFD, an ICC tag, an ISO box, a WebP chunk, a GIF extension, a JPEG marker, TIFF strip counts. A reader
+chunk, an EXIF IFD, an ICC tag, an ISO box, a WebP chunk, a GIF extension, a JPEG marker, TIFF strip counts, a BMP
+header, colour count, pixel offset or embedded profile. A reader
 must end each one with a clear error (or, where the format allows, a lenient picture) without allocating what the
 length claims. `Tests/CLITests/HostileInputTests.swift` runs `cropkit info`, `convert` and `thumbnail` on every file
 and holds each run's peak resident memory under 64 MB; `Fuzz/make-corpus.py` seeds the fuzz corpora with them.
@@ -344,6 +345,34 @@ def heif_files():
     write("heic-every-iloc-extent-1gib.heic", bytes(b), "every item's iloc extent (tiles, EXIF) claims 1 GiB")
 
 
+# MARK: - BMP
+
+def bmp(width, height, bits, compression=0, colors_used=0, pixel_offset=None, pixels=b"", palette=None, header=40,
+        extra=b""):
+    palette = palette if palette is not None else (b"\x00\x00\x00\x00" * (1 << bits) if bits <= 8 else b"")
+    offset = 14 + header + len(palette) if pixel_offset is None else pixel_offset
+    info = struct.pack("<IiiHHIIiiII", header, width, height, 1, bits, compression, 0, 2835, 2835, colors_used, 0)
+    info += extra + b"\x00" * (header - len(info) - len(extra))
+    return b"BM" + struct.pack("<IHHI", 14 + len(info) + len(palette) + len(pixels), 0, 0, offset) + info + palette + pixels
+
+
+def bmp_files():
+    write("bmp-60000x60000.bmp", bmp(60000, 60000, 8), "an 8-bit bitmap of 60000x60000 (3.6 gigapixels), no pixels")
+    write("bmp-8000x8000-100-bytes.bmp", bmp(8000, 8000, 24, pixels=b"\x80" * 100),
+          "a 24-bit 8000x8000 bitmap (192 MB of rows) with 100 bytes of pixels")
+    write("bmp-colors-used-1gib.bmp", bmp(4, 4, 8, colors_used=HUGE, pixels=b"\x01" * 16),
+          "an 8-bit bitmap whose header says it uses 2^30 colours")
+    write("bmp-offset-4gib.bmp", bmp(4, 4, 24, pixel_offset=0xFFFFFFF0, pixels=b"\x01" * 48),
+          "pixels said to start 4 GiB into a 100-byte file")
+    # A version 5 header (124 bytes) whose colour space is 'MBED' with a profile of 1 GiB.
+    v5 = struct.pack("<12I", 0, 0, 0, 0, 0x4D424544, *([0] * 7))  # masks 40-56, then CSType at 56
+    v5 += b"\x00" * (112 - 40 - len(v5)) + struct.pack("<II", 124, HUGE)
+    write("bmp-v5-profile-1gib.bmp", bmp(4, 4, 24, header=124, extra=v5, pixels=b"\x01" * 48),
+          "a version 5 header embedding an ICC profile of 1 GiB")
+    write("bmp-header-1gib.bmp", b"BM" + struct.pack("<IHHII", 64, 0, 0, 54, HUGE) + b"\x00" * 40,
+          "an info header of 1 GiB")
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for name in os.listdir(OUT):
@@ -354,6 +383,7 @@ def main():
     gif_files()
     webp_files()
     heif_files()
+    bmp_files()
     with open(os.path.join(OUT, "MANIFEST.txt"), "w") as f:
         f.write("# file\tbytes\twhat it claims (written by ../make-hostile.py)\n")
         for name, size, claim in MANIFEST:
