@@ -161,6 +161,10 @@ d = reset("FuzzBMP")
 # bmpsuite's files (Tests/CropCodecsTests/Fixtures/bmp), each whole and lenient, and strict.
 for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "bmp", "*.bmp")))):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
+# Regression seeds: a 127×31040 RLE4 bitmap of 120 bytes took over 15 s under ASan (one closure call per pixel to
+# fill colour 0), and a slow unit of the same kind.
+for p in sorted(glob.glob(os.path.join(CODECS, "bmp", "crashers", "*.bin"))):
+    write(d, "crash-" + os.path.basename(p), read(p))
 
 d = reset("FuzzStraighten")
 # Grey pictures (width and height bytes, then rows): a horizon tilted by a few degrees either way, a tilted grid of

@@ -47,6 +47,8 @@ struct BMPFile {
     let fields: [Field]
     /// The colour table as RGB triples (palette pictures).
     let palette: [[UInt8]]
+    /// The colour table flat, 256 entries of R, G, B (black past the table), for the per-pixel loops.
+    let colors: [UInt8]
     /// Where the pixels start.
     let pixelOffset: Int
     let headerSize: Int
@@ -223,6 +225,7 @@ struct BMPFile {
             }
         }
         self.palette = palette
+        colors = (0..<256).flatMap { $0 < palette.count ? palette[$0] : [0, 0, 0] }
 
         // A version 5 header may embed an ICC profile (colour space 'MBED'), placed from the header's start.
         var profile: [UInt8]? = nil
@@ -282,14 +285,7 @@ struct BMPFile {
         var badIndex = false
         let channels = hasAlpha ? 4 : 3
         bytes.withUnsafeBufferPointer { all in
-            decodeRow(all.baseAddress! + pixelOffset + stored * rowBytes, into: out, channels: channels) { index, p in
-                if index < palette.count {
-                    p[0] = palette[index][0]; p[1] = palette[index][1]; p[2] = palette[index][2]
-                } else {
-                    p[0] = 0; p[1] = 0; p[2] = 0
-                    badIndex = true
-                }
-            }
+            badIndex = decodeRow(all.baseAddress! + pixelOffset + stored * rowBytes, into: out, channels: channels)
         }
         if opaque { for x in 0..<width { out[4 * x + 3] = 255 } }
         return badIndex
@@ -306,23 +302,26 @@ struct BMPFile {
         var repairs: [String] = []
         var badIndex = false
         if isRunLengthCoded {
+            // Indices first (pixels the RLE data skips keep index 0, as Pillow leaves them), then colours.
+            var indices = [UInt8](repeating: 0, count: width * height)
+            indices.withUnsafeMutableBufferPointer { buffer in
+                repairs += decodeRLE(bytes, into: buffer)
+            }
             output.withUnsafeMutableRows { rows in
-                func put(_ index: Int, _ p: UnsafeMutablePointer<UInt8>) {
-                    if index < palette.count {
-                        p[0] = palette[index][0]; p[1] = palette[index][1]; p[2] = palette[index][2]
-                    } else {
-                        p[0] = 0; p[1] = 0; p[2] = 0
-                        badIndex = true
+                colors.withUnsafeBufferPointer { table in
+                    indices.withUnsafeBufferPointer { all in
+                        for row in 0..<height {
+                            // Stored rows run from the bottom unless the picture is top-down.
+                            let out = rows.row(topDown ? row : height - 1 - row).assumingMemoryBound(to: UInt8.self)
+                            for x in 0..<width {
+                                let index = Int(all[row * width + x])
+                                if index >= palette.count { badIndex = true }
+                                out[3 * x] = table[3 * index]; out[3 * x + 1] = table[3 * index + 1]
+                                out[3 * x + 2] = table[3 * index + 2]
+                            }
+                        }
                     }
                 }
-                func target(_ storedRow: Int) -> UnsafeMutablePointer<UInt8> {
-                    rows.row(topDown ? storedRow : height - 1 - storedRow).assumingMemoryBound(to: UInt8.self)
-                }
-                // Pixels the RLE data skips keep colour 0, as Pillow leaves them.
-                for row in 0..<height {
-                    for x in 0..<width { put(0, target(row) + 3 * x) }
-                }
-                repairs += decodeRLE(bytes) { x, row, index in put(index, target(row) + 3 * x) }
             }
         } else {
             let opaque = alphaIsAllZero(bytes)
@@ -340,17 +339,19 @@ struct BMPFile {
         return repairs
     }
 
-    /// One uncompressed stored row.
-    private func decodeRow(
-        _ source: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, channels: Int,
-        put: (Int, UnsafeMutablePointer<UInt8>) -> Void
-    ) {
+    /// One uncompressed stored row; returns whether it met a colour index past the table (drawn black).
+    private func decodeRow(_ source: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, channels: Int) -> Bool {
+        var badIndex = false
         switch bitsPerPixel {
         case 1, 2, 4, 8:
-            let perByte = 8 / bitsPerPixel, mask = (1 << bitsPerPixel) - 1
-            for x in 0..<width {
-                let byte = Int(source[x / perByte]), shift = 8 - bitsPerPixel * (x % perByte + 1)
-                put(byte >> shift & mask, out + 3 * x)
+            let perByte = 8 / bitsPerPixel, mask = (1 << bitsPerPixel) - 1, known = palette.count
+            colors.withUnsafeBufferPointer { table in
+                for x in 0..<width {
+                    let byte = Int(source[x / perByte]), shift = 8 - bitsPerPixel * (x % perByte + 1)
+                    let index = byte >> shift & mask
+                    if index >= known { badIndex = true }
+                    out[3 * x] = table[3 * index]; out[3 * x + 1] = table[3 * index + 1]; out[3 * x + 2] = table[3 * index + 2]
+                }
             }
         case 24:
             for x in 0..<width {
@@ -364,27 +365,35 @@ struct BMPFile {
                 for (c, field) in fields.enumerated() { out[channels * x + c] = field.value(pixel) }
             }
         }
+        return badIndex
     }
 
-    /// Runs RLE8 or RLE4 data, calling `write(x, storedRow, index)` for each pixel inside the picture.
-    private func decodeRLE(_ bytes: [UInt8], write: (Int, Int, Int) -> Void) -> [String] {
+    /// Runs RLE8 or RLE4 data into `indices` (`width × height`, stored row order, from the bottom row unless
+    /// top-down), clipping what falls outside the picture; the work is bounded by the picture and the data, not by
+    /// what the runs claim.
+    private func decodeRLE(_ bytes: [UInt8], into indices: UnsafeMutableBufferPointer<UInt8>) -> [String] {
         var repairs: [String] = []
         var at = pixelOffset, x = 0, row = 0, clipped = false
         let four = compression == .rle4
-        func emit(_ index: Int) {
-            if x < width && row < height { write(x, row, index) } else { clipped = true }
-            x += 1
+        /// The part of `count` pixels from (x, row) inside the picture.
+        func span(_ count: Int) -> Int {
+            guard row < height, x < width else { clipped = clipped || count > 0; return 0 }
+            let n = min(count, width - x)
+            if n < count { clipped = true }
+            return n
         }
         while true {
             guard at + 1 < bytes.count else {
                 repairs.append("the RLE data ends without its end-of-bitmap mark (at row \(min(row, height)) of \(height)): the rest is colour 0")
                 break
             }
-            let count = Int(bytes[at]), value = Int(bytes[at + 1])
+            let count = Int(bytes[at]), value = UInt8(bytes[at + 1])
             at += 2
             if count > 0 {
                 // A run: `count` pixels of one index (RLE4: two alternating indices).
-                for k in 0..<count { emit(four ? (k % 2 == 0 ? value >> 4 : value & 15) : value) }
+                let start = row * width + x
+                for k in 0..<span(count) { indices[start + k] = four ? (k % 2 == 0 ? value >> 4 : value & 15) : value }
+                x += count
                 continue
             }
             switch value {
@@ -397,12 +406,14 @@ struct BMPFile {
                 x += Int(bytes[at]); row += Int(bytes[at + 1]); at += 2
             default:
                 // Absolute mode: `value` literal indices, padded to an even number of bytes.
-                let length = four ? (value + 1) / 2 : value
+                let literal = Int(value), length = four ? (literal + 1) / 2 : literal
                 guard at + length <= bytes.count else { at = bytes.count; continue }
-                for k in 0..<value {
-                    let byte = Int(bytes[at + (four ? k / 2 : k)])
-                    emit(four ? (k % 2 == 0 ? byte >> 4 : byte & 15) : byte)
+                let start = row * width + x
+                for k in 0..<span(literal) {
+                    let byte = bytes[at + (four ? k / 2 : k)]
+                    indices[start + k] = four ? (k % 2 == 0 ? byte >> 4 : byte & 15) : byte
                 }
+                x += literal
                 at += length + length % 2
             }
             if count == 0 && value == 1 { break }
