@@ -15,3 +15,18 @@ func fuzzDecoder(
     exercise(decoder, whole: control & 8 != 0, rows: 3)
     return 0
 }
+
+/// The limits animation readers are fuzzed under: a canvas of 1 MP.
+let frameOptions = DecodeOptions(limits: PixelLimits(maxPixels: 1_000_000))
+
+/// Reads up to 64 frames of `frames`, each of which must be the canvas's size; a broken frame ends the reading.
+func exerciseFrames(_ frames: (any AnimationFrames)?) {
+    guard let frames else { return }
+    for _ in 0..<64 {
+        guard let frame = try? frames.next() else { return }
+        guard frame.picture.width == frames.width, frame.picture.height == frames.height else {
+            fatalError("a frame of \(frame.picture.width)×\(frame.picture.height) on a \(frames.width)×\(frames.height) canvas")
+        }
+    }
+}
+

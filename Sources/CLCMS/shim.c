@@ -230,6 +230,35 @@ static int save_and_close(void *profile, uint8_t **bytes, size_t *size, char *me
   return CK_LCMS_OK;
 }
 
+/// A matrix/TRC RGB profile (or with `gray` a gray one, which reads only the white point) from chromaticities (red
+/// x, y, green x, y, blue x, y, white x, y) and one tone curve, named `description`, saved into `*bytes`. Frees `curve`.
+static int profile_from_curve(const double chromaticities[8], void *curve, int gray, const char *description,
+                              uint8_t **bytes, size_t *size, char *message) {
+  // cmsCIExyY white point and cmsCIExyYTRIPLE primaries: (x, y, Y) each.
+  double white[3] = {chromaticities[6], chromaticities[7], 1.0};
+  void *profile;
+  if (gray) {
+    profile = lib.create_gray_profile(white, curve);
+  } else {
+    double primaries[9] = {chromaticities[0], chromaticities[1], 1.0, chromaticities[2], chromaticities[3], 1.0,
+                           chromaticities[4], chromaticities[5], 1.0};
+    void *curves[3] = {curve, curve, curve};
+    profile = lib.create_rgb_profile(white, primaries, curves);
+  }
+  lib.free_tone_curve(curve);
+  if (!profile) {
+    say(message, "Little CMS cannot build a profile from these chromaticities");
+    return CK_LCMS_ERR_PROFILE;
+  }
+  void *mlu = lib.mlu_alloc(NULL, 1);
+  if (mlu) {
+    lib.mlu_set_ascii(mlu, "en", "US", description);
+    lib.write_tag(profile, 0x64657363 /* desc */, mlu);
+    lib.mlu_free(mlu);
+  }
+  return save_and_close(profile, bytes, size, message);
+}
+
 int ck_lcms_rgb_profile(const double chromaticities[8], int transfer, const char *description, uint8_t **bytes,
                         size_t *size, char *message) {
   *bytes = NULL;
@@ -255,24 +284,7 @@ int ck_lcms_rgb_profile(const double chromaticities[8], int transfer, const char
     say(message, "Little CMS cannot build the tone curve");
     return CK_LCMS_ERR_PROFILE;
   }
-  // cmsCIExyY white point and cmsCIExyYTRIPLE primaries: (x, y, Y) each.
-  double white[3] = {chromaticities[6], chromaticities[7], 1.0};
-  double primaries[9] = {chromaticities[0], chromaticities[1], 1.0, chromaticities[2], chromaticities[3], 1.0,
-                         chromaticities[4], chromaticities[5], 1.0};
-  void *curves[3] = {curve, curve, curve};
-  void *profile = lib.create_rgb_profile(white, primaries, curves);
-  lib.free_tone_curve(curve);
-  if (!profile) {
-    say(message, "Little CMS cannot build a profile from these primaries");
-    return CK_LCMS_ERR_PROFILE;
-  }
-  void *mlu = lib.mlu_alloc(NULL, 1);
-  if (mlu) {
-    lib.mlu_set_ascii(mlu, "en", "US", description);
-    lib.write_tag(profile, 0x64657363 /* desc */, mlu);
-    lib.mlu_free(mlu);
-  }
-  return save_and_close(profile, bytes, size, message);
+  return profile_from_curve(chromaticities, curve, 0, description, bytes, size, message);
 }
 
 int ck_lcms_gamma_profile(const double chromaticities[8], double gamma, int gray, const char *description,
@@ -291,26 +303,5 @@ int ck_lcms_gamma_profile(const double chromaticities[8], double gamma, int gray
     say(message, "Little CMS cannot build the tone curve");
     return CK_LCMS_ERR_PROFILE;
   }
-  double white[3] = {chromaticities[6], chromaticities[7], 1.0};
-  void *profile;
-  if (gray) {
-    profile = lib.create_gray_profile(white, curve);
-  } else {
-    double primaries[9] = {chromaticities[0], chromaticities[1], 1.0, chromaticities[2], chromaticities[3], 1.0,
-                           chromaticities[4], chromaticities[5], 1.0};
-    void *curves[3] = {curve, curve, curve};
-    profile = lib.create_rgb_profile(white, primaries, curves);
-  }
-  lib.free_tone_curve(curve);
-  if (!profile) {
-    say(message, "Little CMS cannot build a profile from these chromaticities");
-    return CK_LCMS_ERR_PROFILE;
-  }
-  void *mlu = lib.mlu_alloc(NULL, 1);
-  if (mlu) {
-    lib.mlu_set_ascii(mlu, "en", "US", description);
-    lib.write_tag(profile, 0x64657363 /* desc */, mlu);
-    lib.mlu_free(mlu);
-  }
-  return save_and_close(profile, bytes, size, message);
+  return profile_from_curve(chromaticities, curve, gray, description, bytes, size, message);
 }

@@ -68,9 +68,7 @@ package final class BMPDecoder: WholePictureDecoder {
     /// Decodes the pixels onto a cleared buffer.
     func decodePicture() throws(CodecError) -> PixelBuffer {
         var buffer = try makeOutputBuffer()
-        let repairs = file.decode(bytes, into: &buffer)
-        if strict, let repair = repairs.first { throw .corruptData(format: .bmp, message: repair + " (strict mode)") }
-        warnings += repairs.map { CodecWarning(.bmp, $0) }
+        for message in file.decode(bytes, into: &buffer) { try repair(message) }
         return buffer
     }
 

@@ -45,9 +45,9 @@ struct BMPFile {
     let compression: Compression
     /// Red, green, blue and (when the header gives one) alpha fields for 16- and 32-bit pixels.
     let fields: [Field]
-    /// The colour table as RGB triples (palette pictures).
-    let palette: [[UInt8]]
-    /// The colour table flat, 256 entries of R, G, B (black past the table), for the per-pixel loops.
+    /// Entries in the colour table (palette pictures; 0 otherwise).
+    let paletteCount: Int
+    /// The colour table flat, 256 entries of R, G, B (black past ``paletteCount``), for the per-pixel loops.
     let colors: [UInt8]
     /// Where the pixels start.
     let pixelOffset: Int
@@ -77,7 +77,7 @@ struct BMPFile {
         }
         var words = [version]
         if bitsPerPixel <= 8 {
-            words.append("\(bitsPerPixel)-bit palette of \(palette.count)")
+            words.append("\(bitsPerPixel)-bit palette of \(paletteCount)")
         } else if bitsPerPixel == 24 {
             words.append("24-bit BGR")
         } else {
@@ -204,7 +204,7 @@ struct BMPFile {
         // The colour table: 3-byte entries after a core header, else 4; as many as the header says (or the depth
         // allows), at most 256, and no further than the pixels or the file. Pixels said to start inside the headers
         // start after them (and the colour table), as Pillow reads such files.
-        var palette: [[UInt8]] = []
+        var colors = [UInt8](repeating: 0, count: 3 * 256), present = 0
         let entry = headerSize == 12 ? 3 : 4
         let wanted = bits > 8 ? 0 : colorsUsed == 0 || colorsUsed > 1 << bits ? 1 << bits : colorsUsed
         if pixelOffset < tableStart || (bits <= 8 && pixelOffset == tableStart) {
@@ -214,18 +214,18 @@ struct BMPFile {
         }
         if bits <= 8 {
             let end = pixelOffset > tableStart ? min(pixelOffset, bytes.count) : bytes.count
-            let present = max(0, min(wanted, (end - tableStart) / entry))
+            present = max(0, min(wanted, (end - tableStart) / entry))
             if present == 0 { throw .truncated(format: .bmp, detail: "the colour table is missing") }
             if present < wanted && colorsUsed != 0 {
                 repairs.append("the colour table holds \(present) of its \(wanted) colours")
             }
-            palette = (0..<present).map { i in
+            for i in 0..<present {
                 let at = tableStart + i * entry
-                return [bytes[at + 2], bytes[at + 1], bytes[at]]
+                (colors[3 * i], colors[3 * i + 1], colors[3 * i + 2]) = (bytes[at + 2], bytes[at + 1], bytes[at])
             }
         }
-        self.palette = palette
-        colors = (0..<256).flatMap { $0 < palette.count ? palette[$0] : [0, 0, 0] }
+        paletteCount = present
+        self.colors = colors
 
         // A version 5 header may embed an ICC profile (colour space 'MBED'), placed from the header's start.
         var profile: [UInt8]? = nil
@@ -293,7 +293,7 @@ struct BMPFile {
 
     /// The repairs of an all-zero alpha and of indices past the table, as decoding reports them.
     static let opaqueRepair = "every alpha value is 0: shown opaque, as browsers show it"
-    func badIndexRepair() -> String { "colour indices past the \(palette.count)-colour table: black" }
+    func badIndexRepair() -> String { "colour indices past the \(paletteCount)-colour table: black" }
 
     /// Decodes the pixels into `output` (cleared, `width × height`, RGB8 or RGBA8 as ``hasAlpha``), top row first.
     /// Returns what was repaired: rows or RLE data missing at the end (left black, index 0 for a palette as Pillow
@@ -315,7 +315,7 @@ struct BMPFile {
                             let out = rows.row(topDown ? row : height - 1 - row).assumingMemoryBound(to: UInt8.self)
                             for x in 0..<width {
                                 let index = Int(all[row * width + x])
-                                if index >= palette.count { badIndex = true }
+                                if index >= paletteCount { badIndex = true }
                                 out[3 * x] = table[3 * index]; out[3 * x + 1] = table[3 * index + 1]
                                 out[3 * x + 2] = table[3 * index + 2]
                             }
@@ -344,7 +344,7 @@ struct BMPFile {
         var badIndex = false
         switch bitsPerPixel {
         case 1, 2, 4, 8:
-            let perByte = 8 / bitsPerPixel, mask = (1 << bitsPerPixel) - 1, known = palette.count
+            let perByte = 8 / bitsPerPixel, mask = (1 << bitsPerPixel) - 1, known = paletteCount
             colors.withUnsafeBufferPointer { table in
                 for x in 0..<width {
                     let byte = Int(source[x / perByte]), shift = 8 - bitsPerPixel * (x % perByte + 1)

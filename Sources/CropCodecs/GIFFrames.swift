@@ -6,15 +6,14 @@ import CropPixels
 /// pixels other than its transparent colour. Every frame is the whole canvas, 8-bit RGBA.
 ///
 /// Memory: the canvas, a copy of it for "restore to previous", and the frame handed out; never all frames at once.
-package final class GIFFrames {
+package final class GIFFrames: AnimationFrames {
     /// The canvas (``GIFDecoder``'s: the logical screen, grown to hold the first frame).
     package let width: Int
     package let height: Int
-    /// What the file's header says: frame count, loop count, duration.
     package let info: ImageInfo
 
-    /// The file's bytes, which giflib reads from between calls (owned here, so that their address stays put).
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// The file's bytes, which giflib reads from between calls.
+    private let bytes: PinnedBytes
     private let handle: OpaquePointer
     private var canvas: PixelBuffer
 
@@ -31,29 +30,19 @@ package final class GIFFrames {
         } catch {
             throw CodecError(error)
         }
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, data.count))
-        _ = bytes.initialize(from: data)
+        let bytes = PinnedBytes(data)
         var opened: OpaquePointer?
         let width = Int32(width), height = Int32(height)
-        do {
-            try ShimStatus.call(format: .gif) { message in
-                ck_gif_frames_open(bytes.baseAddress, data.count, width, height, &opened, message)
-            }
-        } catch {
-            bytes.deallocate()
-            throw error
+        try ShimStatus.call(format: .gif) { message in
+            ck_gif_frames_open(bytes.pointer, bytes.count, width, height, &opened, message)
         }
-        guard let opened else {
-            bytes.deallocate()
-            throw .corruptData(format: .gif, message: "giflib opened nothing")
-        }
+        guard let opened else { throw .corruptData(format: .gif, message: "giflib opened nothing") }
         handle = opened
         self.bytes = bytes
     }
 
     deinit {
         ck_gif_frames_close(handle)
-        bytes.deallocate()
     }
 
     /// The next frame composited on the canvas and its delay in milliseconds, or `nil` after the last.

@@ -5,14 +5,13 @@ import CropPixels
 /// disposal applied (libwebpdemux's `WebPAnimDecoder`, opened at run time).
 ///
 /// Memory: libwebp's canvas and previous canvas, and the frame handed out; never all frames at once.
-package final class WebPFrames {
+package final class WebPFrames: AnimationFrames {
     package let width: Int
     package let height: Int
-    /// The header: frame count, play count, duration.
     package let info: ImageInfo
 
-    /// The file's bytes, which libwebp reads from between calls (owned here, so that their address stays put).
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// The file's bytes, which libwebp reads from between calls.
+    private let bytes: PinnedBytes
     private let handle: OpaquePointer
     private var frame: PixelBuffer
 
@@ -21,26 +20,18 @@ package final class WebPFrames {
     /// - Throws: as ``WebPDecoder/init(input:options:)``, ``CodecError/corruptData(format:message:)`` when libwebp
     ///   cannot read the animation, ``CodecError/libraryUnavailable(format:reason:)`` without libwebpdemux.
     package init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
-        let still = try WebPDecoder(data: data, options: options)
-        info = still.info
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, data.count))
-        _ = bytes.initialize(from: data)
+        info = try WebPDecoder(data: data, options: options).info
+        let bytes = PinnedBytes(data)
         var opened: OpaquePointer?
         var width: Int32 = 0, height: Int32 = 0, count: Int32 = 0, loops: Int32 = 0
         let limit = Int32(clamping: options.limits.maxPixels)
-        do {
-            try ShimStatus.call(format: .webp) { message in
-                ck_webp_frames_open(bytes.baseAddress, data.count, limit, &opened, &width, &height, &count, &loops, message)
-            }
-        } catch {
-            bytes.deallocate()
-            throw error
+        try ShimStatus.call(format: .webp) { message in
+            ck_webp_frames_open(bytes.pointer, bytes.count, limit, &opened, &width, &height, &count, &loops, message)
         }
         guard let opened, let canvas = try? PixelBuffer(
             width: Int(width), height: Int(height), format: .rgba8, limits: .unlimited)
         else {
             if let opened { ck_webp_frames_close(opened) }
-            bytes.deallocate()
             throw .corruptData(format: .webp, message: "an animation canvas of \(width)×\(height)")
         }
         handle = opened
@@ -52,7 +43,6 @@ package final class WebPFrames {
 
     deinit {
         ck_webp_frames_close(handle)
-        bytes.deallocate()
     }
 
     /// The next frame and its duration in milliseconds, or `nil` after the last.

@@ -120,14 +120,7 @@ import Testing
         let narrow = try ImageCodec.decode(Self.cieLabTIFF(width: 8, height: 8, bits: 8, samples: eight)).pixels
         let wide = try ImageCodec.decode(Self.cieLabTIFF(width: 8, height: 8, bits: 16, samples: sixteen)).pixels
         #expect(narrow.format == PixelFormat.rgb8 && wide.format == PixelFormat(.rgb, .sixteen))
-        var worst = 0.0
-        for y in 0..<8 {
-            for x in 0..<8 {
-                for (n, w) in zip(narrow.pixel(x: x, y: y), wide.pixel(x: x, y: y)) {
-                    worst = max(worst, abs(Double(n) - Double(w) / 257))
-                }
-            }
-        }
+        let worst = Self.largestDifference(eight: narrow, sixteen: wide)
         #expect(worst <= 1.01, "largest difference \(worst) of 255")
     }
 
