@@ -23,6 +23,7 @@ static const ck_library_entry ck_libraries[] = {
     [CK_LIBRARY_TIFF] = {"libtiff", {"libtiff.6.dylib", "/opt/homebrew/lib/libtiff.6.dylib", "/usr/local/lib/libtiff.6.dylib"}, "libtiff6", "libtiff"},
     [CK_LIBRARY_LCMS] = {"Little CMS", {"liblcms2.2.dylib", "/opt/homebrew/lib/liblcms2.2.dylib", "/usr/local/lib/liblcms2.2.dylib"}, "liblcms2-2", "little-cms2"},
     [CK_LIBRARY_WEBPDEMUX] = {"libwebpdemux", {"libwebpdemux.2.dylib", "/opt/homebrew/lib/libwebpdemux.2.dylib", "/usr/local/lib/libwebpdemux.2.dylib"}, "libwebpdemux2", "webp"},
+    [CK_LIBRARY_WEBPMUX] = {"libwebpmux", {"libwebpmux.3.dylib", "/opt/homebrew/lib/libwebpmux.3.dylib", "/usr/local/lib/libwebpmux.3.dylib"}, "libwebpmux3", "webp"},
 #else
     [CK_LIBRARY_WEBP] = {"libwebp", {"libwebp.so.7"}, "libwebp7", "webp"},
     [CK_LIBRARY_HEIF] = {"libheif", {"libheif.so.1"}, "libheif1", "libheif"},
@@ -31,6 +32,7 @@ static const ck_library_entry ck_libraries[] = {
     [CK_LIBRARY_TIFF] = {"libtiff", {"libtiff.so.6"}, "libtiff6", "libtiff"},
     [CK_LIBRARY_LCMS] = {"Little CMS", {"liblcms2.so.2"}, "liblcms2-2", "little-cms2"},
     [CK_LIBRARY_WEBPDEMUX] = {"libwebpdemux", {"libwebpdemux.so.2"}, "libwebpdemux2", "webp"},
+    [CK_LIBRARY_WEBPMUX] = {"libwebpmux", {"libwebpmux.so.3"}, "libwebpmux3", "webp"},
 #endif
 };
 

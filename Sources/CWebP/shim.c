@@ -235,6 +235,25 @@ int ck_webp_decode(const uint8_t *data, size_t size, int alpha, int scaled_width
   return status;
 }
 
+/// Fills `room` with libwebp's configuration for `params`, checked by the library.
+static int configure(ConfigRoom *room, const ck_webp_encode_params *params, char *message) {
+  WebPConfig *config = &room->value;
+  if (!lib.ConfigInitInternal(config, 0, params->quality, ENCODER_ABI)) {
+    say(message, "the libwebp found speaks another ABI than 1.x");
+    return CK_WEBP_ERR_UNAVAILABLE;
+  }
+  config->lossless = params->lossless ? 1 : 0;
+  config->quality = params->quality;
+  config->method = params->method;
+  config->exact = params->exact ? 1 : 0;
+  config->thread_level = params->threads ? 1 : 0;
+  if (!lib.ValidateConfig(config)) {
+    say(message, "libwebp refused the settings (quality %g, method %d)", (double)params->quality, params->method);
+    return CK_WEBP_ERR_USAGE;
+  }
+  return CK_WEBP_OK;
+}
+
 int ck_webp_encode(const uint8_t *pixels, int width, int height, int stride, const ck_webp_encode_params *params,
                    uint8_t **output, size_t *output_size, char *message) {
   *output = NULL;
@@ -247,19 +266,11 @@ int ck_webp_encode(const uint8_t *pixels, int width, int height, int stride, con
   WebPConfig *config = &config_room.value;
   WebPPicture *picture = &picture_room.value;
   WebPMemoryWriter *writer = &writer_room.value;
-  if (!lib.ConfigInitInternal(config, 0, params->quality, ENCODER_ABI) ||
-      !lib.PictureInitInternal(picture, ENCODER_ABI)) {
+  status = configure(&config_room, params, message);
+  if (status != CK_WEBP_OK) return status;
+  if (!lib.PictureInitInternal(picture, ENCODER_ABI)) {
     say(message, "the libwebp found speaks another ABI than 1.x");
     return CK_WEBP_ERR_UNAVAILABLE;
-  }
-  config->lossless = params->lossless ? 1 : 0;
-  config->quality = params->quality;
-  config->method = params->method;
-  config->exact = params->exact ? 1 : 0;
-  config->thread_level = params->threads ? 1 : 0;
-  if (!lib.ValidateConfig(config)) {
-    say(message, "libwebp refused the settings (quality %g, method %d)", (double)params->quality, params->method);
-    return CK_WEBP_ERR_USAGE;
   }
   picture->use_argb = config->lossless;
   picture->width = width;
@@ -422,4 +433,146 @@ void ck_webp_frames_close(ck_webp_frames *frames) {
   if (!frames) return;
   if (frames->decoder) demux.Delete(frames->decoder);
   free(frames);
+}
+
+// MARK: - Writing animations (libwebpmux's WebPAnimEncoder)
+
+/// libwebp 1.x's mux ABI (WEBP_MUX_ABI_VERSION 0x0108): only the major byte must match.
+enum { MUX_ABI_VERSION = 0x0108 };
+
+typedef struct {
+  struct {
+    uint32_t bgcolor;
+    int loop_count;
+  } anim_params;
+  int minimize_size, kmin, kmax, allow_mixed, verbose;
+  uint32_t padding[4];
+} WebPAnimEncoderOptions;
+typedef union { WebPAnimEncoderOptions value; unsigned char room[sizeof(WebPAnimEncoderOptions) + SPARE]; } AnimOptionsRoom;
+
+static struct {
+  int (*OptionsInitInternal)(WebPAnimEncoderOptions *, int);
+  void *(*NewInternal)(int, int, const WebPAnimEncoderOptions *, int);
+  int (*Add)(void *, WebPPicture *, int, const WebPConfig *);
+  int (*Assemble)(void *, WebPData *);
+  const char *(*GetError)(void *);
+  void (*Delete)(void *);
+} mux;
+
+static pthread_once_t mux_once = PTHREAD_ONCE_INIT;
+static int mux_status = CK_WEBP_ERR_UNAVAILABLE;
+static char mux_message[CK_WEBP_MESSAGE_LENGTH];
+
+static void load_mux(void) {
+  if (ck_webp_load(mux_message) != CK_WEBP_OK) return;
+  void *handle = ck_runtime_library_load(CK_LIBRARY_WEBPMUX, mux_message, sizeof mux_message);
+  if (!handle) return;
+#define BIND(field, symbol)                                                                       \
+  if (!ck_runtime_library_bind(handle, symbol, (void **)&mux.field)) {                            \
+    say(mux_message, "the libwebpmux found lacks %s (a libwebp 1.x is needed)", symbol);          \
+    return;                                                                                       \
+  }
+  BIND(OptionsInitInternal, "WebPAnimEncoderOptionsInitInternal")
+  BIND(NewInternal, "WebPAnimEncoderNewInternal")
+  BIND(Add, "WebPAnimEncoderAdd")
+  BIND(Assemble, "WebPAnimEncoderAssemble")
+  BIND(GetError, "WebPAnimEncoderGetError")
+  BIND(Delete, "WebPAnimEncoderDelete")
+#undef BIND
+  mux_status = CK_WEBP_OK;
+}
+
+struct ck_webp_anim_writer {
+  void *encoder;
+  ConfigRoom config;
+  int width, height;
+  int timestamp;
+};
+
+void ck_webp_anim_close(ck_webp_anim_writer *w) {
+  if (!w) return;
+  if (w->encoder) mux.Delete(w->encoder);
+  free(w);
+}
+
+int ck_webp_anim_open(int width, int height, int loop_count, const ck_webp_encode_params *params,
+                      ck_webp_anim_writer **out, char *message) {
+  *out = NULL;
+  pthread_once(&mux_once, load_mux);
+  if (mux_status != CK_WEBP_OK) {
+    say(message, "%s", mux_message);
+    return mux_status;
+  }
+  if (width < 1 || height < 1 || width > 16383 || height > 16383) {
+    say(message, "a %d×%d picture is past WebP's 16383 px", width, height);
+    return CK_WEBP_ERR_USAGE;
+  }
+  ck_webp_anim_writer *w = calloc(1, sizeof *w);
+  if (!w) {
+    say(message, "out of memory");
+    return CK_WEBP_ERR_MEMORY;
+  }
+  int status = configure(&w->config, params, message);
+  if (status != CK_WEBP_OK) {
+    free(w);
+    return status;
+  }
+  AnimOptionsRoom options;
+  memset(&options, 0, sizeof options);
+  if (!mux.OptionsInitInternal(&options.value, MUX_ABI_VERSION)) {
+    free(w);
+    say(message, "the libwebpmux found speaks another ABI than 1.x");
+    return CK_WEBP_ERR_UNAVAILABLE;
+  }
+  options.value.anim_params.loop_count = loop_count < 0 ? 0 : loop_count;
+  options.value.anim_params.bgcolor = 0;
+  w->encoder = mux.NewInternal(width, height, &options.value, MUX_ABI_VERSION);
+  if (!w->encoder) {
+    free(w);
+    say(message, "libwebp could not start a %d×%d animation (out of memory)", width, height);
+    return CK_WEBP_ERR_MEMORY;
+  }
+  w->width = width, w->height = height;
+  *out = w;
+  return CK_WEBP_OK;
+}
+
+int ck_webp_anim_add(ck_webp_anim_writer *w, const uint8_t *rgba, int stride, int duration_ms, char *message) {
+  PictureRoom room;
+  WebPPicture *picture = &room.value;
+  if (!lib.PictureInitInternal(picture, ENCODER_ABI)) {
+    say(message, "the libwebp found speaks another ABI than 1.x");
+    return CK_WEBP_ERR_UNAVAILABLE;
+  }
+  picture->use_argb = 1;  // the animation encoder works on ARGB, lossy frames included
+  picture->width = w->width;
+  picture->height = w->height;
+  if (!lib.PictureImportRGBA(picture, rgba, stride)) {
+    lib.PictureFree(picture);
+    say(message, "out of memory for a %d×%d frame", w->width, w->height);
+    return CK_WEBP_ERR_MEMORY;
+  }
+  int ok = mux.Add(w->encoder, picture, w->timestamp, &w->config.value);
+  lib.PictureFree(picture);
+  if (!ok) {
+    const char *error = mux.GetError(w->encoder);
+    say(message, "libwebp could not add a frame: %s", error && *error ? error : "unknown error");
+    return CK_WEBP_ERR_CORRUPT;
+  }
+  w->timestamp += duration_ms < 0 ? 0 : duration_ms;
+  return CK_WEBP_OK;
+}
+
+int ck_webp_anim_finish(ck_webp_anim_writer *w, uint8_t **output, size_t *output_size, char *message) {
+  *output = NULL;
+  *output_size = 0;
+  WebPData data = {NULL, 0};
+  // A NULL frame ends the animation at this timestamp, which gives the last frame its duration.
+  if (!mux.Add(w->encoder, NULL, w->timestamp, NULL) || !mux.Assemble(w->encoder, &data)) {
+    const char *error = mux.GetError(w->encoder);
+    say(message, "libwebp could not assemble the animation: %s", error && *error ? error : "unknown error");
+    return CK_WEBP_ERR_CORRUPT;
+  }
+  *output = (uint8_t *)data.bytes, *output_size = data.size;
+  return CK_WEBP_OK;
 }

@@ -6,7 +6,7 @@ import CropKit
 package struct CommonOptions: ParsableArguments {
     package init() {}
 
-    @Option(help: "Output format: jpeg, png, webp, avif or heic (default: from the output file's extension).")
+    @Option(help: "Output format: jpeg, png, webp, avif, heic or gif (default: from the output file's extension).")
     package var format: ImageFormat?
 
     @Option(help: "Quality of lossy outputs, 1–100 (default: JPEG and WebP 80, AVIF and HEIC 50).")
@@ -32,6 +32,11 @@ package struct CommonOptions: ParsableArguments {
 
     @Option(name: .customLong("bit-depth"), help: "Bits per sample of AVIF and HEIC outputs: 8 or 10.")
     package var bitDepth: Int?
+
+    @Option(help: ArgumentHelp(
+        "Frames of an animated GIF or WebP to write: all (each through the same steps, with its delay and the loop count, when the output is GIF or WebP; other formats get the first frame and a warning) or first.",
+        valueName: "which"))
+    package var frames: FrameSelection = .all
 
     @Option(help: "Colour profile: keep (pixels and profile as they are) or srgb (convert to sRGB, embed sRGB).")
     package var icc: ColorProfilePolicy = .keep
@@ -78,10 +83,12 @@ package struct CommonOptions: ParsableArguments {
 
     /// How outputs are encoded and written.
     package var saveOptions: SaveOptions {
-        SaveOptions(
+        var options = SaveOptions(
             format: format, quality: quality, subsampling: subsampling.value, progressive: progressive,
             optimizeHuffman: optimize, pngCompressionLevel: compression, lossless: lossless, effort: effort,
             bitDepth: bitDepth, colorProfile: icc, stripMetadata: strip, metadata: metadata, overwrite: force)
+        options.frames = frames
+        return options
     }
 
     /// The number of parallel jobs: `--jobs` or one per core.

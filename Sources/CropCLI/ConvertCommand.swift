@@ -7,7 +7,7 @@ package struct ConvertCommand: ParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Re-encode an image as JPEG, PNG, WebP, HEIC or AVIF, streaming rows where the formats allow.",
+        abstract: "Re-encode an image as JPEG, PNG, WebP, HEIC, AVIF or GIF (every frame of an animation), streaming rows where the formats allow.",
         discussion: """
             The output format comes from the output file's extension (.jpg, .jpeg, .png) unless --format is given. \
             Metadata (EXIF orientation, ICC profile) is kept; the pixels are not rotated. --strip drops all of it, \
@@ -100,6 +100,8 @@ extension ColorProfilePolicy: ExpressibleByArgument {}
 
 extension MetadataPolicy: ExpressibleByArgument {}
 
+extension FrameSelection: ExpressibleByArgument {}
+
 extension ImageFormat: ExpressibleByArgument {
     public init?(argument: String) {
         switch argument.lowercased() {
@@ -108,10 +110,11 @@ extension ImageFormat: ExpressibleByArgument {
         case "webp": self = .webp
         case "avif": self = .avif
         case "heic", "heif": self = .heif
+        case "gif": self = .gif
         default: return nil
         }
     }
 
-    /// The formats CropKit writes (GIF, TIFF and BMP are read only).
-    public static var allValueStrings: [String] { ["jpeg", "png", "webp", "avif", "heic"] }
+    /// The formats CropKit writes (TIFF and BMP are read only).
+    public static var allValueStrings: [String] { ["jpeg", "png", "webp", "avif", "heic", "gif"] }
 }

@@ -25,7 +25,7 @@ package extension FileJob {
         let result = try work()
         return FileOutcome(
             size: result.size, byteCount: result.byteCount, seconds: clock.elapsed, warnings: result.warnings,
-            notes: result.notes)
+            notes: result.notes, frames: result.frames)
     }
 
     /// Whether two paths name the same existing file (same device and inode, so links and `./a` vs `a` count).

@@ -14,4 +14,11 @@ package struct FileOutcome: Sendable {
     package var warnings: [String]
     /// What the run decided by itself (an automatic straighten).
     package var notes: [String] = []
+    /// The frames written: more than 1 for an animation.
+    package var frames = 1
+
+    /// `160×120`, or `160×120, 12 frames` for an animation: the output's size as the progress lines give it.
+    package var sizeDescription: String {
+        frames > 1 ? "\(Console.size(size)), \(frames) frames" : Console.size(size)
+    }
 }

@@ -68,7 +68,7 @@ package final class ProgressReporter: @unchecked Sendable {
             let counter = "[\(String(repeating: " ", count: max(0, "\(total)".count - "\(done)".count)))\(done)/\(total)]"
             if let outcome {
                 Console.out(
-                    "\(counter) \(job.input) → \(job.output) \(Console.size(outcome.size)) "
+                    "\(counter) \(job.input) → \(job.output) \(outcome.sizeDescription) "
                         + "\(Console.bytes(outcome.byteCount)) \(Console.duration(outcome.seconds))\n")
             } else {
                 Console.out("\(counter) \(job.input) failed\n")

@@ -23,7 +23,7 @@ package func runSingleFile(
         if !options.quiet {
             for note in outcome.notes { Console.out("\(job.input): \(note)\n") }
             Console.out(
-                "wrote \(job.output) (\(Console.size(outcome.size)), \(Console.bytes(outcome.byteCount))) in "
+                "wrote \(job.output) (\(outcome.sizeDescription), \(Console.bytes(outcome.byteCount))) in "
                     + "\(Console.duration(outcome.seconds))\n")
         }
     } catch {

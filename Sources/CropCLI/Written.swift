@@ -12,12 +12,15 @@ package struct Written: Sendable {
     package var warnings: [String]
     /// What the run decided by itself (an automatic straighten), one line each.
     package var notes: [String]
+    /// The frames written: more than 1 for an animation.
+    package var frames: Int
 
-    package init(size: PixelSize, byteCount: Int, warnings: [String] = [], notes: [String] = []) {
+    package init(size: PixelSize, byteCount: Int, warnings: [String] = [], notes: [String] = [], frames: Int = 1) {
         self.size = size
         self.byteCount = byteCount
         self.warnings = warnings
         self.notes = notes
+        self.frames = frames
     }
 
     /// What a pipeline run wrote; `describe` turns each warning into its one-line message.
@@ -29,6 +32,7 @@ package struct Written: Sendable {
                 + "confidence \(Console.fraction(estimate.confidence)))")
         }
         self.init(
-            size: file.size, byteCount: file.byteCount, warnings: report.warnings.compactMap(describe), notes: notes)
+            size: file.size, byteCount: file.byteCount, warnings: report.warnings.compactMap(describe), notes: notes,
+            frames: report.frames)
     }
 }

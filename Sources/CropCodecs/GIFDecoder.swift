@@ -6,8 +6,8 @@ import CropPixels
 /// build).
 ///
 /// It gives the first frame composited on the canvas, as a browser shows the file before any animation runs: the
-/// canvas outside the frame and the frame's transparent colour stay transparent, and an animation says in a warning
-/// that only frame one is read. When the first frame reaches past the logical screen the canvas grows to hold it, as
+/// canvas outside the frame and the frame's transparent colour stay transparent (``GIFFrames`` reads every frame of
+/// an animation). When the first frame reaches past the logical screen the canvas grows to hold it, as
 /// browsers do. The output is 8-bit RGBA when anything can be transparent, RGB otherwise. GIF has no orientation,
 /// ICC profile or EXIF; the picture is decoded whole on the first row request (``WholePictureDecoder``).
 package final class GIFDecoder: WholePictureDecoder {
@@ -56,9 +56,6 @@ package final class GIFDecoder: WholePictureDecoder {
         var warnings = repairs.map { CodecWarning(.gif, $0) }
         if gif.count_incomplete == 0 && frames >= Int(CK_GIF_FRAME_COUNT_CAP) {
             warnings.append(CodecWarning(.gif, "frames were counted up to \(frames) and no further"))
-        }
-        if frames > 1 {
-            warnings.append(CodecWarning(.gif, "animated GIF with \(frames) frames: the first frame is decoded"))
         }
         let coversCanvas = gif.frame_left == 0 && gif.frame_top == 0 && Int(gif.frame_width) == width
             && Int(gif.frame_height) == height

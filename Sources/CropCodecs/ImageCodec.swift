@@ -61,7 +61,7 @@ package enum ImageCodec {
     ) throws(CodecError) {
         guard let format = format ?? ImageFormat(pathExtensionOf: path) else {
             throw .invalidArgument(
-                name: "output format", reason: "cannot tell it from the name \(path); use a .jpg, .png, .webp, .avif or .heic extension")
+                name: "output format", reason: "cannot tell it from the name \(path); use a .jpg, .png, .webp, .avif, .heic or .gif extension")
         }
         let file = try AtomicFile(path: path, overwrite: overwrite)
         let encoder = try makeEncoder(
@@ -94,7 +94,9 @@ package enum ImageCodec {
             try HEIFEncoder(
                 format: format, width: width, height: height, inputFormat: inputFormat, metadata: metadata,
                 options: options.heif, output: output)
-        case .gif, .tiff, .bmp: throw notWritable(format)
+        case .gif:
+            try GIFEncoder(width: width, height: height, inputFormat: inputFormat, metadata: metadata, output: output)
+        case .tiff, .bmp: throw notWritable(format)
         }
     }
 
@@ -108,12 +110,13 @@ package enum ImageCodec {
         case .png: try PNGEncoder.encode(image, metadata: metadata, options: options.png)
         case .webp: try WebPEncoder.encode(image, metadata: metadata, options: options.webp)
         case .heif, .avif: try HEIFEncoder.encode(image, as: format, metadata: metadata, options: options.heif)
-        case .gif, .tiff, .bmp: throw notWritable(format)
+        case .gif: try GIFEncoder.encode(image, metadata: metadata)
+        case .tiff, .bmp: throw notWritable(format)
         }
     }
 
     /// The error for a format CropKit reads but does not write.
     package static func notWritable(_ format: ImageFormat) -> CodecError {
-        .unsupportedFormat("writing \(format.displayName) (CropKit reads it; write JPEG, PNG, WebP, AVIF or HEIC)")
+        .unsupportedFormat("writing \(format.displayName) (CropKit reads it; write JPEG, PNG, WebP, AVIF, HEIC or GIF)")
     }
 }

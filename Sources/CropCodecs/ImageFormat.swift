@@ -64,14 +64,17 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         }
     }
 
-    /// Whether CropKit writes this format (GIF, TIFF and BMP are read only).
-    public var isWritable: Bool { self != .gif && self != .tiff && self != .bmp }
+    /// Whether CropKit writes this format (TIFF and BMP are read only).
+    public var isWritable: Bool { self != .tiff && self != .bmp }
+
+    /// Whether an output in this format carries an ICC profile and EXIF: every written format but GIF.
+    public var holdsMetadata: Bool { isWritable && self != .gif }
 
     /// The formats CropKit writes, in declaration order.
     public static let writable: [ImageFormat] = allCases.filter(\.isWritable)
 
     /// The format a picture read from this format is written in when nothing else is asked for: the format itself,
-    /// or PNG (lossless, keeps alpha and 16-bit samples) for the read-only GIF, TIFF and BMP.
+    /// or PNG (lossless, keeps alpha and 16-bit samples) for the read-only TIFF and BMP.
     public var defaultOutput: ImageFormat { isWritable ? self : .png }
 
     /// The media type: `image/jpeg`, `image/png`, `image/webp`, `image/heic`, `image/avif`, `image/gif`,

@@ -50,7 +50,7 @@ package enum InfoReport {
         case .png: parts.append(info.isInterlaced ? "interlaced" : "not interlaced")
         case .heif, .avif, .bmp: break
         case .webp, .gif:
-            if let frames = info.frameCount { parts.append("\(frames) frames (the first is read)") }
+            if let frames = info.frameCount { parts.append("\(frames) frames") }
             if let plays = info.playCount { parts.append(plays == 0 ? "looping forever" : "playing \(plays) times") }
             if let duration = info.duration { parts.append("\(seconds(duration)) s") }
         case .tiff: if let pages = info.frameCount { parts.append("\(pages) pages (the first is read)") }

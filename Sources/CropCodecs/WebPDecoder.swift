@@ -39,8 +39,6 @@ package final class WebPDecoder: WholePictureDecoder {
         let features: ck_webp_features
         if let frame = container.firstFrameFile(bytes) {
             features = try WebPLibrary.features(frame)
-            warnings.append(CodecWarning(
-                .webp, "animated WebP with \(container.frameCount) frames: the first frame is decoded"))
         } else if container.isAnimated {
             throw .corruptData(format: .webp, message: "the first animation frame has no VP8 or VP8L bitstream")
         } else {

@@ -27,6 +27,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case corruptImage(reason: String)
     /// The image has more pixels than the configured limit.
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// An animation's frames × canvas pixels are more than the configured limit.
+    case tooManyAnimationPixels(frames: Int, width: Int, height: Int, limit: Int)
     /// No edit session has this id (never created, expired or cancelled).
     case unknownSession(String)
     /// No picture has this id (never opened, or an upload forgotten to make room for newer ones).
@@ -69,6 +71,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
             self = .invalidRecipe(reason: e.description)
         case .codec(.tooManyPixels(let w, let h, let limit)), .pixels(.tooManyPixels(let w, let h, let limit)):
             self = .tooManyPixels(width: w, height: h, limit: limit)
+        case .pixels(.tooManyAnimationPixels(let frames, let w, let h, let limit)):
+            self = .tooManyAnimationPixels(frames: frames, width: w, height: h, limit: limit)
         case .codec(.notAnImage), .codec(.unsupportedFormat), .codec(.unsupportedFeature):
             self = .unsupportedImage(reason: error.description)
         case .codec(.truncated), .codec(.corruptData), .codec(.resourceLimit):
@@ -83,7 +87,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The HTTP status this error answers with.
     public var status: HTTPResponse.Status {
         switch self {
-        case .requestTooLarge, .tooManyPixels, .needsTooMuchMemory: .contentTooLarge
+        case .requestTooLarge, .tooManyPixels, .tooManyAnimationPixels, .needsTooMuchMemory: .contentTooLarge
         case .missingImage, .missingRecipe, .invalidRecipe, .invalidParameter, .malformedMultipart: .badRequest
         case .unsupportedMediaType, .unsupportedImage: .unsupportedMediaType
         case .corruptImage, .autoStraightenUnsure: .unprocessableContent
@@ -113,6 +117,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedImage: "unsupportedImage"
         case .corruptImage: "corruptImage"
         case .tooManyPixels: "tooManyPixels"
+        case .tooManyAnimationPixels: "tooManyAnimationPixels"
         case .unknownSession: "unknownSession"
         case .unknownImage: "unknownImage"
         case .busy: "busy"
@@ -146,6 +151,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
         case .corruptImage(let reason): "unreadable image: \(reason)"
         case .tooManyPixels(let w, let h, let limit):
             "the image is \(w)×\(h) pixels, more than the limit of \(limit) pixels"
+        case .tooManyAnimationPixels(let frames, let w, let h, let limit):
+            "the animation is \(frames) frames of \(w)×\(h) pixels, more than the limit of \(limit) pixels over all frames"
         case .unknownSession(let id): "no edit session '\(id)' (it expired or was cancelled)"
         case .unknownImage(let id): "no picture '\(id)' (it was never opened, or was closed to make room for newer ones)"
         case .busy(let queued): "the server is busy (\(queued) renders queued); try again shortly"

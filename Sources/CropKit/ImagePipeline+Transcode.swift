@@ -1,7 +1,8 @@
 extension ImagePipeline {
     /// Re-encodes `source` as it is stored, rows streaming from the decoder to the encoder so the picture is never
     /// held whole: no geometry, no resample, and the pixels keep their stored orientation (the EXIF orientation tag
-    /// travels with the metadata unless ``SaveOptions/stripMetadata`` drops it).
+    /// travels with the metadata unless ``SaveOptions/stripMetadata`` drops it). An animated GIF or WebP written as
+    /// GIF or WebP keeps every frame (each is re-encoded as it comes; see ``SaveOptions/frames``).
     ///
     /// - Parameters:
     ///   - source: the file or bytes to re-encode.
@@ -16,6 +17,8 @@ extension ImagePipeline {
     ) throws(CropKitError) -> Output {
         try sink.checkWritable()
         let opened = try open(source)
+        if try animationFormat(opened, sink) != nil { return try run(source, [], to: sink) }
+        let dropped = try droppedFramesWarning(opened, sink).map { [$0] } ?? []
         return try mappingErrors {
             let applied = opened.info.format == .jpeg || (opened.info.format == .webp && opened.info.frameCount == nil)
                 ? scale : .full
@@ -31,7 +34,7 @@ extension ImagePipeline {
             let untouched = try CropState(sourceSize: opened.storedSize, orientation: opened.info.orientation)
             return try writer.finish(RenderReport(
                 size: size, pixelFormat: decoder.outputFormat, decodeScale: applied.denominator, cropState: untouched,
-                warnings: decoder.warnings.map(PipelineWarning.codec)))
+                warnings: decoder.warnings.map(PipelineWarning.codec) + dropped))
         }
     }
 }

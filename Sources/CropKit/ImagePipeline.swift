@@ -95,6 +95,10 @@ public struct ImagePipeline: Sendable {
             operations, storedSize: opened.storedSize, orientation: opened.info.orientation, maxThreads: maxThreads)
         plan.autoStraighten = estimate
         if let warning { plan.warnings.append(warning) }
+        if let format = try animationFormat(opened, sink) {
+            return try runAnimation(source, opened, plan: plan, format: format, sink: sink)
+        }
+        if let dropped = try droppedFramesWarning(opened, sink) { plan.warnings.append(dropped) }
         if let uprightRect = plan.geometry.uprightRect {
             return try runAxisAligned(opened, plan: plan, uprightRect: uprightRect, sink: sink)
         }

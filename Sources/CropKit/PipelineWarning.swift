@@ -8,6 +8,10 @@ public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {
     /// An ``ImageOperation/autoStraighten(minimumConfidence:)`` step measured `estimate`, whose confidence is below
     /// `minimumConfidence`, so the picture was not turned.
     case autoStraightenNotApplied(StraightenEstimate, minimumConfidence: Double)
+    /// The source is an animation of `frames` frames and the output `format` holds one picture (or the sink takes
+    /// pixels): the first frame was written and the others dropped. Not given when ``SaveOptions/frames`` asks for
+    /// the first frame.
+    case framesDropped(frames: Int, format: ImageFormat)
 
     public var description: String {
         switch self {
@@ -21,6 +25,9 @@ public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {
                 : "auto-straighten is not sure (confidence \(Self.twoPlaces(estimate.confidence)) < "
                     + "\(Self.twoPlaces(minimum)): \(estimate.evidence) suggest \(Self.twoPlaces(estimate.angle))°); "
                     + "the picture is left as it is"
+        case .framesDropped(let frames, let format):
+            "\(format) holds one picture: the first of the animation's \(frames) frames is written, \(frames - 1) "
+                + (frames == 2 ? "is" : "are") + " dropped (GIF and WebP keep them all)"
         }
     }
 

@@ -16,6 +16,8 @@ public struct RenderReport: Sendable {
     /// What an ``ImageOperation/autoStraighten(minimumConfidence:)`` step measured (applied or not: see
     /// ``cropState``'s angle and ``warnings``); `nil` when the chain has none.
     public var autoStraighten: StraightenEstimate? = nil
+    /// The frames written: the animation's frame count when an animated source was written as an animation, else 1.
+    public var frames: Int = 1
 }
 
 extension RenderReport {

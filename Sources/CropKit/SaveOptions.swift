@@ -40,6 +40,8 @@ public struct SaveOptions: Hashable, Sendable {
     }
     /// Replace an existing output file. Without it an existing file is an error and is left untouched.
     public var overwrite: Bool
+    /// Which frames of an animated source (GIF, WebP) are written. Default ``FrameSelection/all``.
+    public var frames: FrameSelection = .all
 
     /// Creates options; every argument has the default described on its property.
     public init(
@@ -100,13 +102,23 @@ extension SaveOptions {
         guard let format = format ?? named else {
             throw .invalidRequest(
                 name: "output format",
-                reason: "cannot tell it from the name \(path ?? ""); use .jpg, .png, .webp, .avif or .heic, or set it")
+                reason: "cannot tell it from the name \(path ?? ""); use .jpg, .png, .webp, .avif, .heic or .gif, or set it")
         }
         guard format.isWritable else {
             throw .invalidRequest(
                 name: "output format",
-                reason: "CropKit reads \(format.displayName) but does not write it; use .jpg, .png, .webp, .avif or .heic")
+                reason: "CropKit reads \(format.displayName) but does not write it; use .jpg, .png, .webp, .avif, .heic or .gif")
         }
         return format
     }
+}
+
+/// Which frames of an animated source an output gets.
+public enum FrameSelection: String, Hashable, Sendable, CaseIterable {
+    /// Every frame, each through the same steps, with the source's delays and play count, when the output format
+    /// animates (GIF, WebP). A still format (JPEG, PNG, HEIC, AVIF) gets the first frame and a
+    /// ``PipelineWarning/framesDropped(frames:format:)``.
+    case all
+    /// The first frame only, in any format, without a warning.
+    case first
 }

@@ -4,6 +4,8 @@ public enum PixelError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidDimensions(width: Int, height: Int, reason: String)
     /// The image has more pixels than the configured limit allows (a decompression-bomb guard).
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// An animation's frames × canvas pixels are above ``PixelLimits/maxAnimationPixels``.
+    case tooManyAnimationPixels(frames: Int, width: Int, height: Int, limit: Int)
     /// A size computation overflowed the platform's integer range.
     case sizeOverflow(width: Int, height: Int, bytesPerPixel: Int)
     /// A rectangle that is empty, not finite, or does not overlap the image.
@@ -20,6 +22,8 @@ public enum PixelError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooManyPixels(let w, let h, let limit):
             "image of \(w)×\(h) = \(w.multipliedReportingOverflow(by: h).partialValue) pixels exceeds the limit of "
                 + "\(limit) pixels"
+        case .tooManyAnimationPixels(let frames, let w, let h, let limit):
+            "animation of \(frames) frames of \(w)×\(h) pixels exceeds the limit of \(limit) pixels over all frames"
         case .sizeOverflow(let w, let h, let bpp):
             "image of \(w)×\(h) at \(bpp) bytes per pixel is too large to address"
         case .invalidRect(let message):

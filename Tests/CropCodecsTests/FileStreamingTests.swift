@@ -83,7 +83,7 @@ struct FileStreamingTests {
             #expect(encoder.bytesWritten == written.count)
             #expect(written.count > 65536)
         }
-        #expect(try FileIOTests.contents(dir) == ["out.avif", "out.heic", "out.jpg", "out.png", "out.webp"])
+        #expect(try FileIOTests.contents(dir) == ["out.avif", "out.gif", "out.heic", "out.jpg", "out.png", "out.webp"])
     }
 
     @Test("an uncommitted atomic file leaves nothing; a closed one cannot commit; an existing name is kept")

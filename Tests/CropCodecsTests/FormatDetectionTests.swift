@@ -27,12 +27,13 @@ struct FormatDetectionTests {
         }
         #expect(try ImageFormat.detect(Fixtures.bytes("tiff/rgb-lzw-strips.tif")) == .tiff)
         #expect(try ImageFormat.detect(Fixtures.bytes("gif/plain.gif")) == .gif)
-        #expect(!ImageFormat.gif.isWritable && !ImageFormat.tiff.isWritable && ImageFormat.webp.isWritable)
-        #expect(ImageFormat.gif.defaultOutput == .png && ImageFormat.tiff.defaultOutput == .png)
+        #expect(ImageFormat.gif.isWritable && !ImageFormat.tiff.isWritable && ImageFormat.webp.isWritable)
+        #expect(!ImageFormat.gif.holdsMetadata && ImageFormat.png.holdsMetadata && !ImageFormat.bmp.holdsMetadata)
+        #expect(ImageFormat.gif.defaultOutput == .gif && ImageFormat.tiff.defaultOutput == .png)
         #expect(ImageFormat.avif.defaultOutput == .avif)
-        #expect(ImageFormat.writable == [.jpeg, .png, .webp, .heif, .avif])
+        #expect(ImageFormat.writable == [.jpeg, .png, .webp, .heif, .avif, .gif])
         let image = try PixelBuffer(width: 2, height: 2, format: .rgb8)
-        for format in [ImageFormat.gif, .tiff] {
+        for format in [ImageFormat.tiff, .bmp] {
             #expect(throws: ImageCodec.notWritable(format)) { try ImageCodec.encode(image, as: format) }
         }
     }

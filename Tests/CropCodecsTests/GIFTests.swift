@@ -104,11 +104,11 @@ struct GIFTests {
         #expect(throws: CodecError.self) { try GIFDecoder(data: Self.fixture("past-screen-local-table.gif"), options: DecodeOptions(strict: true)) }
     }
 
-    @Test("an animation gives frame one and counts its frames: the real 3-frame file matches libvips's frame one")
+    @Test("an animation gives frame one and counts its frames (no warning: the pipeline gives it): the real 3-frame file matches libvips's frame one")
     func animation() throws {
         let decoder = try GIFDecoder(data: Self.fixture("animated-3-frames.gif"))
         #expect(decoder.info.frameCount == 3)
-        #expect(decoder.warnings.contains { $0.message == "animated GIF with 3 frames: the first frame is decoded" })
+        #expect(decoder.warnings.isEmpty)  // the pipeline, which knows the output, says what becomes of the frames
         let pixels = try decoder.decodeAll()
         let vips = try Self.png("animated-3-frames-vips.png")
         #expect(pixels.width == 320 && pixels.height == 240 && vips.width == 320 && vips.height == 240)

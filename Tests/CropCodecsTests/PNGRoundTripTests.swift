@@ -54,7 +54,7 @@ struct ICCTests {
     static let profileResult = Result { try Fixtures.bytes("c2.icc") }
     static var profile: [UInt8] { get throws { try profileResult.get() } }
 
-    @Test("the profile survives JPEG, PNG, WebP, HEIC and AVIF round trips", arguments: ImageFormat.writable)
+    @Test("the profile survives JPEG, PNG, WebP, HEIC and AVIF round trips", arguments: ImageFormat.writable.filter(\.holdsMetadata))
     func roundTrip(_ format: ImageFormat) throws {
         let image = try TestImages.smooth(width: 20, height: 12, seed: 4)
         let bytes = try ImageCodec.encode(image, as: format, metadata: ImageMetadata(iccProfile: try Self.profile))

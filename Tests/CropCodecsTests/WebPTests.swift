@@ -51,11 +51,11 @@ struct WebPTests {
         #expect(String(decoding: profile[36..<40], as: UTF8.self) == "acsp")
     }
 
-    @Test("an animation gives its first frame, as dwebp decodes that frame, and says so")
+    @Test("an animation gives its first frame, as dwebp decodes that frame")
     func animationFirstFrame() throws {
         let decoder = try WebPDecoder(data: Self.fixture("animated.webp"))
         #expect(decoder.info.frameCount == 3)
-        #expect(decoder.warnings.contains { $0.source == .webp && $0.message.contains("3 frames") })
+        #expect(decoder.warnings.isEmpty)  // the pipeline, which knows the output, says what becomes of the frames
         let pixels = try decoder.decodeAll()
         #expect(pixels.width == 64 && pixels.height == 48 && pixels.format == .rgba8)
         let reference = try Self.png("animated-frame1-dwebp.png")

@@ -353,7 +353,7 @@ struct PipelineErrorTests {
         }
         #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [.thumbnail(ThumbnailRequest(side: 10, border: 5))]) }
         #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [.roundCorners(.pixels(-1))]) }
-        #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [], to: .file("/tmp/x.gif")) }
+        #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [], to: .file("/tmp/x.tif")) }
         let wrongState = try CropState(sourceSize: PixelSize(validWidth: 10, height: 10))
         #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [.cropState(wrongState)]) }
     }

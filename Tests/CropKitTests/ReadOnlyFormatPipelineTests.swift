@@ -27,7 +27,7 @@ struct ReadOnlyFormatPipelineTests {
         }
     }
 
-    @Test("a GIF crops with its transparency and is written as PNG when the name says so; GIF output is refused early")
+    @Test("a GIF crops with its transparency and is written as PNG or GIF as the name says; TIFF output is refused early")
     func gifToPNG() throws {
         try withScratchFolder { folder in
             let output = folder + "/out.png"
@@ -40,18 +40,23 @@ struct ReadOnlyFormatPipelineTests {
             // (6 / 3 + 3 / 2 + 2 × (6 ^ 3)) mod 8 = 5, the yellow (250, 200, 20).
             #expect(decoded.pixels.pixel(x: 0, y: 0)[3] == 0)
             #expect(decoded.pixels.pixel(x: 8, y: 4) == [250, 200, 20, 255])
-            #expect(throws: CropKitError.self) { try ImagePipeline().run(Self.gif, [], to: .file(folder + "/out.gif")) }
-            #expect(!FileManager.default.fileExists(atPath: folder + "/out.gif"))
+            // As GIF: the same pixels (8 colours need no quantising), the transparency kept.
+            try ImagePipeline().run(Self.gif, [.crop(Rect(x: 4, y: 4, width: 20, height: 10))], to: .file(folder + "/out.gif"))
+            let gif = try ImageCodec.decode(FileIO.readFile(atPath: folder + "/out.gif"))
+            #expect(gif.pixels.width == 20 && gif.pixels.height == 10 && gif.pixels.format == .rgba8)
+            #expect(gif.pixels.pixel(x: 0, y: 0)[3] == 0)
+            #expect(gif.pixels.pixel(x: 8, y: 4) == [250, 200, 20, 255])
             #expect(throws: CropKitError.self) {
                 try ImagePipeline().run(Self.gif, [], to: .data(SaveOptions(format: .tiff)))
             }
             // The same rule for a loaded image, in memory and to a file, with the same words.
             let image = try Image(contentsOfFile: Fixtures.path("transparent-offset.gif"))
             let refusal = CropKitError.invalidRequest(
-                name: "output format", reason: "CropKit reads GIF but does not write it; use .jpg, .png, .webp, .avif or .heic")
-            #expect(throws: refusal) { try image.encoded(options: SaveOptions(format: .gif)) }
-            #expect(throws: refusal) { try image.write(toFile: folder + "/again.gif") }
-            #expect(!FileManager.default.fileExists(atPath: folder + "/again.gif"))
+                name: "output format",
+                reason: "CropKit reads TIFF but does not write it; use .jpg, .png, .webp, .avif, .heic or .gif")
+            #expect(throws: refusal) { try image.encoded(options: SaveOptions(format: .tiff)) }
+            #expect(throws: refusal) { try image.write(toFile: folder + "/again.tif") }
+            #expect(!FileManager.default.fileExists(atPath: folder + "/again.tif"))
         }
     }
 }

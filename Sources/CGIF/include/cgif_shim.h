@@ -94,6 +94,24 @@ int ck_gif_frames_next(ck_gif_frames *frames, uint8_t *canvas, size_t stride, in
 
 void ck_gif_frames_close(ck_gif_frames *frames);
 
+/// An animated (or still) GIF written frame by frame into memory with giflib: each frame quantised to its own
+/// 256-colour table by giflib's median-cut quantiser (GifQuantizeBuffer), pixels with alpha below 128 written as
+/// the transparent index, and every frame covering the whole canvas and disposed of to transparent before the next.
+typedef struct ck_gif_writer ck_gif_writer;
+
+/// Starts a `width × height` GIF89a. `loop_count`: the NETSCAPE2.0 loop count to write (0 loops forever, n plays n
+/// more times), or -1 to write none (play once). Loads the library's writing half if needed.
+int ck_gif_writer_open(int width, int height, int loop_count, ck_gif_writer **writer, char *message);
+
+/// Adds a whole-canvas frame of 8-bit RGBA rows (`stride` bytes apart) shown for `delay_cs` hundredths of a second.
+int ck_gif_writer_add(ck_gif_writer *writer, const uint8_t *rgba, size_t stride, int delay_cs, char *message);
+
+/// Ends the file. On success `*output` holds `*output_size` bytes, the caller's to release with free().
+int ck_gif_writer_finish(ck_gif_writer *writer, uint8_t **output, size_t *output_size, char *message);
+
+/// Releases a writer, finished or not.
+void ck_gif_writer_close(ck_gif_writer *writer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,4 @@
-// What the six shims that open a codec library at run time (CWebP, with libwebpdemux for animations, CHEIF, CAVIF, CGIF,
+// What the six shims that open a codec library at run time (CWebP, with libwebpdemux and libwebpmux for animations, CHEIF, CAVIF, CGIF,
 // CTIFF, CLCMS) share: the one
 // table of the libraries' file names per platform, opening the first the loader finds, and writing a message for Swift
 // to read. Linking nothing at build time is what lets CropKit build without the libraries' headers or development
@@ -20,6 +20,7 @@ typedef enum {
   CK_LIBRARY_TIFF,
   CK_LIBRARY_LCMS,
   CK_LIBRARY_WEBPDEMUX,
+  CK_LIBRARY_WEBPMUX,
 } ck_library;
 
 /// Opens `library` by the file names this platform gives it (the table in runtime_library.c: the soname on Linux; the

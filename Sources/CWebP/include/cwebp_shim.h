@@ -98,6 +98,24 @@ int ck_webp_frames_next(ck_webp_frames *frames, uint8_t *output, size_t stride, 
 
 void ck_webp_frames_close(ck_webp_frames *frames);
 
+/// An animated WebP written frame by frame through libwebpmux's WebPAnimEncoder (opened at run time like libwebp),
+/// which keeps only what changed between frames and assembles the file in memory.
+typedef struct ck_webp_anim_writer ck_webp_anim_writer;
+
+/// Starts a `width × height` animation that loops `loop_count` times (0: for ever), each frame encoded with
+/// `params` (`alpha` is ignored: frames are RGBA).
+int ck_webp_anim_open(int width, int height, int loop_count, const ck_webp_encode_params *params,
+                      ck_webp_anim_writer **writer, char *message);
+
+/// Adds a whole-canvas frame of 8-bit RGBA rows (`stride` bytes apart) shown for `duration_ms` milliseconds.
+int ck_webp_anim_add(ck_webp_anim_writer *writer, const uint8_t *rgba, int stride, int duration_ms, char *message);
+
+/// Assembles the file. On success `*output` holds `*output_size` bytes, to release with ck_webp_free.
+int ck_webp_anim_finish(ck_webp_anim_writer *writer, uint8_t **output, size_t *output_size, char *message);
+
+/// Releases a writer, finished or not.
+void ck_webp_anim_close(ck_webp_anim_writer *writer);
+
 #ifdef __cplusplus
 }
 #endif

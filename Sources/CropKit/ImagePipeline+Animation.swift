@@ -1,0 +1,104 @@
+import CropCodecs
+import CropPixels
+
+extension ImagePipeline {
+    /// The format a run of `opened` into `sink` writes an animation in, or `nil` for a still output: an animated GIF
+    /// or WebP source, ``SaveOptions/frames`` ``FrameSelection/all``, and an output format that animates.
+    func animationFormat<Output>(_ opened: OpenedSource, _ sink: ImageSink<Output>) throws(CropKitError)
+        -> ImageFormat?
+    {
+        guard Self.isAnimation(opened.info), sink.options.frames == .all, let format = try sink.encodedFormat(),
+            format.writesAnimation
+        else { return nil }
+        return format
+    }
+
+    /// The warning a still output of an animated source carries: the frames it dropped (none when the sink asked
+    /// for the first frame, or takes pixels).
+    func droppedFramesWarning<Output>(_ opened: OpenedSource, _ sink: ImageSink<Output>) throws(CropKitError)
+        -> PipelineWarning?
+    {
+        guard Self.isAnimation(opened.info), sink.options.frames == .all, let format = try sink.encodedFormat(),
+            let frames = opened.info.frameCount
+        else { return nil }
+        return .framesDropped(frames: frames, format: format)
+    }
+
+    /// An animated GIF or WebP (a multi-page TIFF is not an animation).
+    static func isAnimation(_ info: ImageInfo) -> Bool {
+        (info.format == .gif || info.format == .webp) && (info.frameCount ?? 1) > 1
+    }
+
+    /// Renders every frame of an animation through one plan and encodes them as an animation in `format`.
+    ///
+    /// The plan was made once, from the first frame (an automatic straighten or a smart gravity measured it), so
+    /// every frame gets the same crop, turn, straighten and scale and the picture does not jump. Frames stream: one
+    /// composited canvas is decoded, rendered and handed to the encoder at a time (libwebp keeps what changed, giflib
+    /// nothing), so memory holds about two canvases and one output frame, never every frame.
+    func runAnimation<Output: Sendable>(
+        _ source: ImageSource, _ opened: OpenedSource, plan: PipelinePlan, format: ImageFormat,
+        sink: ImageSink<Output>
+    ) throws(CropKitError) -> Output {
+        let frameCount = opened.info.frameCount ?? 1
+        try mappingErrors {
+            try limits.checkAnimation(frames: frameCount, width: opened.storedSize.width, height: opened.storedSize.height)
+        }
+        let bytes = try source.bytes()
+        let decoding = DecodeOptions(limits: limits, strict: strict)
+        let frames: any AnimationFrames = try mappingErrors { () throws(CodecError) -> any AnimationFrames in
+            opened.info.format == .gif
+                ? try GIFFrames(data: bytes, options: decoding) : try WebPFrames(data: bytes, options: decoding)
+        }
+        // Each frame is a picture already decoded, at full size: nothing shrinks on load.
+        var still = self
+        still.shrinkOnLoad = false
+        var frameInfo = opened.info
+        frameInfo.layout = .rgba
+        frameInfo.decodedDepth = .eight
+        var frameSource = opened
+        var encoder: (any AnimationEncoder)?
+        var report: RenderReport?
+        var written = 0
+        while let (picture, delay) = try mappingErrors({ try frames.next() }) {
+            frameSource.predecoded = PredecodedPicture(
+                scale: 1, pixels: picture, info: frameInfo, metadata: .none, warnings: [])
+            let rendered: RenderedImage =
+                if let rect = plan.geometry.uprightRect {
+                    try still.runAxisAligned(frameSource, plan: plan, uprightRect: rect, sink: .image)
+                } else {
+                    try still.runAffine(frameSource, plan: plan, sink: .image)
+                }
+            if encoder == nil {
+                encoder = try mappingErrors {
+                    try makeAnimationEncoder(
+                        format: format, width: rendered.pixels.width, height: rendered.pixels.height,
+                        playCount: opened.info.playCount, options: sink.options.encodeOptions)
+                }
+            }
+            try mappingErrors { try encoder?.add(rendered.pixels, delayMilliseconds: delay) }
+            report = report ?? rendered.report
+            written += 1
+        }
+        guard let encoder, var report else {
+            throw .codec(.corruptData(format: opened.info.format, message: "the animation has no frame to decode"))
+        }
+        let encoded = try mappingErrors { try encoder.finish() }
+        report.frames = written
+        return try sink.deliver(encoded: encoded, format: format, report: report)
+    }
+}
+
+extension ImageSink {
+    /// Delivers a file encoded whole (an animation): the bytes, or the file written atomically.
+    func deliver(encoded bytes: [UInt8], format: ImageFormat, report: RenderReport) throws(CropKitError) -> Output {
+        switch target {
+        case .image:
+            throw .invalidRequest(name: "sink", reason: "a pixel sink takes no encoded \(format)")
+        case .data(_, let make):
+            return make(bytes, format, report)
+        case .file(let path, let options, let make):
+            try mappingErrors { try FileIO.writeAtomically(bytes, toPath: path, overwrite: options.overwrite) }
+            return make(path, format, bytes.count, report)
+        }
+    }
+}
