@@ -13,24 +13,30 @@ package final class GIFFrames: AnimationFrames {
     package let info: ImageInfo
 
     /// The file's bytes, which giflib reads from between calls.
-    private let bytes: PinnedBytes
+    private let bytes: InputBytes
     private let handle: OpaquePointer
     private var canvas: PixelBuffer
 
     /// Opens the animation; checks the canvas against the limits.
     ///
     /// - Throws: as ``GIFDecoder/init(input:options:)``.
-    package init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
-        let decoder = try GIFDecoder(data: data, options: options)
-        info = decoder.info
-        width = decoder.outputWidth
-        height = decoder.outputHeight
+    package convenience init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let bytes = InputBytes(data)
+        try self.init(bytes: bytes, info: GIFDecoder(input: .memory(bytes), options: options).info, options: options)
+    }
+
+    /// Opens the animation in `bytes`, whose header (``GIFDecoder``'s `info`: the canvas, grown to hold the first
+    /// frame) was read already; checks the canvas against the limits.
+    package init(bytes: InputBytes, info: ImageInfo, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        self.info = info
+        width = info.width
+        height = info.height
         do {
+            try options.limits.check(width: width, height: height)
             canvas = try PixelBuffer(width: width, height: height, format: .rgba8, limits: .unlimited)
         } catch {
             throw CodecError(error)
         }
-        let bytes = PinnedBytes(data)
         var opened: OpaquePointer?
         let width = Int32(width), height = Int32(height)
         try ShimStatus.call(format: .gif) { message in

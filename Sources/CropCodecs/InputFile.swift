@@ -78,6 +78,14 @@ package enum DecoderInput {
         }
     }
 
+    /// Every byte of the input at a stable address: the memory itself, or the file read into memory.
+    package func inMemory() throws(CodecError) -> InputBytes {
+        switch self {
+        case .memory(let bytes): bytes
+        case .file(let file): try InputBytes(file: file)
+        }
+    }
+
     /// Every byte of the input (a whole-picture codec such as libwebp needs them together).
     package func allBytes() throws(CodecError) -> [UInt8] {
         switch self {

@@ -11,7 +11,7 @@ package final class WebPFrames: AnimationFrames {
     package let info: ImageInfo
 
     /// The file's bytes, which libwebp reads from between calls.
-    private let bytes: PinnedBytes
+    private let bytes: InputBytes
     private let handle: OpaquePointer
     private var frame: PixelBuffer
 
@@ -19,9 +19,15 @@ package final class WebPFrames: AnimationFrames {
     ///
     /// - Throws: as ``WebPDecoder/init(input:options:)``, ``CodecError/corruptData(format:message:)`` when libwebp
     ///   cannot read the animation, ``CodecError/libraryUnavailable(format:reason:)`` without libwebpdemux.
-    package init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
-        info = try WebPDecoder(data: data, options: options).info
-        let bytes = PinnedBytes(data)
+    package convenience init(data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        let bytes = InputBytes(data)
+        try self.init(bytes: bytes, info: WebPDecoder(input: .memory(bytes), options: options).info, options: options)
+    }
+
+    /// Opens the animation in `bytes`, whose header (``WebPDecoder``'s `info`) was read already; libwebp checks the
+    /// canvas against the limits.
+    package init(bytes: InputBytes, info: ImageInfo, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        self.info = info
         var opened: OpaquePointer?
         var width: Int32 = 0, height: Int32 = 0, count: Int32 = 0, loops: Int32 = 0
         let limit = Int32(clamping: options.limits.maxPixels)

@@ -32,9 +32,10 @@ extension ImagePipeline {
     /// Renders every frame of an animation through one plan and encodes them as an animation in `format`.
     ///
     /// The plan was made once, from the first frame (an automatic straighten or a smart gravity measured it), so
-    /// every frame gets the same crop, turn, straighten and scale and the picture does not jump. Frames stream: one
-    /// composited canvas is decoded, rendered and handed to the encoder at a time (libwebp keeps what changed, giflib
-    /// nothing), so memory holds about two canvases and one output frame, never every frame.
+    /// every frame gets the same crop, turn, straighten and scale and the picture does not jump. Frames stream: a
+    /// thread composites the canvases (``FrameHandoff``, at most two waiting) while this one renders each and hands it
+    /// to the encoder (libwebp keeps what changed, giflib nothing), so memory holds a few canvases and one output
+    /// frame, never every frame.
     func runAnimation<Output: Sendable>(
         _ source: ImageSource, _ opened: OpenedSource, plan: PipelinePlan, format: ImageFormat,
         sink: ImageSink<Output>
@@ -43,11 +44,14 @@ extension ImagePipeline {
         try mappingErrors {
             try limits.checkAnimation(frames: frameCount, width: opened.storedSize.width, height: opened.storedSize.height)
         }
-        let bytes = try source.bytes()
         let decoding = DecodeOptions(limits: limits, strict: strict)
-        let frames: any AnimationFrames = try mappingErrors { () throws(CodecError) -> any AnimationFrames in
-            opened.info.format == .gif
-                ? try GIFFrames(data: bytes, options: decoding) : try WebPFrames(data: bytes, options: decoding)
+        // The readers read the file in memory (bytes given in memory are used in place; a file is read straight into
+        // one copy), with the header already read.
+        let frames = try mappingErrors { () throws(CodecError) -> any AnimationFrames in
+            let bytes = try opened.input().inMemory()
+            return opened.info.format == .gif
+                ? try GIFFrames(bytes: bytes, info: opened.info, options: decoding)
+                : try WebPFrames(bytes: bytes, info: opened.info, options: decoding)
         }
         // Each frame is a picture already decoded, at full size: nothing shrinks on load.
         var still = self
@@ -59,7 +63,9 @@ extension ImagePipeline {
         var encoder: (any AnimationEncoder)?
         var report: RenderReport?
         var written = 0
-        while let (picture, delay) = try mappingErrors({ try frames.next() }) {
+        let handoff = FrameHandoff(frames)
+        defer { handoff.close() }
+        while let (picture, delay) = try mappingErrors({ try handoff.next() }) {
             frameSource.predecoded = PredecodedPicture(
                 scale: 1, pixels: picture, info: frameInfo, metadata: .none, warnings: [])
             let rendered: RenderedImage =
@@ -75,6 +81,7 @@ extension ImagePipeline {
                         playCount: opened.info.playCount, options: sink.options.encodeOptions)
                 }
             }
+            frameSource.predecoded = nil  // the frame's pixels go with it
             try mappingErrors { try encoder?.add(rendered.pixels, delayMilliseconds: delay) }
             report = report ?? rendered.report
             written += 1

@@ -152,6 +152,7 @@ public enum OptionValue {
         case "webp": .webp
         case "avif": .avif
         case "heic", "heif": .heif
+        case "gif": .gif
         default: nil
         }
     }

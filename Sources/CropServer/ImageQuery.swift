@@ -20,7 +20,8 @@ import Foundation
 /// | `linear` | flag: filter in linear light |
 /// | `background` | the `pad` colour |
 /// | `round` | flag: a round output (the circle inscribed in it; transparent outside), as `cropkit round`; needs a format with alpha |
-/// | `format` | `jpeg`, `png`, `webp`, `avif`, `heic`, or `auto` (from `Accept`); absent: the source's format |
+/// | `format` | `jpeg`, `png`, `webp`, `avif`, `heic`, `gif`, or `auto` (from `Accept`; for an animation WebP, else GIF); absent: the source's format |
+/// | `frames` | `all` (default: every frame of an animated GIF or WebP, when the output is GIF or WebP) or `first` |
 /// | `quality` | 1…100 |
 /// | `icc` | `keep`, `srgb` |
 /// | `strip` | flag: convert to sRGB, then drop the profile and EXIF |
@@ -62,7 +63,7 @@ public struct ImageQuery: Sendable {
     /// `round` with `format=jpeg`, in image and editor URLs alike: JPEG cannot hold the transparent outside.
     static let roundNeedsAlpha = EditorError.invalidParameter(
         name: "round", reason: "a round output needs a format with alpha (png, webp, avif, heic or auto), not jpeg")
-    static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata", "round"]
+    static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata", "round", "frames"]
     static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames)
         .union(["recipe", "preset"])
 
@@ -233,10 +234,13 @@ public struct ImageQuery: Sendable {
         case "auto": format = .auto
         case let name?:
             guard let fixed = OptionValue.format(name) else {
-                throw .invalidParameter(name: "format", reason: "'\(name)' is not jpeg, png, webp, avif, heic or auto")
+                throw .invalidParameter(name: "format", reason: "'\(name)' is not jpeg, png, webp, avif, heic, gif or auto")
             }
             format = .fixed(fixed)
             if fixed == .jpeg, round { throw Self.roundNeedsAlpha }
+        }
+        if let frames = try value("frames", { FrameSelection(rawValue: $0.lowercased()) }, "all or first") {
+            saveOptions.frames = frames
         }
         if let quality = try value("quality", { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }, "a whole number in 1…100") {
             saveOptions.quality = quality

@@ -200,8 +200,12 @@ public struct ImageService: Sendable {
             // A source that cannot hold the transparency the steps add (JPEG), or cannot be written: PNG.
             format = own.isWritable && !(options.addsTransparency && own == .jpeg) ? own : .png
         case .auto:
+            let info = try header()
+            let animated = (info.format == .gif || info.format == .webp) && (info.frameCount ?? 1) > 1
+                && options.saveOptions.frames == .all
             format = FormatNegotiation.format(
-                accept: request.headers[.accept], hasAlpha: try header().hasAlpha || options.addsTransparency)
+                accept: request.headers[.accept], hasAlpha: info.hasAlpha || options.addsTransparency,
+                animated: animated)
         }
         let etag = Self.etag(
             identity: source.identity, canonical: options.canonical + "&headroom=\(configuration.shrinkOnLoadHeadroom)",

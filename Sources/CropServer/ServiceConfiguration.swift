@@ -15,8 +15,10 @@ public struct ServiceConfiguration: Sendable {
     public var onlyPresets = false
     /// The largest source file served, in bytes. Default 64 MB.
     public var maximumSourceBytes = 64 << 20
-    /// The largest source picture, in pixels (checked from the header, before decoding). Default 100 megapixels.
-    public var pixelLimits = PixelLimits(maxPixels: 100_000_000)
+    /// The largest source picture, in pixels (checked from the header, before decoding), and the most pixels an
+    /// animation's frames may add up to (frames × canvas). Default 100 megapixels and 400 megapixels (a 120-frame
+    /// 720p clip is 111).
+    public var pixelLimits = PixelLimits(maxPixels: 100_000_000, maxAnimationPixels: 400_000_000)
     /// The largest output side: larger `width`, `height` or `size` values are refused, and an output without a size
     /// is fitted within it. Default 8192.
     public var maximumOutputSide = 8192

@@ -57,6 +57,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest source picture, in megapixels.")
     var maxMegapixels = 100
 
+    @Option(help: "The most megapixels an animation's frames may add up to (frames × canvas); past it the answer is 413.")
+    var maxAnimationMegapixels = 400
+
     @Option(help: "The largest output side, in pixels.")
     var maxOutputSide = 8192
 
@@ -116,7 +119,7 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be in 0…65535.") }
-        guard maxSourceMB >= 1, maxMegapixels >= 1, maxOutputSide >= 1, cacheMaxAge >= 0, queue >= 0 else {
+        guard maxSourceMB >= 1, maxMegapixels >= 1, maxAnimationMegapixels >= 1, maxOutputSide >= 1, cacheMaxAge >= 0, queue >= 0 else {
             throw ValidationError("limits must be positive (the queue and max-age may be 0).")
         }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be above 0.") }
@@ -190,7 +193,8 @@ struct ServeCommand: ParsableCommand {
         configuration.cacheMaxAge = cacheMaxAge
         configuration.onlyPresets = onlyPresets
         configuration.maximumSourceBytes = maxSourceMB << 20
-        configuration.pixelLimits = PixelLimits(maxPixels: maxMegapixels * 1_000_000)
+        configuration.pixelLimits = PixelLimits(
+            maxPixels: maxMegapixels * 1_000_000, maxAnimationPixels: maxAnimationMegapixels * 1_000_000)
         configuration.maximumOutputSide = maxOutputSide
         configuration.processingTimeout = timeout
         configuration.queueCapacity = queue

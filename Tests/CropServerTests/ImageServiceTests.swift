@@ -239,6 +239,30 @@ struct ImageServiceTests {
         #expect(padded.headers[.contentType] == "image/png")
     }
 
+    @Test("an animated GIF keeps its frames: GIF by default, WebP or GIF with format=auto; frames=first or a still format gives one; past the animation limit 413")
+    func animation() async throws {
+        let service = try ServedFolder.service()
+        func answer(_ query: String, accept: String? = nil) async throws -> (format: String?, frames: Int?, size: PixelSize) {
+            let answer = try await get(
+                service, try ServedFolder.signed("/img/sub/spin.gif?" + query), headers: accept.map { [.accept: $0] } ?? [:])
+            #expect(answer.status == .ok, "\(message(answer.body))")
+            let info = try ImageSource.data(answer.body).info()
+            return (answer.headers[.contentType], info.frameCount, info.displayedSize)
+        }
+        let own = try await answer("width=19")
+        #expect(own.format == "image/gif" && own.frames == 10 && own.size == PixelSize(validWidth: 19, height: 16))
+        #expect(try await answer("width=19&format=auto", accept: "image/avif,image/webp,*/*") == ("image/webp", 10, own.size))
+        #expect(try await answer("width=19&format=auto", accept: "*/*") == ("image/gif", 10, own.size))
+        #expect(try await answer("width=19&frames=first") == ("image/gif", nil, own.size))
+        #expect(try await answer("width=19&format=png") == ("image/png", nil, own.size))
+        #expect(try await answer("width=19&format=auto&frames=first", accept: "image/avif,*/*") == ("image/avif", nil, own.size))
+        let few = try ServedFolder.service { $0.pixelLimits = PixelLimits(maxPixels: 10_000, maxAnimationPixels: 12_159) }
+        let refused = try await get(few, try ServedFolder.signed("/img/sub/spin.gif?width=19"))
+        #expect(refused.status == .contentTooLarge && problem(refused.body) == "tooManyAnimationPixels")
+        let invalid = try await get(service, try ServedFolder.signed("/img/sub/spin.gif?frames=some"))
+        #expect(invalid.status == .badRequest && message(invalid.body).contains("frames"))
+    }
+
     @Test("round: the circle inscribed in the output, transparent outside; a JPEG source becomes PNG, format=jpeg is refused")
     func round() async throws {
         let service = try ServedFolder.service()
