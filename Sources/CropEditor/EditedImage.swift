@@ -66,7 +66,9 @@ public struct EditedImage: Sendable {
     }
 
     private static func previewSink(_ format: ImageFormat) -> ImageSink<EncodedImage> {
-        .data(SaveOptions(format: format, quality: 85, stripMetadata: true))
+        var options = SaveOptions(format: format, quality: 85, stripMetadata: true)
+        options.frames = .first  // the editor shows an animation's first frame; Done writes every frame
+        return .data(options)
     }
 
     /// The turns and flip that undo the file's EXIF orientation, so that the pipeline's output is the stored

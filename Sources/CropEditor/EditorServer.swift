@@ -303,7 +303,8 @@ public struct EditorServer: Sendable {
 
     // MARK: Rendering
 
-    /// `POST /api/render`: the body is the image (raw `image/jpeg`, `image/png` or `application/octet-stream`), or a
+    /// `POST /api/render`: the body is the image (raw, as any `image/…` type or `application/octet-stream`: the bytes
+    /// say which format it is), or a
     /// `multipart/form-data` form with an `image` part and optionally a `recipe` part; the recipe may also come as
     /// the `recipe` query parameter.
     func renderAPI(_ request: Request) async throws -> Response {
@@ -311,7 +312,7 @@ public struct EditorServer: Sendable {
         let contentType = request.headers[.contentType] ?? "application/octet-stream"
         let mediaType = contentType.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
         let isMultipart = mediaType == "multipart/form-data"
-        guard isMultipart || ["image/jpeg", "image/png", "application/octet-stream"].contains(mediaType) else {
+        guard isMultipart || mediaType.hasPrefix("image/") || mediaType == "application/octet-stream" else {
             throw EditorError.unsupportedMediaType(contentType)
         }
         let queryRecipe = try options.recipeJSON.map(Self.parseRecipe)
@@ -383,8 +384,10 @@ public struct EditorServer: Sendable {
                 + (options.autoStraighten ? [.autoStraighten()] : [])
                 + constraints.outputSteps
                 + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
-            return (steps, .data(SaveOptions(
-                format: format, quality: options.quality, colorProfile: options.colorProfile, metadata: options.metadata)))
+            var save = SaveOptions(
+                format: format, quality: options.quality, colorProfile: options.colorProfile, metadata: options.metadata)
+            save.frames = options.frames
+            return (steps, .data(save))
         }
         do {
             result = try await renderQueue.performPlanned({

@@ -2,10 +2,12 @@ import CropKit
 import Hummingbird
 import HummingbirdCore
 
-/// The options of a render request's query: `format`, `quality`, `icc`, `metadata`, `maxWidth`, `maxHeight`,
-/// `recipe`, and `straighten=auto` (level the picture automatically, on top of the recipe's angle).
+/// The options of a render request's query: `format`, `quality`, `icc`, `metadata`, `frames`, `maxWidth`,
+/// `maxHeight`, `recipe`, and `straighten=auto` (level the picture automatically, on top of the recipe's angle).
 struct RenderOptions {
     var format: ImageFormat?
+    /// An animated GIF or WebP written as GIF or WebP keeps every frame (`all`, the default) or only the first.
+    var frames = FrameSelection.all
     var quality: Int?
     var colorProfile = ColorProfilePolicy.keep
     var metadata = MetadataPolicy.keep
@@ -14,14 +16,17 @@ struct RenderOptions {
     var autoStraighten = false
 
     init(query: FlatDictionary<Substring, Substring>) throws(EditorError) {
-        switch query["format"].map({ $0.lowercased() }) {
-        case nil: format = nil
-        case "jpeg", "jpg": format = .jpeg
-        case "png": format = .png
-        case "webp": format = .webp
-        case "avif": format = .avif
-        case "heic": format = .heif
-        case let other?: throw .invalidParameter(name: "format", reason: "'\(other)' is not jpeg, png, webp, avif or heic")
+        if let text = query["format"] {
+            guard let asked = OptionValue.format(String(text)) else {
+                throw .invalidParameter(name: "format", reason: "'\(text)' is not jpeg, png, webp, avif, heic or gif")
+            }
+            format = asked
+        }
+        if let text = query["frames"] {
+            guard let frames = FrameSelection(rawValue: text.lowercased()) else {
+                throw .invalidParameter(name: "frames", reason: "'\(text)' is not all or first")
+            }
+            self.frames = frames
         }
         quality = nil
         if let text = query["icc"] {

@@ -394,8 +394,9 @@ struct FolderWorkflowTests {
         let progress = await export.wait()
         #expect(progress.failed.map(\.name) == ["a.jpg"] && !progress.running)
         let names = FolderExport.outputNames(
-            ["a.jpg", "a.jpeg", "b.heic", "c.gif", "A.JPG"].map { FolderExport.Job(name: $0, source: "/x/" + $0, steps: .success([])) },
+            ["a.jpg", "a.jpeg", "b.heic", "c.gif", "d.tif", "A.JPG"].map { FolderExport.Job(name: $0, source: "/x/" + $0, steps: .success([])) },
             format: { $0.defaultOutput })
-        #expect(names == ["a.jpg", "a.jpeg.jpg", "b.heic", "c.png", "A.JPG.jpg"])
+        // A GIF stays GIF (an animation keeps its frames); a TIFF, which CropKit does not write, becomes PNG.
+        #expect(names == ["a.jpg", "a.jpeg.jpg", "b.heic", "c.gif", "d.png", "A.JPG.jpg"])
     }
 }

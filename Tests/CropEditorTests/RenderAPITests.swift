@@ -34,6 +34,27 @@ import FoundationNetworking
         return ByteBuffer(bytes: body)
     }
 
+    @Test("an animated GIF renders every frame through the recipe: GIF by default, WebP when asked, the first frame with frames=first")
+    func animation() async throws {
+        let server = try makeServer()
+        let gif = try fixture("spin.gif")
+        let turned = try Recipe(cropCenter: Point(x: 0.5, y: 0.5), cropSize: Size(width: 1, height: 1), quarterTurns: 1)
+        for (query, type, frames) in [("", "image/gif", 10), ("&format=webp", "image/webp", 10), ("&frames=first", "image/gif", 1)] {
+            try await server.makeApplication(logger: quietLogger).test(.router) { client in
+                try await client.execute(
+                    uri: "/api/render?recipe=\(recipeQuery(turned))" + query, method: .post,
+                    headers: [.contentType: "image/gif"], body: ByteBuffer(bytes: gif)
+                ) { response in
+                    #expect(response.status == .ok, "\(query)")
+                    #expect(response.headers[.contentType] == type)
+                    let info = try ImageSource.data(response.bytes).info()
+                    #expect(info.frameCount ?? 1 == frames, "\(query)")
+                    #expect(info.displayedSize == PixelSize(validWidth: 32, height: 38))  // 38×32 turned
+                }
+            }
+        }
+    }
+
     @Test func rawBodyWithRecipeQueryRendersAtFullResolution() async throws {
         let server = try makeServer()
         let jpeg = try fixture(quadrantsName)
@@ -155,7 +176,7 @@ import FoundationNetworking
             message = expectError(
                 try await post("/api/render?recipe=\(recipeQuery(straightWhole))"), .badRequest, "invalidRecipe")
             #expect(message.contains("straightened by 10.0°"))
-            message = expectError(try await post("/api/render?recipe=\(good)&format=gif"), .badRequest,
+            message = expectError(try await post("/api/render?recipe=\(good)&format=tiff"), .badRequest,
                                   "invalidParameter")
             #expect(message.contains("format"))
             expectError(try await post("/api/render?recipe=\(good)&quality=0"), .badRequest, "invalidParameter")
