@@ -156,6 +156,10 @@ write(d, "quoted", b"multipart/form-data; boundary=\"b0undary\"; charset=utf-8\n
 d = reset("FuzzPipeline")
 for i, p in enumerate([jpegs[0], jpegs[7], pngs[1], pngs[4], os.path.join(KIT, "corrupt/bad-filter-row120-rgba.png")]):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 2 + (i & 1) * 8, 30 - i * 12 & 255]) + read(p))
+# Animations written as GIF (format bits 2) and WebP (3), each step chain once: the animation path (FrameHandoff).
+for i, (p, fmt) in enumerate([("gif/dispose_bgnd_transparency.gif", 2), ("gif/animated-5.gif", 3),
+                              ("webp/animated.webp", 2), ("webp/dispose_bgnd_transparency-gif2webp.webp", 3)]):
+    write(d, f"anim-{i:02}-{os.path.basename(p)}", bytes([fmt << 3 | i << 1, 20]) + read(os.path.join(CODECS, p)))
 
 d = reset("FuzzBMP")
 # bmpsuite's files (Tests/CropCodecsTests/Fixtures/bmp), each whole and lenient, and strict.
