@@ -147,6 +147,17 @@ extension ImagePipeline {
                 plan.analysisBytes += wholePixels * pixel
             }
         }
+
+        // An animation kept whole: the file in memory (counted above), about five RGBA canvases (the one being
+        // composited, a saved one for "restore to previous", two waiting in the hand-off, the one being rendered),
+        // and an encoder holding a few output frames and the encoded file (at most a byte per pixel per frame).
+        if try animationFormat(opened, sink) != nil {
+            let canvas = DecodeBudget.pictureBytes(width: info.width, height: info.height, bytesPerPixel: 4)
+            let outputPixels = output.width * output.height
+            let (encodedBound, overflow) = (info.frameCount ?? 1).multipliedReportingOverflow(by: outputPixels)
+            plan.decoderBytes = 5 * canvas
+            plan.encoderBytes = overflow ? .max : 24 * outputPixels + encodedBound + (4 << 20)
+        }
         return plan
     }
 }

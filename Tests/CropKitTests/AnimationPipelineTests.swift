@@ -175,6 +175,16 @@ struct AnimationPipelineTests {
         }
     }
 
+    @Test("the memory plan of an animation counts five canvases and an encoder holding every encoded frame; a still output of it does not")
+    func memoryPlan() throws {
+        let source = ImageSource.file(Self.gif)  // 10 frames of 38×32
+        let animated = try ImagePipeline().memoryPlan(source, [.fit(20, 20)], to: .data(SaveOptions(format: .gif)))
+        let still = try ImagePipeline().memoryPlan(source, [.fit(20, 20)], to: .data(SaveOptions(format: .png)))
+        #expect(animated.decoderBytes == 5 * 38 * 32 * 4)
+        #expect(animated.encoderBytes == 24 * 20 * 17 + 10 * 20 * 17 + (4 << 20))
+        #expect(still.decoderBytes < animated.decoderBytes && still.peakBytes < animated.peakBytes)
+    }
+
     @Test("play counts round-trip through both encoders: once, three times, for ever")
     func playCounts() throws {
         for playCount in [1, 3, 0] {
