@@ -83,6 +83,8 @@ for i, name in enumerate(["alpha.heic", "ten-bit.heic", "truncated.heic", "corru
     write(d, f"{i:02}-{name}", bytes([i * 3 % 4]) + read(os.path.join(CODECS, "heif", name)))
 for i, name in enumerate(["kimono.rotate90.avif", "kimono.mirror-horizontal.avif"]):
     write(d, f"{i + 4:02}-{name}", bytes([i * 2]) + read(os.path.join(CODECS, "avif", name)))
+# An AVIF image sequence read frame by frame (control bit 0x20) as well as whole.
+write(d, "06-star.avifs-frames", bytes([0x24]) + read(os.path.join(CODECS, "corpus-findings/star.avifs")))
 # Regression seed: a grid larger than its ispe made libheif allocate past 2 GB (now held to the checked size).
 write(d, "crash-grid-larger-than-ispe", read(os.path.join(CODECS, "heif/crashers/grid-larger-than-ispe.bin")))
 # Regression seed: a primary image with no bit depth, on which libheif's decoder spawned threads until the process

@@ -62,6 +62,29 @@ typedef struct {
   uint32_t strictFlags;
 } avifDecoderPrefix;
 
+/// libavif 0.11's avifImageTiming.
+typedef struct {
+  uint64_t timescale;
+  double pts;
+  uint64_t ptsInTimescales;
+  double duration;
+  uint64_t durationInTimescales;
+} avifImageTiming;
+
+/// libavif 0.11's avifDecoder up to its sequence outputs (the settings above, then the image and its counts and
+/// timing; libavif 0.11 has no repetition count).
+typedef struct {
+  avifDecoderPrefix settings;
+  avifImagePrefix *image;
+  int imageIndex, imageCount, progressiveState;
+  avifImageTiming imageTiming;
+  uint64_t timescale;
+  double duration;
+  uint64_t durationInTimescales;
+} avifDecoderOutputs;
+
+enum { ADD_IMAGE_FLAG_NONE = 0 };
+
 // Room for a patch release that appends to the structure the shim allocates itself.
 typedef union { avifRGBImage value; unsigned char room[sizeof(avifRGBImage) + 256]; } RGBImageRoom;
 
@@ -83,6 +106,11 @@ static struct {
   void (*decoder_destroy)(void *);
   int (*decoder_read_memory)(void *, void *, const uint8_t *, size_t);
   int (*yuv_to_rgb)(const void *, avifRGBImage *);
+  int (*decoder_set_io_memory)(void *, const uint8_t *, size_t);
+  int (*decoder_parse)(void *);
+  int (*decoder_next_image)(void *);
+  int (*encoder_add_image)(void *, const void *, uint64_t, uint32_t);
+  int (*encoder_finish)(void *, avifRWData *);
 } lib;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -116,6 +144,11 @@ static void load(void) {
   BIND(decoder_destroy, "avifDecoderDestroy")
   BIND(decoder_read_memory, "avifDecoderReadMemory")
   BIND(yuv_to_rgb, "avifImageYUVToRGB")
+  BIND(decoder_set_io_memory, "avifDecoderSetIOMemory")
+  BIND(decoder_parse, "avifDecoderParse")
+  BIND(decoder_next_image, "avifDecoderNextImage")
+  BIND(encoder_add_image, "avifEncoderAddImage")
+  BIND(encoder_finish, "avifEncoderFinish")
 #undef BIND
   const char *version = lib.version();
   if (!version || strncmp(version, "0.11.", 5) != 0) {
@@ -255,5 +288,186 @@ int ck_avif_decode(const uint8_t *data, size_t size, int width, int height, int 
   lib.decoder_destroy(decoder);
   lib.image_destroy(image);
   if (result != RESULT_OK) return failure(result, "converting YUV to RGB", message);
+  return CK_AVIF_OK;
+}
+
+// MARK: - Image sequences
+
+struct ck_avif_frames {
+  avifDecoderOutputs *decoder;
+  int width, height;
+};
+
+void ck_avif_frames_close(ck_avif_frames *frames) {
+  if (!frames) return;
+  if (frames->decoder) lib.decoder_destroy(frames->decoder);
+  free(frames);
+}
+
+int ck_avif_frames_open(const uint8_t *data, size_t size, int max_pixels, int strict, ck_avif_frames **out,
+                        int *width, int *height, int *frame_count, double *duration, char *message) {
+  *out = NULL;
+  int status = ck_avif_load(message);
+  if (status != CK_AVIF_OK) return status;
+  ck_avif_frames *frames = calloc(1, sizeof *frames);
+  avifDecoderOutputs *decoder = frames ? lib.decoder_create() : NULL;
+  if (!decoder) {
+    free(frames);
+    say(message, "libavif could not create a decoder");
+    return CK_AVIF_ERR_MEMORY;
+  }
+  frames->decoder = decoder;
+  decoder->settings.maxThreads = 1;
+  // libavif refuses a limit above its own default of 16384 × 16384 ("not implemented").
+  decoder->settings.imageSizeLimit = max_pixels < 1 ? 1 : max_pixels > 268435456 ? 268435456 : (uint32_t)max_pixels;
+  // At most 100,000 frames, as the GIF reader counts.
+  decoder->settings.imageCountLimit = 100000;
+  if (!strict) decoder->settings.strictFlags = 0;
+  int result = lib.decoder_set_io_memory(decoder, data, size);
+  if (result != RESULT_OK) {
+    ck_avif_frames_close(frames);
+    return failure(result, "handing libavif the image sequence", message);
+  }
+  result = lib.decoder_parse(decoder);
+  if (result != RESULT_OK) {
+    ck_avif_frames_close(frames);
+    return failure(result, "reading the image sequence with libavif", message);
+  }
+  avifImagePrefix *image = decoder->image;
+  if (!image || image->width < 1 || image->height < 1 || decoder->imageCount < 1 ||
+      (uint64_t)image->width * image->height > (uint64_t)(max_pixels > 0 ? max_pixels : 1)) {
+    say(message, "an image sequence of %u×%u", image ? image->width : 0, image ? image->height : 0);
+    ck_avif_frames_close(frames);
+    return CK_AVIF_ERR_CORRUPT;
+  }
+  frames->width = (int)image->width, frames->height = (int)image->height;
+  *width = frames->width, *height = frames->height;
+  *frame_count = decoder->imageCount;
+  *duration = decoder->duration;
+  *out = frames;
+  return CK_AVIF_OK;
+}
+
+int ck_avif_frames_next(ck_avif_frames *frames, uint8_t *output, size_t stride, int *duration_ms, int *decoded,
+                        char *message) {
+  *duration_ms = 0;
+  *decoded = 0;
+  avifDecoderOutputs *decoder = frames->decoder;
+  if (decoder->imageIndex + 1 >= decoder->imageCount) return CK_AVIF_OK;
+  int result = lib.decoder_next_image(decoder);
+  if (result != RESULT_OK) return failure(result, "decoding the next frame with libavif", message);
+  avifImagePrefix *image = decoder->image;
+  if (!image || image->width != (uint32_t)frames->width || image->height != (uint32_t)frames->height) {
+    say(message, "a frame of %u×%u in a %d×%d sequence", image ? image->width : 0, image ? image->height : 0,
+        frames->width, frames->height);
+    return CK_AVIF_ERR_CORRUPT;
+  }
+  RGBImageRoom room;
+  memset(&room, 0, sizeof room);
+  avifRGBImage *rgb = &room.value;
+  lib.rgb_defaults(rgb, image);
+  rgb->depth = 8;
+  rgb->format = RGB_FORMAT_RGBA;
+  rgb->pixels = output;
+  rgb->rowBytes = (uint32_t)stride;
+  result = lib.yuv_to_rgb(image, rgb);
+  if (result != RESULT_OK) return failure(result, "converting a frame from YUV to RGB", message);
+  double ms = decoder->imageTiming.duration * 1000;
+  *duration_ms = ms < 0 ? 0 : ms > 1e9 ? 1000000000 : (int)(ms + 0.5);
+  *decoded = 1;
+  return CK_AVIF_OK;
+}
+
+struct ck_avif_sequence {
+  avifEncoderPrefix *encoder;
+  ck_avif_encode_params params;
+  int width, height;
+};
+
+void ck_avif_sequence_close(ck_avif_sequence *sequence) {
+  if (!sequence) return;
+  if (sequence->encoder) lib.encoder_destroy(sequence->encoder);
+  free(sequence);
+}
+
+int ck_avif_sequence_open(int width, int height, const ck_avif_encode_params *params, ck_avif_sequence **out,
+                          char *message) {
+  *out = NULL;
+  int status = ck_avif_load(message);
+  if (status != CK_AVIF_OK) return status;
+  if (width < 1 || height < 1 || params->quality < 0 || params->quality > 100 || params->speed < 0 ||
+      params->speed > 10) {
+    say(message, "invalid arguments (%d×%d, quality %d, speed %d)", width, height, params->quality, params->speed);
+    return CK_AVIF_ERR_USAGE;
+  }
+  ck_avif_sequence *sequence = calloc(1, sizeof *sequence);
+  avifEncoderPrefix *encoder = sequence ? lib.encoder_create() : NULL;
+  if (!encoder) {
+    free(sequence);
+    say(message, "libavif could not create an encoder");
+    return CK_AVIF_ERR_MEMORY;
+  }
+  int quantizer = ((100 - params->quality) * 63 + 50) / 100;
+  encoder->codecChoice = CODEC_CHOICE_AOM;
+  encoder->maxThreads = params->threads > 0 ? params->threads : 1;
+  encoder->speed = params->speed;
+  encoder->minQuantizer = encoder->maxQuantizer = quantizer;
+  encoder->minQuantizerAlpha = encoder->maxQuantizerAlpha = quantizer;
+  encoder->timescale = 1000;  // durations in milliseconds
+  sequence->encoder = encoder;
+  sequence->params = *params;
+  sequence->width = width, sequence->height = height;
+  *out = sequence;
+  return CK_AVIF_OK;
+}
+
+int ck_avif_sequence_add(ck_avif_sequence *sequence, const uint8_t *rgba, size_t stride, int duration_ms,
+                         char *message) {
+  const ck_avif_encode_params *params = &sequence->params;
+  avifImagePrefix *image = lib.image_create((uint32_t)sequence->width, (uint32_t)sequence->height,
+                                            (uint32_t)params->bit_depth,
+                                            params->full_chroma ? PIXEL_FORMAT_YUV444 : PIXEL_FORMAT_YUV420);
+  if (!image) {
+    say(message, "libavif could not create a %d×%d image", sequence->width, sequence->height);
+    return CK_AVIF_ERR_MEMORY;
+  }
+  image->yuvRange = RANGE_FULL;
+  image->colorPrimaries = PRIMARIES_BT709;
+  image->transferCharacteristics = TRANSFER_SRGB;
+  image->matrixCoefficients = MATRIX_BT601;
+  RGBImageRoom room;
+  memset(&room, 0, sizeof room);
+  avifRGBImage *rgb = &room.value;
+  lib.rgb_defaults(rgb, image);
+  rgb->depth = 8;
+  rgb->format = RGB_FORMAT_RGBA;
+  rgb->pixels = (uint8_t *)rgba;
+  rgb->rowBytes = (uint32_t)stride;
+  int result = lib.rgb_to_yuv(image, rgb);
+  if (result == RESULT_OK)
+    result = lib.encoder_add_image(sequence->encoder, image, (uint64_t)(duration_ms > 0 ? duration_ms : 1),
+                                   ADD_IMAGE_FLAG_NONE);
+  lib.image_destroy(image);
+  return result == RESULT_OK ? CK_AVIF_OK : failure(result, "encoding a frame", message);
+}
+
+int ck_avif_sequence_finish(ck_avif_sequence *sequence, uint8_t **output, size_t *output_size, char *message) {
+  *output = NULL;
+  *output_size = 0;
+  avifRWData written = {NULL, 0};
+  int result = lib.encoder_finish(sequence->encoder, &written);
+  if (result != RESULT_OK) {
+    lib.rw_free(&written);
+    return failure(result, "finishing the image sequence", message);
+  }
+  *output = malloc(written.size ? written.size : 1);
+  if (!*output) {
+    lib.rw_free(&written);
+    say(message, "out of memory for %zu bytes", written.size);
+    return CK_AVIF_ERR_MEMORY;
+  }
+  memcpy(*output, written.data, written.size);
+  *output_size = written.size;
+  lib.rw_free(&written);
   return CK_AVIF_OK;
 }

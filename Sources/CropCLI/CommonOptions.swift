@@ -34,7 +34,7 @@ package struct CommonOptions: ParsableArguments {
     package var bitDepth: Int?
 
     @Option(help: ArgumentHelp(
-        "Frames of an animated GIF or WebP to write: all (each through the same steps, with its delay and the loop count, when the output is GIF or WebP; other formats get the first frame and a warning) or first.",
+        "Frames of an animated GIF, WebP or AVIF to write: all (each through the same steps, with its delay and the loop count, when the output is GIF, WebP or AVIF; other formats get the first frame and a warning) or first.",
         valueName: "which"))
     package var frames: FrameSelection = .all
 

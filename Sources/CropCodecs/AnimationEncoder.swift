@@ -8,7 +8,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes an animation a frame at a time: ``GIFAnimationEncoder`` and ``WebPAnimationEncoder``. Every frame is the
+/// Writes an animation a frame at a time: ``GIFAnimationEncoder``, ``WebPAnimationEncoder`` and
+/// ``AVIFSequenceEncoder``. Every frame is the
 /// whole canvas; the encoder keeps what it needs of earlier frames (libwebp only what changed, giflib nothing), never
 /// the decoded frames.
 package protocol AnimationEncoder: AnyObject {
@@ -19,8 +20,11 @@ package protocol AnimationEncoder: AnyObject {
 }
 
 extension ImageFormat {
-    /// Whether CropKit writes animations in this format: GIF and WebP.
-    package var writesAnimation: Bool { self == .gif || self == .webp }
+    /// Whether CropKit writes animations in this format: GIF, WebP and AVIF (an image sequence).
+    package var writesAnimation: Bool { self == .gif || self == .webp || self == .avif }
+
+    /// Whether CropKit reads animations in this format: GIF, WebP and AVIF (an image sequence).
+    package var readsAnimation: Bool { writesAnimation }
 }
 
 /// The encoder of an animated `format`.
@@ -36,12 +40,17 @@ package func makeAnimationEncoder(
     switch format {
     case .gif: try GIFAnimationEncoder(width: width, height: height, playCount: playCount)
     case .webp: try WebPAnimationEncoder(width: width, height: height, playCount: playCount, options: options.webp)
+    case .avif: try AVIFSequenceEncoder(width: width, height: height, options: options.heif)
     default: throw .unsupportedFeature(format: format, feature: "writing an animation")
     }
 }
 
-/// A frame as 8-bit RGBA, the animation encoders' input.
-private func rgbaFrame(_ frame: PixelBuffer, format: ImageFormat) throws(CodecError) -> PixelBuffer {
+/// `frame` as 8-bit RGBA, the animation encoders' input, after checking it is the animation's size.
+func animationFrame(_ frame: PixelBuffer, width: Int, height: Int, format: ImageFormat) throws(CodecError) -> PixelBuffer {
+    guard frame.width == width, frame.height == height else {
+        throw .invalidArgument(
+            name: "frame", reason: "a \(frame.width)×\(frame.height) frame in a \(width)×\(height) \(format) animation")
+    }
     guard frame.format.depth == .eight else {
         throw .invalidArgument(name: "frame", reason: "\(format) animation frames are 8-bit, not \(frame.format)")
     }
@@ -102,8 +111,7 @@ package final class GIFAnimationEncoder: AnimationEncoder {
     }
 
     package func add(_ frame: PixelBuffer, delayMilliseconds: Int) throws(CodecError) {
-        try checkFrame(frame, width: width, height: height, format: .gif)
-        let rgba = try rgbaFrame(frame, format: .gif)
+        let rgba = try animationFrame(frame, width: width, height: height, format: .gif)
         let handle = handle
         let hundredths = Int32(clamping: (delayMilliseconds + 5) / 10)
         try rgba.withUnsafeRows { rows throws(CodecError) in
@@ -159,8 +167,7 @@ package final class WebPAnimationEncoder: AnimationEncoder {
     }
 
     package func add(_ frame: PixelBuffer, delayMilliseconds: Int) throws(CodecError) {
-        try checkFrame(frame, width: width, height: height, format: .webp)
-        let rgba = try rgbaFrame(frame, format: .webp)
+        let rgba = try animationFrame(frame, width: width, height: height, format: .webp)
         let handle = handle
         let duration = Int32(clamping: delayMilliseconds)
         try rgba.withUnsafeRows { rows throws(CodecError) in
@@ -180,14 +187,6 @@ package final class WebPAnimationEncoder: AnimationEncoder {
         defer { ck_webp_free(output) }
         guard let output else { return [] }
         return Array(UnsafeBufferPointer(start: output, count: size))
-    }
-}
-
-/// Throws unless `frame` is the animation's size.
-private func checkFrame(_ frame: PixelBuffer, width: Int, height: Int, format: ImageFormat) throws(CodecError) {
-    guard frame.width == width, frame.height == height else {
-        throw .invalidArgument(
-            name: "frame", reason: "a \(frame.width)×\(frame.height) frame in a \(width)×\(height) \(format) animation")
     }
 }
 

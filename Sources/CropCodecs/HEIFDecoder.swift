@@ -58,7 +58,7 @@ package final class HEIFDecoder: WholePictureDecoder {
         let bytes: InputBytes
         switch input {
         case .memory(let memory): bytes = memory
-        case .file: bytes = InputBytes(try input.allBytes())
+        case .file(let file): bytes = try InputBytes(file: file)
         }
         var opened: OpaquePointer?
         var header = ck_heif_info()
@@ -146,6 +146,12 @@ package final class HEIFDecoder: WholePictureDecoder {
             default: break
             }
             if header.image_count > 1 { colour += ", \(header.image_count) images (the primary is read)" }
+            // An AVIF image sequence (a `moov` track beside the primary item): libavif counts its frames.
+            var sequence: (frames: Int, duration: Double)?
+            if format == .avif, boxes.children(of: 0..<all.count).contains(where: { $0.type == "moov" }) {
+                sequence = AVIFFrames.sequence(in: bytes, options: options).flatMap { $0.frames > 1 ? $0 : nil }
+                if let sequence { colour += ", an image sequence of \(sequence.frames) frames" }
+            }
             if alphaIsLimited { colour += ", limited-range alpha (expanded)" }
             if viaLibavif { colour += ", alpha with transforms (decoded by libavif)" }
             if !transforms.names.isEmpty {
@@ -156,7 +162,7 @@ package final class HEIFDecoder: WholePictureDecoder {
             }
             metadata = ImageMetadata(
                 orientation: transforms.orientation, iccProfile: icc.isEmpty ? nil : icc, exif: exif.isEmpty ? nil : exif)
-            info = ImageInfo(
+            var info = ImageInfo(
                 format: format, width: width, height: height, orientation: transforms.orientation, layout: layout,
                 bitDepth: bits, decodedDepth: depth, iccProfileSize: icc.isEmpty ? nil : icc.count,
                 hasEXIF: !exif.isEmpty, isProgressive: false, isInterlaced: false, colorModel: colour,
@@ -167,6 +173,12 @@ package final class HEIFDecoder: WholePictureDecoder {
                     perStoredPixel: Double((depth == .sixteen ? 20 : 10) + (layout.hasAlpha ? 2 : 0))
                         * Double(storedWidth * storedHeight) / Double(width * height),
                     perDecodedPixel: Double(PixelFormat(layout, depth).bytesPerPixel)))
+            if let sequence {
+                // libavif 0.11 reads no loop count: taken to play for ever, as browsers play a sequence that does
+                // not say.
+                (info.frameCount, info.playCount, info.duration) = (sequence.frames, 0, sequence.duration)
+            }
+            self.info = info
             shrink = info.shrinksOnLoad ? options.jpegScale : .full
             (outputWidth, outputHeight) = shrink.scaledSize(width: width, height: height)
             outputFormat = PixelFormat(layout, depth)

@@ -6,7 +6,8 @@ import HummingbirdCore
 /// `maxHeight`, `recipe`, and `straighten=auto` (level the picture automatically, on top of the recipe's angle).
 struct RenderOptions {
     var format: ImageFormat?
-    /// An animated GIF or WebP written as GIF or WebP keeps every frame (`all`, the default) or only the first.
+    /// An animation (GIF, WebP, AVIF sequence) written as GIF, WebP or AVIF keeps every frame (`all`, the default) or
+    /// only the first.
     var frames = FrameSelection.all
     var quality: Int?
     var colorProfile = ColorProfilePolicy.keep

@@ -3,7 +3,8 @@ import CropPixels
 
 extension ImagePipeline {
     /// The format a run of `opened` into `sink` writes an animation in, or `nil` for a still output: an animated GIF
-    /// or WebP source, ``SaveOptions/frames`` ``FrameSelection/all``, and an output format that animates.
+    /// or WebP source or an AVIF sequence, ``SaveOptions/frames`` ``FrameSelection/all``, and an output format that
+    /// animates (GIF, WebP, AVIF).
     func animationFormat<Output>(_ opened: OpenedSource, _ sink: ImageSink<Output>) throws(CropKitError)
         -> ImageFormat?
     {
@@ -24,9 +25,9 @@ extension ImagePipeline {
         return .framesDropped(frames: frames, format: format)
     }
 
-    /// An animated GIF or WebP (a multi-page TIFF is not an animation).
+    /// An animated GIF or WebP, or an AVIF image sequence (a multi-page TIFF is not an animation).
     static func isAnimation(_ info: ImageInfo) -> Bool {
-        (info.format == .gif || info.format == .webp) && (info.frameCount ?? 1) > 1
+        info.format.readsAnimation && (info.frameCount ?? 1) > 1
     }
 
     /// Renders every frame of an animation through one plan and encodes them as an animation in `format`.
@@ -49,9 +50,11 @@ extension ImagePipeline {
         // one copy), with the header already read.
         let frames = try mappingErrors { () throws(CodecError) -> any AnimationFrames in
             let bytes = try opened.input().inMemory()
-            return opened.info.format == .gif
-                ? try GIFFrames(bytes: bytes, info: opened.info, options: decoding)
-                : try WebPFrames(bytes: bytes, info: opened.info, options: decoding)
+            switch opened.info.format {
+            case .gif: return try GIFFrames(bytes: bytes, info: opened.info, options: decoding)
+            case .avif: return try AVIFFrames(bytes: bytes, info: opened.info, options: decoding)
+            default: return try WebPFrames(bytes: bytes, info: opened.info, options: decoding)
+            }
         }
         // Each frame is a picture already decoded, at full size: nothing shrinks on load.
         var still = self

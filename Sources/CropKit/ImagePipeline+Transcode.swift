@@ -1,8 +1,8 @@
 extension ImagePipeline {
     /// Re-encodes `source` as it is stored, rows streaming from the decoder to the encoder so the picture is never
     /// held whole: no geometry, no resample, and the pixels keep their stored orientation (the EXIF orientation tag
-    /// travels with the metadata unless ``SaveOptions/stripMetadata`` drops it). An animated GIF or WebP written as
-    /// GIF or WebP keeps every frame (each is re-encoded as it comes; see ``SaveOptions/frames``).
+    /// travels with the metadata unless ``SaveOptions/stripMetadata`` drops it). An animation (GIF, WebP, AVIF
+    /// sequence) written as GIF, WebP or AVIF keeps every frame (each is re-encoded as it comes; see ``SaveOptions/frames``).
     ///
     /// - Parameters:
     ///   - source: the file or bytes to re-encode.

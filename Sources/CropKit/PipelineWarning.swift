@@ -27,7 +27,7 @@ public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {
                     + "the picture is left as it is"
         case .framesDropped(let frames, let format):
             "\(format) holds one picture: the first of the animation's \(frames) frames is written, \(frames - 1) "
-                + (frames == 2 ? "is" : "are") + " dropped (GIF and WebP keep them all)"
+                + (frames == 2 ? "is" : "are") + " dropped (GIF, WebP and AVIF keep them all)"
         }
     }
 

@@ -40,7 +40,7 @@ public struct SaveOptions: Hashable, Sendable {
     }
     /// Replace an existing output file. Without it an existing file is an error and is left untouched.
     public var overwrite: Bool
-    /// Which frames of an animated source (GIF, WebP) are written. Default ``FrameSelection/all``.
+    /// Which frames of an animated source (GIF, WebP, AVIF sequence) are written. Default ``FrameSelection/all``.
     public var frames: FrameSelection = .all
 
     /// Creates options; every argument has the default described on its property.
@@ -116,7 +116,7 @@ extension SaveOptions {
 /// Which frames of an animated source an output gets.
 public enum FrameSelection: String, Hashable, Sendable, CaseIterable {
     /// Every frame, each through the same steps, with the source's delays and play count, when the output format
-    /// animates (GIF, WebP). A still format (JPEG, PNG, HEIC, AVIF) gets the first frame and a
+    /// animates (GIF, WebP, AVIF). A still format (JPEG, PNG, HEIC) gets the first frame and a
     /// ``PipelineWarning/framesDropped(frames:format:)``.
     case all
     /// The first frame only, in any format, without a warning.

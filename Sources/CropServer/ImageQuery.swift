@@ -21,7 +21,7 @@ import Foundation
 /// | `background` | the `pad` colour |
 /// | `round` | flag: a round output (the circle inscribed in it; transparent outside), as `cropkit round`; needs a format with alpha |
 /// | `format` | `jpeg`, `png`, `webp`, `avif`, `heic`, `gif`, or `auto` (from `Accept`; for an animation WebP, else GIF); absent: the source's format |
-/// | `frames` | `all` (default: every frame of an animated GIF or WebP, when the output is GIF or WebP) or `first` |
+/// | `frames` | `all` (default: every frame of an animated GIF, WebP or AVIF, when the output is GIF, WebP or AVIF) or `first` |
 /// | `quality` | 1…100 |
 /// | `icc` | `keep`, `srgb` |
 /// | `strip` | flag: convert to sRGB, then drop the profile and EXIF |

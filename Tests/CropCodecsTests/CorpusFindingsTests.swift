@@ -416,6 +416,30 @@ import Testing
         #expect(decoded.info.colorModel.contains("limited-range alpha"))
     }
 
+    @Test("star.avifs is an image sequence: info says 5 frames of 40 ms, playing for ever; AVIFFrames reads each as Pillow 13 does (its own libavif), within 1 level, alpha exact; the still decoders still give the primary item")
+    func avifSequence() throws {
+        let bytes = try Self.file("star.avifs")
+        let info = try ImageInfo.read(bytes)
+        #expect(info.frameCount == 5 && info.playCount == 0 && info.duration == 0.2)
+        #expect(InfoReport.line(for: info, path: "s").hasSuffix("5 frames, looping forever, 0.2 s"))
+        let frames = try AVIFFrames(data: bytes)
+        let sheet = try PNGDecoder.decode(try Self.file("star-pillow-frames.png")).pixels
+        var count = 0, worst = 0, alphaWrong = 0
+        while let (picture, delay) = try frames.next() {
+            #expect(picture.width == 159 && picture.height == 159 && delay == 40)
+            for y in 0..<159 {
+                for x in 0..<159 {
+                    let ours = picture.pixel(x: x, y: y), theirs = sheet.pixel(x: x, y: count * 159 + y)
+                    if ours[3] != theirs[3] { alphaWrong += 1 }
+                    if theirs[3] > 0 { for c in 0..<3 { worst = max(worst, abs(ours[c] - theirs[c])) } }
+                }
+            }
+            count += 1
+        }
+        #expect(count == 5 && alphaWrong == 0 && worst <= 1, "\(count) frames, worst \(worst), alpha wrong \(alphaWrong)")
+        #expect(try frames.next()?.delayMilliseconds == nil)  // and stays ended
+    }
+
     @Test("AV1 sequence headers: star.avifs' monochrome alpha and 4:2:0 colour headers are limited range, the same with the range bit set full; short or foreign OBUs give nothing")
     func av1ColorRange() throws {
         func hex(_ text: String) -> [UInt8] {

@@ -146,7 +146,7 @@ struct AnimationPipelineTests {
         let png = try ImagePipeline().run(.data(source), [.fit(30, 30)], to: .data(SaveOptions(format: .png)))
         #expect(png.report.frames == 1)
         #expect(png.report.warnings.map(\.description) == [
-            "PNG holds one picture: the first of the animation's 10 frames is written, 9 are dropped (GIF and WebP keep them all)",
+            "PNG holds one picture: the first of the animation's 10 frames is written, 9 are dropped (GIF, WebP and AVIF keep them all)",
         ])
         #expect(Self.visibleDifference(try ImageCodec.decode(png.bytes).pixels, try Self.alone(first, [.fit(30, 30)])) == 0)
         var options = SaveOptions(format: .webp, lossless: true)
@@ -183,6 +183,37 @@ struct AnimationPipelineTests {
         #expect(animated.decoderBytes == 5 * 38 * 32 * 4)
         #expect(animated.encoderBytes == 24 * 20 * 17 + 10 * 20 * 17 + (4 << 20))
         #expect(still.decoderBytes < animated.decoderBytes && still.peakBytes < animated.peakBytes)
+    }
+
+    @Test("an AVIF image sequence (libavif's star.avifs, 5 frames) turned and resized stays a sequence: 5 frames of 40 ms, each within AV1's loss of that frame rendered alone; as WebP too")
+    func avifSequence() throws {
+        let source = try FileIO.readFile(atPath: Fixtures.path("star.avifs"))
+        let input = try AVIFFrames(data: source)
+        var frames: [PixelBuffer] = []
+        while let frame = try input.next() { frames.append(frame.picture) }
+        let operations: [ImageOperation] = [.turn(.clockwise), .fit(80, 80)]
+        for format in [ImageFormat.avif, .webp] {
+            let output = try ImagePipeline().run(
+                .data(source), operations, to: .data(SaveOptions(format: format, quality: 90)))
+            #expect(output.format == format && output.report.frames == 5)
+            let reader: any AnimationFrames = format == .avif
+                ? try AVIFFrames(data: output.bytes) : try WebPFrames(data: output.bytes)
+            var index = 0
+            while let (picture, delay) = try reader.next() {
+                let oracle = try Self.alone(frames[index], operations)
+                #expect(picture.width == 80 && picture.height == 80 && delay == 40)
+                var sum = 0, n = 0
+                for y in 0..<80 {
+                    for x in 0..<80 {
+                        let p = picture.pixel(x: x, y: y), q = oracle.pixel(x: x, y: y)
+                        for c in 0..<4 where c == 3 || q[3] > 0 { sum += abs(p[c] - q[c]); n += 1 }
+                    }
+                }
+                #expect(Double(sum) / Double(n) < 3, "\(format) frame \(index): mean \(Double(sum) / Double(n))")
+                index += 1
+            }
+            #expect(index == 5)
+        }
     }
 
     @Test("play counts round-trip through both encoders: once, three times, for ever")

@@ -68,8 +68,40 @@ int ck_avif_encode(const uint8_t *pixels, int width, int height, size_t stride, 
 int ck_avif_decode(const uint8_t *data, size_t size, int width, int height, int wide, int strict, uint8_t *output,
                    size_t stride, char *message);
 
-/// Releases memory ck_avif_encode handed out.
+/// Releases memory ck_avif_encode and ck_avif_sequence_finish handed out.
 void ck_avif_free(void *pointer);
+
+/// An AVIF image sequence read frame by frame through libavif's track decoding (each frame a whole picture, 8-bit
+/// RGBA; alpha in limited range is expanded by libavif).
+typedef struct ck_avif_frames ck_avif_frames;
+
+/// Opens the sequence in `data` (which must stay alive until ck_avif_frames_close); refuses a frame above
+/// `max_pixels`. Gives the frame size, the frame count and the duration of one play in seconds.
+int ck_avif_frames_open(const uint8_t *data, size_t size, int max_pixels, int strict, ck_avif_frames **frames,
+                        int *width, int *height, int *frame_count, double *duration, char *message);
+
+/// Decodes the next frame into `output` (8-bit RGBA, `stride` bytes per row) with its duration in milliseconds;
+/// `*decoded` is 0 once there is no further frame.
+int ck_avif_frames_next(ck_avif_frames *frames, uint8_t *output, size_t stride, int *duration_ms, int *decoded,
+                        char *message);
+
+void ck_avif_frames_close(ck_avif_frames *frames);
+
+/// An AVIF image sequence written frame by frame (libavif's avifEncoderAddImage; durations in milliseconds).
+typedef struct ck_avif_sequence ck_avif_sequence;
+
+/// Starts a `width × height` sequence encoded with `params` (`alpha` and `wide` are ignored: frames are 8-bit RGBA).
+int ck_avif_sequence_open(int width, int height, const ck_avif_encode_params *params, ck_avif_sequence **sequence,
+                          char *message);
+
+/// Encodes a frame of 8-bit RGBA rows (`stride` bytes apart) shown for `duration_ms` milliseconds.
+int ck_avif_sequence_add(ck_avif_sequence *sequence, const uint8_t *rgba, size_t stride, int duration_ms,
+                         char *message);
+
+/// Ends the sequence. On success `*output` holds `*output_size` bytes, to release with ck_avif_free.
+int ck_avif_sequence_finish(ck_avif_sequence *sequence, uint8_t **output, size_t *output_size, char *message);
+
+void ck_avif_sequence_close(ck_avif_sequence *sequence);
 
 #ifdef __cplusplus
 }
