@@ -158,9 +158,11 @@ write(d, "quoted", b"multipart/form-data; boundary=\"b0undary\"; charset=utf-8\n
 d = reset("FuzzPipeline")
 for i, p in enumerate([jpegs[0], jpegs[7], pngs[1], pngs[4], os.path.join(KIT, "corrupt/bad-filter-row120-rgba.png")]):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 2 + (i & 1) * 8, 30 - i * 12 & 255]) + read(p))
-# Animations written as GIF (format bits 2) and WebP (3), each step chain once: the animation path (FrameHandoff).
+# Animations (GIF, WebP, an AVIF sequence) written as GIF (format bits 2) and WebP (3): the animation path
+# (FrameHandoff, every frame reader and encoder but AVIF's, which is too slow under ASan).
 for i, (p, fmt) in enumerate([("gif/dispose_bgnd_transparency.gif", 2), ("gif/animated-5.gif", 3),
-                              ("webp/animated.webp", 2), ("webp/dispose_bgnd_transparency-gif2webp.webp", 3)]):
+                              ("webp/animated.webp", 2), ("webp/dispose_bgnd_transparency-gif2webp.webp", 3),
+                              ("corpus-findings/star.avifs", 3)]):
     write(d, f"anim-{i:02}-{os.path.basename(p)}", bytes([fmt << 3 | i << 1, 20]) + read(os.path.join(CODECS, p)))
 
 d = reset("FuzzBMP")
