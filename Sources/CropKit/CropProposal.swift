@@ -24,6 +24,14 @@ extension ImagePipeline {
     public func proposeCrop(_ source: ImageSource, aspect: AspectRatio, measure: InterestMap.Measure)
         throws(CropKitError) -> CropProposal
     {
+        try proposeCrop(source, try open(source), aspect: aspect, measure: measure)
+    }
+
+    /// ``proposeCrop(_:aspect:measure:)`` on a source already opened (perhaps with the picture to measure decoded:
+    /// an animation's mean frame).
+    func proposeCrop(_ source: ImageSource, _ opened: OpenedSource, aspect: AspectRatio, measure: InterestMap.Measure)
+        throws(CropKitError) -> CropProposal
+    {
         // A 256-pixel box of the aspect: enough to measure, small enough to decode at the smallest scale.
         let long = 256.0, ratio = Double(aspect.width) / Double(aspect.height)
         let box = ratio >= 1
@@ -31,7 +39,6 @@ extension ImagePipeline {
             : PixelSize(validWidth: Swift.max(1, Int((long * ratio).rounded())), height: Int(long))
         let gravity: Gravity = measure == .entropy ? .entropy : .attention
         let operations = [ImageOperation.resize(ResizeRequest(.box(box), mode: .fill(gravity: gravity)))]
-        let opened = try open(source)
         let (_, _, window, share) = try resolveSmartGravity(source, opened, operations, gravity)
         // The window's centre, with the largest rectangle of the exact aspect (the box's was rounded).
         let shown = opened.displayedSize

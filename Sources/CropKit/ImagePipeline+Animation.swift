@@ -32,7 +32,7 @@ extension ImagePipeline {
 
     /// Renders every frame of an animation through one plan and encodes them as an animation in `format`.
     ///
-    /// The plan was made once, from the first frame (an automatic straighten or a smart gravity measured it), so
+    /// The plan was made once (a smart gravity measured the mean of all frames, an automatic straighten the first), so
     /// every frame gets the same crop, turn, straighten and scale and the picture does not jump. Frames stream: a
     /// thread composites the canvases (``FrameHandoff``, at most two waiting) while this one renders each and hands it
     /// to the encoder (libwebp keeps what changed, giflib nothing), so memory holds a few canvases and one output
@@ -41,27 +41,11 @@ extension ImagePipeline {
         _ source: ImageSource, _ opened: OpenedSource, plan: PipelinePlan, format: ImageFormat,
         sink: ImageSink<Output>
     ) throws(CropKitError) -> Output {
-        let frameCount = opened.info.frameCount ?? 1
-        try mappingErrors {
-            try limits.checkAnimation(frames: frameCount, width: opened.storedSize.width, height: opened.storedSize.height)
-        }
-        let decoding = DecodeOptions(limits: limits, strict: strict)
-        // The readers read the file in memory (bytes given in memory are used in place; a file is read straight into
-        // one copy), with the header already read.
-        let frames = try mappingErrors { () throws(CodecError) -> any AnimationFrames in
-            let bytes = try opened.input().inMemory()
-            switch opened.info.format {
-            case .gif: return try GIFFrames(bytes: bytes, info: opened.info, options: decoding)
-            case .avif: return try AVIFFrames(bytes: bytes, info: opened.info, options: decoding)
-            default: return try WebPFrames(bytes: bytes, info: opened.info, options: decoding)
-            }
-        }
+        let frames = try openFrames(opened)
         // Each frame is a picture already decoded, at full size: nothing shrinks on load.
         var still = self
         still.shrinkOnLoad = false
-        var frameInfo = opened.info
-        frameInfo.layout = .rgba
-        frameInfo.decodedDepth = .eight
+        let frameInfo = Self.frameInfo(opened.info)
         var frameSource = opened
         var encoder: (any AnimationEncoder)?
         var report: RenderReport?
@@ -95,6 +79,59 @@ extension ImagePipeline {
         let encoded = try mappingErrors { try encoder.finish() }
         report.frames = written
         return try sink.deliver(encoded: encoded, format: format, report: report)
+    }
+}
+
+extension ImagePipeline {
+    /// The reader of `opened`'s frames, after checking the animation against ``PixelLimits/maxAnimationPixels``. It
+    /// reads the file in memory (bytes given in memory are used in place; a file is read straight into one copy),
+    /// with the header already read.
+    func openFrames(_ opened: OpenedSource) throws(CropKitError) -> any AnimationFrames {
+        try mappingErrors {
+            try limits.checkAnimation(
+                frames: opened.info.frameCount ?? 1, width: opened.storedSize.width, height: opened.storedSize.height)
+        }
+        return try mappingErrors { () throws(CodecError) -> any AnimationFrames in
+            let bytes = try opened.input().inMemory()
+            let decoding = DecodeOptions(limits: limits, strict: strict)
+            switch opened.info.format {
+            case .gif: return try GIFFrames(bytes: bytes, info: opened.info, options: decoding)
+            case .avif: return try AVIFFrames(bytes: bytes, info: opened.info, options: decoding)
+            default: return try WebPFrames(bytes: bytes, info: opened.info, options: decoding)
+            }
+        }
+    }
+
+    /// What a frame's picture is: the header's facts with 8-bit RGBA pixels.
+    static func frameInfo(_ info: ImageInfo) -> ImageInfo {
+        var frame = info
+        frame.layout = .rgba
+        frame.decodedDepth = .eight
+        return frame
+    }
+
+    /// The mean of every frame of an animation, 8-bit RGBA at the canvas's size: what a smart gravity measures for an
+    /// animation written whole, so that the one window it chooses holds the most interest over all frames, not only
+    /// over the first. Costs one more decode of the frames; holds one frame and a sum per sample.
+    func meanFrame(_ opened: OpenedSource) throws(CropKitError) -> PixelBuffer {
+        let frames = try openFrames(opened)
+        let width = frames.width, height = frames.height
+        var sums = [UInt32](repeating: 0, count: width * height * 4)
+        var count: UInt32 = 0
+        while let (picture, _) = try mappingErrors({ try frames.next() }), count < UInt32.max / 255 {
+            picture.withUnsafeRows { rows in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    for y in 0..<height {
+                        let row = rows.row8(y), base = y * width * 4
+                        for i in 0..<(width * 4) { sums[base + i] += UInt32(row[i]) }
+                    }
+                }
+            }
+            count += 1
+        }
+        let n = Swift.max(1, count)
+        let samples = sums.map { UInt8(($0 + n / 2) / n) }
+        return try mappingErrors { try PixelBuffer(width: width, height: height, layout: .rgba, samples: samples) }
     }
 }
 

@@ -17,7 +17,7 @@ extension ImagePipeline {
         {
             let shown = opened.displayedSize
             let full = Rect(x: 0, y: 0, width: Double(shown.width), height: Double(shown.height))
-            let proposed = try proposeCrop(source, aspect: ratio, measure: measure)
+            let proposed = try proposeCrop(source, opened, aspect: ratio, measure: measure)
             resolved[index] = .aspectCrop(ratio, gravity: .focus(on: proposed.rect, in: full))
             proposal = proposed
         }

@@ -19,6 +19,13 @@ extension ImageOperation {
     /// The gravity of a fill resize or a thumbnail, when it is ``Gravity/attention`` or ``Gravity/entropy``.
     var smartGravity: Gravity? { fillGravity.flatMap { $0.isSmart ? $0 : nil } }
 
+    /// Whether the step is placed by measuring the picture: a fill or thumbnail by attention or entropy, or an aspect
+    /// crop so placed.
+    var placesBySmartGravity: Bool {
+        if case .aspectCrop(_, let gravity) = self { return gravity.isSmart }
+        return smartGravity != nil
+    }
+
     /// The same step with `gravity` in place of its fill gravity when `replaced` says so.
     func replacingFillGravity(with gravity: Gravity, where replaced: (Gravity) -> Bool = { _ in true }) -> ImageOperation {
         switch self {

@@ -87,9 +87,17 @@ public struct ImagePipeline: Sendable {
         try sink.checkWritable()
         var opened = try open(source)
         let (straightened, estimate, warning) = try resolveAutoStraighten(source, opened, operations)
-        var operations = try resolvePlacement(source, opened, straightened).operations
+        var measuring = self
+        if try animationFormat(opened, sink) != nil, straightened.contains(where: \.placesBySmartGravity) {
+            // One window for the whole animation: the one holding the most interest over all its frames.
+            opened.predecoded = PredecodedPicture(
+                scale: 1, pixels: try meanFrame(opened), info: Self.frameInfo(opened.info), metadata: .none,
+                warnings: [])
+            measuring.shrinkOnLoad = false
+        }
+        var operations = try measuring.resolvePlacement(source, opened, straightened).operations
         if let gravity = operations.lazy.compactMap(\.smartGravity).first {
-            (operations, opened, _, _) = try resolveSmartGravity(source, opened, operations, gravity)
+            (operations, opened, _, _) = try measuring.resolveSmartGravity(source, opened, operations, gravity)
         }
         var plan = try PipelinePlan(
             operations, storedSize: opened.storedSize, orientation: opened.info.orientation, maxThreads: maxThreads)
