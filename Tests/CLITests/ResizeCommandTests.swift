@@ -34,6 +34,23 @@ import CropTestSupport
         #expect(out.width == width && out.height == height, "\(arguments): \(out.width)×\(out.height)")
     }
 
+    @Test("an animated GIF: resize keeps its 10 frames and says so; --frames first writes one, silently; a PNG output warns that 9 frames were dropped")
+    func animation() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = CLI.root + "/Tests/CropKitTests/Fixtures/dispose_bgnd_transparency.gif"  // 38×32, 10 frames
+        let all = try CLI.run(["resize", input, "-o", "all.webp", "--width", "19"], in: dir)
+        #expect(all.status == 0 && all.stdout.contains("wrote all.webp (19×16, 10 frames, "), "\(all)")
+        #expect(try ImageSource.file(dir + "/all.webp").info().frameCount == 10)
+        let first = try CLI.run(["resize", input, "-o", "first.gif", "--width", "19", "--frames", "first"], in: dir)
+        #expect(first.status == 0 && first.stderr.isEmpty && first.stdout.contains("(19×16, "), "\(first)")
+        #expect(try ImageSource.file(dir + "/first.gif").info().frameCount == nil)
+        let png = try CLI.run(["convert", input, "-o", "still.png"], in: dir)
+        #expect(png.status == 0 && png.stderr.contains("the first of the animation's 10 frames is written, 9 are dropped"), "\(png)")
+        let wrong = try CLI.run(["resize", input, "-o", "x.gif", "--width", "19", "--frames", "some"], in: dir)
+        #expect(wrong.status != 0 && wrong.stderr.contains("--frames"), "\(wrong)")
+    }
+
     @Test("resize: --gravity picks the side a fill keeps")
     func fillGravity() throws {
         let dir = try CLI.temporaryDirectory()
