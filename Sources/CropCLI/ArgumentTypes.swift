@@ -84,8 +84,17 @@ package enum FlipArgument: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `--mode fit|fill|pad|stretch`.
-package enum ModeArgument: String, ExpressibleByArgument, CaseIterable {
-    case fit, fill, pad, stretch
+extension ResizeRequest.ModeName: ExpressibleByArgument {}
+
+extension ValidationError {
+    /// A request type's refusal in the command line's words: the option it names as its flag.
+    init(_ error: CropKitError) {
+        if case .invalidRequest(let name, let reason) = error {
+            self.init("--\(name): \(reason).")
+        } else {
+            self.init(error.description)
+        }
+    }
 }
 
 /// `--gravity center|top|…|bottom-right|attention|entropy`: where `fill` keeps the picture (an alignment, or the most

@@ -41,7 +41,7 @@ package struct ResizeCommand: ParsableCommand {
     package var size: SizeArgument?
 
     @Option(help: "How the picture meets a --size box: fit, fill, pad or stretch.")
-    package var mode: ModeArgument = .fit
+    package var mode: ResizeRequest.ModeName = .fit
 
     @OptionGroup var placement: GravityOptions
 
@@ -60,34 +60,23 @@ package struct ResizeCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     package func validate() throws {
-        let given = [width != nil, height != nil, size != nil].filter { $0 }.count
-        guard given == 1 else { throw ValidationError("Give exactly one of --width, --height or --size.") }
-        if let width, width < 1 { throw ValidationError("--width must be at least 1, got \(width).") }
-        if let height, height < 1 { throw ValidationError("--height must be at least 1, got \(height).") }
-        if background != nil && mode != .pad { throw ValidationError("--background only applies to --mode pad.") }
-        if placement.focus != nil && mode != .fill { throw ValidationError("--focus applies to --mode fill.") }
-        if mode == .pad, case .alignment = placement.resolved {} else if mode == .pad {
-            throw ValidationError("--mode pad places the picture by an alignment (center, top … bottom-right).")
+        _ = try request()
+    }
+
+    /// The resize the flags ask for; the rules between them are `ResizeRequest`'s, in the flags' words.
+    private func request() throws -> ResizeRequest {
+        do {
+            return try ResizeRequest(
+                width: width, height: height, size: size?.size, mode: mode,
+                gravity: placement.focus == nil ? placement.gravity : nil, focus: placement.focus?.gravity,
+                background: background?.color, filter: filter.filter, linearLight: linear, allowUpscale: allowUpscale)
+        } catch {
+            throw ValidationError(error)
         }
     }
 
     package func run() throws {
-        let target: ResizeRequest.Target =
-            if let width { .width(width) } else if let height { .height(height) } else { .box(size!.size) }
-        let resizeMode: ResizeMode =
-            switch mode {
-            case .fit: .fit
-            case .fill: .fill(gravity: placement.resolved)
-            case .pad:
-                if case .alignment(let alignment) = placement.resolved {
-                    .pad(background: background?.color ?? .transparent, alignment: alignment)
-                } else {
-                    .fit  // refused by validate()
-                }
-            case .stretch: .stretch
-            }
-        let request = ResizeRequest(
-            target, mode: resizeMode, filter: filter.filter, linearLight: linear, allowUpscale: allowUpscale)
+        let request = try request()
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
         let options = common.saveOptions
         try runSingleFile("resize", FileJob(input: input, output: output), options: common) {

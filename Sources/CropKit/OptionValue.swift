@@ -128,22 +128,6 @@ public enum OptionValue {
         filters.first { $0.name == text }?.filter
     }
 
-    /// A resize mode by name, `fit`, `fill`, `pad` or `stretch`, with the gravity and background it uses; `nil` for
-    /// an unknown name, or `pad` with a gravity that is not an alignment.
-    public static func mode(_ text: String, gravity: Gravity = .center, background: PixelColor = .transparent)
-        -> ResizeMode?
-    {
-        switch text {
-        case "fit": return .fit
-        case "fill": return .fill(gravity: gravity)
-        case "pad":
-            guard case .alignment(let alignment) = gravity else { return nil }
-            return .pad(background: background, alignment: alignment)
-        case "stretch": return .stretch
-        default: return nil
-        }
-    }
-
     /// An output format by name: `jpeg`/`jpg`, `png`, `webp`, `avif`, `heic`/`heif`.
     public static func format(_ text: String) -> ImageFormat? {
         switch text.lowercased() {

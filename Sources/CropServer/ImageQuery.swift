@@ -159,54 +159,35 @@ public struct ImageQuery: Sendable {
             if case .straighten(0) = step {} else { operations.append(step) }
         }
 
-        // Size.
-        let given = Self.sizeNames.filter { values[$0] != nil }
-        guard given.count <= 1 else {
-            throw .invalidParameter(name: given[1], reason: "give one of width, height or size, not \(given.joined(separator: " and "))")
-        }
-        func side(_ name: String) throws(EditorError) -> Int? {
-            try value(name, { Int($0).flatMap { (1...maximumOutputSide).contains($0) ? $0 : nil } },
-                      "a whole number of pixels in 1…\(maximumOutputSide)")
-        }
-        let target: ResizeRequest.Target?
-        if let width = try side("width") {
-            target = .width(width)
-        } else if let height = try side("height") {
-            target = .height(height)
-        } else if let box = try value("size", OptionValue.size, "WxH") {
-            guard max(box.width, box.height) <= maximumOutputSide else {
-                throw .invalidParameter(name: "size", reason: "sides above \(maximumOutputSide) pixels are not served")
-            }
-            target = .box(box)
-        } else {
-            target = nil
-        }
-        var gravity = try value(
-            "gravity", OptionValue.gravity, "a gravity such as center, top, bottom-right, attention or entropy") ?? .center
-        if let focus = try value(
+        // Size: parsed here; the rules between the options are ResizeRequest's.
+        let width = try value("width", { Int($0) }, "a whole number of pixels")
+        let height = try value("height", { Int($0) }, "a whole number of pixels")
+        let size = try value("size", OptionValue.size, "WxH")
+        let givenGravity = try value(
+            "gravity", OptionValue.gravity, "a gravity such as center, top, bottom-right, attention or entropy")
+        let focus = try value(
             "focus", OptionValue.focus, "x,y as fractions of the picture (0…1 each) or x,ypx in its displayed pixels")
-        {
-            guard values["gravity"] == nil else {
-                throw .invalidParameter(name: "focus", reason: "give focus or gravity, not both")
-            }
-            gravity = focus
-        }
-        if values["mode"] == "pad", !(gravity.isAlignment) {
-            throw .invalidParameter(name: "gravity", reason: "mode=pad places the picture by an alignment such as top")
-        }
         let background = try value("background", OptionValue.color, "#RGB, #RRGGBB, #RRGGBBAA, white, black or transparent")
-        let mode = try value("mode", { OptionValue.mode($0, gravity: gravity, background: background ?? .transparent) },
-                             "fit, fill, pad or stretch") ?? .fit
+        let mode = try value("mode", { ResizeRequest.ModeName(rawValue: $0) }, "fit, fill, pad or stretch")
         let filter = try value("filter", OptionValue.filter, "nearest, box, bilinear, bicubic, mitchell or lanczos3")
         let linear = try flag("linear")
-        if let target {
-            if background != nil, case .pad = mode {} else if background != nil {
-                throw .invalidParameter(name: "background", reason: "applies only with mode=pad")
+        if width != nil || height != nil || size != nil {
+            let request: ResizeRequest
+            do {
+                request = try ResizeRequest(
+                    width: width, height: height, size: size, mode: mode ?? .fit, gravity: givenGravity, focus: focus,
+                    background: background, filter: filter ?? .lanczos3, linearLight: linear,
+                    maximumSide: maximumOutputSide)
+            } catch {
+                throw EditorError(error)
             }
-            if case .pad = mode { addsTransparency = (background ?? .transparent).alpha < 255 }
-            operations.append(.resize(ResizeRequest(
-                target, mode: mode, filter: filter ?? .lanczos3, linearLight: linear)))
+            if case .pad(let colour, _) = request.mode { addsTransparency = colour.alpha < 255 }
+            operations.append(.resize(request))
         } else {
+            if focus != nil, givenGravity != nil {
+                throw .invalidParameter(name: "focus", reason: "give focus or gravity, not both")
+            }
+            let gravity = focus ?? givenGravity ?? .center
             // Without a size, gravity or focus places an aspect=W:H crop (as `cropkit crop --aspect --gravity` does).
             var placing: Set<String> = []
             if case .ratio(let ratio)? = aspectLock, values["rect"] == nil {

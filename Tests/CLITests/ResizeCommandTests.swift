@@ -34,6 +34,20 @@ import CropTestSupport
         #expect(out.width == width && out.height == height, "\(arguments): \(out.width)×\(out.height)")
     }
 
+    @Test("the rules between resize's flags are ResizeRequest's, in the flags' words", arguments: [
+        (["--width", "10", "--height", "10"], "--height: give one of width, height or size, not width and height."),
+        (["--size", "10x10", "--mode", "fill", "--background", "white"], "--background: applies only with mode pad."),
+        (["--size", "10x10", "--focus", "0.5,0.5"], "--focus: applies only with mode fill."),
+        (["--size", "10x10", "--mode", "pad", "--gravity", "entropy"], "--gravity: mode pad places the picture by an alignment"),
+        (["--width", "0"], "--width: 0 must be at least 1."),
+    ])
+    func ruleWords(_ flags: [String], _ words: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let run = try CLI.run(["resize", CLI.samples + "/watercolor-rgba.png", "-o", "x.png"] + flags, in: dir)
+        #expect(run.status != 0 && run.stderr.contains(words), "\(run)")
+    }
+
     @Test("an animated GIF: resize keeps its 10 frames and says so; --frames first writes one, silently; a PNG output warns that 9 frames were dropped")
     func animation() throws {
         let dir = try CLI.temporaryDirectory()
