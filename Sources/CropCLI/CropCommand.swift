@@ -78,11 +78,7 @@ package struct CropCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     package func validate() throws {
-        if placement.focus != nil || placement.gravity != .center {
-            guard case .ratio = aspect?.lock, rect == nil else {
-                throw ValidationError("--gravity and --focus place an --aspect W:H crop; give --aspect W:H and no --rect.")
-            }
-        }
+        _ = try aspectStep()
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1, got \(maxSize).") }
         if allowUpscale && maxSize == nil { throw ValidationError("--allow-upscale needs --max-size.") }
     }
@@ -118,13 +114,9 @@ package struct CropCommand: ParsableCommand {
     /// The pipeline steps the arguments stand for, in the order the help describes: the aspect and the rectangle
     /// (the largest rectangle of the aspect inside it, or placed by the gravity), turns, flips, straighten, then the
     /// size.
-    package func operations() -> [ImageOperation] {
+    package func operations() throws -> [ImageOperation] {
         var steps: [ImageOperation] = []
-        if case .ratio(let ratio) = aspect?.lock, placement.focus != nil || placement.gravity != .center {
-            steps.append(.aspectCrop(ratio, gravity: placement.resolved))
-        } else if let aspect {
-            steps.append(.aspect(aspect.lock))
-        }
+        if let step = try aspectStep() { steps.append(step) }
         if let rect = rect?.rect { steps.append(.crop(rect)) }
         steps += Array(repeating: .turn(.clockwise), count: turn?.quarterTurns ?? 0)
         steps += flip.map { .flip($0 == .horizontal ? .horizontal : .vertical) }
@@ -133,5 +125,17 @@ package struct CropCommand: ParsableCommand {
             steps.append(.fit(within: PixelSize(validWidth: maxSize, height: maxSize), allowUpscale: allowUpscale))
         }
         return steps
+    }
+
+    /// The aspect step, placed by --gravity or --focus when given; the rule between them is `ImageOperation`'s, in
+    /// the flags' words. (`--gravity center` is the default, so it places nothing.)
+    private func aspectStep() throws -> ImageOperation? {
+        do {
+            return try ImageOperation.aspect(
+                aspect?.lock, gravity: placement.gravity == .center ? nil : placement.gravity,
+                focus: placement.focus?.gravity, withRect: rect != nil)
+        } catch {
+            throw ValidationError(error)
+        }
     }
 }

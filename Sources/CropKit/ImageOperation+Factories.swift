@@ -43,3 +43,30 @@ extension ImageOperation {
         return .box(PixelSize(validWidth: width, height: height))
     }
 }
+
+extension ImageOperation {
+    /// The aspect step as the faces give it (`--aspect` or `aspect=`), placed by a gravity or a focal point when one is
+    /// given, with the one rule between them checked here for every face: a gravity or a focus places only an aspect
+    /// `W:H` crop, and only one not given a rectangle too (the rectangle says where the crop is).
+    ///
+    /// - Parameters:
+    ///   - lock: the aspect, `nil` when none is given.
+    ///   - gravity: `attention`, `entropy` or an alignment, when given.
+    ///   - focus: a `Gravity.focus` or `Gravity.pixelFocus`, when given (not with `gravity`).
+    ///   - withRect: whether a crop rectangle is given too.
+    /// - Returns: `.aspectCrop(ratio, gravity:)` when placed, `.aspect(lock)` otherwise, `nil` without a lock.
+    /// - Throws: `CropKitError.invalidRequest(name:reason:)` naming `gravity` or `focus`.
+    public static func aspect(
+        _ lock: AspectLock?, gravity: Gravity? = nil, focus: Gravity? = nil, withRect: Bool = false
+    ) throws(CropKitError) -> ImageOperation? {
+        if focus != nil, gravity != nil {
+            throw .invalidRequest(name: "focus", reason: "give focus or gravity, not both")
+        }
+        guard let placement = focus ?? gravity else { return lock.map { .aspect($0) } }
+        guard case .ratio(let ratio)? = lock, !withRect else {
+            throw .invalidRequest(
+                name: focus != nil ? "focus" : "gravity", reason: "places an aspect W:H crop given no rect")
+        }
+        return .aspectCrop(ratio, gravity: placement)
+    }
+}

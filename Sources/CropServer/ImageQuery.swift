@@ -150,7 +150,7 @@ public struct ImageQuery: Sendable {
         }
         let aspectLock = try value("aspect", { try? AspectLock(string: $0) }, "W:H, original or free")
         let aspectIndex = operations.endIndex
-        if let aspectLock { operations.append(.aspect(aspectLock)) }
+        if let aspectLock { operations.append(.aspect(aspectLock)) }  // placed below when no size takes the gravity
         if let rect = try value("rect", OptionValue.rect, "X,Y,W,H with W, H > 0") { operations.append(.crop(rect)) }
         let turns = try value("turn", OptionValue.quarterTurns, "90, 180, 270 or -90") ?? 0
         operations += Array(repeating: .turn(.clockwise), count: turns)
@@ -184,21 +184,19 @@ public struct ImageQuery: Sendable {
             if case .pad(let colour, _) = request.mode { addsTransparency = colour.alpha < 255 }
             operations.append(.resize(request))
         } else {
-            if focus != nil, givenGravity != nil {
-                throw .invalidParameter(name: "focus", reason: "give focus or gravity, not both")
-            }
-            let gravity = focus ?? givenGravity ?? .center
-            // Without a size, gravity or focus places an aspect=W:H crop (as `cropkit crop --aspect --gravity` does).
-            var placing: Set<String> = []
-            if case .ratio(let ratio)? = aspectLock, values["rect"] == nil {
-                placing = ["gravity", "focus"]
-                if values["gravity"] != nil || values["focus"] != nil {
-                    operations[aspectIndex] = .aspectCrop(ratio, gravity: gravity)
+            // Without a size, gravity or focus places an aspect=W:H crop (as `cropkit crop --aspect --gravity` does);
+            // the rule is ImageOperation's.
+            do {
+                if let step = try ImageOperation.aspect(
+                    aspectLock, gravity: givenGravity, focus: focus, withRect: values["rect"] != nil)
+                {
+                    operations[aspectIndex] = step
                 }
+            } catch {
+                throw EditorError(error)
             }
-            if let name = Self.resizeNames.first(where: { values[$0] != nil && !placing.contains($0) }) {
-                let alternative = ["gravity", "focus"].contains(name) ? ", or to place aspect=W:H without rect" : ""
-                throw .invalidParameter(name: name, reason: "applies only with width, height or size\(alternative)")
+            if let name = Self.resizeNames.first(where: { values[$0] != nil && !["gravity", "focus"].contains($0) }) {
+                throw .invalidParameter(name: name, reason: "applies only with width, height or size")
             }
             let cap = PixelSize(validWidth: maximumOutputSide, height: maximumOutputSide)
             operations.append(.fit(within: cap))

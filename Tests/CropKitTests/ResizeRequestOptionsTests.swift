@@ -48,4 +48,22 @@ struct ResizeRequestOptionsTests {
         #expect(try ResizeRequest(height: 8192, mode: .stretch, filter: .mitchell, linearLight: true, maximumSide: 8192)
             == ResizeRequest(.height(8192), mode: .stretch, filter: .mitchell, linearLight: true))
     }
+
+    @Test("a gravity or a focus places only an aspect W:H crop given no rect; the refusal names which was given")
+    func aspectPlacement() throws {
+        let square = try AspectRatio(1, 1)
+        #expect(try ImageOperation.aspect(.ratio(square), gravity: .attention) == .aspectCrop(square, gravity: .attention))
+        #expect(try ImageOperation.aspect(.ratio(square)) == .aspect(.ratio(square)))
+        #expect(try ImageOperation.aspect(nil) == nil)
+        let refusals: [(String, () throws(CropKitError) -> ImageOperation?)] = [
+            ("gravity", { () throws(CropKitError) in try ImageOperation.aspect(nil, gravity: .top) }),
+            ("gravity", { () throws(CropKitError) in try ImageOperation.aspect(.original, gravity: .top) }),
+            ("focus", { () throws(CropKitError) in try ImageOperation.aspect(.ratio(square), focus: .focus(Point(x: 0.5, y: 0.5)), withRect: true) }),
+            ("focus", { () throws(CropKitError) in try ImageOperation.aspect(.ratio(square), gravity: .top, focus: .focus(Point(x: 0.5, y: 0.5))) }),
+        ]
+        for (name, make) in refusals {
+            #expect(throws: CropKitError.self) { _ = try make() }
+            do { _ = try make() } catch { if case .invalidRequest(let refused, _) = error { #expect(refused == name) } }
+        }
+    }
 }
