@@ -57,7 +57,7 @@ public struct EditedImage: Sendable {
     /// The preview's steps: the stored orientation, fitted within `side` (at least 16) pixels.
     private static func previewSteps(_ info: ImageInfo, _ side: Int) -> [ImageOperation] {
         let side = max(16, side)
-        return storedOrientation(of: info) + [.fit(within: PixelSize(validWidth: side, height: side))]
+        return ImageOperation.undoing(info.orientation) + [.fit(within: PixelSize(validWidth: side, height: side))]
     }
 
     /// PNG for PNG sources and pictures with alpha, JPEG otherwise.
@@ -69,14 +69,6 @@ public struct EditedImage: Sendable {
         var options = SaveOptions(format: format, quality: 85, stripMetadata: true)
         options.frames = .first  // the editor shows an animation's first frame; Done writes every frame
         return .data(options)
-    }
-
-    /// The turns and flip that undo the file's EXIF orientation, so that the pipeline's output is the stored
-    /// pixels: the orientation's inverse, in ``Orientation``'s turn-then-mirror terms.
-    static func storedOrientation(of info: ImageInfo) -> [ImageOperation] {
-        let undo = info.orientation.inverse
-        return Array(repeating: .turn(.clockwise), count: undo.quarterTurnsClockwise)
-            + (undo.isMirrored ? [.flip(.horizontal)] : [])
     }
 
     /// The MIME type of the preview.

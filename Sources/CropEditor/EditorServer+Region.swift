@@ -37,18 +37,13 @@ extension EditorServer {
             throw EditorError.invalidParameter(name: "width", reason: "the region must have a positive width and height")
         }
         let image = try await library.image(id)
-        let stored = image.info.storedSize
-        let sx = Double(stored.width) / Double(image.previewSize.width)
-        let sy = Double(stored.height) / Double(image.previewSize.height)
-        let left = max(0, Int((x * sx).rounded(.down))), top = max(0, Int((y * sy).rounded(.down)))
-        let right = min(stored.width, Int(((x + width) * sx).rounded(.up)))
-        let bottom = min(stored.height, Int(((y + height) * sy).rounded(.up)))
-        guard right > left, bottom > top else {
+        guard let region = Rect(x: x, y: y, width: width, height: height)
+            .wholePixels(scaledFrom: image.previewSize, to: image.info.storedSize)
+        else {
             throw EditorError.invalidParameter(name: "x", reason: "the region lies outside the picture")
         }
-        let region = Rect(x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top))
         let format: ImageFormat = image.previewFormat
-        let steps = EditedImage.storedOrientation(of: image.info) + [.crop(region), .fit(within: out)]
+        let steps = ImageOperation.undoing(image.info.orientation) + [.crop(region), .fit(within: out)]
         let pipeline = configuration.pipeline, bytes = image.bytes
         let result: EncodedImage
         do {
@@ -65,7 +60,7 @@ extension EditorServer {
             status: .ok,
             headers: [
                 .contentType: format.mimeType, .cacheControl: "private, max-age=300", .xContentTypeOptions: "nosniff",
-                .region: "\(left),\(top),\(right - left),\(bottom - top)",
+                .region: "\(Int(region.minX)),\(Int(region.minY)),\(Int(region.width)),\(Int(region.height))",
                 .imageWidth: String(result.size.width), .imageHeight: String(result.size.height),
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.bytes)))

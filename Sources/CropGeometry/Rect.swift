@@ -133,6 +133,20 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: Swift.max(0, x1 - x0), height: Swift.max(0, y1 - y0))
     }
 
+    /// This rectangle, given in the pixels of a `from`-sized copy of a picture, in the pixels of its `to`-sized
+    /// original: scaled by `to / from` on each axis, widened to whole pixels (the smallest integral rectangle that
+    /// holds it) and clipped to the picture. `nil` when nothing of it is inside the picture.
+    ///
+    /// What an editor's preview rectangle covers of the source, so a render of it has every source pixel under it.
+    public func wholePixels(scaledFrom from: PixelSize, to: PixelSize) -> Rect? {
+        let sx = Double(to.width) / Double(from.width), sy = Double(to.height) / Double(from.height)
+        let scaled = Rect(x: minX * sx, y: minY * sy, width: width * sx, height: height * sy).integral(tolerance: 1e-9)
+        let left = Swift.max(0, scaled.minX), top = Swift.max(0, scaled.minY)
+        let right = Swift.min(Double(to.width), scaled.maxX), bottom = Swift.min(Double(to.height), scaled.maxY)
+        guard right > left, bottom > top else { return nil }
+        return Rect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
     /// Whether the two rectangles are within `tolerance` of each other in all four numbers.
     @inlinable
     public func isApproximatelyEqual(to other: Rect, tolerance: Double = 1e-9) -> Bool {

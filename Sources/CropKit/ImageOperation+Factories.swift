@@ -70,3 +70,14 @@ extension ImageOperation {
         return .aspectCrop(ratio, gravity: placement)
     }
 }
+
+extension ImageOperation {
+    /// The turns and flip that undo an EXIF `orientation` (its inverse, in `Orientation`'s turn-then-mirror terms):
+    /// steps after which the pipeline's output is the picture as stored, not as shown. An editor that draws the stored
+    /// pixels and applies the orientation itself renders its previews and regions with them.
+    public static func undoing(_ orientation: Orientation) -> [ImageOperation] {
+        let undo = orientation.inverse
+        return Array(repeating: .turn(.clockwise), count: undo.quarterTurnsClockwise)
+            + (undo.isMirrored ? [.flip(.horizontal)] : [])
+    }
+}

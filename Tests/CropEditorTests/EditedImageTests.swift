@@ -41,7 +41,7 @@ import Testing
         info.orientation = orientation
         // The steps were made for `orientation`: apply them to a state of a picture stored with it.
         var check = try CropState(sourceSize: info.storedSize, orientation: orientation)
-        for step in EditedImage.storedOrientation(of: info) {
+        for step in ImageOperation.undoing(info.orientation) {
             switch step {
             case .turn(let direction): check.rotate(direction, aspectPolicy: .followPicture)
             case .flip(let axis): check.flip(axis)
