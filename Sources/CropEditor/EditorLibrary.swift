@@ -210,11 +210,12 @@ public actor EditorLibrary {
         let pipeline = self.pipeline
         let made = try await Task.detached(priority: .utility) { () throws -> EncodedImage in
             do {
-                let info = try source.info()
-                let format: ImageFormat = info.hasAlpha ? .png : .jpeg
+                // WebP (alpha kept), the first frame of an animation.
+                var options = SaveOptions(format: .webp, quality: 80, stripMetadata: true)
+                options.frames = .first
                 return try pipeline.run(
                     source, (recipe.map { [.recipe($0)] } ?? []) + [.fit(within: PixelSize(validWidth: side, height: side))],
-                    to: .data(SaveOptions(format: format, quality: 80, stripMetadata: true)))
+                    to: .data(options))
             } catch let error as CropKitError {
                 throw EditorError(error)
             }

@@ -47,7 +47,9 @@ extension EditorServer {
         let pipeline = configuration.pipeline, bytes = image.bytes
         let result: EncodedImage
         do {
-            let sink = ImageSink<EncodedImage>.data(SaveOptions(format: format, quality: 90, stripMetadata: true))
+            // Lossy WebP at quality 90 (effort 2: a region answers a gesture, so it encodes fast).
+            let sink = ImageSink<EncodedImage>.data(
+                SaveOptions(format: format, quality: 90, effort: 2, stripMetadata: true))
             result = try await renderQueue.withSlot {
                 try await renderQueue.performPlanned({ try pipeline.memoryPlan(.data(bytes), steps, to: sink).peakBytes }) {
                     try pipeline.run(.data(bytes), steps, to: sink)

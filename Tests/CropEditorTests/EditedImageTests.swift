@@ -13,7 +13,7 @@ import Testing
         #expect(image.name == quadrantsName)
         #expect(image.info.orientation.exifValue == 6)
         #expect(image.previewSize == PixelSize(validWidth: 80, height: 120))
-        #expect(image.previewFormat == .jpeg)
+        #expect(image.previewFormat == .webp)
         let preview = try Image(source: .data(image.preview), appliesOrientation: false)
         #expect(preview.size == image.previewSize)
         #expect(preview.metadata.orientation == .up)  // no EXIF turn left for the browser to apply
@@ -26,8 +26,8 @@ import Testing
 
     @Test func pngPreviewKeepsAlpha() throws {
         let image = try EditedImage(name: halvesName, bytes: try fixture(halvesName), previewMaximumSide: 60)
-        #expect(image.previewFormat == .png)
-        #expect(image.previewContentType == "image/png")
+        #expect(image.previewFormat == .webp)  // lossless for a PNG source
+        #expect(image.previewContentType == "image/webp")
         #expect(image.previewSize == PixelSize(validWidth: 60, height: 40))
         let pixels = try Image(source: .data(image.preview)).pixels
         #expect(close(pixels.pixel(x: 10, y: 20), [240, 140, 20, 255], tolerance: 2))

@@ -103,7 +103,7 @@ struct FolderWorkflowTests {
             #expect(list.savesCrops && list.exportFolder == folder + "/out")
             #expect(list.images.allSatisfy { !$0.edited })
             try await client.execute(uri: "/" + list.images[0].thumbnail, method: .get) { response in
-                #expect(response.status == .ok && response.headers[.contentType] == "image/jpeg")
+                #expect(response.status == .ok && response.headers[.contentType] == "image/webp")
                 let thumbnail = try Image(source: .data(response.bytes))
                 #expect((159...160).contains(thumbnail.size.width) && thumbnail.size.height == 53, "\(thumbnail.size)")
             }

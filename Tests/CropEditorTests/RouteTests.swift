@@ -93,12 +93,12 @@ import Testing
                 #expect(image.orientation == 6)
                 #expect(image.id == "0")
                 #expect(image.preview == .init(url: "api/images/0/preview", width: 80, height: 120,
-                                               contentType: "image/jpeg"))
+                                               contentType: "image/webp"))
             }
             for path in ["/api/preview", "/api/images/0/preview"] {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .ok)
-                    #expect(response.headers[.contentType] == "image/jpeg")
+                    #expect(response.headers[.contentType] == "image/webp")
                     let preview = try Image(source: .data(response.bytes), appliesOrientation: false)
                     #expect(preview.size == PixelSize(validWidth: 80, height: 120))
                 }
