@@ -17,7 +17,7 @@ struct AspectCropServiceTests {
         let scene = try redDiscScene(x: 700, y: 150, width: 900, height: 300)
         try Data(ImageCodec.encode(scene, as: .jpeg, options: EncodeOptions(jpeg: JPEGEncodeOptions(quality: 92))))
             .write(to: folder.appendingPathComponent("disc.jpg"))
-        let service = ImageService(configuration: ServiceConfiguration(root: try SourceFolder(root: folder.path), signer: nil))
+        let service = ImageService(configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: folder.path), signer: nil))
         for (query, keepsDisc) in [("aspect=1:1", false), ("aspect=1:1&gravity=attention", true),
                                    ("aspect=1:1&gravity=entropy", true), ("aspect=1:1&gravity=right", true),
                                    ("aspect=1:1&gravity=left", false), ("aspect=1:1&focus=700,150px", true),

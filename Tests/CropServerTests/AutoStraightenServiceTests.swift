@@ -15,7 +15,7 @@ import Testing
             let png = try ImageCodec.encode(tiltedScene(width: 480, height: 320, degrees: 6, seed: 3, lines: lines), as: .png)
             try Data(png).write(to: dir.appendingPathComponent(name))
         }
-        let service = ImageService(configuration: ServiceConfiguration(root: try SourceFolder(root: dir.path), signer: nil))
+        let service = ImageService(configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: dir.path), signer: nil))
 
         let levelled = try await get(service, "/img/facade.png?straighten=auto&format=png")
         #expect(levelled.status == .ok)

@@ -17,7 +17,7 @@ enum ServedFolder {
     static let oldKey = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
 
     static func service(_ adjust: (inout ServiceConfiguration) -> Void = { _ in }) throws -> ImageService {
-        var configuration = ServiceConfiguration(
+        var configuration = ServiceConfiguration.forTests(
             root: try SourceFolder(root: path), signer: try URLSigner(hexKeys: key + "," + oldKey))
         adjust(&configuration)
         return ImageService(configuration: configuration)
@@ -33,6 +33,17 @@ let quietLogger: Logger = {
     logger.logLevel = .critical
     return logger
 }()
+
+extension ServiceConfiguration {
+    /// A configuration for a test: its processing deadline is an hour, so no answer races the wall clock on a busy
+    /// machine (a test starved of threads for half a minute must not get 503 timedOut). The deadline's own tests set
+    /// theirs.
+    static func forTests(root: SourceFolder, signer: URLSigner?) -> ServiceConfiguration {
+        var configuration = ServiceConfiguration(root: root, signer: signer)
+        configuration.processingTimeout = 3600
+        return configuration
+    }
+}
 
 /// A GET through Hummingbird's test client: the response's status, headers and body.
 func get(_ service: ImageService, _ uri: String, headers: HTTPFields = [:]) async throws
@@ -151,7 +162,7 @@ struct ImageServiceTests {
         try FileManager.default.copyItem(atPath: ServedFolder.path + "/beach.jpg", toPath: served + "/inside.jpg")
         try FileManager.default.createSymbolicLink(atPath: served + "/escape.jpg", withDestinationPath: outside.path + "/secret.jpg")
         try FileManager.default.createSymbolicLink(atPath: served + "/alias.jpg", withDestinationPath: served + "/inside.jpg")
-        let service = ImageService(configuration: ServiceConfiguration(root: try SourceFolder(root: served), signer: nil))
+        let service = ImageService(configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: served), signer: nil))
         for path in ["../secret.jpg", "%2e%2e/secret.jpg", "%2E%2E%2Fsecret.jpg", "sub/../../secret.jpg", "escape.jpg",
                      "./inside.jpg", "/inside.jpg", "", "missing.jpg", "inside.jpg%00.png", "..%5csecret.jpg"] {
             let answer = try await get(service, "/img/" + path)
@@ -160,7 +171,7 @@ struct ImageServiceTests {
         }
         #expect(try await get(service, "/img/inside.jpg").status == .ok)
         #expect(try await get(service, "/img/alias.jpg").status == .ok)  // a link that stays inside is fine
-        let folder = ImageService(configuration: ServiceConfiguration(root: try SourceFolder(root: outside.path), signer: nil))
+        let folder = ImageService(configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: outside.path), signer: nil))
         #expect(try await get(folder, "/img/served").status == .notFound)
         #expect(try await get(folder, "/img/served/inside.jpg").status == .ok)
     }
@@ -434,7 +445,7 @@ struct ImageServiceTests {
         try Data("not an image".utf8).write(to: folder.appendingPathComponent("text.jpg"))
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: ServedFolder.path + "/beach.jpg"))
         try jpeg.prefix(jpeg.count / 2).write(to: folder.appendingPathComponent("cut.jpg"))
-        let service = ImageService(configuration: ServiceConfiguration(root: try SourceFolder(root: folder.path), signer: nil))
+        let service = ImageService(configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: folder.path), signer: nil))
         let text = try await get(service, "/img/text.jpg?width=10")
         #expect(text.status == .unsupportedMediaType && problem(text.body) == "unsupportedImage")
         let cut = try await get(service, "/img/cut.jpg?width=10")
