@@ -16,8 +16,16 @@ extension ResizeRequest {
     /// - `pad` places the picture by an alignment (`center`, `top` … `bottom-right`), not by attention or entropy.
     ///
     /// - Parameters:
+    ///   - width: the output width (the height keeps the aspect ratio).
+    ///   - height: the output height (the width keeps the aspect ratio).
+    ///   - size: the box to resize into, met as `mode` says.
+    ///   - mode: how the picture meets a `size` box (and a width or height): fit, fill, pad or stretch.
     ///   - gravity: what a fill keeps, or where a pad puts the picture; `nil` when not given (`center`).
     ///   - focus: a `Gravity.focus` or `Gravity.pixelFocus` instead of `gravity`.
+    ///   - background: the colour around a padded picture (transparent when not given).
+    ///   - filter: the resampling filter.
+    ///   - linearLight: filter in linear light.
+    ///   - allowUpscale: let the output be larger than the source.
     ///   - maximumSide: the largest width, height or box side allowed (the service's output cap).
     /// - Throws: `CropKitError.invalidRequest(name:reason:)` naming the option: `width`, `height` or `size`,
     ///   `background`, `focus` or `gravity`. A face maps it to its own words (`--background`, `background=`).
