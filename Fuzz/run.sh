@@ -20,7 +20,7 @@ targets=(FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC Fu
 # most a few such planes (libheif: YUV planes, reference frames and the interleaved picture of 1 MP). The one binary
 # with every target, Foundation and ASan's shadow starts at 130-160 MB resident, so a target that allocates no
 # pictures gets that and 32 MB; its malloc limit is what catches a block sized by a hostile length.
-declare -A rss_mb=([FuzzJPEG]=256 [FuzzPNG]=256 [FuzzWebP]=256 [FuzzHEIF]=256 [FuzzGIF]=256 [FuzzTIFF]=256
+declare -A rss_mb=([FuzzJPEG]=256 [FuzzPNG]=256 [FuzzWebP]=256 [FuzzHEIF]=320 [FuzzGIF]=256 [FuzzTIFF]=256
   [FuzzEXIF]=192 [FuzzICC]=192 [FuzzFormat]=256 [FuzzRecipe]=192 [FuzzEditorEvents]=192 [FuzzMultipart]=192
   [FuzzPipeline]=384 [FuzzServiceRequest]=192 [FuzzStraighten]=256 [FuzzBMP]=256)
 declare -A malloc_mb=([FuzzJPEG]=64 [FuzzPNG]=64 [FuzzWebP]=64 [FuzzHEIF]=64 [FuzzGIF]=64 [FuzzTIFF]=64
