@@ -773,12 +773,13 @@ int ck_gif_writer_open(int width, int height, int loop_count, ck_gif_writer **ou
   return CK_GIF_OK;
 }
 
-/// Sets each of the first `entries` colours to the exact mean of the opaque pixels given its index (an entry no
-/// pixel has keeps its colour), and gives transparent pixels index 255.
+/// The k-means steps after giflib's quantiser (see ck_gif_writer_add).
 #ifndef CK_GIF_KMEANS_STEPS
 #define CK_GIF_KMEANS_STEPS 3
 #endif
 
+/// Sets each of the first `entries` colours to the exact mean of the opaque pixels given its index (an entry no
+/// pixel has keeps its colour), and gives transparent pixels index `entries` (the transparent index).
 static void take_means(ck_gif_writer *w, const uint8_t *rgba, size_t stride, GifColorType *colors, int entries) {
   uint64_t sums[256][3];
   uint32_t counts[256];
@@ -790,7 +791,7 @@ static void take_means(ck_gif_writer *w, const uint8_t *rgba, size_t stride, Gif
     for (int x = 0; x < w->width; x++) {
       const uint8_t *p = row + 4 * x;
       if (p[3] < 128) {
-        indices[x] = 255;
+        indices[x] = (GifByteType)entries;
         continue;
       }
       GifByteType i = indices[x];
@@ -875,21 +876,26 @@ int ck_gif_writer_add(ck_gif_writer *w, const uint8_t *rgba, size_t stride, int 
   // and a median-cut box is not always the nearest entry. k-means steps mend both: every entry becomes the exact mean
   // of its pixels, then (three times) every pixel takes its nearest entry and the means are taken again. A picture of
   // few colours keeps them exactly; on a 640×480 photo animation the mean error falls from 3.1–4.6 to 2.0–2.5 levels
-  // (libvips, which dithers with libimagequant: 1.3–1.6). Transparent pixels take the transparent index.
+  // (libvips, which dithers with libimagequant: 1.3–1.6). Transparent pixels take the transparent index, the first
+  // after the colours.
   int entries = count;  // what the quantiser used: at most 255 with a transparent index
   take_means(w, rgba, stride, colors, entries);
   for (int step = 0; step < CK_GIF_KMEANS_STEPS; step++) {
     take_nearest(w, rgba, stride, colors, entries);
     take_means(w, rgba, stride, colors, entries);
   }
-  ColorMapObject *map = writing.MakeMapObject(256, colors);
+  // The smallest table that holds the colours used and the transparent index (a power of two, at least 2): a frame of
+  // few colours spends a few bytes on its table, not 768.
+  int table = 2;
+  while (table < entries + (transparent ? 1 : 0)) table *= 2;
+  ColorMapObject *map = writing.MakeMapObject(table, colors);
   if (!map) {
     say(message, "out of memory");
     return CK_GIF_ERR_MEMORY;
   }
   int delay = delay_cs < 0 ? 0 : delay_cs > 65535 ? 65535 : delay_cs;
   GifByteType control[4] = {(GifByteType)(DISPOSE_BACKGROUND << 2 | (transparent ? 1 : 0)), (GifByteType)(delay & 0xFF),
-                            (GifByteType)(delay >> 8), transparent ? 255 : 0};
+                            (GifByteType)(delay >> 8), transparent ? (GifByteType)entries : 0};
   int ok = writing.PutExtension(w->gif, GRAPHICS_EXT, 4, control) != GIF_ERROR &&
            writing.PutImageDesc(w->gif, 0, 0, w->width, w->height, false, map) != GIF_ERROR;
   for (int y = 0; ok && y < w->height; y++)

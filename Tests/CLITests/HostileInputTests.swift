@@ -17,11 +17,12 @@ import Testing
         }
     }()
 
-    /// The three commands of the issue, each as it is usually run.
+    /// The three commands of the issue, each as it is usually run, and a resize to GIF (an animation's every frame).
     static func commands(_ file: String, in dir: String) -> [[String]] {
         let file = dir + "/" + file
         return [["info", file], ["convert", file, "-o", dir + "/out.png", "--force"],
-                ["thumbnail", file, "-o", dir + "/thumb.jpg", "--size", "64", "--force"]]
+                ["thumbnail", file, "-o", dir + "/thumb.jpg", "--size", "64", "--force"],
+                ["resize", file, "-o", dir + "/frames.gif", "--width", "16", "--force"]]
     }
 
     @Test("The hostile set is there: at least one file of each kind the issue lists")
@@ -32,7 +33,7 @@ import Testing
         #expect(Self.files.count >= 40)
     }
 
-    @Test("Every hostile file: info, convert and thumbnail end with exit 0 or 1, one clear line, peak under 64 MB",
+    @Test("Every hostile file: info, convert, thumbnail and a resize to GIF end with exit 0 or 1, one clear line, peak under 64 MB",
           arguments: files)
     func hostileFile(_ name: String) throws {
         let dir = try CLI.temporaryDirectory()

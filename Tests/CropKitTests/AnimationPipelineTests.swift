@@ -225,6 +225,23 @@ struct AnimationPipelineTests {
         }
     }
 
+    @Test("a GIF frame's colour table is as small as its colours allow: 100 two-colour frames of 4×4 take under 4 KB, and read back exactly")
+    func smallTables() throws {
+        let encoder = try GIFAnimationEncoder(width: 4, height: 4, playCount: 0)
+        var frame = try PixelBuffer(width: 4, height: 4, format: .rgba8)
+        for k in 0..<100 {
+            for y in 0..<4 { for x in 0..<4 { frame.setPixel(x: x, y: y, (x + y + k) % 2 == 0 ? [200, 30, 40, 255] : [0, 0, 0, 0]) } }
+            try encoder.add(frame, delayMilliseconds: 20)
+        }
+        let bytes = try encoder.finish()
+        #expect(bytes.count < 4096, "\(bytes.count) bytes")
+        let (frames, _) = try Self.frames(bytes)
+        #expect(frames.count == 100)
+        for (k, read) in frames.enumerated() {
+            #expect(read.picture.pixel(x: 0, y: 0) == (k % 2 == 0 ? [200, 30, 40, 255] : [0, 0, 0, 0]))
+        }
+    }
+
     @Test("play counts round-trip through both encoders: once, three times, for ever")
     func playCounts() throws {
         for playCount in [1, 3, 0] {

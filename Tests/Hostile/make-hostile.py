@@ -227,6 +227,9 @@ def gif_files():
     write("gif-extension-truncated.gif", gif_header() + b"\x21\xff\xff" + b"NETSCAPE2.0", "an extension sub-block of 255 bytes, the file ends after 11")
     frames = b"".join(b"\x21\xf9\x04\x04\x01\x00\x00\x00" + gif_image(0, 0, 1, 1) for _ in range(10000))
     write("gif-10000-frames.gif", gif_header() + frames + b"\x3b", "10,000 frames of 1x1")
+    frames = b"".join(b"\x21\xf9\x04\x04\x01\x00\x00\x00" + gif_image(0, 0, 1, 1) for _ in range(2000))
+    write("gif-4000x4000-2000-frames.gif", gif_header(4000, 4000) + frames + b"\x3b",
+          "2,000 frames on a 4000x4000 canvas: 32 gigapixels to render as an animation")
     write("gif-lzw-code-size-12.gif", gif_header() + gif_image(0, 0, 1, 1, b"\x0c\x02\x00\x10\x00") + b"\x3b",
           "an LZW minimum code size of 12 (past the 12-bit code limit)")
 

@@ -94,9 +94,9 @@ int ck_gif_frames_next(ck_gif_frames *frames, uint8_t *canvas, size_t stride, in
 
 void ck_gif_frames_close(ck_gif_frames *frames);
 
-/// An animated (or still) GIF written frame by frame into memory with giflib: each frame quantised to its own
-/// 256-colour table by giflib's median-cut quantiser (GifQuantizeBuffer), pixels with alpha below 128 written as
-/// the transparent index, and every frame covering the whole canvas and disposed of to transparent before the next.
+/// An animated (or still) GIF written frame by frame into memory with giflib: each frame quantised to its own table
+/// of at most 256 colours by giflib's median-cut quantiser (GifQuantizeBuffer) refined by k-means steps (the table as
+/// small as the colours used allow), pixels with alpha below 128 written as the transparent index, and every frame covering the whole canvas and disposed of to transparent before the next.
 typedef struct ck_gif_writer ck_gif_writer;
 
 /// Starts a `width × height` GIF89a. `loop_count`: the NETSCAPE2.0 loop count to write (0 loops forever, n plays n
