@@ -170,23 +170,28 @@ static int failure(int result, const char *doing, char *message) {
   return result == RESULT_OUT_OF_MEMORY ? CK_AVIF_ERR_MEMORY : CK_AVIF_ERR_CORRUPT;
 }
 
-int ck_avif_encode(const uint8_t *pixels, int width, int height, size_t stride, const ck_avif_encode_params *params,
-                   const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, uint8_t **output,
-                   size_t *output_size, char *message) {
-  *output = NULL;
-  *output_size = 0;
-  int status = ck_avif_load(message);
-  if (status != CK_AVIF_OK) return status;
+/// Refuses a size or settings libavif would not take.
+static int check_encode(int width, int height, size_t stride, const ck_avif_encode_params *params, char *message) {
   if (width < 1 || height < 1 || stride > UINT32_MAX || params->quality < 0 || params->quality > 100 ||
       params->speed < 0 || params->speed > 10) {
     say(message, "invalid arguments (%d×%d, quality %d, speed %d)", width, height, params->quality, params->speed);
     return CK_AVIF_ERR_USAGE;
   }
+  return CK_AVIF_OK;
+}
+
+/// A libavif image of the RGB(A) rows `pixels` (`wide`: 16-bit samples; `alpha`: RGBA), converted to YUV at the
+/// params' depth and chroma, full range, sRGB colour, with the profile and EXIF when given; NULL with `*status`
+/// and the reason in `message` when it cannot be made.
+static avifImagePrefix *yuv_image(const uint8_t *pixels, int width, int height, size_t stride,
+                                  const ck_avif_encode_params *params, int wide, int alpha, const uint8_t *icc,
+                                  size_t icc_size, const uint8_t *exif, size_t exif_size, int *status, char *message) {
   avifImagePrefix *image = lib.image_create((uint32_t)width, (uint32_t)height, (uint32_t)params->bit_depth,
                                             params->full_chroma ? PIXEL_FORMAT_YUV444 : PIXEL_FORMAT_YUV420);
   if (!image) {
     say(message, "libavif could not create a %d×%d image", width, height);
-    return CK_AVIF_ERR_MEMORY;
+    *status = CK_AVIF_ERR_MEMORY;
+    return NULL;
   }
   image->yuvRange = RANGE_FULL;
   image->colorPrimaries = PRIMARIES_BT709;
@@ -198,46 +203,77 @@ int ck_avif_encode(const uint8_t *pixels, int width, int height, size_t stride, 
   memset(&room, 0, sizeof room);
   avifRGBImage *rgb = &room.value;
   lib.rgb_defaults(rgb, image);
-  rgb->depth = params->wide ? 16 : 8;
-  rgb->format = params->alpha ? RGB_FORMAT_RGBA : RGB_FORMAT_RGB;
+  rgb->depth = wide ? 16 : 8;
+  rgb->format = alpha ? RGB_FORMAT_RGBA : RGB_FORMAT_RGB;
   rgb->pixels = (uint8_t *)pixels;
   rgb->rowBytes = (uint32_t)stride;
   int result = lib.rgb_to_yuv(image, rgb);
   if (result != RESULT_OK) {
     lib.image_destroy(image);
-    return failure(result, "converting RGB to YUV", message);
+    *status = failure(result, "converting RGB to YUV", message);
+    return NULL;
   }
+  *status = CK_AVIF_OK;
+  return image;
+}
+
+/// An AOM encoder at the params' quality (libavif 1.0's mapping to the AV1 quantizer, 0 best … 63 worst), speed and
+/// threads; NULL when libavif cannot make one.
+static avifEncoderPrefix *make_encoder(const ck_avif_encode_params *params, char *message) {
   avifEncoderPrefix *encoder = lib.encoder_create();
   if (!encoder) {
-    lib.image_destroy(image);
     say(message, "libavif could not create an encoder");
-    return CK_AVIF_ERR_MEMORY;
+    return NULL;
   }
-  // libavif 1.0's mapping of quality to the AV1 quantizer (0 best … 63 worst).
   int quantizer = ((100 - params->quality) * 63 + 50) / 100;
   encoder->codecChoice = CODEC_CHOICE_AOM;
   encoder->maxThreads = params->threads > 0 ? params->threads : 1;
   encoder->speed = params->speed;
   encoder->minQuantizer = encoder->maxQuantizer = quantizer;
   encoder->minQuantizerAlpha = encoder->maxQuantizerAlpha = quantizer;
+  return encoder;
+}
+
+/// Copies libavif's output into memory of our own (released with ck_avif_free) and frees libavif's.
+static int hand_out(avifRWData *written, uint8_t **output, size_t *output_size, char *message) {
+  *output = malloc(written->size ? written->size : 1);
+  if (!*output) {
+    lib.rw_free(written);
+    say(message, "out of memory for %zu bytes", written->size);
+    return CK_AVIF_ERR_MEMORY;
+  }
+  memcpy(*output, written->data, written->size);
+  *output_size = written->size;
+  lib.rw_free(written);
+  return CK_AVIF_OK;
+}
+
+int ck_avif_encode(const uint8_t *pixels, int width, int height, size_t stride, const ck_avif_encode_params *params,
+                   const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size, uint8_t **output,
+                   size_t *output_size, char *message) {
+  *output = NULL;
+  *output_size = 0;
+  int status = ck_avif_load(message);
+  if (status != CK_AVIF_OK) return status;
+  status = check_encode(width, height, stride, params, message);
+  if (status != CK_AVIF_OK) return status;
+  avifImagePrefix *image = yuv_image(pixels, width, height, stride, params, params->wide, params->alpha, icc, icc_size,
+                                     exif, exif_size, &status, message);
+  if (!image) return status;
+  avifEncoderPrefix *encoder = make_encoder(params, message);
+  if (!encoder) {
+    lib.image_destroy(image);
+    return CK_AVIF_ERR_MEMORY;
+  }
   avifRWData written = {NULL, 0};
-  result = lib.encoder_write(encoder, image, &written);
+  int result = lib.encoder_write(encoder, image, &written);
   lib.encoder_destroy(encoder);
   lib.image_destroy(image);
   if (result != RESULT_OK) {
     lib.rw_free(&written);
     return failure(result, "encoding", message);
   }
-  *output = malloc(written.size ? written.size : 1);
-  if (!*output) {
-    lib.rw_free(&written);
-    say(message, "out of memory for %zu bytes", written.size);
-    return CK_AVIF_ERR_MEMORY;
-  }
-  memcpy(*output, written.data, written.size);
-  *output_size = written.size;
-  lib.rw_free(&written);
-  return CK_AVIF_OK;
+  return hand_out(&written, output, output_size, message);
 }
 
 void ck_avif_free(void *pointer) { free(pointer); }
@@ -395,24 +431,15 @@ int ck_avif_sequence_open(int width, int height, const ck_avif_encode_params *pa
   *out = NULL;
   int status = ck_avif_load(message);
   if (status != CK_AVIF_OK) return status;
-  if (width < 1 || height < 1 || params->quality < 0 || params->quality > 100 || params->speed < 0 ||
-      params->speed > 10) {
-    say(message, "invalid arguments (%d×%d, quality %d, speed %d)", width, height, params->quality, params->speed);
-    return CK_AVIF_ERR_USAGE;
-  }
+  status = check_encode(width, height, 0, params, message);
+  if (status != CK_AVIF_OK) return status;
   ck_avif_sequence *sequence = calloc(1, sizeof *sequence);
-  avifEncoderPrefix *encoder = sequence ? lib.encoder_create() : NULL;
+  avifEncoderPrefix *encoder = sequence ? make_encoder(params, message) : NULL;
   if (!encoder) {
+    if (!sequence) say(message, "out of memory");
     free(sequence);
-    say(message, "libavif could not create an encoder");
     return CK_AVIF_ERR_MEMORY;
   }
-  int quantizer = ((100 - params->quality) * 63 + 50) / 100;
-  encoder->codecChoice = CODEC_CHOICE_AOM;
-  encoder->maxThreads = params->threads > 0 ? params->threads : 1;
-  encoder->speed = params->speed;
-  encoder->minQuantizer = encoder->maxQuantizer = quantizer;
-  encoder->minQuantizerAlpha = encoder->maxQuantizerAlpha = quantizer;
   encoder->timescale = 1000;  // durations in milliseconds
   sequence->encoder = encoder;
   sequence->params = *params;
@@ -423,30 +450,12 @@ int ck_avif_sequence_open(int width, int height, const ck_avif_encode_params *pa
 
 int ck_avif_sequence_add(ck_avif_sequence *sequence, const uint8_t *rgba, size_t stride, int duration_ms,
                          char *message) {
-  const ck_avif_encode_params *params = &sequence->params;
-  avifImagePrefix *image = lib.image_create((uint32_t)sequence->width, (uint32_t)sequence->height,
-                                            (uint32_t)params->bit_depth,
-                                            params->full_chroma ? PIXEL_FORMAT_YUV444 : PIXEL_FORMAT_YUV420);
-  if (!image) {
-    say(message, "libavif could not create a %d×%d image", sequence->width, sequence->height);
-    return CK_AVIF_ERR_MEMORY;
-  }
-  image->yuvRange = RANGE_FULL;
-  image->colorPrimaries = PRIMARIES_BT709;
-  image->transferCharacteristics = TRANSFER_SRGB;
-  image->matrixCoefficients = MATRIX_BT601;
-  RGBImageRoom room;
-  memset(&room, 0, sizeof room);
-  avifRGBImage *rgb = &room.value;
-  lib.rgb_defaults(rgb, image);
-  rgb->depth = 8;
-  rgb->format = RGB_FORMAT_RGBA;
-  rgb->pixels = (uint8_t *)rgba;
-  rgb->rowBytes = (uint32_t)stride;
-  int result = lib.rgb_to_yuv(image, rgb);
-  if (result == RESULT_OK)
-    result = lib.encoder_add_image(sequence->encoder, image, (uint64_t)(duration_ms > 0 ? duration_ms : 1),
-                                   ADD_IMAGE_FLAG_NONE);
+  int status = CK_AVIF_OK;
+  avifImagePrefix *image = yuv_image(rgba, sequence->width, sequence->height, stride, &sequence->params, 0, 1, NULL, 0,
+                                     NULL, 0, &status, message);
+  if (!image) return status;
+  int result = lib.encoder_add_image(sequence->encoder, image, (uint64_t)(duration_ms > 0 ? duration_ms : 1),
+                                     ADD_IMAGE_FLAG_NONE);
   lib.image_destroy(image);
   return result == RESULT_OK ? CK_AVIF_OK : failure(result, "encoding a frame", message);
 }
@@ -460,14 +469,5 @@ int ck_avif_sequence_finish(ck_avif_sequence *sequence, uint8_t **output, size_t
     lib.rw_free(&written);
     return failure(result, "finishing the image sequence", message);
   }
-  *output = malloc(written.size ? written.size : 1);
-  if (!*output) {
-    lib.rw_free(&written);
-    say(message, "out of memory for %zu bytes", written.size);
-    return CK_AVIF_ERR_MEMORY;
-  }
-  memcpy(*output, written.data, written.size);
-  *output_size = written.size;
-  lib.rw_free(&written);
-  return CK_AVIF_OK;
+  return hand_out(&written, output, output_size, message);
 }

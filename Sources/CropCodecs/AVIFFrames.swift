@@ -1,12 +1,6 @@
 import CAVIF
 import CropPixels
 
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
-
 /// The frames of an AVIF image sequence (`avis`), one at a time, through libavif's track decoding (opened at run
 /// time): each frame a whole picture, 8-bit RGBA, limited-range alpha expanded.
 ///
@@ -73,15 +67,9 @@ package final class AVIFFrames: AnimationFrames {
     }
 
     package func next() throws(CodecError) -> (picture: PixelBuffer, delayMilliseconds: Int)? {
-        var duration: Int32 = 0, decoded: Int32 = 0
         let handle = handle
-        try frame.withUnsafeMutableRows { rows throws(CodecError) in
-            try ShimStatus.call(format: .avif) { message in
-                ck_avif_frames_next(
-                    handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, &duration, &decoded, message)
-            }
-        }
-        return decoded != 0 ? (frame, Int(duration)) : nil
+        let duration = try Self.readFrame(into: &frame, format: .avif) { ck_avif_frames_next(handle, $0, $1, $2, $3, $4) }
+        return duration.map { (frame, $0) }
     }
 }
 
@@ -116,25 +104,15 @@ package final class AVIFSequenceEncoder: AnimationEncoder {
     }
 
     package func add(_ frame: PixelBuffer, delayMilliseconds: Int) throws(CodecError) {
-        let rgba = try animationFrame(frame, width: width, height: height, format: .avif)
         let handle = handle
         let duration = Int32(clamping: delayMilliseconds)
-        try rgba.withUnsafeRows { rows throws(CodecError) in
-            try ShimStatus.call(format: .avif, role: "encoder") { message in
-                ck_avif_sequence_add(
-                    handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, duration, message)
-            }
+        try addFrame(frame, width: width, height: height, format: .avif) {
+            ck_avif_sequence_add(handle, $0, $1, duration, $2)
         }
     }
 
     package func finish() throws(CodecError) -> [UInt8] {
-        var output: UnsafeMutablePointer<UInt8>?, size = 0
         let handle = handle
-        try ShimStatus.call(format: .avif, role: "encoder") { message in
-            ck_avif_sequence_finish(handle, &output, &size, message)
-        }
-        defer { ck_avif_free(output) }
-        guard let output else { return [] }
-        return Array(UnsafeBufferPointer(start: output, count: size))
+        return try finishedFile(format: .avif, { ck_avif_sequence_finish(handle, $0, $1, $2) }, release: { ck_avif_free($0) })
     }
 }

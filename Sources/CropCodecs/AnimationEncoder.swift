@@ -27,6 +27,12 @@ extension ImageFormat {
     package var readsAnimation: Bool { writesAnimation }
 }
 
+extension ImageInfo {
+    /// An animated GIF or WebP, or an AVIF image sequence, of more than one frame (a multi-page TIFF is not an
+    /// animation).
+    package var isAnimation: Bool { format.readsAnimation && (frameCount ?? 1) > 1 }
+}
+
 /// The encoder of an animated `format`.
 ///
 /// - Parameters:
@@ -76,6 +82,33 @@ func animationFrame(_ frame: PixelBuffer, width: Int, height: Int, format: Image
     }
 }
 
+/// Hands `frame`, as the animation's 8-bit RGBA rows, to a shim's add call (first row, row stride, message).
+func addFrame(
+    _ frame: PixelBuffer, width: Int, height: Int, format: ImageFormat,
+    _ call: (UnsafePointer<UInt8>, Int, UnsafeMutablePointer<CChar>) -> Int32
+) throws(CodecError) {
+    let rgba = try animationFrame(frame, width: width, height: height, format: format)
+    try rgba.withUnsafeRows { rows throws(CodecError) in
+        try ShimStatus.call(format: format, role: "encoder") { message in
+            call(UnsafePointer(rows.row(0).assumingMemoryBound(to: UInt8.self)), rows.bytesPerRow, message)
+        }
+    }
+}
+
+/// The file a shim's finish call hands out (bytes and their count), copied, then released with `release`.
+func finishedFile(
+    format: ImageFormat,
+    _ call: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>)
+        -> Int32,
+    release: (UnsafeMutablePointer<UInt8>?) -> Void
+) throws(CodecError) -> [UInt8] {
+    var output: UnsafeMutablePointer<UInt8>?, size = 0
+    defer { release(output) }
+    try ShimStatus.call(format: format, role: "encoder") { message in call(&output, &size, message) }
+    guard let output else { return [] }
+    return Array(UnsafeBufferPointer(start: output, count: size))
+}
+
 /// An animated GIF written with giflib: each frame quantised to its own 256-colour table by giflib's median-cut
 /// quantiser, alpha below 128 transparent, delays rounded to hundredths of a second (GIF's unit).
 ///
@@ -111,26 +144,14 @@ package final class GIFAnimationEncoder: AnimationEncoder {
     }
 
     package func add(_ frame: PixelBuffer, delayMilliseconds: Int) throws(CodecError) {
-        let rgba = try animationFrame(frame, width: width, height: height, format: .gif)
         let handle = handle
         let hundredths = Int32(clamping: (delayMilliseconds + 5) / 10)
-        try rgba.withUnsafeRows { rows throws(CodecError) in
-            try ShimStatus.call(format: .gif, role: "encoder") { message in
-                ck_gif_writer_add(
-                    handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, hundredths, message)
-            }
-        }
+        try addFrame(frame, width: width, height: height, format: .gif) { ck_gif_writer_add(handle, $0, $1, hundredths, $2) }
     }
 
     package func finish() throws(CodecError) -> [UInt8] {
-        var output: UnsafeMutablePointer<UInt8>?, size = 0
         let handle = handle
-        try ShimStatus.call(format: .gif, role: "encoder") { message in
-            ck_gif_writer_finish(handle, &output, &size, message)
-        }
-        defer { free(output) }
-        guard let output else { return [] }
-        return Array(UnsafeBufferPointer(start: output, count: size))
+        return try finishedFile(format: .gif, { ck_gif_writer_finish(handle, $0, $1, $2) }, release: { free($0) })
     }
 }
 
@@ -144,13 +165,7 @@ package final class WebPAnimationEncoder: AnimationEncoder {
     ///   ``CodecError/libraryUnavailable(format:reason:)`` without libwebpmux.
     package init(width: Int, height: Int, playCount: Int?, options: WebPEncodeOptions) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: WebPEncoder.maxDimension, format: .webp)
-        var params = ck_webp_encode_params()
-        params.quality = Float(options.quality)
-        params.lossless = options.lossless ? 1 : 0
-        params.method = Int32(options.effort)
-        params.exact = options.exact ? 1 : 0
-        params.alpha = 1
-        params.threads = 1
+        var params = options.shimParameters(alpha: true)
         var opened: OpaquePointer?
         let loops = Int32(clamping: playCount ?? 1)
         try ShimStatus.call(format: .webp, role: "encoder") { message in
@@ -167,26 +182,16 @@ package final class WebPAnimationEncoder: AnimationEncoder {
     }
 
     package func add(_ frame: PixelBuffer, delayMilliseconds: Int) throws(CodecError) {
-        let rgba = try animationFrame(frame, width: width, height: height, format: .webp)
         let handle = handle
         let duration = Int32(clamping: delayMilliseconds)
-        try rgba.withUnsafeRows { rows throws(CodecError) in
-            try ShimStatus.call(format: .webp, role: "encoder") { message in
-                ck_webp_anim_add(
-                    handle, rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.bytesPerRow), duration, message)
-            }
+        try addFrame(frame, width: width, height: height, format: .webp) {
+            ck_webp_anim_add(handle, $0, Int32($1), duration, $2)
         }
     }
 
     package func finish() throws(CodecError) -> [UInt8] {
-        var output: UnsafeMutablePointer<UInt8>?, size = 0
         let handle = handle
-        try ShimStatus.call(format: .webp, role: "encoder") { message in
-            ck_webp_anim_finish(handle, &output, &size, message)
-        }
-        defer { ck_webp_free(output) }
-        guard let output else { return [] }
-        return Array(UnsafeBufferPointer(start: output, count: size))
+        return try finishedFile(format: .webp, { ck_webp_anim_finish(handle, $0, $1, $2) }, release: { ck_webp_free($0) })
     }
 }
 

@@ -55,14 +55,8 @@ package final class GIFFrames: AnimationFrames {
     ///
     /// - Throws: ``CodecError`` for a broken frame.
     package func next() throws(CodecError) -> (picture: PixelBuffer, delayMilliseconds: Int)? {
-        var delay: Int32 = 0, decoded: Int32 = 0
         let handle = handle
-        try canvas.withUnsafeMutableRows { rows throws(CodecError) in
-            try ShimStatus.call(format: .gif) { message in
-                ck_gif_frames_next(
-                    handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, &delay, &decoded, message)
-            }
-        }
-        return decoded != 0 ? (canvas, Int(delay) * 10) : nil
+        let hundredths = try Self.readFrame(into: &canvas, format: .gif) { ck_gif_frames_next(handle, $0, $1, $2, $3, $4) }
+        return hundredths.map { (canvas, $0 * 10) }
     }
 }

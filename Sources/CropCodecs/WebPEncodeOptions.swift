@@ -1,3 +1,4 @@
+import CWebP
 /// Options for WebP encoding (libwebp's own settings, named as `cwebp` names them).
 package struct WebPEncodeOptions: Hashable, Sendable {
     /// 0…100. Lossy: the quality (libwebp's scale, default 80). Lossless: how hard to compress (100 = smallest).
@@ -15,5 +16,19 @@ package struct WebPEncodeOptions: Hashable, Sendable {
         self.lossless = lossless
         self.effort = effort
         self.exact = exact
+    }
+}
+
+extension WebPEncodeOptions {
+    /// The options as the CWebP shim takes them, for rows with or without `alpha` (one encoding thread).
+    func shimParameters(alpha: Bool) -> ck_webp_encode_params {
+        var params = ck_webp_encode_params()
+        params.quality = Float(quality)
+        params.lossless = lossless ? 1 : 0
+        params.method = Int32(effort)
+        params.exact = exact ? 1 : 0
+        params.alpha = alpha ? 1 : 0
+        params.threads = 1
+        return params
     }
 }

@@ -53,13 +53,7 @@ package final class WebPEncoder: WholePictureEncoder {
 
     /// Compresses the gathered rows and adds the metadata chunks.
     override func compress(_ pixels: PixelBuffer) throws(CodecError) -> [UInt8] {
-        var params = ck_webp_encode_params()
-        params.quality = Float(options.quality)
-        params.lossless = options.lossless ? 1 : 0
-        params.method = Int32(options.effort)
-        params.exact = options.exact ? 1 : 0
-        params.alpha = pixels.format.hasAlpha ? 1 : 0
-        params.threads = 1
+        let params = options.shimParameters(alpha: pixels.format.hasAlpha)
         let plain = try pixels.withUnsafeRows { rows throws(CodecError) in try WebPLibrary.encode(rows, params: params) }
         return try WebPContainer.addingMetadata(
             to: plain, width: width, height: height, hasAlpha: pixels.format.hasAlpha, iccProfile: icc, exif: exif)

@@ -55,14 +55,8 @@ package final class WebPFrames: AnimationFrames {
     ///
     /// - Throws: ``CodecError`` for a frame libwebp cannot decode.
     package func next() throws(CodecError) -> (picture: PixelBuffer, delayMilliseconds: Int)? {
-        var duration: Int32 = 0, decoded: Int32 = 0
         let handle = handle
-        try frame.withUnsafeMutableRows { rows throws(CodecError) in
-            try ShimStatus.call(format: .webp) { message in
-                ck_webp_frames_next(
-                    handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, &duration, &decoded, message)
-            }
-        }
-        return decoded != 0 ? (frame, Int(duration)) : nil
+        let duration = try Self.readFrame(into: &frame, format: .webp) { ck_webp_frames_next(handle, $0, $1, $2, $3, $4) }
+        return duration.map { (frame, $0) }
     }
 }

@@ -8,7 +8,7 @@ extension ImagePipeline {
     func animationFormat<Output>(_ opened: OpenedSource, _ sink: ImageSink<Output>) throws(CropKitError)
         -> ImageFormat?
     {
-        guard Self.isAnimation(opened.info), sink.options.frames == .all, let format = try sink.encodedFormat(),
+        guard opened.info.isAnimation, sink.options.frames == .all, let format = try sink.encodedFormat(),
             format.writesAnimation
         else { return nil }
         return format
@@ -19,15 +19,10 @@ extension ImagePipeline {
     func droppedFramesWarning<Output>(_ opened: OpenedSource, _ sink: ImageSink<Output>) throws(CropKitError)
         -> PipelineWarning?
     {
-        guard Self.isAnimation(opened.info), sink.options.frames == .all, let format = try sink.encodedFormat(),
+        guard opened.info.isAnimation, sink.options.frames == .all, let format = try sink.encodedFormat(),
             let frames = opened.info.frameCount
         else { return nil }
         return .framesDropped(frames: frames, format: format)
-    }
-
-    /// An animated GIF or WebP, or an AVIF image sequence (a multi-page TIFF is not an animation).
-    static func isAnimation(_ info: ImageInfo) -> Bool {
-        info.format.readsAnimation && (info.frameCount ?? 1) > 1
     }
 
     /// Renders every frame of an animation through one plan and encodes them as an animation in `format`.

@@ -201,8 +201,7 @@ public struct ImageService: Sendable {
             format = own.isWritable && !(options.addsTransparency && own == .jpeg) ? own : .png
         case .auto:
             let info = try header()
-            let animated = info.format.readsAnimation && (info.frameCount ?? 1) > 1
-                && options.saveOptions.frames == .all
+            let animated = info.isAnimation && options.saveOptions.frames == .all
             format = FormatNegotiation.format(
                 accept: request.headers[.accept], hasAlpha: info.hasAlpha || options.addsTransparency,
                 animated: animated)
