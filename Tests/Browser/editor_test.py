@@ -1037,7 +1037,13 @@ def main():
         wait_idle(driver)
         v3 = view(driver)
         check(abs(v3["angle"] - 10) < 1e-9, f"straightened to 10° (angle {v3['angle']})")
-        check(driver.find_element(By.ID, "angle").text == "10.0°", "the angle readout says 10.0°")
+        # The readout is drawn on the next frame after the state: wait for it (a condition, not a fixed sleep).
+        try:
+            WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "angle").text == "10.0°")
+        except Exception:
+            pass
+        readout = driver.find_element(By.ID, "angle").text
+        check(readout == "10.0°", f"the angle readout says 10.0° ({readout!r})")
 
         # 4. Rotate 90° right.
         driver.find_element(By.ID, "rotate-right").click()
