@@ -54,7 +54,7 @@ public struct EditedImage: Sendable {
     }
 
     /// The preview's steps: the stored orientation, fitted within `side` (at least 16) pixels.
-    private static func previewSteps(_ info: ImageInfo, _ side: Int) -> [ImageOperation] {
+    static func previewSteps(_ info: ImageInfo, _ side: Int) -> [ImageOperation] {
         let side = max(16, side)
         return ImageOperation.undoing(info.orientation) + [.fit(within: PixelSize(validWidth: side, height: side))]
     }

@@ -42,6 +42,7 @@ public struct EditorPage: Sendable {
         ("/", "index.html", "text/html; charset=utf-8"),
         ("/editor.css", "editor.css", "text/css; charset=utf-8"),
         ("/editor.js", "editor.js", "text/javascript; charset=utf-8"),
+        ("/prediction.js", "prediction.js", "text/javascript; charset=utf-8"),
         ("/favicon.svg", "favicon.svg", "image/svg+xml"),
         ("/embed.js", "embed.js", "text/javascript; charset=utf-8"),
     ]

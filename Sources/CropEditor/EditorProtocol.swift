@@ -11,7 +11,9 @@ import HummingbirdWebSocket
 ///    `restored` is true when the session's last state comes back (from its recipe); `constraints` are the host's
 ///    (``CropConstraints``); `hostPages`, present only when some page may embed the editor, lists the origins the
 ///    page posts its messages to (``HostPageOrigins``); `"uploads": false`, present only then, says the page cannot
-///    open other pictures (``EditorConfiguration/acceptsUploads``).
+///    open other pictures (``EditorConfiguration/acceptsUploads``); `tuning` carries the session's tunables
+///    (`EditorSession.Configuration` with `fingerReach` and `fingerDrawSlop`), which the page's local model uses to
+///    draw a gesture before its answer arrives.
 /// 3. The page sends events as JSON objects (`EventMessage`), the first one a `viewport`. For **each** event the server
 ///    answers exactly one message: `{"type": "state", "state": …}` (`ViewStateMessage`) or
 ///    `{"type": "error", "message": …}` (the state is then unchanged). A page keeps at most one event in flight and
@@ -37,7 +39,8 @@ public enum EditorProtocol {
     public enum ServerMessage: Encodable, Sendable {
         /// The session the connection edits.
         case hello(session: String, restored: Bool, image: ImageDescription, constraints: CropConstraints = .none,
-                   hostPages: HostPageOrigins = .none, acceptsUploads: Bool = true, applied: Int = 0)
+                   hostPages: HostPageOrigins = .none, acceptsUploads: Bool = true, applied: Int = 0,
+                   tuning: EditorSession.Configuration? = nil)
         /// The view state after an event (`sequence`: the event's `seq`), with a line for the person when the server
         /// decided something itself.
         case state(EditorViewState, notice: String? = nil, sequence: Int? = nil)
@@ -46,14 +49,28 @@ public enum EditorProtocol {
 
         private enum Key: String, CodingKey {
             case type, session, restored, image, state, message, notice, constraints, hostPages, uploads, applied
+            case tuning
             case sequence = "seq"
+        }
+
+        /// The session's tunables and the engine's finger constants: what the page's local model needs to predict
+        /// a gesture as the session will apply it.
+        private struct Tuning: Encodable {
+            var configuration: EditorSession.Configuration
+            private enum Key: String, CodingKey { case fingerReach, fingerDrawSlop }
+            func encode(to encoder: any Encoder) throws {
+                try configuration.encode(to: encoder)
+                var c = encoder.container(keyedBy: Key.self)
+                try c.encode(EditorSession.fingerReach, forKey: .fingerReach)
+                try c.encode(EditorSession.fingerDrawSlop, forKey: .fingerDrawSlop)
+            }
         }
 
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Key.self)
             switch self {
             case .hello(let session, let restored, let image, let constraints, let hostPages, let acceptsUploads,
-                        let applied):
+                        let applied, let tuning):
                 try c.encode("hello", forKey: .type)
                 try c.encode(session, forKey: .session)
                 try c.encode(restored, forKey: .restored)
@@ -62,6 +79,7 @@ public enum EditorProtocol {
                 if !hostPages.isEmpty { try c.encode(hostPages, forKey: .hostPages) }
                 if !acceptsUploads { try c.encode(false, forKey: .uploads) }
                 if applied > 0 { try c.encode(applied, forKey: .applied) }
+                try c.encodeIfPresent(tuning.map(Tuning.init), forKey: .tuning)
             case .state(let state, let notice, let sequence):
                 try c.encode("state", forKey: .type)
                 try c.encode(ViewStateMessage(state), forKey: .state)

@@ -67,7 +67,8 @@ extension EditorServer {
                 session: id, restored: recipe != nil, image: ImageDescription(image, id: imageID),
                 constraints: configuration.constraints, hostPages: configuration.hostPages,
                 acceptsUploads: configuration.acceptsUploads,
-                applied: await sessions.lastSequence(of: id, page: page)).text))
+                applied: await sessions.lastSequence(of: id, page: page),
+                tuning: sessions.sessionConfiguration).text))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // A run of key steps keeps its gesture open (one undo step), so no event says "at rest": its last
                 // change is saved by this tick once the interval has passed.

@@ -14,10 +14,10 @@ import ServiceLifecycle
 ///
 /// | method | path | answer |
 /// |---|---|---|
-/// | GET | `/`, `/editor.js`, `/editor.css`, `/favicon.svg` | the page (package resources, read once) |
+/// | GET | `/`, `/editor.js`, `/prediction.js`, `/editor.css`, `/favicon.svg` | the page (package resources, read once) |
 /// | GET | `/api/health` | `{"status": "ok", …}` |
 /// | GET | `/api/image`, `/api/images/{id}` | a picture's description (sizes, orientation, preview); the first is the picture the server started with |
-/// | GET | `/api/preview`, `/api/images/{id}/preview` | its preview image (stored orientation, downscaled once) |
+/// | GET | `/api/preview`, `/api/images/{id}/preview[?side=N]` | its preview image (stored orientation, downscaled once; with `side`, sized to the stage, AVIF or WebP by `Accept`) |
 /// | POST | `/api/images?name=…` | open another picture: the body is the file (at most ``EditorConfiguration/maximumRequestBytes``); 201 with its description |
 /// | GET (WebSocket) | `/api/session?image=…&id=…` | the editor protocol on picture `image` (default the first; see ``EditorProtocol``) |
 /// | POST | `/api/sessions/{id}/render?format=jpeg\|png&quality=…` | Done: the session's recipe rendered at full resolution |
@@ -47,6 +47,8 @@ public struct EditorServer: Sendable {
     /// "Export all", when the library's pictures are files.
     public let export: FolderExport?
     let sessions: EditSessionStore
+    /// Stage-sized previews made so far (``stagePreview(id:request:)``).
+    let previewCache = PreviewCache()
 
     /// Creates a server for one picture held in memory, whose sessions start at `start` (a proposal or a saved
     /// recipe) when given. Nothing is saved beside it.
@@ -213,8 +215,8 @@ public struct EditorServer: Sendable {
             let id = try context.parameters.require("image")
             return try jsonResponse(ImageDescription(try await library.image(id), id: id))
         }
-        router.get("/api/images/:image/preview") { _, context in
-            previewResponse(try await library.image(try context.parameters.require("image")))
+        router.get("/api/images/:image/preview") { request, context in
+            try await stagePreview(id: try context.parameters.require("image"), request: request)
         }
         if configuration.acceptsUploads {
             router.post("/api/images") { request, _ in try await open(request) }
@@ -243,12 +245,6 @@ public struct EditorServer: Sendable {
         return router
     }
 
-    private func previewResponse(_ image: EditedImage) -> Response {
-        Response(
-            status: .ok,
-            headers: [.contentType: image.previewContentType, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.preview)))
-    }
 
     /// `POST /api/images?name=…`: reads the body as a picture (any format the codecs read, within the pixel limit),
     /// makes its preview with shrink-on-load and keeps it in the library: 201 with its description.

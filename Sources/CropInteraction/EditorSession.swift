@@ -281,7 +281,9 @@ public struct EditorSession: Sendable {
             pictureCorners: layout.pictureCorners,
             showsGrid: showsGrid, angle: state.straightenAngle, quarterTurns: state.quarterTurns,
             flipped: state.isFlipped, aspect: state.aspectLock, outputSize: state.outputSize, canUndo: canUndo,
-            canRedo: canRedo, mode: mode, gesture: gesture.name, recipe: state.recipe)
+            canRedo: canRedo, mode: mode, gesture: gesture.name, recipe: state.recipe,
+            wantedBox: layout.frameToView.apply(to: state.wantedCrop),
+            minimumSide: state.effectiveMinimumCropSize * layout.scale)
     }
 
     private var showsGrid: Bool {

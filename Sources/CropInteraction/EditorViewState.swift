@@ -27,7 +27,8 @@ import CropGeometry
 ///
 /// ``outputSize`` is the pixel size **Done** produces (the full-resolution render of ``recipe``).
 /// ``showsGrid`` is true while a gesture or slider drag is in progress (rule-of-thirds grid over ``cropBox``).
-/// ``gesture`` names the ``EditorGesture`` in progress.
+/// ``gesture`` names the ``EditorGesture`` in progress. ``wantedBox`` and ``minimumSide`` are what a UI that draws a
+/// gesture before the session's answer needs to predict it (the browser editor does; see `docs/editor.md`).
 public struct EditorViewState: Hashable, Sendable {
     /// A resize handle's hit area in view coordinates.
     public struct HandleRect: Hashable, Sendable {
@@ -78,13 +79,20 @@ public struct EditorViewState: Hashable, Sendable {
     public var gesture: EditorGesture
     /// The current state as a recipe (what the server saves to restore the session, and what Done renders).
     public var recipe: Recipe
+    /// The crop the person asked for, in view coordinates (`CropState.wantedCrop`). It equals ``cropBox`` unless
+    /// the straighten shrank the crop to keep the picture free of fill; a UI that predicts a straighten locally
+    /// starts from it, as the engine does.
+    public var wantedBox: Rect
+    /// The minimum crop side in view points (`CropState.effectiveMinimumCropSize` at the view's scale), for a UI
+    /// that predicts a resize locally.
+    public var minimumSide: Double
 
     /// Creates a view state from its fields.
     public init(
         viewportSize: Size, imageSize: PixelSize, imageTransform: AffineTransform2D, cropBox: Rect,
         handles: [HandleRect], pictureCorners: [Point], showsGrid: Bool, angle: Double, quarterTurns: Int,
         flipped: Bool, aspect: AspectLock, outputSize: PixelSize, canUndo: Bool, canRedo: Bool,
-        mode: InteractionMode, gesture: EditorGesture, recipe: Recipe
+        mode: InteractionMode, gesture: EditorGesture, recipe: Recipe, wantedBox: Rect? = nil, minimumSide: Double = 0
     ) {
         self.viewportSize = viewportSize
         self.imageSize = imageSize
@@ -103,6 +111,8 @@ public struct EditorViewState: Hashable, Sendable {
         self.mode = mode
         self.gesture = gesture
         self.recipe = recipe
+        self.wantedBox = wantedBox ?? cropBox
+        self.minimumSide = minimumSide
     }
 }
 

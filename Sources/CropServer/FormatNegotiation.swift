@@ -1,3 +1,4 @@
+import CropEditor
 import CropKit
 import Foundation
 
@@ -9,28 +10,10 @@ import Foundation
 public enum FormatNegotiation {
     /// The format to answer with.
     public static func format(accept: String?, hasAlpha: Bool, animated: Bool = false) -> ImageFormat {
-        let ranges = parse(accept ?? "")
-        func accepts(_ type: String) -> Bool {
-            if let exact = ranges.first(where: { $0.type == type }) { return exact.quality > 0 }
-            if let images = ranges.first(where: { $0.type == "image/*" }) { return images.quality > 0 }
-            return false  // */* alone does not announce AVIF or WebP support
-        }
-        if animated { return accepts("image/webp") ? .webp : .gif }
-        if accepts("image/avif") { return .avif }
-        if accepts("image/webp") { return .webp }
+        let ranges = MediaRanges(accept)
+        if animated { return ranges.accepts("image/webp") ? .webp : .gif }
+        if ranges.accepts("image/avif") { return .avif }
+        if ranges.accepts("image/webp") { return .webp }
         return hasAlpha ? .png : .jpeg
-    }
-
-    /// Media ranges with their `q` (1 when absent), lower-cased.
-    static func parse(_ header: String) -> [(type: String, quality: Double)] {
-        header.split(separator: ",").compactMap { part in
-            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let type = fields.first, !type.isEmpty else { return nil }
-            var quality = 1.0
-            for field in fields.dropFirst() where field.hasPrefix("q=") {
-                quality = Double(field.dropFirst(2)).map { min(max($0, 0), 1) } ?? 1
-            }
-            return (type, quality)
-        }
     }
 }

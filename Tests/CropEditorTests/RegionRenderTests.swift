@@ -65,3 +65,62 @@ struct RegionRenderTests {
         }
     }
 }
+
+/// Cheap transfers: `GET /api/images/{id}/preview?side=N` answers a preview sized to the page's stage, in AVIF when
+/// the browser takes it.
+@Suite("Stage-sized previews")
+struct StagePreviewTests {
+    @Test("a preview is fitted within the asked side rounded up to 128, AVIF when Accept names it (else WebP), never above the nominal preview, the same bytes again from the cache, and regions follow Accept too")
+    func stagePreviews() async throws {
+        // Stored 160×240 (quadrants red, green / blue, yellow); the nominal preview is the whole 160×240.
+        let server = try makeServer { $0.previewMaximumSide = 240 }
+        let avif: HTTPFields = [.accept: "image/avif,image/webp,image/apng,image/*,*/*;q=0.8"]
+        let webp: HTTPFields = [.accept: "image/webp,*/*;q=0.8"]
+        try await server.makeApplication(logger: quietLogger).test(.router) { client in
+            var first: [UInt8] = []
+            for (headers, type) in [(avif, "image/avif"), (webp, "image/webp")] {
+                try await client.execute(uri: "/api/images/0/preview?side=100", method: .get, headers: headers) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == type)
+                    #expect(response.headers[.vary] == "Accept")
+                    let image = try Image(source: .data(response.bytes))
+                    // 100 rounds up to 128: 160×240 fitted within 128×128 at its exact 2:3 (the pipeline's fit keeps the
+                    // aspect exact: 84×126).
+                    #expect(image.size == PixelSize(validWidth: 84, height: 126), "\(type): \(image.size)")
+                    let topLeft = try decodedPixel(response.bytes, x: 4, y: 4)
+                    let bottomRight = try decodedPixel(response.bytes, x: image.size.width - 4, y: image.size.height - 4)
+                    #expect(close(topLeft, red, tolerance: 24) && close(bottomRight, yellow, tolerance: 24))
+                    if type == "image/avif" { first = response.bytes }
+                }
+            }
+            try await client.execute(uri: "/api/images/0/preview?side=100", method: .get, headers: avif) { response in
+                #expect(response.bytes == first, "made once, then kept")
+            }
+            // Larger than the nominal preview: WebP gets the nominal preview as it is, AVIF a copy at its size.
+            try await client.execute(uri: "/api/images/0/preview?side=1000", method: .get, headers: webp) { response in
+                #expect(response.headers[.contentType] == "image/webp" && response.headers[.cacheControl] == "no-cache")
+                let size = try Image(source: .data(response.bytes)).size
+                #expect(size == PixelSize(validWidth: 160, height: 240))
+            }
+            try await client.execute(uri: "/api/images/0/preview?side=1000", method: .get, headers: avif) { response in
+                #expect(response.headers[.contentType] == "image/avif")
+                let size = try Image(source: .data(response.bytes)).size
+                #expect(size == PixelSize(validWidth: 160, height: 240))
+            }
+            for side in ["abc", "8", "-1"] {
+                try await client.execute(uri: "/api/images/0/preview?side=\(side)", method: .get) { response in
+                    let message = expectError(response, .badRequest, "invalidParameter")
+                    #expect(message.hasPrefix("invalid side"), "\(side): \(message)")
+                }
+            }
+            try await client.execute(
+                uri: "/api/images/0/region?x=0&y=0&width=80&height=120&outWidth=80&outHeight=120", method: .get,
+                headers: avif
+            ) { response in
+                #expect(response.headers[.contentType] == "image/avif")
+                let centre = try decodedPixel(response.bytes, x: 40, y: 60)
+                #expect(close(centre, red, tolerance: 24))
+            }
+        }
+    }
+}

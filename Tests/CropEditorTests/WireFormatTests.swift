@@ -68,9 +68,12 @@ struct WireFormatTests {
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(object.keys) == ["viewport", "image", "cropBox", "handles", "pictureCorners", "showsGrid", "angle",
                                      "quarterTurns", "flipped", "aspect", "outputSize", "canUndo", "canRedo", "mode",
-                                     "gesture", "recipe"])
+                                     "gesture", "recipe", "wantedBox", "minimumSide"])
         let box = try #require(object["cropBox"] as? [String: Double])
         #expect(box == ["x": 150, "y": 50, "width": 600, "height": 600])
+        // Unstraightened, the wanted crop is the box; the minimum side is 10 source pixels at 600/3000 points each.
+        #expect(object["wantedBox"] as? [String: Double] == box)
+        #expect(object["minimumSide"] as? Double == 2)
         let image = try #require(object["image"] as? [String: Any])
         #expect(image["width"] as? Int == 1000 && image["height"] as? Int == 750)
         #expect(Set((try #require(image["transform"] as? [String: Double])).keys) == ["a", "b", "c", "d", "tx", "ty"])
@@ -79,5 +82,22 @@ struct WireFormatTests {
         #expect(object["aspect"] as? String == "1:1" && object["gesture"] as? String == "none")
         #expect(object["outputSize"] as? [String: Int] == ["width": 3000, "height": 3000])
         #expect(try JSONDecoder().decode(ViewStateMessage.self, from: data).state == v)
+    }
+
+    @Test("straightened, the view state's wanted box is the crop asked for: larger than the box, about the same centre, by the zoom that keeps the box free of fill")
+    func wantedBoxWhenStraightened() throws {
+        var s = try EditorSession(
+            state: CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000)),
+            viewportSize: Size(width: 900, height: 700), configuration: .init(maximumBoxFraction: 1))
+        try s.handle(.straighten(angle: 10, isFinal: true))
+        let v = s.viewState
+        #expect(v.wantedBox.width > v.cropBox.width * 1.2)
+        #expect(abs(v.wantedBox.width / v.wantedBox.height - 4.0 / 3) < 1e-9)
+        #expect(abs(v.wantedBox.midX - v.cropBox.midX) < 1e-9 && abs(v.wantedBox.midY - v.cropBox.midY) < 1e-9)
+        // The box is the wanted crop shrunk by the allowed/wanted ratio of the engine's crops.
+        let state = s.state
+        #expect(abs(v.cropBox.width / v.wantedBox.width - state.crop.width / state.wantedCrop.width) < 1e-9)
+        try s.handle(.straighten(angle: 0, isFinal: true))
+        #expect(s.viewState.wantedBox == s.viewState.cropBox)
     }
 }

@@ -1,11 +1,16 @@
-// CropKit editor page. It holds no crop geometry: it sends input events to the server's EditorSession over a
-// WebSocket and draws the EditorViewState it gets back. At most one event is in flight; while one is, pointer
-// moves, wheel zooms, slider drags and viewport changes are coalesced (only the latest matters). Every event sent
-// carries a sequence number; when the connection drops, the page reconnects with backoff to the same session, and
-// resends what the session had not applied (the hello says the last one it did). Edits are saved beside the photo
-// by the server within a second; the page asks for it at once before it leaves, hides or goes to another photo. Changes that come
-// from a discrete control (a turn, an aspect, undo, a gesture's end) are eased over a short transition, unless the
-// user asked for reduced motion; the view state itself (window.cropkit.view) is always the latest.
+// CropKit editor page. The server's EditorSession is the authority: the page sends input events to it over a
+// WebSocket and draws the EditorViewState it gets back. So that a gesture feels local over any network, the page
+// also draws each move, pan, resize, draw, zoom, nudge and straighten at once with its local model (prediction.js)
+// applied to the last state the server sent; when a state arrives the prediction is replaced by it, with the events
+// still unanswered applied again, and any difference is eased away over a short correction. Nothing the page
+// predicts is ever sent or saved: Done, recipes, sidecars and exports use the session's state.
+// At most one event is in flight; while one is, pointer moves, wheel zooms, slider drags and viewport changes are
+// coalesced (only the latest matters). Every event sent carries a sequence number; when the connection drops, the
+// page reconnects with backoff to the same session, and resends what the session had not applied (the hello says the
+// last one it did). Edits are saved beside the photo by the server within a second; the page asks for it at once
+// before it leaves, hides or goes to another photo. Changes that come from a discrete control (a turn, an aspect,
+// undo, a gesture's end) are eased over a short transition, unless the user asked for reduced motion; the view
+// state itself (window.cropkit.view) is always the server's latest.
 "use strict";
 
 (() => {
@@ -40,8 +45,20 @@
   let spaceHeld = false;
   let finished = false;     // Done shown or cancelled: input ignored
   const rtts = [];          // round trips in ms (most recent 2000)
-  let shown = null;         // what is drawn now: {transform, box, corners} (eased towards view's)
-  let animation = null;     // requestAnimationFrame id of a running transition
+  let shown = null;         // what is drawn now: a model geometry (the prediction, less any correction left)
+  let shownAngle = 0;       // the straighten angle drawn now (the readout)
+  let correction = null;    // {from, to, began, duration, arrival}: a difference being eased away
+  let frameRequested = false;
+  const Model = window.CropKitModel;
+  /** `?predict=off` draws only the session's answers, as the page did before it predicted (for measurements). */
+  const PREDICTING = new URLSearchParams(location.search).get("predict") !== "off";
+  /** The session's tunables (the hello's `tuning`); the local model decides a press as the session will. */
+  let tuning = { touchRadius: 24, tapSlop: 5, maximumBoxFraction: 0.8, straightenSnap: 0.5, fingerReach: 32, fingerDrawSlop: 16 };
+  /** The pointer gesture under way, as the page predicts it: {id, kind, handle, start, p, finger, dragging, released,
+   * server: {p, dragging} once the session has applied one of its events}. */
+  let live = null;
+  const eventMeta = new WeakMap();  // pointer event sent → {p, dragging} when it was made
+  const measure = { inputs: [], latency: [], frames: [], corrections: [] };  // for window.cropkit.measure
   let gridAlways = false;   // the Grid toggle: the thirds grid stays on
   let focusedHandle = null; // the handle button with keyboard focus
   // What the host requires (from the hello): a fixed aspect, a minimum crop side, an exact output size, a round output.
@@ -51,6 +68,12 @@
   const EASED = new Set(["rotate", "flip", "aspect", "swapAspect", "undo", "redo", "reset", "resetCrop",
     "autoStraighten", "propose", "straightenBy", "nudge", "resizeBy", "pointerUp"]);
   const TRANSITION_MS = 160;
+  /** A 1×1 AVIF (297 bytes, written by cropkit): decoding it says whether this browser takes AVIF. */
+  const TINY_AVIF = "AAAAHGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZgAAAOptZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAAAA5waXRtAAAAAAABAAAAImlsb2MAAAAAREAAAQABAAAAAAEOAAEAAAAAAAAAGwAAACNpaW5mAAAAAAABAAAAFWluZmUCAAAAAAEAAGF2MDEAAAAAamlwcnAAAABLaXBjbwAAABNjb2xybmNseAACAAIABoAAAAAMYXYxQ4EADAAAAAAUaXNwZQAAAAAAAAABAAAAAQAAABBwaXhpAAAAAAMICAgAAAAXaXBtYQAAAAAAAAABAAEEgYIDhAAAACNtZGF0EgAKCBgABggQEDQgMg0YAAAAQACwE1N7GMvO";
+  /** Events the local model draws before their answer. */
+  const PREDICTED = new Set(["pointerDown", "pointerMove", "pointerUp", "zoom", "straighten", "straightenBy", "nudge", "resizeBy"]);
+  /** How long a wrong prediction takes to ease into the session's answer. */
+  const CORRECTION_MS = 110;
   /** Gestures that change the crop's size, during which its size is shown on the box. */
   const SIZED = new Set(["drawing", "resizing", "keyResizing"]);
 
@@ -99,12 +122,13 @@
       if (!picture.src) {
         picture.onerror = () => showFailure(`The preview of ${image.name} could not be loaded.`);
         picture.onload = () => { if (view) ready(); };
-        picture.src = image.preview.url;
+        picture.src = `${image.preview.url}?side=${previewSide()}`;
         picture.alt = image.name;
         $("title").textContent = `CropKit editor: ${image.name}`;
         document.title = `${image.name} · CropKit editor`;
       }
       if (msg.constraints) applyConstraints(msg.constraints);
+      if (msg.tuning) tuning = { ...tuning, ...msg.tuning };
       host.origins = msg.hostPages || [];
       if (msg.uploads === false) {
         // Nothing can be opened here (a hosted editor edits the picture its URL names).
@@ -128,18 +152,24 @@
       pump();
       return;
     }
-    let inFlightType = null;
+    // What the page predicted with the answered event still unanswered: to see how far off it was.
+    const before = view && shown ? predict().g : null;
+    let inFlightType = null, answered = null;
     if (inFlight) {
       inFlightType = inFlight.event.type;
+      answered = inFlight.event;
       const rtt = performance.now() - inFlight.sentAt;
       rtts.push(rtt);
       if (rtts.length > 2000) rtts.shift();
       inFlight = null;
     }
     if (msg.type === "state") {
-      const eased = inFlightType && EASED.has(inFlightType) && pointers.size === 0;
+      // Discrete controls the page does not predict ease in over a transition; a predicted change that came out
+      // differently is corrected over a shorter one.
+      const eased = inFlightType && EASED.has(inFlightType) && !PREDICTED.has(inFlightType) && pointers.size === 0;
       view = msg.state;
-      show(eased);
+      if (answered) learn(answered);
+      show(eased, before);
       announce();
       if (picture.complete && picture.naturalWidth) ready();
       if (msg.notice && !quietNotice) setMessage(msg.notice);
@@ -152,14 +182,41 @@
         showFailure(`${msg.message}. Open another picture.`);
       } else {
         setMessage(msg.message, true);
+        if (view) show(false, before);  // the refused event's prediction goes
       }
     }
     pump();
   }
 
+  /** The preview's longer side this stage needs: the whole picture as the session first fits it (the largest box
+   * inside the stage less the insets and within its fraction of the stage), in device pixels. Zoomed further in, the
+   * sharp regions take over; the server rounds up to its step and never goes above the nominal preview. */
+  function previewSide() {
+    const dpr = window.devicePixelRatio || 1, w = stage.clientWidth, h = stage.clientHeight;
+    const f = tuning.maximumBoxFraction, pw = Math.max(1, image.width), ph = Math.max(1, image.height);
+    const k = Math.min(Math.min(w - 2 * INSET, f * w) / pw, Math.min(h - 2 * INSET, f * h) / ph);
+    return Math.max(16, Math.ceil(Math.max(pw, ph) * Math.max(k, 0) * dpr));
+  }
+
+  /** Whether this browser decodes AVIF (a 1×1 picture tried once): regions are then asked for in AVIF. The preview
+   * needs no test: the browser's own Accept header says it. */
+  const avifDecodes = (() => {
+    const bytes = Uint8Array.from(atob(TINY_AVIF), (c) => c.charCodeAt(0));
+    const url = URL.createObjectURL(new Blob([bytes], { type: "image/avif" }));
+    const probe = new Image();
+    probe.src = url;
+    return probe.decode().then(() => true, () => false).finally(() => URL.revokeObjectURL(url));
+  })();
+
   /** Queues an event, merging it into the last queued one when only the latest value matters. */
   function send(event) {
     if (finished && event.type !== "viewport" && event.type !== "flush") return;
+    enqueue(event);
+    requestFrame();
+    if (["nudge", "resizeBy", "straightenBy"].includes(event.type)) transition();
+  }
+
+  function enqueue(event) {
     const last = queue[queue.length - 1];
     if (last && last.type === event.type && !last.seq) {
       if (event.type === "flush") return pump();
@@ -227,31 +284,156 @@
 
   // ---------------------------------------------------------------- drawing
 
-  /** Shows the latest view: at once, or eased from what is drawn now. */
-  function show(eased) {
-    scheduleDetail();
-    const target = geometry(view);
-    if (animation) cancelAnimationFrame(animation);
-    animation = null;
-    const from = shown;
-    if (!eased || !from || reducedMotion.matches || !similar(from, target)) {
-      shown = target;
-      draw();
+  // ---------------------------------------------------------------- prediction
+
+  const layout = () => ({
+    viewport: { width: view.viewport.width, height: view.viewport.height },
+    insets: { top: INSET, left: INSET, bottom: INSET, right: INSET }, fraction: tuning.maximumBoxFraction,
+  });
+  /** View points per source pixel along x and y (for key steps, which are in source pixels, and the size label). */
+  const pointsPerPixel = () => ({
+    x: view.cropBox.width / Math.max(1, view.outputSize.width), y: view.cropBox.height / Math.max(1, view.outputSize.height),
+  });
+  const snapped = (angle) => (Math.abs(angle) < tuning.straightenSnap ? 0 : angle);
+
+  /** The session has answered `event`: what the live gesture learns from it (where the session's pointer is). */
+  function learn(event) {
+    const meta = eventMeta.get(event);
+    if (!live || !meta || meta.gesture !== live) return;
+    if (event.type === "pointerUp") {
+      live = null;
       return;
     }
-    const began = performance.now();
-    const step = (now) => {
-      const t = Math.min(1, (now - began) / TRANSITION_MS);
-      const e = 1 - (1 - t) * (1 - t) * (1 - t);  // ease-out cubic
-      shown = t < 1 ? blend(from, target, e) : target;
-      draw();
-      animation = t < 1 ? requestAnimationFrame(step) : null;
-    };
-    animation = requestAnimationFrame(step);
+    live.server = meta;
+    // The session decided the press differently (the picture moved under it meanwhile): follow the session.
+    const kinds = { moving: "moving", resizing: "resizing", drawing: "drawing", pressing: "pressing", panning: "panning", pinching: "pinching" };
+    const kind = kinds[view.gesture];
+    if (kind && kind !== live.kind && !(live.kind === "pressing" && kind === "drawing")) {
+      live.kind = kind;
+      if (kind === "resizing") live.handle = Model.hitTest(live.start, view.cropBox, 1e9);
+    }
   }
 
-  function geometry(v) {
-    return { transform: v.image.transform, box: v.cropBox, corners: v.pictureCorners };
+  /** What the page draws now: the session's last state with the events it has not answered applied by the local
+   * model, in order. An event the model does not know (a turn, an aspect, undo…) ends the prediction there: what
+   * follows it shows when the session answers. Returns {g, angle}. */
+  function predict() {
+    let g = Model.fromView(view), angle = view.angle;
+    if (!PREDICTING) return { g, angle };
+    const pending = inFlight ? [inFlight.event, ...queue] : queue;
+    const frozen = live && live.kind !== "panning" && live.kind !== "pinching";
+    for (const e of pending) {
+      if (e.type === "zoom" && !frozen) {
+        g = Model.refit(g, Model.zoomedBox(g, e.factor, { x: e.x, y: e.y }), layout());
+      } else if (e.type === "straighten" || e.type === "straightenBy") {
+        const to = e.type === "straighten" ? snapped(e.angle)
+          : Math.max(-45, Math.min(45, Math.round((angle + e.delta) * 1000) / 1000));
+        g = Model.straightened(g, angle, to, layout());
+        angle = to;
+      } else if (e.type === "nudge") {
+        const k = pointsPerPixel();
+        g = Model.refit(g, Model.moved(g, g.box, { x: e.dx * k.x, y: e.dy * k.y }), layout());
+      } else if (e.type === "resizeBy") {
+        const k = pointsPerPixel(), d = { x: e.dx * k.x, y: e.dy * k.y };
+        const [hx, hy] = Model.DIRECTIONS[e.handle], unit = Model.unitOf(view.aspect, g.box);
+        if (hx && hy && unit && (e.dx === 0) !== (e.dy === 0)) {
+          // A locked corner's step along one axis moves it along the lock's diagonal (EditorSession).
+          const slope = (unit.height / unit.width) * (hy / hx);
+          if (e.dy === 0) d.y = d.x * slope; else d.x = d.y / slope;
+        }
+        const h = Model.handlePoint(e.handle, g.box);
+        g = Model.refit(g, Model.resized(g, g.box, e.handle, { x: h.x + d.x, y: h.y + d.y }, unit, g.minimumSide), layout());
+      } else if (!["pointerDown", "pointerMove", "pointerUp", "pointerCancel", "viewport", "flush", "mode", "zoom"].includes(e.type)) {
+        break;
+      }
+    }
+    if (live && live.dragging && live.kind !== "pinching") {
+      // The session computes a drag from its start; from its last answer that is that answer's state moved on by
+      // the pointer's way since (or, before it saw the drag begin, from the press).
+      const ref = live.server && live.server.dragging && live.kind !== "drawing" && live.kind !== "pressing"
+        ? live.server.p : live.start;
+      g = Model.gestureAt(g, live, live.p, ref, view.aspect);
+      if (live.released && live.kind !== "panning") g = Model.refit(g, g.box, layout());
+    }
+    return { g, angle };
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  /** Draws the latest prediction: at once, or easing away what differs from what is drawn now (`eased`: a
+   * discrete change, over TRANSITION_MS; otherwise a correction of the prediction, over CORRECTION_MS). */
+  function show(eased, before = null) {
+    scheduleDetail();
+    const target = predict(), now = performance.now();
+    // What would be drawn now without the answer: the old prediction with the same input, less what is left of a
+    // running correction. Only the difference the answer makes is eased, never the input's own movement.
+    const from = before ? withCorrection(before, now).g : shown;
+    if (correction && correction.entry && correction.entry.settled === null) {
+      correction.entry.settled = now;  // superseded by this answer
+      correction.entry.superseded = true;
+    }
+    correction = null;
+    // (Without prediction, as before it, only discrete changes ease; answers to a drag are drawn as they come.)
+    if (from && (eased || PREDICTING) && !reducedMotion.matches && similar(from, target.g) && distance(from, target.g) > 0.25) {
+      correction = { from, to: target.g, began: now, duration: eased ? TRANSITION_MS : CORRECTION_MS };
+      // How far the prediction was from the session's answer: a correction the person sees.
+      const wrong = before ? distance(before, target.g) : 0;
+      if (wrong > 0.25) {
+        correction.entry = { arrival: now, settled: null, size: wrong, gesture: view.gesture };
+        measure.corrections.push(correction.entry);
+        if (measure.corrections.length > 5000) measure.corrections.shift();
+      }
+    }
+    render();
+  }
+
+  /** A change the page predicted from a discrete input (a key step, a gesture's end) eases in as the session's
+   * answer would. */
+  function transition() {
+    if (!view || !shown) return;
+    const target = predict();
+    if (reducedMotion.matches || !similar(shown, target.g) || distance(shown, target.g) <= 0.25) return;
+    correction = { from: shown, to: target.g, began: performance.now(), duration: TRANSITION_MS };
+    requestFrame();
+  }
+
+  /** Asks for a frame that draws the prediction (input handlers call it; one draw per frame). */
+  function requestFrame() {
+    if (frameRequested || !view) return;
+    frameRequested = true;
+    requestAnimationFrame(() => { frameRequested = false; render(); });
+  }
+
+  /** Draws the prediction now, less what is left of a running correction. */
+  function render() {
+    if (!view) return;
+    const target = predict();
+    shownAngle = target.angle;
+    const { g, done } = withCorrection(target.g, performance.now());
+    if (correction && done) {
+      if (correction.entry) correction.entry.settled = performance.now();
+      correction = null;
+    } else if (correction) {
+      requestFrame();
+    }
+    shown = g;
+    draw();
+    const now = performance.now();
+    for (const stamp of measure.inputs) measure.latency.push(now - stamp);
+    measure.inputs.length = 0;
+    if (measure.latency.length > 20000) measure.latency.splice(0, measure.latency.length - 20000);
+    if (measure.recording) {
+      measure.frames.push({ t: now, box: { ...g.box }, angle: shownAngle, pointer: live ? { ...live.p } : null,
+        start: live ? { ...live.start } : null, server: view.cropBox, ref: live && live.server ? live.server.p : null,
+        transform: { ...g.transform } });
+    }
+  }
+
+  /** `g` with what is left at `now` of the running correction (ease-out cubic); `done` once nothing is left. */
+  function withCorrection(g, now) {
+    if (!correction) return { g, done: true };
+    const t = Math.min(1, (now - correction.began) / correction.duration);
+    return t < 1 ? { g: offsetBy(g, correction.from, correction.to, (1 - t) ** 3), done: false } : { g, done: true };
   }
 
   /** Whether two drawings can be eased into each other (the same mirroring; a flip jumps). */
@@ -260,29 +442,46 @@
     return Math.sign(det(a.transform)) === Math.sign(det(b.transform));
   }
 
-  /** The drawing a fraction `e` of the way from `a` to `b`: the picture's turn, scale and position eased apart. */
-  function blend(a, b, e) {
-    const mix = (x, y) => x + (y - x) * e;
-    const polar = (t) => ({ angle: Math.atan2(t.b, t.a), scale: Math.hypot(t.a, t.b), mirror: Math.sign(t.a * t.d - t.b * t.c) });
-    const pa = polar(a.transform), pb = polar(b.transform);
-    let turn = pb.angle - pa.angle;
+  /** The largest distance, in view points, between two drawings' boxes and picture corners. */
+  function distance(a, b) {
+    let d = 0;
+    for (const k of ["x", "y", "width", "height"]) d = Math.max(d, Math.abs(a.box[k] - b.box[k]));
+    a.corners.forEach((p, i) => { d = Math.max(d, Math.abs(p.x - b.corners[i].x), Math.abs(p.y - b.corners[i].y)); });
+    return d;
+  }
+
+  /** `g` with the fraction `w` of the difference `from − to` added: the picture's turn, scale and centre, and the box,
+   * each eased apart (the picture's outline follows its transform). */
+  function offsetBy(g, from, to, w) {
+    const polar = (t, size) => ({
+      angle: Math.atan2(t.b, t.a), scale: Math.hypot(t.a, t.b),
+      centre: Model.apply(t, { x: size.width / 2, y: size.height / 2 }),
+    });
+    const pf = polar(from.transform, from.size), pt = polar(to.transform, to.size), pg = polar(g.transform, g.size);
+    let turn = pf.angle - pt.angle;
     if (turn > Math.PI) turn -= 2 * Math.PI;
     if (turn < -Math.PI) turn += 2 * Math.PI;
-    const angle = pa.angle + turn * e, scale = mix(pa.scale, pb.scale);
-    const c = Math.cos(angle) * scale, s = Math.sin(angle) * scale;
-    // The preview's centre moves in a straight line; the rest of the matrix follows from it.
-    const w = view.image.width / 2, h = view.image.height / 2;
-    const centre = (t) => ({ x: t.a * w + t.c * h + t.tx, y: t.b * w + t.d * h + t.ty });
-    const ca = centre(a.transform), cb = centre(b.transform);
-    const cx = mix(ca.x, cb.x), cy = mix(ca.y, cb.y);
-    const m = pb.mirror;
-    const t = { a: c, b: s, c: -s * m, d: c * m };
-    t.tx = cx - (t.a * w + t.c * h);
-    t.ty = cy - (t.b * w + t.d * h);
+    const angle = pg.angle + w * turn, scale = pg.scale * Math.exp(w * Math.log(pf.scale / pt.scale));
+    const c = { x: pg.centre.x + w * (pf.centre.x - pt.centre.x), y: pg.centre.y + w * (pf.centre.y - pt.centre.y) };
+    const mirror = Math.sign(g.transform.a * g.transform.d - g.transform.b * g.transform.c);
+    const cos = Math.cos(angle) * scale, sin = Math.sin(angle) * scale;
+    const t = { a: cos, b: sin, c: -sin * mirror, d: cos * mirror };
+    t.tx = c.x - (t.a * g.size.width / 2 + t.c * g.size.height / 2);
+    t.ty = c.y - (t.b * g.size.width / 2 + t.d * g.size.height / 2);
+    const remap = Model.compose(t, Model.inverse(g.transform));
     const box = {};
-    for (const k of ["x", "y", "width", "height"]) box[k] = mix(a.box[k], b.box[k]);
-    const corners = b.corners.map((p, i) => ({ x: mix(a.corners[i].x, p.x), y: mix(a.corners[i].y, p.y) }));
-    return { transform: t, box, corners };
+    for (const k of ["x", "y", "width", "height"]) box[k] = g.box[k] + w * (from.box[k] - to.box[k]);
+    return { ...g, transform: t, corners: g.corners.map((p) => Model.apply(remap, p)), box };
+  }
+
+  /** The output size drawn: the session's, or while a gesture the session has not answered changes the box, the
+   * box's size in source pixels. */
+  function shownOutputSize() {
+    if (!shown || (Math.abs(shown.box.width - view.cropBox.width) < 1e-6 && Math.abs(shown.box.height - view.cropBox.height) < 1e-6)) {
+      return view.outputSize;
+    }
+    const k = pointsPerPixel();
+    return { width: Math.max(1, Math.round(shown.box.width / k.x)), height: Math.max(1, Math.round(shown.box.height / k.y)) };
   }
 
   function draw() {
@@ -322,7 +521,7 @@
     ctx.lineWidth = 1;
     ctx.stroke(outline);
 
-    if (view.showsGrid || gridAlways) {
+    if (view.showsGrid || gridAlways || (live && live.dragging)) {
       ctx.strokeStyle = "rgba(255, 255, 255, 0.55)";
       ctx.lineWidth = 1;
       ctx.beginPath();
@@ -357,7 +556,9 @@
       const hy = view.cropBox.y + (hd.y + hd.height / 2 - view.cropBox.y) * sy + dy;
       drawHandle(hd.handle, hx, hy, Math.min(hd.width, 18), hd.handle === focusedHandle);
     }
-    if (SIZED.has(view.gesture) || focusedHandle) drawSizeLabel(box);
+    if (SIZED.has(view.gesture) || focusedHandle || (live && live.dragging && ["resizing", "drawing", "pressing"].includes(live.kind))) {
+      drawSizeLabel(box);
+    }
     placeHandleButtons();
     updateControls();
   }
@@ -379,7 +580,8 @@
 
   /** The output's W × H in source pixels, on the box: inside its bottom edge, or below it when the box is small. */
   function drawSizeLabel(box) {
-    const text = `${view.outputSize.width} × ${view.outputSize.height}`;
+    const size = shownOutputSize();
+    const text = `${size.width} × ${size.height}`;
     ctx.font = "600 13px system-ui, sans-serif";
     const w = ctx.measureText(text).width + 14, h = 22;
     let x = box.x + box.width / 2 - w / 2;
@@ -401,8 +603,8 @@
     $("undo").disabled = !view.canUndo;
     $("redo").disabled = !view.canRedo;
     const slider = $("straighten");
-    if (document.activeElement !== slider || view.gesture !== "straightening") slider.value = view.angle;
-    const angle = `${(Math.round(view.angle * 10) / 10).toFixed(1)}°`;
+    if (document.activeElement !== slider || view.gesture !== "straightening") slider.value = shownAngle;
+    const angle = `${(Math.round(shownAngle * 10) / 10).toFixed(1)}°`;
     $("angle").textContent = angle;
     slider.setAttribute("aria-valuetext", angle);
     $("mode").setAttribute("aria-pressed", String(view.mode === "pan"));
@@ -525,13 +727,16 @@
   function requestDetail() {
     if (!view || !image || image.storedWidth * image.storedHeight <= view.image.width * view.image.height) return;
     const r = visibleRegion();
-    if (r.scale <= 1.05 || r.width <= 0 || r.height <= 0) return;
+    // Device pixels per pixel of the preview as loaded (it may be smaller than the nominal one the view positions).
+    const loaded = r.scale * view.image.width / Math.max(1, picture.naturalWidth || view.image.width);
+    if (loaded <= 1.05 || r.width <= 0 || r.height <= 0) return;
     const out = { width: Math.ceil(r.width * r.scale), height: Math.ceil(r.height * r.scale) };
     const url = `api/images/${encodeURIComponent(IMAGE_ID)}/region?x=${r.x.toFixed(2)}&y=${r.y.toFixed(2)}` +
       `&width=${r.width.toFixed(2)}&height=${r.height.toFixed(2)}&outWidth=${out.width}&outHeight=${out.height}`;
     if (url === detailWanted) return;
     detailWanted = url;
-    fetch(url).then(async (response) => {
+    avifDecodes.then((avif) => fetch(url, { headers: { Accept: avif ? "image/avif,image/webp" : "image/webp" } }))
+      .then(async (response) => {
       if (!response.ok || url !== detailWanted) return;  // busy or superseded: the preview stays
       const [sx, sy, sw, sh] = (response.headers.get("X-Region") || "").split(",").map(Number);
       const blob = await response.blob();
@@ -581,22 +786,52 @@
     // A finger gets larger handles and no reset on a stray tap (the engine's "touch" intent).
     const intent = e.button === 1 || e.altKey || spaceHeld ? "pan" : e.shiftKey ? "draw"
       : e.pointerType === "touch" ? "touch" : "auto";
-    send({ type: "pointerDown", id: e.pointerId, ...local(e), intent });
+    const p = local(e);
+    if (live && !live.released && live.id !== e.pointerId) {
+      live.kind = "pinching";  // a second finger: the session pinches, and the page draws its answers
+    } else if (view && shown) {
+      live = { id: e.pointerId, ...Model.classify(shown, p, intent, view.mode, tuning), start: p, p,
+        finger: intent === "touch", dragging: false, released: false, server: null };
+    }
+    sendPointer({ type: "pointerDown", id: e.pointerId, ...p, intent }, e);
   });
   overlay.addEventListener("pointermove", (e) => {
     if (pointers.has(e.pointerId)) {
-      send({ type: "pointerMove", id: e.pointerId, ...local(e) });
+      sendPointer({ type: "pointerMove", id: e.pointerId, ...local(e) }, e);
     } else {
       hoverCursor(local(e));
     }
   });
   const lift = (e) => {
     if (!pointers.delete(e.pointerId)) return;
-    send({ type: "pointerUp", id: e.pointerId, ...local(e) });
+    sendPointer({ type: "pointerUp", id: e.pointerId, ...local(e) }, e);
   };
+
+  /** Sends a pointer event, first moving the live gesture on as the session will (a drag begins past the tap slop,
+   * a finger's new box past its larger slop) and noting where the pointer was, for when the answer comes. */
+  function sendPointer(event, e) {
+    if (live && live.id === event.id) {
+      const p = { x: event.x, y: event.y };
+      live.p = p;
+      const slop = live.finger && live.kind === "pressing" && live.outside
+        ? Math.max(tuning.tapSlop, tuning.fingerDrawSlop) : tuning.tapSlop;
+      if (!live.dragging && Math.hypot(p.x - live.start.x, p.y - live.start.y) >= slop) {
+        live.dragging = true;
+        if (live.kind === "pressing") live.kind = "drawing";
+      }
+      if (event.type === "pointerUp") live.released = true;
+      eventMeta.set(event, { p, dragging: live.dragging, gesture: live });
+    }
+    measure.inputs.push(e.timeStamp);
+    send(event);
+    if (event.type === "pointerUp") transition();
+  }
   overlay.addEventListener("pointerup", lift);
   overlay.addEventListener("pointercancel", (e) => {
-    if (pointers.delete(e.pointerId)) send({ type: "pointerCancel", id: e.pointerId });
+    if (pointers.delete(e.pointerId)) {
+      if (live && live.id === e.pointerId) live = null;
+      send({ type: "pointerCancel", id: e.pointerId });
+    }
   });
   overlay.addEventListener("lostpointercapture", lift);
   overlay.addEventListener("wheel", (e) => {
@@ -604,6 +839,7 @@
     if (finished) return;
     // Trackpad pinches arrive as wheel events with ctrlKey and small deltas.
     const scale = e.ctrlKey ? 0.01 : e.deltaMode === 1 ? 0.05 : 0.0015;
+    measure.inputs.push(e.timeStamp);
     send({ type: "zoom", factor: Math.exp(-e.deltaY * scale), ...local(e) });
   }, { passive: false });
 
@@ -617,10 +853,11 @@
     };
     let cursor = "crosshair";
     if (view.mode === "pan" || spaceHeld) cursor = "grab";
-    else {
-      const hd = view.handles.find(inside);
-      if (hd) cursor = cursors[hd.handle];
-      else if (inside(view.cropBox)) cursor = "move";
+    else if (shown) {
+      // What is drawn (the prediction) is what a press would grab, with the session's handle reach.
+      const handle = Model.hitTest(p, shown.box, tuning.touchRadius);
+      if (handle) cursor = cursors[handle];
+      else if (inside(shown.box)) cursor = "move";
     }
     overlay.style.cursor = cursor;
   }
@@ -643,7 +880,7 @@
   click("mode", () => ({ type: "mode", mode: view && view.mode === "pan" ? "crop" : "pan" }));
 
   const slider = $("straighten");
-  slider.addEventListener("input", () => send({ type: "straighten", angle: Number(slider.value), final: false }));
+  slider.addEventListener("input", (e) => (measure.inputs.push(e.timeStamp), send({ type: "straighten", angle: Number(slider.value), final: false })));
   slider.addEventListener("change", () => send({ type: "straighten", angle: Number(slider.value), final: true }));
 
   let customOpen = false;   // the custom aspect fields are open for typing
@@ -903,6 +1140,7 @@
     if (pointers.size) {
       for (const id of pointers) {
         send({ type: "pointerCancel", id });
+        if (live && live.id === id) live = null;
         if (overlay.hasPointerCapture(id)) overlay.releasePointerCapture(id);
       }
       pointers.clear();
@@ -1138,6 +1376,20 @@
     get socketOpen() { return !!ws || reconnectTimer !== null; },
     get photos() { return photos; },
     get detailWanted() { return detailWanted; },
+    /** The latency measure: input-to-frame times (ms), frames drawn while `recording` ({t, box, angle, pointer,
+     * transform}), and corrections ({arrival, settled, size}); `reset()` empties them. */
+    measure: Object.assign(measure, {
+      reset() { measure.latency.length = 0; measure.frames.length = 0; measure.corrections.length = 0; },
+    }),
+    /** What is drawn now (the prediction, less any correction left). */
+    get shown() { return shown && { box: shown.box, transform: shown.transform, corners: shown.corners, angle: shownAngle }; },
+    /** Whether what is drawn is exactly the session's last state: nothing unanswered, no gesture, no easing. */
+    get drawnIsServer() {
+      if (!view || !shown || correction || inFlight || queue.length || live) return false;
+      const same = (a, b) => Object.keys(b).every((k) => a[k] === b[k]);
+      return same(shown.box, view.cropBox) && same(shown.transform, view.image.transform) &&
+        shown.corners.every((p, i) => same(p, view.pictureCorners[i])) && shownAngle === view.angle;
+    },
   };
 
   connect();

@@ -18,7 +18,8 @@ import CropInteraction
 ///   "outputSize": {"width": 4032, "height": 3024},
 ///   "canUndo": false, "canRedo": false,
 ///   "mode": "crop", "gesture": "none",
-///   "recipe": { …see Recipe… }
+///   "recipe": { …see Recipe… },
+///   "wantedBox": {"x": 150, "y": 112.5, "width": 500, "height": 375}, "minimumSide": 0.5
 /// }
 /// ```
 ///
@@ -34,7 +35,7 @@ struct ViewStateMessage: Codable, Hashable, Sendable {
 
     private enum Key: String, CodingKey {
         case viewport, image, cropBox, handles, pictureCorners, showsGrid, angle, quarterTurns, flipped, aspect
-        case outputSize, canUndo, canRedo, mode, gesture, recipe
+        case outputSize, canUndo, canRedo, mode, gesture, recipe, wantedBox, minimumSide
     }
 
     private struct FlatRect: Codable {
@@ -83,7 +84,9 @@ struct ViewStateMessage: Codable, Hashable, Sendable {
             canRedo: try c.decode(Bool.self, forKey: .canRedo),
             mode: try c.decode(InteractionMode.self, forKey: .mode),
             gesture: try c.decode(EditorGesture.self, forKey: .gesture),
-            recipe: try c.decode(Recipe.self, forKey: .recipe))
+            recipe: try c.decode(Recipe.self, forKey: .recipe),
+            wantedBox: try c.decodeIfPresent(FlatRect.self, forKey: .wantedBox)?.rect,
+            minimumSide: try c.decodeIfPresent(Double.self, forKey: .minimumSide) ?? 0)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -109,5 +112,7 @@ struct ViewStateMessage: Codable, Hashable, Sendable {
         try c.encode(state.mode, forKey: .mode)
         try c.encode(state.gesture, forKey: .gesture)
         try c.encode(state.recipe, forKey: .recipe)
+        try c.encode(FlatRect(state.wantedBox), forKey: .wantedBox)
+        try c.encode(state.minimumSide, forKey: .minimumSide)
     }
 }
