@@ -385,12 +385,18 @@ def latency_flow(driver, url):
                 await new Promise((resolve) => setTimeout(resolve, 8));
               }
               const stopped = performance.now();
+              // The page drew the last move in the next frame, before the session's answer came back.
+              await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+              const drawn = {...k.shown.box}, answered = {...k.view.cropBox};
               await k.idle();
               const settled = performance.now() - stopped;
               const v = k.view, s = k.stats();
               at(cx + dx, cy + dy, 'pointerup', 0);
               await k.idle();
-              done({answered: s.count, settled, box: v.cropBox, gesture: v.gesture, after: k.view.gesture});
+              // The release's re-fit eases in over 160 ms; then the drawing is the session's state.
+              for (let i = 0; i < 250 && !k.drawnIsServer; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+              done({answered: s.count, settled, box: v.cropBox, gesture: v.gesture, after: k.view.gesture, drawn,
+                    lagging: answered, exact: k.drawnIsServer});
             })();
         """, box1, 90, 50, 90)
         moved = (result["box"]["x"] - box1["x"], result["box"]["y"] - box1["y"])
@@ -401,6 +407,12 @@ def latency_flow(driver, url):
         check(result["gesture"] == "moving" and abs(moved[0] - 90) <= 1 and abs(moved[1] - 50) <= 1,
               f"the box follows the last pointer position (moved {moved[0]:.1f}, {moved[1]:.1f} for 90, 50)")
         check(result["after"] == "none", "and the gesture ends with the pointer")
+        drawn = (result["drawn"]["x"] - box1["x"], result["drawn"]["y"] - box1["y"])
+        behind = (result["lagging"]["x"] - box1["x"], result["lagging"]["y"] - box1["y"])
+        check(abs(drawn[0] - 90) < 1e-6 and abs(drawn[1] - 50) < 1e-6 and behind != (90, 50),
+              f"prediction: the frame after the last move draws the box where the pointer puts it (moved {drawn[0]:.1f}, "
+              f"{drawn[1]:.1f}) while the session's last answer still had it at ({behind[0]:.1f}, {behind[1]:.1f})")
+        check(result["exact"], "once every answer is in, the drawing is exactly the session's state")
     finally:
         proxy.close()
 

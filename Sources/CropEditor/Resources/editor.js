@@ -282,8 +282,6 @@
     };
   }
 
-  // ---------------------------------------------------------------- drawing
-
   // ---------------------------------------------------------------- prediction
 
   const layout = () => ({
@@ -302,6 +300,11 @@
     if (!live || !meta || meta.gesture !== live) return;
     if (event.type === "pointerUp") {
       live = null;
+      return;
+    }
+    if (live.kind === "pinching") {
+      // Only an answer that shows the pinch under way is a base to predict it from.
+      live.server = meta.pinch && view.gesture === "pinching" ? meta : null;
       return;
     }
     live.server = meta;
@@ -347,7 +350,11 @@
         break;
       }
     }
-    if (live && live.dragging && live.kind !== "pinching") {
+    if (live && live.kind === "pinching" && live.pinch.base) {
+      // From the pinch's start, as the session computes it (its answers then only confirm or correct).
+      ({ g, angle } = Model.pinched(live.pinch.base.g, live.pinch.base.angle, live.pinch.start, live.pinch,
+        tuning.rotationThreshold ?? 4, tuning.straightenSnap, layout()));
+    } else if (live && live.dragging && live.kind !== "pinching") {
       // The session computes a drag from its start; from its last answer that is that answer's state moved on by
       // the pointer's way since (or, before it saw the drag begin, from the press).
       const ref = live.server && live.server.dragging && live.kind !== "drawing" && live.kind !== "pressing"
@@ -788,7 +795,14 @@
       : e.pointerType === "touch" ? "touch" : "auto";
     const p = local(e);
     if (live && !live.released && live.id !== e.pointerId) {
-      live.kind = "pinching";  // a second finger: the session pinches, and the page draws its answers
+      // A second finger: a pinch. The page draws the session's answers until it has seen the pinch begin, then
+      // predicts it from where it began, as the session computes it (Model.pinched).
+      // The session starts the pinch from its state then, re-fitted: what the page predicts now, at rest.
+      const now = predict();
+      live.kind = "pinching";
+      live.pinch = { second: e.pointerId, a: live.p, b: p, start: { a: live.p, b: p },
+        base: { g: Model.refit(now.g, now.g.box, layout()), angle: now.angle } };
+      live.server = null;
     } else if (view && shown) {
       live = { id: e.pointerId, ...Model.classify(shown, p, intent, view.mode, tuning), start: p, p,
         finger: intent === "touch", dragging: false, released: false, server: null };
@@ -810,7 +824,12 @@
   /** Sends a pointer event, first moving the live gesture on as the session will (a drag begins past the tap slop,
    * a finger's new box past its larger slop) and noting where the pointer was, for when the answer comes. */
   function sendPointer(event, e) {
-    if (live && live.id === event.id) {
+    if (live && live.pinch && (event.id === live.id || event.id === live.pinch.second)) {
+      const p = { x: event.x, y: event.y };
+      if (event.id === live.id) live.p = live.pinch.a = p; else live.pinch.b = p;
+      if (event.type === "pointerUp") live.released = true;
+      eventMeta.set(event, { pinch: { a: live.pinch.a, b: live.pinch.b }, gesture: live });
+    } else if (live && live.id === event.id) {
       const p = { x: event.x, y: event.y };
       live.p = p;
       const slop = live.finger && live.kind === "pressing" && live.outside

@@ -206,19 +206,52 @@ window.CropKitModel = (() => {
     return movePicture({ ...g, box, wanted: box }, m, true);
   }
 
-  /** The geometry at straighten angle `to` from `from` (degrees): the picture turns about the box's centre, and the
-   * wanted crop, kept as the engine keeps it, is shrunk about its centre just enough to be free of fill. */
-  function straightened(g, from, to, layout) {
-    if (to === from) return g;
+  /** The picture turned from straighten angle `from` to `to` (degrees) about the wanted crop's centre, the view's
+   * scale kept, and the crop the engine then allows: the wanted crop shrunk about its centre by the smallest factor
+   * that keeps it free of fill (CropState's allowed crop). Returns {g, allowed}. */
+  function turnedAllowed(g, from, to) {
     const c = centre(g.wanted);
-    const turned = movePicture(g, turn(to - from, c), false);
+    const turned = from === to ? g : movePicture(g, turn(to - from, c), false);
     const e = halfExtents(turned, g.wanted.width, g.wanted.height), q = toPicture(turned, c);
     const W = turned.size.width, H = turned.size.height;
     const s = Math.max(1e-6, Math.min(1, (W / 2 - Math.abs(q.x - W / 2)) / e.x, (H / 2 - Math.abs(q.y - H / 2)) / e.y));
-    const allowed = rectAround(c, g.wanted.width * s, g.wanted.height * s);
+    return { g: turned, allowed: rectAround(c, g.wanted.width * s, g.wanted.height * s) };
+  }
+
+  /** The geometry at straighten angle `to` from `from` (degrees): the picture turns about the box's centre, and the
+   * wanted crop, kept as the engine keeps it, is shrunk about its centre just enough to be free of fill; then the
+   * view re-fits. */
+  function straightened(g, from, to, layout) {
+    if (to === from) return g;
+    const { g: turned, allowed } = turnedAllowed(g, from, to);
     const fitted = refit(turned, allowed, layout);
     // The wanted crop is the engine's, untouched by the turn: it keeps its place relative to the new box.
-    return { ...fitted, wanted: mapRect(similarity(fitted.box.width / allowed.width, c, centre(fitted.box)), g.wanted) };
+    return { ...fitted, wanted: mapRect(similarity(fitted.box.width / allowed.width, centre(g.wanted), centre(fitted.box)), g.wanted) };
+  }
+
+  /** A two-finger pinch from its start (`g` and `angle` when the second finger went down; the fingers `start`, now
+   * `now`, each {a, b}), as EditorSession computes it: past `threshold` degrees of turn the picture turns with the
+   * fingers (degree for degree beyond it, clockwise lowering the angle; within `snap` of 0° it is 0°), then zooms
+   * by the ratio of the fingers' distances about their first midpoint, then follows the midpoint; the view re-fits. */
+  function pinched(g, angle, start, now, threshold, snap, layout) {
+    const vector = (f) => ({ x: f.b.x - f.a.x, y: f.b.y - f.a.y });
+    const v0 = vector(start), v1 = vector(now);
+    const d0 = Math.hypot(v0.x, v0.y), d1 = Math.hypot(v1.x, v1.y);
+    if (d0 === 0 || d1 === 0) return { g, angle };
+    let t = ((Math.atan2(v1.y, v1.x) - Math.atan2(v0.y, v0.x)) * 180) / Math.PI;
+    if (t > 180) t -= 360; else if (t < -180) t += 360;
+    let to = angle;
+    if (Math.abs(t) > threshold) {
+      to = Math.max(-45, Math.min(45, angle - (t - Math.sign(t) * threshold)));
+      if (Math.abs(to) < snap) to = 0;
+    }
+    const { g: turned, allowed } = turnedAllowed(g, angle, to);
+    const mid0 = { x: (start.a.x + start.b.x) / 2, y: (start.a.y + start.b.y) / 2 };
+    const mid1 = { x: (now.a.x + now.b.x) / 2, y: (now.a.y + now.b.y) / 2 };
+    const zoomed = zoomedBox({ ...turned, box: allowed }, d1 / d0, mid0);
+    const k = allowed.width / zoomed.width;  // the zoom the crop's limits allowed
+    const panned = moved(turned, zoomed, { x: -(mid1.x - mid0.x) / k, y: -(mid1.y - mid0.y) / k });
+    return { g: refit(turned, panned, layout), angle: to };
   }
 
   // ---------------------------------------------------------------- pointers (EditorSession)
@@ -290,6 +323,6 @@ window.CropKitModel = (() => {
 
   return {
     apply, inverse, compose, centre, cornersOf, fromView, movePicture, contains, moved, resized, drawn, zoomedBox,
-    refit, straightened, hitTest, classify, gestureAt, handlePoint, unitOf, DIRECTIONS, CORNERS,
+    refit, straightened, pinched, hitTest, classify, gestureAt, handlePoint, unitOf, DIRECTIONS, CORNERS,
   };
 })();
