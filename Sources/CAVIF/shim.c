@@ -88,7 +88,7 @@ enum { ADD_IMAGE_FLAG_NONE = 0 };
 // Room for a patch release that appends to the structure the shim allocates itself.
 typedef union { avifRGBImage value; unsigned char room[sizeof(avifRGBImage) + 256]; } RGBImageRoom;
 
-static struct {
+typedef struct {
   const char *(*version)(void);
   void *(*image_create)(uint32_t, uint32_t, uint32_t, int);
   void (*image_destroy)(void *);
@@ -111,7 +111,8 @@ static struct {
   int (*decoder_next_image)(void *);
   int (*encoder_add_image)(void *, const void *, uint64_t, uint32_t);
   int (*encoder_finish)(void *, avifRWData *);
-} lib;
+} lib_functions;
+static lib_functions lib;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_status = CK_AVIF_ERR_UNAVAILABLE;
@@ -122,34 +123,33 @@ static char load_message[CK_AVIF_MESSAGE_LENGTH];
 static void load(void) {
   void *handle = ck_runtime_library_load(CK_LIBRARY_AVIF, load_message, sizeof load_message);
   if (!handle) return;
-#define BIND(field, symbol)                                                              \
-  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                   \
-    say(load_message, "the libavif found lacks %s (libavif 0.11 is needed)", symbol); \
-    return;                                                                              \
-  }
-  BIND(version, "avifVersion")
-  BIND(image_create, "avifImageCreate")
-  BIND(image_destroy, "avifImageDestroy")
-  BIND(set_icc, "avifImageSetProfileICC")
-  BIND(set_exif, "avifImageSetMetadataExif")
-  BIND(rgb_defaults, "avifRGBImageSetDefaults")
-  BIND(rgb_to_yuv, "avifImageRGBToYUV")
-  BIND(encoder_create, "avifEncoderCreate")
-  BIND(encoder_destroy, "avifEncoderDestroy")
-  BIND(encoder_write, "avifEncoderWrite")
-  BIND(rw_free, "avifRWDataFree")
-  BIND(result_string, "avifResultToString")
-  BIND(image_create_empty, "avifImageCreateEmpty")
-  BIND(decoder_create, "avifDecoderCreate")
-  BIND(decoder_destroy, "avifDecoderDestroy")
-  BIND(decoder_read_memory, "avifDecoderReadMemory")
-  BIND(yuv_to_rgb, "avifImageYUVToRGB")
-  BIND(decoder_set_io_memory, "avifDecoderSetIOMemory")
-  BIND(decoder_parse, "avifDecoderParse")
-  BIND(decoder_next_image, "avifDecoderNextImage")
-  BIND(encoder_add_image, "avifEncoderAddImage")
-  BIND(encoder_finish, "avifEncoderFinish")
-#undef BIND
+  static const ck_binding bindings[] = {
+      CK_BINDING(lib_functions, version, "avifVersion"),
+      CK_BINDING(lib_functions, image_create, "avifImageCreate"),
+      CK_BINDING(lib_functions, image_destroy, "avifImageDestroy"),
+      CK_BINDING(lib_functions, set_icc, "avifImageSetProfileICC"),
+      CK_BINDING(lib_functions, set_exif, "avifImageSetMetadataExif"),
+      CK_BINDING(lib_functions, rgb_defaults, "avifRGBImageSetDefaults"),
+      CK_BINDING(lib_functions, rgb_to_yuv, "avifImageRGBToYUV"),
+      CK_BINDING(lib_functions, encoder_create, "avifEncoderCreate"),
+      CK_BINDING(lib_functions, encoder_destroy, "avifEncoderDestroy"),
+      CK_BINDING(lib_functions, encoder_write, "avifEncoderWrite"),
+      CK_BINDING(lib_functions, rw_free, "avifRWDataFree"),
+      CK_BINDING(lib_functions, result_string, "avifResultToString"),
+      CK_BINDING(lib_functions, image_create_empty, "avifImageCreateEmpty"),
+      CK_BINDING(lib_functions, decoder_create, "avifDecoderCreate"),
+      CK_BINDING(lib_functions, decoder_destroy, "avifDecoderDestroy"),
+      CK_BINDING(lib_functions, decoder_read_memory, "avifDecoderReadMemory"),
+      CK_BINDING(lib_functions, yuv_to_rgb, "avifImageYUVToRGB"),
+      CK_BINDING(lib_functions, decoder_set_io_memory, "avifDecoderSetIOMemory"),
+      CK_BINDING(lib_functions, decoder_parse, "avifDecoderParse"),
+      CK_BINDING(lib_functions, decoder_next_image, "avifDecoderNextImage"),
+      CK_BINDING(lib_functions, encoder_add_image, "avifEncoderAddImage"),
+      CK_BINDING(lib_functions, encoder_finish, "avifEncoderFinish"),
+  };
+  if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "libavif",
+                                   "libavif 0.11 is needed", load_message, sizeof load_message))
+    return;
   const char *version = lib.version();
   if (!version || strncmp(version, "0.11.", 5) != 0) {
     say(load_message, "the libavif found is %s; the shim speaks libavif 0.11's structures only", version ? version : "?");

@@ -41,7 +41,7 @@ enum { SCREEN_DESC_RECORD = 1, IMAGE_DESC_RECORD = 2, EXTENSION_RECORD = 3, TERM
 enum { GRAPHICS_EXT = 0xF9, APPLICATION_EXT = 0xFF };
 enum { ERR_READ_FAILED = 102, ERR_NOT_GIF = 103, ERR_NOT_ENOUGH_MEM = 109, ERR_EOF_TOO_SOON = 113 };
 
-static struct {
+typedef struct {
   GifFileType *(*Open)(void *, InputFunc, int *);
   int (*Close)(GifFileType *, int *);
   int (*GetRecordType)(GifFileType *, int *);
@@ -52,7 +52,8 @@ static struct {
   int (*GetExtension)(GifFileType *, int *, GifByteType **);
   int (*GetExtensionNext)(GifFileType *, GifByteType **);
   const char *(*ErrorString)(int);
-} lib;
+} lib_functions;
+static lib_functions lib;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_status = CK_GIF_ERR_UNAVAILABLE;
@@ -63,22 +64,21 @@ static char load_message[CK_GIF_MESSAGE_LENGTH];
 static void load(void) {
   void *handle = ck_runtime_library_load(CK_LIBRARY_GIF, load_message, sizeof load_message);
   if (!handle) return;
-#define BIND(field, symbol)                                                                  \
-  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                       \
-    say(load_message, "the giflib found lacks %s (giflib 5.1 or later is needed)", symbol); \
-    return;                                                                                  \
-  }
-  BIND(Open, "DGifOpen")
-  BIND(Close, "DGifCloseFile")
-  BIND(GetRecordType, "DGifGetRecordType")
-  BIND(GetImageDesc, "DGifGetImageDesc")
-  BIND(GetLine, "DGifGetLine")
-  BIND(GetCode, "DGifGetCode")
-  BIND(GetCodeNext, "DGifGetCodeNext")
-  BIND(GetExtension, "DGifGetExtension")
-  BIND(GetExtensionNext, "DGifGetExtensionNext")
-  BIND(ErrorString, "GifErrorString")
-#undef BIND
+  static const ck_binding bindings[] = {
+      CK_BINDING(lib_functions, Open, "DGifOpen"),
+      CK_BINDING(lib_functions, Close, "DGifCloseFile"),
+      CK_BINDING(lib_functions, GetRecordType, "DGifGetRecordType"),
+      CK_BINDING(lib_functions, GetImageDesc, "DGifGetImageDesc"),
+      CK_BINDING(lib_functions, GetLine, "DGifGetLine"),
+      CK_BINDING(lib_functions, GetCode, "DGifGetCode"),
+      CK_BINDING(lib_functions, GetCodeNext, "DGifGetCodeNext"),
+      CK_BINDING(lib_functions, GetExtension, "DGifGetExtension"),
+      CK_BINDING(lib_functions, GetExtensionNext, "DGifGetExtensionNext"),
+      CK_BINDING(lib_functions, ErrorString, "GifErrorString"),
+  };
+  if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "giflib",
+                                   "giflib 5.1 or later is needed", load_message, sizeof load_message))
+    return;
   load_status = CK_GIF_OK;
 }
 
@@ -623,7 +623,7 @@ void ck_gif_frames_close(ck_gif_frames *f) {
 typedef int (*OutputFunc)(GifFileType *, const GifByteType *, int);
 enum { DISPOSE_BACKGROUND = 2, ERR_WRITE_FAILED = 2 };
 
-static struct {
+typedef struct {
   GifFileType *(*Open)(void *, OutputFunc, int *);
   void (*SetGifVersion)(GifFileType *, bool);
   int (*PutScreenDesc)(GifFileType *, int, int, int, int, const ColorMapObject *);
@@ -638,7 +638,8 @@ static struct {
   void (*FreeMapObject)(ColorMapObject *);
   int (*QuantizeBuffer)(unsigned, unsigned, int *, GifByteType *, GifByteType *, GifByteType *, GifByteType *,
                         GifColorType *);
-} writing;
+} writing_functions;
+static writing_functions writing;
 
 static pthread_once_t writing_once = PTHREAD_ONCE_INIT;
 static int writing_status = CK_GIF_ERR_UNAVAILABLE;
@@ -648,25 +649,24 @@ static void load_writing(void) {
   if (ck_gif_load(writing_message) != CK_GIF_OK) return;
   void *handle = ck_runtime_library_load(CK_LIBRARY_GIF, writing_message, sizeof writing_message);
   if (!handle) return;
-#define BIND(field, symbol)                                                                         \
-  if (!ck_runtime_library_bind(handle, symbol, (void **)&writing.field)) {                          \
-    say(writing_message, "the giflib found lacks %s (giflib 5.1 or later is needed)", symbol);     \
-    return;                                                                                         \
-  }
-  BIND(Open, "EGifOpen")
-  BIND(SetGifVersion, "EGifSetGifVersion")
-  BIND(PutScreenDesc, "EGifPutScreenDesc")
-  BIND(PutExtension, "EGifPutExtension")
-  BIND(PutExtensionLeader, "EGifPutExtensionLeader")
-  BIND(PutExtensionBlock, "EGifPutExtensionBlock")
-  BIND(PutExtensionTrailer, "EGifPutExtensionTrailer")
-  BIND(PutImageDesc, "EGifPutImageDesc")
-  BIND(PutLine, "EGifPutLine")
-  BIND(CloseFile, "EGifCloseFile")
-  BIND(MakeMapObject, "GifMakeMapObject")
-  BIND(FreeMapObject, "GifFreeMapObject")
-  BIND(QuantizeBuffer, "GifQuantizeBuffer")
-#undef BIND
+  static const ck_binding bindings[] = {
+      CK_BINDING(writing_functions, Open, "EGifOpen"),
+      CK_BINDING(writing_functions, SetGifVersion, "EGifSetGifVersion"),
+      CK_BINDING(writing_functions, PutScreenDesc, "EGifPutScreenDesc"),
+      CK_BINDING(writing_functions, PutExtension, "EGifPutExtension"),
+      CK_BINDING(writing_functions, PutExtensionLeader, "EGifPutExtensionLeader"),
+      CK_BINDING(writing_functions, PutExtensionBlock, "EGifPutExtensionBlock"),
+      CK_BINDING(writing_functions, PutExtensionTrailer, "EGifPutExtensionTrailer"),
+      CK_BINDING(writing_functions, PutImageDesc, "EGifPutImageDesc"),
+      CK_BINDING(writing_functions, PutLine, "EGifPutLine"),
+      CK_BINDING(writing_functions, CloseFile, "EGifCloseFile"),
+      CK_BINDING(writing_functions, MakeMapObject, "GifMakeMapObject"),
+      CK_BINDING(writing_functions, FreeMapObject, "GifFreeMapObject"),
+      CK_BINDING(writing_functions, QuantizeBuffer, "GifQuantizeBuffer"),
+  };
+  if (!ck_runtime_library_bind_all(handle, &writing, bindings, sizeof bindings / sizeof *bindings, "giflib",
+                                   "giflib 5.1 or later is needed", writing_message, sizeof writing_message))
+    return;
   writing_status = CK_GIF_OK;
 }
 

@@ -35,7 +35,7 @@ struct nclx_profile {
   float red_x, red_y, green_x, green_y, blue_x, blue_y, white_x, white_y;
 };
 
-static struct {
+typedef struct {
   const char *(*get_version)(void);
   void *(*context_alloc)(void);
   void (*context_free)(void *);
@@ -82,7 +82,8 @@ static struct {
   struct heif_error (*encode_image)(void *, const void *, void *, const void *, void **);
   struct heif_error (*add_exif_metadata)(void *, const void *, const void *, int);
   struct heif_error (*context_write)(void *, void *, void *);
-} lib;
+} lib_functions;
+static lib_functions lib;
 
 struct ck_heif {
   void *context;
@@ -101,42 +102,41 @@ static char load_message[CK_HEIF_MESSAGE_LENGTH];
 static void load(void) {
   void *handle = ck_runtime_library_load(CK_LIBRARY_HEIF, load_message, sizeof load_message);
   if (!handle) return;
-#define BIND(field, symbol)                                                              \
-  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                                 \
-    say(load_message, "the libheif found lacks %s (libheif 1.x is needed)", symbol);    \
-    return;                                                                              \
-  }
-  BIND(get_version, "heif_get_version")
-  BIND(context_alloc, "heif_context_alloc")
-  BIND(context_free, "heif_context_free")
-  BIND(read_from_memory_without_copy, "heif_context_read_from_memory_without_copy")
-  BIND(get_primary_image_handle, "heif_context_get_primary_image_handle")
-  BIND(number_of_top_level_images, "heif_context_get_number_of_top_level_images")
-  BIND(handle_release, "heif_image_handle_release")
-  BIND(handle_width, "heif_image_handle_get_width")
-  BIND(handle_height, "heif_image_handle_get_height")
-  BIND(handle_has_alpha, "heif_image_handle_has_alpha_channel")
-  BIND(handle_luma_bits, "heif_image_handle_get_luma_bits_per_pixel")
-  BIND(handle_profile_type, "heif_image_handle_get_color_profile_type")
-  BIND(handle_icc_size, "heif_image_handle_get_raw_color_profile_size")
-  BIND(handle_icc, "heif_image_handle_get_raw_color_profile")
-  BIND(handle_nclx, "heif_image_handle_get_nclx_color_profile")
-  BIND(nclx_free, "heif_nclx_color_profile_free")
-  BIND(metadata_count, "heif_image_handle_get_number_of_metadata_blocks")
-  BIND(metadata_ids, "heif_image_handle_get_list_of_metadata_block_IDs")
-  BIND(metadata_size, "heif_image_handle_get_metadata_size")
-  BIND(metadata, "heif_image_handle_get_metadata")
-  BIND(decode_image, "heif_decode_image")
-  BIND(plane_readonly, "heif_image_get_plane_readonly")
-  BIND(image_width, "heif_image_get_width")
-  BIND(image_height, "heif_image_get_height")
-  BIND(image_bits_range, "heif_image_get_bits_per_pixel_range")
-  BIND(image_release, "heif_image_release")
-  BIND(ispe_width, "heif_image_handle_get_ispe_width")
-  BIND(ispe_height, "heif_image_handle_get_ispe_height")
-  BIND(decoding_options_alloc, "heif_decoding_options_alloc")
-  BIND(decoding_options_free, "heif_decoding_options_free")
-#undef BIND
+  static const ck_binding bindings[] = {
+      CK_BINDING(lib_functions, get_version, "heif_get_version"),
+      CK_BINDING(lib_functions, context_alloc, "heif_context_alloc"),
+      CK_BINDING(lib_functions, context_free, "heif_context_free"),
+      CK_BINDING(lib_functions, read_from_memory_without_copy, "heif_context_read_from_memory_without_copy"),
+      CK_BINDING(lib_functions, get_primary_image_handle, "heif_context_get_primary_image_handle"),
+      CK_BINDING(lib_functions, number_of_top_level_images, "heif_context_get_number_of_top_level_images"),
+      CK_BINDING(lib_functions, handle_release, "heif_image_handle_release"),
+      CK_BINDING(lib_functions, handle_width, "heif_image_handle_get_width"),
+      CK_BINDING(lib_functions, handle_height, "heif_image_handle_get_height"),
+      CK_BINDING(lib_functions, handle_has_alpha, "heif_image_handle_has_alpha_channel"),
+      CK_BINDING(lib_functions, handle_luma_bits, "heif_image_handle_get_luma_bits_per_pixel"),
+      CK_BINDING(lib_functions, handle_profile_type, "heif_image_handle_get_color_profile_type"),
+      CK_BINDING(lib_functions, handle_icc_size, "heif_image_handle_get_raw_color_profile_size"),
+      CK_BINDING(lib_functions, handle_icc, "heif_image_handle_get_raw_color_profile"),
+      CK_BINDING(lib_functions, handle_nclx, "heif_image_handle_get_nclx_color_profile"),
+      CK_BINDING(lib_functions, nclx_free, "heif_nclx_color_profile_free"),
+      CK_BINDING(lib_functions, metadata_count, "heif_image_handle_get_number_of_metadata_blocks"),
+      CK_BINDING(lib_functions, metadata_ids, "heif_image_handle_get_list_of_metadata_block_IDs"),
+      CK_BINDING(lib_functions, metadata_size, "heif_image_handle_get_metadata_size"),
+      CK_BINDING(lib_functions, metadata, "heif_image_handle_get_metadata"),
+      CK_BINDING(lib_functions, decode_image, "heif_decode_image"),
+      CK_BINDING(lib_functions, plane_readonly, "heif_image_get_plane_readonly"),
+      CK_BINDING(lib_functions, image_width, "heif_image_get_width"),
+      CK_BINDING(lib_functions, image_height, "heif_image_get_height"),
+      CK_BINDING(lib_functions, image_bits_range, "heif_image_get_bits_per_pixel_range"),
+      CK_BINDING(lib_functions, image_release, "heif_image_release"),
+      CK_BINDING(lib_functions, ispe_width, "heif_image_handle_get_ispe_width"),
+      CK_BINDING(lib_functions, ispe_height, "heif_image_handle_get_ispe_height"),
+      CK_BINDING(lib_functions, decoding_options_alloc, "heif_decoding_options_alloc"),
+      CK_BINDING(lib_functions, decoding_options_free, "heif_decoding_options_free"),
+  };
+  if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "libheif",
+                                   "libheif 1.x is needed", load_message, sizeof load_message))
+    return;
   ck_runtime_library_bind(handle, "heif_context_get_encoder_for_format", (void **)&lib.get_encoder_for_format);
   ck_runtime_library_bind(handle, "heif_encoder_release", (void **)&lib.encoder_release);
   ck_runtime_library_bind(handle, "heif_encoder_set_lossy_quality", (void **)&lib.encoder_set_lossy_quality);

@@ -33,7 +33,7 @@ static const uint32_t formats[] = {
     COLORSPACE_SH(PT_GRAY) | EXTRA_SH(1) | CHANNELS_SH(1) | BYTES_SH(2),
 };
 
-static struct {
+typedef struct {
   void *(*open_profile_from_mem)(const void *, uint32_t);
   int (*close_profile)(void *);
   void *(*create_srgb)(void);
@@ -53,7 +53,8 @@ static struct {
   int (*mlu_set_ascii)(void *, const char *, const char *, const char *);
   void (*mlu_free)(void *);
   int (*write_tag)(void *, uint32_t, const void *);
-} lib;
+} lib_functions;
+static lib_functions lib;
 
 struct ck_lcms_transform {
   void *transform;
@@ -74,31 +75,30 @@ static void quiet(void *context, uint32_t code, const char *text) {
 static void load(void) {
   void *handle = ck_runtime_library_load(CK_LIBRARY_LCMS, load_message, sizeof load_message);
   if (!handle) return;
-#define BIND(field, symbol)                                                             \
-  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                                \
-    say(load_message, "the liblcms2 found lacks %s (Little CMS 2.8+ is needed)", symbol); \
-    return;                                                                             \
-  }
-  BIND(open_profile_from_mem, "cmsOpenProfileFromMem")
-  BIND(close_profile, "cmsCloseProfile")
-  BIND(create_srgb, "cmsCreate_sRGBProfile")
-  BIND(create_lab4, "cmsCreateLab4Profile")
-  BIND(color_space, "cmsGetColorSpace")
-  BIND(info_ascii, "cmsGetProfileInfoASCII")
-  BIND(create_transform, "cmsCreateTransform")
-  BIND(delete_transform, "cmsDeleteTransform")
-  BIND(do_transform, "cmsDoTransform")
-  BIND(save_to_mem, "cmsSaveProfileToMem")
-  BIND(set_log_error_handler, "cmsSetLogErrorHandler")
-  BIND(build_parametric_curve, "cmsBuildParametricToneCurve")
-  BIND(free_tone_curve, "cmsFreeToneCurve")
-  BIND(create_rgb_profile, "cmsCreateRGBProfile")
-  BIND(create_gray_profile, "cmsCreateGrayProfile")
-  BIND(mlu_alloc, "cmsMLUalloc")
-  BIND(mlu_set_ascii, "cmsMLUsetASCII")
-  BIND(mlu_free, "cmsMLUfree")
-  BIND(write_tag, "cmsWriteTag")
-#undef BIND
+  static const ck_binding bindings[] = {
+      CK_BINDING(lib_functions, open_profile_from_mem, "cmsOpenProfileFromMem"),
+      CK_BINDING(lib_functions, close_profile, "cmsCloseProfile"),
+      CK_BINDING(lib_functions, create_srgb, "cmsCreate_sRGBProfile"),
+      CK_BINDING(lib_functions, create_lab4, "cmsCreateLab4Profile"),
+      CK_BINDING(lib_functions, color_space, "cmsGetColorSpace"),
+      CK_BINDING(lib_functions, info_ascii, "cmsGetProfileInfoASCII"),
+      CK_BINDING(lib_functions, create_transform, "cmsCreateTransform"),
+      CK_BINDING(lib_functions, delete_transform, "cmsDeleteTransform"),
+      CK_BINDING(lib_functions, do_transform, "cmsDoTransform"),
+      CK_BINDING(lib_functions, save_to_mem, "cmsSaveProfileToMem"),
+      CK_BINDING(lib_functions, set_log_error_handler, "cmsSetLogErrorHandler"),
+      CK_BINDING(lib_functions, build_parametric_curve, "cmsBuildParametricToneCurve"),
+      CK_BINDING(lib_functions, free_tone_curve, "cmsFreeToneCurve"),
+      CK_BINDING(lib_functions, create_rgb_profile, "cmsCreateRGBProfile"),
+      CK_BINDING(lib_functions, create_gray_profile, "cmsCreateGrayProfile"),
+      CK_BINDING(lib_functions, mlu_alloc, "cmsMLUalloc"),
+      CK_BINDING(lib_functions, mlu_set_ascii, "cmsMLUsetASCII"),
+      CK_BINDING(lib_functions, mlu_free, "cmsMLUfree"),
+      CK_BINDING(lib_functions, write_tag, "cmsWriteTag"),
+  };
+  if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "liblcms2",
+                                   "Little CMS 2.8+ is needed", load_message, sizeof load_message))
+    return;
   lib.set_log_error_handler((void *)quiet);
   load_status = CK_LCMS_OK;
 }

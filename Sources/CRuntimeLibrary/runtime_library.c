@@ -60,6 +60,17 @@ int ck_runtime_library_bind(void *library, const char *symbol, void **slot) {
   return *slot != NULL;
 }
 
+int ck_runtime_library_bind_all(void *library, void *table, const ck_binding *bindings, size_t count,
+                                const char *name, const char *needed, char *message, size_t length) {
+  for (size_t i = 0; i < count; i++) {
+    if (!ck_runtime_library_bind(library, bindings[i].symbol, (void **)((char *)table + bindings[i].offset))) {
+      ck_runtime_message(message, length, "the %s found lacks %s (%s)", name, bindings[i].symbol, needed);
+      return 0;
+    }
+  }
+  return 1;
+}
+
 void ck_runtime_message(char *message, size_t length, const char *format, ...) {
   if (!message || length == 0) return;
   va_list args;

@@ -37,7 +37,7 @@ enum { PHOTOMETRIC_MINISWHITE = 0, PHOTOMETRIC_MINISBLACK = 1, PHOTOMETRIC_RGB =
 enum { COMPRESSION_JPEG = 7, JPEGCOLORMODE_RGB = 1, PLANARCONFIG_SEPARATE = 2, INKSET_CMYK = 1 };
 enum { SAMPLEFORMAT_UINT = 1, EXTRASAMPLE_UNSPECIFIED = 0, EXTRASAMPLE_ASSOCALPHA = 1, EXTRASAMPLE_UNASSALPHA = 2 };
 
-static struct {
+typedef struct {
   TIFFOpenOptions *(*OptionsAlloc)(void);
   void (*OptionsFree)(TIFFOpenOptions *);
   void (*OptionsSetMaxSingleMemAlloc)(TIFFOpenOptions *, tmsize_t);
@@ -59,7 +59,8 @@ static struct {
   tmsize_t (*ReadEncodedTile)(TIFF *, uint32_t, void *, tmsize_t);
   int (*RGBAImageOK)(TIFF *, char[1024]);
   int (*ReadRGBAImageOriented)(TIFF *, uint32_t, uint32_t, uint32_t *, int, int);
-} lib;
+} lib_functions;
+static lib_functions lib;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_status = CK_TIFF_ERR_UNAVAILABLE;
@@ -70,32 +71,31 @@ static char load_message[CK_TIFF_MESSAGE_LENGTH];
 static void load(void) {
   void *handle = ck_runtime_library_load(CK_LIBRARY_TIFF, load_message, sizeof load_message);
   if (!handle) return;
-#define BIND(field, symbol)                                                                 \
-  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                      \
-    say(load_message, "the libtiff found lacks %s (libtiff 4.5 or later is needed)", symbol); \
-    return;                                                                                 \
-  }
-  BIND(OptionsAlloc, "TIFFOpenOptionsAlloc")
-  BIND(OptionsFree, "TIFFOpenOptionsFree")
-  BIND(OptionsSetMaxSingleMemAlloc, "TIFFOpenOptionsSetMaxSingleMemAlloc")
-  BIND(OptionsSetErrorHandler, "TIFFOpenOptionsSetErrorHandlerExtR")
-  BIND(OptionsSetWarningHandler, "TIFFOpenOptionsSetWarningHandlerExtR")
-  BIND(ClientOpenExt, "TIFFClientOpenExt")
-  BIND(Close, "TIFFClose")
-  BIND(GetField, "TIFFGetField")
-  BIND(GetFieldDefaulted, "TIFFGetFieldDefaulted")
-  BIND(SetField, "TIFFSetField")
-  BIND(NumberOfDirectories, "TIFFNumberOfDirectories")
-  BIND(IsTiled, "TIFFIsTiled")
-  BIND(ComputeStrip, "TIFFComputeStrip")
-  BIND(ComputeTile, "TIFFComputeTile")
-  BIND(StripSize, "TIFFStripSize")
-  BIND(TileSize, "TIFFTileSize")
-  BIND(ReadEncodedStrip, "TIFFReadEncodedStrip")
-  BIND(ReadEncodedTile, "TIFFReadEncodedTile")
-  BIND(RGBAImageOK, "TIFFRGBAImageOK")
-  BIND(ReadRGBAImageOriented, "TIFFReadRGBAImageOriented")
-#undef BIND
+  static const ck_binding bindings[] = {
+      CK_BINDING(lib_functions, OptionsAlloc, "TIFFOpenOptionsAlloc"),
+      CK_BINDING(lib_functions, OptionsFree, "TIFFOpenOptionsFree"),
+      CK_BINDING(lib_functions, OptionsSetMaxSingleMemAlloc, "TIFFOpenOptionsSetMaxSingleMemAlloc"),
+      CK_BINDING(lib_functions, OptionsSetErrorHandler, "TIFFOpenOptionsSetErrorHandlerExtR"),
+      CK_BINDING(lib_functions, OptionsSetWarningHandler, "TIFFOpenOptionsSetWarningHandlerExtR"),
+      CK_BINDING(lib_functions, ClientOpenExt, "TIFFClientOpenExt"),
+      CK_BINDING(lib_functions, Close, "TIFFClose"),
+      CK_BINDING(lib_functions, GetField, "TIFFGetField"),
+      CK_BINDING(lib_functions, GetFieldDefaulted, "TIFFGetFieldDefaulted"),
+      CK_BINDING(lib_functions, SetField, "TIFFSetField"),
+      CK_BINDING(lib_functions, NumberOfDirectories, "TIFFNumberOfDirectories"),
+      CK_BINDING(lib_functions, IsTiled, "TIFFIsTiled"),
+      CK_BINDING(lib_functions, ComputeStrip, "TIFFComputeStrip"),
+      CK_BINDING(lib_functions, ComputeTile, "TIFFComputeTile"),
+      CK_BINDING(lib_functions, StripSize, "TIFFStripSize"),
+      CK_BINDING(lib_functions, TileSize, "TIFFTileSize"),
+      CK_BINDING(lib_functions, ReadEncodedStrip, "TIFFReadEncodedStrip"),
+      CK_BINDING(lib_functions, ReadEncodedTile, "TIFFReadEncodedTile"),
+      CK_BINDING(lib_functions, RGBAImageOK, "TIFFRGBAImageOK"),
+      CK_BINDING(lib_functions, ReadRGBAImageOriented, "TIFFReadRGBAImageOriented"),
+  };
+  if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "libtiff",
+                                   "libtiff 4.5 or later is needed", load_message, sizeof load_message))
+    return;
   load_status = CK_TIFF_OK;
 }
 

@@ -116,7 +116,7 @@ typedef union { WebPPicture value; unsigned char room[sizeof(WebPPicture) + SPAR
 typedef union { WebPMemoryWriter value; unsigned char room[sizeof(WebPMemoryWriter) + SPARE]; } WriterRoom;
 typedef union { WebPBitstreamFeatures value; unsigned char room[sizeof(WebPBitstreamFeatures) + SPARE]; } FeaturesRoom;
 
-static struct {
+typedef struct {
   int (*GetFeaturesInternal)(const uint8_t *, size_t, WebPBitstreamFeatures *, int);
   int (*InitDecoderConfigInternal)(WebPDecoderConfig *, int);
   int (*Decode)(const uint8_t *, size_t, WebPDecoderConfig *);
@@ -132,7 +132,8 @@ static struct {
   void (*MemoryWriterClear)(WebPMemoryWriter *);
   int (*MemoryWrite)(const uint8_t *, size_t, const WebPPicture *);
   void (*Free)(void *);
-} lib;
+} lib_functions;
+static lib_functions lib;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_status = CK_WEBP_ERR_UNAVAILABLE;
@@ -143,27 +144,26 @@ static char load_message[CK_WEBP_MESSAGE_LENGTH];
 static void load(void) {
   void *handle = ck_runtime_library_load(CK_LIBRARY_WEBP, load_message, sizeof load_message);
   if (!handle) return;
-#define BIND(field, symbol)                                                                          \
-  if (!ck_runtime_library_bind(handle, symbol, (void **)&lib.field)) {                                             \
-    say(load_message, "the libwebp found lacks %s (a libwebp 1.x is needed)", symbol);              \
-    return;                                                                                          \
-  }
-  BIND(GetFeaturesInternal, "WebPGetFeaturesInternal")
-  BIND(InitDecoderConfigInternal, "WebPInitDecoderConfigInternal")
-  BIND(Decode, "WebPDecode")
-  BIND(FreeDecBuffer, "WebPFreeDecBuffer")
-  BIND(ConfigInitInternal, "WebPConfigInitInternal")
-  BIND(ValidateConfig, "WebPValidateConfig")
-  BIND(PictureInitInternal, "WebPPictureInitInternal")
-  BIND(PictureImportRGB, "WebPPictureImportRGB")
-  BIND(PictureImportRGBA, "WebPPictureImportRGBA")
-  BIND(PictureFree, "WebPPictureFree")
-  BIND(Encode, "WebPEncode")
-  BIND(MemoryWriterInit, "WebPMemoryWriterInit")
-  BIND(MemoryWriterClear, "WebPMemoryWriterClear")
-  BIND(MemoryWrite, "WebPMemoryWrite")
-  BIND(Free, "WebPFree")
-#undef BIND
+  static const ck_binding bindings[] = {
+      CK_BINDING(lib_functions, GetFeaturesInternal, "WebPGetFeaturesInternal"),
+      CK_BINDING(lib_functions, InitDecoderConfigInternal, "WebPInitDecoderConfigInternal"),
+      CK_BINDING(lib_functions, Decode, "WebPDecode"),
+      CK_BINDING(lib_functions, FreeDecBuffer, "WebPFreeDecBuffer"),
+      CK_BINDING(lib_functions, ConfigInitInternal, "WebPConfigInitInternal"),
+      CK_BINDING(lib_functions, ValidateConfig, "WebPValidateConfig"),
+      CK_BINDING(lib_functions, PictureInitInternal, "WebPPictureInitInternal"),
+      CK_BINDING(lib_functions, PictureImportRGB, "WebPPictureImportRGB"),
+      CK_BINDING(lib_functions, PictureImportRGBA, "WebPPictureImportRGBA"),
+      CK_BINDING(lib_functions, PictureFree, "WebPPictureFree"),
+      CK_BINDING(lib_functions, Encode, "WebPEncode"),
+      CK_BINDING(lib_functions, MemoryWriterInit, "WebPMemoryWriterInit"),
+      CK_BINDING(lib_functions, MemoryWriterClear, "WebPMemoryWriterClear"),
+      CK_BINDING(lib_functions, MemoryWrite, "WebPMemoryWrite"),
+      CK_BINDING(lib_functions, Free, "WebPFree"),
+  };
+  if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "libwebp",
+                                   "a libwebp 1.x is needed", load_message, sizeof load_message))
+    return;
   // The ABI handshake: the library refuses a structure written for another major version.
   DecoderConfigRoom config;
   ConfigRoom encoder;
@@ -329,14 +329,15 @@ typedef struct {
   uint32_t pad[4];
 } WebPAnimInfo;
 
-static struct {
+typedef struct {
   int (*OptionsInitInternal)(WebPAnimDecoderOptions *, int);
   void *(*NewInternal)(const WebPData *, const WebPAnimDecoderOptions *, int);
   int (*GetInfo)(const void *, WebPAnimInfo *);
   int (*GetNext)(void *, uint8_t **, int *);
   int (*HasMoreFrames)(const void *);
   void (*Delete)(void *);
-} demux;
+} demux_functions;
+static demux_functions demux;
 
 static pthread_once_t demux_once = PTHREAD_ONCE_INIT;
 static int demux_status = CK_WEBP_ERR_UNAVAILABLE;
@@ -345,18 +346,17 @@ static char demux_message[CK_WEBP_MESSAGE_LENGTH];
 static void load_demux(void) {
   void *handle = ck_runtime_library_load(CK_LIBRARY_WEBPDEMUX, demux_message, sizeof demux_message);
   if (!handle) return;
-#define BIND(field, symbol)                                                                       \
-  if (!ck_runtime_library_bind(handle, symbol, (void **)&demux.field)) {                          \
-    say(demux_message, "the libwebpdemux found lacks %s (a libwebp 1.x is needed)", symbol);      \
-    return;                                                                                       \
-  }
-  BIND(OptionsInitInternal, "WebPAnimDecoderOptionsInitInternal")
-  BIND(NewInternal, "WebPAnimDecoderNewInternal")
-  BIND(GetInfo, "WebPAnimDecoderGetInfo")
-  BIND(GetNext, "WebPAnimDecoderGetNext")
-  BIND(HasMoreFrames, "WebPAnimDecoderHasMoreFrames")
-  BIND(Delete, "WebPAnimDecoderDelete")
-#undef BIND
+  static const ck_binding bindings[] = {
+      CK_BINDING(demux_functions, OptionsInitInternal, "WebPAnimDecoderOptionsInitInternal"),
+      CK_BINDING(demux_functions, NewInternal, "WebPAnimDecoderNewInternal"),
+      CK_BINDING(demux_functions, GetInfo, "WebPAnimDecoderGetInfo"),
+      CK_BINDING(demux_functions, GetNext, "WebPAnimDecoderGetNext"),
+      CK_BINDING(demux_functions, HasMoreFrames, "WebPAnimDecoderHasMoreFrames"),
+      CK_BINDING(demux_functions, Delete, "WebPAnimDecoderDelete"),
+  };
+  if (!ck_runtime_library_bind_all(handle, &demux, bindings, sizeof bindings / sizeof *bindings, "libwebpdemux",
+                                   "a libwebp 1.x is needed", demux_message, sizeof demux_message))
+    return;
   demux_status = CK_WEBP_OK;
 }
 
@@ -450,14 +450,15 @@ typedef struct {
 } WebPAnimEncoderOptions;
 typedef union { WebPAnimEncoderOptions value; unsigned char room[sizeof(WebPAnimEncoderOptions) + SPARE]; } AnimOptionsRoom;
 
-static struct {
+typedef struct {
   int (*OptionsInitInternal)(WebPAnimEncoderOptions *, int);
   void *(*NewInternal)(int, int, const WebPAnimEncoderOptions *, int);
   int (*Add)(void *, WebPPicture *, int, const WebPConfig *);
   int (*Assemble)(void *, WebPData *);
   const char *(*GetError)(void *);
   void (*Delete)(void *);
-} mux;
+} mux_functions;
+static mux_functions mux;
 
 static pthread_once_t mux_once = PTHREAD_ONCE_INIT;
 static int mux_status = CK_WEBP_ERR_UNAVAILABLE;
@@ -467,18 +468,17 @@ static void load_mux(void) {
   if (ck_webp_load(mux_message) != CK_WEBP_OK) return;
   void *handle = ck_runtime_library_load(CK_LIBRARY_WEBPMUX, mux_message, sizeof mux_message);
   if (!handle) return;
-#define BIND(field, symbol)                                                                       \
-  if (!ck_runtime_library_bind(handle, symbol, (void **)&mux.field)) {                            \
-    say(mux_message, "the libwebpmux found lacks %s (a libwebp 1.x is needed)", symbol);          \
-    return;                                                                                       \
-  }
-  BIND(OptionsInitInternal, "WebPAnimEncoderOptionsInitInternal")
-  BIND(NewInternal, "WebPAnimEncoderNewInternal")
-  BIND(Add, "WebPAnimEncoderAdd")
-  BIND(Assemble, "WebPAnimEncoderAssemble")
-  BIND(GetError, "WebPAnimEncoderGetError")
-  BIND(Delete, "WebPAnimEncoderDelete")
-#undef BIND
+  static const ck_binding bindings[] = {
+      CK_BINDING(mux_functions, OptionsInitInternal, "WebPAnimEncoderOptionsInitInternal"),
+      CK_BINDING(mux_functions, NewInternal, "WebPAnimEncoderNewInternal"),
+      CK_BINDING(mux_functions, Add, "WebPAnimEncoderAdd"),
+      CK_BINDING(mux_functions, Assemble, "WebPAnimEncoderAssemble"),
+      CK_BINDING(mux_functions, GetError, "WebPAnimEncoderGetError"),
+      CK_BINDING(mux_functions, Delete, "WebPAnimEncoderDelete"),
+  };
+  if (!ck_runtime_library_bind_all(handle, &mux, bindings, sizeof bindings / sizeof *bindings, "libwebpmux",
+                                   "a libwebp 1.x is needed", mux_message, sizeof mux_message))
+    return;
   mux_status = CK_WEBP_OK;
 }
 

@@ -29,7 +29,6 @@ Needs Debian's chromium, chromium-driver and python3-selenium (`.ci/install-deps
 import argparse
 import json
 import os
-import random
 import shutil
 import socket
 import statistics
@@ -40,77 +39,11 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from editor_test import make_driver, start_server, view, wait_idle  # noqa: E402
+from editor_test import DelayLine, make_driver, start_server, view, wait_idle  # noqa: E402
 
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-class DelayLine:
-    """A loopback TCP proxy holding each chunk for `one_way` seconds (±`jitter` of it, order kept) in each
-    direction."""
-
-    def __init__(self, target_port, one_way, jitter=0.1, seed=30):
-        self.one_way, self.jitter, self.target_port = one_way, jitter, target_port
-        self.random = random.Random(seed)
-        self.listener = socket.socket()
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
-        self.port = self.listener.getsockname()[1]
-        self.closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _delay(self):
-        return self.one_way * (1 + self.random.uniform(-self.jitter, self.jitter))
-
-    def _accept(self):
-        while not self.closed:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(("127.0.0.1", self.target_port))
-            for s in (client, upstream):
-                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    def _pipe(self, source, sink):
-        import queue
-        held = queue.Queue()
-
-        def deliver():
-            while True:
-                due, chunk = held.get()
-                wait = due - time.monotonic()
-                if wait > 0:
-                    time.sleep(wait)
-                try:
-                    if chunk is None:
-                        sink.shutdown(socket.SHUT_WR)
-                        return
-                    sink.sendall(chunk)
-                except OSError:
-                    return
-
-        threading.Thread(target=deliver, daemon=True).start()
-        last_due = 0.0
-        while True:
-            try:
-                chunk = source.recv(65536)
-            except OSError:
-                chunk = b""
-            # A later chunk never overtakes an earlier one (TCP keeps order): its due time is at least the last's.
-            last_due = max(last_due, time.monotonic() + self._delay())
-            held.put((last_due, chunk or None))
-            if not chunk:
-                return
-
-    def close(self):
-        self.closed = True
-        self.listener.close()
 
 
 def http_round_trip(port, count=15):
@@ -350,7 +283,7 @@ def bytes_of_settled_views(driver, url):
 
 
 def measure_delay(driver, base_port, rtt_ms, image_url_path):
-    line = DelayLine(base_port, rtt_ms / 2000.0)
+    line = DelayLine(base_port, rtt_ms / 2000.0, jitter=0.1)
     try:
         http_rtt = http_round_trip(line.port)
         url = f"http://127.0.0.1:{line.port}/{image_url_path}"

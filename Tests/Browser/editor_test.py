@@ -288,14 +288,17 @@ def measure_round_trip(driver, moves=300):
     """, moves)
 
 
-class DelayProxy:
-    """A loopback TCP proxy that holds every chunk for `delay` seconds in each direction (so a round trip gains
-    2 × delay), keeping order: the page's HTTP and its WebSocket both go through it."""
+class DelayLine:
+    """A loopback TCP proxy that holds each chunk for `one_way` seconds (±`jitter` of it, order kept) in each
+    direction, so a round trip gains 2 × one_way: the page's HTTP and its WebSocket both go through it. (The latency
+    measure, editor_latency.py, uses it with 10 % jitter.)"""
 
-    def __init__(self, target_port, delay):
+    def __init__(self, target_port, one_way, jitter=0.0, seed=30):
+        import random
         import socket
         import threading
-        self.delay, self.target_port = delay, target_port
+        self.one_way, self.jitter, self.target_port = one_way, jitter, target_port
+        self.random = random.Random(seed)
         self.listener = socket.socket()
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(("127.0.0.1", 0))
@@ -313,11 +316,14 @@ class DelayProxy:
             except OSError:
                 return
             upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            for s in (client, upstream):
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
     def _pipe(self, source, sink):
         import queue
+        import socket
         import threading
         held = queue.Queue()
 
@@ -329,19 +335,23 @@ class DelayProxy:
                     time.sleep(wait)
                 try:
                     if chunk is None:
-                        sink.shutdown(1)
+                        sink.shutdown(socket.SHUT_WR)
                         return
                     sink.sendall(chunk)
                 except OSError:
                     return
 
         threading.Thread(target=deliver, daemon=True).start()
+        last_due = 0.0
         while True:
             try:
                 chunk = source.recv(65536)
             except OSError:
                 chunk = b""
-            held.put((time.monotonic() + self.delay, chunk or None))
+            # A later chunk never overtakes an earlier one (TCP keeps order): its due time is at least the last's.
+            delay = self.one_way * (1 + self.random.uniform(-self.jitter, self.jitter))
+            last_due = max(last_due, time.monotonic() + delay)
+            held.put((last_due, chunk or None))
             if not chunk:
                 return
 
@@ -355,7 +365,7 @@ def latency_flow(driver, url):
     usable: moves are coalesced (at most one event in flight), nothing queues up after the pointer lifts, and the box
     ends exactly where the last pointer position puts it."""
     port = int(url.rstrip("/").rsplit(":", 1)[1])
-    proxy = DelayProxy(port, 0.05)
+    proxy = DelayLine(port, 0.05)
     try:
         driver.get(f"http://127.0.0.1:{proxy.port}/")
         v0 = wait_view(driver, timeout=60)

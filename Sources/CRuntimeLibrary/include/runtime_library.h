@@ -1,11 +1,11 @@
-// What the six shims that open a codec library at run time (CWebP, with libwebpdemux and libwebpmux for animations, CHEIF, CAVIF, CGIF,
-// CTIFF, CLCMS) share: the one
-// table of the libraries' file names per platform, opening the first the loader finds, and writing a message for Swift
-// to read. Linking nothing at build time is what lets CropKit build without the libraries' headers or development
-// packages.
+// What the six shims that open a codec library at run time (CWebP, with libwebpdemux and libwebpmux for animations,
+// CHEIF, CAVIF, CGIF, CTIFF, CLCMS) share: the one table of the libraries' file names per platform, opening the first
+// the loader finds, binding each shim's table of functions from its list (`ck_runtime_library_bind_all`: the one
+// loader of all nine tables), and writing a message for Swift to read. Linking nothing at build time is what lets
+// CropKit build without the libraries' headers or development packages.
 
 #pragma once
-#include <stddef.h>
+#include <stddef.h>  // size_t, offsetof
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +34,20 @@ void *ck_runtime_library_open(const char *const *names, size_t count);
 
 /// Looks up `symbol` in `library` and stores it in `*slot`; returns 0 when the library lacks it.
 int ck_runtime_library_bind(void *library, const char *symbol, void **slot);
+
+/// A function a shim needs: its symbol, and where its pointer goes in the shim's table of functions.
+typedef struct {
+  const char *symbol;
+  size_t offset;
+} ck_binding;
+
+/// One entry of a shim's `ck_binding` list: `field` of the table type `type` gets `symbol`.
+#define CK_BINDING(type, field, symbol) {symbol, offsetof(type, field)}
+
+/// Binds every function of `bindings` into `table` (each at its offset), the one loader every shim uses. At the first
+/// symbol `library` lacks, writes "the NAME found lacks SYMBOL (NEEDED)" into `message` and returns 0; else 1.
+int ck_runtime_library_bind_all(void *library, void *table, const ck_binding *bindings, size_t count,
+                                const char *name, const char *needed, char *message, size_t length);
 
 /// printf-formats into `message` (`length` bytes, always NUL-terminated); does nothing when `message` is NULL.
 void ck_runtime_message(char *message, size_t length, const char *format, ...) __attribute__((format(printf, 3, 4)));

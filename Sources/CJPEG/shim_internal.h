@@ -1,0 +1,88 @@
+// What the parts of the JPEG shim share (not part of its contract, which is include/cjpeg_shim.h): the error manager
+// that turns libjpeg's errors into status codes through a longjmp, the decoder's state, and the coefficient stores'
+// entry points. Each part is its own file: errors.c, coefficient_stores.c, ac_skipping_decoder.c and shim.c (the
+// decoder and encoder behind setjmp guards).
+
+#pragma once
+
+#include "cjpeg_shim.h"
+
+#include <jerror.h>
+#include <setjmp.h>
+
+// MARK: - Error manager shared by the decoder and the encoder
+
+typedef struct {
+  struct jpeg_error_mgr pub;
+  jmp_buf jump;
+  int strict;
+  int status;
+  int message_code;
+  char message[CK_JPEG_MESSAGE_LENGTH];
+  int warning_count;
+  char warnings[CK_JPEG_MAX_WARNINGS][CK_JPEG_MESSAGE_LENGTH];
+  // Set by the decoder's source manager: once the data has run out, any corrupt-data warning in the data phase
+  // means the entropy decoder needed bytes that are not there, i.e. the file is truncated.
+  int eof_hit;
+  int in_data_phase;
+} ck_error_mgr;
+
+/// Records a failure (`status`, libjpeg's message `code` and text) in `err` and longjmps to its guard.
+void ck_fail(ck_error_mgr *err, int status, int code, const char *message) __attribute__((noreturn));
+
+/// Keeps a warning's text (the first CK_JPEG_MAX_WARNINGS) and counts it.
+void ck_record_warning(ck_error_mgr *err, const char *message);
+
+/// Sets up `err` over libjpeg's standard error manager: errors longjmp with a status, warnings are kept, and a
+/// corrupt-data warning fails a strict decode (and, once the data has run out, is the file's truncation).
+void ck_init_error(ck_error_mgr *err, int strict);
+
+// MARK: - Decoder
+
+enum { PHASE_HEADER = 0, PHASE_DATA = 1, PHASE_FINISH = 2 };
+enum { STATE_NEW = 0, STATE_HEADER = 1, STATE_STARTED = 2, STATE_DONE = 3 };
+
+struct ck_jpeg_decoder {
+  struct jpeg_decompress_struct cinfo;
+  ck_error_mgr err;
+  struct jpeg_source_mgr src;
+  struct jpeg_progress_mgr progress;
+  const uint8_t *data;
+  size_t size;
+  int fd;              // >= 0: read the input from this file, through `input`
+  uint8_t *input;      // CK_JPEG_IO_CHUNK bytes, for fd input
+  uint64_t file_read;  // bytes read (or skipped) from `fd` so far
+  int phase;
+  int state;
+  int created;
+  int max_scans;
+  int cmyk;
+  int adobe_inverted;
+  int buffered;
+  int libjpeg_entropy;  // 1: never install the AC-skipping decoder
+  ck_jpeg_output output;
+  uint8_t *scratch;  // one CMYK row
+  ck_jpeg_cmyk_converter cmyk_converter;  // colour management for CMYK rows, or NULL for the naive conversion
+  void *cmyk_context;
+  // Metadata kept by ck_read_app_marker: the first EXIF APP1 and up to CK_JPEG_MAX_ICC_SEGMENTS ICC APP2 payloads.
+  uint8_t *marker_buffer;  // 65533 bytes, for one payload at a time
+  uint8_t *exif;
+  size_t exif_length;
+  uint8_t *icc[CK_JPEG_MAX_ICC_SEGMENTS];
+  size_t icc_length[CK_JPEG_MAX_ICC_SEGMENTS];
+  int icc_count;
+  int icc_dropped;
+  uint64_t coefficient_bytes;  // see ck_jpeg_output
+  struct ck_mapped_store *mapped;  // the whole-image coefficient arrays of a multi-scan file (see ck_use_mapped_store)
+  void (*libjpeg_realize)(j_common_ptr);  // the memory manager's own realize_virt_arrays
+};
+
+/// Routes the coefficient controller's whole-image arrays to DC stores (the DC-only early stop). Call before
+/// jpeg_start_decompress.
+void ck_use_dc_store(ck_jpeg_decoder *dec);
+
+/// Routes the whole-image coefficient arrays to mapped stores (a multi-scan file). Call before jpeg_start_decompress.
+void ck_use_mapped_store(ck_jpeg_decoder *dec);
+
+/// Unmaps and frees the decoder's mapped stores.
+void ck_free_mapped_stores(ck_jpeg_decoder *dec);
