@@ -25,10 +25,9 @@ extension EditorServer {
         let step = Self.previewSideStep
         let side = min(4096, (requested + step - 1) / step * step)
         let nominal = max(image.previewSize.width, image.previewSize.height)
-        let lossless = image.info.format == .png
-        let avif = !lossless && MediaRanges(request.headers[.accept]).accepts("image/avif")
+        let (format, lossless) = Self.transferFormat(of: image, accept: request.headers[.accept])
+        let avif = format == .avif
         guard side < nominal || avif else { return previewResponse(image) }
-        let format: ImageFormat = avif ? .avif : .webp
         let key = PreviewCache.Key(image: id, bytes: image.bytes.count, side: min(side, nominal), format: format)
         let bytes: [UInt8]
         if let cached = await previewCache.preview(key) {
@@ -46,6 +45,13 @@ extension EditorServer {
             headers: [.contentType: format.mimeType, .cacheControl: "private, max-age=300", .vary: "Accept",
                       .xContentTypeOptions: "nosniff"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The format a preview or region of `image` travels in: AVIF when the request's `Accept` names it, else WebP;
+    /// lossless WebP for a PNG source, whose pixels are drawn exactly.
+    static func transferFormat(of image: EditedImage, accept: String?) -> (format: ImageFormat, lossless: Bool) {
+        let lossless = image.info.format == .png
+        return (!lossless && MediaRanges(accept).accepts("image/avif") ? .avif : .webp, lossless)
     }
 
     /// The nominal preview, as made when the picture was opened.

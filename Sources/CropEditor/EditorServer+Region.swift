@@ -44,9 +44,8 @@ extension EditorServer {
         }
         // AVIF at quality 60 when the page says its browser takes it (effort 2: a region answers a gesture, so it
         // encodes fast), else lossy WebP at quality 90; a PNG source's region is lossless WebP, as its preview.
-        let lossless = image.info.format == .png
-        let avif = !lossless && MediaRanges(request.headers[.accept]).accepts("image/avif")
-        let format: ImageFormat = avif ? .avif : .webp
+        let (format, lossless) = Self.transferFormat(of: image, accept: request.headers[.accept])
+        let avif = format == .avif
         let steps = ImageOperation.undoing(image.info.orientation) + [.crop(region), .fit(within: out)]
         let result = try await renderPlanned(
             image.bytes, steps,

@@ -245,7 +245,6 @@ public struct EditorServer: Sendable {
         return router
     }
 
-
     /// `POST /api/images?name=…`: reads the body as a picture (any format the codecs read, within the pixel limit),
     /// makes its preview with shrink-on-load and keeps it in the library: 201 with its description.
     func open(_ request: Request) async throws -> Response {

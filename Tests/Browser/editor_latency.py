@@ -261,22 +261,31 @@ PICTURE_BYTES = r"""
       .map((e) => ({name: e.name.replace(/^.*\/api/, '/api'), bytes: e.encodedBodySize}));"""
 
 
+def settled_view(driver):
+    """Waits for the view to settle and for its sharp region, if it needs one, to be shown (the page asks for it
+    250 ms after the view rests; the page says where that stands)."""
+    settle(driver)
+    WebDriverWait(driver, 60).until(
+        lambda d: d.execute_script("return window.cropkit.detailState") in ("none", "shown", "failed"))
+    state = driver.execute_script("return window.cropkit.detailState")
+    if state == "failed":
+        raise RuntimeError("the sharp region of the settled view could not be loaded")
+
+
 def bytes_of_settled_views(driver, url):
     """Bytes of the picture for two settled views, from the Resource Timing API: opening the editor with an empty
     cache (the preview, and any sharp region), and then zooming in 2.5x about the centre with the wheel (the sharp
-    region of the visible part). A region is asked for 250 ms after the view rests."""
+    region of the visible part)."""
     driver.execute_cdp_cmd("Network.clearBrowserCache", {})
     driver.get(url)
     WebDriverWait(driver, 60).until(lambda d: view(d) is not None)
-    settle(driver)
-    time.sleep(1.5)
+    settled_view(driver)
     opened = driver.execute_script(PICTURE_BYTES)
     driver.execute_script("performance.clearResourceTimings()")
     b = view(driver)["cropBox"]
     driver.execute_script("window.cropkit.send({type: 'zoom', factor: 2.5, x: arguments[0], y: arguments[1]})",
                           b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
-    settle(driver)
-    time.sleep(1.5)
+    settled_view(driver)
     zoomed = driver.execute_script(PICTURE_BYTES)
     return {"open": sum(e["bytes"] for e in opened), "zoomed": sum(e["bytes"] for e in zoomed),
             "entries": opened + zoomed}

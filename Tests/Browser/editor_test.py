@@ -404,7 +404,8 @@ def latency_flow(driver, url):
               at(cx + dx, cy + dy, 'pointerup', 0);
               await k.idle();
               // The release's re-fit eases in over 160 ms; then the drawing is the session's state.
-              for (let i = 0; i < 250 && !k.drawnIsServer; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+              // (Polled for up to 50 s, inside the script timeout: only a stalled page takes more than a few frames.)
+              for (let i = 0; i < 2500 && !k.drawnIsServer; i++) await new Promise((resolve) => setTimeout(resolve, 20));
               done({answered: s.count, settled, box: v.cropBox, gesture: v.gesture, after: k.view.gesture, drawn,
                     lagging: answered, exact: k.drawnIsServer});
             })();

@@ -47,17 +47,18 @@
   const rtts = [];          // round trips in ms (most recent 2000)
   let shown = null;         // what is drawn now: a model geometry (the prediction, less any correction left)
   let shownAngle = 0;       // the straighten angle drawn now (the readout)
-  let correction = null;    // {from, to, began, duration, arrival}: a difference being eased away
+  let correction = null;    // {from, to, began, duration, entry}: a difference being eased away
   let frameRequested = false;
   const Model = window.CropKitModel;
   /** `?predict=off` draws only the session's answers, as the page did before it predicted (for measurements). */
   const PREDICTING = new URLSearchParams(location.search).get("predict") !== "off";
   /** The session's tunables (the hello's `tuning`); the local model decides a press as the session will. */
-  let tuning = { touchRadius: 24, tapSlop: 5, maximumBoxFraction: 0.8, straightenSnap: 0.5, fingerReach: 32, fingerDrawSlop: 16 };
+  let tuning = { touchRadius: 24, tapSlop: 5, maximumBoxFraction: 0.8, straightenSnap: 0.5, rotationThreshold: 4,
+    fingerReach: 32, fingerDrawSlop: 16 };
   /** The pointer gesture under way, as the page predicts it: {id, kind, handle, start, p, finger, dragging, released,
-   * server: {p, dragging} once the session has applied one of its events}. */
+   * server: {p, dragging} once the session has applied one of its events; a pinch: pinch {second, a, b, start, base}}. */
   let live = null;
-  const eventMeta = new WeakMap();  // pointer event sent → {p, dragging} when it was made
+  const eventMeta = new WeakMap();  // pointer event sent → {gesture, and for a drag p, dragging} when it was made
   const measure = { inputs: [], latency: [], frames: [], corrections: [] };  // for window.cropkit.measure
   let gridAlways = false;   // the Grid toggle: the thirds grid stays on
   let focusedHandle = null; // the handle button with keyboard focus
@@ -292,6 +293,8 @@
   const pointsPerPixel = () => ({
     x: view.cropBox.width / Math.max(1, view.outputSize.width), y: view.cropBox.height / Math.max(1, view.outputSize.height),
   });
+  /** The session's pointer gestures, by the names its view state gives them. */
+  const POINTER_GESTURES = new Set(["moving", "resizing", "drawing", "pressing", "panning", "pinching"]);
   const snapped = (angle) => (Math.abs(angle) < tuning.straightenSnap ? 0 : angle);
 
   /** The session has answered `event`: what the live gesture learns from it (where the session's pointer is). */
@@ -302,16 +305,11 @@
       live = null;
       return;
     }
-    if (live.kind === "pinching") {
-      // Only an answer that shows the pinch under way is a base to predict it from.
-      live.server = meta.pinch && view.gesture === "pinching" ? meta : null;
-      return;
-    }
+    if (live.kind === "pinching") return;  // predicted from where it began (Model.pinched)
     live.server = meta;
     // The session decided the press differently (the picture moved under it meanwhile): follow the session.
-    const kinds = { moving: "moving", resizing: "resizing", drawing: "drawing", pressing: "pressing", panning: "panning", pinching: "pinching" };
-    const kind = kinds[view.gesture];
-    if (kind && kind !== live.kind && !(live.kind === "pressing" && kind === "drawing")) {
+    const kind = view.gesture;
+    if (POINTER_GESTURES.has(kind) && kind !== live.kind && !(live.kind === "pressing" && kind === "drawing")) {
       live.kind = kind;
       if (kind === "resizing") live.handle = Model.hitTest(live.start, view.cropBox, 1e9);
     }
@@ -353,7 +351,7 @@
     if (live && live.kind === "pinching" && live.pinch.base) {
       // From the pinch's start, as the session computes it (its answers then only confirm or correct).
       ({ g, angle } = Model.pinched(live.pinch.base.g, live.pinch.base.angle, live.pinch.start, live.pinch,
-        tuning.rotationThreshold ?? 4, tuning.straightenSnap, layout()));
+        tuning.rotationThreshold, tuning.straightenSnap, layout()));
     } else if (live && live.dragging && live.kind !== "pinching") {
       // The session computes a drag from its start; from its last answer that is that answer's state moved on by
       // the pointer's way since (or, before it saw the drag begin, from the press).
@@ -431,8 +429,7 @@
     if (measure.latency.length > 20000) measure.latency.splice(0, measure.latency.length - 20000);
     if (measure.recording) {
       measure.frames.push({ t: now, box: { ...g.box }, angle: shownAngle, pointer: live ? { ...live.p } : null,
-        start: live ? { ...live.start } : null, server: view.cropBox, ref: live && live.server ? live.server.p : null,
-        transform: { ...g.transform } });
+        start: live ? { ...live.start } : null, transform: { ...g.transform } });
     }
   }
 
@@ -706,6 +703,9 @@
   // replaced by a sharper one when the view settles elsewhere.
   let detailRegion = null;  // {x, y, width, height} in preview pixels, of the #detail shown
   let detailTimer = null, detailWanted = null;
+  /** Where the sharp region of the settled view stands: "pending" (the view may still settle), "none" (none needed),
+   * "loading", "shown" or "failed" (the preview stays). For measurements, which wait for it. */
+  let detailState = "none", detailFetch = "none";
   const DETAIL_SETTLE_MS = 250;
 
   function scheduleDetail() {
@@ -713,6 +713,7 @@
     // A settled view: no pointer down (wheel zooms, key steps and the slider end their runs only with another
     // kind of event, so the view counts as settled when nothing has changed for a moment).
     if (!view || pointers.size > 0) return;
+    detailState = "pending";
     detailTimer = setTimeout(requestDetail, DETAIL_SETTLE_MS);
   }
 
@@ -732,6 +733,7 @@
   }
 
   function requestDetail() {
+    detailState = "none";
     if (!view || !image || image.storedWidth * image.storedHeight <= view.image.width * view.image.height) return;
     const r = visibleRegion();
     // Device pixels per pixel of the preview as loaded (it may be smaller than the nominal one the view positions).
@@ -740,11 +742,17 @@
     const out = { width: Math.ceil(r.width * r.scale), height: Math.ceil(r.height * r.scale) };
     const url = `api/images/${encodeURIComponent(IMAGE_ID)}/region?x=${r.x.toFixed(2)}&y=${r.y.toFixed(2)}` +
       `&width=${r.width.toFixed(2)}&height=${r.height.toFixed(2)}&outWidth=${out.width}&outHeight=${out.height}`;
-    if (url === detailWanted) return;
+    if (url === detailWanted) {
+      detailState = detailFetch;  // this region is already shown, or on its way
+      return;
+    }
     detailWanted = url;
+    detailState = detailFetch = "loading";
+    const failed = () => { if (url === detailWanted) detailState = detailFetch = "failed"; };
     avifDecodes.then((avif) => fetch(url, { headers: { Accept: avif ? "image/avif,image/webp" : "image/webp" } }))
       .then(async (response) => {
-      if (!response.ok || url !== detailWanted) return;  // busy or superseded: the preview stays
+      if (!response.ok) return failed();  // busy: the preview stays
+      if (url !== detailWanted) return;  // superseded
       const [sx, sy, sw, sh] = (response.headers.get("X-Region") || "").split(",").map(Number);
       const blob = await response.blob();
       const loaded = new Image();
@@ -759,10 +767,12 @@
         detail.dataset.region = `${sx},${sy},${sw},${sh}`;
         detail.dataset.url = url;
         detail.hidden = false;
+        detailState = detailFetch = "shown";
         draw();
       };
+      loaded.onerror = failed;
       loaded.src = URL.createObjectURL(blob);
-    }).catch(() => null);
+    }).catch(failed);
   }
 
   /** Lays the detail over its part of the preview: the view's transform after the region's own placement. */
@@ -795,14 +805,12 @@
       : e.pointerType === "touch" ? "touch" : "auto";
     const p = local(e);
     if (live && !live.released && live.id !== e.pointerId) {
-      // A second finger: a pinch. The page draws the session's answers until it has seen the pinch begin, then
-      // predicts it from where it began, as the session computes it (Model.pinched).
-      // The session starts the pinch from its state then, re-fitted: what the page predicts now, at rest.
+      // A second finger: a pinch, predicted from where it began as the session computes it (Model.pinched). The
+      // session starts it from its state then, re-fitted: what the page predicts now.
       const now = predict();
       live.kind = "pinching";
       live.pinch = { second: e.pointerId, a: live.p, b: p, start: { a: live.p, b: p },
         base: { g: Model.refit(now.g, now.g.box, layout()), angle: now.angle } };
-      live.server = null;
     } else if (view && shown) {
       live = { id: e.pointerId, ...Model.classify(shown, p, intent, view.mode, tuning), start: p, p,
         finger: intent === "touch", dragging: false, released: false, server: null };
@@ -828,7 +836,7 @@
       const p = { x: event.x, y: event.y };
       if (event.id === live.id) live.p = live.pinch.a = p; else live.pinch.b = p;
       if (event.type === "pointerUp") live.released = true;
-      eventMeta.set(event, { pinch: { a: live.pinch.a, b: live.pinch.b }, gesture: live });
+      eventMeta.set(event, { gesture: live });
     } else if (live && live.id === event.id) {
       const p = { x: event.x, y: event.y };
       live.p = p;
@@ -1395,6 +1403,8 @@
     get socketOpen() { return !!ws || reconnectTimer !== null; },
     get photos() { return photos; },
     get detailWanted() { return detailWanted; },
+    /** Where the settled view's sharp region stands: "pending", "none", "loading", "shown" or "failed". */
+    get detailState() { return detailState; },
     /** The latency measure: input-to-frame times (ms), frames drawn while `recording` ({t, box, angle, pointer,
      * transform}), and corrections ({arrival, settled, size}); `reset()` empties them. */
     measure: Object.assign(measure, {

@@ -94,14 +94,6 @@ window.CropKitModel = (() => {
     return Math.max(0, t);
   }
 
-  /** Whether the box lies inside the picture, within `tolerance` preview pixels. */
-  function contains(g, box, tolerance = 1e-6) {
-    return cornersOf(box).every((c) => {
-      const p = toPicture(g, c);
-      return p.x >= -tolerance && p.y >= -tolerance && p.x <= g.size.width + tolerance && p.y <= g.size.height + tolerance;
-    });
-  }
-
   // ---------------------------------------------------------------- the crop rules (StraightenedPicture)
 
   /** The box moved by `d` as far as the picture allows, sliding along an edge it meets. */
@@ -256,7 +248,6 @@ window.CropKitModel = (() => {
 
   // ---------------------------------------------------------------- pointers (EditorSession)
 
-  const CORNERS = ["topLeft", "topRight", "bottomRight", "bottomLeft"];
   /** The handle a press at `p` grabs within `radius` (CropHandle.hitTest): corners first, then the nearest. */
   function hitTest(p, r, radius) {
     const inside = p.x >= r.x && p.x <= r.x + r.width && p.y >= r.y && p.y <= r.y + r.height;
@@ -322,7 +313,7 @@ window.CropKitModel = (() => {
   }
 
   return {
-    apply, inverse, compose, centre, cornersOf, fromView, movePicture, contains, moved, resized, drawn, zoomedBox,
-    refit, straightened, pinched, hitTest, classify, gestureAt, handlePoint, unitOf, DIRECTIONS, CORNERS,
+    apply, inverse, compose, fromView, moved, resized, zoomedBox, refit, straightened, pinched, hitTest, classify,
+    gestureAt, handlePoint, unitOf, DIRECTIONS,
   };
 })();
