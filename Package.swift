@@ -7,7 +7,7 @@
 //   interaction   CropInteraction   EditorSession RectangleSelection ZoomViewport DisplayLayout       (engine)
 //   pixels        CropPixels        PixelBuffer, resampler, kernels, pixel operations, affine render  (primitives)
 //   analysis      CropAnalysis      what looks at a picture to decide geometry: auto-straighten          (pixels)
-//                                   (StraightenDetector), smart crop (InterestMap), content-mode resize
+//                                   (StraightenDetector), smart crop (InterestMap), Gravity, ResizeMode
 //   codecs        CropCodecs        JPEG, PNG (linked), WebP, HEIF/AVIF, GIF, TIFF, BMP, lcms2 (opened at run
 //                                   time) behind C shims; EXIF, ICC, format detection                  (pixels)
 //   pipeline      CropKit           one verb: source + [ImageOperation] → typed result or sink        (all above)

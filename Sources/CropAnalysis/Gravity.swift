@@ -1,9 +1,13 @@
+import CropGeometry
+import CropPixels
+
 /// Which part of a picture a fill crop keeps: a fixed place (the centre, an edge or a corner), the part around a
 /// focal point, or the part a smart measure finds most interesting.
 ///
-/// ``attention`` and ``entropy`` need the pixels: the pipeline and `PixelBuffer.resized(width:height:mode:)` measure
-/// them (CropAnalysis' `InterestMap`) and keep the window holding the most interest. Geometry alone, without pixels,
-/// places them at the centre.
+/// It lives on the analysis floor, not with the geometry primitives, because ``attention`` and ``entropy`` need the
+/// pixels: ``window(_:in:)`` measures them with ``InterestMap`` and keeps the window holding the most interest (the
+/// pipeline does the same on a small copy of the picture). ``place(_:in:)``, geometry alone, places them at the
+/// centre.
 public enum Gravity: Hashable, Sendable, Codable {
     /// A fixed place.
     case alignment(Alignment)
@@ -67,6 +71,18 @@ public enum Gravity: Hashable, Sendable, Codable {
         case .attention, .entropy:
             return Alignment.center.place(size, in: bounds)
         }
+    }
+
+    /// The window of `size` (at most the picture's size on each side) this gravity keeps of `image`, in the
+    /// picture's pixels: for ``attention`` and ``entropy`` the window ``InterestMap`` finds the most interesting, for
+    /// the others ``place(_:in:)`` in the picture's bounds.
+    ///
+    /// - Throws: `PixelError` only if the analysis copy cannot be made (it cannot for a valid buffer).
+    public func window(_ size: Size, in image: PixelBuffer) throws(PixelError) -> Rect {
+        guard let measure = InterestMap.measure(for: self) else {
+            return place(size, in: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
+        }
+        return try InterestMap(image, measure: measure).bestWindow(size).rect
     }
 
     /// The focal point that places a window exactly at `window` inside `bounds` (its centre, as fractions).
