@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "CropEditor",
             dependencies: [
-                "CropKit", "CropInteraction", "CZlib",
+                "CropKit", "CropCodecs", "CropInteraction", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "CropServer",
             dependencies: [
-                "CropKit", "CropEditor",
+                "CropKit", "CropCodecs", "CropEditor",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -128,14 +128,14 @@ let package = Package(
         // serve|edit|sign` runs in its place.
         .target(
             name: "CropCLI",
-            dependencies: ["CropKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["CropKit", "CropCodecs", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             resources: [.copy("Samples")]
         ),
         .executableTarget(name: "cropkit", dependencies: ["CropCLI"]),
         .executableTarget(
             name: "cropkit-server",
             dependencies: [
-                "CropCLI", "CropKit", "CropEditor", "CropServer",
+                "CropCLI", "CropKit", "CropCodecs", "CropEditor", "CropServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -144,7 +144,7 @@ let package = Package(
         // CropKitFuzz, and on every seed by FuzzReplayTests.
         .target(
             name: "FuzzBodies",
-            dependencies: ["CropCodecs", "CropPixels", "CropGeometry", "CropEngine", "CropInteraction", "CropKit",
+            dependencies: ["CropCodecs", "CropPixels", "CropGeometry", "CropEngine", "CropInteraction", "CropAnalysis", "CropKit",
                            "CropEditor", "CropServer"],
             path: "Fuzz/Bodies"),
 
@@ -161,14 +161,14 @@ let package = Package(
             dependencies: ["CropCodecs", "CropPixels", "CropTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "CropKitTests", dependencies: ["CropKit", "CropTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CropKitTests", dependencies: ["CropKit", "CropCodecs", "CropPixels", "CropTestSupport"], resources: [.copy("Fixtures")]),
         // End-to-end tests of the built `cropkit` binary; depending on it makes SwiftPM build it first.
-        .testTarget(name: "CLITests", dependencies: ["CropKit", "CropCLI", "cropkit", "cropkit-server", "CropTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["CropKit", "CropCodecs", "CropCLI", "cropkit", "cropkit-server", "CropTestSupport"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzBodies"]),
         .testTarget(
             name: "CropEditorTests",
             dependencies: [
-                "CropEditor", "CropTestSupport",
+                "CropEditor", "CropCodecs", "CropTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "CropServerTests",
             dependencies: [
-                "CropServer", "CropTestSupport",
+                "CropServer", "CropCodecs", "CropTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],

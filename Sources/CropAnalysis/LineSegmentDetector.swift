@@ -24,18 +24,18 @@ import Musl
 /// Unlike LSD it does not validate segments with an a-contrario test or refine their rectangles; the tilt estimate
 /// that reads them weighs many segments against each other instead. Deterministic: ties in strength are broken by
 /// position.
-public struct LineSegmentDetector: Sendable {
+package struct LineSegmentDetector: Sendable {
     /// How far (degrees) a pixel's edge direction may differ from its region's to join it.
-    public var angleTolerance: Double
+    package var angleTolerance: Double
     /// The weakest 2×2 gradient taken, in the plane's units per pixel (LSD's `2 / sin(τ)`: about 5.2 at 22.5°).
-    public var gradientThreshold: Float
+    package var gradientThreshold: Float
     /// The shortest segment kept, in pixels.
-    public var minimumLength: Double
+    package var minimumLength: Double
     /// The least share of its rectangle a region must fill.
-    public var minimumDensity: Double
+    package var minimumDensity: Double
 
     /// Creates a detector with LSD's tolerance and threshold and the given length and density.
-    public init(angleTolerance: Double = 22.5, minimumLength: Double = 15, minimumDensity: Double = 0.3) {
+    package init(angleTolerance: Double = 22.5, minimumLength: Double = 15, minimumDensity: Double = 0.3) {
         self.angleTolerance = angleTolerance
         gradientThreshold = Float(2 / sin(angleTolerance * .pi / 180))
         self.minimumLength = minimumLength
@@ -45,7 +45,7 @@ public struct LineSegmentDetector: Sendable {
     /// The segments of `plane`, in its coordinates (pixel centres at half-integers), strongest region first.
     ///
     /// - Complexity: O(pixels · log pixels) for the ordering, O(pixels) for the growing.
-    public func segments(in plane: LumaPlane) -> [LineSegment] {
+    package func segments(in plane: LumaPlane) -> [LineSegment] {
         let w = plane.width, h = plane.height
         guard w >= 2, h >= 2 else { return [] }
         var gradients = GradientField(plane, threshold: gradientThreshold)

@@ -11,16 +11,16 @@ import Musl
 /// One channel of brightness per pixel, row by row, as `Float`s: what the line and tilt analyses read.
 ///
 /// Invariant: `values.count == width * height`, both sides ≥ 1.
-public struct LumaPlane: Sendable {
+package struct LumaPlane: Sendable {
     /// Columns.
-    public let width: Int
+    package let width: Int
     /// Rows.
-    public let height: Int
+    package let height: Int
     /// Brightness per pixel, row by row.
-    public private(set) var values: [Float]
+    package private(set) var values: [Float]
 
     /// Creates a plane from values.
-    public init(width: Int, height: Int, values: [Float]) {
+    package init(width: Int, height: Int, values: [Float]) {
         precondition(
             width >= 1 && height >= 1 && values.count == width * height, "\(values.count) values for \(width)×\(height)")
         self.width = width
@@ -36,7 +36,7 @@ public struct LumaPlane: Sendable {
     /// mid grey, 5 in deep shadow).
     ///
     /// - Complexity: O(pixels).
-    public init(_ image: PixelBuffer, logarithmic: Bool = false) {
+    package init(_ image: PixelBuffer, logarithmic: Bool = false) {
         width = image.width
         height = image.height
         let scale = 255 / Float(image.format.depth.maxValue)
@@ -61,11 +61,11 @@ public struct LumaPlane: Sendable {
     }
 
     /// The value at (`x`, `y`).
-    public subscript(x x: Int, y y: Int) -> Float { values[y * width + x] }
+    package subscript(x x: Int, y y: Int) -> Float { values[y * width + x] }
 
     /// The plane shrunk by `factor` on both sides, each value the mean of a `factor × factor` block (a ragged last
     /// row or column of blocks is dropped). `self` when `factor` is 1.
-    public func shrunk(by factor: Int) -> LumaPlane {
+    package func shrunk(by factor: Int) -> LumaPlane {
         precondition(factor >= 1, "factor \(factor)")
         guard factor > 1 else { return self }
         let w = Swift.max(1, width / factor), h = Swift.max(1, height / factor)

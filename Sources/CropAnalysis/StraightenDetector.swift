@@ -12,7 +12,7 @@ import Musl
 /// Measures how far a picture's horizon or verticals are tilted, for an automatic straighten.
 ///
 /// 1. **Lines.** The picture is resized to ``analysisSide`` pixels on its longer side and turned into log-luma
-///    (``LumaPlane/init(_:logarithmic:)``), so contrast counts by ratio, not by level. ``LineSegmentDetector`` finds
+///    (`LumaPlane`), so contrast counts by ratio, not by level. `LineSegmentDetector` finds
 ///    its straight edges on block means of that plane at about 512 pixels and at half of that (where soft or broken
 ///    edges, like a blurred brick wall, join up). Each segment is then refitted to its edge's sub-pixel positions on
 ///    the 1024-pixel plane (`SubpixelEdgeFit`): the pixel region it was found as gives its direction only to a few
@@ -67,7 +67,7 @@ public enum StraightenDetector {
     }
 
     /// The tilt of a log-luma plane at most ``analysisSide`` pixels long.
-    public static func estimate(_ plane: LumaPlane) -> StraightenEstimate {
+    package static func estimate(_ plane: LumaPlane) -> StraightenEstimate {
         let detector = LineSegmentDetector()
         var lines: [AxisLine] = []
         let side = Double(Swift.max(plane.width, plane.height))

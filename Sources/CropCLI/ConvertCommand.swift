@@ -1,4 +1,5 @@
 import ArgumentParser
+import CropCodecs
 import CropKit
 
 /// `cropkit convert IN -o OUT`: decode and re-encode, streaming rows.

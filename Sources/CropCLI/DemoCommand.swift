@@ -1,4 +1,5 @@
 import ArgumentParser
+import CropCodecs
 import CropKit
 import Foundation
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CropCodecs
 import CropKit
 
 /// `cropkit info FILE… [--json]`: header facts of image files, without decoding pixels.

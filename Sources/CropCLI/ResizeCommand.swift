@@ -1,4 +1,5 @@
 import ArgumentParser
+import CropCodecs
 import CropKit
 
 /// `cropkit resize IN -o OUT (--width W | --height H | --size WxH) [--mode] [--gravity] [--filter] …`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CropCodecs
 import CropKit
 
 /// `cropkit thumbnail IN... (-o OUT | --out-dir DIR) --size N [--border B] [--corner-radius R] [--filter F]`.

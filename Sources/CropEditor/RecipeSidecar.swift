@@ -1,3 +1,4 @@
+import CropCodecs
 import CropKit
 import Foundation
 

@@ -1,3 +1,8 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
 import Dispatch
 import Foundation
 

@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// Every error the `CropKit` face throws: the lower layers' errors, passed through with their context, and the
 /// face's own request errors.
 public enum CropKitError: Error, Hashable, Sendable, CustomStringConvertible {

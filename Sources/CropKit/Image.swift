@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// A decoded picture: its pixels and the metadata to write back with them.
 ///
 /// Loading applies the EXIF orientation by default, so ``pixels`` are upright and ``metadata`` says orientation 1;

@@ -1,3 +1,6 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
 import CropGeometry
 import CropPixels
 

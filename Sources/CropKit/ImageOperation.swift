@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// One step of an ``ImagePipeline`` chain: a small value, like a sharp call or a Nuke processor.
 ///
 /// A chain is evaluated once, with one decode, one resampling pass and one encode, whatever its length. Its steps come

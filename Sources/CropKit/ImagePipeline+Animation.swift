@@ -1,4 +1,7 @@
+import CropAnalysis
 import CropCodecs
+import CropEngine
+import CropGeometry
 import CropPixels
 
 extension ImagePipeline {

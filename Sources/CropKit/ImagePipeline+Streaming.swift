@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// A source whose header has been read.
 struct OpenedSource {
     /// Where the encoded bytes are.

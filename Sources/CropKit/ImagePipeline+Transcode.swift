@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 extension ImagePipeline {
     /// Re-encodes `source` as it is stored, rows streaming from the decoder to the encoder so the picture is never
     /// held whole: no geometry, no resample, and the pixels keep their stored orientation (the EXIF orientation tag

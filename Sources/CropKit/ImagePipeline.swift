@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// CropKit's one verb: a source, an ordered list of ``ImageOperation``s, and a sink — evaluated with one decode, one
 /// resampling pass and one encode.
 ///

@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// Where an image comes from: a file or bytes already in memory.
 public enum ImageSource: Hashable, Sendable, CustomStringConvertible {
     /// A file path. It is read whole, once; the file is never modified.

@@ -1,3 +1,4 @@
+import CropAnalysis
 import CropCodecs
 import CropEngine
 import CropGeometry

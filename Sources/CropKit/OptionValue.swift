@@ -1,11 +1,17 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// The text forms of CropKit's option values, shared by every face that takes options as text: the `cropkit` command
 /// line's flags and `cropkit serve`'s URL parameters read a rectangle, a size, a turn, a colour, a gravity or a filter
 /// the same way, so `--rect 10,20,300,200` and `rect=10,20,300,200` mean one thing.
 ///
 /// Each function returns `nil` for text it does not accept; the face says which option it was.
-public enum OptionValue {
+package enum OptionValue {
     /// `X,Y,W,H`: a rectangle in displayed pixels (fractions allowed, spaces ignored; width and height above 0).
-    public static func rect(_ text: String) -> Rect? {
+    package static func rect(_ text: String) -> Rect? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { Double(String($0.filter { $0 != " " })) }
         guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
@@ -15,7 +21,7 @@ public enum OptionValue {
     }
 
     /// `WxH` (or `W×H`): a box of whole pixels, each side 1…2²⁰.
-    public static func size(_ text: String) -> PixelSize? {
+    package static func size(_ text: String) -> PixelSize? {
         let parts = text.lowercased().split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "×" }
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 1, h >= 1, w <= 1 << 20,
             h <= 1 << 20
@@ -24,31 +30,31 @@ public enum OptionValue {
     }
 
     /// `90`, `180`, `270` or `-90` (any multiple of 90 in −270…270): clockwise quarter turns, 0…3.
-    public static func quarterTurns(_ text: String) -> Int? {
+    package static func quarterTurns(_ text: String) -> Int? {
         guard let degrees = Int(text), degrees % 90 == 0, (-270...270).contains(degrees) else { return nil }
         return ((degrees / 90) % 4 + 4) % 4
     }
 
     /// `horizontal` or `vertical`.
-    public static func flip(_ text: String) -> FlipAxis? {
+    package static func flip(_ text: String) -> FlipAxis? {
         FlipAxis(rawValue: text.lowercased())
     }
 
     /// A straighten angle in degrees, −45…45.
-    public static func straighten(_ text: String) -> Double? {
+    package static func straighten(_ text: String) -> Double? {
         guard let degrees = Double(text), degrees.isFinite, abs(degrees) <= 45 else { return nil }
         return degrees
     }
 
     /// `auto` (``ImageOperation/autoStraighten(minimumConfidence:)`` at the default confidence) or degrees −45…45
     /// (``ImageOperation/straighten(_:)``): the straighten step the text stands for.
-    public static func straightenStep(_ text: String) -> ImageOperation? {
+    package static func straightenStep(_ text: String) -> ImageOperation? {
         if text.lowercased() == "auto" { return .autoStraighten() }
         return straighten(text).map(ImageOperation.straighten)
     }
 
     /// `#RGB`, `#RRGGBB`, `#RRGGBBAA` (the `#` optional), `transparent`, `white` or `black`.
-    public static func color(_ text: String) -> PixelColor? {
+    package static func color(_ text: String) -> PixelColor? {
         switch text.lowercased() {
         case "transparent": return .transparent
         case "white": return .white
@@ -75,7 +81,7 @@ public enum OptionValue {
 
     /// A gravity: an alignment in kebab case (`center`, `top`, `top-left` … `bottom-right`), `attention` or
     /// `entropy`.
-    public static func gravity(_ text: String) -> Gravity? {
+    package static func gravity(_ text: String) -> Gravity? {
         switch text {
         case "attention": .attention
         case "entropy": .entropy
@@ -84,13 +90,13 @@ public enum OptionValue {
     }
 
     /// An alignment in kebab case: `center`, `top`, `top-left` … `bottom-right`.
-    public static func alignment(_ text: String) -> Alignment? {
+    package static func alignment(_ text: String) -> Alignment? {
         Alignment.allCases.first { name(of: $0) == text }
     }
 
     /// A focal point: `X,Y` as fractions of the picture (0…1 each, from the top-left corner), a `Gravity.focus`;
     /// or `X,Ypx` (or `Xpx,Ypx`) in the displayed picture's pixels, a `Gravity.pixelFocus` (each ≥ 0). Decided: pixels are marked, so `1,1` is never ambiguous.
-    public static func focus(_ text: String) -> Gravity? {
+    package static func focus(_ text: String) -> Gravity? {
         var text = Substring(text)
         var inPixels = false
         if text.hasSuffix("px") {
@@ -110,7 +116,7 @@ public enum OptionValue {
     }
 
     /// The kebab-case name of `alignment` (`topLeft` → `top-left`).
-    public static func name(of alignment: Alignment) -> String {
+    package static func name(of alignment: Alignment) -> String {
         alignment.rawValue.reduce(into: "") { name, character in
             if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
         }
@@ -118,18 +124,18 @@ public enum OptionValue {
 
     /// The resampling filters by name: `nearest`, `box`, `bilinear`, `bicubic` (Catmull-Rom), `mitchell`,
     /// `lanczos3`.
-    public static let filters: [(name: String, filter: ResamplingFilter)] = [
+    package static let filters: [(name: String, filter: ResamplingFilter)] = [
         ("nearest", .nearest), ("box", .box), ("bilinear", .bilinear), ("bicubic", .catmullRom),
         ("mitchell", .mitchell), ("lanczos3", .lanczos3),
     ]
 
     /// A filter by the name ``filters`` gives it.
-    public static func filter(_ text: String) -> ResamplingFilter? {
+    package static func filter(_ text: String) -> ResamplingFilter? {
         filters.first { $0.name == text }?.filter
     }
 
     /// An output format by name: `jpeg`/`jpg`, `png`, `webp`, `avif`, `heic`/`heif`.
-    public static func format(_ text: String) -> ImageFormat? {
+    package static func format(_ text: String) -> ImageFormat? {
         switch text.lowercased() {
         case "jpeg", "jpg": .jpeg
         case "png": .png

@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// A chain of ``ImageOperation``s folded, once the header is read, into what one decode, one resampling pass and
 /// one encode need: the crop state, the map from output pixels to stored pixels, the filter, and the pixel steps
 /// that follow the resample.

@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// A recoverable problem a pipeline run met and worked around.
 public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {
     /// A codec's warning: corrupt data it decoded past, metadata it could not keep.

@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// An operation on the whole finished output, after the resample: padding, a frame, rounded corners, a border, a
 /// background.
 enum PixelStep: Hashable {

@@ -1,3 +1,8 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
 import Foundation
 
 /// What a pipeline run did, beside its output.

@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// The output of a run to ``ImageSink/image``: pixels and metadata, nothing encoded.
 public struct RenderedImage: Sendable {
     /// The upright pixels and the metadata that goes with them (orientation 1).

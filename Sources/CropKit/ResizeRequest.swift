@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// A resize (``ImageOperation/resize(_:)``): a width, a height or a box, how the picture meets the box, the filter.
 ///
 /// Sizes are in the pixels of the picture as the steps before it leave it (upright, cropped). Unless

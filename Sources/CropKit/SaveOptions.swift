@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// How an output image is encoded and written.
 ///
 /// By default metadata is kept: the ICC profile is written back and the EXIF block too, with its orientation tag set

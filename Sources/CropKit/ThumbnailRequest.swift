@@ -1,3 +1,9 @@
+import CropAnalysis
+import CropCodecs
+import CropEngine
+import CropGeometry
+import CropPixels
+
 /// A square thumbnail (``ImageOperation/thumbnail(_:)``): always exactly `side × side` pixels, the picture scaled to
 /// cover the square (enlarged if it is smaller) with the overhang cut where ``gravity`` says.
 public struct ThumbnailRequest: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
-import CropEditor
 import CropCLI
+import CropCodecs
+import CropEditor
 import CropKit
 import Dispatch
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CropCLI
+import CropCodecs
 import CropKit
 import CropServer
 import Foundation

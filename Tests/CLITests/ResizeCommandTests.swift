@@ -1,7 +1,8 @@
+import CropCodecs
 import CropKit
+import CropTestSupport
 import Foundation
 import Testing
-import CropTestSupport
 
 /// `cropkit resize`, `round`, `orient` and `convert` on real files.
 @Suite struct ResizeCommandTests {

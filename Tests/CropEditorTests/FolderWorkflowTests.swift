@@ -1,3 +1,4 @@
+import CropCodecs
 import CropInteraction
 import CropKit
 import CropTestSupport
@@ -11,6 +12,7 @@ import Testing
 import WSClient
 
 @testable import CropEditor
+
 
 /// A folder of photos in the editor: the listing, the saved crops beside the photos, copying a crop, Export all.
 @Suite("The editor on a folder of photos")

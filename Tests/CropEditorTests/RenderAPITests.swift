@@ -1,17 +1,19 @@
+import CropCodecs
 import CropKit
 import CropTestSupport
 import Foundation
+import FoundationNetworking
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
 
+@testable import CropEditor
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 
-@testable import CropEditor
 
 @Suite struct RenderAPITests {
     /// A quarter turn clockwise, then the bottom half of that upright picture (recipe fractions are of the upright

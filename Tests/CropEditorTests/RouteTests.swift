@@ -1,3 +1,4 @@
+import CropCodecs
 import CropKit
 import CropTestSupport
 import Foundation
@@ -8,6 +9,7 @@ import NIOCore
 import Testing
 
 @testable import CropEditor
+
 
 @Suite struct RouteTests {
     @Test func servesThePageItsAssetsAndNothingElse() async throws {

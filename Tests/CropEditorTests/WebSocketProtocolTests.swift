@@ -1,3 +1,4 @@
+import CropCodecs
 import CropInteraction
 import CropKit
 import CropTestSupport
@@ -11,6 +12,7 @@ import Testing
 import WSClient
 
 @testable import CropEditor
+
 
 /// One decoded server message.
 struct Reply: Decodable {

@@ -1,3 +1,4 @@
+import CropCodecs
 import CropGeometry
 import CropPixels
 import CropTestSupport
@@ -5,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import CropKit
+
 
 /// ``tiltedScene(width:height:degrees:seed:lines:)`` as a lossless PNG.
 func tiltedPNG(degrees: Double, seed: UInt64 = 5, lines: Bool = true) throws -> [UInt8] {

@@ -1,8 +1,10 @@
+import CropCodecs
 import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
+
 
 /// The pipeline's one verb: every operation, their combinations, and that each chain gives exactly the pixels of the
 /// single-purpose call it replaced.

@@ -1,8 +1,10 @@
+import CropCodecs
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
+
 
 /// Colour management through Little CMS, checked against libvips' `icc_transform` (lcms2 underneath) on the same files.
 /// Stated bound: mean absolute difference ≤ 0.05/255 and at most 1/255 on any sample (ΔE00 well below 1).

@@ -1,8 +1,11 @@
+import CropCodecs
+import CropPixels
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
+
 
 /// Fixtures: tiny copies of the EXIF orientation sample set (64×43 displayed, EXIF blocks kept).
 enum Fixtures {

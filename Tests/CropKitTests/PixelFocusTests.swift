@@ -1,9 +1,11 @@
+import CropCodecs
 import CropPixels
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
+
 
 @Suite("Focal points in pixels and aspect crops placed by gravity")
 struct PixelFocusTests {

@@ -1,9 +1,11 @@
+import CropCodecs
 import CropPixels
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
+
 
 /// ``redDiscScene(x:y:width:height:)`` as a q92 JPEG.
 func redDiscJPEG(x: Int, y: Int, width: Int = 600, height: Int = 300) throws -> [UInt8] {

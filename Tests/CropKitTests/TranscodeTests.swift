@@ -1,8 +1,10 @@
+import CropCodecs
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
+
 
 /// `ImagePipeline.transcode`: re-encoding as stored, rows streaming from decoder to encoder.
 @Suite("Transcode")

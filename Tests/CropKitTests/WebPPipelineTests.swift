@@ -1,8 +1,10 @@
+import CropCodecs
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
+
 
 @Suite("Pipelines with WebP in and out")
 struct WebPPipelineTests {
