@@ -144,8 +144,8 @@ let package = Package(
         // CropKitFuzz, and on every seed by FuzzReplayTests.
         .target(
             name: "FuzzBodies",
-            dependencies: ["CropCodecs", "CropPixels", "CropGeometry", "CropEngine", "CropInteraction", "CropAnalysis", "CropKit",
-                           "CropEditor", "CropServer"],
+            dependencies: ["CropCodecs", "CropPixels", "CropGeometry", "CropEngine", "CropInteraction", "CropAnalysis",
+                           "CropKit", "CropEditor", "CropServer"],
             path: "Fuzz/Bodies"),
 
         // Helpers shared by the tests and benchmarks (a seeded random generator).
@@ -161,7 +161,9 @@ let package = Package(
             dependencies: ["CropCodecs", "CropPixels", "CropTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "CropKitTests", dependencies: ["CropKit", "CropCodecs", "CropPixels", "CropTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "CropKitTests", dependencies: ["CropKit", "CropCodecs", "CropPixels", "CropInteraction", "CropTestSupport"],
+            resources: [.copy("Fixtures")]),
         // End-to-end tests of the built `cropkit` binary; depending on it makes SwiftPM build it first.
         .testTarget(name: "CLITests", dependencies: ["CropKit", "CropCodecs", "CropCLI", "cropkit", "cropkit-server", "CropTestSupport"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzBodies"]),
@@ -219,12 +221,12 @@ if Context.environment["CROPKIT_PORTABLE"] != nil {
     }
 }
 
-// CROPKIT_OPTIMIZE=1 (CI's build and test steps, .ci/run) compiles the pixel, codec, engine and pipeline floors with
-// -O while keeping their asserts (-assert-config Debug): the test suite runs the code that ships, several times faster
-// than unoptimized pixel loops, with every debug check still on. Only for this package as the root (SwiftPM refuses
+// CROPKIT_OPTIMIZE=1 (CI's build and test steps, .ci/run) compiles the pixel, analysis, codec, engine and pipeline
+// floors with -O while keeping their asserts (-assert-config Debug): the test suite runs the code that ships, several
+// times faster than unoptimized pixel loops, with every debug check still on. Only for this package as the root (SwiftPM refuses
 // unsafe flags in a dependency, and nothing sets the variable there).
 if Context.environment["CROPKIT_OPTIMIZE"] != nil {
-    let optimized: Set<String> = ["CropGeometry", "CropEngine", "CropPixels", "CropCodecs", "CropKit"]
+    let optimized: Set<String> = ["CropGeometry", "CropEngine", "CropPixels", "CropAnalysis", "CropCodecs", "CropKit"]
     for target in package.targets where optimized.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-assert-config", "Debug"])]
     }

@@ -3,7 +3,7 @@ import CropKit
 /// What a host requires of the crop and of what Done renders: a fixed aspect ratio, a minimum crop size, an exact
 /// output size and a round output. The default requires nothing.
 ///
-/// The engine enforces the crop's part (`EditorSession.Configuration.fixedAspect`, `CropState.minimumCropSize`), so
+/// The engine enforces the crop's part (`CropSession.Configuration.fixedAspect`, `CropState.minimumCropSize`), so
 /// no page can get around it; the page reads them from the WebSocket's `hello` to disable the aspect controls, say
 /// what Done will save, and draw a circle instead of a box. In JSON (the `hello`'s `"constraints"`):
 /// `{"aspect": "1:1" | null, "minimumCropSize": 64, "outputSize": {"width": 256, "height": 256} | null, "round": true}`.

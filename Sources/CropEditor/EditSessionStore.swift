@@ -5,8 +5,8 @@ import Foundation
 /// The server-held edit sessions: one per page load, each bound to one picture of the library (by id) and
 /// remembered by the recipe of its last state.
 ///
-/// The live ``EditorSession`` belongs to the WebSocket connection; the store keeps what must outlive it. A page
-/// reload reconnects with its session id and gets a fresh ``EditorSession`` restored from the recipe (the picture's
+/// The live ``CropSession`` belongs to the WebSocket connection; the store keeps what must outlive it. A page
+/// reload reconnects with its session id and gets a fresh ``CropSession`` restored from the recipe (the picture's
 /// state survives a reload; the undo history does not). A second page opening an id that is already connected (a
 /// duplicated browser tab) gets a new session starting from the same recipe, so two pages never share one.
 /// Sessions without a connection and unused for ``lifetime`` expire; at most ``capacity`` are kept (the least
@@ -33,7 +33,7 @@ actor EditSessionStore {
 
     let lifetime: Duration
     let capacity: Int
-    let sessionConfiguration: EditorSession.Configuration
+    let sessionConfiguration: CropSession.Configuration
     /// The smallest crop side in source pixels.
     let minimumCropSize: Double
     private var entries: [String: Entry] = [:]
@@ -41,7 +41,7 @@ actor EditSessionStore {
     private let now: @Sendable () -> ContinuousClock.Instant
 
     init(
-        lifetime: Duration, capacity: Int, sessionConfiguration: EditorSession.Configuration,
+        lifetime: Duration, capacity: Int, sessionConfiguration: CropSession.Configuration,
         constraints: CropConstraints = .none, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.now = now
@@ -125,11 +125,11 @@ actor EditSessionStore {
     /// A new editor session for a connection: restored from `recipe`, or at `start` (`nil`: the untouched
     /// picture).
     func makeSession(on image: EditedImage, recipe: Recipe?, start: Recipe?, viewportSize: Size,
-                     insets: EdgeInsets) throws -> EditorSession
+                     insets: EdgeInsets) throws -> CropSession
     {
         var configuration = sessionConfiguration
         configuration.previewSize = image.previewSize
-        return try EditorSession(
+        return try CropSession(
             state: state(of: image, recipe: recipe ?? start), viewportSize: viewportSize, insets: insets,
             configuration: configuration)
     }

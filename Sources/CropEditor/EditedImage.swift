@@ -3,7 +3,7 @@ import CropKit
 /// The picture `cropkit edit` works on, read once: its bytes, header facts and a small preview.
 ///
 /// The preview is a copy of the **stored** pixels (no EXIF orientation applied), downscaled once with
-/// shrink-on-load so its longer side is at most `previewMaximumSide`. That is the image an `EditorViewState`'s
+/// shrink-on-load so its longer side is at most `previewMaximumSide`. That is the image a `CropViewState`'s
 /// `image.transform` positions: the browser never needs a new preview when the user turns or flips.
 public struct EditedImage: Sendable {
     /// A name for the picture (the file's name), used for the download's file name.

@@ -7,7 +7,7 @@ import Hummingbird
 /// for a full render queue or a timeout, 502/504 for a failed HTTP origin) and a JSON body
 /// `{"error": {"message": …, "problem": …}}`, where `problem` is a stable machine-readable name of the case.
 public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The request body is larger than ``EditorConfiguration/maximumRequestBytes``.
+    /// The request body is larger than ``EditorServer/Configuration/maximumRequestBytes``.
     case requestTooLarge(limit: Int)
     /// The request has no image (empty body, or no `image` part in a multipart form).
     case missingImage

@@ -11,8 +11,8 @@ import HummingbirdWebSocket
 ///    `restored` is true when the session's last state comes back (from its recipe); `constraints` are the host's
 ///    (``CropConstraints``); `hostPages`, present only when some page may embed the editor, lists the origins the
 ///    page posts its messages to (``HostPageOrigins``); `"uploads": false`, present only then, says the page cannot
-///    open other pictures (``EditorConfiguration/acceptsUploads``); `tuning` carries the session's tunables
-///    (`EditorSession.Configuration` with `fingerReach` and `fingerDrawSlop`), which the page's local model uses to
+///    open other pictures (``EditorServer/Configuration/acceptsUploads``); `tuning` carries the session's tunables
+///    (`CropSession.Configuration` with `fingerReach` and `fingerDrawSlop`), which the page's local model uses to
 ///    draw a gesture before its answer arrives.
 /// 3. The page sends events as JSON objects (`EventMessage`), the first one a `viewport`. For **each** event the server
 ///    answers exactly one message: `{"type": "state", "state": …}` (`ViewStateMessage`) or
@@ -22,7 +22,7 @@ import HummingbirdWebSocket
 ///    (`ImagePipeline.estimateStraighten`) and set the straighten angle to it: the answer is the state with a
 ///    `"notice"` saying by how much and how sure, or an error (nothing changed) when the measure is not confident.
 ///    `{"type": "propose", "measure": "attention"}` (or `"entropy"`) moves the crop onto the one CropKit proposes at
-///    the crop's aspect (`ImagePipeline.proposeCrop`, placed by `EditorSession.setCrop(orientedRect:)`),
+///    the crop's aspect (`ImagePipeline.proposeCrop`, placed by `CropSession.setCrop(orientedRect:)`),
 ///    answered with the state and a notice, as one undo step.
 ///
 /// 5. `{"type": "flush"}` saves the session's crop beside its photo now (a page sends it before it leaves or hides,
@@ -33,17 +33,17 @@ import HummingbirdWebSocket
 ///    a page reconnecting to its session (same `id`, same `page`) carries `"applied"`: the last `seq` the session
 ///    applied, so the page resends only the events after it. The session is the truth; the page's drawing is not.
 ///
-/// Messages are text frames of at most ``EditorConfiguration/maximumEventBytes`` bytes.
+/// Messages are text frames of at most ``EditorServer/Configuration/maximumEventBytes`` bytes.
 public enum EditorProtocol {
     /// A message from the server.
     public enum ServerMessage: Encodable, Sendable {
         /// The session the connection edits.
         case hello(session: String, restored: Bool, image: ImageDescription, constraints: CropConstraints = .none,
                    hostPages: HostPageOrigins = .none, acceptsUploads: Bool = true, applied: Int = 0,
-                   tuning: EditorSession.Configuration? = nil)
+                   tuning: CropSession.Configuration? = nil)
         /// The view state after an event (`sequence`: the event's `seq`), with a line for the person when the server
         /// decided something itself.
-        case state(EditorViewState, notice: String? = nil, sequence: Int? = nil)
+        case state(CropViewState, notice: String? = nil, sequence: Int? = nil)
         /// An event (`sequence`: its `seq`) was refused; nothing changed.
         case error(message: String, sequence: Int? = nil)
 
@@ -56,13 +56,13 @@ public enum EditorProtocol {
         /// The session's tunables and the engine's finger constants: what the page's local model needs to predict
         /// a gesture as the session will apply it.
         private struct Tuning: Encodable {
-            var configuration: EditorSession.Configuration
+            var configuration: CropSession.Configuration
             private enum Key: String, CodingKey { case fingerReach, fingerDrawSlop }
             func encode(to encoder: any Encoder) throws {
                 try configuration.encode(to: encoder)
                 var c = encoder.container(keyedBy: Key.self)
-                try c.encode(EditorSession.fingerReach, forKey: .fingerReach)
-                try c.encode(EditorSession.fingerDrawSlop, forKey: .fingerDrawSlop)
+                try c.encode(CropSession.fingerReach, forKey: .fingerReach)
+                try c.encode(CropSession.fingerDrawSlop, forKey: .fingerDrawSlop)
             }
         }
 

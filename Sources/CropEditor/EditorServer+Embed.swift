@@ -5,7 +5,7 @@ import Hummingbird
 
 extension EditorServer {
     /// What Done tells a host page (`POST /api/sessions/{id}/done`): the session's recipe, the exact size it renders
-    /// to (the host's output size when it set one), and the image URL ``EditorConfiguration/resultURL`` makes.
+    /// to (the host's output size when it set one), and the image URL ``EditorServer/Configuration/resultURL`` makes.
     struct DoneAnswer: Encodable {
         var recipe: Recipe
         var width: Int

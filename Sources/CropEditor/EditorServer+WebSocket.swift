@@ -110,13 +110,13 @@ extension EditorServer {
     }
 
     /// Answers each event of one connection with the engine's state or an error, and saves the crop beside its
-    /// photo as it changes (``CropSaver``). The connection's ``EditorSession`` is created by its first `viewport`
+    /// photo as it changes (``CropSaver``). The connection's ``CropSession`` is created by its first `viewport`
     /// event (from the connection's recipe when restoring).
     private func answer(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: Connection)
         async throws
     {
         let id = connection.session, image = connection.image, saver = connection.saver
-        var session: EditorSession?
+        var session: CropSession?
         let decoder = JSONDecoder()
         for try await message in inbound.messages(maxSize: configuration.maximumEventBytes) {
             var sequence: Int?
@@ -136,7 +136,7 @@ extension EditorServer {
                             name: "event",
                             reason: "the first event of a connection must be 'viewport', not '\(request.type)'")
                     }
-                    var (state, notice): (EditorViewState, String?)
+                    var (state, notice): (CropViewState, String?)
                     switch request.type {
                     case "flush": (state, notice) = (live.viewState, nil)
                     case "propose": (state, notice) = try await propose(&live, image: image, measure: request.measure)
@@ -148,7 +148,7 @@ extension EditorServer {
                     reply = .state(state, notice: failure ?? notice, sequence: sequence)
                 } else {
                     let event = try decoder.decode(EventMessage.self, from: data).event
-                    let state: EditorViewState
+                    let state: CropViewState
                     var notice: String?
                     if var live = session {
                         state = try live.handle(event)
@@ -185,7 +185,7 @@ extension EditorServer {
     }
 
     /// Keeps session `connection.session`'s recipe and the last event it applied.
-    private func record(_ state: EditorViewState, sequence: Int?, connection: Connection) async {
+    private func record(_ state: CropViewState, sequence: Int?, connection: Connection) async {
         await sessions.update(id: connection.session, recipe: state.recipe)
         if let sequence, let page = connection.page {
             await sessions.applied(sequence, page: page, session: connection.session)
@@ -194,8 +194,8 @@ extension EditorServer {
 
     /// Measures the picture's tilt and, when the measure is confident, sets the session's straighten angle to it
     /// (mirrored when the crop is flipped); otherwise throws, leaving the session as it was.
-    private func autoStraighten(_ session: inout EditorSession, image: EditedImage) async throws
-        -> (EditorViewState, String)
+    private func autoStraighten(_ session: inout CropSession, image: EditedImage) async throws
+        -> (CropViewState, String)
     {
         let pipeline = configuration.pipeline, bytes = image.bytes
         let estimate: StraightenEstimate
@@ -217,9 +217,9 @@ extension EditorServer {
     /// Moves the crop to the one CropKit proposes for the picture (`ImagePipeline.proposeCrop(_:aspect:measure:)`,
     /// `measure` `attention` by default, or `entropy`) at the crop's aspect: the lock's ratio, or the crop's own
     /// proportions when it is free. The proposal is measured on the picture as shown and placed through the
-    /// session's turns, flips and straighten (`EditorSession.setCrop(orientedRect:)`), as one undo step.
-    fileprivate func propose(_ session: inout EditorSession, image: EditedImage, measure name: String?) async throws
-        -> (EditorViewState, String)
+    /// session's turns, flips and straighten (`CropSession.setCrop(orientedRect:)`), as one undo step.
+    fileprivate func propose(_ session: inout CropSession, image: EditedImage, measure name: String?) async throws
+        -> (CropViewState, String)
     {
         guard let measure = InterestMap.Measure(rawValue: name ?? InterestMap.Measure.attention.rawValue) else {
             throw EditorError.invalidParameter(name: "measure", reason: "'\(name ?? "")' is not attention or entropy")

@@ -8,7 +8,7 @@ import Logging
 import ServiceLifecycle
 
 /// The `cropkit edit` server: one single-page editor for one picture, driven over a WebSocket by the crop engine's
-/// `EditorSession`, plus an HTTP render API for apps.
+/// `CropSession`, plus an HTTP render API for apps.
 ///
 /// Routes (a fixed set; nothing else is served, and no request path reaches the file system):
 ///
@@ -18,10 +18,10 @@ import ServiceLifecycle
 /// | GET | `/api/health` | `{"status": "ok", …}` |
 /// | GET | `/api/image`, `/api/images/{id}` | a picture's description (sizes, orientation, preview); the first is the picture the server started with |
 /// | GET | `/api/preview`, `/api/images/{id}/preview[?side=N]` | its preview image (stored orientation, downscaled once; with `side`, sized to the stage, AVIF or WebP by `Accept`) |
-/// | POST | `/api/images?name=…` | open another picture: the body is the file (at most ``EditorConfiguration/maximumRequestBytes``); 201 with its description |
+/// | POST | `/api/images?name=…` | open another picture: the body is the file (at most ``EditorServer/Configuration/maximumRequestBytes``); 201 with its description |
 /// | GET (WebSocket) | `/api/session?image=…&id=…` | the editor protocol on picture `image` (default the first; see ``EditorProtocol``) |
 /// | POST | `/api/sessions/{id}/render?format=jpeg\|png&quality=…` | Done: the session's recipe rendered at full resolution |
-/// | POST | `/api/sessions/{id}/done` | Done in a host page: the recipe, the size it renders to, and a signed image URL when the host configured one (see ``EditorConfiguration/resultURL``) |
+/// | POST | `/api/sessions/{id}/done` | Done in a host page: the recipe, the size it renders to, and a signed image URL when the host configured one (see ``EditorServer/Configuration/resultURL``) |
 /// | GET | `/embed.js` | the script a host page uses to embed the editor |
 /// | DELETE | `/api/sessions/{id}` | Cancel: the session is discarded (and a photo's saved crop put back as it was) |
 /// | GET | `/api/images` | the server's own pictures, for the page's strip (names, saved-crop marks, thumbnails) |
@@ -34,7 +34,7 @@ import ServiceLifecycle
 /// Every error is JSON (`{"error": {"message", "problem"}}`) with a 4xx status, or 503 when the render queue is full.
 public struct EditorServer: Sendable {
     /// The settings.
-    public let configuration: EditorConfiguration
+    public let configuration: EditorServer.Configuration
     /// Every picture the server can edit: its own (one picture, or a folder's photos) and those opened in the page.
     public let library: EditorLibrary
     /// The page's files.
@@ -53,7 +53,7 @@ public struct EditorServer: Sendable {
     /// Creates a server for one picture held in memory, whose sessions start at `start` (a proposal or a saved
     /// recipe) when given. Nothing is saved beside it.
     public init(
-        image: EditedImage, configuration: EditorConfiguration = EditorConfiguration(), page: EditorPage,
+        image: EditedImage, configuration: EditorServer.Configuration = EditorServer.Configuration(), page: EditorPage,
         start: EditorStart? = nil
     ) {
         self.init(library: EditorLibrary([image], maximumUploads: configuration.maximumUploads),
@@ -73,7 +73,7 @@ public struct EditorServer: Sendable {
     ///   - renderQueue: the render admission queue to share (for example a service's, so that its editors count
     ///     against its concurrency); default a new one from the configuration.
     public init(
-        library: EditorLibrary, configuration: EditorConfiguration = EditorConfiguration(), page: EditorPage,
+        library: EditorLibrary, configuration: EditorServer.Configuration = EditorServer.Configuration(), page: EditorPage,
         start: EditorStart? = nil, exportFolder: String? = nil, renderQueue: RenderQueue? = nil
     ) {
         self.configuration = configuration
@@ -94,7 +94,7 @@ public struct EditorServer: Sendable {
         }
     }
 
-    /// The HTTP application: the routes above, listening on ``EditorConfiguration/host`` and ``EditorConfiguration/port``.
+    /// The HTTP application: the routes above, listening on ``EditorServer/Configuration/host`` and ``EditorServer/Configuration/port``.
     ///
     /// - Parameters:
     ///   - logger: the server's logger (default: one labelled `cropkit.edit`); its level is raised to warning
@@ -272,7 +272,7 @@ public struct EditorServer: Sendable {
     }
 
     /// The page may load only its own script, style, preview and WebSocket, and render blobs; only the host pages
-    /// of ``EditorConfiguration/hostPages`` may frame it.
+    /// of ``EditorServer/Configuration/hostPages`` may frame it.
     var contentSecurityPolicy: String {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
             + "base-uri 'none'; form-action 'none'; frame-ancestors \(configuration.hostPages.frameAncestors)"

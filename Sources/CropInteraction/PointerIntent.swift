@@ -10,9 +10,9 @@ public enum PointerIntent: String, CaseIterable, Hashable, Sendable, Codable {
     case pan
     /// Draw a new box even inside the current one (for a modifier such as Shift).
     case draw
-    /// Decide as ``auto`` does, for a finger: a handle grabs within ``EditorSession/fingerReach`` (a 44-point square
+    /// Decide as ``auto`` does, for a finger: a handle grabs within ``CropSession/fingerReach`` (a 44-point square
     /// around each corner, inside and outside the box), a tap outside the box leaves the crop alone, and a press
-    /// outside draws a new box only once it has moved ``EditorSession/fingerDrawSlop``, so a stray tap or a short
+    /// outside draws a new box only once it has moved ``CropSession/fingerDrawSlop``, so a stray tap or a short
     /// near-miss never replaces the crop.
     case touch
 }

@@ -112,7 +112,7 @@ extension ImageService {
     private func makeEditor(file: SourceFolder.Source, imagePath: String, options: EditQuery,
                             hostPages: HostPageOrigins, page: EditorPage) async throws -> EditorServer
     {
-        var editor = EditorConfiguration(pixelLimits: configuration.pixelLimits, renderConcurrency: configuration.concurrency)
+        var editor = EditorServer.Configuration(pixelLimits: configuration.pixelLimits, renderConcurrency: configuration.concurrency)
         editor.host = "0.0.0.0"  // hosted: the service decides who reaches it
         editor.constraints = options.constraints
         editor.hostPages = hostPages

@@ -162,7 +162,7 @@ struct EditCommand: ParsableCommand {
     }
 
     func run() throws {
-        var configuration = EditorConfiguration(
+        var configuration = EditorServer.Configuration(
             host: host, port: port, maximumRequestBytes: maxRequestMB * 1024 * 1024,
             pixelLimits: PixelLimits(maxPixels: maxMegapixels * 1_000_000), renderQueueCapacity: renderQueue)
         if let renderConcurrency { configuration.renderConcurrency = renderConcurrency }

@@ -21,8 +21,8 @@ let quadrantsName = "quadrants-orientation6.jpg"
 let halvesName = "halves-rgba.png"
 
 /// A server editing the quadrants fixture with a small preview.
-func makeServer(_ configure: (inout EditorConfiguration) -> Void = { _ in }) throws -> EditorServer {
-    var configuration = EditorConfiguration(previewMaximumSide: 120)
+func makeServer(_ configure: (inout EditorServer.Configuration) -> Void = { _ in }) throws -> EditorServer {
+    var configuration = EditorServer.Configuration(previewMaximumSide: 120)
     configure(&configuration)
     let image = try EditedImage(
         name: quadrantsName, bytes: try fixture(quadrantsName), pipeline: configuration.pipeline,

@@ -35,7 +35,7 @@ struct FolderWorkflowTests {
     static func server(_ folder: String, start: [ImageOperation] = [], constraints: CropConstraints = .none) throws
         -> EditorServer
     {
-        var configuration = EditorConfiguration(previewMaximumSide: 200, constraints: constraints)
+        var configuration = EditorServer.Configuration(previewMaximumSide: 200, constraints: constraints)
         configuration.renderConcurrency = 2
         let library = EditorLibrary(files: try PhotoFolder.photos(in: folder), pipeline: configuration.pipeline,
                                     previewMaximumSide: 200, start: start)
@@ -93,7 +93,7 @@ struct FolderWorkflowTests {
         let originals = try ["a.jpg", "b.jpg", "c.png", "d-broken.jpg"].map { try Self.bytes(folder + "/" + $0) }
         let server = try Self.server(folder)
         let notes = Notes()
-        let viewport = EditorEvent.viewport(size: Size(width: 800, height: 600),
+        let viewport = CropEvent.viewport(size: Size(width: 800, height: 600),
                                             insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             // The strip's list: four photos in order, none cropped.
@@ -230,7 +230,7 @@ struct FolderWorkflowTests {
             try await client.ws("/api/session?image=1") { inbound, outbound, _ in
                 var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 _ = try await talk.next()
-                let first = try await talk.send(EditorEvent.viewport(
+                let first = try await talk.send(CropEvent.viewport(
                     size: Size(width: 800, height: 600), insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16)))
                 #expect(first.state?.outputSize == PixelSize(validWidth: 400, height: 400))
                 #expect(first.notice?.hasPrefix("Proposed: the 1:1 crop with the most attention") == true)

@@ -29,7 +29,7 @@ struct Reply: Decodable {
     var seq: Int?
     /// The hello's last applied sequence number of a reconnecting page.
     var applied: Int?
-    var state: EditorViewState? { stateMessage?.state }
+    var state: CropViewState? { stateMessage?.state }
 
     /// The hello's `constraints`.
     struct Constraints: Decodable, Equatable {
@@ -48,9 +48,9 @@ struct Reply: Decodable {
 /// What a test's WebSocket conversation leaves behind for the assertions after it.
 actor Notes {
     var session = ""
-    var state: EditorViewState?
+    var state: CropViewState?
     func set(session: String) { self.session = session }
-    func set(state: EditorViewState?) { self.state = state }
+    func set(state: CropViewState?) { self.state = state }
 }
 
 /// A scripted conversation: sends text, reads the one answer.
@@ -69,7 +69,7 @@ struct Conversation {
         return try await next()
     }
 
-    mutating func send(_ event: EditorEvent) async throws -> Reply {
+    mutating func send(_ event: CropEvent) async throws -> Reply {
         try await send(String(decoding: try JSONEncoder().encode(EventMessage(event)), as: UTF8.self))
     }
 }
@@ -78,7 +78,7 @@ struct Conversation {
     @Test("Auto sets the measured straighten angle with a notice (mirrored after a flip), or refuses when unsure")
     func autoStraighten() async throws {
         func server(lines: Bool) throws -> EditorServer {
-            let configuration = EditorConfiguration(previewMaximumSide: 120)
+            let configuration = EditorServer.Configuration(previewMaximumSide: 120)
             let png = try ImageCodec.encode(tiltedScene(width: 360, height: 240, degrees: 5, seed: 2, lines: lines), as: .png)
             let image = try EditedImage(
                 name: "scene.png", bytes: png, pipeline: configuration.pipeline, previewMaximumSide: 120)
@@ -124,7 +124,7 @@ struct Conversation {
 
     @Test("a server given a proposal starts each new session at it, says so once, and Done on it renders the proposal")
     func startsFromTheProposal() async throws {
-        let configuration = EditorConfiguration(previewMaximumSide: 120)
+        let configuration = EditorServer.Configuration(previewMaximumSide: 120)
         // 900×300, the red disc at (700, 150): the centred square misses it, the attention square keeps it.
         let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
         let image = try EditedImage(name: "disc.jpg", bytes: jpeg, pipeline: configuration.pipeline, previewMaximumSide: 120)
@@ -172,7 +172,7 @@ struct Conversation {
 
     @Test("Suggest moves the crop onto the attention proposal at the crop's aspect, through turns and straighten, as one undo step")
     func propose() async throws {
-        let configuration = EditorConfiguration(previewMaximumSide: 120)
+        let configuration = EditorServer.Configuration(previewMaximumSide: 120)
         // 900×300, the red disc at (700, 150): the centred square misses it, the attention square keeps it.
         let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
         let image = try EditedImage(name: "disc.jpg", bytes: jpeg, pipeline: configuration.pipeline, previewMaximumSide: 120)
@@ -319,16 +319,16 @@ struct Conversation {
         }
     }
 
-    let viewport = EditorEvent.viewport(size: Size(width: 800, height: 600),
+    let viewport = CropEvent.viewport(size: Size(width: 800, height: 600),
                                         insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
 
     /// The session the server should be running, built here from the same engine.
-    private func localSession(_ server: EditorServer) async throws -> EditorSession {
+    private func localSession(_ server: EditorServer) async throws -> CropSession {
         let image = try await server.firstImage
         var configuration = server.configuration.session
         configuration.previewSize = image.previewSize
         let state = try CropState(sourceSize: image.info.storedSize, orientation: image.info.orientation)
-        return try EditorSession(state: state, viewportSize: Size(width: 800, height: 600),
+        return try CropSession(state: state, viewportSize: Size(width: 800, height: 600),
                                  insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16),
                                  configuration: configuration)
     }
@@ -343,7 +343,7 @@ struct Conversation {
         }
         // Draw a box (the crop fills the picture, so a drag inside draws), move it, straighten, turn, flip, lock
         // the aspect, swap it, nudge, zoom, undo, redo, pan mode.
-        var script: [EditorEvent] = [
+        var script: [CropEvent] = [
             .pointerDown(id: 1, location: at(0.2, 0.2), intent: .auto),
             .pointerMove(id: 1, location: at(0.4, 0.5)),
             .pointerMove(id: 1, location: at(0.7, 0.8)),

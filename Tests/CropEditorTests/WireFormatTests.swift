@@ -11,7 +11,7 @@ struct WireFormatTests {
     @Test("events decode from the documented JSON and round-trip")
     func eventJSON() throws {
         let decoder = JSONDecoder()
-        let samples: [(String, EditorEvent)] = [
+        let samples: [(String, CropEvent)] = [
             (#"{"type":"pointerDown","id":1,"x":10,"y":20.5}"#,
              .pointerDown(id: 1, location: Point(x: 10, y: 20.5), intent: .auto)),
             (#"{"type":"pointerDown","id":2,"x":0,"y":0,"intent":"pan"}"#,
@@ -57,7 +57,7 @@ struct WireFormatTests {
 
     @Test("the view state encodes to the documented flat JSON and decodes back")
     func viewStateJSON() throws {
-        var s = try EditorSession(
+        var s = try CropSession(
             state: CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10),
             viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50),
             configuration: .init(touchRadius: 20, handleSize: 16, tapSlop: 4, historyLimit: 50,
@@ -86,7 +86,7 @@ struct WireFormatTests {
 
     @Test("straightened, the view state's wanted box is the crop asked for: larger than the box, about the same centre, by the zoom that keeps the box free of fill")
     func wantedBoxWhenStraightened() throws {
-        var s = try EditorSession(
+        var s = try CropSession(
             state: CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000)),
             viewportSize: Size(width: 900, height: 700), configuration: .init(maximumBoxFraction: 1))
         try s.handle(.straighten(angle: 10, isFinal: true))

@@ -75,7 +75,7 @@ struct ContextMarginTests {
                 #expect(name == "maximumBoxFraction")
             }
             #expect(throws: GeometryError.self) {
-                _ = try EditorSession(state: s, viewportSize: Size(width: 100, height: 100),
+                _ = try CropSession(state: s, viewportSize: Size(width: 100, height: 100),
                                       configuration: .init(maximumBoxFraction: bad))
             }
         }
@@ -84,24 +84,24 @@ struct ContextMarginTests {
     @Test("the session's configuration decodes with defaults (0.8 context margin) and round-trips")
     func configurationJSON() throws {
         let decoder = JSONDecoder()
-        let empty = try decoder.decode(EditorSession.Configuration.self, from: Data("{}".utf8))
-        #expect(empty == EditorSession.Configuration())
+        let empty = try decoder.decode(CropSession.Configuration.self, from: Data("{}".utf8))
+        #expect(empty == CropSession.Configuration())
         #expect(empty.maximumBoxFraction == 0.8)
-        let custom = EditorSession.Configuration(touchRadius: 30, previewSize: PixelSize(validWidth: 100, height: 75),
+        let custom = CropSession.Configuration(touchRadius: 30, previewSize: PixelSize(validWidth: 100, height: 75),
                                                  maximumBoxFraction: 0.6)
-        #expect(try decoder.decode(EditorSession.Configuration.self, from: JSONEncoder().encode(custom)) == custom)
+        #expect(try decoder.decode(CropSession.Configuration.self, from: JSONEncoder().encode(custom)) == custom)
     }
 
     /// 4000×3000 in a 900×700 viewport with 50-point insets and the default 0.8 margin: the box may take at most
     /// 720×560, so the whole picture shows at scale 0.18 in (90, 80, 720, 540).
-    func session(preview: PixelSize? = nil) throws -> EditorSession {
-        try EditorSession(
+    func session(preview: PixelSize? = nil) throws -> CropSession {
+        try CropSession(
             state: CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10),
             viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50),
             configuration: .init(touchRadius: 20, handleSize: 16, tapSlop: 4, previewSize: preview))
     }
 
-    func drag(_ s: inout EditorSession, _ points: [Point]) throws {
+    func drag(_ s: inout CropSession, _ points: [Point]) throws {
         try s.handle(.pointerDown(id: 1, location: points[0], intent: .auto))
         for p in points.dropFirst() { try s.handle(.pointerMove(id: 1, location: p)) }
         try s.handle(.pointerUp(id: 1, location: points.last!))
@@ -163,7 +163,7 @@ struct ContextMarginTests {
             let minimum = rng.pick([1.0, 8.0, 32.0])
             let viewport = Size(width: rng.double(200...1500), height: rng.double(200...1500))
             let fraction = rng.pick([0.8, 1, rng.double(0.3...1)])
-            var s = try EditorSession(
+            var s = try CropSession(
                 state: CropState(sourceSize: size, orientation: orientation, minimumCropSize: minimum),
                 viewportSize: viewport, insets: EdgeInsets(all: rng.double(0...30)),
                 configuration: .init(maximumBoxFraction: fraction))

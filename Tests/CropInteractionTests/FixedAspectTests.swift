@@ -11,7 +11,7 @@ struct FixedAspectTests {
     @Test("the session starts at the fixed ratio; aspect and swap events change nothing; turns and reset keep it")
     func scripted() throws {
         let ratio = try AspectRatio(1, 1)
-        var s = try EditorSession(
+        var s = try CropSession(
             state: CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000)),
             viewportSize: Size(width: 900, height: 700), configuration: .init(fixedAspect: ratio))
         #expect(s.state.aspectLock == .ratio(ratio) && s.state.outputSize == PixelSize(validWidth: 3000, height: 3000))
@@ -27,7 +27,7 @@ struct FixedAspectTests {
         #expect(s.state.outputSize == PixelSize(validWidth: 3000, height: 3000))
 
         let portrait = try AspectRatio(4, 5)
-        var t = try EditorSession(
+        var t = try CropSession(
             state: CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000)),
             viewportSize: Size(width: 900, height: 700), configuration: .init(fixedAspect: portrait))
         try t.handle(.rotate(.counterClockwise, aspectPolicy: .followPicture))  // would make it 5:4
@@ -37,12 +37,12 @@ struct FixedAspectTests {
 
     @Test("the configuration round-trips through JSON with its ratio as \"W:H\"; other locks are refused")
     func coding() throws {
-        let configuration = EditorSession.Configuration(fixedAspect: try AspectRatio(16, 9))
+        let configuration = CropSession.Configuration(fixedAspect: try AspectRatio(16, 9))
         let json = try JSONEncoder().encode(configuration)
         #expect(String(decoding: json, as: UTF8.self).contains(#""fixedAspect":"16:9""#))
-        #expect(try JSONDecoder().decode(EditorSession.Configuration.self, from: json) == configuration)
+        #expect(try JSONDecoder().decode(CropSession.Configuration.self, from: json) == configuration)
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(EditorSession.Configuration.self, from: Data(#"{"fixedAspect":"free"}"#.utf8))
+            try JSONDecoder().decode(CropSession.Configuration.self, from: Data(#"{"fixedAspect":"free"}"#.utf8))
         }
     }
 
@@ -54,7 +54,7 @@ struct FixedAspectTests {
         for run in 0..<300 {
             let (w, h) = rng.pick(ratios)
             let ratio = try AspectRatio(w, h)
-            var s = try EditorSession(
+            var s = try CropSession(
                 state: try Random.state(&rng), viewportSize: Size(width: 800, height: 600),
                 configuration: .init(fixedAspect: ratio))
             for step in 0..<12 {

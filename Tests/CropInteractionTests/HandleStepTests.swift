@@ -7,8 +7,8 @@ import CropTestSupport
 /// `resizeBy`: the arrow keys on a focused handle move that corner or edge by source pixels.
 @Suite("Handle steps (resizeBy)")
 struct HandleStepTests {
-    func session(_ state: CropState) throws -> EditorSession {
-        try EditorSession(state: state, viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50))
+    func session(_ state: CropState) throws -> CropSession {
+        try CropSession(state: state, viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50))
     }
 
     @Test("steps of 1, 10 and 100 px move one handle exactly; a run on one handle is one undo step")

@@ -45,7 +45,7 @@ struct HostileInputTests {
                                                viewBounds: Rect(x: 0, y: 0, width: 200, height: 200))
         var viewport = try ZoomViewport(imageSize: PixelSize(validWidth: 400, height: 300), viewportSize: Size(width: 300, height: 300),
                                         cropFrame: Rect(x: 50, y: 50, width: 200, height: 200))
-        var session = try EditorSession(state: CropState(sourceSize: PixelSize(validWidth: 400, height: 300)),
+        var session = try CropSession(state: CropState(sourceSize: PixelSize(validWidth: 400, height: 300)),
                                         viewportSize: Size(width: 300, height: 300))
         for _ in 0..<3_000 {
             let events: [RectangleSelection.Event] = [.began(point()), .moved(point()), .ended(point())]
@@ -62,7 +62,7 @@ struct HostileInputTests {
                 Issue.record("viewport became \(viewport)")
                 return
             }
-            for e: EditorEvent in [.pointerDown(id: 1, location: point(), intent: .auto),
+            for e: CropEvent in [.pointerDown(id: 1, location: point(), intent: .auto),
                                    .pointerMove(id: 1, location: point()), .pointerUp(id: 1, location: point()),
                                    .zoom(factor: value(), anchor: point()), .nudge(dx: value(), dy: value())]
             {

@@ -7,15 +7,15 @@ import CropTestSupport
 /// Two fingers that turn straighten the picture; the slider and the turn snap at 0°.
 @Suite("Two-finger rotate and snapping")
 struct PinchRotateTests {
-    func session(_ state: CropState? = nil) throws -> EditorSession {
-        try EditorSession(
+    func session(_ state: CropState? = nil) throws -> CropSession {
+        try CropSession(
             state: state ?? CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10),
             viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50))
     }
 
     /// Puts two fingers `radius` apart about `centre`, turns them by `degrees` (clockwise on screen when positive)
     /// in `steps` moves, and lifts them.
-    func twist(_ s: inout EditorSession, by degrees: Double, about centre: Point = Point(x: 450, y: 350),
+    func twist(_ s: inout CropSession, by degrees: Double, about centre: Point = Point(x: 450, y: 350),
                radius: Double = 100, steps: Int = 8, lift: Bool = true) throws
     {
         func finger(_ sign: Double, _ t: Double) -> Point {
@@ -87,7 +87,7 @@ struct PinchRotateTests {
         #expect(t.state.straightenAngle == -0.6)
         for _ in 0..<9 { try t.handle(.straightenBy(delta: 0.1)) }
         #expect(abs(t.state.straightenAngle - 0.3) < 1e-12)
-        var off = try EditorSession(
+        var off = try CropSession(
             state: CropState(sourceSize: PixelSize(validWidth: 400, height: 300)), viewportSize: Size(width: 900, height: 700),
             configuration: .init(straightenSnap: 0))
         try off.handle(.straighten(angle: 0.2, isFinal: true))

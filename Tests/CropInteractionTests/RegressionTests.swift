@@ -27,7 +27,7 @@ struct RegressionTests {
             #expect(back.renderPlan().isPixelExact)
         }
         // And with every view-driven no-op: an editor session opened and closed with a tap inside.
-        var session = try EditorSession(state: CropState(sourceSize: PixelSize(validWidth: 4032, height: 3024)),
+        var session = try CropSession(state: CropState(sourceSize: PixelSize(validWidth: 4032, height: 3024)),
                                         viewportSize: Size(width: 390, height: 844))
         try session.handle(.pointerDown(id: 1, location: Point(x: 195, y: 400), intent: .auto))
         try session.handle(.pointerUp(id: 1, location: Point(x: 195, y: 400)))
@@ -121,7 +121,7 @@ struct RegressionTests {
     func outputIsNotCutAtViewResolution() throws {
         // A phone-sized view, a preview a sixth of the original, a box drawn with the finger.
         let state = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000), minimumCropSize: 16)
-        var session = try EditorSession(
+        var session = try CropSession(
             state: state, viewportSize: Size(width: 390, height: 300), insets: EdgeInsets(all: 15),
             configuration: .init(previewSize: PixelSize(validWidth: 1000, height: 667)))
         let box = session.viewState.cropBox

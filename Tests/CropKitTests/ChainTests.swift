@@ -43,20 +43,20 @@ struct ChainTests {
     /// The chain that replaces each golden call.
     static func chain(_ name: String) throws -> (ImageSource, [ImageOperation])? {
         switch name {
-        case "thumbnail24-L1": (L(1), [.thumbnail(ThumbnailRequest(side: 24))])
-        case "thumbnail24-L6": (L(6), [.thumbnail(ThumbnailRequest(side: 24))])
-        case "thumbnail40-b3-r8-L3": (L(3), [.thumbnail(ThumbnailRequest(side: 40, border: 3, cornerRadius: 8))])
-        case "resize-w32-L1": (L(1), [.resize(ResizeRequest(.width(32)))])
-        case "resize-w32-L6": (L(6), [.resize(ResizeRequest(.width(32)))])
-        case "resize-w32-L7": (L(7), [.resize(ResizeRequest(.width(32)))])
-        case "resize-fill-top-L8": (L(8), [.resize(ResizeRequest(.box(box(30, 30)), mode: .fill(gravity: .top)))])
+        case "thumbnail24-L1": (L(1), [.thumbnail(24)])
+        case "thumbnail24-L6": (L(6), [.thumbnail(24)])
+        case "thumbnail40-b3-r8-L3": (L(3), [.thumbnail(40, border: 3, cornerRadius: 8)])
+        case "resize-w32-L1": (L(1), [.resize(width: 32)])
+        case "resize-w32-L6": (L(6), [.resize(width: 32)])
+        case "resize-w32-L7": (L(7), [.resize(width: 32)])
+        case "resize-fill-top-L8": (L(8), [.fill(30, 30, gravity: .top)])
         case "resize-pad-white-L2":
             (L(2), [.resize(ResizeRequest(.box(box(40, 40)), mode: .pad(background: .white, alignment: .center)))])
         case "resize-stretch-L4": (L(4), [.resize(ResizeRequest(.box(box(50, 20)), mode: .stretch))])
         case "resize-h20-linear-mitchell-L5":
             (L(5), [.resize(ResizeRequest(.height(20), filter: .mitchell, linearLight: true))])
-        case "resize-up-w100-L1": (L(1), [.resize(ResizeRequest(.width(100), allowUpscale: true))])
-        case "resize-noup-w100-L1": (L(1), [.resize(ResizeRequest(.width(100)))])
+        case "resize-up-w100-L1": (L(1), [.resize(width: 100, allowUpscale: true)])
+        case "resize-noup-w100-L1": (L(1), [.resize(width: 100)])
         case "orient-L5": (L(5), [])
         case "orient-L8": (L(8), [])
         case "round-circle-b2-L6": (L(6), [.roundCorners(.circle, border: 2)])
@@ -69,7 +69,7 @@ struct ChainTests {
             (L(6), [.crop(Rect(x: 3, y: 2, width: 31, height: 17)), .turn(.counterClockwise)])
         case "render-straighten-full-L6": (L(6), [.straighten(7.5)])
         case "render-square-max20-L6": (L(6), [.aspect(.square), .fit(within: box(20, 20))])
-        case "rgba-thumb-r10": (rgba, [.thumbnail(ThumbnailRequest(side: 48, border: 4, cornerRadius: 10))])
+        case "rgba-thumb-r10": (rgba, [.thumbnail(48, border: 4, cornerRadius: 10)])
         case "rgba-pad": (rgba, [.resize(ResizeRequest(.box(box(80, 80)), mode: .pad()))])
         default: nil
         }
@@ -133,15 +133,15 @@ struct ChainTests {
     func orderIsEnforced() throws {
         let missing = ImageSource.file("/nonexistent/never-read.jpg")
         let bad: [[ImageOperation]] = [
-            [.resize(ResizeRequest(.width(10))), .crop(Rect(x: 0, y: 0, width: 5, height: 5))],
+            [.resize(width: 10), .crop(Rect(x: 0, y: 0, width: 5, height: 5))],
             [.roundCorners(.circle), .fit(within: Self.box(10, 10))],
-            [.fit(within: Self.box(10, 10)), .thumbnail(ThumbnailRequest(side: 8))],
+            [.fit(within: Self.box(10, 10)), .thumbnail(8)],
             [.turn(.clockwise), .recipe(try Recipe())],
             [.straighten(46)],
             [.straighten(.nan)],
             [.crop(Rect(x: 0, y: 0, width: 0, height: 5))],
             [.border(-1)],
-            [.thumbnail(ThumbnailRequest(side: 10, border: 5))],
+            [.thumbnail(10, border: 5)],
         ]
         for chain in bad {
             let error = #expect(throws: CropKitError.self) { try ImagePipeline().run(missing, chain) }
@@ -218,7 +218,7 @@ struct ChainTests {
     @Test("pixel steps: border grows the picture, background removes alpha, they run in order after the resample")
     func pixelSteps() throws {
         let p = ImagePipeline()
-        let bordered = try p.run(Self.L(1), [.resize(ResizeRequest(.width(32))), .border(3, color: .white)])
+        let bordered = try p.run(Self.L(1), [.resize(width: 32), .border(3, color: .white)])
         #expect(bordered.size == Self.box(38, 28) && bordered.pixels.format == .rgb8)
         #expect(bordered.pixels.pixel(x: 0, y: 0) == [255, 255, 255] && bordered.pixels.pixel(x: 37, y: 27) == [255, 255, 255])
         let transparent = try p.run(Self.L(1), [.border(2)])

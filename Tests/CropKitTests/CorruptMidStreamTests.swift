@@ -28,8 +28,8 @@ struct CorruptMidStreamTests {
     /// One chain per streaming path: resample stream straight to the encoder, pixel copy, collected then
     /// permuted or post-processed, straightened (band scheduler).
     static let chains: [(String, [ImageOperation])] = [
-        ("thumbnail (resample stream → encoder)", [.thumbnail(ThumbnailRequest(side: 32))]),
-        ("resize 1:1 (pixel copy → encoder)", [.resize(ResizeRequest(.height(10_000)))]),
+        ("thumbnail (resample stream → encoder)", [.thumbnail(32)]),
+        ("resize 1:1 (pixel copy → encoder)", [.resize(height: 10_000)]),
         ("round corners (collected, post-processed)", [.roundCorners(.circle)]),
         ("turn (collected, permuted)", [.turn(.clockwise)]),
         ("fit with padding (collected)",

@@ -11,10 +11,10 @@ struct HEIFPipelineTests {
     @Test("a HEIC shrinks on load like a JPEG, close to the full decode resized",
           arguments: [(100, 1), (50, 2), (25, 4), (12, 8)])
     func shrinkOnLoad(_ width: Int, _ scale: Int) throws {
-        let result = try ImagePipeline().run(Self.photo, [.resize(ResizeRequest(.width(width)))])
+        let result = try ImagePipeline().run(Self.photo, [.resize(width: width)])
         #expect(result.report.decodeScale == scale)
         #expect(result.size == PixelSize(validWidth: width, height: (width * 133 + 101) / 203))
-        let full = try ImagePipeline(shrinkOnLoad: false).run(Self.photo, [.resize(ResizeRequest(.width(width)))])
+        let full = try ImagePipeline(shrinkOnLoad: false).run(Self.photo, [.resize(width: width)])
         #expect(full.report.decodeScale == 1)
         #expect(meanDifference(result.pixels, full.pixels) < 3, "mean \(meanDifference(result.pixels, full.pixels))")
     }

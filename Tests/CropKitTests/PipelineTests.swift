@@ -58,7 +58,7 @@ struct PipelineOrientationTests {
     @Test("resize targets are displayed sizes: orientations 5–8 swap, and nothing is rotated twice",
           arguments: 1...8)
     func resizeUsesDisplayedSize(_ orientation: Int) throws {
-        let result = try ImagePipeline().run(Fixtures.landscape(orientation), [.resize(ResizeRequest(.width(32)))])
+        let result = try ImagePipeline().run(Fixtures.landscape(orientation), [.resize(width: 32)])
         let image = result.image
         #expect(result.size == PixelSize(validWidth: 32, height: 22))  // 43 × 32/64 = 21.5 rounds to 22
         let reference = try Self.reference.resized(width: 32, height: 22)
@@ -87,7 +87,7 @@ struct PipelineResizeTests {
     func streamingMatchesBuffer() throws {
         let jpeg = try syntheticJPEG(width: 600, height: 400)
         let pipeline = ImagePipeline(shrinkOnLoad: false)
-        let streamed = try pipeline.run(.data(jpeg), [.resize(ResizeRequest(.width(150)))]).pixels
+        let streamed = try pipeline.run(.data(jpeg), [.resize(width: 150)]).pixels
         let decoded = try ImageCodec.decode(jpeg).pixels
         let reference = try decoded.resized(width: 150, height: 100)
         #expect(maxDifference(streamed, reference) <= 1)
@@ -99,7 +99,7 @@ struct PipelineResizeTests {
         let pipeline = ImagePipeline()
         // (target width, expected scale): 1600/100 = 16 → 1/8 leaves 2×; 1600/300 ≈ 5.3 → 1/2; 1600/600 → none.
         for (width, scale) in [(100, 8), (199, 4), (300, 2), (600, 1)] {
-            let result = try pipeline.run(.data(jpeg), [.resize(ResizeRequest(.width(width)))])
+            let result = try pipeline.run(.data(jpeg), [.resize(width: width)])
             #expect(result.report.decodeScale == scale, "width \(width)")
             #expect(result.size.width == width)
         }
@@ -111,19 +111,19 @@ struct PipelineResizeTests {
         let pipeline = ImagePipeline(shrinkOnLoadHeadroom: 1)
         // 1600/200 = 8 → 1/8 exactly covers it; 1600/201 < 8 → 1/4; 1600/799 → 1/2; 1600/801 → none.
         for (width, scale) in [(100, 8), (200, 8), (201, 4), (400, 4), (401, 2), (799, 2), (801, 1)] {
-            let result = try pipeline.run(.data(jpeg), [.resize(ResizeRequest(.width(width)))])
+            let result = try pipeline.run(.data(jpeg), [.resize(width: width)])
             #expect(result.report.decodeScale == scale, "width \(width)")
             #expect(result.size.width == width)
         }
         // Below 1 counts as 1: never a decode smaller than the output.
-        let below = try ImagePipeline(shrinkOnLoadHeadroom: 0.5).run(.data(jpeg), [.resize(ResizeRequest(.width(201)))])
+        let below = try ImagePipeline(shrinkOnLoadHeadroom: 0.5).run(.data(jpeg), [.resize(width: 201)])
         #expect(below.report.decodeScale == 4)
     }
 
     @Test("shrink-on-load with headroom 1 stays close to the full decode", arguments: [false, true])
     func shrinkOnLoadHeadroomOneQuality(progressive: Bool) throws {
         let jpeg = try syntheticJPEG(width: 1600, height: 1200, progressive: progressive)
-        let request = [ImageOperation.resize(ResizeRequest(.width(150)))]  // 1/8 decode, then a 1.33× reduction
+        let request = [ImageOperation.resize(width: 150)]  // 1/8 decode, then a 1.33× reduction
         let fast = try ImagePipeline(shrinkOnLoadHeadroom: 1).run(.data(jpeg), request)
         #expect(fast.report.decodeScale == 8)
         let full = try ImagePipeline(shrinkOnLoad: false).run(.data(jpeg), request).pixels
@@ -134,8 +134,8 @@ struct PipelineResizeTests {
     @Test("shrink-on-load output stays close to the full decode", arguments: [false, true])
     func shrinkOnLoadQuality(progressive: Bool) throws {
         let jpeg = try syntheticJPEG(width: 1600, height: 1200, progressive: progressive)
-        let fast = try ImagePipeline().run(.data(jpeg), [.resize(ResizeRequest(.width(100)))]).pixels
-        let full = try ImagePipeline(shrinkOnLoad: false).run(.data(jpeg), [.resize(ResizeRequest(.width(100)))]).pixels
+        let fast = try ImagePipeline().run(.data(jpeg), [.resize(width: 100)]).pixels
+        let full = try ImagePipeline(shrinkOnLoad: false).run(.data(jpeg), [.resize(width: 100)]).pixels
         #expect(meanDifference(fast, full) < 1.5)
         #expect(maxDifference(fast, full) <= 12)
     }
@@ -199,7 +199,7 @@ struct PipelineResizeTests {
         let png = try ImageCodec.encode(gray16, as: .png)
         try withScratchFolder { dir throws in
             let out = dir + "/small.png"
-            let result = try ImagePipeline().run(.data(png), [.resize(ResizeRequest(.width(16)))], to: .file(out))
+            let result = try ImagePipeline().run(.data(png), [.resize(width: 16)], to: .file(out))
             #expect(result.report.pixelFormat == .gray16)
             let decoded = try ImageCodec.decode(fileAtPath: out)
             #expect(decoded.pixels.format == .gray16 && decoded.pixels.width == 16 && decoded.pixels.height == 8)
@@ -212,7 +212,7 @@ struct PipelineThumbnailTests {
     @Test("a thumbnail is exactly side × side, with a transparent border and rounded corners")
     func thumbnail() throws {
         let jpeg = try syntheticJPEG(width: 900, height: 600)
-        let result = try ImagePipeline().run(.data(jpeg), [.thumbnail(ThumbnailRequest(side: 64, border: 4, cornerRadius: 12))])
+        let result = try ImagePipeline().run(.data(jpeg), [.thumbnail(64, border: 4, cornerRadius: 12)])
         let image = result.pixels
         #expect(result.size == PixelSize(validWidth: 64, height: 64) && image.format == .rgba8)
         #expect(image[x: 2, y: 32, channel: 3] == 0)          // border
@@ -223,7 +223,7 @@ struct PipelineThumbnailTests {
 
     @Test("a plain thumbnail of an opaque photo stays opaque RGB")
     func opaqueStaysOpaque() throws {
-        let result = try ImagePipeline().run(Fixtures.landscape(6), [.thumbnail(ThumbnailRequest(side: 40))])
+        let result = try ImagePipeline().run(Fixtures.landscape(6), [.thumbnail(40)])
         #expect(result.report.pixelFormat == .rgb8 && result.size == PixelSize(validWidth: 40, height: 40))
     }
 
@@ -308,7 +308,7 @@ struct PipelineRenderTests {
     @Test("a recipe renders the same region of a small and a large copy of a picture")
     func recipeAcrossResolutions() throws {
         let large = try syntheticJPEG(width: 1200, height: 800)
-        let small = try ImagePipeline().run(.data(large), [.resize(ResizeRequest(.width(300)))], to: .data()).bytes
+        let small = try ImagePipeline().run(.data(large), [.resize(width: 300)], to: .data()).bytes
         var state = try CropState(sourceSize: PixelSize(validWidth: 300, height: 200))
         try state.setCrop(Rect(x: 60, y: 40, width: 120, height: 90))
         let recipe = state.recipe
@@ -342,7 +342,7 @@ struct PipelineErrorTests {
         try withScratchFolder { dir throws in
             let out = dir + "/out.jpg"
             #expect(throws: CropKitError.self) {
-                try ImagePipeline().run(.data(Array(jpeg.prefix(jpeg.count / 2))), [.resize(ResizeRequest(.width(50)))], to: .file(out))
+                try ImagePipeline().run(.data(Array(jpeg.prefix(jpeg.count / 2))), [.resize(width: 50)], to: .file(out))
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
         }
@@ -352,9 +352,9 @@ struct PipelineErrorTests {
     func badRequests() throws {
         let source = Fixtures.landscape(1)
         #expect(throws: CropKitError.invalidRequest(name: "width", reason: "0 must be at least 1")) {
-            try ImagePipeline().run(source, [.resize(ResizeRequest(.width(0)))])
+            try ImagePipeline().run(source, [.resize(width: 0)])
         }
-        #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [.thumbnail(ThumbnailRequest(side: 10, border: 5))]) }
+        #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [.thumbnail(10, border: 5)]) }
         #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [.roundCorners(.pixels(-1))]) }
         #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [], to: .file("/tmp/x.tif")) }
         let wrongState = try CropState(sourceSize: PixelSize(validWidth: 10, height: 10))
@@ -365,22 +365,22 @@ struct PipelineErrorTests {
     func pixelLimit() throws {
         let jpeg = try syntheticJPEG(width: 300, height: 200)
         #expect(throws: CropKitError.self) {
-            try ImagePipeline(limits: PixelLimits(maxPixels: 50_000)).run(.data(jpeg), [.resize(ResizeRequest(.width(10)))])
+            try ImagePipeline(limits: PixelLimits(maxPixels: 50_000)).run(.data(jpeg), [.resize(width: 10)])
         }
     }
 
     @Test("the short forms build the requests they name, and run as them: .thumbnail(256, cornerRadius: 32), .fit(1024, 1024), .fill(40, 30, gravity: .attention), .resize(width:), .resize(height:); a side below 1 is refused naming it")
     func shortForms() throws {
-        #expect(ImageOperation.thumbnail(256, cornerRadius: 32) == .thumbnail(ThumbnailRequest(side: 256, cornerRadius: 32)))
-        #expect(ImageOperation.fit(1024, 768) == .resize(ResizeRequest(.box(PixelSize(validWidth: 1024, height: 768)))))
+        #expect(ImageOperation.thumbnail(256, cornerRadius: 32) == .thumbnail(256, cornerRadius: 32))
+        #expect(ImageOperation.fit(1024, 768) == .fit(1024, 768))
         #expect(ImageOperation.fill(40, 30, gravity: .attention)
             == .resize(ResizeRequest(.box(PixelSize(validWidth: 40, height: 30)), mode: .fill(gravity: .attention))))
-        #expect(ImageOperation.resize(width: 32, allowUpscale: true) == .resize(ResizeRequest(.width(32), allowUpscale: true)))
-        #expect(ImageOperation.resize(height: 20) == .resize(ResizeRequest(.height(20))))
+        #expect(ImageOperation.resize(width: 32, allowUpscale: true) == .resize(width: 32, allowUpscale: true))
+        #expect(ImageOperation.resize(height: 20) == .resize(height: 20))
         let photo = ImageSource.file(Fixtures.path("landscape-6-mm.jpg"))
         let short = try ImagePipeline().run(photo, [.fill(40, 30, gravity: .top)]).pixels
         let long = try ImagePipeline().run(
-            photo, [.resize(ResizeRequest(.box(PixelSize(validWidth: 40, height: 30)), mode: .fill(gravity: .top)))]).pixels
+            photo, [.fill(40, 30, gravity: .top)]).pixels
         #expect(short == long && short.width == 40 && short.height == 30)
         #expect(throws: CropKitError.invalidRequest(name: "height", reason: "0 must be at least 1")) {
             try ImagePipeline().run(photo, [.fit(10, 0)])

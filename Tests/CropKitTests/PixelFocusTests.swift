@@ -43,7 +43,7 @@ struct PixelFocusTests {
                 geometry.append(.straighten(rng.double(-5...5)))
                 func run(_ gravity: Gravity) throws -> RenderedImage {
                     try pipeline.run(.data(jpeg), geometry + [
-                        .resize(ResizeRequest(.box(PixelSize(validWidth: 100, height: 100)), mode: .fill(gravity: gravity))),
+                        .fill(100, 100, gravity: gravity),
                     ])
                 }
                 let focused = try run(.pixelFocus(Point(x: 700, y: 150)))

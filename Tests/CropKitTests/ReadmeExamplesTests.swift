@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import CropInteraction
 import CropKit
 import CropTestSupport
 
@@ -59,6 +60,72 @@ struct ReadmeExamplesTests {
         }
     }
 
+    /// The two classic crop screens over `folder/photo.jpg`, each rendered at full resolution.
+    func nativeCropScreens(in folder: String) throws {
+        let pipeline = ImagePipeline()
+        let photo = ImageSource.file(folder + "/photo.jpg")
+        let shown = try photo.info().displayedSize  // after the EXIF orientation
+
+        // The picture zoomed and panned under a fixed 300×200 frame in a 400×300 view.
+        var viewport = try ZoomViewport(imageSize: shown, viewportSize: Size(width: 400, height: 300),
+                                        cropFrame: Rect(x: 50, y: 50, width: 300, height: 200))
+        try viewport.handle(.zoom(factor: 2, anchor: Point(x: 200, y: 150)))  // a double tap
+        try viewport.handle(.began(anchor: Point(x: 200, y: 150)))            // a one-finger drag to the right
+        try viewport.handle(.changed(translation: Point(x: 40, y: 0), scale: 1))
+        try viewport.handle(.ended)
+        try pipeline.run(photo, [.crop(viewport.cropRect)], to: .file(folder + "/framed.png"))
+
+        // A rectangle drawn with a finger over the picture, fitted into the same view.
+        var selection = try RectangleSelection(imageSize: shown, viewBounds: Rect(x: 0, y: 0, width: 400, height: 300))
+        try selection.handle(.began(Point(x: 120, y: 80)))
+        try selection.handle(.moved(Point(x: 260, y: 200)))
+        try selection.handle(.ended(Point(x: 260, y: 200)))
+        if let drawn = selection.selection {
+            try pipeline.run(photo, [.crop(drawn)], to: .file(folder + "/drawn.png"))
+        }
+    }
+
+    @Test("the crop-screen sample renders what each screen showed: the framed and the drawn region of the upright photo, at full resolution")
+    func runsCropScreenSample() throws {
+        try withScratchFolder { dir throws in
+            // A photo stored 384×254 with EXIF orientation 8: 254×384 shown.
+            try FileManager.default.copyItem(
+                atPath: Fixtures.path("smartcrop/leica-t-4928x3264-orient8.jpg"), toPath: dir + "/photo.jpg")
+            try nativeCropScreens(in: dir)
+            let upright = try Image(contentsOfFile: dir + "/photo.jpg").pixels
+            let (w, h) = (Double(upright.width), Double(upright.height))
+            #expect(upright.width == 254 && upright.height == 384)
+            // The 300×200 frame covers the picture at max(300/w, 200/h) points a pixel; the double tap about the
+            // frame's centre doubles that, so the frame shows 300/s × 200/s pixels about the picture's centre, and
+            // the 40-point drag to the right shows those 40/s pixels further left.
+            let s = 2 * Swift.max(300 / w, 200 / h)
+            let framedRect = Rect(x: w / 2 - 150 / s - 40 / s, y: h / 2 - 100 / s, width: 300 / s, height: 200 / s)
+            // The 400×300 view fits the picture at f = min(400/w, 300/h) points a pixel, centred: the drag from
+            // (120, 80) to (260, 200) covers those points of the picture.
+            let f = Swift.min(400 / w, 300 / h), left = (400 - w * f) / 2, top = (300 - h * f) / 2
+            let drawnRect = Rect(x: (120 - left) / f, y: (80 - top) / f, width: 140 / f, height: 120 / f)
+            for (name, rect) in [("framed.png", framedRect), ("drawn.png", drawnRect)] {
+                let out = try Image(contentsOfFile: dir + "/" + name).pixels
+                // Full resolution: one output pixel per picture pixel, the fractional rectangle's size rounded.
+                #expect(abs(Double(out.width) - rect.width) <= 1 && abs(Double(out.height) - rect.height) <= 1,
+                        "\(name): \(out.width)×\(out.height) for \(rect)")
+                // A crop keeps whole pixels: the output is exactly the upright photo's pixels from a corner within a
+                // pixel of the rectangle's (the engine snaps a fractional crop to the pixel grid), and from nowhere
+                // else near it.
+                let (x, y) = (Int(rect.minX.rounded()), Int(rect.minY.rounded()))
+                var exact: [(dx: Int, dy: Int)] = []
+                for dy in -2...2 {
+                    for dx in -2...2 {
+                        let region = try upright.cropped(x: x + dx, y: y + dy, width: out.width, height: out.height)
+                        if meanDifference(out, region) == 0 { exact.append((dx, dy)) }
+                    }
+                }
+                #expect(exact.count == 1 && exact.allSatisfy { abs($0.dx) <= 1 && abs($0.dy) <= 1 },
+                        "\(name) \(rect): exact at offsets \(exact)")
+            }
+        }
+    }
+
     /// The README's install snippet (`.ci/downstream-test` builds a package from it by path, in CI).
     static let packageSnippet = """
         // Package.swift
@@ -82,7 +149,7 @@ struct ReadmeExamplesTests {
         #expect(!blocks.isEmpty)
         for block in blocks {
             let lines = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && $0 != "import CropKit" }
+                .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
             let found = sourceLines.indices.contains { start in
                 var i = start
                 for line in lines {

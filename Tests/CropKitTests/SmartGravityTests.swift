@@ -29,7 +29,7 @@ struct SmartGravityTests {
             #expect(smart.size == PixelSize(validWidth: 100, height: 100))
             // The disc is 60 of 300 pixels across: about 20×20 output pixels, π·10² ≈ 314 of them.
             #expect(redPixels(smart.pixels) > 250, "\(gravity) at x = \(x)")
-            let thumbnail = try pipeline.run(.data(jpeg), [.thumbnail(ThumbnailRequest(side: 64, gravity: gravity))])
+            let thumbnail = try pipeline.run(.data(jpeg), [.thumbnail(64, gravity: gravity)])
             #expect(redPixels(thumbnail.pixels) > 90, "\(gravity) thumbnail at x = \(x)")
         }
     }
@@ -38,7 +38,7 @@ struct SmartGravityTests {
     func equalsFocus() throws {
         let jpeg = try redDiscJPEG(x: 480, y: 100, width: 1600, height: 800)
         let pipeline = ImagePipeline()
-        let operations = [ImageOperation.resize(ResizeRequest(.box(PixelSize(validWidth: 120, height: 120)), mode: .fill(gravity: .attention)))]
+        let operations = [ImageOperation.fill(120, 120, gravity: .attention)]
         let opened = try pipeline.open(.data(jpeg))
         let (resolved, source, window, _) = try pipeline.resolveSmartGravity(.data(jpeg), opened, operations, .attention)
         #expect(source.predecoded?.scale == 2)  // 800 → 120 is a 6.7× reduction: 1/2 leaves the filter 3.3×, 1/4 only 1.7×
@@ -61,7 +61,7 @@ struct SmartGravityTests {
         func run(_ gravity: Gravity) throws -> RenderedImage {
             try ImagePipeline().run(.data(jpeg), [
                 .crop(Rect(x: 0, y: 0, width: 500, height: 300)), .straighten(angle),
-                .resize(ResizeRequest(.box(PixelSize(validWidth: 90, height: 90)), mode: .fill(gravity: gravity))),
+                .fill(90, 90, gravity: gravity),
             ])
         }
         let smart = try run(.attention)
@@ -74,7 +74,7 @@ struct SmartGravityTests {
     func streamedCopy() throws {
         let png = try ImageCodec.encode(redDiscScene(x: 700, y: 120, width: 800, height: 400), as: .png)
         let pipeline = ImagePipeline()
-        let operations = [ImageOperation.thumbnail(ThumbnailRequest(side: 80, gravity: .attention))]
+        let operations = [ImageOperation.thumbnail(80, gravity: .attention)]
         let opened = try pipeline.open(.data(png))
         let held = try pipeline.resolveSmartGravity(.data(png), opened, operations, .attention)
         let streamed = try pipeline.resolveSmartGravity(.data(png), opened, operations, .attention, predecodeLimit: 1000)

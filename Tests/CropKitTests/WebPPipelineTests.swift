@@ -14,10 +14,10 @@ struct WebPPipelineTests {
     @Test("a WebP source shrinks on load like a JPEG and comes out upright, close to the full decode resized",
           arguments: [(90, 1), (45, 2), (22, 4)])
     func shrinkOnLoad(_ width: Int, _ scale: Int) throws {
-        let result = try ImagePipeline().run(Self.photo, [.resize(ResizeRequest(.width(width)))])
+        let result = try ImagePipeline().run(Self.photo, [.resize(width: width)])
         #expect(result.report.decodeScale == scale)
         #expect(result.size == PixelSize(validWidth: width, height: (width * 120 + 90) / 180))
-        let full = try ImagePipeline(shrinkOnLoad: false).run(Self.photo, [.resize(ResizeRequest(.width(width)))])
+        let full = try ImagePipeline(shrinkOnLoad: false).run(Self.photo, [.resize(width: width)])
         #expect(meanDifference(result.pixels, full.pixels) < 3, "mean \(meanDifference(result.pixels, full.pixels))")
     }
 

@@ -102,7 +102,7 @@ struct ImageServiceTests {
         // headroom (1: the 202-pixel photo decodes at 1/2 for 100 pixels, where the library's default 2 decodes it whole).
         #expect(service.configuration.shrinkOnLoadHeadroom == 1)
         let direct = try ImagePipeline(shrinkOnLoadHeadroom: 1).run(
-            .file(ServedFolder.path + "/beach.jpg"), [.resize(ResizeRequest(.width(100)))],
+            .file(ServedFolder.path + "/beach.jpg"), [.resize(width: 100)],
             to: .data(SaveOptions(format: .jpeg, quality: 80)))
         #expect(answer.body == direct.bytes)
     }

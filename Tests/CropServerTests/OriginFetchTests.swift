@@ -101,7 +101,7 @@ struct OriginFetchTests {
                 #expect(answer.status == .ok, "\(message(answer.body))")
                 #expect(try Image(source: .data(answer.body)).size == PixelSize(validWidth: 100, height: 75))
                 let direct = try ImagePipeline(shrinkOnLoadHeadroom: 1).run(
-                    .data(origin.photo), [.resize(ResizeRequest(.width(100)))], to: .data(SaveOptions(format: .jpeg)))
+                    .data(origin.photo), [.resize(width: 100)], to: .data(SaveOptions(format: .jpeg)))
                 #expect(answer.body == direct.bytes)
                 #expect(answer.headers[.eTag] != nil)
                 // `localhost` resolved and checked here, connected to by address, named in Host.

@@ -1,5 +1,5 @@
-// CropKit editor page. The server's EditorSession is the authority: the page sends input events to it over a
-// WebSocket and draws the EditorViewState it gets back. So that a gesture feels local over any network, the page
+// CropKit editor page. The server's CropSession is the authority: the page sends input events to it over a
+// WebSocket and draws the CropViewState it gets back. So that a gesture feels local over any network, the page
 // also draws each move, pan, resize, draw, zoom, nudge and straighten at once with its local model (prediction.js)
 // applied to the last state the server sent; when a state arrives the prediction is replaced by it, with the events
 // still unanswered applied again, and any difference is eased away over a short correction. Nothing the page
@@ -31,7 +31,7 @@
   let ws = null;
   let session = null;       // session id from the server's hello
   let image = null;         // the picture's description
-  let view = null;          // the last EditorViewState
+  let view = null;          // the last CropViewState
   let queue = [];           // events waiting to be sent
   let inFlight = null;      // {event, sentAt}
   let nextSeq = 1;          // the next event's sequence number
@@ -338,7 +338,7 @@
         const k = pointsPerPixel(), d = { x: e.dx * k.x, y: e.dy * k.y };
         const [hx, hy] = Model.DIRECTIONS[e.handle], unit = Model.unitOf(view.aspect, g.box);
         if (hx && hy && unit && (e.dx === 0) !== (e.dy === 0)) {
-          // A locked corner's step along one axis moves it along the lock's diagonal (EditorSession).
+          // A locked corner's step along one axis moves it along the lock's diagonal (CropSession).
           const slope = (unit.height / unit.width) * (hy / hx);
           if (e.dy === 0) d.y = d.x * slope; else d.x = d.y / slope;
         }

@@ -1,5 +1,5 @@
 // CropKit editor: the page's local model. It draws a gesture in the frame its input arrives, before the server's
-// EditorSession answers, and holds no other crop mathematics. Every function here is the view-coordinate form of
+// CropSession answers, and holds no other crop mathematics. Every function here is the view-coordinate form of
 // one engine rule (CropEngine's StraightenedPicture and DisplayLayout), applied to the last state the server sent:
 // a move or pan slides along the picture's edges, a handle resize stops at them (free: each side as far as it may,
 // locked: along the lock's diagonal) and at the minimum side, a draw grows from the press point clamped into the
@@ -222,7 +222,7 @@ window.CropKitModel = (() => {
   }
 
   /** A two-finger pinch from its start (`g` and `angle` when the second finger went down; the fingers `start`, now
-   * `now`, each {a, b}), as EditorSession computes it: past `threshold` degrees of turn the picture turns with the
+   * `now`, each {a, b}), as CropSession computes it: past `threshold` degrees of turn the picture turns with the
    * fingers (degree for degree beyond it, clockwise lowering the angle; within `snap` of 0° it is 0°), then zooms
    * by the ratio of the fingers' distances about their first midpoint, then follows the midpoint; the view re-fits. */
   function pinched(g, angle, start, now, threshold, snap, layout) {
@@ -246,7 +246,7 @@ window.CropKitModel = (() => {
     return { g: refit(turned, panned, layout), angle: to };
   }
 
-  // ---------------------------------------------------------------- pointers (EditorSession)
+  // ---------------------------------------------------------------- pointers (CropSession)
 
   /** The handle a press at `p` grabs within `radius` (CropHandle.hitTest): corners first, then the nearest. */
   function hitTest(p, r, radius) {
@@ -267,7 +267,7 @@ window.CropKitModel = (() => {
     return best ? best.handle : null;
   }
 
-  /** What a press begins, as EditorSession.pointerDown decides it: {kind, handle}. */
+  /** What a press begins, as CropSession.pointerDown decides it: {kind, handle}. */
   function classify(g, p, intent, mode, tuning) {
     if (intent === "pan" || mode === "pan") return { kind: "panning" };
     if (intent === "draw") return { kind: "pressing", outside: false };

@@ -2,7 +2,7 @@ import CropEngine
 import CropGeometry
 import CropInteraction
 
-/// The JSON form of an ``EditorEvent`` on the editor's WebSocket: an object with a `"type"` discriminator.
+/// The JSON form of a ``CropEvent`` on the editor's WebSocket: an object with a `"type"` discriminator.
 ///
 /// Coordinates are view coordinates (the same space as the viewport and the view state), y down.
 ///
@@ -30,14 +30,14 @@ import CropInteraction
 /// Example: `{"type":"pointerDown","id":1,"x":120.5,"y":80}`.
 package struct EventMessage: Codable, Hashable, Sendable {
     /// The event.
-    package var event: EditorEvent
+    package var event: CropEvent
 
-    package init(_ event: EditorEvent) {
+    package init(_ event: CropEvent) {
         self.event = event
     }
 
     /// The JSON `"type"` of `event`.
-    package static func type(of event: EditorEvent) -> String {
+    package static func type(of event: CropEvent) -> String {
         switch event {
         case .pointerDown: "pointerDown"
         case .pointerMove: "pointerMove"

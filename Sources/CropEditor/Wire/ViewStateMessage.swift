@@ -2,7 +2,7 @@ import CropEngine
 import CropGeometry
 import CropInteraction
 
-/// The JSON form of an ``EditorViewState`` sent to the browser editor: all coordinates in view points, y down; rects
+/// The JSON form of a ``CropViewState`` sent to the browser editor: all coordinates in view points, y down; rects
 /// are `{x, y, width, height}`.
 ///
 /// ```json
@@ -24,12 +24,12 @@ import CropInteraction
 /// ```
 ///
 /// `image` is the stored-orientation preview and `image.transform` its preview-pixel → view transform (draw it with
-/// `transform-origin: 0 0` and `image-orientation: none`); see ``EditorViewState`` for what each field means.
+/// `transform-origin: 0 0` and `image-orientation: none`); see ``CropViewState`` for what each field means.
 struct ViewStateMessage: Codable, Hashable, Sendable {
     /// The state.
-    var state: EditorViewState
+    var state: CropViewState
 
-    init(_ state: EditorViewState) {
+    init(_ state: CropViewState) {
         self.state = state
     }
 
@@ -64,13 +64,13 @@ struct ViewStateMessage: Codable, Hashable, Sendable {
         let c = try decoder.container(keyedBy: Key.self)
         let viewport = try c.decode(Extent.self, forKey: .viewport)
         let image = try c.decode(Image.self, forKey: .image)
-        state = EditorViewState(
+        state = CropViewState(
             viewportSize: Size(width: viewport.width, height: viewport.height),
             imageSize: try PixelSize(width: image.width, height: image.height),
             imageTransform: image.transform,
             cropBox: try c.decode(FlatRect.self, forKey: .cropBox).rect,
             handles: try c.decode([FlatHandle].self, forKey: .handles).map {
-                EditorViewState.HandleRect(
+                CropViewState.HandleRect(
                     handle: $0.handle, rect: Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height))
             },
             pictureCorners: try c.decode([Point].self, forKey: .pictureCorners),
@@ -83,7 +83,7 @@ struct ViewStateMessage: Codable, Hashable, Sendable {
             canUndo: try c.decode(Bool.self, forKey: .canUndo),
             canRedo: try c.decode(Bool.self, forKey: .canRedo),
             mode: try c.decode(InteractionMode.self, forKey: .mode),
-            gesture: try c.decode(EditorGesture.self, forKey: .gesture),
+            gesture: try c.decode(CropGesture.self, forKey: .gesture),
             recipe: try c.decode(Recipe.self, forKey: .recipe),
             wantedBox: try c.decodeIfPresent(FlatRect.self, forKey: .wantedBox)?.rect,
             minimumSide: try c.decodeIfPresent(Double.self, forKey: .minimumSide) ?? 0)

@@ -9,19 +9,19 @@ import CropTestSupport
 /// (`maximumBoxFraction` 1, so the insets alone set the box): the whole picture fits the 800×600 area at scale 0.2,
 /// so the box starts at (50, 50, 800, 600) and view (x, y) is frame (5(x − 50), 5(y − 50)). The context margin
 /// has its own tests below.
-@Suite("EditorSession")
-struct EditorSessionTests {
+@Suite("CropSession")
+struct CropSessionTests {
     func session(_ state: CropState? = nil, preview: PixelSize? = nil, boxFraction: Double = 1) throws
-        -> EditorSession
+        -> CropSession
     {
-        try EditorSession(
+        try CropSession(
             state: state ?? CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10),
             viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50),
             configuration: .init(touchRadius: 20, handleSize: 16, tapSlop: 4, historyLimit: 50, previewSize: preview,
                                  maximumBoxFraction: boxFraction))
     }
 
-    func drag(_ s: inout EditorSession, id: Int = 1, _ points: [Point], intent: PointerIntent = .auto) throws {
+    func drag(_ s: inout CropSession, id: Int = 1, _ points: [Point], intent: PointerIntent = .auto) throws {
         try s.handle(.pointerDown(id: id, location: points[0], intent: intent))
         for p in points.dropFirst() { try s.handle(.pointerMove(id: id, location: p)) }
         try s.handle(.pointerUp(id: id, location: points.last!))
@@ -221,7 +221,7 @@ struct EditorSessionTests {
     func discreteControls() throws {
         var s = try session()
         var states = [s.state]
-        let events: [EditorEvent] = [
+        let events: [CropEvent] = [
             .aspect(try .ratio(2, 3)), .rotate(.clockwise, aspectPolicy: .followPicture), .flip(.vertical),
             .swapAspect, .rotate(.counterClockwise, aspectPolicy: .keepOutputRatio), .nudge(dx: 1, dy: 0),
             .nudge(dx: 0, dy: 1), .resetCrop, .reset,
@@ -246,7 +246,7 @@ struct EditorSessionTests {
         var s = try session()
         try s.handle(.zoom(factor: 2, anchor: Point(x: 450, y: 350)))
         let before = s.viewState
-        for event: EditorEvent in [
+        for event: CropEvent in [
             .pointerDown(id: 1, location: Point(x: .nan, y: 0), intent: .auto), .straighten(angle: 50, isFinal: true),
             .zoom(factor: 0, anchor: .zero), .zoom(factor: 2, anchor: Point(x: .infinity, y: 0)),
             .nudge(dx: .nan, dy: 0), .viewport(size: Size(width: 80, height: 80), insets: EdgeInsets(all: 50)),

@@ -2,7 +2,7 @@ import CropEngine
 import CropGeometry
 
 /// Pointer gestures: a press decides the gesture; moves recompute it from its start.
-extension EditorSession {
+extension CropSession {
     // MARK: Pointers
 
     mutating func pointerDown(id: Int, at p: Point, intent: PointerIntent) throws(GeometryError) {

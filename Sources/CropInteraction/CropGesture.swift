@@ -1,8 +1,8 @@
 import CropEngine
 import CropGeometry
 
-/// The gesture an ``EditorSession`` is in the middle of. JSON: its name.
-public enum EditorGesture: String, CaseIterable, Hashable, Sendable, Codable {
+/// The gesture a ``CropSession`` is in the middle of. JSON: its name.
+public enum CropGesture: String, CaseIterable, Hashable, Sendable, Codable {
     /// No gesture: the view is at rest.
     case none
     /// A press outside the box that has not moved past the tap slop yet.

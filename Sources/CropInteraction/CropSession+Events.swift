@@ -1,13 +1,13 @@
 import CropEngine
 import CropGeometry
 
-/// The events: how each `EditorEvent` changes the session.
-extension EditorSession {
+/// The events: how each `CropEvent` changes the session.
+extension CropSession {
     // MARK: Events
 
     /// Applies one event and returns the new view state. Throws (changing nothing) on invalid input.
     @discardableResult
-    public mutating func handle(_ event: EditorEvent) throws(GeometryError) -> EditorViewState {
+    public mutating func handle(_ event: CropEvent) throws(GeometryError) -> CropViewState {
         var copy = self
         try copy.apply(event)
         self = copy
@@ -18,7 +18,7 @@ extension EditorSession {
     /// before the session's turns and flips) as one undo step, ending any gesture first: how a server applies a crop
     /// CropKit proposed for the picture. Throws (changing nothing) for a rectangle outside the picture.
     @discardableResult
-    public mutating func setCrop(orientedRect rect: Rect) throws(GeometryError) -> EditorViewState {
+    public mutating func setCrop(orientedRect rect: Rect) throws(GeometryError) -> CropViewState {
         var copy = self
         copy.commit()
         let before = copy.state
@@ -28,7 +28,7 @@ extension EditorSession {
         return viewState
     }
 
-    mutating func apply(_ event: EditorEvent) throws(GeometryError) {
+    mutating func apply(_ event: CropEvent) throws(GeometryError) {
         switch event {
         case .pointerDown(let id, let p, let intent):
             try requireFinite(p, "location")

@@ -2,7 +2,7 @@ import CropEngine
 import CropGeometry
 
 /// Undo steps: a gesture or a run of like events is one step.
-extension EditorSession {
+extension CropSession {
     // MARK: Undo steps
 
     /// Continues a run of coalesced events of kind `g`, or ends the current gesture and starts the run.

@@ -1,7 +1,7 @@
 import CropEngine
 import CropGeometry
 
-extension EditorSession {
+extension CropSession {
     /// Tunables, in view points unless stated.
     public struct Configuration: Hashable, Sendable, Codable {
         /// How far from a handle a press still grabs it.

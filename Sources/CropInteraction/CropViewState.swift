@@ -1,7 +1,7 @@
 import CropEngine
 import CropGeometry
 
-/// What an ``EditorSession`` gives a UI to draw after each event. A UI draws exactly this and holds no crop
+/// What a ``CropSession`` gives a UI to draw after each event. A UI draws exactly this and holds no crop
 /// mathematics of its own.
 ///
 /// All coordinates are view points, y down. (The browser editor's JSON form of this state lives with its server, in
@@ -19,7 +19,7 @@ import CropGeometry
 /// straightened): its outline. The region to dim is the picture outside the crop box: fill one path made of the
 /// ``pictureCorners`` polygon and the ``cropBox`` rectangle with the even-odd rule (in a canvas,
 /// `ctx.fill(path, "evenodd")`). The box always lies inside the picture, so that is exactly the picture less the
-/// box. The session keeps a band of it visible around the box (``EditorSession/Configuration/maximumBoxFraction``)
+/// box. The session keeps a band of it visible around the box (``CropSession/Configuration/maximumBoxFraction``)
 /// for drawing a new box and tapping outside.
 ///
 /// **Straightening.** As the angle changes the box stays put and the picture turns about the box's centre; the
@@ -27,9 +27,9 @@ import CropGeometry
 ///
 /// ``outputSize`` is the pixel size **Done** produces (the full-resolution render of ``recipe``).
 /// ``showsGrid`` is true while a gesture or slider drag is in progress (rule-of-thirds grid over ``cropBox``).
-/// ``gesture`` names the ``EditorGesture`` in progress. ``wantedBox`` and ``minimumSide`` are what a UI that draws a
+/// ``gesture`` names the ``CropGesture`` in progress. ``wantedBox`` and ``minimumSide`` are what a UI that draws a
 /// gesture before the session's answer needs to predict it (the browser editor does; see `docs/editor.md`).
-public struct EditorViewState: Hashable, Sendable {
+public struct CropViewState: Hashable, Sendable {
     /// A resize handle's hit area in view coordinates.
     public struct HandleRect: Hashable, Sendable {
         /// Which handle.
@@ -76,7 +76,7 @@ public struct EditorViewState: Hashable, Sendable {
     /// The pointer mode.
     public var mode: InteractionMode
     /// The gesture in progress.
-    public var gesture: EditorGesture
+    public var gesture: CropGesture
     /// The current state as a recipe (what the server saves to restore the session, and what Done renders).
     public var recipe: Recipe
     /// The crop the person asked for, in view coordinates (`CropState.wantedCrop`). It equals ``cropBox`` unless
@@ -92,7 +92,7 @@ public struct EditorViewState: Hashable, Sendable {
         viewportSize: Size, imageSize: PixelSize, imageTransform: AffineTransform2D, cropBox: Rect,
         handles: [HandleRect], pictureCorners: [Point], showsGrid: Bool, angle: Double, quarterTurns: Int,
         flipped: Bool, aspect: AspectLock, outputSize: PixelSize, canUndo: Bool, canRedo: Bool,
-        mode: InteractionMode, gesture: EditorGesture, recipe: Recipe, wantedBox: Rect? = nil, minimumSide: Double = 0
+        mode: InteractionMode, gesture: CropGesture, recipe: Recipe, wantedBox: Rect? = nil, minimumSide: Double = 0
     ) {
         self.viewportSize = viewportSize
         self.imageSize = imageSize

@@ -1,11 +1,11 @@
 import CropEngine
 import CropGeometry
 
-/// One input to an ``EditorSession``: what a UI (the browser editor over a WebSocket, a native view) sends.
+/// One input to a ``CropSession``: what a UI (the browser editor over a WebSocket, a native view) sends.
 ///
-/// Coordinates are view coordinates (the same space as the viewport and the ``EditorViewState``), y down. How a UI
+/// Coordinates are view coordinates (the same space as the viewport and the ``CropViewState``), y down. How a UI
 /// carries events is its own business: the browser editor's JSON form lives with its server (`CropEditor`).
-public enum EditorEvent: Hashable, Sendable {
+public enum CropEvent: Hashable, Sendable {
     /// A pointer (mouse button, finger, pen) pressed at `location` in view coordinates.
     case pointerDown(id: Int, location: Point, intent: PointerIntent)
     /// A pressed pointer moved to `location`.

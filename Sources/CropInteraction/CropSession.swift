@@ -1,8 +1,8 @@
 import CropEngine
 import CropGeometry
 
-/// The rotate-and-crop editor as a state machine: a `CropState` driven by ``EditorEvent``s, with undo/redo,
-/// emitting an ``EditorViewState``. It knows nothing of any UI beyond view coordinates, so a browser page over a
+/// The rotate-and-crop editor as a state machine: a `CropState` driven by ``CropEvent``s, with undo/redo,
+/// emitting a ``CropViewState``. It knows nothing of any UI beyond view coordinates, so a browser page over a
 /// WebSocket and a native view drive it alike.
 ///
 /// **Display.** The crop box is shown as large as possible in the viewport less its insets, but no larger than
@@ -38,7 +38,7 @@ import CropGeometry
 /// mode changes are not undoable.
 ///
 /// **Errors.** An event with a NaN, infinite or out-of-range value throws `GeometryError` and changes nothing.
-public struct EditorSession: Sendable {
+public struct CropSession: Sendable {
     /// How far from a handle a finger's press still grabs it, in view points: every point of a 44-point square
     /// centred on a corner is within it (44/2·√2 ≈ 31.1), as touch guidelines ask of a target.
     public static let fingerReach = 32.0
@@ -84,7 +84,7 @@ public struct EditorSession: Sendable {
         case nudging
         case keyResizing(CropHandle)
 
-        var name: EditorGesture {
+        var name: CropGesture {
             switch self {
             case .none: .none
             case .pressing: .pressing
@@ -182,11 +182,11 @@ public struct EditorSession: Sendable {
     }
 
     /// What a UI should draw now.
-    public var viewState: EditorViewState {
+    public var viewState: CropViewState {
         let layout = self.layout
         let preview = configuration.previewSize ?? state.sourceSize
         let box = layout.cropBox, side = configuration.handleSize
-        return EditorViewState(
+        return CropViewState(
             viewportSize: viewportSize, imageSize: preview,
             imageTransform: layout.storedPreviewTransform(previewSize: preview.size, sourceSize: state.sourceSize),
             cropBox: box,
