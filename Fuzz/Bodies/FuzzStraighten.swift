@@ -4,6 +4,7 @@
 // about a second per input, so a pipeline run with it made nine executions a second. The detector's input is the
 // pixels whatever the file was, so this target reaches what a decoded picture can, at a few milliseconds an input.
 // The estimate is finite, within the searched range, and its confidence within 0…1.
+import CropAnalysis
 import CropKit
 
 /// One input of `FuzzStraighten`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
