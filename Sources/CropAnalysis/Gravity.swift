@@ -24,14 +24,23 @@ public enum Gravity: Hashable, Sendable, Codable {
     /// Where the information is: local luma entropy.
     case entropy
 
+    /// Keep the centre: ``alignment(_:)`` with `Alignment.center`.
     public static let center = Gravity.alignment(.center)
+    /// Keep the top edge's middle: ``alignment(_:)`` with `Alignment.top`.
     public static let top = Gravity.alignment(.top)
+    /// Keep the bottom edge's middle: ``alignment(_:)`` with `Alignment.bottom`.
     public static let bottom = Gravity.alignment(.bottom)
+    /// Keep the left edge's middle: ``alignment(_:)`` with `Alignment.left`.
     public static let left = Gravity.alignment(.left)
+    /// Keep the right edge's middle: ``alignment(_:)`` with `Alignment.right`.
     public static let right = Gravity.alignment(.right)
+    /// Keep the top-left corner: ``alignment(_:)`` with `Alignment.topLeft`.
     public static let topLeft = Gravity.alignment(.topLeft)
+    /// Keep the top-right corner: ``alignment(_:)`` with `Alignment.topRight`.
     public static let topRight = Gravity.alignment(.topRight)
+    /// Keep the bottom-left corner: ``alignment(_:)`` with `Alignment.bottomLeft`.
     public static let bottomLeft = Gravity.alignment(.bottomLeft)
+    /// Keep the bottom-right corner: ``alignment(_:)`` with `Alignment.bottomRight`.
     public static let bottomRight = Gravity.alignment(.bottomRight)
 
     /// Whether the place depends on the pixels (``attention`` or ``entropy``).

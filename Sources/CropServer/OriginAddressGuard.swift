@@ -18,6 +18,7 @@ public struct OriginAddressGuard: Sendable {
     /// Allow every address (for origins on a private network, stated explicitly).
     public var allowPrivate: Bool
 
+    /// A guard that refuses private, loopback, link-local and reserved addresses unless `allowPrivate`.
     public init(allowPrivate: Bool = false) {
         self.allowPrivate = allowPrivate
     }
@@ -142,8 +143,12 @@ public struct OriginAddressGuard: Sendable {
 
 /// An origin host the service will not fetch from.
 public struct OriginRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The origin's host name, as the URL gave it.
     public var host: String
+    /// The address it resolved to that was refused; `nil` when the host itself is an address.
     public var address: String?
+    /// Why, in words that follow the address: its kind (`private`, `loopback`, `link-local` or `reserved`), or
+    /// `does not resolve`.
     public var reason: String
 
     public var description: String {

@@ -33,6 +33,7 @@ public actor Readiness {
     /// Whether the service takes new work.
     public private(set) var isReady = true
 
+    /// A service that takes work.
     public init() {}
 
     /// Stop taking new work (`/ready` turns 503; a load balancer stops sending requests).

@@ -35,6 +35,7 @@ public final class ServiceMetrics: Sendable {
     static let buckets: [Duration] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
         .map { .nanoseconds(Int64($0 * 1e9)) }
 
+    /// The service's metrics, each at zero, in a registry of their own.
     public init() {
         inFlight = registry.makeGauge(descriptor: Self.name("requests_in_flight", "", "Image requests being answered"))
         queueDepth = registry.makeGauge(descriptor: Self.name("queue_depth", "", "Image requests waiting for a slot"))
