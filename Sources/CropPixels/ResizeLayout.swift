@@ -10,11 +10,9 @@ package struct ResizeLayout: Hashable, Sendable, CustomStringConvertible {
     package var sourceRect: Rect
     /// The size the source rectangle is resampled to.
     package let imageSize: PixelSize
-    /// The column of the output where the resampled image's left edge sits (non-zero only for
-    /// a pad).
+    /// The column of the output where the resampled image's left edge sits (non-zero only for a pad).
     package let imageX: Int
-    /// The row of the output where the resampled image's top edge sits (non-zero only for
-    /// a pad).
+    /// The row of the output where the resampled image's top edge sits (non-zero only for a pad).
     package let imageY: Int
 
     init(outputSize: PixelSize, sourceRect: Rect, imageSize: PixelSize, imageOrigin: (Int, Int)) {
