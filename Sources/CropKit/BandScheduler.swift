@@ -1,7 +1,3 @@
-import CropAnalysis
-import CropCodecs
-import CropEngine
-import CropGeometry
 import CropPixels
 import Dispatch
 import Foundation

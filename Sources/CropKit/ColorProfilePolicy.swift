@@ -1,9 +1,3 @@
-import CropAnalysis
-import CropCodecs
-import CropEngine
-import CropGeometry
-import CropPixels
-
 /// What happens to the colours of an output whose source carries an ICC profile.
 public enum ColorProfilePolicy: String, CaseIterable, Hashable, Sendable, Codable {
     /// Keep the pixels and their profile as they are (the default, right for a crop tool: nothing changes).

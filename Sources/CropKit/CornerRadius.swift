@@ -1,9 +1,3 @@
-import CropAnalysis
-import CropCodecs
-import CropEngine
-import CropGeometry
-import CropPixels
-
 /// A corner radius for ``ImageOperation/roundCorners(_:border:)``.
 public enum CornerRadius: Hashable, Sendable {
     /// Quarter circles of this many pixels (clamped to half the shorter side).

@@ -1,9 +1,3 @@
-import CropAnalysis
-import CropCodecs
-import CropEngine
-import CropGeometry
-import CropPixels
-
 /// The CropKit release this code is (semantic versioning; `CHANGELOG.md` says what each release changed).
 ///
 /// `cropkit --version` prints it, and the service puts it in every `ETag` (a new release may render differently).

@@ -1,8 +1,6 @@
 import CropAnalysis
-import CropCodecs
 import CropEngine
 import CropGeometry
-import CropPixels
 
 /// A crop CropKit proposes for a picture: the rectangle, how much of the picture's interest it keeps, and the crop
 /// state (so its recipe) that renders it, for a person to see and adjust.

@@ -1,8 +1,5 @@
-import CropAnalysis
 import CropCodecs
-import CropEngine
 import CropGeometry
-import CropPixels
 
 /// The output of a run to ``ImageSink/data(_:)``: an encoded file in memory.
 public struct EncodedImage: Sendable {

@@ -1,8 +1,5 @@
 import CropAnalysis
-import CropCodecs
-import CropEngine
 import CropGeometry
-import CropPixels
 
 /// Short forms of the size steps, read as the anchors read: `.thumbnail(256, cornerRadius: 32)`, `.fit(1024, 1024)`,
 /// `.fill(400, 400, gravity: .attention)`, `.resize(width: 800)`. Each builds the ``ThumbnailRequest`` or

@@ -1,8 +1,5 @@
 import CropAnalysis
-import CropCodecs
-import CropEngine
 import CropGeometry
-import CropPixels
 
 extension ImagePipeline {
     /// How far the picture's horizon or verticals are tilted: `StraightenDetector` run on a 1024-pixel copy,

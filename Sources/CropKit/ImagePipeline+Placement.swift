@@ -1,8 +1,5 @@
 import CropAnalysis
-import CropCodecs
-import CropEngine
 import CropGeometry
-import CropPixels
 
 extension ImagePipeline {
     /// Resolves the gravities that need the picture into focal points the plan can place by geometry alone: a smart

@@ -1,8 +1,6 @@
-import CropAnalysis
 import CropCodecs
 import CropEngine
 import CropGeometry
-import CropPixels
 
 extension ImagePipeline {
     /// Re-encodes `source` as it is stored, rows streaming from the decoder to the encoder so the picture is never

@@ -1,7 +1,5 @@
 import CropAnalysis
-import CropCodecs
 import CropEngine
-import CropGeometry
 import CropPixels
 
 /// CropKit's one verb: a source, an ordered list of ``ImageOperation``s, and a sink — evaluated with one decode, one

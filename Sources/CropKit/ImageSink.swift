@@ -1,8 +1,4 @@
-import CropAnalysis
 import CropCodecs
-import CropEngine
-import CropGeometry
-import CropPixels
 
 /// Where a pipeline's output goes, and so what ``ImagePipeline/run(_:_:to:)`` returns:
 ///

@@ -1,8 +1,4 @@
-import CropAnalysis
 import CropCodecs
-import CropEngine
-import CropGeometry
-import CropPixels
 
 /// Where an image comes from: a file or bytes already in memory.
 public enum ImageSource: Hashable, Sendable, CustomStringConvertible {

@@ -1,6 +1,5 @@
 import CropAnalysis
 import CropCodecs
-import CropEngine
 import CropGeometry
 import CropPixels
 

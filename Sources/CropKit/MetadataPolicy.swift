@@ -1,8 +1,4 @@
-import CropAnalysis
 import CropCodecs
-import CropEngine
-import CropGeometry
-import CropPixels
 
 /// Which metadata an output keeps (``SaveOptions/metadata``), in every container that can hold it: JPEG (APP1/APP2),
 /// PNG (`eXIf`/`iCCP`), WebP (`EXIF`/`ICCP` chunks), HEIC and AVIF (`Exif` item, `colr` box).

@@ -1,7 +1,4 @@
-import CropAnalysis
 import CropCodecs
-import CropEngine
-import CropGeometry
 import CropPixels
 
 /// The colour decision for one output: the metadata it is written with, and the conversion its rows go through.

@@ -1,5 +1,4 @@
 import CropAnalysis
-import CropCodecs
 import CropEngine
 import CropGeometry
 import CropPixels

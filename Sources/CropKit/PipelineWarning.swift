@@ -1,8 +1,6 @@
 import CropAnalysis
 import CropCodecs
-import CropEngine
 import CropGeometry
-import CropPixels
 
 /// A recoverable problem a pipeline run met and worked around.
 public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {

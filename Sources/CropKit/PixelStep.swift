@@ -1,6 +1,3 @@
-import CropAnalysis
-import CropCodecs
-import CropEngine
 import CropGeometry
 import CropPixels
 

@@ -1,7 +1,4 @@
-import CropAnalysis
 import CropCodecs
-import CropEngine
-import CropGeometry
 import CropPixels
 
 /// A picture already decoded whole at one shrink-on-load scale (for a smart gravity, which measures the pixels

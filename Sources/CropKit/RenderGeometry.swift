@@ -1,8 +1,5 @@
-import CropAnalysis
-import CropCodecs
 import CropEngine
 import CropGeometry
-import CropPixels
 
 /// Where every output pixel of a render comes from: the map from output pixels to stored source pixels, and the
 /// facts the streaming paths choose by.

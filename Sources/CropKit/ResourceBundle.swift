@@ -1,8 +1,3 @@
-import CropAnalysis
-import CropCodecs
-import CropEngine
-import CropGeometry
-import CropPixels
 import Foundation
 
 /// Finds a target's resources wherever SwiftPM or an installer put them, the one way every face does.

@@ -1,8 +1,4 @@
-import CropAnalysis
 import CropCodecs
-import CropEngine
-import CropGeometry
-import CropPixels
 
 /// How an output image is encoded and written.
 ///

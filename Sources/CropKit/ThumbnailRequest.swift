@@ -1,7 +1,4 @@
 import CropAnalysis
-import CropCodecs
-import CropEngine
-import CropGeometry
 import CropPixels
 
 /// A square thumbnail (``ImageOperation/thumbnail(_:)``): always exactly `side × side` pixels, the picture scaled to

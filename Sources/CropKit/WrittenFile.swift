@@ -1,8 +1,5 @@
-import CropAnalysis
 import CropCodecs
-import CropEngine
 import CropGeometry
-import CropPixels
 
 /// The output of a run to ``ImageSink/file(_:options:)``: a file written atomically.
 public struct WrittenFile: Sendable {
