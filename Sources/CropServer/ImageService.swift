@@ -76,8 +76,9 @@ public struct ImageService: Sendable {
     ) async throws {
         let logger = logger ?? Logger(label: "cropkit.serve")
         let application = makeApplication(host: host, port: port, logger: logger, onServerRunning: onServerRunning)
+        let drain = DrainOnShutdown(readiness: readiness, delay: drainDelay, logger: logger)
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: application), .init(service: DrainOnShutdown(readiness: readiness, delay: drainDelay))],
+            services: [.init(service: application), .init(service: drain)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

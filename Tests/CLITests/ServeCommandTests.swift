@@ -11,40 +11,72 @@ import FoundationNetworking
 struct ServeCommandTests {
     static let key = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"
 
-    /// A running `cropkit serve` on a free port; stopped (SIGTERM) by ``stop()``.
+    /// A running `cropkit serve` on a free port; stopped (SIGTERM) by ``stop()``. Its stdout and stderr are read
+    /// as they come (``output``), so a test waits for what the server says, not for a time.
     final class Server {
         let process = Process()
         let port: Int
-        let outPath: String
+        let output = ServerOutput()
 
         init(root: String, arguments: [String] = [], environment: [String: String]) throws {
             process.executableURL = URL(fileURLWithPath: try #require(CLI.binary))
             process.arguments = ["serve", "--root", root, "--port", "0"] + arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            outPath = root + "/../serve-\(UUID().uuidString).out"
-            FileManager.default.createFile(atPath: outPath, contents: nil)
-            let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-            process.standardOutput = out
-            process.standardError = out
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
             try process.run()
-            // The first line names the bound port.
-            var found: Int?
-            for _ in 0..<400 where found == nil && process.isRunning {
-                let text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-                if let range = text.range(of: #"127\.0\.0\.1:(\d+)/img/"#, options: .regularExpression) {
-                    found = Int(text[range].dropFirst("127.0.0.1:".count).prefix { $0.isNumber })
-                }
-                if found == nil { Thread.sleep(forTimeInterval: 0.05) }
-            }
-            port = try #require(found, "the server did not say its port: \((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "")")
+            output.read(pipe.fileHandleForReading)
+            // The first line names the bound port (or the server exits, ending its output, without one).
+            let pattern = #"127\.0\.0\.1:(\d+)/img/"#
+            let text = output.wait { $0.range(of: pattern, options: .regularExpression) != nil }
+            let found = text.range(of: pattern, options: .regularExpression)
+                .flatMap { Int(text[$0].dropFirst("127.0.0.1:".count).prefix { $0.isNumber }) }
+            port = try #require(found, "the server did not say its port: \(text)")
         }
 
         /// Sends SIGTERM and returns the exit status.
         func stop() -> Int32 {
             process.terminate()
             process.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: outPath)
             return process.terminationStatus
+        }
+    }
+
+    /// A process's output, read on a thread of its own until it ends; ``wait(until:)`` blocks until the text says
+    /// something or the output ends, with no clock involved.
+    final class ServerOutput: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var text = ""
+        private var ended = false
+
+        /// Starts reading `handle` until its end.
+        func read(_ handle: FileHandle) {
+            Thread.detachNewThread { [self] in
+                while true {
+                    let data = handle.availableData  // blocks until bytes arrive; empty at the end
+                    condition.lock()
+                    if data.isEmpty { ended = true } else { text += String(decoding: data, as: UTF8.self) }
+                    condition.broadcast()
+                    condition.unlock()
+                    if data.isEmpty { return }
+                }
+            }
+        }
+
+        /// The output so far, once `says` holds for it or the output has ended.
+        func wait(until says: (String) -> Bool) -> String {
+            condition.lock()
+            defer { condition.unlock() }
+            while !says(text) && !ended { condition.wait() }
+            return text
+        }
+
+        /// ``wait(until:)`` without holding a thread of the caller's pool.
+        func waitAsync(until says: @escaping @Sendable (String) -> Bool) async -> String {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { [self] in continuation.resume(returning: wait(until: says)) }
+            }
         }
     }
 
@@ -124,29 +156,32 @@ struct ServeCommandTests {
     func drain() async throws {
         let (folder, root) = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // No wall-clock window: a drain far longer than the test checks it, which no loaded machine outlasts; the
-        // process is then killed. That a drain ends by itself with exit 0 is the second server's part.
-        let server = try Server(root: root, arguments: ["--allow-unsigned", "--drain-seconds", "3600"], environment: [:])
-        #expect(try await Self.fetch(server.port, "/ready").0 == 200)
-        kill(server.process.processIdentifier, SIGTERM)
-        var ready = 200
-        for _ in 0..<12_000 where ready == 200 {  // the signal is handled asynchronously: ask until it is (2 min+)
-            ready = try await Self.fetch(server.port, "/ready").0
-            if ready == 200 { try await Task.sleep(nanoseconds: 10_000_000) }
-        }
-        #expect(ready == 503)
-        #expect(server.process.isRunning)
-        #expect(try await Self.fetch(server.port, "/img/fall.jpg?width=50").0 == 200)
-        kill(server.process.processIdentifier, SIGKILL)
-        server.process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: server.outPath)
-
-        let short = try Server(root: root, arguments: ["--allow-unsigned", "--drain-seconds", "0.2"], environment: [:])
+        let line = "draining: /ready answers 503"
+        // A short drain ends by itself with exit 0, having logged the moment /ready turned 503 (its output ends with
+        // the process, so reading all of it cannot hang). Required: the long drain below waits for that line.
+        let short = try Server(
+            root: root, arguments: ["--allow-unsigned", "--drain-seconds", "0.2", "--log-level", "notice"],
+            environment: [:])
         #expect(try await Self.fetch(short.port, "/img/fall.jpg?width=50").0 == 200)
         kill(short.process.processIdentifier, SIGTERM)
         short.process.waitUntilExit()
         #expect(short.process.terminationStatus == 0)
-        try? FileManager.default.removeItem(atPath: short.outPath)
+        let shortSaid = await short.output.waitAsync { _ in false }  // all of it
+        try #require(shortSaid.contains(line), "\(shortSaid)")
+
+        // No wall-clock window: a drain far longer than the test checks it, which no loaded machine outlasts; the
+        // test waits for the server's line, not for a time, then kills the process.
+        let server = try Server(
+            root: root, arguments: ["--allow-unsigned", "--drain-seconds", "3600", "--log-level", "notice"],
+            environment: [:])
+        #expect(try await Self.fetch(server.port, "/ready").0 == 200)
+        kill(server.process.processIdentifier, SIGTERM)
+        _ = await server.output.waitAsync { $0.contains(line) }
+        #expect(try await Self.fetch(server.port, "/ready").0 == 503)
+        #expect(server.process.isRunning)
+        #expect(try await Self.fetch(server.port, "/img/fall.jpg?width=50").0 == 200)
+        kill(server.process.processIdentifier, SIGKILL)
+        server.process.waitUntilExit()
     }
 
     @Test("without a key the service refuses to start, and says how to give one; --allow-unsigned warns loudly")
@@ -169,8 +204,8 @@ struct ServeCommandTests {
             #expect(run.status == 64 && run.stderr.contains(expected), "\(arguments): \(run)")
         }
         let unsigned = try Server(root: folder, arguments: ["--allow-unsigned"], environment: ["CROPKIT_SIGNING_KEY": ""])
-        let said = (try? String(contentsOfFile: unsigned.outPath, encoding: .utf8)) ?? ""
         #expect(unsigned.stop() == 0)
+        let said = unsigned.output.wait { _ in false }  // all of it: the process has exited
         #expect(said.contains("WARNING") && said.contains("--allow-unsigned"))
     }
 }
