@@ -4,7 +4,9 @@
 //
 //   primitives    CropGeometry      Point Size Rect AffineTransform2D Orientation AspectRatio Alignment EdgeInsets
 //   crop engine   CropEngine        CropState StraightenedPicture OutputSizing RenderPlan Recipe      (primitives)
-//   interaction   CropInteraction   EditorSession RectangleSelection ZoomViewport DisplayLayout       (engine)
+//   interaction   CropInteraction   CropSession RectangleSelection ZoomViewport DisplayLayout         (engine)
+//   in the page   CropWasm          the three floors above as WebAssembly: numeric events and view states,
+//                                   the module's C exports (scripts/build-wasm)                  (interaction)
 //   pixels        CropPixels        PixelBuffer, resampler, kernels, pixel operations, affine render  (primitives)
 //   analysis      CropAnalysis      what looks at a picture to decide geometry: auto-straighten          (pixels)
 //                                   (StraightenDetector), smart crop (InterestMap), Gravity, ResizeMode
@@ -53,6 +55,11 @@ let package = Package(
 
         // Interaction models that drive any crop UI (no UI framework, no wire format).
         .target(name: "CropInteraction", dependencies: ["CropEngine", "CropGeometry"]),
+
+        // The engine's WebAssembly face: events and view states as numbers and the C functions the module exports.
+        // Natively an ordinary target (its tests drive it to record the states the module must reproduce);
+        // scripts/build-wasm compiles it with the three floors above for the page (Embedded Swift, wasm32).
+        .target(name: "CropWasm", dependencies: ["CropInteraction", "CropEngine", "CropGeometry"]),
 
         // The pixel buffer, resampling and every pixel operation.
         .target(name: "CropPixels", dependencies: ["CropGeometry"]),
@@ -154,6 +161,9 @@ let package = Package(
         .testTarget(name: "CropGeometryTests", dependencies: ["CropGeometry", "CropTestSupport"]),
         .testTarget(name: "CropEngineTests", dependencies: ["CropEngine", "CropTestSupport"]),
         .testTarget(name: "CropInteractionTests", dependencies: ["CropInteraction", "CropTestSupport"]),
+        .testTarget(
+            name: "CropWasmTests",
+            dependencies: ["CropWasm", "CropInteraction", "CropEngine", "CropGeometry", "CropEditor", "CropTestSupport"]),
         .testTarget(name: "CropPixelsTests", dependencies: ["CropPixels", "CropGeometry", "CropAnalysis", "CropTestSupport"]),
         .testTarget(name: "CropAnalysisTests", dependencies: ["CropAnalysis", "CropPixels", "CropGeometry", "CropTestSupport"]),
         .testTarget(
@@ -170,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "CropEditorTests",
             dependencies: [
-                "CropEditor", "CropCodecs", "CropTestSupport",
+                "CropEditor", "CropCodecs", "CropWasm", "CropTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],

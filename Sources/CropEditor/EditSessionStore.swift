@@ -124,14 +124,19 @@ actor EditSessionStore {
 
     /// A new editor session for a connection: restored from `recipe`, or at `start` (`nil`: the untouched
     /// picture).
+    /// Returns the session and how it was made (what a page needs to run the same session in its own engine).
     func makeSession(on image: EditedImage, recipe: Recipe?, start: Recipe?, viewportSize: Size,
-                     insets: EdgeInsets) throws -> CropSession
+                     insets: EdgeInsets) throws -> (CropSession, SessionStartMessage)
     {
         var configuration = sessionConfiguration
         configuration.previewSize = image.previewSize
-        return try CropSession(
-            state: state(of: image, recipe: recipe ?? start), viewportSize: viewportSize, insets: insets,
+        let origin = recipe ?? start
+        let session = try CropSession(
+            state: state(of: image, recipe: origin), viewportSize: viewportSize, insets: insets,
             configuration: configuration)
+        return (session, SessionStartMessage(
+            storedSize: image.info.storedSize, orientation: image.info.orientation, minimumCropSize: minimumCropSize,
+            configuration: configuration, recipe: origin))
     }
 
     /// The picture session `id` edits and its current recipe (`nil` before any edit: the start).

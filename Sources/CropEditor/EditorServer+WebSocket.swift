@@ -111,7 +111,8 @@ extension EditorServer {
 
     /// Answers each event of one connection with the engine's state or an error, and saves the crop beside its
     /// photo as it changes (``CropSaver``). The connection's ``CropSession`` is created by its first `viewport`
-    /// event (from the connection's recipe when restoring).
+    /// event (from the connection's recipe when restoring); the state that answers it carries `start`, how it was
+    /// made. A message may also be a batch, a JSON array of events, answered with one state (``applyBatch``).
     private func answer(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: Connection)
         async throws
     {
@@ -120,68 +121,114 @@ extension EditorServer {
         let decoder = JSONDecoder()
         for try await message in inbound.messages(maxSize: configuration.maximumEventBytes) {
             var sequence: Int?
-            let reply: EditorProtocol.ServerMessage
+            let reply: String
             do {
                 guard case .text(let text) = message else {
                     throw EditorError.invalidParameter(name: "message", reason: "events are JSON text frames")
                 }
                 let data = Data(text.utf8)
-                sequence = (try? decoder.decode(Sequenced.self, from: data))?.seq
                 guard await sessions.contains(session: id) else { throw EditorError.unknownSession(id) }
-                if let request = try? decoder.decode(ServerRequest.self, from: data),
-                    ServerRequest.types.contains(request.type)
-                {
-                    guard var live = session else {
-                        throw EditorError.invalidParameter(
-                            name: "event",
-                            reason: "the first event of a connection must be 'viewport', not '\(request.type)'")
-                    }
-                    var (state, notice): (CropViewState, String?)
-                    switch request.type {
-                    case "flush": (state, notice) = (live.viewState, nil)
-                    case "propose": (state, notice) = try await propose(&live, image: image, measure: request.measure)
-                    default: (state, notice) = try await autoStraighten(&live, image: image)
-                    }
-                    session = live
-                    await record(state, sequence: sequence, connection: connection)
-                    let failure = await saver.save(state.recipe, atRest: true)
-                    reply = .state(state, notice: failure ?? notice, sequence: sequence)
+                if text.first(where: { !$0.isWhitespace }) == "[" {
+                    let batch = try decoder.decode([SequencedEvent].self, from: data)
+                    sequence = batch.last?.seq
+                    reply = try await applyBatch(batch, to: &session, connection: connection).text
                 } else {
-                    let event = try decoder.decode(EventMessage.self, from: data).event
-                    let state: CropViewState
-                    var notice: String?
-                    if var live = session {
-                        state = try live.handle(event)
+                    sequence = (try? decoder.decode(Sequenced.self, from: data))?.seq
+                    if let request = try? decoder.decode(ServerRequest.self, from: data),
+                        ServerRequest.types.contains(request.type)
+                    {
+                        guard var live = session else {
+                            throw EditorError.invalidParameter(
+                                name: "event",
+                                reason: "the first event of a connection must be 'viewport', not '\(request.type)'")
+                        }
+                        var (state, notice, applied): (CropViewState, String?, AppliedChangeMessage?)
+                        switch request.type {
+                        case "flush": (state, notice, applied) = (live.viewState, nil, nil)
+                        case "propose":
+                            (state, notice, applied) = try await propose(&live, image: image, measure: request.measure)
+                        default: (state, notice, applied) = try await autoStraighten(&live, image: image)
+                        }
                         session = live
-                    } else if case .viewport(let size, let insets) = event {
-                        var starting: (recipe: Recipe?, notice: String?) = (nil, nil)
-                        let recipe = connection.restoring
-                        if recipe == nil { starting = try await startingPoint(of: connection.imageID) }
-                        let live = try await sessions.makeSession(
-                            on: image, recipe: recipe, start: starting.recipe, viewportSize: size, insets: insets)
-                        state = live.viewState
-                        session = live
-                        // A new session starts at the saved crop or the server's start, if any: say what it is once.
-                        notice = starting.notice
-                        await saver.started(at: state.recipe)
+                        await record(state, sequence: sequence, connection: connection)
+                        let failure = await saver.save(state.recipe, atRest: true)
+                        reply = StateReplyMessage(
+                            state: state, notice: failure ?? notice, sequence: sequence, applied: applied).text
                     } else {
-                        throw EditorError.invalidParameter(
-                            name: "event",
-                            reason: "the first event of a connection must be 'viewport', not '\(EventMessage.type(of: event))'")
+                        let event = try decoder.decode(EventMessage.self, from: data).event
+                        var (state, notice, start) = try await apply(event, to: &session, connection: connection)
+                        await record(state, sequence: sequence, connection: connection)
+                        if let failure = await saver.save(state.recipe, atRest: state.gesture == .none) {
+                            notice = failure
+                        }
+                        reply = StateReplyMessage(state: state, notice: notice, sequence: sequence, start: start).text
                     }
-                    await record(state, sequence: sequence, connection: connection)
-                    if let failure = await saver.save(state.recipe, atRest: state.gesture == .none) { notice = failure }
-                    reply = .state(state, notice: notice, sequence: sequence)
                 }
             } catch {
                 // A refused event counts as applied too: resending it would be refused again.
                 if let sequence, let page = connection.page {
                     await sessions.applied(sequence, page: page, session: id)
                 }
-                reply = .error(message: EditorProtocol.explain(error), sequence: sequence)
+                reply = EditorProtocol.ServerMessage.error(message: EditorProtocol.explain(error), sequence: sequence).text
             }
-            try await outbound.write(.text(reply.text))
+            try await outbound.write(.text(reply))
         }
+    }
+
+    /// Applies one engine event to the connection's session; the first one must be the `viewport` that creates it
+    /// (then `start` says how). Throws, changing nothing, when the engine refuses the event.
+    private func apply(_ event: CropEvent, to session: inout CropSession?, connection: Connection) async throws
+        -> (state: CropViewState, notice: String?, start: SessionStartMessage?)
+    {
+        if var live = session {
+            let state = try live.handle(event)
+            session = live
+            return (state, nil, nil)
+        }
+        guard case .viewport(let size, let insets) = event else {
+            throw EditorError.invalidParameter(
+                name: "event",
+                reason: "the first event of a connection must be 'viewport', not '\(EventMessage.type(of: event))'")
+        }
+        var starting: (recipe: Recipe?, notice: String?) = (nil, nil)
+        let recipe = connection.restoring
+        if recipe == nil { starting = try await startingPoint(of: connection.imageID) }
+        let (live, start) = try await sessions.makeSession(
+            on: connection.image, recipe: recipe, start: starting.recipe, viewportSize: size, insets: insets)
+        session = live
+        // A new session starts at the saved crop or the server's start, if any: say what it is once.
+        await connection.saver.started(at: live.viewState.recipe)
+        return (live.viewState, starting.notice, start)
+    }
+
+    /// Applies a batch of events in order, as if each had come alone, and answers with one state: the session's
+    /// after the last, with the last one's `seq` (a page sends the events it gathered while waiting for an answer, so
+    /// the session sees every one of them, in order, and a page running the engine itself reaches the same state).
+    /// An event the engine refuses changes nothing and the rest still apply; the answer's notice names the first
+    /// refusal.
+    private func applyBatch(_ batch: [SequencedEvent], to session: inout CropSession?, connection: Connection)
+        async throws -> StateReplyMessage
+    {
+        guard !batch.isEmpty else {
+            throw EditorError.invalidParameter(name: "message", reason: "a batch holds at least one event")
+        }
+        var refusal: String?, start: SessionStartMessage?, state: CropViewState?
+        for item in batch {
+            do {
+                let applied = try await apply(item.message.event, to: &session, connection: connection)
+                state = applied.state
+                start = start ?? applied.start
+                if refusal == nil, let notice = applied.notice { refusal = notice }
+            } catch {
+                guard session != nil else { throw error }  // nothing to answer with: no session yet
+                if refusal == nil { refusal = EditorProtocol.explain(error) }
+            }
+        }
+        let final = state ?? session!.viewState
+        await record(final, sequence: batch.last?.seq, connection: connection)
+        var notice = refusal
+        if let failure = await connection.saver.save(final.recipe, atRest: final.gesture == .none) { notice = failure }
+        return StateReplyMessage(state: final, notice: notice, sequence: batch.last?.seq, start: start)
     }
 
     /// Keeps session `connection.session`'s recipe and the last event it applied.
@@ -195,7 +242,7 @@ extension EditorServer {
     /// Measures the picture's tilt and, when the measure is confident, sets the session's straighten angle to it
     /// (mirrored when the crop is flipped); otherwise throws, leaving the session as it was.
     private func autoStraighten(_ session: inout CropSession, image: EditedImage) async throws
-        -> (CropViewState, String)
+        -> (CropViewState, String, AppliedChangeMessage)
     {
         let pipeline = configuration.pipeline, bytes = image.bytes
         let estimate: StraightenEstimate
@@ -209,7 +256,7 @@ extension EditorServer {
         }
         let angle = session.state.isFlipped ? -estimate.angle : estimate.angle
         let state = try session.handle(.straighten(angle: angle, isFinal: true))
-        return (state, "Levelled: " + estimate.levelledText)
+        return (state, "Levelled: " + estimate.levelledText, .straighten(angle))
     }
 }
 
@@ -219,7 +266,7 @@ extension EditorServer {
     /// proportions when it is free. The proposal is measured on the picture as shown and placed through the
     /// session's turns, flips and straighten (`CropSession.setCrop(orientedRect:)`), as one undo step.
     fileprivate func propose(_ session: inout CropSession, image: EditedImage, measure name: String?) async throws
-        -> (CropViewState, String)
+        -> (CropViewState, String, AppliedChangeMessage)
     {
         guard let measure = InterestMap.Measure(rawValue: name ?? InterestMap.Measure.attention.rawValue) else {
             throw EditorError.invalidParameter(name: "measure", reason: "'\(name ?? "")' is not attention or entropy")
@@ -237,7 +284,7 @@ extension EditorServer {
         let view = try session.setCrop(orientedRect: proposal.rect)
         let share = Int((proposal.score * 100).rounded())
         let which = state.aspectRatio.map { "the \($0) crop" } ?? "the crop"
-        return (view, "Suggested: \(which) with the most \(measure.rawValue) (\(share)% of it)")
+        return (view, "Suggested: \(which) with the most \(measure.rawValue) (\(share)% of it)", .setCrop(proposal.rect))
     }
 }
 
@@ -253,4 +300,17 @@ private struct ServerRequest: Decodable {
 /// The sequence number any message may carry.
 private struct Sequenced: Decodable {
     var seq: Int?
+}
+
+/// One event of a batch: the event and its `seq`.
+private struct SequencedEvent: Decodable {
+    var message: EventMessage
+    var seq: Int?
+
+    private enum Key: String, CodingKey { case seq }
+
+    init(from decoder: any Decoder) throws {
+        message = try EventMessage(from: decoder)
+        seq = try decoder.container(keyedBy: Key.self).decodeIfPresent(Int.self, forKey: .seq)
+    }
 }

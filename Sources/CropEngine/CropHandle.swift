@@ -3,7 +3,7 @@ import CropGeometry
 /// One of the eight resize handles of a crop box: four corners and four edge midpoints.
 ///
 /// Encoded in JSON as its name (`"topLeft"`, `"top"`, …).
-public enum CropHandle: String, CaseIterable, Hashable, Sendable, Codable {
+public enum CropHandle: String, CaseIterable, Hashable, Sendable {
     /// The top-left corner.
     case topLeft
     /// The middle of the top edge.

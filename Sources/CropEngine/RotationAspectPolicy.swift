@@ -2,7 +2,7 @@ import CropGeometry
 
 /// What a quarter turn does to a W:H aspect lock. There is deliberately no default: the caller decides, so a turn
 /// never changes an output ratio behind the user's back.
-public enum RotationAspectPolicy: String, CaseIterable, Hashable, Sendable, Codable {
+public enum RotationAspectPolicy: String, CaseIterable, Hashable, Sendable {
     /// The same region of the picture stays selected and turns with it, so the output turns too: a 2:3 lock becomes
     /// 3:2 (`.original` stays `.original`, which is the turned picture's ratio). Turning back restores the crop
     /// exactly.

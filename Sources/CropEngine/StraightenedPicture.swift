@@ -33,7 +33,7 @@ package struct StraightenedPicture: Sendable {
             (cosine, sine) = (1, 0)
         } else {
             let radians = angleDegrees * .pi / 180
-            (cosine, sine) = (cos(radians), sin(radians))
+            (cosine, sine) = (EngineMath.cos(radians), EngineMath.sin(radians))
         }
     }
 
@@ -320,10 +320,3 @@ package struct StraightenedPicture: Sendable {
     }
 }
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif

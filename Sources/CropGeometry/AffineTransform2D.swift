@@ -10,7 +10,7 @@
 /// (It is not called `AffineTransform` to stay clear of Foundation's type of that name.)
 ///
 /// Composition follows Core Graphics too: `t1.concatenating(t2)` applies `t1` first, then `t2`.
-public struct AffineTransform2D: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct AffineTransform2D: Hashable, Sendable, CustomStringConvertible {
     /// x scale (the x coefficient of x').
     public var a: Double
     /// The x coefficient of y'.
@@ -55,14 +55,12 @@ public struct AffineTransform2D: Hashable, Sendable, Codable, CustomStringConver
     ///
     /// In CropKit's y-down coordinates a positive angle therefore turns *clockwise on screen*. Use
     /// ``rotation(counterClockwiseOnScreen:)`` when you mean what a viewer sees.
-    @inlinable
     public static func rotation(_ angle: Double) -> AffineTransform2D {
-        let (s, c) = (sin(angle), cos(angle))
+        let (s, c) = (EngineMath.sin(angle), EngineMath.cos(angle))
         return AffineTransform2D(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
     }
 
     /// A rotation about the origin that turns the picture counter-clockwise *as seen on screen* (y grows down).
-    @inlinable
     public static func rotation(counterClockwiseOnScreen angle: Double) -> AffineTransform2D {
         rotation(-angle)
     }
@@ -158,10 +156,3 @@ public struct AffineTransform2D: Hashable, Sendable, Codable, CustomStringConver
     public var description: String { "[a: \(a), b: \(b), c: \(c), d: \(d), tx: \(tx), ty: \(ty)]" }
 }
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif

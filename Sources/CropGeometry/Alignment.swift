@@ -1,7 +1,7 @@
 /// Where a box sits inside a larger (or smaller) area: the centre, one of the four edges or one of the four corners.
 ///
 /// Used as the alignment of un-scaled content modes and as the *gravity* of a fill crop.
-public enum Alignment: String, CaseIterable, Hashable, Sendable, Codable {
+public enum Alignment: String, CaseIterable, Hashable, Sendable {
     /// Centred on both axes.
     case center
     /// Centred horizontally, at the top.

@@ -7,7 +7,7 @@
 ///
 /// A locked crop renders at an integer output size that is *exactly* proportional: `(k·W, k·H)` pixels (see
 /// `OutputSizing`). Encoded as a JSON string: `"free"`, `"original"` or `"W:H"`.
-public enum AspectLock: Hashable, Sendable, Codable, CustomStringConvertible {
+public enum AspectLock: Hashable, Sendable, CustomStringConvertible {
     /// No lock: the crop takes any proportions.
     case free
     /// The upright picture's own proportions.
@@ -48,20 +48,5 @@ public enum AspectLock: Hashable, Sendable, Codable, CustomStringConvertible {
         case .original: "original"
         case .ratio(let r): r.description
         }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let string = try container.decode(String.self)
-        do {
-            self = try AspectLock(string: string)
-        } catch {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 }

@@ -8,7 +8,7 @@
 ///
 /// Every mode gives the frame the image occupies (``frame(imageSize:in:)``) and the mapping between image and view
 /// coordinates in both directions (``imageToViewTransform(imageSize:in:)``).
-public enum ContentMode: String, CaseIterable, Hashable, Sendable, Codable {
+public enum ContentMode: String, CaseIterable, Hashable, Sendable {
     /// Stretched to the bounds; the aspect ratio is not kept.
     case scaleToFill
     /// Scaled to fit inside the bounds, centred (letterboxed).

@@ -1,5 +1,5 @@
 /// Distances inset from each edge of a rectangle, as UIKit's `UIEdgeInsets` (all in the same units as the rectangle).
-public struct EdgeInsets: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
     /// Distance from the top edge.
     public var top: Double
     /// Distance from the left edge.

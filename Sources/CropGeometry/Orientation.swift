@@ -10,7 +10,7 @@
 /// mean the same). User edits (quarter turns, flips) are more elements of the same group, so an orientation composed
 /// with any number of edits is again one of these eight values; that is how CropKit stays exact and never rotates a
 /// picture twice.
-public enum Orientation: Int, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum Orientation: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     /// 1: displayed as stored.
     case topLeft = 1
     /// 2: mirrored left–right.

@@ -1,7 +1,7 @@
 /// A size in whole pixels.
 ///
 /// Both dimensions are at least 1; `init` rejects anything else, so a `PixelSize` can always back an image.
-public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     /// Columns.
     public let width: Int
     /// Rows.
@@ -23,18 +23,6 @@ public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
         precondition(width >= 1 && height >= 1, "PixelSize must be at least 1×1, got \(width)×\(height)")
         self.width = width
         self.height = height
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let width = try container.decode(Int.self, forKey: .width)
-        let height = try container.decode(Int.self, forKey: .height)
-        do {
-            try self.init(width: width, height: height)
-        } catch {
-            throw DecodingError.dataCorruptedError(
-                forKey: .width, in: container, debugDescription: error.description)
-        }
     }
 
     /// The same size as a continuous ``Size``.

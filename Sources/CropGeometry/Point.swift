@@ -2,7 +2,7 @@
 ///
 /// Pixel coordinates are continuous: the pixel at column `i`, row `j` covers `[i, i+1) × [j, j+1)` and its centre is
 /// at `(i + 0.5, j + 0.5)`.
-public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct Point: Hashable, Sendable, CustomStringConvertible {
     /// The horizontal coordinate.
     public var x: Double
     /// The vertical coordinate, growing downwards.

@@ -1,5 +1,5 @@
 /// An axis-aligned rectangle: an origin (its top-left corner, minimum x and y) and a size.
-public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// The top-left corner.
     public var origin: Point
     /// The extent.

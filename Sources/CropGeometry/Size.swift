@@ -2,7 +2,7 @@
 ///
 /// `Size` itself accepts any values, so that it can carry intermediate results; APIs that need a valid extent
 /// (finite, non-negative) check it and throw ``GeometryError``.
-public struct Size: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct Size: Hashable, Sendable, CustomStringConvertible {
     /// The horizontal extent.
     public var width: Double
     /// The vertical extent.

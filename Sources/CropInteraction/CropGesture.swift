@@ -2,7 +2,7 @@ import CropEngine
 import CropGeometry
 
 /// The gesture a ``CropSession`` is in the middle of. JSON: its name.
-public enum CropGesture: String, CaseIterable, Hashable, Sendable, Codable {
+public enum CropGesture: String, CaseIterable, Hashable, Sendable {
     /// No gesture: the view is at rest.
     case none
     /// A press outside the box that has not moved past the tap slop yet.

@@ -112,7 +112,7 @@ extension CropSession {
         -> Double?
     {
         guard start != .zero, now != .zero else { return nil }
-        var turn = (atan2(now.y, now.x) - atan2(start.y, start.x)) * 180 / .pi
+        var turn = (EngineMath.atan2(now.y, now.x) - EngineMath.atan2(start.y, start.x)) * 180 / .pi
         if turn > 180 { turn -= 360 } else if turn < -180 { turn += 360 }
         let threshold = configuration.rotationThreshold
         guard abs(turn) > threshold else { return nil }
@@ -138,10 +138,3 @@ extension CropSession {
     }
 }
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif

@@ -210,10 +210,3 @@ public struct CropSession: Sendable {
     }
 }
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif

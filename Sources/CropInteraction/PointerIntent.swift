@@ -2,7 +2,7 @@ import CropEngine
 import CropGeometry
 
 /// What a pointer press means beyond the default hit-testing.
-public enum PointerIntent: String, CaseIterable, Hashable, Sendable, Codable {
+public enum PointerIntent: String, CaseIterable, Hashable, Sendable {
     /// Decide from where the press lands: a handle resizes, inside the box moves it, outside draws a new box (or,
     /// as a tap, resets the crop). In ``InteractionMode/pan`` every press pans.
     case auto

@@ -18,7 +18,7 @@ import CropGeometry
 ///   the bounds); the aspect lock and the minimum size (image pixels) apply.
 public struct RectangleSelection: Hashable, Sendable {
     /// Tunables, in view points unless stated.
-    public struct Configuration: Hashable, Sendable, Codable {
+    public struct Configuration: Hashable, Sendable {
         /// How far from a handle a press still grabs it.
         public var touchRadius: Double
         /// A press that moves less than this is a tap.

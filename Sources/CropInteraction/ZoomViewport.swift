@@ -14,7 +14,7 @@ import CropGeometry
 /// - ``cropRect`` converts the frame to an image rectangle (full-resolution pixels).
 public struct ZoomViewport: Hashable, Sendable {
     /// How far the image may zoom out.
-    public enum MinimumZoom: String, CaseIterable, Hashable, Sendable, Codable {
+    public enum MinimumZoom: String, CaseIterable, Hashable, Sendable {
         /// The image always covers the frame (no empty space in it).
         case cover
         /// The image may shrink until it fits inside the frame.
