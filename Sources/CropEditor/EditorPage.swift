@@ -42,9 +42,13 @@ public struct EditorPage: Sendable {
         ("/", "index.html", "text/html; charset=utf-8"),
         ("/editor.css", "editor.css", "text/css; charset=utf-8"),
         ("/editor.js", "editor.js", "text/javascript; charset=utf-8"),
-        ("/prediction.js", "prediction.js", "text/javascript; charset=utf-8"),
         ("/favicon.svg", "favicon.svg", "image/svg+xml"),
         ("/embed.js", "embed.js", "text/javascript; charset=utf-8"),
+        // The crop engine in the page (and the drop-in component built on it): the page runs the session's engine
+        // itself. Served with a day's cache lifetime, see `EditorServer.assetResponse`.
+        ("/web/cropkit-engine.js", "web/cropkit-engine.js", "text/javascript; charset=utf-8"),
+        ("/web/cropkit-engine.wasm", "web/cropkit-engine.wasm", "application/wasm"),
+        ("/web/cropkit-cropper.js", "web/cropkit-cropper.js", "text/javascript; charset=utf-8"),
     ]
 
     /// Reads the page from the package resources.

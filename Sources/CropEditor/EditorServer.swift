@@ -14,7 +14,8 @@ import ServiceLifecycle
 ///
 /// | method | path | answer |
 /// |---|---|---|
-/// | GET | `/`, `/editor.js`, `/prediction.js`, `/editor.css`, `/favicon.svg` | the page (package resources, read once) |
+/// | GET | `/`, `/editor.js`, `/editor.css`, `/favicon.svg`, `/embed.js` | the page (package resources, read once) |
+/// | GET | `/web/cropkit-engine.js`, `/web/cropkit-engine.wasm`, `/web/cropkit-cropper.js` | the crop engine in the page and the drop-in component (cached for a day) |
 /// | GET | `/api/health` | `{"status": "ok", …}` |
 /// | GET | `/api/image`, `/api/images/{id}` | a picture's description (sizes, orientation, preview); the first is the picture the server started with |
 /// | GET | `/api/preview`, `/api/images/{id}/preview[?side=N]` | its preview image (stored orientation, downscaled once; with `side`, sized to the stage, AVIF or WebP by `Accept`) |
@@ -146,8 +147,11 @@ public struct EditorServer: Sendable {
     ) -> Response {
         let gzip = asset.gzipped.flatMap { Self.acceptsGzip(request.headers[.acceptEncoding]) ? $0 : nil }
         let tag = gzip == nil ? asset.entityTag : asset.gzippedEntityTag
+        // The page's own files are revalidated every time; the engine and component under /web/ keep a stable path
+        // for pages elsewhere to load, and are cached for a day (then revalidated by their ETag).
+        let lifetime = request.uri.path.contains("/web/") ? "public, max-age=86400" : "no-cache"
         var headers: HTTPFields = [
-            .contentType: asset.contentType, .cacheControl: "no-cache", .eTag: tag, .vary: "Accept-Encoding",
+            .contentType: asset.contentType, .cacheControl: lifetime, .eTag: tag, .vary: "Accept-Encoding",
             .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
         ]
         if let match = request.headers[.ifNoneMatch],
@@ -271,10 +275,11 @@ public struct EditorServer: Sendable {
         return response
     }
 
-    /// The page may load only its own script, style, preview and WebSocket, and render blobs; only the host pages
-    /// of ``EditorServer/Configuration/hostPages`` may frame it.
+    /// The page may load only its own script, style, preview and WebSocket, and render blobs, and compile its own
+    /// WebAssembly (the crop engine, `web/cropkit-engine.wasm`); only the host pages of
+    /// ``EditorServer/Configuration/hostPages`` may frame it.
     var contentSecurityPolicy: String {
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
+        "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
             + "base-uri 'none'; form-action 'none'; frame-ancestors \(configuration.hostPages.frameAncestors)"
     }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Real-browser test of `cropkit edit`: Chromium (headless) driven by Selenium against a live server on loopback.
 
-Steps: draw a new box, move it, straighten 10°, rotate 90°, reload (the session comes back from its recipe), touch
+Steps (the page runs the crop engine itself: no answer may differ from it): draw a new box, move it, straighten 10°, rotate 90°, reload (the session comes back from its recipe), touch
 (move, pinch, two-finger turn), then a keyboard-only run (Tab to a handle, arrow steps of 1/10/100 px, straighten
 with ], Tab to Done, Enter), download the render and check its pixel size against the engine's outputSize and that
 its corners hold no fill (PNG output: every corner pixel opaque). Also: axe-core finds no violations (desktop, phone
@@ -531,6 +531,8 @@ def folder_flow(driver, args, axe_source):
     try:
         driver.get(url)
         wait_view(driver)
+        # What the previous page logged while its server went away is not this flow's.
+        driver.get_log("browser")
         WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "strip").is_displayed())
         thumbs = driver.find_elements(By.CSS_SELECTOR, "#thumbs a")
         check(len(thumbs) == 4 and thumbs[0].get_attribute("aria-current") == "page",
@@ -1313,6 +1315,15 @@ def main():
                 fills = [c for c in decoded["corners"]
                          if any(c[i + 3] < 255 or c[i:i + 3] == [0, 0, 0] for i in range(0, len(c), 4))]
                 check(not fills, "no fill pixels in the corners (all opaque, none black)")
+        engine = driver.execute_script(
+            "const k = window.cropkit; return {engine: k.engine, divergences: k.divergences, replay: k.replayCheck()};")
+        check(engine["engine"] == "wasm", f"the page ran the crop engine itself ({engine['engine']})")
+        check(engine["divergences"] == 0, f"no answer of the server differed from the page's engine "
+              f"({engine['divergences']} divergences)")
+        replay = engine["replay"] or {}
+        check(replay.get("page") is True and replay.get("events", 0) > 100,
+              f"every event of the run, replayed through a fresh session of the module, gives what the page drew "
+              f"({replay})")
         errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         check(not errors, f"no console errors ({errors[:3]})")
         latency_flow(driver, url)

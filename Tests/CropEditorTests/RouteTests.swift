@@ -40,6 +40,30 @@ import Testing
                 #expect(response.headers[.contentType] == "image/svg+xml")
                 #expect(String(buffer: response.body).hasPrefix("<svg"))
             }
+            // The engine in the page and the drop-in component: a stable path, a day's cache, the page may compile
+            // WebAssembly and nothing else may run, and the module is the committed one, byte for byte.
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.headers[.contentSecurityPolicy]?.contains("script-src 'self' 'wasm-unsafe-eval';") == true)
+                #expect(response.headers[.cacheControl] == "no-cache")
+            }
+            try await client.execute(uri: "/web/cropkit-engine.wasm", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/wasm")
+                #expect(response.headers[.cacheControl] == "public, max-age=86400")
+                let committed = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                    .appendingPathComponent("../../Sources/CropEditor/Resources/web/cropkit-engine.wasm"))
+                #expect(Data(buffer: response.body) == committed)
+                #expect(Array(Data(buffer: response.body).prefix(4)) == [0x00, 0x61, 0x73, 0x6D])  // "\0asm"
+            }
+            for script in ["/web/cropkit-engine.js", "/web/cropkit-cropper.js"] {
+                try await client.execute(uri: script, method: .get) { response in
+                    #expect(response.status == .ok && response.headers[.contentType] == "text/javascript; charset=utf-8")
+                    #expect(response.headers[.cacheControl] == "public, max-age=86400")
+                }
+            }
+            try await client.execute(uri: "/prediction.js", method: .get) { response in
+                #expect(response.status == .notFound)  // retired: the page runs the engine itself
+            }
         }
     }
 

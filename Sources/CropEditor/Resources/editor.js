@@ -1,16 +1,18 @@
 // CropKit editor page. The server's CropSession is the authority: the page sends input events to it over a
-// WebSocket and draws the CropViewState it gets back. So that a gesture feels local over any network, the page
-// also draws each move, pan, resize, draw, zoom, nudge and straighten at once with its local model (prediction.js)
-// applied to the last state the server sent; when a state arrives the prediction is replaced by it, with the events
-// still unanswered applied again, and any difference is eased away over a short correction. Nothing the page
-// predicts is ever sent or saved: Done, recipes, sidecars and exports use the session's state.
-// At most one event is in flight; while one is, pointer moves, wheel zooms, slider drags and viewport changes are
-// coalesced (only the latest matters). Every event sent carries a sequence number; when the connection drops, the
-// page reconnects with backoff to the same session, and resends what the session had not applied (the hello says the
-// last one it did). Edits are saved beside the photo by the server within a second; the page asks for it at once
-// before it leaves, hides or goes to another photo. Changes that come from a discrete control (a turn, an aspect,
-// undo, a gesture's end) are eased over a short transition, unless the user asked for reduced motion; the view
-// state itself (window.cropkit.view) is always the server's latest.
+// WebSocket. So that every gesture feels local over any network, the page runs the very same engine itself: the
+// Swift crop engine compiled to WebAssembly (web/cropkit-engine.wasm, through web/cropkit-engine.js). Every input
+// is applied to the page's own session in the frame it arrives, and the page draws that session's state; the same
+// events go to the server, batched while one batch is in flight, and each answer (`seq`) is compared with the
+// page's own state after that event. They are equal to the last bit (the module's parity test holds the engine to
+// it); if one ever differs, the page adopts the server's state and counts it (window.cropkit.divergences). Nothing
+// the page computes is ever saved: Done, recipes, sidecars and exports use the session's state. Auto and Suggest
+// are measured by the server: the page holds later input until their answer says what changed, then replays it.
+// When the connection drops, the page reconnects with backoff to the same session, and resends what the session
+// had not applied (the hello says the last one it did). Edits are saved beside the photo by the server within a
+// second; the page asks for it at once before it leaves, hides or goes to another photo. Changes that come from a
+// discrete control (a turn, an aspect, undo, a gesture's end) are eased over a short transition, unless the user
+// asked for reduced motion; the server's latest view state is window.cropkit.view, the drawn one
+// window.cropkit.drawn. Without WebAssembly (or with `?engine=off`) the page draws the server's answers only.
 "use strict";
 
 (() => {
@@ -45,20 +47,25 @@
   let spaceHeld = false;
   let finished = false;     // Done shown or cancelled: input ignored
   const rtts = [];          // round trips in ms (most recent 2000)
-  let shown = null;         // what is drawn now: a model geometry (the prediction, less any correction left)
+  let shown = null;         // what is drawn now: {transform, size, box, corners}, less any easing left
   let shownAngle = 0;       // the straighten angle drawn now (the readout)
-  let correction = null;    // {from, to, began, duration, entry}: a difference being eased away
+  let easing = null;        // {from, to, began, duration}: a discrete change being eased in
   let frameRequested = false;
-  const Model = window.CropKitModel;
-  /** `?predict=off` draws only the session's answers, as the page did before it predicted (for measurements). */
-  const PREDICTING = new URLSearchParams(location.search).get("predict") !== "off";
-  /** The session's tunables (the hello's `tuning`); the local model decides a press as the session will. */
-  let tuning = { touchRadius: 24, tapSlop: 5, maximumBoxFraction: 0.8, straightenSnap: 0.5, rotationThreshold: 4,
-    fingerReach: 32, fingerDrawSlop: 16 };
-  /** The pointer gesture under way, as the page predicts it: {id, kind, handle, start, p, finger, dragging, released,
-   * server: {p, dragging} once the session has applied one of its events; a pinch: pinch {second, a, b, start, base}}. */
-  let live = null;
-  const eventMeta = new WeakMap();  // pointer event sent → {gesture, and for a drag p, dragging} when it was made
+  /** `?engine=off` draws only the server's answers, as a page without WebAssembly does (for measurements). */
+  const ENGINE_WANTED = new URLSearchParams(location.search).get("engine") !== "off";
+  /** The session's tunables (the hello's `tuning`): the preview is sized by its box fraction. */
+  let tuning = { maximumBoxFraction: 0.8 };
+  let engine = null;        // the engine module (web/cropkit-engine.js), once loaded
+  let local = null;         // the page's own session, made like the server's (`start`) on each connection
+  let start = null;         // how the server made this connection's session (its first state's `start`)
+  let localView = null;     // the page's session's view state: what is drawn
+  const expected = new Map(); // seq → the page's state numbers after that event, to compare with the answer
+  let divergences = 0;      // answers that differed from the page's own state (each adopted)
+  let holding = false;      // an Auto or Suggest is in flight: later input waits for its answer
+  let held = [];            // input that waits meanwhile
+  const lastPointer = new Map(); // pointer id → its last position (for the measure's frames)
+  let made = null;          // what the page's session was made from ({...start, viewport, recipe})
+  const appliedLog = [];    // the numbers of every event applied to it since (for replayCheck)
   const measure = { inputs: [], latency: [], frames: [], corrections: [] };  // for window.cropkit.measure
   let gridAlways = false;   // the Grid toggle: the thirds grid stays on
   let focusedHandle = null; // the handle button with keyboard focus
@@ -71,10 +78,6 @@
   const TRANSITION_MS = 160;
   /** A 1×1 AVIF (297 bytes, written by cropkit): decoding it says whether this browser takes AVIF. */
   const TINY_AVIF = "AAAAHGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZgAAAOptZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAAAA5waXRtAAAAAAABAAAAImlsb2MAAAAAREAAAQABAAAAAAEOAAEAAAAAAAAAGwAAACNpaW5mAAAAAAABAAAAFWluZmUCAAAAAAEAAGF2MDEAAAAAamlwcnAAAABLaXBjbwAAABNjb2xybmNseAACAAIABoAAAAAMYXYxQ4EADAAAAAAUaXNwZQAAAAAAAAABAAAAAQAAABBwaXhpAAAAAAMICAgAAAAXaXBtYQAAAAAAAAABAAEEgYIDhAAAACNtZGF0EgAKCBgABggQEDQgMg0YAAAAQACwE1N7GMvO";
-  /** Events the local model draws before their answer. */
-  const PREDICTED = new Set(["pointerDown", "pointerMove", "pointerUp", "zoom", "straighten", "straightenBy", "nudge", "resizeBy"]);
-  /** How long a wrong prediction takes to ease into the session's answer. */
-  const CORRECTION_MS = 110;
   /** Gestures that change the crop's size, during which its size is shown on the box. */
   const SIZED = new Set(["drawing", "resizing", "keyResizing"]);
 
@@ -95,7 +98,7 @@
       if (ws !== socket) return;
       ws = null;
       // The event in flight may or may not have been applied: the next hello says.
-      if (inFlight) queue.unshift(inFlight.event);
+      if (inFlight) queue.unshift(...inFlight.events);
       inFlight = null;
       if (finished || fatal) return;
       retries += 1;
@@ -130,6 +133,11 @@
       }
       if (msg.constraints) applyConstraints(msg.constraints);
       if (msg.tuning) tuning = { ...tuning, ...msg.tuning };
+      // This connection's session is made anew by its first viewport (from the saved recipe): so is the page's.
+      if (local) local.free();
+      local = null;
+      start = null;
+      expected.clear();
       host.origins = msg.hostPages || [];
       if (msg.uploads === false) {
         // Nothing can be opened here (a hosted editor edits the picture its URL names).
@@ -153,29 +161,27 @@
       pump();
       return;
     }
-    // What the page predicted with the answered event still unanswered: to see how far off it was.
-    const before = view && shown ? predict().g : null;
-    let inFlightType = null, answered = null;
+    let answered = null;
     if (inFlight) {
-      inFlightType = inFlight.event.type;
-      answered = inFlight.event;
+      answered = inFlight.events;
       const rtt = performance.now() - inFlight.sentAt;
       rtts.push(rtt);
       if (rtts.length > 2000) rtts.shift();
       inFlight = null;
     }
     if (msg.type === "state") {
-      // Discrete controls the page does not predict ease in over a transition; a predicted change that came out
-      // differently is corrected over a shorter one.
-      const eased = inFlightType && EASED.has(inFlightType) && !PREDICTED.has(inFlightType) && pointers.size === 0;
       view = msg.state;
-      if (answered) learn(answered);
-      show(eased, before);
+      if (msg.start && answered) begin(msg.start, answered);
+      if (msg.decided) decided(msg.decided, msg.seq);
+      check(msg.seq, view);
+      // Without the engine, the server's answer is what is drawn; a discrete change eases in.
+      if (!local) show(answered && answered.some((e) => EASED.has(e.type)) && pointers.size === 0);
       announce();
       if (picture.complete && picture.naturalWidth) ready();
       if (msg.notice && !quietNotice) setMessage(msg.notice);
       quietNotice = false;
       tellHostAboutState();
+      if (msg.decided || answered?.some((e) => SERVER_DECIDES.has(e.type))) release();
     } else if (msg.type === "error") {
       if (!session) {
         // The server could not read the picture: its reason, not a connection problem (it closes next).
@@ -183,7 +189,14 @@
         showFailure(`${msg.message}. Open another picture.`);
       } else {
         setMessage(msg.message, true);
-        if (view) show(false, before);  // the refused event's prediction goes
+        // The page's engine refuses what the server refuses; one it applied and the server did not is a divergence:
+        // ask for the server's state (the flush's answer is compared and adopted).
+        if (msg.seq && expected.has(msg.seq)) {
+          divergences += 1;
+          expected.clear();
+          enqueue({ type: "flush" });
+        }
+        if (answered?.some((e) => SERVER_DECIDES.has(e.type))) release();
       }
     }
     pump();
@@ -209,39 +222,44 @@
     return probe.decode().then(() => true, () => false).finally(() => URL.revokeObjectURL(url));
   })();
 
-  /** Queues an event, merging it into the last queued one when only the latest value matters. */
+  /** Requests the server answers itself: alone on the wire, and the page waits for what they decided. */
+  const SERVER_DECIDES = new Set(["autoStraighten", "propose"]);
+  /** The most events one batch carries (a pointer move is about 70 bytes; the server takes 16 KB a message). */
+  const BATCH_LIMIT = 150;
+
+  /** Applies an input to the page's session at once (it is drawn in this frame) and queues it for the server. */
   function send(event) {
     if (finished && event.type !== "viewport" && event.type !== "flush") return;
+    if (holding && event.type !== "flush") {
+      held.push(event);
+      return;
+    }
+    if (SERVER_DECIDES.has(event.type)) holding = !!local;
+    if (local) applyLocally(event);
     enqueue(event);
     requestFrame();
-    if (["nudge", "resizeBy", "straightenBy"].includes(event.type)) transition();
   }
 
   function enqueue(event) {
-    const last = queue[queue.length - 1];
-    if (last && last.type === event.type && !last.seq) {
-      if (event.type === "flush") return pump();
-      if (event.type === "pointerMove" && last.id === event.id) { queue[queue.length - 1] = event; return pump(); }
-      if (event.type === "viewport") { queue[queue.length - 1] = event; return pump(); }
-      if (event.type === "straighten" && last.final === false) { queue[queue.length - 1] = event; return pump(); }
-      if (event.type === "zoom") {
-        queue[queue.length - 1] = { ...event, factor: last.factor * event.factor };
-        return pump();
-      }
-    }
     queue.push(event);
     pump();
   }
 
+  /** Sends what is queued when nothing is in flight: the engine's events as one batch (the server applies every
+   * one, in order, and answers once), a request the server answers itself alone. */
   function pump() {
     if (!inFlight && queue.length && ws && ws.readyState === WebSocket.OPEN && connected) {
-      const event = queue.shift();
-      if (!event.seq) event.seq = nextSeq++;
-      inFlight = { event, sentAt: performance.now() };
-      ws.send(JSON.stringify(event));
+      let count = 0;
+      while (count < queue.length && count < BATCH_LIMIT && !isRequest(queue[count])) count += 1;
+      const events = queue.splice(0, Math.max(1, count));
+      for (const event of events) if (!event.seq) event.seq = nextSeq++;
+      inFlight = { events, sentAt: performance.now() };
+      ws.send(JSON.stringify(isRequest(events[0]) ? events[0] : events));
     }
     settleWaiters();
   }
+
+  const isRequest = (event) => SERVER_DECIDES.has(event.type) || event.type === "flush";
 
   /** Resolves the waiters of idle() once nothing is queued or in flight. */
   function settleWaiters() {
@@ -283,144 +301,162 @@
     };
   }
 
-  // ---------------------------------------------------------------- prediction
+  // ---------------------------------------------------------------- the engine in the page
 
-  const layout = () => ({
-    viewport: { width: view.viewport.width, height: view.viewport.height },
-    insets: { top: INSET, left: INSET, bottom: INSET, right: INSET }, fraction: tuning.maximumBoxFraction,
-  });
-  /** View points per source pixel along x and y (for key steps, which are in source pixels, and the size label). */
-  const pointsPerPixel = () => ({
-    x: view.cropBox.width / Math.max(1, view.outputSize.width), y: view.cropBox.height / Math.max(1, view.outputSize.height),
-  });
-  /** The session's pointer gestures, by the names its view state gives them. */
-  const POINTER_GESTURES = new Set(["moving", "resizing", "drawing", "pressing", "panning", "pinching"]);
-  const snapped = (angle) => (Math.abs(angle) < tuning.straightenSnap ? 0 : angle);
+  /** Loads the engine module; until it is in (or without WebAssembly), the page draws the server's answers. */
+  const engineLoaded = !ENGINE_WANTED || typeof WebAssembly !== "object" ? Promise.resolve(null)
+    : import(new URL("web/cropkit-engine.js", location.href).href)
+      .then((module) => module.loadEngine(new URL("web/cropkit-engine.wasm", location.href)).then((e) => {
+        engine = { ...module, instance: e };
+        return engine;
+      }))
+      .catch((error) => { console.warn(`cropkit: the engine did not load (${error}); drawing the server's answers`); return null; });
 
-  /** The session has answered `event`: what the live gesture learns from it (where the session's pointer is). */
-  function learn(event) {
-    const meta = eventMeta.get(event);
-    if (!live || !meta || meta.gesture !== live) return;
-    if (event.type === "pointerUp") {
-      live = null;
+  /** The connection's first state says how the server made its session: the page makes its own the same way, from
+   * the viewport that made the server's, applies the rest of that batch, and then what is still queued. */
+  function begin(madeBy, batch) {
+    start = madeBy;
+    if (!engine) return;
+    const [viewport, ...rest] = batch;
+    try {
+      made = { ...madeBy, viewport: { width: viewport.width, height: viewport.height, insets: viewport.insets } };
+      appliedLog.length = 0;
+      local = engine.instance.createSession(made);
+    } catch (error) {
+      console.warn(`cropkit: the page's engine refused the session (${error.message})`);
+      local = null;
       return;
     }
-    if (live.kind === "pinching") return;  // predicted from where it began (Model.pinched)
-    live.server = meta;
-    // The session decided the press differently (the picture moved under it meanwhile): follow the session.
-    const kind = view.gesture;
-    if (POINTER_GESTURES.has(kind) && kind !== live.kind && !(live.kind === "pressing" && kind === "drawing")) {
-      live.kind = kind;
-      if (kind === "resizing") live.handle = Model.hitTest(live.start, view.cropBox, 1e9);
-    }
+    for (const event of rest) applyLocally(event, false);
+    for (const event of queue) applyLocally(event);
+    localView = local.view();
+    show(false);
   }
 
-  /** What the page draws now: the session's last state with the events it has not answered applied by the local
-   * model, in order. An event the model does not know (a turn, an aspect, undo…) ends the prediction there: what
-   * follows it shows when the session answers. Returns {g, angle}. */
-  function predict() {
-    let g = Model.fromView(view), angle = view.angle;
-    if (!PREDICTING) return { g, angle };
-    const pending = inFlight ? [inFlight.event, ...queue] : queue;
-    const frozen = live && live.kind !== "panning" && live.kind !== "pinching";
-    for (const e of pending) {
-      if (e.type === "zoom" && !frozen) {
-        g = Model.refit(g, Model.zoomedBox(g, e.factor, { x: e.x, y: e.y }), layout());
-      } else if (e.type === "straighten" || e.type === "straightenBy") {
-        const to = e.type === "straighten" ? snapped(e.angle)
-          : Math.max(-45, Math.min(45, Math.round((angle + e.delta) * 1000) / 1000));
-        g = Model.straightened(g, angle, to, layout());
-        angle = to;
-      } else if (e.type === "nudge") {
-        const k = pointsPerPixel();
-        g = Model.refit(g, Model.moved(g, g.box, { x: e.dx * k.x, y: e.dy * k.y }), layout());
-      } else if (e.type === "resizeBy") {
-        const k = pointsPerPixel(), d = { x: e.dx * k.x, y: e.dy * k.y };
-        const [hx, hy] = Model.DIRECTIONS[e.handle], unit = Model.unitOf(view.aspect, g.box);
-        if (hx && hy && unit && (e.dx === 0) !== (e.dy === 0)) {
-          // A locked corner's step along one axis moves it along the lock's diagonal (CropSession).
-          const slope = (unit.height / unit.width) * (hy / hx);
-          if (e.dy === 0) d.y = d.x * slope; else d.x = d.y / slope;
-        }
-        const h = Model.handlePoint(e.handle, g.box);
-        g = Model.refit(g, Model.resized(g, g.box, e.handle, { x: h.x + d.x, y: h.y + d.y }, unit, g.minimumSide), layout());
-      } else if (!["pointerDown", "pointerMove", "pointerUp", "pointerCancel", "viewport", "flush", "mode", "zoom"].includes(e.type)) {
-        break;
-      }
+  /** Applies `event` to the page's session; notes the state after it for its answer (`record`). */
+  function applyLocally(event, record = true) {
+    if (!event.seq) event.seq = nextSeq++;
+    if (SERVER_DECIDES.has(event.type)) return;  // its answer says what it decided (`decided`)
+    if (event.type === "flush") {
+      if (record) expected.set(event.seq, local.numbers());
+      return;
     }
-    if (live && live.kind === "pinching" && live.pinch.base) {
-      // From the pinch's start, as the session computes it (its answers then only confirm or correct).
-      ({ g, angle } = Model.pinched(live.pinch.base.g, live.pinch.base.angle, live.pinch.start, live.pinch,
-        tuning.rotationThreshold, tuning.straightenSnap, layout()));
-    } else if (live && live.dragging && live.kind !== "pinching") {
-      // The session computes a drag from its start; from its last answer that is that answer's state moved on by
-      // the pointer's way since (or, before it saw the drag begin, from the press).
-      const ref = live.server && live.server.dragging && live.kind !== "drawing" && live.kind !== "pressing"
-        ? live.server.p : live.start;
-      g = Model.gestureAt(g, live, live.p, ref, view.aspect);
-      if (live.released && live.kind !== "panning") g = Model.refit(g, g.box, layout());
+    const before = localView;
+    const numbers0 = engine.eventNumbers(event);
+    local.applyNumbers(numbers0);  // a refusal leaves it unchanged, as on the server
+    if (appliedLog.length < 200000) appliedLog.push(numbers0);
+    const numbers = local.numbers();
+    if (record) expected.set(event.seq, numbers);
+    localView = engine.viewObject(numbers);
+    if (EASED.has(event.type) && pointers.size === 0 && before) ease(before);
+  }
+
+  /** What the server decided itself (Auto, Suggest, answering `seq`) applied to the page's session too. */
+  function decided(change, seq) {
+    if (!local) return;
+    const before = localView;
+    const numbers = engine.eventNumbers(change);
+    local.applyNumbers(numbers);
+    appliedLog.push(numbers);
+    expected.set(seq, local.numbers());
+    localView = local.view();
+    ease(before);
+  }
+
+  /** Held input goes on once the server's decision is in. */
+  function release() {
+    holding = false;
+    const waiting = held;
+    held = [];
+    for (const event of waiting) send(event);
+  }
+
+  /** Compares the server's answer to `seq` with the page's state after that event; adopts it when they differ. */
+  function check(seq, state) {
+    if (!local || seq === undefined) return;
+    const mine = expected.get(seq);
+    for (const key of [...expected.keys()]) if (key <= seq) expected.delete(key);
+    if (!mine || sameView(engine.viewObject(mine), state)) return;
+    divergences += 1;
+    console.warn(`cropkit: the server's state after event ${seq} differs from the page's; adopting it`);
+    adopt(state);
+  }
+
+  /** Whether two view states are the same (numbers within 1e-9 of each other's size). */
+  function sameView(a, b) {
+    if (typeof b === "number") return typeof a === "number" && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+    if (typeof b !== "object" || b === null) return a === b;
+    if (typeof a !== "object" || a === null) return false;
+    return Object.keys(b).every((k) => sameView(a[k], b[k]));
+  }
+
+  /** Makes the page's session again from the server's state (its recipe; the history stays with the server), then
+   * applies what the server has not answered yet. */
+  function adopt(state) {
+    const viewport = { width: state.viewport.width, height: state.viewport.height,
+      insets: { top: INSET, left: INSET, bottom: INSET, right: INSET } };
+    local.free();
+    local = null;
+    try {
+      made = { ...start, viewport, recipe: state.recipe };
+      appliedLog.length = 0;
+      local = engine.instance.createSession(made);
+    } catch {
+      return;  // drawn from the server's answers from now on
     }
-    return { g, angle };
+    expected.clear();
+    for (const event of queue) applyLocally(event);
+    const before = shown;
+    localView = local.view();
+    if (before) {
+      measure.corrections.push({ arrival: performance.now(), settled: performance.now(),
+        size: distance(before, geometry(localView)), gesture: localView.gesture });
+      ease(before);
+    }
+    show(false);
   }
 
   // ---------------------------------------------------------------- drawing
 
-  /** Draws the latest prediction: at once, or easing away what differs from what is drawn now (`eased`: a
-   * discrete change, over TRANSITION_MS; otherwise a correction of the prediction, over CORRECTION_MS). */
-  function show(eased, before = null) {
-    scheduleDetail();
-    const target = predict(), now = performance.now();
-    // What would be drawn now without the answer: the old prediction with the same input, less what is left of a
-    // running correction. Only the difference the answer makes is eased, never the input's own movement.
-    const from = before ? withCorrection(before, now).g : shown;
-    if (correction && correction.entry && correction.entry.settled === null) {
-      correction.entry.settled = now;  // superseded by this answer
-      correction.entry.superseded = true;
-    }
-    correction = null;
-    // (Without prediction, as before it, only discrete changes ease; answers to a drag are drawn as they come.)
-    if (from && (eased || PREDICTING) && !reducedMotion.matches && similar(from, target.g) && distance(from, target.g) > 0.25) {
-      correction = { from, to: target.g, began: now, duration: eased ? TRANSITION_MS : CORRECTION_MS };
-      // How far the prediction was from the session's answer: a correction the person sees.
-      const wrong = before ? distance(before, target.g) : 0;
-      if (wrong > 0.25) {
-        correction.entry = { arrival: now, settled: null, size: wrong, gesture: view.gesture };
-        measure.corrections.push(correction.entry);
-        if (measure.corrections.length > 5000) measure.corrections.shift();
-      }
-    }
+  /** The view state drawn: the page's session's, or without it the server's last answer. */
+  const drawnView = () => localView || view;
+
+  /** What a view state draws: the picture's transform and size, the box and the picture's outline. */
+  const geometry = (v) => ({
+    transform: v.image.transform, size: { width: v.image.width, height: v.image.height }, box: v.cropBox,
+    corners: v.pictureCorners,
+  });
+
+  /** Eases from what was drawn (`before`) into the state now drawn, over TRANSITION_MS. */
+  function ease(before) {
+    if (reducedMotion.matches || !shown) return;
+    const target = geometry(drawnView()), from = withEasing(shown, performance.now()).g;
+    if (!similar(from, target) || distance(from, target) <= 0.25) return;
+    easing = { from, to: target, began: performance.now(), duration: TRANSITION_MS };
+  }
+
+  /** Draws the state now (`eased`: a discrete change answered by the server, eased in when the page has no engine). */
+  function show(eased = false) {
+    if (eased && shown) ease(shown);
     render();
   }
 
-  /** A change the page predicted from a discrete input (a key step, a gesture's end) eases in as the session's
-   * answer would. */
-  function transition() {
-    if (!view || !shown) return;
-    const target = predict();
-    if (reducedMotion.matches || !similar(shown, target.g) || distance(shown, target.g) <= 0.25) return;
-    correction = { from: shown, to: target.g, began: performance.now(), duration: TRANSITION_MS };
-    requestFrame();
-  }
-
-  /** Asks for a frame that draws the prediction (input handlers call it; one draw per frame). */
+  /** Asks for a frame that draws the state (input handlers call it; one draw per frame). */
   function requestFrame() {
-    if (frameRequested || !view) return;
+    if (frameRequested || !drawnView()) return;
     frameRequested = true;
     requestAnimationFrame(() => { frameRequested = false; render(); });
   }
 
-  /** Draws the prediction now, less what is left of a running correction. */
+  /** Draws the page's state now, less what is left of a running easing. */
   function render() {
-    if (!view) return;
-    const target = predict();
-    shownAngle = target.angle;
-    const { g, done } = withCorrection(target.g, performance.now());
-    if (correction && done) {
-      if (correction.entry) correction.entry.settled = performance.now();
-      correction = null;
-    } else if (correction) {
-      requestFrame();
-    }
+    const v = drawnView();
+    if (!v) return;
+    shownAngle = v.angle;
+    const { g, done } = withEasing(geometry(v), performance.now());
+    if (easing && done) easing = null;
+    else if (easing) requestFrame();
+    if (!easing && (!shown || distance(shown, g) > 0)) scheduleDetail();  // the view may settle here
     shown = g;
     draw();
     const now = performance.now();
@@ -428,16 +464,17 @@
     measure.inputs.length = 0;
     if (measure.latency.length > 20000) measure.latency.splice(0, measure.latency.length - 20000);
     if (measure.recording) {
-      measure.frames.push({ t: now, box: { ...g.box }, angle: shownAngle, pointer: live ? { ...live.p } : null,
-        start: live ? { ...live.start } : null, transform: { ...g.transform } });
+      const pointer = lastPointer.size ? [...lastPointer.values()].pop() : null;
+      measure.frames.push({ t: now, box: { ...g.box }, angle: shownAngle, pointer, transform: { ...g.transform },
+        gesture: v.gesture });
     }
   }
 
-  /** `g` with what is left at `now` of the running correction (ease-out cubic); `done` once nothing is left. */
-  function withCorrection(g, now) {
-    if (!correction) return { g, done: true };
-    const t = Math.min(1, (now - correction.began) / correction.duration);
-    return t < 1 ? { g: offsetBy(g, correction.from, correction.to, (1 - t) ** 3), done: false } : { g, done: true };
+  /** `g` with what is left at `now` of the running easing (ease-out cubic); `done` once nothing is left. */
+  function withEasing(g, now) {
+    if (!easing) return { g, done: true };
+    const t = Math.min(1, (now - easing.began) / easing.duration);
+    return t < 1 ? { g: offsetBy(g, easing.from, easing.to, (1 - t) ** 3), done: false } : { g, done: true };
   }
 
   /** Whether two drawings can be eased into each other (the same mirroring; a flip jumps). */
@@ -454,12 +491,25 @@
     return d;
   }
 
+  // Affine maps {a, b, c, d, tx, ty} (x' = a x + c y + tx), for easing a drawing: no crop rule.
+  const applyMap = (t, p) => ({ x: t.a * p.x + t.c * p.y + t.tx, y: t.b * p.x + t.d * p.y + t.ty });
+  function invertMap(t) {
+    const det = t.a * t.d - t.b * t.c;
+    const a = t.d / det, b = -t.b / det, c = -t.c / det, d = t.a / det;
+    return { a, b, c, d, tx: -(a * t.tx + c * t.ty), ty: -(b * t.tx + d * t.ty) };
+  }
+  const composeMaps = (outer, inner) => ({
+    a: outer.a * inner.a + outer.c * inner.b, b: outer.b * inner.a + outer.d * inner.b,
+    c: outer.a * inner.c + outer.c * inner.d, d: outer.b * inner.c + outer.d * inner.d,
+    tx: outer.a * inner.tx + outer.c * inner.ty + outer.tx, ty: outer.b * inner.tx + outer.d * inner.ty + outer.ty,
+  });
+
   /** `g` with the fraction `w` of the difference `from − to` added: the picture's turn, scale and centre, and the box,
    * each eased apart (the picture's outline follows its transform). */
   function offsetBy(g, from, to, w) {
     const polar = (t, size) => ({
       angle: Math.atan2(t.b, t.a), scale: Math.hypot(t.a, t.b),
-      centre: Model.apply(t, { x: size.width / 2, y: size.height / 2 }),
+      centre: applyMap(t, { x: size.width / 2, y: size.height / 2 }),
     });
     const pf = polar(from.transform, from.size), pt = polar(to.transform, to.size), pg = polar(g.transform, g.size);
     let turn = pf.angle - pt.angle;
@@ -472,23 +522,14 @@
     const t = { a: cos, b: sin, c: -sin * mirror, d: cos * mirror };
     t.tx = c.x - (t.a * g.size.width / 2 + t.c * g.size.height / 2);
     t.ty = c.y - (t.b * g.size.width / 2 + t.d * g.size.height / 2);
-    const remap = Model.compose(t, Model.inverse(g.transform));
+    const remap = composeMaps(t, invertMap(g.transform));
     const box = {};
     for (const k of ["x", "y", "width", "height"]) box[k] = g.box[k] + w * (from.box[k] - to.box[k]);
-    return { ...g, transform: t, corners: g.corners.map((p) => Model.apply(remap, p)), box };
-  }
-
-  /** The output size drawn: the session's, or while a gesture the session has not answered changes the box, the
-   * box's size in source pixels. */
-  function shownOutputSize() {
-    if (!shown || (Math.abs(shown.box.width - view.cropBox.width) < 1e-6 && Math.abs(shown.box.height - view.cropBox.height) < 1e-6)) {
-      return view.outputSize;
-    }
-    const k = pointsPerPixel();
-    return { width: Math.max(1, Math.round(shown.box.width / k.x)), height: Math.max(1, Math.round(shown.box.height / k.y)) };
+    return { ...g, transform: t, corners: g.corners.map((p) => applyMap(remap, p)), box };
   }
 
   function draw() {
+    const view = drawnView();
     if (!view || !shown) return;
     const t = shown.transform;
     picture.style.width = `${view.image.width}px`;
@@ -525,7 +566,7 @@
     ctx.lineWidth = 1;
     ctx.stroke(outline);
 
-    if (view.showsGrid || gridAlways || (live && live.dragging)) {
+    if (view.showsGrid || gridAlways) {
       ctx.strokeStyle = "rgba(255, 255, 255, 0.55)";
       ctx.lineWidth = 1;
       ctx.beginPath();
@@ -560,8 +601,8 @@
       const hy = view.cropBox.y + (hd.y + hd.height / 2 - view.cropBox.y) * sy + dy;
       drawHandle(hd.handle, hx, hy, Math.min(hd.width, 18), hd.handle === focusedHandle);
     }
-    if (SIZED.has(view.gesture) || focusedHandle || (live && live.dragging && ["resizing", "drawing", "pressing"].includes(live.kind))) {
-      drawSizeLabel(box);
+    if (SIZED.has(view.gesture) || focusedHandle) {
+      drawSizeLabel(box, view.outputSize);
     }
     placeHandleButtons();
     updateControls();
@@ -583,8 +624,7 @@
   }
 
   /** The output's W × H in source pixels, on the box: inside its bottom edge, or below it when the box is small. */
-  function drawSizeLabel(box) {
-    const size = shownOutputSize();
+  function drawSizeLabel(box, size) {
     const text = `${size.width} × ${size.height}`;
     ctx.font = "600 13px system-ui, sans-serif";
     const w = ctx.measureText(text).width + 14, h = 22;
@@ -604,6 +644,7 @@
   }
 
   function updateControls() {
+    const view = drawnView();
     $("undo").disabled = !view.canUndo;
     $("redo").disabled = !view.canRedo;
     const slider = $("straighten");
@@ -673,6 +714,7 @@
     if (announceTimer) return;
     announceTimer = setTimeout(() => {
       announceTimer = null;
+      const view = drawnView();
       if (!view) return;
       const angle = Math.round(view.angle * 10) / 10;
       const now = {
@@ -712,14 +754,14 @@
     clearTimeout(detailTimer);
     // A settled view: no pointer down (wheel zooms, key steps and the slider end their runs only with another
     // kind of event, so the view counts as settled when nothing has changed for a moment).
-    if (!view || pointers.size > 0) return;
+    if (!drawnView() || pointers.size > 0) return;
     detailState = "pending";
     detailTimer = setTimeout(requestDetail, DETAIL_SETTLE_MS);
   }
 
   /** The preview rectangle visible on the stage, and how many device pixels show one preview pixel. */
   function visibleRegion() {
-    const t = view.image.transform, det = t.a * t.d - t.b * t.c;
+    const view = drawnView(), t = view.image.transform, det = t.a * t.d - t.b * t.c;
     const inverse = (x, y) => {
       const dx = x - t.tx, dy = y - t.ty;
       return { x: (t.d * dx - t.c * dy) / det, y: (-t.b * dx + t.a * dy) / det };
@@ -733,6 +775,7 @@
   }
 
   function requestDetail() {
+    const view = drawnView();
     detailState = "none";
     if (!view || !image || image.storedWidth * image.storedHeight <= view.image.width * view.image.height) return;
     const r = visibleRegion();
@@ -761,7 +804,7 @@
         const detail = $("detail");
         if (detail.src.startsWith("blob:")) URL.revokeObjectURL(detail.src);
         // The source rectangle in preview pixels (the preview is the stored picture, scaled).
-        const kx = view.image.width / image.storedWidth, ky = view.image.height / image.storedHeight;
+        const view = drawnView(), kx = view.image.width / image.storedWidth, ky = view.image.height / image.storedHeight;
         detailRegion = { x: sx * kx, y: sy * ky, width: sw * kx, height: sh * ky };
         detail.src = loaded.src;
         detail.dataset.region = `${sx},${sy},${sw},${sh}`;
@@ -789,7 +832,7 @@
 
   // ---------------------------------------------------------------- pointer input
 
-  function local(e) {
+  function pointIn(e) {
     const r = overlay.getBoundingClientRect();
     return { x: e.clientX - r.left, y: e.clientY - r.top };
   }
@@ -803,60 +846,31 @@
     // A finger gets larger handles and no reset on a stray tap (the engine's "touch" intent).
     const intent = e.button === 1 || e.altKey || spaceHeld ? "pan" : e.shiftKey ? "draw"
       : e.pointerType === "touch" ? "touch" : "auto";
-    const p = local(e);
-    if (live && !live.released && live.id !== e.pointerId) {
-      // A second finger: a pinch, predicted from where it began as the session computes it (Model.pinched). The
-      // session starts it from its state then, re-fitted: what the page predicts now.
-      const now = predict();
-      live.kind = "pinching";
-      live.pinch = { second: e.pointerId, a: live.p, b: p, start: { a: live.p, b: p },
-        base: { g: Model.refit(now.g, now.g.box, layout()), angle: now.angle } };
-    } else if (view && shown) {
-      live = { id: e.pointerId, ...Model.classify(shown, p, intent, view.mode, tuning), start: p, p,
-        finger: intent === "touch", dragging: false, released: false, server: null };
-    }
-    sendPointer({ type: "pointerDown", id: e.pointerId, ...p, intent }, e);
+    sendPointer({ type: "pointerDown", id: e.pointerId, ...pointIn(e), intent }, e);
   });
   overlay.addEventListener("pointermove", (e) => {
     if (pointers.has(e.pointerId)) {
-      sendPointer({ type: "pointerMove", id: e.pointerId, ...local(e) }, e);
+      sendPointer({ type: "pointerMove", id: e.pointerId, ...pointIn(e) }, e);
     } else {
-      hoverCursor(local(e));
+      hoverCursor(pointIn(e));
     }
   });
   const lift = (e) => {
     if (!pointers.delete(e.pointerId)) return;
-    sendPointer({ type: "pointerUp", id: e.pointerId, ...local(e) }, e);
+    sendPointer({ type: "pointerUp", id: e.pointerId, ...pointIn(e) }, e);
+    lastPointer.delete(e.pointerId);
   };
 
-  /** Sends a pointer event, first moving the live gesture on as the session will (a drag begins past the tap slop,
-   * a finger's new box past its larger slop) and noting where the pointer was, for when the answer comes. */
+  /** Sends a pointer event: the page's session decides what it does (press, draw, move, resize, pan, pinch). */
   function sendPointer(event, e) {
-    if (live && live.pinch && (event.id === live.id || event.id === live.pinch.second)) {
-      const p = { x: event.x, y: event.y };
-      if (event.id === live.id) live.p = live.pinch.a = p; else live.pinch.b = p;
-      if (event.type === "pointerUp") live.released = true;
-      eventMeta.set(event, { gesture: live });
-    } else if (live && live.id === event.id) {
-      const p = { x: event.x, y: event.y };
-      live.p = p;
-      const slop = live.finger && live.kind === "pressing" && live.outside
-        ? Math.max(tuning.tapSlop, tuning.fingerDrawSlop) : tuning.tapSlop;
-      if (!live.dragging && Math.hypot(p.x - live.start.x, p.y - live.start.y) >= slop) {
-        live.dragging = true;
-        if (live.kind === "pressing") live.kind = "drawing";
-      }
-      if (event.type === "pointerUp") live.released = true;
-      eventMeta.set(event, { p, dragging: live.dragging, gesture: live });
-    }
+    lastPointer.set(event.id, { x: event.x, y: event.y });
     measure.inputs.push(e.timeStamp);
     send(event);
-    if (event.type === "pointerUp") transition();
   }
   overlay.addEventListener("pointerup", lift);
   overlay.addEventListener("pointercancel", (e) => {
     if (pointers.delete(e.pointerId)) {
-      if (live && live.id === e.pointerId) live = null;
+      lastPointer.delete(e.pointerId);
       send({ type: "pointerCancel", id: e.pointerId });
     }
   });
@@ -867,11 +881,12 @@
     // Trackpad pinches arrive as wheel events with ctrlKey and small deltas.
     const scale = e.ctrlKey ? 0.01 : e.deltaMode === 1 ? 0.05 : 0.0015;
     measure.inputs.push(e.timeStamp);
-    send({ type: "zoom", factor: Math.exp(-e.deltaY * scale), ...local(e) });
+    send({ type: "zoom", factor: Math.exp(-e.deltaY * scale), ...pointIn(e) });
   }, { passive: false });
 
-  /** The cursor shows what a press would do, from the handle squares and box the server sent. */
+  /** The cursor shows what a press would do, from the view state's handle hit areas and box. */
   function hoverCursor(p) {
+    const view = drawnView();
     if (!view) return;
     const inside = (r) => p.x >= r.x && p.x <= r.x + r.width && p.y >= r.y && p.y <= r.y + r.height;
     const cursors = {
@@ -880,18 +895,20 @@
     };
     let cursor = "crosshair";
     if (view.mode === "pan" || spaceHeld) cursor = "grab";
-    else if (shown) {
-      // What is drawn (the prediction) is what a press would grab, with the session's handle reach.
-      const handle = Model.hitTest(p, shown.box, tuning.touchRadius);
-      if (handle) cursor = cursors[handle];
-      else if (inside(shown.box)) cursor = "move";
+    else {
+      const handle = view.handles.find(inside);
+      if (handle) cursor = cursors[handle.handle];
+      else if (inside(view.cropBox)) cursor = "move";
     }
     overlay.style.cursor = cursor;
   }
 
   // ---------------------------------------------------------------- controls
 
-  const click = (id, make) => $(id).addEventListener("click", () => send(make()));
+  const click = (id, make) => $(id).addEventListener("click", (e) => {
+    measure.inputs.push(e.timeStamp);
+    send(make());
+  });
   click("undo", () => ({ type: "undo" }));
   click("redo", () => ({ type: "redo" }));
   click("reset", () => ({ type: "reset" }));
@@ -904,7 +921,7 @@
   click("straighten-auto", () => ({ type: "autoStraighten" }));
   click("propose", () => ({ type: "propose", measure: "attention" }));
   click("aspect-swap", () => ({ type: "swapAspect" }));
-  click("mode", () => ({ type: "mode", mode: view && view.mode === "pan" ? "crop" : "pan" }));
+  click("mode", () => ({ type: "mode", mode: drawnView() && drawnView().mode === "pan" ? "crop" : "pan" }));
 
   const slider = $("straighten");
   slider.addEventListener("input", (e) => (measure.inputs.push(e.timeStamp), send({ type: "straighten", angle: Number(slider.value), final: false })));
@@ -916,6 +933,7 @@
     customOpen = value === "custom";
     $("custom-aspect").hidden = !customOpen;
     if (customOpen) { $("aspect-w").focus(); return; }
+    measure.inputs.push(performance.now());
     send({ type: "aspect", aspect: value });
   });
   const applyCustom = () => {
@@ -1151,7 +1169,7 @@
   }
 
   function placeHandleButtons() {
-    for (const hd of view.handles) {
+    for (const hd of drawnView().handles) {
       const b = handleButtons[hd.handle];
       if (!b) continue;
       b.style.left = `${hd.x}px`;
@@ -1167,7 +1185,7 @@
     if (pointers.size) {
       for (const id of pointers) {
         send({ type: "pointerCancel", id });
-        if (live && live.id === id) live = null;
+        lastPointer.delete(id);
         if (overlay.hasPointerCapture(id)) overlay.releasePointerCapture(id);
       }
       pointers.clear();
@@ -1233,6 +1251,7 @@
     } else {
       return;
     }
+    measure.inputs.push(e.timeStamp);
     e.preventDefault();
   });
   document.addEventListener("keyup", (e) => { if (e.key === " ") spaceHeld = false; });
@@ -1374,10 +1393,9 @@
   window.addEventListener("pagehide", () => {
     if (!session || !view) return;
     if (ws && ws.readyState === WebSocket.OPEN && connected) {
-      for (const event of queue) {
-        if (!event.seq) event.seq = nextSeq++;
-        ws.send(JSON.stringify(event));
-      }
+      const events = queue.filter((event) => !isRequest(event));
+      for (const event of events) if (!event.seq) event.seq = nextSeq++;
+      if (events.length) ws.send(JSON.stringify(events));
       queue = [];
       ws.send(JSON.stringify({ type: "flush", seq: nextSeq++ }));
     }
@@ -1410,17 +1428,37 @@
     measure: Object.assign(measure, {
       reset() { measure.latency.length = 0; measure.frames.length = 0; measure.corrections.length = 0; },
     }),
-    /** What is drawn now (the prediction, less any correction left). */
+    /** What is drawn now (the page's session's state, less any easing left). */
     get shown() { return shown && { box: shown.box, transform: shown.transform, corners: shown.corners, angle: shownAngle }; },
-    /** Whether what is drawn is exactly the session's last state: nothing unanswered, no gesture, no easing. */
+    /** The page's own session's view state (null without the engine). */
+    get drawn() { return localView; },
+    /** "wasm" when the page runs the engine, "none" when it draws the server's answers only. */
+    get engine() { return local ? "wasm" : "none"; },
+    /** Answers that differed from the page's own state (each adopted). */
+    get divergences() { return divergences; },
+    /** Replays every event the page's session applied through a new session of the same module, made as it was:
+     * {events, page: equal to what the page draws, server: equal to the server's last answer (when nothing is
+     * pending)}. */
+    replayCheck() {
+      if (!local || !made) return null;
+      const fresh = engine.instance.createSession(made);
+      for (const numbers of appliedLog) fresh.applyNumbers(numbers);
+      const replayed = engine.viewObject(fresh.numbers());
+      fresh.free();
+      const quiet = !inFlight && !queue.length && !held.length;
+      return { events: appliedLog.length, page: sameView(replayed, localView), server: quiet && sameView(replayed, view) };
+    },
+    /** Whether what is drawn is exactly the session's last state: nothing unanswered, no easing. */
     get drawnIsServer() {
-      if (!view || !shown || correction || inFlight || queue.length || live) return false;
+      if (!view || !shown || easing || inFlight || queue.length || held.length) return false;
       const same = (a, b) => Object.keys(b).every((k) => a[k] === b[k]);
       return same(shown.box, view.cropBox) && same(shown.transform, view.image.transform) &&
         shown.corners.every((p, i) => same(p, view.pictureCorners[i])) && shownAngle === view.angle;
     },
   };
 
-  connect();
+  // The engine first (a moment: 135 KB, compiled while the socket would open), so the page's session can be made
+  // with the server's.
+  engineLoaded.then(connect);
   loadStrip();
 })();
