@@ -11,7 +11,8 @@
 //   cropper.addEventListener("done", (e) => { e.detail.recipe; e.detail.blob; });  // Done: recipe and a preview
 //   cropper.load(file);                                                    // a File, Blob or URL
 //
-// Attributes: `src` (a URL), `orientation` (the file's EXIF orientation, 1…8; read from a JPEG's EXIF when absent),
+// Attributes: `src` (a URL), `orientation` (1…8: a turn or mirror the picture's pixels still need, for pixels that
+// carry none in their file; the browser already shows a file upright by its own EXIF orientation, as CropKit does),
 // `aspect` ("W:H": a fixed aspect; absent: the person chooses), `min-size` (the smallest crop side in source pixels),
 // `output-width`/`output-height` (the size Done's preview is made at; default: the crop's size, at most 2048 px on
 // its longer side), `round` (a round crop: drawn as a circle, the preview masked), `label` (the accessible name).
@@ -51,7 +52,7 @@ input[type=range] { width: 120px; min-width: 80px; background: transparent; bord
 `;
 
 const TEMPLATE = `
-<div class="stage" part="stage" tabindex="0" role="application" aria-roledescription="crop editor">
+<div class="stage" part="stage" tabindex="0" role="application">
   <canvas aria-hidden="true"></canvas>
   <div class="handles"></div>
   <div class="message" role="status"></div>
@@ -85,33 +86,6 @@ const HANDLE_LABELS = {
 };
 const CURSORS = { topLeft: "nwse-resize", bottomRight: "nwse-resize", topRight: "nesw-resize",
   bottomLeft: "nesw-resize", top: "ns-resize", bottom: "ns-resize", left: "ew-resize", right: "ew-resize" };
-
-/** The EXIF orientation of a JPEG (1 when it has none, or for any other format). */
-export function jpegOrientation(bytes) {
-  const b = new DataView(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
-  if (b.byteLength < 4 || b.getUint16(0) !== 0xFFD8) return 1;
-  let at = 2;
-  while (at + 4 <= b.byteLength) {
-    const marker = b.getUint16(at), length = b.getUint16(at + 2);
-    if ((marker & 0xFF00) !== 0xFF00 || marker === 0xFFDA || length < 2) return 1;
-    if (marker === 0xFFE1 && at + 10 + 8 <= b.byteLength && b.getUint32(at + 4) === 0x45786966) {  // "Exif"
-      const tiff = at + 10, little = b.getUint16(tiff) === 0x4949;
-      const u16 = (o) => (o + 2 <= b.byteLength ? b.getUint16(o, little) : 0);
-      const u32 = (o) => (o + 4 <= b.byteLength ? b.getUint32(o, little) : 0);
-      const ifd = tiff + u32(tiff + 4), count = u16(ifd);
-      for (let i = 0; i < count && i < 512; i++) {
-        const entry = ifd + 2 + 12 * i;
-        if (u16(entry) === 0x0112) {
-          const value = u16(entry + 8);
-          return value >= 1 && value <= 8 ? value : 1;
-        }
-      }
-      return 1;
-    }
-    at += 2 + length;
-  }
-  return 1;
-}
 
 export class CropKitCropper extends HTMLElement {
   static observedAttributes = ["src", "orientation", "aspect", "min-size", "output-width", "output-height", "round",
@@ -168,8 +142,11 @@ export class CropKitCropper extends HTMLElement {
   get state() { return this.view; }
 
   /**
-   * Opens a picture: a URL, a File or a Blob. `orientation` overrides the file's EXIF orientation; `recipe` starts
-   * from a saved crop. Resolves once it is shown; rejects with the reason it cannot be read.
+   * Opens a picture: a URL, a File or a Blob. The browser decodes it upright, by its EXIF orientation, as CropKit
+   * reads it; `orientation` (1…8, EXIF's numbering) is a turn or mirror the decoded pixels still need (pixels whose
+   * file lost its EXIF). A recipe describes the upright picture, so it renders the same region from the original
+   * file, EXIF and all. `recipe` starts from a saved crop. Resolves once it is shown; rejects with the reason it
+   * cannot be read.
    */
   async load(source, { orientation, recipe } = {}) {
     const ticket = ++this.loadCount;
@@ -180,12 +157,12 @@ export class CropKitCropper extends HTMLElement {
       if (!response.ok) throw this.fail(new Error(`${source}: HTTP ${response.status}`));
       blob = await response.blob();
     }
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    const exif = Number(orientation ?? this.getAttribute("orientation")) || jpegOrientation(bytes);
+    const turn = Number(orientation ?? this.getAttribute("orientation"));
+    const exif = turn >= 1 && turn <= 8 ? Math.trunc(turn) : 1;
     let bitmap;
     try {
-      // The stored pixels: the engine applies the orientation itself.
-      bitmap = await createImageBitmap(blob, { imageOrientation: "none" });
+      // Upright, as the browser shows the file (its EXIF orientation applied), at full resolution.
+      bitmap = await createImageBitmap(blob, { imageOrientation: "from-image" });
     } catch (error) {
       throw this.fail(new Error(`the picture could not be decoded (${error.message || error})`));
     }
@@ -475,24 +452,33 @@ export class CropKitCropper extends HTMLElement {
   }
 
   /**
-   * The crop as pixels, drawn from the full-resolution picture with the engine's transform: the box's view
-   * rectangle mapped onto the preview (a PNG Blob, or `type`). Round crops are masked to a circle. The exact
-   * full-resolution render is the server's: post the recipe to `cropkit serve` (docs/web-component.md).
+   * The crop as pixels, drawn from the full-resolution picture with the engine's transform (a PNG Blob, or `type`):
+   * first the box's region at the picture's own resolution (turned and straightened, at most 4096 px on its longer
+   * side), then scaled to the preview's size by the browser's high-quality filter, so a straightened crop does not
+   * alias. Round crops are masked to a circle. The exact full-resolution render is the server's: post the recipe to
+   * `cropkit serve` (docs/web-component.md).
    */
   async preview(type = "image/png") {
     const v = this.view, size = this.previewSize(), box = v.cropBox, t = v.image.transform;
+    const k = Math.min(1, 4096 / Math.max(v.outputSize.width, v.outputSize.height));
+    const full = { width: Math.max(1, Math.round(v.outputSize.width * k)),
+      height: Math.max(1, Math.round(v.outputSize.height * k)) };
+    const region = new OffscreenCanvas(full.width, full.height), r = region.getContext("2d");
+    r.setTransform(full.width / box.width, 0, 0, full.height / box.height, -box.x * full.width / box.width,
+      -box.y * full.height / box.height);
+    r.transform(t.a, t.b, t.c, t.d, t.tx, t.ty);
+    r.imageSmoothingEnabled = true;
+    r.imageSmoothingQuality = "high";
+    r.drawImage(this.bitmap, 0, 0, v.image.width, v.image.height);
     const canvas = new OffscreenCanvas(size.width, size.height), ctx = canvas.getContext("2d");
-    const kx = size.width / box.width, ky = size.height / box.height;
     if (this.hasAttribute("round")) {
       ctx.beginPath();
       ctx.ellipse(size.width / 2, size.height / 2, size.width / 2, size.height / 2, 0, 0, 2 * Math.PI);
       ctx.clip();
     }
-    ctx.setTransform(kx, 0, 0, ky, -box.x * kx, -box.y * ky);
-    ctx.transform(t.a, t.b, t.c, t.d, t.tx, t.ty);
     ctx.imageSmoothingEnabled = true;
     ctx.imageSmoothingQuality = "high";
-    ctx.drawImage(this.bitmap, 0, 0, v.image.width, v.image.height);
+    ctx.drawImage(region, 0, 0, size.width, size.height);
     return canvas.convertToBlob({ type });
   }
 
