@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes the release artifacts of `cropkit`, for people who do not build Swift, in dist/:
 #   cropkit-VERSION-linux-x86_64.tar.gz   bin/cropkit and bin/cropkit-server (serve, edit, sign; Swift runtime linked
-#                                         into both), share/cropkit/ (resources),
+#                                         into both), share/cropkit/ (resources; web/: <cropkit-cropper> and the
+#                                         crop engine's WebAssembly module, to serve as static files),
 #                                         share/doc/cropkit/ (licences, changelog, README), share/man/man1/cropkit.1
 #   cropkit_VERSION_amd64.deb             the same as a Debian package: Depends name every library it links or opens
 #   cropkit-serve-VERSION.oci.tar         (with --image) an OCI image of `cropkit serve`: a Debian 12 minbase root
@@ -50,6 +51,10 @@ stage() {  # stage PREFIX
     [ -d "$(dirname "$binary")/$bundle" ] || { echo "release: $bundle is not beside $binary" >&2; exit 1; }
     cp -R "$(dirname "$binary")/$bundle" "$prefix/share/cropkit/"
   done
+  # The drop-in web component and the crop engine, for a site to serve as static files (docs/web-component.md).
+  mkdir -p "$prefix/share/cropkit/web"
+  install -m 644 Sources/CropEditor/Resources/web/cropkit-cropper.js Sources/CropEditor/Resources/web/cropkit-engine.js \
+    Sources/CropEditor/Resources/web/cropkit-engine.wasm "$prefix/share/cropkit/web/"
   chmod -R u=rwX,go=rX "$prefix/share/cropkit"
   install -m 644 LICENSE NOTICE THIRD_PARTY_NOTICES.md CHANGELOG.md README.md "$prefix/share/doc/cropkit/"
   python3 deploy/manpage.py "$prefix/bin/cropkit" "$version" >"$prefix/share/man/man1/cropkit.1"

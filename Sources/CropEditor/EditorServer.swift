@@ -142,18 +142,22 @@ public struct EditorServer: Sendable {
     /// on SIGTERM once took over 30 s waiting for a page's close frame.
     /// A page asset: gzip-compressed for a browser that accepts it, cacheable with revalidation (`no-cache` and a
     /// strong ETag; a matching `If-None-Match` gets 304 without a body).
-    static func assetResponse(
+    ///
+    /// The engine and the component under `/web/` keep a stable path for pages elsewhere (an app's page loading
+    /// `<cropkit-cropper>` from `cropkit serve`): they are cached for a day (then revalidated by their ETag) and may
+    /// be loaded from any origin (`Access-Control-Allow-Origin: *`; they are public files, sent without credentials).
+    package static func assetResponse(
         _ asset: EditorPage.Asset, request: Request, contentSecurityPolicy: String
     ) -> Response {
         let gzip = asset.gzipped.flatMap { Self.acceptsGzip(request.headers[.acceptEncoding]) ? $0 : nil }
         let tag = gzip == nil ? asset.entityTag : asset.gzippedEntityTag
-        // The page's own files are revalidated every time; the engine and component under /web/ keep a stable path
-        // for pages elsewhere to load, and are cached for a day (then revalidated by their ETag).
-        let lifetime = request.uri.path.contains("/web/") ? "public, max-age=86400" : "no-cache"
+        // The page's own files are revalidated every time.
+        let shared = request.uri.path.contains("/web/")
         var headers: HTTPFields = [
-            .contentType: asset.contentType, .cacheControl: lifetime, .eTag: tag, .vary: "Accept-Encoding",
-            .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+            .contentType: asset.contentType, .cacheControl: shared ? "public, max-age=86400" : "no-cache", .eTag: tag,
+            .vary: "Accept-Encoding", .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
         ]
+        if shared { headers[.accessControlAllowOrigin] = "*" }
         if let match = request.headers[.ifNoneMatch],
             match.split(separator: ",").contains(where: { $0.trimmingSpaces == tag || $0.trimmingSpaces == "*" })
         {

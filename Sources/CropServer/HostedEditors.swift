@@ -57,6 +57,9 @@ public actor HostedEditors {
     /// The host script a page loads to embed the editors (`GET /embed.js`).
     nonisolated var embedScript: EditorPage.Asset? { page.assets["/embed.js"] }
 
+    /// The crop engine and the drop-in component (`GET /web/…`): path → file.
+    nonisolated var webAssets: [String: EditorPage.Asset] { page.assets.filter { $0.key.hasPrefix("/web/") } }
+
     /// The editor at `token`, marked as used.
     func editor(_ token: String) -> Hosted? {
         guard let editor = editors[token] else { return nil }

@@ -21,6 +21,7 @@ import ServiceLifecycle
 /// | GET | `/edit/<path>?<options>&sig=…` | with ``ServiceConfiguration/editors``: opens the crop editor on the source (303 to `/editor/<token>/`; see ``HostedEditors``) |
 /// | any | `/editor/<token>/…` | that editor's page, API and WebSocket |
 /// | GET | `/embed.js` | with editors: the script a host page loads to embed them |
+/// | GET | `/web/cropkit-cropper.js`, `/web/cropkit-engine.js`, `/web/cropkit-engine.wasm` | with editors: the drop-in component and the crop engine for an app's pages (cached a day, any origin) |
 ///
 /// Errors are JSON (`{"error": {"message", "problem"}}`), as in the editor: 400 naming the parameter, 403 for a
 /// missing or wrong signature, 404 for anything that is not a file inside the folder, 413 past the source limits,
@@ -121,6 +122,12 @@ public struct ImageService: Sendable {
                         headers: [.contentType: script.contentType, .cacheControl: "public, max-age=300",
                                   HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: script.bytes)))
+                }
+            }
+            // The engine and <cropkit-cropper> at a stable path, for an app's own pages (docs/web-component.md).
+            for (path, asset) in editors.webAssets {
+                router.get(RouterPath(path)) { request, _ in
+                    EditorServer.assetResponse(asset, request: request, contentSecurityPolicy: "default-src 'none'")
                 }
             }
             for method in [HTTPRequest.Method.get, .post, .delete] {

@@ -60,6 +60,17 @@ struct HostedEditorTests {
             #expect(try await status(place + "editor.js").0 == .ok)
             let (script, _, js) = try await status("/embed.js")
             #expect(script == .ok && message(js).contains("CropKitEditor"))
+            // The drop-in component and the engine at a stable path, for an app's pages on another origin.
+            for path in ["/web/cropkit-cropper.js", "/web/cropkit-engine.js", "/web/cropkit-engine.wasm"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.headers[.cacheControl] == "public, max-age=86400")
+                    #expect(response.headers[.accessControlAllowOrigin] == "*")
+                    #expect(response.headers[.eTag] != nil)
+                }
+            }
+            // The editor's own copy of the engine (the page loads it relative to itself) is the same file.
+            #expect(try await status(place + "web/cropkit-engine.wasm").2 == (try await status("/web/cropkit-engine.wasm").2))
             // Bad options name the parameter; a path outside the folder is 404; an unknown editor is 404.
             let (bad, _, body) = try await status(try ServedFolder.signed("/edit/beach.jpg?zoom=2"))
             #expect(bad == .badRequest && message(body).contains("zoom"), "\(message(body))")
