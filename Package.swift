@@ -152,7 +152,7 @@ let package = Package(
         .target(
             name: "FuzzBodies",
             dependencies: ["CropCodecs", "CropPixels", "CropGeometry", "CropEngine", "CropInteraction", "CropAnalysis",
-                           "CropKit", "CropEditor", "CropServer"],
+                           "CropKit", "CropEditor", "CropServer", "CropWasm"],
             path: "Fuzz/Bodies"),
 
         // Helpers shared by the tests and benchmarks (a seeded random generator).

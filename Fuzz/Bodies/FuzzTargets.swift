@@ -10,6 +10,7 @@ public let fuzzTargets: [String: @Sendable (UnsafePointer<UInt8>, Int) -> Int32]
     "FuzzICC": fuzzICC,
     "FuzzJPEG": fuzzJPEG,
     "FuzzMultipart": fuzzMultipart,
+    "FuzzNumericEvents": fuzzNumericEvents,
     "FuzzPNG": fuzzPNG,
     "FuzzPipeline": fuzzPipeline,
     "FuzzRecipe": fuzzRecipe,

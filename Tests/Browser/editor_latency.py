@@ -291,6 +291,9 @@ def settled_view(driver):
     """Waits for the view to settle and for its sharp region, if it needs one, to be shown (the page asks for it
     250 ms after the view rests; the page says where that stands)."""
     settle(driver)
+    # The preview too (the view state can be in before the picture it positions has loaded).
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+        "const p = document.getElementById('picture'); return p.complete && p.naturalWidth > 0"))
     WebDriverWait(driver, 60).until(
         lambda d: d.execute_script("return window.cropkit.detailState") in ("none", "shown", "failed"))
     state = driver.execute_script("return window.cropkit.detailState")
@@ -324,6 +327,10 @@ def measure_delay(driver, base_port, rtt_ms, image_url_path):
         url = f"http://127.0.0.1:{line.port}/{image_url_path}"
         driver.get(url)
         WebDriverWait(driver, 60).until(lambda d: view(d) is not None)
+        # The picture itself (a first preview is rendered on demand: seconds in a debug build); until it is in, the
+        # loading note covers the stage, as it does for a person.
+        WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+            "const p = document.getElementById('picture'); return p.complete && p.naturalWidth > 0"))
         settle(driver)
         # Each round trip starts from the whole picture (the last one's crop was saved beside the photo).
         driver.execute_script("window.cropkit.send({type: 'reset'})")
@@ -458,12 +465,14 @@ def main():
                 for name, d in f["drags"].items():
                     # A page draws at most once a frame: on a machine too busy for 60 frames a second the bound is
                     # the frame interval the page got (p95) plus 1 ms.
-                    bound = max(16, d["frame_p95"] + 1)
+                    # (The controls come 250 ms apart, so their own frame interval says nothing: the drags' is used.)
+                    frame = f["drags"]["move"]["frame_p95"] if name == "controls" else d["frame_p95"]
+                    bound = max(16, frame + 1)
                     # Touch: headless Chromium hands a touch's pointer events to the page 17 ms (p50) after their time
                     # stamp with no network at all; the pinch is checked for its divergences and end state, not this.
                     if name != "pinch" and not args.no_engine and d["p95"] > bound:
                         failures.append(f"{name}: p95 input-to-frame {d['p95']:.1f} ms > {bound:.0f} ms "
-                                        f"(frames every {d['frame_p95']:.1f} ms at p95)")
+                                        f"(frames every {frame:.1f} ms at p95)")
                     if not args.no_engine:
                         if d["engine"] != "wasm":
                             failures.append(f"{name}: the page did not run the engine")

@@ -66,7 +66,9 @@
   const lastPointer = new Map(); // pointer id → its last position (for the measure's frames)
   let made = null;          // what the page's session was made from ({...start, viewport, recipe})
   const appliedLog = [];    // the numbers of every event applied to it since (for replayCheck)
-  const measure = { inputs: [], latency: [], frames: [], corrections: [] };  // for window.cropkit.measure
+  // For window.cropkit.measure: input time stamps not yet drawn, those whose answer has come (without the engine),
+  // input-to-frame times, recorded frames and corrections.
+  const measure = { inputs: [], answered: [], latency: [], frames: [], corrections: [] };
   let gridAlways = false;   // the Grid toggle: the thirds grid stays on
   let focusedHandle = null; // the handle button with keyboard focus
   // What the host requires (from the hello): a fixed aspect, a minimum crop side, an exact output size, a round output.
@@ -164,6 +166,7 @@
     let answered = null;
     if (inFlight) {
       answered = inFlight.events;
+      measure.answered.push(...inFlight.stamps);
       const rtt = performance.now() - inFlight.sentAt;
       rtts.push(rtt);
       if (rtts.length > 2000) rtts.shift();
@@ -253,7 +256,8 @@
       while (count < queue.length && count < BATCH_LIMIT && !isRequest(queue[count])) count += 1;
       const events = queue.splice(0, Math.max(1, count));
       for (const event of events) if (!event.seq) event.seq = nextSeq++;
-      inFlight = { events, sentAt: performance.now() };
+      // Without the engine the inputs so far are drawn once this batch's answer is.
+      inFlight = { events, sentAt: performance.now(), stamps: local ? [] : measure.inputs.splice(0) };
       ws.send(JSON.stringify(isRequest(events[0]) ? events[0] : events));
     }
     settleWaiters();
@@ -460,8 +464,10 @@
     shown = g;
     draw();
     const now = performance.now();
-    for (const stamp of measure.inputs) measure.latency.push(now - stamp);
-    measure.inputs.length = 0;
+    // With the engine an input is drawn by the next frame; without it, by the frame after its answer.
+    const drawnInputs = local ? measure.inputs : measure.answered;
+    for (const stamp of drawnInputs) measure.latency.push(now - stamp);
+    drawnInputs.length = 0;
     if (measure.latency.length > 20000) measure.latency.splice(0, measure.latency.length - 20000);
     if (measure.recording) {
       const pointer = lastPointer.size ? [...lastPointer.values()].pop() : null;
@@ -1218,16 +1224,17 @@
     const tag = e.target && e.target.tagName;
     if (finished || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     const mod = e.ctrlKey || e.metaKey;
+    measure.inputs.push(e.timeStamp);  // taken back below when the key does nothing
     if (e.key.startsWith("Arrow")) {
       const d = arrow(e);
-      if (!d || !view) return;
+      if (!d || !view) return measure.inputs.pop();
       send({ type: "nudge", dx: d[0], dy: d[1] });
     } else if (mod && (e.key === "z" || e.key === "Z")) {
       send({ type: e.shiftKey ? "redo" : "undo" });
     } else if (mod && (e.key === "y" || e.key === "Y")) {
       send({ type: "redo" });
     } else if (mod) {
-      return;
+      return measure.inputs.pop();
     } else if ((e.key === "," || e.key === "PageUp") && photos.length > 1) {
       step(-1);
     } else if ((e.key === "." || e.key === "PageDown") && photos.length > 1) {
@@ -1249,9 +1256,8 @@
     } else if (e.key === "s" || e.key === "S") {
       send({ type: "propose", measure: e.shiftKey ? "entropy" : "attention" });
     } else {
-      return;
+      return measure.inputs.pop();
     }
-    measure.inputs.push(e.timeStamp);
     e.preventDefault();
   });
   document.addEventListener("keyup", (e) => { if (e.key === " ") spaceHeld = false; });
