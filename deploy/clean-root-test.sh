@@ -70,7 +70,7 @@ written="$(ls "$root/tmp/cropkit-demo" | wc -l)"
 say "clean root: cropkit demo wrote $written files ($(tail -1 "$work/demo.log"))"
 serve_check "$root" root /usr/share/cropkit/CropKit_CropCLI.resources/Samples waterfall-orientation6.jpg
 # The web component ships as static files beside the resources, the committed module byte for byte.
-for file in cropkit-cropper.js cropkit-engine.js cropkit-engine.wasm; do
+for file in cropkit-cropper.js cropkit-draw.js cropkit-engine.js cropkit-engine.wasm; do
   cmp -s "$root/usr/share/cropkit/web/$file" "Sources/CropEditor/Resources/web/$file" \
     || fail "/usr/share/cropkit/web/$file is missing or not the repository's"
 done

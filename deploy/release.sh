@@ -53,8 +53,9 @@ stage() {  # stage PREFIX
   done
   # The drop-in web component and the crop engine, for a site to serve as static files (docs/web-component.md).
   mkdir -p "$prefix/share/cropkit/web"
-  install -m 644 Sources/CropEditor/Resources/web/cropkit-cropper.js Sources/CropEditor/Resources/web/cropkit-engine.js \
-    Sources/CropEditor/Resources/web/cropkit-engine.wasm "$prefix/share/cropkit/web/"
+  install -m 644 Sources/CropEditor/Resources/web/cropkit-cropper.js Sources/CropEditor/Resources/web/cropkit-draw.js \
+    Sources/CropEditor/Resources/web/cropkit-engine.js Sources/CropEditor/Resources/web/cropkit-engine.wasm \
+    "$prefix/share/cropkit/web/"
   chmod -R u=rwX,go=rX "$prefix/share/cropkit"
   install -m 644 LICENSE NOTICE THIRD_PARTY_NOTICES.md CHANGELOG.md README.md "$prefix/share/doc/cropkit/"
   python3 deploy/manpage.py "$prefix/bin/cropkit" "$version" >"$prefix/share/man/man1/cropkit.1"

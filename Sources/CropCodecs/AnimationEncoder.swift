@@ -2,10 +2,12 @@ import CGIF
 import CWebP
 import CropPixels
 
-#if canImport(Glibc)
-import Glibc
-#else
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// Writes an animation a frame at a time: ``GIFAnimationEncoder``, ``WebPAnimationEncoder`` and

@@ -49,6 +49,7 @@ public struct EditorPage: Sendable {
         ("/web/cropkit-engine.js", "web/cropkit-engine.js", "text/javascript; charset=utf-8"),
         ("/web/cropkit-engine.wasm", "web/cropkit-engine.wasm", "application/wasm"),
         ("/web/cropkit-cropper.js", "web/cropkit-cropper.js", "text/javascript; charset=utf-8"),
+        ("/web/cropkit-draw.js", "web/cropkit-draw.js", "text/javascript; charset=utf-8"),
     ]
 
     /// Reads the page from the package resources.

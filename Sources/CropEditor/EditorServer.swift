@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// | method | path | answer |
 /// |---|---|---|
 /// | GET | `/`, `/editor.js`, `/editor.css`, `/favicon.svg`, `/embed.js` | the page (package resources, read once) |
-/// | GET | `/web/cropkit-engine.js`, `/web/cropkit-engine.wasm`, `/web/cropkit-cropper.js` | the crop engine in the page and the drop-in component (cached for a day) |
+/// | GET | `/web/cropkit-engine.js`, `/web/cropkit-engine.wasm`, `/web/cropkit-cropper.js`, `/web/cropkit-draw.js` | the crop engine in the page and the drop-in component (cached for a day) |
 /// | GET | `/api/health` | `{"status": "ok", …}` |
 /// | GET | `/api/image`, `/api/images/{id}` | a picture's description (sizes, orientation, preview); the first is the picture the server started with |
 /// | GET | `/api/preview`, `/api/images/{id}/preview[?side=N]` | its preview image (stored orientation, downscaled once; with `side`, sized to the stage, AVIF or WebP by `Accept`) |

@@ -21,7 +21,7 @@ import ServiceLifecycle
 /// | GET | `/edit/<path>?<options>&sig=…` | with ``ServiceConfiguration/editors``: opens the crop editor on the source (303 to `/editor/<token>/`; see ``HostedEditors``) |
 /// | any | `/editor/<token>/…` | that editor's page, API and WebSocket |
 /// | GET | `/embed.js` | with editors: the script a host page loads to embed them |
-/// | GET | `/web/cropkit-cropper.js`, `/web/cropkit-engine.js`, `/web/cropkit-engine.wasm` | with editors: the drop-in component and the crop engine for an app's pages (cached a day, any origin) |
+/// | GET | `/web/cropkit-cropper.js`, `/web/cropkit-draw.js`, `/web/cropkit-engine.js`, `/web/cropkit-engine.wasm` | with editors: the drop-in component and the crop engine for an app's pages (cached a day, any origin) |
 ///
 /// Errors are JSON (`{"error": {"message", "problem"}}`), as in the editor: 400 naming the parameter, 403 for a
 /// missing or wrong signature, 404 for anything that is not a file inside the folder, 413 past the source limits,

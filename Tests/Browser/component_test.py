@@ -26,12 +26,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from editor_test import check, failures, free_port, make_driver, run_axe  # noqa: E402
+from editor_test import check, failures, free_port, make_driver, mouse_drag, run_axe  # noqa: E402
 
 from PIL import Image  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
-from selenium.webdriver.common.actions.pointer_input import PointerInput  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -51,23 +50,9 @@ def stage_rect(driver):
         "return {x: r.left, y: r.top, width: r.width, height: r.height};")
 
 
-def mouse_drag(driver, points, alt=False, pause=0.02):
-    """A trusted mouse drag through stage points (Alt held for a pan)."""
-    origin = stage_rect(driver)
-    mouse = PointerInput("mouse", "mouse")
-    actions = ActionBuilder(driver, mouse=mouse)
-    if alt:
-        actions.key_action.key_down(Keys.ALT)
-    x, y = points[0]
-    actions.pointer_action.move_to_location(int(origin["x"] + x), int(origin["y"] + y))
-    actions.pointer_action.pointer_down()
-    for x, y in points[1:]:
-        actions.pointer_action.pause(pause)
-        actions.pointer_action.move_to_location(int(origin["x"] + x), int(origin["y"] + y))
-    actions.pointer_action.pointer_up()
-    if alt:
-        actions.key_action.key_up(Keys.ALT)
-    actions.perform()
+def drag(driver, points, alt=False, pause=0.02):
+    """A trusted mouse drag through stage points (Alt held for a pan); the engine's state after it."""
+    mouse_drag(driver, stage_rect(driver), points, pause, hold=Keys.ALT if alt else None)
     return state(driver)
 
 
@@ -124,13 +109,13 @@ def gestures(driver):
     a = (box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.3)
     b = (box["x"] + box["width"] * 0.65, box["y"] + box["height"] * 0.65)
     ActionChains(driver).key_down(Keys.SHIFT).perform()
-    s = mouse_drag(driver, line(a, b))
+    s = drag(driver, line(a, b))
     ActionChains(driver).key_up(Keys.SHIFT).perform()
     check(s["outputSize"]["width"] < 1800 and s["canUndo"], f"draw: a new, smaller box ({s['outputSize']})")
     # Move it by (+60, +30).
     box = s["cropBox"]
     c = centre(box)
-    s = mouse_drag(driver, line(c, (c[0] + 60, c[1] + 30)))
+    s = drag(driver, line(c, (c[0] + 60, c[1] + 30)))
     moved = s["cropBox"]
     check(abs(moved["x"] - box["x"] - 60) < 1 and abs(moved["y"] - box["y"] - 30) < 1
           or (moved["width"] < box["width"] * 1.01 and moved != box),
@@ -138,13 +123,13 @@ def gestures(driver):
     # Resize by the bottom-right corner, inwards.
     before = s["outputSize"]
     corner = (moved["x"] + moved["width"], moved["y"] + moved["height"])
-    s = mouse_drag(driver, line(corner, (corner[0] - 50, corner[1] - 40)))
+    s = drag(driver, line(corner, (corner[0] - 50, corner[1] - 40)))
     check(s["outputSize"]["width"] < before["width"] and s["outputSize"]["height"] < before["height"],
           f"resize: the corner makes the crop smaller ({before} -> {s['outputSize']})")
     # Pan the picture under the box (Alt-drag): the box stays, the picture moves.
     t0 = s["image"]["transform"]
     c = centre(s["cropBox"])
-    s = mouse_drag(driver, line(c, (c[0] - 40, c[1] - 20)), alt=True)
+    s = drag(driver, line(c, (c[0] - 40, c[1] - 20)), alt=True)
     t1 = s["image"]["transform"]
     check((t1["tx"], t1["ty"]) != (t0["tx"], t0["ty"]), "pan: Alt-drag moves the picture under the box")
     # Zoom with the wheel (in), about the box's centre.
@@ -250,7 +235,7 @@ def gestures(driver):
     # The minimum size: a corner dragged far inwards stops at 64 source pixels.
     box = s["cropBox"]
     corner = (box["x"] + box["width"], box["y"] + box["height"])
-    s = mouse_drag(driver, line(corner, (max(2, box["x"] - 200), max(2, box["y"] - 200)), 20))
+    s = drag(driver, line(corner, (max(2, box["x"] - 200), max(2, box["y"] - 200)), 20))
     check(min(s["outputSize"]["width"], s["outputSize"]["height"]) >= 64 - 1e-9,
           f"the crop stops at the 64-px minimum ({s['outputSize']})")
 
@@ -266,7 +251,7 @@ def done_matches_apply(driver, cropkit, out):
     a = (box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.25)
     b = (box["x"] + box["width"] * 0.7, box["y"] + box["height"] * 0.8)
     ActionChains(driver).key_down(Keys.SHIFT).perform()
-    mouse_drag(driver, line(a, b))
+    drag(driver, line(a, b))
     ActionChains(driver).key_up(Keys.SHIFT).perform()
     driver.execute_script("document.getElementById('cropper').setAttribute('output-width', '480')")
     result = driver.execute_async_script("""

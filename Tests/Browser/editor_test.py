@@ -109,12 +109,13 @@ def wait_view(driver, timeout=30):
     return view(driver)
 
 
-def drag(driver, points, pause=0.03):
-    """Presses at points[0], moves through the rest and releases, in viewport coordinates of the overlay."""
-    overlay = driver.find_element(By.ID, "overlay")
-    origin = overlay.rect
+def mouse_drag(driver, origin, points, pause=0.03, hold=None):
+    """A trusted mouse drag: presses at points[0], moves through the rest and releases, in coordinates relative to
+    `origin` ({x, y} in the viewport), with the key `hold` (a selenium Keys value) held throughout."""
     mouse = PointerInput("mouse", "mouse")
     actions = ActionBuilder(driver, mouse=mouse)
+    if hold:
+        actions.key_action.key_down(hold)
     x, y = points[0]
     actions.pointer_action.move_to_location(int(origin["x"] + x), int(origin["y"] + y))
     actions.pointer_action.pointer_down()
@@ -122,7 +123,14 @@ def drag(driver, points, pause=0.03):
         actions.pointer_action.pause(pause)
         actions.pointer_action.move_to_location(int(origin["x"] + x), int(origin["y"] + y))
     actions.pointer_action.pointer_up()
+    if hold:
+        actions.key_action.key_up(hold)
     actions.perform()
+
+
+def drag(driver, points, pause=0.03):
+    """Presses at points[0], moves through the rest and releases, in viewport coordinates of the overlay."""
+    mouse_drag(driver, driver.find_element(By.ID, "overlay").rect, points, pause)
     wait_idle(driver)
     return view(driver)
 

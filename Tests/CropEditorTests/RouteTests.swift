@@ -55,7 +55,7 @@ import Testing
                 #expect(Data(buffer: response.body) == committed)
                 #expect(Array(Data(buffer: response.body).prefix(4)) == [0x00, 0x61, 0x73, 0x6D])  // "\0asm"
             }
-            for script in ["/web/cropkit-engine.js", "/web/cropkit-cropper.js"] {
+            for script in ["/web/cropkit-engine.js", "/web/cropkit-cropper.js", "/web/cropkit-draw.js"] {
                 try await client.execute(uri: script, method: .get) { response in
                     #expect(response.status == .ok && response.headers[.contentType] == "text/javascript; charset=utf-8")
                     #expect(response.headers[.cacheControl] == "public, max-age=86400")

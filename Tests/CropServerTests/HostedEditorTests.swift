@@ -61,7 +61,7 @@ struct HostedEditorTests {
             let (script, _, js) = try await status("/embed.js")
             #expect(script == .ok && message(js).contains("CropKitEditor"))
             // The drop-in component and the engine at a stable path, for an app's pages on another origin.
-            for path in ["/web/cropkit-cropper.js", "/web/cropkit-engine.js", "/web/cropkit-engine.wasm"] {
+            for path in ["/web/cropkit-cropper.js", "/web/cropkit-draw.js", "/web/cropkit-engine.js", "/web/cropkit-engine.wasm"] {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .ok, "\(path)")
                     #expect(response.headers[.cacheControl] == "public, max-age=86400")

@@ -56,6 +56,7 @@
   /** The session's tunables (the hello's `tuning`): the preview is sized by its box fraction. */
   let tuning = { maximumBoxFraction: 0.8 };
   let engine = null;        // the engine module (web/cropkit-engine.js), once loaded
+  let drawing = null;       // how a crop is drawn (web/cropkit-draw.js, shared with <cropkit-cropper>)
   let local = null;         // the page's own session, made like the server's (`start`) on each connection
   let start = null;         // how the server made this connection's session (its first state's `start`)
   let localView = null;     // the page's session's view state: what is drawn
@@ -422,6 +423,10 @@
 
   // ---------------------------------------------------------------- drawing
 
+  const drawingLoaded = import(new URL("web/cropkit-draw.js", location.href).href)
+    .then((module) => { drawing = module; })
+    .catch((error) => showFailure(`The page could not load its drawing code (${error}). Reload to try again.`));
+
   /** The view state drawn: the page's session's, or without it the server's last answer. */
   const drawnView = () => localView || view;
 
@@ -536,7 +541,7 @@
 
   function draw() {
     const view = drawnView();
-    if (!view || !shown) return;
+    if (!view || !shown || !drawing) return;
     const t = shown.transform;
     picture.style.width = `${view.image.width}px`;
     picture.style.height = `${view.image.height}px`;
@@ -553,80 +558,23 @@
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
 
-    const box = shown.box, corners = shown.corners;
-    // The picture outside the box, dimmed: the picture's outline and the box, filled even-odd.
-    const outline = new Path2D();
-    corners.forEach((p, i) => (i ? outline.lineTo(p.x, p.y) : outline.moveTo(p.x, p.y)));
-    outline.closePath();
-    const dim = new Path2D(outline);
-    const hole = new Path2D();
-    if (constraints.round) {
-      hole.ellipse(box.x + box.width / 2, box.y + box.height / 2, box.width / 2, box.height / 2, 0, 0, 2 * Math.PI);
-    } else {
-      hole.rect(box.x, box.y, box.width, box.height);
-    }
-    dim.addPath(hole);
-    ctx.fillStyle = "rgba(0, 0, 0, 0.55)";
-    ctx.fill(dim, "evenodd");
-    ctx.strokeStyle = "rgba(255, 255, 255, 0.25)";
-    ctx.lineWidth = 1;
-    ctx.stroke(outline);
-
-    if (view.showsGrid || gridAlways) {
-      ctx.strokeStyle = "rgba(255, 255, 255, 0.55)";
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      for (const f of [1 / 3, 2 / 3]) {
-        ctx.moveTo(box.x + box.width * f, box.y);
-        ctx.lineTo(box.x + box.width * f, box.y + box.height);
-        ctx.moveTo(box.x, box.y + box.height * f);
-        ctx.lineTo(box.x + box.width, box.y + box.height * f);
-      }
-      ctx.stroke();
-    }
-    ctx.strokeStyle = "#fff";
-    ctx.lineWidth = 1.5;
-    if (constraints.round) {
-      ctx.stroke(hole);
-      ctx.setLineDash([4, 4]);
-      ctx.strokeStyle = "rgba(255, 255, 255, 0.5)";
-      ctx.lineWidth = 1;
-      ctx.strokeRect(box.x, box.y, box.width, box.height);
-      ctx.setLineDash([]);
-    } else {
-      ctx.strokeRect(box.x, box.y, box.width, box.height);
-    }
-
-    // Handles: L-shaped corners and short bars on the edges, centred on the server's handle squares (moved with the
-    // box while it eases).
+    // The box and the handles as drawn now (the handles moved with the box while it eases).
+    const box = shown.box;
     const dx = box.x - view.cropBox.x, dy = box.y - view.cropBox.y;
     const sx = box.width / Math.max(1e-9, view.cropBox.width), sy = box.height / Math.max(1e-9, view.cropBox.height);
-    ctx.fillStyle = "#fff";
-    for (const hd of view.handles) {
-      const hx = view.cropBox.x + (hd.x + hd.width / 2 - view.cropBox.x) * sx + dx;
-      const hy = view.cropBox.y + (hd.y + hd.height / 2 - view.cropBox.y) * sy + dy;
-      drawHandle(hd.handle, hx, hy, Math.min(hd.width, 18), hd.handle === focusedHandle);
-    }
+    drawing.drawCrop(ctx, {
+      box, corners: shown.corners, round: constraints.round, grid: view.showsGrid || gridAlways,
+      handles: view.handles.map((hd) => ({
+        handle: hd.handle, length: Math.min(hd.width, 18), focused: hd.handle === focusedHandle,
+        x: view.cropBox.x + (hd.x + hd.width / 2 - view.cropBox.x) * sx + dx,
+        y: view.cropBox.y + (hd.y + hd.height / 2 - view.cropBox.y) * sy + dy,
+      })),
+    });
     if (SIZED.has(view.gesture) || focusedHandle) {
       drawSizeLabel(box, view.outputSize);
     }
     placeHandleButtons();
     updateControls();
-  }
-
-  function drawHandle(name, cx, cy, len, focused) {
-    const th = focused ? 6 : 4;
-    ctx.fillStyle = focused ? "#f5c242" : "#fff";
-    const sx = name.includes("Left") || name === "left" ? 1 : -1;
-    const sy = name.startsWith("top") ? 1 : -1;
-    if (["topLeft", "topRight", "bottomLeft", "bottomRight"].includes(name)) {
-      ctx.fillRect(sx > 0 ? cx - th / 2 : cx - len + th / 2, cy - th / 2, len, th);
-      ctx.fillRect(cx - th / 2, sy > 0 ? cy - th / 2 : cy - len + th / 2, th, len);
-    } else if (name === "top" || name === "bottom") {
-      ctx.fillRect(cx - len / 2, cy - th / 2, len, th);
-    } else {
-      ctx.fillRect(cx - th / 2, cy - len / 2, th, len);
-    }
   }
 
   /** The output's W × H in source pixels, on the box: inside its bottom edge, or below it when the box is small. */
@@ -1465,6 +1413,6 @@
 
   // The engine first (a moment: 135 KB, compiled while the socket would open), so the page's session can be made
   // with the server's.
-  engineLoaded.then(connect);
+  Promise.all([engineLoaded, drawingLoaded]).then(connect);
   loadStrip();
 })();

@@ -18,6 +18,7 @@
 // its longer side), `round` (a round crop: drawn as a circle, the preview masked), `label` (the accessible name).
 // docs/web-component.md shows it in a page and how an app renders the recipe at full resolution with cropkit serve.
 
+import { drawCrop } from "./cropkit-draw.js";
 import { loadEngine } from "./cropkit-engine.js";
 
 const enginePromise = { current: null };
@@ -251,39 +252,14 @@ export class CropKitCropper extends HTMLElement {
     ctx.imageSmoothingQuality = "high";
     ctx.drawImage(this.bitmap, 0, 0, v.image.width, v.image.height);
     ctx.restore();
-    // The picture outside the box, dimmed: its outline and the box, filled even-odd.
-    const outline = new Path2D();
-    v.pictureCorners.forEach((p, i) => (i ? outline.lineTo(p.x, p.y) : outline.moveTo(p.x, p.y)));
-    outline.closePath();
-    const dim = new Path2D(outline), hole = new Path2D();
-    if (round) hole.ellipse(box.x + box.width / 2, box.y + box.height / 2, box.width / 2, box.height / 2, 0, 0, 2 * Math.PI);
-    else hole.rect(box.x, box.y, box.width, box.height);
-    dim.addPath(hole);
-    ctx.fillStyle = "rgba(0, 0, 0, 0.55)";
-    ctx.fill(dim, "evenodd");
-    if (v.showsGrid) {
-      ctx.strokeStyle = "rgba(255, 255, 255, 0.55)";
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      for (const f of [1 / 3, 2 / 3]) {
-        ctx.moveTo(box.x + box.width * f, box.y);
-        ctx.lineTo(box.x + box.width * f, box.y + box.height);
-        ctx.moveTo(box.x, box.y + box.height * f);
-        ctx.lineTo(box.x + box.width, box.y + box.height * f);
-      }
-      ctx.stroke();
-    }
-    ctx.strokeStyle = "#fff";
-    ctx.lineWidth = 1.5;
-    if (round) ctx.stroke(hole);
-    ctx.strokeRect(box.x, box.y, box.width, box.height);
+    drawCrop(ctx, {
+      box, corners: v.pictureCorners, round, grid: v.showsGrid,
+      handles: v.handles.map((hd) => ({ handle: hd.handle, x: hd.x + hd.width / 2, y: hd.y + hd.height / 2,
+        length: Math.min(hd.width, 18), focused: hd.handle === this.focusedHandle })),
+    });
     for (const hd of v.handles) {
-      const cx = hd.x + hd.width / 2, cy = hd.y + hd.height / 2, focused = hd.handle === this.focusedHandle;
-      ctx.fillStyle = focused ? "#f5c242" : "#fff";
-      const s = focused ? 10 : 8;
-      ctx.fillRect(cx - s / 2, cy - s / 2, s, s);
-      const b = this.handleButtons[hd.handle];
-      Object.assign(b.style, { left: `${hd.x}px`, top: `${hd.y}px`, width: `${hd.width}px`, height: `${hd.height}px` });
+      Object.assign(this.handleButtons[hd.handle].style,
+        { left: `${hd.x}px`, top: `${hd.y}px`, width: `${hd.width}px`, height: `${hd.height}px` });
     }
     this.updateControls();
   }
