@@ -30,6 +30,8 @@ while [ $# -gt 0 ]; do
 done
 version="$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/CropKit/CropKitRelease.swift)"
 [ -n "$version" ] || { echo "release: no version in Sources/CropKit/CropKitRelease.swift" >&2; exit 1; }
+# The page's engine ships as committed; a release never carries a module its sources no longer build.
+scripts/build-wasm --check >&2
 [ -n "$binary" ] || binary="$(deploy/build-static.sh)"
 binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 [ -x "$binary" ] || { echo "release: $binary is not an executable" >&2; exit 1; }

@@ -64,6 +64,11 @@ public struct CropState: Hashable, Sendable {
     /// `Double` and far from `Int` overflow.
     public static let maximumSide = 1 << 30
 
+    /// The smallest minimum crop side accepted, in source pixels: a millionth of a pixel. Far below any crop a person
+    /// can make, and far above the numbers (a denormal such as 1e-314) whose zoom overflows to infinity and turns the
+    /// view's transform into NaN (found by FuzzNumericEvents).
+    public static let smallestMinimumCropSize = 1e-6
+
     /// The stored image's pixel size.
     public let sourceSize: PixelSize
     /// The stored image's EXIF orientation (stored → oriented).
@@ -88,11 +93,16 @@ public struct CropState: Hashable, Sendable {
     /// - Parameters:
     ///   - sourceSize: the stored image's size.
     ///   - orientation: its EXIF orientation.
-    ///   - minimumCropSize: the smallest crop side in source pixels (finite, greater than zero).
+    ///   - minimumCropSize: the smallest crop side in source pixels (finite, at least
+    ///     ``smallestMinimumCropSize``).
     public init(sourceSize: PixelSize, orientation: Orientation = .up, minimumCropSize: Double = 1)
         throws(GeometryError)
     {
         try requirePositive(minimumCropSize, "minimumCropSize")
+        guard minimumCropSize >= Self.smallestMinimumCropSize else {
+            throw .invalidValue(name: "minimumCropSize", value: minimumCropSize,
+                                reason: "must be at least \(Self.smallestMinimumCropSize) pixels")
+        }
         guard sourceSize.width <= Self.maximumSide, sourceSize.height <= Self.maximumSide else {
             throw .invalidSize("\(sourceSize): a side may be at most \(Self.maximumSide) pixels")
         }

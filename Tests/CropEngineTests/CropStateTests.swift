@@ -20,10 +20,12 @@ struct CropStateTests {
 
     @Test("invalid inputs are rejected and leave the state unchanged")
     func rejectsInvalidInput() throws {
-        for bad in [Double.nan, .infinity, -1, 0] {
+        // A denormal minimum side (FuzzNumericEvents found 2.4e-314) made a zoom overflow into a NaN transform.
+        for bad in [Double.nan, .infinity, -1, 0, 2.4e-314, .leastNonzeroMagnitude, 9.9e-7] {
             #expect(throws: GeometryError.self) { try CropState(sourceSize: PixelSize(validWidth: 10, height: 10), minimumCropSize: bad) }
         }
         #expect(throws: GeometryError.self) { try CropState(sourceSize: PixelSize(validWidth: 1 << 31, height: 10)) }
+        #expect(try CropState(sourceSize: PixelSize(validWidth: 10, height: 10), minimumCropSize: 1e-6).minimumCropSize == 1e-6)
         var s = try state()
         try s.setCrop(Rect(x: 100, y: 100, width: 500, height: 400))
         let before = s
