@@ -20,22 +20,28 @@ nonisolated(unsafe) private var input = [Double](repeating: 0, count: inputCount
 nonisolated(unsafe) private var output = [Double](repeating: 0, count: NumericViewState.count)
 nonisolated(unsafe) private var sessions: [NumericSession?] = []
 
+/// The address of the input buffer (`ck_input_count()` doubles).
 @_cdecl("ck_input")
 public func ck_input() -> UnsafeMutablePointer<Double> {
     input.withUnsafeMutableBufferPointer { $0.baseAddress! }
 }
 
+/// The input buffer's size in doubles.
 @_cdecl("ck_input_count")
 public func ck_input_count() -> Int32 { Int32(inputCount) }
 
+/// The address of the output buffer (`ck_output_count()` doubles).
 @_cdecl("ck_output")
 public func ck_output() -> UnsafeMutablePointer<Double> {
     output.withUnsafeMutableBufferPointer { $0.baseAddress! }
 }
 
+/// The output buffer's size in doubles: a view state's (`NumericViewState.count`).
 @_cdecl("ck_output_count")
 public func ck_output_count() -> Int32 { Int32(NumericViewState.count) }
 
+/// A session from the `SessionParameters` in the input: its handle (≥ 1), -2 (a number out of its range, its index
+/// at `ck_output()[0]`) or -3 (the engine refused it).
 @_cdecl("ck_session_new")
 public func ck_session_new() -> Int32 {
     let made = input.withUnsafeBufferPointer { buffer in
@@ -57,6 +63,8 @@ public func ck_session_new() -> Int32 {
     }
 }
 
+/// Applies the `NumericEvent` in the input to session `handle`; its view state is in the output when the status
+/// (`NumericSession.Status`) is 0.
 @_cdecl("ck_session_event")
 public func ck_session_event(_ handle: Int32) -> Int32 {
     let i = Int(handle) - 1
@@ -71,6 +79,7 @@ public func ck_session_event(_ handle: Int32) -> Int32 {
     return status.rawValue
 }
 
+/// Session `handle`'s view state in the output, without an event: 0, or -1 for no such session.
 @_cdecl("ck_session_state")
 public func ck_session_state(_ handle: Int32) -> Int32 {
     let i = Int(handle) - 1
@@ -81,6 +90,7 @@ public func ck_session_state(_ handle: Int32) -> Int32 {
     return NumericSession.Status.applied.rawValue
 }
 
+/// Forgets session `handle` (its slot is reused).
 @_cdecl("ck_session_free")
 public func ck_session_free(_ handle: Int32) {
     let i = Int(handle) - 1
