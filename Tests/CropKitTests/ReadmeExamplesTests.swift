@@ -129,8 +129,10 @@ struct ReadmeExamplesTests {
     /// The README's install snippet (`.ci/downstream-test` builds a package from it by path, in CI).
     static let packageSnippet = """
         // Package.swift
+        platforms: [.macOS(.v14), .iOS(.v17)],
         dependencies: [.package(url: "https://github.com/cropkit/cropkit.git", from: "0.9.0")],
-        targets: [.executableTarget(name: "MyApp", dependencies: [.product(name: "CropKit", package: "cropkit")])]
+        targets: [.executableTarget(name: "MyApp", dependencies: [.product(name: "CropKit", package: "cropkit"),
+                                                                .product(name: "CropGeometry", package: "cropkit")])]
         """
 
     @Test("the install snippet names this release")
