@@ -48,7 +48,7 @@ public enum EditorProtocol {
         case error(message: String, sequence: Int? = nil)
 
         private enum Key: String, CodingKey {
-            case type, session, restored, image, state, message, notice, constraints, hostPages, uploads, applied
+            case type, session, restored, image, message, constraints, hostPages, uploads, applied
             case tuning
             case sequence = "seq"
         }
@@ -81,10 +81,7 @@ public enum EditorProtocol {
                 if applied > 0 { try c.encode(applied, forKey: .applied) }
                 try c.encodeIfPresent(tuning.map(Tuning.init), forKey: .tuning)
             case .state(let state, let notice, let sequence):
-                try c.encode("state", forKey: .type)
-                try c.encode(ViewStateMessage(state), forKey: .state)
-                try c.encodeIfPresent(notice, forKey: .notice)
-                try c.encodeIfPresent(sequence, forKey: .sequence)
+                try StateReplyMessage(state: state, notice: notice, sequence: sequence).encode(to: encoder)
             case .error(let message, let sequence):
                 try c.encode("error", forKey: .type)
                 try c.encode(message, forKey: .message)
@@ -93,13 +90,16 @@ public enum EditorProtocol {
         }
 
         /// The message as JSON text.
-        public var text: String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            // The values are plain numbers, strings and booleans: encoding cannot fail.
-            return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
-                ?? #"{"type":"error","message":"the server could not encode its answer"}"#
-        }
+        public var text: String { EditorProtocol.text(of: self) }
+    }
+
+    /// A server message as JSON text, keys sorted. The values are plain numbers, strings and booleans: encoding
+    /// cannot fail.
+    static func text(of message: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(message)).map { String(decoding: $0, as: UTF8.self) }
+            ?? #"{"type":"error","message":"the server could not encode its answer"}"#
     }
 
     /// A readable explanation of why an event could not be decoded or applied.

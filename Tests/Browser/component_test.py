@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Real-browser test of the drop-in component <cropkit-cropper> on a static page with no CropKit process.
 
-The repository folder is served by Python's static file server on loopback and Chromium (headless, Selenium) opens
+The repository folder is served by Python's static file server (in this process) on loopback and Chromium (headless, Selenium) opens
 Examples/web-component/index.html. With trusted input (WebDriver actions: mouse, wheel, keys, two touch fingers) it
 draws a new box, moves it, resizes it by a corner, pans the picture (Alt-drag), zooms with the wheel, pinches,
 straightens with the slider's keys and ], turns, flips, picks each aspect preset, swaps it, undoes and redoes, steps a
@@ -16,6 +16,8 @@ and a built `cropkit`; run with /usr/bin/python3. Exit status 0 when every check
 """
 import argparse
 import base64
+import functools
+import http.server
 import io
 import json
 import math
@@ -23,10 +25,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from editor_test import check, failures, free_port, make_driver, mouse_drag, run_axe  # noqa: E402
+from editor_test import check, failures, make_driver, mouse_drag, run_axe  # noqa: E402
 
 from PIL import Image  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
@@ -144,7 +146,10 @@ def gestures(driver):
     from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
     ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(stage, int(c[0] - r["width"] / 2),
                                                                       int(c[1] - r["height"] / 2)), 0, -200).perform()
-    time.sleep(0.2)
+    try:  # the wheel's events reach the page in its next frames: wait for the engine's state, not a clock
+        WebDriverWait(driver, 30).until(lambda d: state(d)["outputSize"]["width"] < out0["width"])
+    except Exception:
+        pass
     s = state(driver)
     check(s["outputSize"]["width"] < out0["width"], f"wheel: zooms in ({out0} -> {s['outputSize']})")
     # Keys on the stage: ], the slider's arrows, turns, flips, swap, undo, redo.
@@ -314,6 +319,13 @@ def avatar(driver, axe_source):
 args_out = None
 
 
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    """The static file server, without a log line per request."""
+
+    def log_message(self, *args):
+        pass
+
+
 def main():
     global args_out
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -324,23 +336,15 @@ def main():
     args_out = args.out
     os.makedirs(args.out, exist_ok=True)
     axe_source = open(args.axe).read()
-    port = free_port()
-    # Any static file server: Python's, on loopback, serving the repository folder. No CropKit process runs.
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                               "--directory", ROOT], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Any static file server: Python's, in this process on loopback, serving the repository folder (bound before the
+    # browser starts, so there is nothing to wait for). No CropKit process runs.
+    handler = functools.partial(Quiet, directory=ROOT)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     driver = make_driver(tempfile.mkdtemp())
     try:
-        url = f"http://127.0.0.1:{port}/Examples/web-component/index.html"
-        deadline = time.time() + 30
-        while True:
-            try:
-                driver.get(url)
-                WebDriverWait(driver, 30).until(lambda d: state(d) is not None)
-                break
-            except Exception:
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.5)
+        driver.get(f"http://127.0.0.1:{server.server_address[1]}/Examples/web-component/index.html")
+        WebDriverWait(driver, 60).until(lambda d: state(d) is not None)
         gestures(driver)
         run_axe(driver, axe_source, "component")
         driver.execute_script("window.scrollTo(0, 0)")
@@ -351,8 +355,7 @@ def main():
         check(not errors, f"no console errors ({errors[:3]})")
     finally:
         driver.quit()
-        server.terminate()
-        server.wait(10)
+        server.shutdown()
     if failures:
         print(f"component browser test: {len(failures)} check(s) failed")
         for failure in failures:

@@ -89,10 +89,5 @@ struct StateReplyMessage: Encodable {
     }
 
     /// The message as JSON text (keys sorted, as every server message).
-    var text: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
-            ?? #"{"type":"error","message":"the server could not encode its answer"}"#
-    }
+    var text: String { EditorProtocol.text(of: self) }
 }
