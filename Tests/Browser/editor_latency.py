@@ -256,20 +256,24 @@ def run_controls(driver, devtools):
                                                        "buttons": 1 if kind == "mousePressed" else 0, "clickCount": 1})
         drawn(before)
 
-    driver.execute_script("document.getElementById('overlay').focus()")
-    key("r", "KeyR", "r", key_code=82)
-    key("R", "KeyR", "R", modifiers=8, key_code=82)
-    key("f", "KeyF", "f", key_code=70)
-    key("F", "KeyF", "F", modifiers=8, key_code=70)
-    key("]", "BracketRight", "]", key_code=221)
-    key("z", "KeyZ", "", modifiers=2, key_code=90)
-    key("Z", "KeyZ", "", modifiers=2 | 8, key_code=90)
-    for button in ("rotate-right", "rotate-left", "flip-h", "flip-v", "undo", "redo"):
-        click(button)
-    presets = driver.execute_script("return [...document.getElementById('aspect').options].length")
-    driver.execute_script("document.getElementById('aspect').focus()")
-    for _ in range(presets - 2):  # every preset but the last ("custom", which opens the fields)
-        key("ArrowDown", "ArrowDown", key_code=40)
+    # Three rounds (57 inputs), so that the p95 is not the single slowest control on a busy machine.
+    for _ in range(3):
+        driver.execute_script("window.cropkit.send({type: 'aspect', aspect: 'free'});"
+                              "document.getElementById('aspect').value = 'free';"
+                              "document.getElementById('overlay').focus()")
+        key("r", "KeyR", "r", key_code=82)
+        key("R", "KeyR", "R", modifiers=8, key_code=82)
+        key("f", "KeyF", "f", key_code=70)
+        key("F", "KeyF", "F", modifiers=8, key_code=70)
+        key("]", "BracketRight", "]", key_code=221)
+        key("z", "KeyZ", "", modifiers=2, key_code=90)
+        key("Z", "KeyZ", "", modifiers=2 | 8, key_code=90)
+        for button in ("rotate-right", "rotate-left", "flip-h", "flip-v", "undo", "redo"):
+            click(button)
+        presets = driver.execute_script("return [...document.getElementById('aspect').options].length")
+        driver.execute_script("document.getElementById('aspect').focus()")
+        for _ in range(presets - 2):  # every preset after free but the last ("custom", which opens the fields)
+            key("ArrowDown", "ArrowDown", key_code=40)
     driver.execute_script("document.getElementById('overlay').focus()")
     return summarise(driver, 4.0, divergences)
 
@@ -498,7 +502,7 @@ def main():
                             failures.append(f"{name}: the module's replay differs from the page or the server ({replay})")
                     if not d["exact"]:
                         failures.append(f"{name}: the final drawn state is not the server's")
-                    if d["inputs"] < {"straighten": 5, "pinch": 50, "controls": 15}.get(name, 150):
+                    if d["inputs"] < {"straighten": 5, "pinch": 50, "controls": 45}.get(name, 150):
                         failures.append(f"{name}: only {d['inputs']} inputs reached the page")
                 if abs(f["http_rtt"] - rtt) > max(10, 0.25 * rtt):
                     failures.append(f"the delay line gave {f['http_rtt']:.0f} ms, not {rtt:.0f} ms")

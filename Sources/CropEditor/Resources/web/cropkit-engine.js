@@ -112,6 +112,8 @@ export class Engine {
   constructor(exports) {
     this.exports = exports;
     this.inputCount = exports.ck_input_count();
+    /** The session whose current view state the output buffer holds, if any. */
+    this.current = null;
   }
 
   /** The input buffer, re-viewed when the module's memory has grown. */
@@ -159,6 +161,7 @@ export class Engine {
     const input = this.input();
     input.fill(0, 0, PARAMETER_COUNT);
     input.set(numbers);
+    this.current = null;  // ck_session_new may write the output buffer
     const handle = this.exports.ck_session_new();
     if (handle === -2) throw new EngineError(-2, `session parameter ${this.output()[0]} is out of its range`);
     if (handle < 0) throw new EngineError(handle, "the engine refused the picture, viewport or recipe");
@@ -181,7 +184,12 @@ export class Session {
     const input = this.engine.input();
     input.fill(0, 0, 7);
     input.set(numbers);
-    return this.engine.exports.ck_session_event(this.handle);
+    const status = this.engine.exports.ck_session_event(this.handle);
+    // The output buffer holds this session's state after an applied event (and still does after a refusal, which
+    // changes nothing); an unreadable event writes its kind there.
+    if (status === 0) this.engine.current = this;
+    else if (status !== -3) this.engine.current = null;
+    return status;
   }
 
   /** Applies an editor-protocol event object; throws EngineError when it was not applied. */
@@ -195,7 +203,11 @@ export class Session {
 
   /** The current view state as numbers (NumericViewState): a fresh Float64Array of STATE_COUNT. */
   numbers() {
-    if (this.engine.exports.ck_session_state(this.handle) !== 0) throw new EngineError(-1, "no such session");
+    // Right after an event the output buffer already holds the state: the module is not asked to make it again.
+    if (this.engine.current !== this) {
+      if (this.engine.exports.ck_session_state(this.handle) !== 0) throw new EngineError(-1, "no such session");
+      this.engine.current = this;
+    }
     return this.engine.output().slice();
   }
 
@@ -216,6 +228,7 @@ export class Session {
 
   /** Forgets the session in the module. */
   free() {
+    if (this.engine.current === this) this.engine.current = null;
     this.engine.exports.ck_session_free(this.handle);
     this.handle = 0;
   }
