@@ -9,18 +9,18 @@ import Musl
 #endif
 
 /// Splitting pixel work across cores.
-enum Parallel {
+package enum Parallel {
     /// Processor cores available to this process (at least 1).
-    static let coreCount: Int = Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    package static let coreCount: Int = Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// The number of threads to use given a `maxThreads` option (`0` = all cores).
-    static func threads(_ maxThreads: Int) -> Int {
+    package static func threads(_ maxThreads: Int) -> Int {
         maxThreads <= 0 ? coreCount : Swift.min(maxThreads, coreCount)
     }
 
     /// Runs `body(0..<count)`, on up to `threads` threads (all of them by default). Returns when every call has
     /// returned.
-    static func forEach(_ count: Int, threads: Int = .max, _ body: (Int) -> Void) {
+    package static func forEach(_ count: Int, threads: Int = .max, _ body: (Int) -> Void) {
         if threads < count {
             // Fewer threads than items: thread t takes items t, t + threads, t + 2·threads …
             let n = Swift.max(threads, 1)
@@ -39,7 +39,7 @@ enum Parallel {
     }
 
     /// Splits `range` into `parts` contiguous chunks of nearly equal size (fewer when the range is short).
-    static func chunks(_ range: Range<Int>, parts: Int) -> [Range<Int>] {
+    package static func chunks(_ range: Range<Int>, parts: Int) -> [Range<Int>] {
         let n = Swift.max(1, Swift.min(parts, range.count))
         return (0..<n).map { i in
             (range.lowerBound + range.count * i / n)..<(range.lowerBound + range.count * (i + 1) / n)

@@ -10,8 +10,8 @@ import Musl
 
 /// Carries a value the caller knows to be safe across threads (pointers into disjoint rows, a closure that
 /// only writes its own rows).
-struct UncheckedSendable<T>: @unchecked Sendable {
+package struct UncheckedSendable<T>: @unchecked Sendable {
     // @unchecked Sendable: by construction only; every use says why its value may cross (see the call sites).
-    let value: T
-    init(_ value: T) { self.value = value }
+    package let value: T
+    package init(_ value: T) { self.value = value }
 }
