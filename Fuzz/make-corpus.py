@@ -174,6 +174,22 @@ for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "bmp", "*.bmp")))):
 for p in sorted(glob.glob(os.path.join(CODECS, "bmp", "crashers", "*.bin"))):
     write(d, "crash-" + os.path.basename(p), read(p))
 
+d = reset("FuzzFaces")
+# RGB pictures (width and height bytes, then pixels): one of dlib's labelled faces enlarged to 128 px (cropped from
+# the fixtures), a flat field and a noisy one.
+face = os.path.join(ROOT, "Tests", "CropKitTests", "Fixtures", "faces", "2008_001009.jpg")
+if os.path.exists(face):
+    import subprocess, tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        ppm = os.path.join(tmp, "face.ppm")
+        subprocess.run(["vips", "extract_area", face, ppm, "135", "60", "100", "100"], check=True)
+        subprocess.run(["vips", "resize", ppm, ppm + ".ppm", "1.28"], check=True)
+        raw = read(ppm + ".ppm")
+        body = raw.split(b"\n", 4)[4]  # P6, vips' comment, the size, 255, then the pixels
+        write(d, "00-face", bytes([128 - 64, 128 - 64]) + body)
+write(d, "01-flat", bytes([0, 0]) + bytes([128]) * 64)
+write(d, "02-noise", bytes([100, 37]) + bytes((i * 7919) % 251 for i in range(3000)))
+
 d = reset("FuzzStraighten")
 # Grey pictures (width and height bytes, then rows): a horizon tilted by a few degrees either way, a tilted grid of
 # verticals, a flat field and a ramp.

@@ -4,6 +4,7 @@ public let fuzzTargets: [String: @Sendable (UnsafePointer<UInt8>, Int) -> Int32]
     "FuzzBMP": fuzzBMP,
     "FuzzEXIF": fuzzEXIF,
     "FuzzEditorEvents": fuzzEditorEvents,
+    "FuzzFaces": fuzzFaces,
     "FuzzFormat": fuzzFormat,
     "FuzzGIF": fuzzGIF,
     "FuzzHEIF": fuzzHEIF,

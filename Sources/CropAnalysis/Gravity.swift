@@ -23,6 +23,10 @@ public enum Gravity: Hashable, Sendable, Codable {
     case attention
     /// Where the information is: local luma entropy.
     case entropy
+    /// Where the people are: the window keeps every face ``HOGFaceDetector`` finds when they fit together, else the
+    /// largest group it can keep whole, each with room above the head (``Face/window(_:keeping:in:)``); with no face
+    /// found, it falls back to ``attention``.
+    case face
 
     /// Keep the centre: ``alignment(_:)`` with `Alignment.center`.
     public static let center = Gravity.alignment(.center)
@@ -43,10 +47,10 @@ public enum Gravity: Hashable, Sendable, Codable {
     /// Keep the bottom-right corner: ``alignment(_:)`` with `Alignment.bottomRight`.
     public static let bottomRight = Gravity.alignment(.bottomRight)
 
-    /// Whether the place depends on the pixels (``attention`` or ``entropy``).
+    /// Whether the place depends on the pixels (``attention``, ``entropy`` or ``face``).
     public var isSmart: Bool {
         switch self {
-        case .attention, .entropy: true
+        case .attention, .entropy, .face: true
         case .alignment, .focus, .pixelFocus: false
         }
     }
@@ -77,17 +81,25 @@ public enum Gravity: Hashable, Sendable, Codable {
                 x: bounds.width > 0 ? (point.x - bounds.minX) / bounds.width : 0.5,
                 y: bounds.height > 0 ? (point.y - bounds.minY) / bounds.height : 0.5)
             ).place(size, in: bounds)
-        case .attention, .entropy:
+        case .attention, .entropy, .face:
             return Alignment.center.place(size, in: bounds)
         }
     }
 
     /// The window of `size` (at most the picture's size on each side) this gravity keeps of `image`, in the
     /// picture's pixels: for ``attention`` and ``entropy`` the window ``InterestMap`` finds the most interesting, for
-    /// the others ``place(_:in:)`` in the picture's bounds.
+    /// ``face`` the one keeping the faces (or attention's without a face), for the others ``place(_:in:)`` in the
+    /// picture's bounds.
     ///
     /// - Throws: `PixelError` only if the analysis copy cannot be made (it cannot for a valid buffer).
     public func window(_ size: Size, in image: PixelBuffer) throws(PixelError) -> Rect {
+        if self == .face {
+            let bounds = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+            if let placed = Face.window(size, keeping: try HOGFaceDetector().faces(in: image), in: bounds) {
+                return placed.rect
+            }
+            return try Gravity.attention.window(size, in: image)
+        }
         guard let measure = InterestMap.measure(for: self) else {
             return place(size, in: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
         }

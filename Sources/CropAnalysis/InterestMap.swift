@@ -27,12 +27,13 @@ public struct InterestMap: Sendable {
         case attention, entropy
     }
 
-    /// The measure a smart gravity asks for; `nil` for an alignment or a focal point.
+    /// The measure a smart gravity asks for; `nil` for an alignment, a focal point or ``Gravity/face`` (which
+    /// measures faces, not interest).
     public static func measure(for gravity: Gravity) -> Measure? {
         switch gravity {
         case .attention: .attention
         case .entropy: .entropy
-        case .alignment, .focus, .pixelFocus: nil
+        case .alignment, .focus, .pixelFocus, .face: nil
         }
     }
 

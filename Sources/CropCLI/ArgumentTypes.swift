@@ -97,8 +97,8 @@ extension ValidationError {
     }
 }
 
-/// `--gravity center|top|…|bottom-right|attention|entropy`: where `fill` keeps the picture (an alignment, or the most
-/// interesting part) and `pad` places it (alignments only).
+/// `--gravity center|top|…|bottom-right|attention|entropy|face`: where `fill` keeps the picture (an alignment, the
+/// most interesting part, or the people) and `pad` places it (alignments only).
 extension Gravity: ExpressibleByArgument {
     public init?(argument: String) {
         guard let match = OptionValue.gravity(argument) else { return nil }
@@ -108,19 +108,20 @@ extension Gravity: ExpressibleByArgument {
     public var defaultValueDescription: String { argumentName }
 
     public static var allValueStrings: [String] {
-        Alignment.allCases.map { OptionValue.name(of: $0) } + ["attention", "entropy"]
+        Alignment.allCases.map { OptionValue.name(of: $0) } + ["attention", "entropy", "face"]
     }
 
     public static var allValueDescriptions: [String: String] { [:] }
 
     public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 
-    /// `topLeft` → `top-left`; `attention`, `entropy`; `x,y` for a focus.
+    /// `topLeft` → `top-left`; `attention`, `entropy`, `face`; `x,y` for a focus.
     package var argumentName: String {
         switch self {
         case .alignment(let alignment): OptionValue.name(of: alignment)
         case .attention: "attention"
         case .entropy: "entropy"
+        case .face: "face"
         case .focus(let point): "\(point.x),\(point.y)"
         case .pixelFocus(let point): "\(point.x),\(point.y)px"
         }

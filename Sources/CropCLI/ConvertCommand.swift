@@ -38,6 +38,8 @@ package struct ConvertCommand: ParsableCommand {
     @Flag(help: .hidden)  // Benchmarks/eighth.sh: libjpeg's Huffman decoder instead of CropKit's AC-skipping one
     package var libjpegEntropy = false
 
+    @OptionGroup var blur: FaceBlurOptions
+
     @OptionGroup var common: CommonOptions
 
     package func run() throws {
@@ -45,7 +47,11 @@ package struct ConvertCommand: ParsableCommand {
         pipeline.libjpegEntropy = libjpegEntropy
         let sink = ImageSink.file(output, options: common.saveOptions)
         try runSingleFile("convert", FileJob(input: input, output: output), options: common) {
-            Written(try pipeline.transcode(.file(input), scale: scale.value, earlyStop: earlyStop.value, to: sink))
+            if let step = blur.operation {
+                // Faces to hide: the whole pipeline (one decode, the blur, one encode) instead of a transcode.
+                return Written(try common.pipeline(threads: 0).run(.file(input), [step], to: sink))
+            }
+            return Written(try pipeline.transcode(.file(input), scale: scale.value, earlyStop: earlyStop.value, to: sink))
         }
     }
 }

@@ -76,6 +76,8 @@ package struct CropCommand: ParsableCommand {
 
     @OptionGroup var placement: GravityOptions
 
+    @OptionGroup var blur: FaceBlurOptions
+
     @OptionGroup var common: CommonOptions
 
     package func validate() throws {
@@ -125,6 +127,7 @@ package struct CropCommand: ParsableCommand {
         if let maxSize {
             steps.append(.fit(within: PixelSize(validWidth: maxSize, height: maxSize), allowUpscale: allowUpscale))
         }
+        if let step = blur.operation { steps.append(step) }
         return steps
     }
 

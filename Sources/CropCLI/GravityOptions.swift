@@ -6,7 +6,7 @@ import CropKit
 package struct GravityOptions: ParsableArguments {
     package init() {}
 
-    @Option(help: "Which part a fill or an --aspect crop keeps (an alignment, attention or entropy); for resize --mode pad, where it goes.")
+    @Option(help: "Which part a fill or an --aspect crop keeps (an alignment, attention, entropy or face); for resize --mode pad, where it goes.")
     package var gravity: Gravity = .center
 
     @Option(help: ArgumentHelp(

@@ -58,6 +58,8 @@ package struct ResizeCommand: ParsableCommand {
     @Flag(help: "Allow the output to be larger than the source.")
     package var allowUpscale = false
 
+    @OptionGroup var blur: FaceBlurOptions
+
     @OptionGroup var common: CommonOptions
 
     package func validate() throws {
@@ -81,7 +83,7 @@ package struct ResizeCommand: ParsableCommand {
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
         let options = common.saveOptions
         try runSingleFile("resize", FileJob(input: input, output: output), options: common) {
-            Written(try pipeline.run(.file(input), [.resize(request)], to: .file(output, options: options)))
+            Written(try pipeline.run(.file(input), [.resize(request)] + [blur.operation].compactMap { $0 }, to: .file(output, options: options)))
         }
     }
 }

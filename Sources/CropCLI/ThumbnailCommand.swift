@@ -47,6 +47,8 @@ package struct ThumbnailCommand: ParsableCommand {
 
     @OptionGroup var placement: GravityOptions
 
+    @OptionGroup var blur: FaceBlurOptions
+
     @OptionGroup var common: CommonOptions
 
     package func validate() throws {
@@ -70,8 +72,9 @@ package struct ThumbnailCommand: ParsableCommand {
             side: size, border: border, cornerRadius: cornerRadius, filter: filter.filter, linearLight: linear,
             gravity: placement.resolved)
         let options = common.saveOptions
+        let steps = [ImageOperation.thumbnail(request)] + [blur.operation].compactMap { $0 }
         try batch.run(options: common, progress: destination.progress) { job, pipeline in
-            Written(try pipeline.run(.file(job.input), [.thumbnail(request)], to: .file(job.output, options: options)))
+            Written(try pipeline.run(.file(job.input), steps, to: .file(job.output, options: options)))
         }
     }
 }

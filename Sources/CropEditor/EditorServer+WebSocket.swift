@@ -262,14 +262,15 @@ extension EditorServer {
 
 extension EditorServer {
     /// Moves the crop to the one CropKit proposes for the picture (`ImagePipeline.proposeCrop(_:aspect:measure:)`,
-    /// `measure` `attention` by default, or `entropy`) at the crop's aspect: the lock's ratio, or the crop's own
-    /// proportions when it is free. The proposal is measured on the picture as shown and placed through the
+    /// `measure` `attention` by default, `entropy` or `face`) at the crop's aspect: the lock's ratio, or the crop's
+    /// own proportions when it is free. The proposal is measured on the picture as shown and placed through the
     /// session's turns, flips and straighten (`CropSession.setCrop(orientedRect:)`), as one undo step.
     fileprivate func propose(_ session: inout CropSession, image: EditedImage, measure name: String?) async throws
         -> (CropViewState, String, AppliedChangeMessage)
     {
-        guard let measure = InterestMap.Measure(rawValue: name ?? InterestMap.Measure.attention.rawValue) else {
-            throw EditorError.invalidParameter(name: "measure", reason: "'\(name ?? "")' is not attention or entropy")
+        guard let measure = CropProposal.Measure(rawValue: name ?? CropProposal.Measure.attention.rawValue) else {
+            throw EditorError.invalidParameter(
+                name: "measure", reason: "'\(name ?? "")' is not attention, entropy or face")
         }
         let state = session.state
         let aspect = state.aspectRatio ?? AspectRatio(of: state.outputSize)
@@ -284,6 +285,13 @@ extension EditorServer {
         let view = try session.setCrop(orientedRect: proposal.rect)
         let share = Int((proposal.score * 100).rounded())
         let which = state.aspectRatio.map { "the \($0) crop" } ?? "the crop"
+        if let faces = proposal.faces {
+            let notice = faces.placedBy == .face
+                ? "Suggested: \(which) keeping \(faces.kept) of the \(faces.faces.count) "
+                    + (faces.faces.count == 1 ? "face" : "faces") + " whole"
+                : "No face found: \(which) with the most attention (\(share)% of it)"
+            return (view, notice, .setCrop(proposal.rect))
+        }
         return (view, "Suggested: \(which) with the most \(measure.rawValue) (\(share)% of it)", .setCrop(proposal.rect))
     }
 }

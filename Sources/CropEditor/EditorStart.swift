@@ -36,7 +36,14 @@ public struct EditorStart: Sendable {
                     continue
                 }
                 let share = Int((proposal.score * 100).rounded())
-                lines.append("the \(ratio) crop with the most \(proposal.measure.rawValue) (\(share)% of it)")
+                if let faces = proposal.faces, faces.placedBy == .face {
+                    lines.append("the \(ratio) crop keeping \(faces.kept) of the \(faces.faces.count) "
+                        + (faces.faces.count == 1 ? "face" : "faces") + " whole")
+                } else if proposal.faces != nil {
+                    lines.append("no face found: the \(ratio) crop with the most attention (\(share)% of it)")
+                } else {
+                    lines.append("the \(ratio) crop with the most \(proposal.measure.rawValue) (\(share)% of it)")
+                }
             case .autoStraighten(let minimum):
                 guard let estimate = measured.straighten else { continue }
                 lines.append(estimate.isConfident(minimum: minimum)

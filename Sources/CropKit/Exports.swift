@@ -37,6 +37,9 @@
 @_exported import struct CropAnalysis.InterestMap
 @_exported import enum CropAnalysis.StraightenDetector
 @_exported import struct CropAnalysis.StraightenEstimate
+@_exported import struct CropAnalysis.Face
+@_exported import protocol CropAnalysis.FaceDetecting
+@_exported import struct CropAnalysis.HOGFaceDetector
 
 // Codecs: what a file is and what reading it found.
 @_exported import enum CropCodecs.ImageFormat

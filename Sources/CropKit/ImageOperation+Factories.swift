@@ -19,7 +19,7 @@ extension ImageOperation {
     }
 
     /// Cover `width × height` and cut the overhang where `gravity` says (`.attention` and `.entropy` look at the
-    /// picture): a ``ResizeRequest`` on that box with `ResizeMode.fill(gravity:)`.
+    /// picture, `.face` keeps the people whole): a ``ResizeRequest`` on that box with `ResizeMode.fill(gravity:)`.
     public static func fill(
         _ width: Int, _ height: Int, gravity: Gravity = .center, allowUpscale: Bool = false
     ) -> ImageOperation {
@@ -51,7 +51,7 @@ extension ImageOperation {
     ///
     /// - Parameters:
     ///   - lock: the aspect, `nil` when none is given.
-    ///   - gravity: `attention`, `entropy` or an alignment, when given.
+    ///   - gravity: `attention`, `entropy`, `face` or an alignment, when given.
     ///   - focus: a `Gravity.focus` or `Gravity.pixelFocus`, when given (not with `gravity`).
     ///   - withRect: whether a crop rectangle is given too.
     /// - Returns: `.aspectCrop(ratio, gravity:)` when placed, `.aspect(lock)` otherwise, `nil` without a lock.

@@ -88,6 +88,10 @@ public enum ImageOperation: Hashable, Sendable {
     case border(Int, color: PixelColor = .transparent)
     /// Composite over an opaque colour, removing transparency.
     case background(PixelColor)
+    /// Hide every face found in the output (blurred or pixelated), for privacy: only the faces' regions change.
+    /// Faces from 6% of the output's short side up are found (``HOGFaceDetector``); the step runs before the other
+    /// pixel steps, on the picture itself.
+    case blurFaces(FaceBlur = FaceBlur())
 
     /// Which group the step belongs to.
     package enum Group: Int, Comparable {
@@ -99,7 +103,7 @@ public enum ImageOperation: Hashable, Sendable {
         switch self {
         case .crop, .aspect, .turn, .flip, .straighten, .autoStraighten, .aspectCrop, .recipe, .cropState: .geometry
         case .fit, .resize, .thumbnail: .size
-        case .roundCorners, .border, .background: .pixels
+        case .roundCorners, .border, .background, .blurFaces: .pixels
         }
     }
 
@@ -121,6 +125,7 @@ public enum ImageOperation: Hashable, Sendable {
         case .roundCorners: "roundCorners"
         case .border: "border"
         case .background: "background"
+        case .blurFaces: "blurFaces"
         }
     }
 }

@@ -17,11 +17,12 @@ extension ImageOperation {
         }
     }
 
-    /// The gravity of a fill resize or a thumbnail, when it is ``Gravity/attention`` or ``Gravity/entropy``.
+    /// The gravity of a fill resize or a thumbnail, when it is ``Gravity/attention``, ``Gravity/entropy`` or
+    /// ``Gravity/face``.
     var smartGravity: Gravity? { fillGravity.flatMap { $0.isSmart ? $0 : nil } }
 
-    /// Whether the step is placed by measuring the picture: a fill or thumbnail by attention or entropy, or an aspect
-    /// crop so placed.
+    /// Whether the step is placed by measuring the picture: a fill or thumbnail by attention, entropy or faces, or an
+    /// aspect crop so placed.
     var placesBySmartGravity: Bool {
         if case .aspectCrop(_, let gravity) = self { return gravity.isSmart }
         return smartGravity != nil
@@ -60,10 +61,16 @@ extension ImagePipeline {
     /// load) is not held: the copy is rendered through the streaming pipeline instead, and the render decodes again,
     /// so memory stays bounded. ``InterestMap`` finds the window of the fill's size holding the most interest in the
     /// copy, and that window becomes a ``Gravity/focus(_:)``, which places exactly it.
+    ///
+    /// ``Gravity/face`` finds the faces in the same region (``scanFaces(_:_:_:predecodeLimit:)``, on a
+    /// larger copy) and keeps the window ``Face/window(_:keeping:in:)`` places; with no face it measures attention.
+    /// `faces` says which placed the window.
     func resolveSmartGravity(
         _ image: ImageSource, _ source: OpenedSource, _ operations: [ImageOperation], _ gravity: Gravity,
         predecodeLimit: Int = PredecodedPicture.pixelBudget
-    ) throws(CropKitError) -> (operations: [ImageOperation], source: OpenedSource, window: Rect, share: Double) {
+    ) throws(CropKitError) -> (
+        operations: [ImageOperation], source: OpenedSource, window: Rect, share: Double, faces: FacePlacement?
+    ) {
         let centred = operations.map { $0.replacingSmartGravity(with: .center) }
         let plan = try PipelinePlan(
             centred, storedSize: source.storedSize, orientation: source.info.orientation, maxThreads: maxThreads)
@@ -74,29 +81,30 @@ extension ImagePipeline {
         let region = plan.state.renderPlan()
         let natural = region.outputSize
         let kept = plan.geometry.region
+        if gravity == .face {
+            let scan = try scanFaces(image, source, centred, predecodeLimit: predecodeLimit)
+            let bounds = Rect(x: 0, y: 0, width: Double(natural.width), height: Double(natural.height))
+            guard let placed = Face.window(kept.size, keeping: scan.faces, in: bounds) else {
+                let attention = operations.map { $0.replacingSmartGravity(with: .attention) }
+                var resolved = try resolveSmartGravity(image, scan.source, attention, .attention, predecodeLimit: predecodeLimit)
+                resolved.faces = FacePlacement(faces: [], kept: 0, placedBy: .attention)
+                return resolved
+            }
+            let focus = Gravity.focus(on: placed.rect, in: bounds)
+            return (
+                operations.map { $0.replacingSmartGravity(with: focus) }, scan.source, placed.rect,
+                Double(placed.kept.count) / Double(scan.faces.count),
+                FacePlacement(faces: scan.displayed, kept: placed.kept.count, placedBy: .face)
+            )
+        }
         let f = Swift.min(1, 384 / Double(Swift.max(natural.width, natural.height)))
         let (width, height) = (
             Swift.max(1, Int((Double(natural.width) * f).rounded())),
             Swift.max(1, Int((Double(natural.height) * f).rounded()))
         )
-        let decodedPixels = ((source.storedSize.width + scale - 1) / scale) * ((source.storedSize.height + scale - 1) / scale)
-        var resolved = source
-        let sample: PixelBuffer
-        if decodedPixels <= predecodeLimit {
-            let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
-            let pixels = try mappingErrors { try decoder.decodeAll() }
-            resolved.predecoded = PredecodedPicture(
-                scale: scale, pixels: pixels, info: decoder.info, metadata: decoder.metadata, warnings: decoder.warnings)
-            sample = try mappingErrors {
-                try Self.sample(
-                    pixels, decodedAt: Double(scale), transform: region.transform, natural: natural, width: width,
-                    height: height)
-            }
-        } else {
-            let geometric = centred.filter { $0.group == .geometry }
-            let copy = ResizeRequest(.box(PixelSize(validWidth: width, height: height)), mode: .stretch)
-            sample = try run(image, geometric + [.resize(copy)]).pixels
-        }
+        let (sample, resolved) = try regionCopy(
+            image, source, centred, transform: region.transform, natural: natural, scale: scale, width: width,
+            height: height, predecodeLimit: predecodeLimit)
         let map = try mappingErrors {
             try InterestMap(sample, measure: InterestMap.measure(for: gravity) ?? .attention)
         }
@@ -105,15 +113,51 @@ extension ImagePipeline {
         let window = Rect(x: found.minX / sx, y: found.minY / sy, width: kept.width, height: kept.height)
         let focus = Gravity.focus(
             on: window, in: Rect(x: 0, y: 0, width: Double(natural.width), height: Double(natural.height)))
-        return (operations.map { $0.replacingSmartGravity(with: focus) }, resolved, window, share)
+        return (operations.map { $0.replacingSmartGravity(with: focus) }, resolved, window, share, nil)
+    }
+
+    /// A `width × height` copy of the region the geometric steps of `operations` leave (the crop state's render of
+    /// `natural` pixels, `transform` mapping them to stored pixels), for measuring: from the picture already decoded
+    /// at that scale (an animation's mean frame, or what another measure decoded), or decoded whole at 1/`scale` when that is at most `predecodeLimit` pixels (then
+    /// kept in the returned source for the render), or else rendered through the streaming pipeline, so memory stays
+    /// bounded. `bilinear` as for ``sample(_:decodedAt:transform:natural:width:height:bilinear:)``.
+    func regionCopy(
+        _ image: ImageSource, _ source: OpenedSource, _ operations: [ImageOperation], transform: AffineTransform2D,
+        natural: PixelSize, scale: Int, width: Int, height: Int, bilinear: Bool = false, predecodeLimit: Int
+    ) throws(CropKitError) -> (PixelBuffer, OpenedSource) {
+        var resolved = source
+        let decoded: PredecodedPicture
+        if let predecoded = source.predecoded, predecoded.scale == scale {
+            decoded = predecoded
+        } else if ((source.storedSize.width + scale - 1) / scale) * ((source.storedSize.height + scale - 1) / scale)
+            <= predecodeLimit
+        {
+            let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
+            let pixels = try mappingErrors { try decoder.decodeAll() }
+            decoded = PredecodedPicture(
+                scale: scale, pixels: pixels, info: decoder.info, metadata: decoder.metadata, warnings: decoder.warnings)
+            resolved.predecoded = decoded
+        } else {
+            let geometric = operations.filter { $0.group == .geometry }
+            let copy = ResizeRequest(.box(PixelSize(validWidth: width, height: height)), mode: .stretch)
+            return (try run(image, geometric + [.resize(copy)]).pixels, source)
+        }
+        let sample = try mappingErrors {
+            try Self.sample(
+                decoded.pixels, decodedAt: Double(decoded.scale), transform: transform, natural: natural, width: width,
+                height: height, bilinear: bilinear)
+        }
+        return (sample, resolved)
     }
 
     /// A `width × height` copy of a crop state's render (`natural` output pixels, `transform` mapping them to stored
     /// pixels) taken from `pixels`, the stored picture decoded at 1/`decodedAt`. The picture is first box-shrunk to
-    /// about two of its pixels per sample, so the copy does not alias, then each sample takes the nearest pixel.
+    /// about two of its pixels per sample, so the copy does not alias, then each sample takes the nearest pixel, or
+    /// with `bilinear` the four nearest weighted (for a face detector, which reads gradients that nearest-pixel
+    /// sampling would break into steps).
     static func sample(
         _ pixels: PixelBuffer, decodedAt scale: Double, transform: AffineTransform2D, natural: PixelSize,
-        width: Int, height: Int
+        width: Int, height: Int, bilinear: Bool = false
     ) throws(PixelError) -> PixelBuffer {
         let stepX = Double(natural.width) / Double(width), stepY = Double(natural.height) / Double(height)
         let linear = (transform.a * transform.a + transform.b * transform.b).squareRoot()
@@ -130,6 +174,24 @@ extension ImagePipeline {
                 for j in 0..<height {
                     for i in 0..<width {
                         let p = transform.apply(to: Point(x: (Double(i) + 0.5) * stepX, y: (Double(j) + 0.5) * stepY))
+                        if bilinear {
+                            let sx = Swift.min(Swift.max(p.x / scale * fx - 0.5, 0), Double(rows.width - 1))
+                            let sy = Swift.min(Swift.max(p.y / scale * fy - 0.5, 0), Double(rows.height - 1))
+                            let x0 = Int(sx), y0 = Int(sy)
+                            let x1 = Swift.min(x0 + 1, rows.width - 1), y1 = Swift.min(y0 + 1, rows.height - 1)
+                            let tx = sx - Double(x0), ty = sy - Double(y0)
+                            for c in 0..<channels {
+                                func at(_ x: Int, _ y: Int) -> Double {
+                                    rows.format.depth == .eight
+                                        ? Double(rows.row8(y)[x * channels + c]) : Double(rows.row16(y)[x * channels + c] >> 8)
+                                }
+                                let top = at(x0, y0) + (at(x1, y0) - at(x0, y0)) * tx
+                                let bottom = at(x0, y1) + (at(x1, y1) - at(x0, y1)) * tx
+                                out[o + c] = UInt8(Swift.min(255, Swift.max(0, (top + (bottom - top) * ty).rounded())))
+                            }
+                            o += channels
+                            continue
+                        }
                         let x = Swift.min(Swift.max(Int(p.x / scale * fx), 0), rows.width - 1)
                         let y = Swift.min(Swift.max(Int(p.y / scale * fy), 0), rows.height - 1)
                         // The nearest pixel's samples, 16-bit ones by their high byte.

@@ -308,7 +308,8 @@ struct RenderOutput<Output: Sendable> {
         func report(_ size: PixelSize, _ format: PixelFormat) -> RenderReport {
             RenderReport(
                 size: size, pixelFormat: format, decodeScale: decodeScale, cropState: plan.state,
-                warnings: plan.warnings + decoderWarnings.map(PipelineWarning.codec), autoStraighten: plan.autoStraighten)
+                warnings: plan.warnings + decoderWarnings.map(PipelineWarning.codec), autoStraighten: plan.autoStraighten,
+                faces: plan.faces)
         }
         switch route {
         case .direct(let writer):

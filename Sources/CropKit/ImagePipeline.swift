@@ -58,6 +58,9 @@ public struct ImagePipeline: Sendable {
     public var fastThumbnailDecode: Bool
     /// The most threads one run uses; 0 for one per core.
     public var maxThreads: Int
+    /// What finds the faces a ``CropAnalysis/Gravity/face`` step keeps whole (a ``HOGFaceDetector`` finding faces
+    /// from 6% of the short side by default; its `smallestFace` trades time for smaller faces).
+    public var faceDetector: any FaceDetecting = HOGFaceDetector()
     /// Read sequential JPEGs at 1/8 with libjpeg's own Huffman decoder instead of CropKit's AC-skipping one (the same
     /// pixels, slower); for benchmarks and comparisons.
     package var libjpegEntropy = false
@@ -99,14 +102,18 @@ public struct ImagePipeline: Sendable {
                 warnings: [])
             measuring.shrinkOnLoad = false
         }
-        var operations = try measuring.resolvePlacement(source, opened, straightened).operations
+        let placement = try measuring.resolvePlacement(source, opened, straightened)
+        var operations = placement.operations
+        var faces = placement.proposal?.faces
         if let gravity = operations.lazy.compactMap(\.smartGravity).first {
-            (operations, opened, _, _) = try measuring.resolveSmartGravity(source, opened, operations, gravity)
+            (operations, opened, _, _, faces) = try measuring.resolveSmartGravity(source, opened, operations, gravity)
         }
         var plan = try PipelinePlan(
             operations, storedSize: opened.storedSize, orientation: opened.info.orientation, maxThreads: maxThreads)
         plan.autoStraighten = estimate
         if let warning { plan.warnings.append(warning) }
+        plan.faces = faces
+        if faces?.placedBy == .attention { plan.warnings.append(.noFaceFound) }
         if let format = try animationFormat(opened, sink) {
             return try runAnimation(source, opened, plan: plan, format: format, sink: sink)
         }

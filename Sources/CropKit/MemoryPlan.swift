@@ -148,6 +148,15 @@ extension ImagePipeline {
             }
         }
 
+        // Faces (a step placed by Gravity.face, or blurFaces): the detector's copy, its pyramid and their HOG
+        // features, about 24 bytes per pixel of a copy of at most HOGFaceDetector.maximumPixels.
+        let placesByFace = operations.contains {
+            if case .aspectCrop(_, .face) = $0 { return true }
+            if case .blurFaces = $0 { return true }
+            return $0.fillGravity == .face
+        }
+        if placesByFace { plan.analysisBytes += 24 * HOGFaceDetector().maximumPixels }
+
         // An animation kept whole: the file in memory (counted above), about five RGBA canvases (the one being
         // composited, a saved one for "restore to previous", two waiting in the hand-off, the one being rendered),
         // and an encoder holding a few output frames and the encoded file (at most a byte per pixel per frame).

@@ -79,12 +79,13 @@ package enum OptionValue {
         }
     }
 
-    /// A gravity: an alignment in kebab case (`center`, `top`, `top-left` … `bottom-right`), `attention` or
-    /// `entropy`.
+    /// A gravity: an alignment in kebab case (`center`, `top`, `top-left` … `bottom-right`), `attention`, `entropy`
+    /// or `face`.
     package static func gravity(_ text: String) -> Gravity? {
         switch text {
         case "attention": .attention
         case "entropy": .entropy
+        case "face": .face
         default: alignment(text).map(Gravity.alignment)
         }
     }

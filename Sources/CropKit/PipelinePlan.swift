@@ -19,6 +19,8 @@ struct PipelinePlan {
     var warnings: [PipelineWarning]
     /// What an ``ImageOperation/autoStraighten(minimumConfidence:)`` step measured, once resolved.
     var autoStraighten: StraightenEstimate?
+    /// What a step placed by ``Gravity/face`` found, once resolved.
+    var faces: FacePlacement?
 
     /// Checks the order of the steps (geometry, then at most one size step, then pixel steps) and the values that
     /// need no picture, so a bad chain fails before anything is read.
@@ -102,6 +104,12 @@ struct PipelinePlan {
             steps.append(.frame(border: request.border, cornerRadius: request.cornerRadius))
         default:
             geometry = RenderGeometry(plan: full)
+        }
+        for operation in operations {
+            if case .blurFaces(let blur) = operation {
+                // On the picture itself, before a frame, padding or border changes its size.
+                steps.insert(.blurFaces(blur, detector: HOGFaceDetector(maxThreads: maxThreads)), at: 0)
+            }
         }
         for operation in operations {
             switch operation {
@@ -217,6 +225,13 @@ extension ImageOperation {
             guard border >= 0 else { throw .invalidRequest(name: "border", reason: "\(border) must be at least 0") }
         case .border(let width, _):
             guard width >= 0 else { throw .invalidRequest(name: "border", reason: "\(width) must be at least 0") }
+        case .blurFaces(let blur):
+            guard blur.strength.isFinite, (0.02...1).contains(blur.strength) else {
+                throw .invalidRequest(name: "blur strength", reason: "\(blur.strength) must be a number in 0.02…1")
+            }
+            guard blur.padding.isFinite, (0...2).contains(blur.padding) else {
+                throw .invalidRequest(name: "blur padding", reason: "\(blur.padding) must be a number in 0…2")
+            }
         default:
             break
         }

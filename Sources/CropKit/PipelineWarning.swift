@@ -16,6 +16,8 @@ public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {
     /// pixels): the first frame was written and the others dropped. Not given when ``SaveOptions/frames`` asks for
     /// the first frame.
     case framesDropped(frames: Int, format: ImageFormat)
+    /// A step placed by ``CropAnalysis/Gravity/face`` found no face, so attention placed it.
+    case noFaceFound
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {
         case .framesDropped(let frames, let format):
             "\(format) holds one picture: the first of the animation's \(frames) frames is written, \(frames - 1) "
                 + (frames == 2 ? "is" : "are") + " dropped (GIF, WebP and AVIF keep them all)"
+        case .noFaceFound:
+            "gravity face found no face; the crop is placed by attention"
         }
     }
 

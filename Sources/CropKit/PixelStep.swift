@@ -14,6 +14,8 @@ enum PixelStep: Hashable {
     case border(Int, color: PixelColor)
     /// Composite over an opaque colour.
     case background(PixelColor)
+    /// Hide the faces `detector` finds.
+    case blurFaces(FaceBlur, detector: HOGFaceDetector)
 
     /// The picture after this step.
     func apply(to image: PixelBuffer) throws(PixelError) -> PixelBuffer {
@@ -32,6 +34,8 @@ enum PixelStep: Hashable {
                 background: color)
         case .background(let color):
             image.flattened(over: color)
+        case .blurFaces(let blur, let detector):
+            try blur.apply(to: image, detector: detector)
         }
     }
 }

@@ -22,6 +22,9 @@ public struct RenderReport: Sendable {
     public var autoStraighten: StraightenEstimate? = nil
     /// The frames written: the animation's frame count when an animated source was written as an animation, else 1.
     public var frames: Int = 1
+    /// What a fill, thumbnail or aspect crop placed by ``CropAnalysis/Gravity/face`` found, and whether faces or
+    /// (with none found) attention placed it; `nil` without such a step.
+    public var faces: FacePlacement? = nil
 }
 
 extension RenderReport {
@@ -29,6 +32,14 @@ extension RenderReport {
     public var autoStraightenApplied: Bool? {
         guard autoStraighten != nil else { return nil }
         return !warnings.contains { if case .autoStraightenNotApplied = $0 { true } else { false } }
+    }
+
+    /// `found=3; kept=2; placed-by=face`: what a step placed by ``CropAnalysis/Gravity/face`` found and kept, and
+    /// whether faces or (with none found) attention placed it, as the service's `CropKit-Faces` header states it;
+    /// `nil` without such a step.
+    public var facesSummary: String? {
+        guard let faces else { return nil }
+        return "found=\(faces.faces.count); kept=\(faces.kept); placed-by=\(faces.placedBy == .face ? "face" : "attention")"
     }
 
     /// `angle=3.24; confidence=0.71; lines=26; measure=lines; applied=1`: what an automatic straighten measured (angle

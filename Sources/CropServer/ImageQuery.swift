@@ -14,11 +14,12 @@ import Foundation
 /// | `aspect` | `W:H`, `original`, `free` |
 /// | `width`, `height`, `size` | one of them: a width, a height, or a `WxH` box |
 /// | `mode` | `fit`, `fill`, `pad`, `stretch` (with `size`) |
-/// | `gravity` | `center`, `top`, … `bottom-right`, `attention`, `entropy`: what a fill keeps, or (without a size) where an `aspect=W:H` crop goes |
+/// | `gravity` | `center`, `top`, … `bottom-right`, `attention`, `entropy`, `face`: what a fill keeps, or (without a size) where an `aspect=W:H` crop goes |
 /// | `focus` | `x,y` as fractions, or `x,ypx` in displayed pixels: a focal point instead of `gravity` |
 /// | `filter` | `nearest`, `box`, `bilinear`, `bicubic`, `mitchell`, `lanczos3` |
 /// | `linear` | flag: filter in linear light |
 /// | `background` | the `pad` colour |
+/// | `blur` | `faces`: hide every face found in the output (`blur-style` `blur` or `pixelate`, `blur-strength` 0.02…1 and `blur-padding` 0…2 as fractions of a face's width) |
 /// | `round` | flag: a round output (the circle inscribed in it; transparent outside), as `cropkit round`; needs a format with alpha |
 /// | `format` | `jpeg`, `png`, `webp`, `avif`, `heic`, `gif`, or `auto` (from `Accept`; for an animation WebP, else GIF); absent: the source's format |
 /// | `frames` | `all` (default: every frame of an animated GIF, WebP or AVIF, when the output is GIF, WebP or AVIF) or `first` |
@@ -64,7 +65,8 @@ public struct ImageQuery: Sendable {
     static let roundNeedsAlpha = EditorError.invalidParameter(
         name: "round", reason: "a round output needs a format with alpha (png, webp, avif, heic or auto), not jpeg")
     static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata", "round", "frames"]
-    static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames)
+    static let blurNames: Set<String> = ["blur", "blur-style", "blur-strength", "blur-padding"]
+    static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames).union(blurNames)
         .union(["recipe", "preset"])
 
     /// Parses the query (`name=value` pairs, percent-encoded, `sig` already removed).
@@ -164,7 +166,7 @@ public struct ImageQuery: Sendable {
         let height = try value("height", { Int($0) }, "a whole number of pixels")
         let size = try value("size", OptionValue.size, "WxH")
         let givenGravity = try value(
-            "gravity", OptionValue.gravity, "a gravity such as center, top, bottom-right, attention or entropy")
+            "gravity", OptionValue.gravity, "a gravity such as center, top, bottom-right, attention, entropy or face")
         let focus = try value(
             "focus", OptionValue.focus, "x,y as fractions of the picture (0…1 each) or x,ypx in its displayed pixels")
         let background = try value("background", OptionValue.color, "#RGB, #RRGGBB, #RRGGBBAA, white, black or transparent")
@@ -200,6 +202,21 @@ public struct ImageQuery: Sendable {
             }
             let cap = PixelSize(validWidth: maximumOutputSide, height: maximumOutputSide)
             operations.append(.fit(within: cap))
+        }
+        if let blur = try value("blur", { $0.lowercased() == "faces" ? true : nil }, "faces") {
+            var faceBlur = FaceBlur()
+            if let style = try value("blur-style", { FaceBlur.Style(rawValue: $0.lowercased()) }, "blur or pixelate") {
+                faceBlur.style = style
+            }
+            if let strength = try value("blur-strength", { Double($0).flatMap { (0.02...1).contains($0) ? $0 : nil } }, "a fraction in 0.02…1") {
+                faceBlur.strength = strength
+            }
+            if let padding = try value("blur-padding", { Double($0).flatMap { (0...2).contains($0) ? $0 : nil } }, "a fraction in 0…2") {
+                faceBlur.padding = padding
+            }
+            if blur { operations.append(.blurFaces(faceBlur)) }
+        } else if let name = ["blur-style", "blur-strength", "blur-padding"].first(where: { values[$0] != nil }) {
+            throw .invalidParameter(name: name, reason: "applies only with blur=faces")
         }
         let round = try flag("round")
         if round {

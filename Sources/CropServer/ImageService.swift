@@ -258,6 +258,7 @@ public struct ImageService: Sendable {
         metrics.responseBytes.increment(by: Int64(encoded.bytes.count))
         headers[.contentType] = encoded.format.mimeType
         if let summary = encoded.report.autoStraightenSummary { headers[Self.straightenHeader] = summary }
+        if let summary = encoded.report.facesSummary { headers[Self.facesHeader] = summary }
         return Response(
             status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: encoded.bytes)))
     }
@@ -269,6 +270,10 @@ public struct ImageService: Sendable {
     /// `CropKit-Straighten`: what `straighten=auto` measured, so the automatic choice is visible
     /// (`RenderReport.autoStraightenSummary`).
     public static let straightenHeader = HTTPField.Name("CropKit-Straighten")!
+
+    /// `CropKit-Faces`: what `gravity=face` found and kept (`RenderReport.facesSummary`), so a fallback to
+    /// attention is visible.
+    public static let facesHeader = HTTPField.Name("CropKit-Faces")!
 
     /// A strong ETag for this output.
     static func etag(identity source: [String], canonical: String, format: ImageFormat) -> String {

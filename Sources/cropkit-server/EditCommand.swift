@@ -29,7 +29,7 @@ struct EditCommand: ParsableCommand {
             bundled sample: its crop is saved beside it.
 
             The editor starts from the untouched picture, from a saved crop (--recipe), or from a crop CropKit \
-            proposes: --aspect W:H with --gravity attention|entropy|top… or --focus X,Y places the crop as \
+            proposes: --aspect W:H with --gravity attention|entropy|face|top… or --focus X,Y places the crop as \
             `cropkit crop` would, and --straighten auto levels the picture when it is sure. The page draws the \
             proposal, says what it is, and the person moves it from there.
 
@@ -42,6 +42,7 @@ struct EditCommand: ParsableCommand {
               cropkit edit photo.jpg --open
               cropkit edit shoot/ --aspect 4:5 --gravity attention --export-dir shoot/4x5
               cropkit edit photo.jpg --aspect 1:1 --gravity attention --straighten auto
+              cropkit edit portrait.jpg --aspect 1:1 --gravity face --output-size 256x256 --round
               cropkit edit photo.jpg --recipe level.json
               cropkit edit avatar.jpg --output-size 256x256 --round --min-size 128
               cropkit edit --port 8080

@@ -1116,14 +1116,14 @@ def main():
         ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
         wait_idle(driver)
         check(view(driver)["recipe"] == v4["recipe"], "Ctrl+Z undoes Auto")
-        # Suggest moves the crop onto CropKit's attention proposal at the crop's aspect and says so; Shift+S asks for
-        # the entropy one; each is one undo step.
+        # Suggest moves the crop onto CropKit's face proposal at the crop's aspect, which for this picture without
+        # people is the attention one, and says so; Shift+S asks for the entropy one; each is one undo step.
         driver.find_element(By.ID, "propose").click()
         wait_idle(driver)
         suggested = view(driver)
         notice = driver.find_element(By.ID, "message").text
-        check(suggested["recipe"] != v4["recipe"] and notice.startswith("Suggested: ") and "most attention" in notice,
-              f"Suggest moves the crop to the attention proposal (message '{notice}')")
+        check(suggested["recipe"] != v4["recipe"] and notice.startswith("No face found: ") and "most attention" in notice,
+              f"Suggest moves the crop to the attention proposal, finding no face (message '{notice}')")
         check(suggested["angle"] == v4["angle"] and suggested["aspect"] == v4["aspect"],
               "Suggest keeps the angle and the aspect")
         ActionChains(driver).key_down(Keys.SHIFT).send_keys("S").key_up(Keys.SHIFT).perform()

@@ -193,3 +193,18 @@ struct LocalEngineProtocolTests {
         }
     }
 }
+
+/// `cropkit edit --aspect 1:1 --gravity face`: the editor opens at the avatar that keeps the people whole, and says so.
+@Suite("Editor start by faces")
+struct EditorStartFaceTests {
+    static let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../CropKitTests/Fixtures/faces/2008_001009.jpg").standardized.path
+
+    @Test("the start is the face proposal's recipe, with a notice naming the faces kept")
+    func avatar() throws {
+        let start = try EditorStart.proposed(for: .file(Self.photo), [.aspectCrop(.square, gravity: .face)])
+        let proposal = try ImagePipeline().proposeCrop(.file(Self.photo), aspect: .square, measure: .face)
+        #expect(start.recipe == proposal.state.recipe)
+        #expect(start.notice == "Proposed: the 1:1 crop keeping 2 of the 2 faces whole", "\(start.notice ?? "")")
+    }
+}

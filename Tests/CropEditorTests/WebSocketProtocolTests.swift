@@ -206,8 +206,13 @@ struct Conversation {
                             && got.cropSize.isApproximatelyEqual(to: wanted.cropSize, tolerance: 1e-9), "\(got)")
                 await notes.set(state: suggested.state)
                 let bad = try await talk.send(#"{"type":"propose","measure":"faces"}"#)
-                #expect(bad.type == "error" && bad.message?.contains("'faces' is not attention or entropy") == true,
+                #expect(bad.type == "error" && bad.message?.contains("'faces' is not attention, entropy or face") == true,
                         "\(bad)")
+                // No one in the picture: Suggest by faces says so and takes attention's crop (the same one).
+                let byFace = try await talk.send(#"{"type":"propose","measure":"face"}"#)
+                #expect(byFace.notice?.hasPrefix("No face found: the 1:1 crop with the most attention (") == true,
+                        "\(byFace.notice ?? "")")
+                #expect(byFace.state?.recipe == suggested.state?.recipe)  // the same crop: no new undo step
                 let undone = try await talk.send(.undo)
                 #expect(undone.state?.recipe == centred.state?.recipe)
             }

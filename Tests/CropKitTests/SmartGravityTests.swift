@@ -40,7 +40,7 @@ struct SmartGravityTests {
         let pipeline = ImagePipeline()
         let operations = [ImageOperation.fill(120, 120, gravity: .attention)]
         let opened = try pipeline.open(.data(jpeg))
-        let (resolved, source, window, _) = try pipeline.resolveSmartGravity(.data(jpeg), opened, operations, .attention)
+        let (resolved, source, window, _, _) = try pipeline.resolveSmartGravity(.data(jpeg), opened, operations, .attention)
         #expect(source.predecoded?.scale == 2)  // 800 → 120 is a 6.7× reduction: 1/2 leaves the filter 3.3×, 1/4 only 1.7×
         #expect(window.width == 800 && window.height == 800)
         #expect(window.minX <= 480 - 30 && window.maxX >= 480 + 30)

@@ -418,6 +418,33 @@ struct ImageServiceTests {
         }
     }
 
+    @Test("gravity=face keeps the people and says so (CropKit-Faces); blur=faces hides them and changes nothing else; bad blur values are 400")
+    func faces() async throws {
+        let service = try ServedFolder.service()
+        let avatar = try await get(service, try ServedFolder.signed("/img/group.jpg?size=96x96&mode=fill&gravity=face&format=png"))
+        #expect(avatar.status == .ok, "\(message(avatar.body))")
+        #expect(avatar.headers[ImageService.facesHeader] == "found=2; kept=2; placed-by=face")
+        let direct = try ImagePipeline(shrinkOnLoadHeadroom: 1).run(
+            .file(ServedFolder.path + "/group.jpg"), [.fill(96, 96, gravity: .face)])
+        #expect(try Image(source: .data(avatar.body)).pixels == direct.pixels)
+        let beach = try await get(service, try ServedFolder.signed("/img/beach.jpg?size=60x60&mode=fill&gravity=face"))
+        #expect(beach.headers[ImageService.facesHeader] == "found=0; kept=0; placed-by=attention")
+
+        let plain = try await get(service, try ServedFolder.signed("/img/group.jpg?width=300&format=png"))
+        let hidden = try await get(service, try ServedFolder.signed("/img/group.jpg?width=300&format=png&blur=faces&blur-style=pixelate"))
+        #expect(hidden.status == .ok, "\(message(hidden.body))")
+        let before = try Image(source: .data(plain.body)).pixels, after = try Image(source: .data(hidden.body)).pixels
+        let changed = (0..<before.height).flatMap { y in (0..<before.width).map { x in (x, y) } }
+            .filter { before.pixel(x: $0.0, y: $0.1) != after.pixel(x: $0.0, y: $0.1) }
+        #expect(changed.count > 2000 && changed.count < before.pixelCount / 2, "\(changed.count) pixels changed")
+        #expect(plain.headers[.eTag] != hidden.headers[.eTag])
+        for (query, name) in [("blur=all", "blur"), ("blur=faces&blur-strength=5", "blur-strength"),
+                              ("blur-style=pixelate", "blur-style")] {
+            let answer = try await get(service, try ServedFolder.signed("/img/group.jpg?width=100&\(query)"))
+            #expect(answer.status == .badRequest && message(answer.body).contains("invalid \(name)"), "\(query): \(message(answer.body))")
+        }
+    }
+
     @Test("/health and /ready answer; ready turns 503 once draining, and every answer then closes its connection")
     func health() async throws {
         let service = try ServedFolder.service()

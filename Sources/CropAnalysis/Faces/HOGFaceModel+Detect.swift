@@ -49,8 +49,14 @@ extension HOGFaceModel {
         for size in sizes.dropFirst() {
             levels.append(levels[levels.count - 1].dlibResized(width: size.width, height: size.height))
         }
-        let features = levels.map {
-            HOGFeatures($0, cellSize: cellSize, filterRows: filterRows, filterColumns: filterColumns)
+        // The levels' features, spread over the threads (level 0 is about 30% of the work, level 1 21% …).
+        var features = [HOGFeatures?](repeating: nil, count: levels.count)
+        features.withUnsafeMutableBufferPointer { features in
+            let results = UncheckedSendable(features.baseAddress!)
+            Parallel.forEach(levels.count, threads: threads) { level in
+                results.value[level] = HOGFeatures(
+                    levels[level], cellSize: cellSize, filterRows: filterRows, filterColumns: filterColumns)
+            }
         }
         levels.removeAll()
         let tasks = features.indices.flatMap { level in filters.indices.map { (level, $0) } }
@@ -60,7 +66,7 @@ extension HOGFaceModel {
             // Largest levels first: thread t takes tasks t, t + threads …, which keeps the threads' shares even.
             Parallel.forEach(tasks.count, threads: threads) { t in
                 let (level, filter) = tasks[t]
-                results.value[t] = scan(features[level], level: level, filter: filter, threshold: threshold)
+                results.value[t] = scan(features[level]!, level: level, filter: filter, threshold: threshold)
             }
         }
         // dlib's non-maximum suppression: strongest first, a box overlapping a kept one is dropped.

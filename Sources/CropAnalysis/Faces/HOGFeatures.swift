@@ -158,12 +158,13 @@ package struct HOGFeatures {
     }
 }
 
-/// The nearest of 18 orientations (20° apart, signed) to the gradient `(gx, gy)`, by dlib's comparisons.
+/// The nearest of 18 orientations (20° apart, signed) to the gradient `(gx, gy)`, by dlib's comparisons and its unit
+/// vectors (to four places as dlib writes them).
 @inline(__always)
 private func orientation(_ gx: Float, _ gy: Float) -> Int {
     var best: Float = 0, index = 0
-    for o in 0..<9 {
-        let dot = gx * directions.x[o] + gy * directions.y[o]
+    @inline(__always) func consider(_ o: Int, _ x: Float, _ y: Float) {
+        let dot = gx * x + gy * y
         if dot > best {
             best = dot
             index = o
@@ -172,11 +173,14 @@ private func orientation(_ gx: Float, _ gy: Float) -> Int {
             index = o + 9
         }
     }
+    consider(0, 1.0000, 0.0000)
+    consider(1, 0.9397, 0.3420)
+    consider(2, 0.7660, 0.6428)
+    consider(3, 0.500, 0.8660)
+    consider(4, 0.1736, 0.9848)
+    consider(5, -0.1736, 0.9848)
+    consider(6, -0.5000, 0.8660)
+    consider(7, -0.7660, 0.6428)
+    consider(8, -0.9397, 0.3420)
     return index
 }
-
-/// dlib's unit vectors for the 9 unsigned orientations, to four places as dlib writes them.
-private let directions = (
-    x: [Float(1.0000), 0.9397, 0.7660, 0.500, 0.1736, -0.1736, -0.5000, -0.7660, -0.9397],
-    y: [Float(0.0000), 0.3420, 0.6428, 0.8660, 0.9848, 0.9848, 0.8660, 0.6428, 0.3420]
-)

@@ -873,7 +873,8 @@
   click("straighten-minus", () => ({ type: "straightenBy", delta: -0.1 }));
   click("straighten-plus", () => ({ type: "straightenBy", delta: 0.1 }));
   click("straighten-auto", () => ({ type: "autoStraighten" }));
-  click("propose", () => ({ type: "propose", measure: "attention" }));
+  // Suggest keeps the people whole when there are any, else the most attention (the notice says which).
+  click("propose", () => ({ type: "propose", measure: "face" }));
   click("aspect-swap", () => ({ type: "swapAspect" }));
   click("mode", () => ({ type: "mode", mode: drawnView() && drawnView().mode === "pan" ? "crop" : "pan" }));
 
@@ -1202,7 +1203,7 @@
     } else if (e.key === "a" || e.key === "A") {
       send({ type: "autoStraighten" });
     } else if (e.key === "s" || e.key === "S") {
-      send({ type: "propose", measure: e.shiftKey ? "entropy" : "attention" });
+      send({ type: "propose", measure: e.shiftKey ? "entropy" : "face" });
     } else {
       return measure.inputs.pop();
     }
