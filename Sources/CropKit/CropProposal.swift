@@ -7,11 +7,11 @@ import CropGeometry
 public struct CropProposal: Hashable, Sendable {
     /// What chose it: attention or entropy (the interest measure), or faces.
     public enum Measure: String, CaseIterable, Hashable, Sendable, Codable {
-        /// Edges, saturated colour and skin (``CropAnalysis/InterestMap/Measure/attention``).
+        /// Edges, saturated colour and skin (`InterestMap.Measure.attention`).
         case attention
-        /// Local luma entropy (``CropAnalysis/InterestMap/Measure/entropy``).
+        /// Local luma entropy (`InterestMap.Measure.entropy`).
         case entropy
-        /// The people: the window keeps the faces whole (``CropAnalysis/Gravity/face``), or measures attention when
+        /// The people: the window keeps the faces whole (`Gravity.face`), or measures attention when
         /// there is none (``faces`` says which).
         case face
 

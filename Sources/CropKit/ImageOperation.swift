@@ -89,7 +89,7 @@ public enum ImageOperation: Hashable, Sendable {
     /// Composite over an opaque colour, removing transparency.
     case background(PixelColor)
     /// Hide every face found in the output (blurred or pixelated), for privacy: only the faces' regions change.
-    /// Faces from 6% of the output's short side up are found (``HOGFaceDetector``); the step runs before the other
+    /// Faces from 6% of the output's short side up are found (`HOGFaceDetector`); the step runs before the other
     /// pixel steps, on the picture itself.
     case blurFaces(FaceBlur = FaceBlur())
 

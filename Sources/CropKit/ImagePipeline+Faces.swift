@@ -3,7 +3,7 @@ import CropCodecs
 import CropGeometry
 import CropPixels
 
-/// What a fill, thumbnail or aspect crop placed by ``CropAnalysis/Gravity/face`` found and did
+/// What a fill, thumbnail or aspect crop placed by `Gravity.face` found and did
 /// (``RenderReport/faces``, ``CropProposal/faces``).
 public struct FacePlacement: Hashable, Sendable {
     /// The faces found in the part of the picture the step sees, in the displayed picture's pixels (EXIF
@@ -11,7 +11,7 @@ public struct FacePlacement: Hashable, Sendable {
     public var faces: [Face]
     /// How many of them the window keeps whole (head included).
     public var kept: Int
-    /// What placed the window: ``CropAnalysis/Gravity/face``, or ``CropAnalysis/Gravity/attention`` when no face
+    /// What placed the window: `Gravity.face`, or `Gravity.attention` when no face
     /// was found.
     public var placedBy: Gravity
 }
@@ -30,9 +30,9 @@ extension ImagePipeline {
     /// The faces in `source` as it is shown (EXIF orientation and HEIF transforms applied), in its displayed
     /// pixels, strongest first.
     ///
-    /// ``faceDetector`` sees a copy sized by its ``CropAnalysis/FaceDetecting/inputSize(for:)`` (for ``HOGFaceDetector``,
+    /// ``faceDetector`` sees a copy sized by its `FaceDetecting.inputSize(for:)` (for `HOGFaceDetector`,
     /// short side 1,333 pixels, so faces from 6% of the short side are found), decoded with shrink-on-load to at
-    /// least half that size and never more than ``PredecodedPicture/pixelBudget`` pixels at once (larger pictures
+    /// least half that size and never more than 24 million pixels at once (larger pictures
     /// are streamed), so time and memory are bounded whatever the file.
     ///
     /// - Throws: ``CropKitError`` for an unreadable source.

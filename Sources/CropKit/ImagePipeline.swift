@@ -58,7 +58,7 @@ public struct ImagePipeline: Sendable {
     public var fastThumbnailDecode: Bool
     /// The most threads one run uses; 0 for one per core.
     public var maxThreads: Int
-    /// What finds the faces a ``CropAnalysis/Gravity/face`` step keeps whole (a ``HOGFaceDetector`` finding faces
+    /// What finds the faces a `Gravity.face` step keeps whole (a `HOGFaceDetector` finding faces
     /// from 6% of the short side by default; its `smallestFace` trades time for smaller faces).
     public var faceDetector: any FaceDetecting = HOGFaceDetector()
     /// Read sequential JPEGs at 1/8 with libjpeg's own Huffman decoder instead of CropKit's AC-skipping one (the same

@@ -16,7 +16,7 @@ public enum PipelineWarning: Hashable, Sendable, CustomStringConvertible {
     /// pixels): the first frame was written and the others dropped. Not given when ``SaveOptions/frames`` asks for
     /// the first frame.
     case framesDropped(frames: Int, format: ImageFormat)
-    /// A step placed by ``CropAnalysis/Gravity/face`` found no face, so attention placed it.
+    /// A step placed by `Gravity.face` found no face, so attention placed it.
     case noFaceFound
 
     public var description: String {

@@ -22,7 +22,7 @@ public struct RenderReport: Sendable {
     public var autoStraighten: StraightenEstimate? = nil
     /// The frames written: the animation's frame count when an animated source was written as an animation, else 1.
     public var frames: Int = 1
-    /// What a fill, thumbnail or aspect crop placed by ``CropAnalysis/Gravity/face`` found, and whether faces or
+    /// What a fill, thumbnail or aspect crop placed by `Gravity.face` found, and whether faces or
     /// (with none found) attention placed it; `nil` without such a step.
     public var faces: FacePlacement? = nil
 }
@@ -34,7 +34,7 @@ extension RenderReport {
         return !warnings.contains { if case .autoStraightenNotApplied = $0 { true } else { false } }
     }
 
-    /// `found=3; kept=2; placed-by=face`: what a step placed by ``CropAnalysis/Gravity/face`` found and kept, and
+    /// `found=3; kept=2; placed-by=face`: what a step placed by `Gravity.face` found and kept, and
     /// whether faces or (with none found) attention placed it, as the service's `CropKit-Faces` header states it;
     /// `nil` without such a step.
     public var facesSummary: String? {
