@@ -179,15 +179,22 @@ extension ImagePipeline {
                             let sy = Swift.min(Swift.max(p.y / scale * fy - 0.5, 0), Double(rows.height - 1))
                             let x0 = Int(sx), y0 = Int(sy)
                             let x1 = Swift.min(x0 + 1, rows.width - 1), y1 = Swift.min(y0 + 1, rows.height - 1)
-                            let tx = sx - Double(x0), ty = sy - Double(y0)
-                            for c in 0..<channels {
-                                func at(_ x: Int, _ y: Int) -> Double {
-                                    rows.format.depth == .eight
-                                        ? Double(rows.row8(y)[x * channels + c]) : Double(rows.row16(y)[x * channels + c] >> 8)
+                            let tx = Float(sx - Double(x0)), ty = Float(sy - Double(y0))
+                            let w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty
+                            if rows.format.depth == .eight {
+                                let r0 = rows.row8(y0), r1 = rows.row8(y1)
+                                for c in 0..<channels {
+                                    let v = w00 * Float(r0[x0 * channels + c]) + w10 * Float(r0[x1 * channels + c])
+                                        + w01 * Float(r1[x0 * channels + c]) + w11 * Float(r1[x1 * channels + c])
+                                    out[o + c] = UInt8(Swift.min(255, v + 0.5))  // v ≥ 0: + 0.5 and truncation round it
                                 }
-                                let top = at(x0, y0) + (at(x1, y0) - at(x0, y0)) * tx
-                                let bottom = at(x0, y1) + (at(x1, y1) - at(x0, y1)) * tx
-                                out[o + c] = UInt8(Swift.min(255, Swift.max(0, (top + (bottom - top) * ty).rounded())))
+                            } else {
+                                let r0 = rows.row16(y0), r1 = rows.row16(y1)
+                                for c in 0..<channels {
+                                    let v = w00 * Float(r0[x0 * channels + c] >> 8) + w10 * Float(r0[x1 * channels + c] >> 8)
+                                        + w01 * Float(r1[x0 * channels + c] >> 8) + w11 * Float(r1[x1 * channels + c] >> 8)
+                                    out[o + c] = UInt8(Swift.min(255, v + 0.5))
+                                }
                             }
                             o += channels
                             continue

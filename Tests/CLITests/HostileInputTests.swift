@@ -53,6 +53,28 @@ import Testing
         }
     }
 
+    /// What `analyze` and a thumbnail placed by faces may hold: 64 MB as above, plus the face detector's copy and
+    /// its features (at most 24 bytes per pixel of a 3-megapixel copy, whatever the file claims).
+    static let facePeakLimitKilobytes = 64 * 1024 + 24 * 3_000_000 / 1024
+
+    @Test("Every hostile file through analyze and a thumbnail by faces: exit 0 or 1, one clear line, peak under 64 MB plus the face detector's 72 MB",
+          arguments: files)
+    func hostileFaces(_ name: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: CLI.root + "/Tests/Hostile/files/" + name, toPath: dir + "/" + name)
+        for command in [["analyze", dir + "/" + name, "--json"],
+                        ["thumbnail", dir + "/" + name, "-o", dir + "/face.jpg", "--size", "64", "--gravity", "face", "--force"]] {
+            let measured = try CLI.runMeasured(command, in: dir)
+            #expect(!measured.signalled && (measured.run.status == 0 || measured.run.status == 1), "\(command): \(measured)")
+            #expect(measured.peakKilobytes < Self.facePeakLimitKilobytes, "\(command): \(measured)")
+            if measured.run.status == 1 {
+                let last = String(measured.run.stderr.split(separator: "\n").last ?? "")
+                #expect(last.hasPrefix("cropkit \(command[0]): ") && last.contains(name), "\(command): \(measured)")
+            }
+        }
+    }
+
     @Test("libpng's two crashers (a 57-byte PNG claiming a 1 GiB chunk): exit 1, the same message for all commands, peak under 64 MB")
     func libpngCrashers() throws {
         let dir = try CLI.temporaryDirectory()

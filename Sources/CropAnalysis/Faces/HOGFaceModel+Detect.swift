@@ -44,33 +44,39 @@ extension HOGFaceModel {
     /// - Complexity: O(pixels · terms): about 6,100 multiply-adds per 8×8 cell per pyramid level.
     package func detect(_ image: RGBImage, threshold: Double = 0, threads: Int = 1) -> [HOGDetection] {
         let sizes = pyramid(width: image.width, height: image.height)
-        // Every level's features, then every (level, filter) pair's scan, spread over the threads.
-        var levels = [image]
-        for size in sizes.dropFirst() {
-            levels.append(levels[levels.count - 1].dlibResized(width: size.width, height: size.height))
-        }
-        // The levels' features, spread over the threads (level 0 is about 30% of the work, level 1 21% …).
-        var features = [HOGFeatures?](repeating: nil, count: levels.count)
-        features.withUnsafeMutableBufferPointer { features in
-            let results = UncheckedSendable(features.baseAddress!)
-            Parallel.forEach(levels.count, threads: threads) { level in
-                results.value[level] = HOGFeatures(
-                    levels[level], cellSize: cellSize, filterRows: filterRows, filterColumns: filterColumns)
+        // Level by level, so only two levels' pictures and features are held at once (about 9 bytes per pixel of
+        // the picture scanned, besides the picture): each round scans one level with the five filters and, beside
+        // them, makes the next level's features, spread over the threads.
+        var picture = image
+        var features = HOGFeatures(picture, cellSize: cellSize, filterRows: filterRows, filterColumns: filterColumns)
+        var found = [HOGDetection]()
+        for level in sizes.indices {
+            let next = level + 1 < sizes.count
+                ? picture.dlibResized(width: sizes[level + 1].width, height: sizes[level + 1].height) : nil
+            var results = [[HOGDetection]](repeating: [], count: filters.count)
+            var nextFeatures: HOGFeatures?
+            results.withUnsafeMutableBufferPointer { results in
+                withUnsafeMutablePointer(to: &nextFeatures) { nextFeatures in
+                    let slots = UncheckedSendable((results.baseAddress!, nextFeatures))
+                    let current = features
+                    Parallel.forEach(filters.count + 1, threads: threads) { task in
+                        if task < filters.count {
+                            slots.value.0[task] = scan(current, level: level, filter: task, threshold: threshold)
+                        } else if let next {
+                            slots.value.1.pointee = HOGFeatures(
+                                next, cellSize: cellSize, filterRows: filterRows, filterColumns: filterColumns)
+                        }
+                    }
+                }
             }
-        }
-        levels.removeAll()
-        let tasks = features.indices.flatMap { level in filters.indices.map { (level, $0) } }
-        var found = [[HOGDetection]](repeating: [], count: tasks.count)
-        found.withUnsafeMutableBufferPointer { found in
-            let results = UncheckedSendable(found.baseAddress!)
-            // Largest levels first: thread t takes tasks t, t + threads …, which keeps the threads' shares even.
-            Parallel.forEach(tasks.count, threads: threads) { t in
-                let (level, filter) = tasks[t]
-                results.value[t] = scan(features[level]!, level: level, filter: filter, threshold: threshold)
+            found += results.joined()
+            if let next, let nextFeatures {
+                picture = next
+                features = nextFeatures
             }
         }
         // dlib's non-maximum suppression: strongest first, a box overlapping a kept one is dropped.
-        let all = found.joined().sorted { $0.confidence > $1.confidence }
+        let all = found.sorted { $0.confidence > $1.confidence }
         var kept = [HOGDetection]()
         for candidate in all where !kept.contains(where: { overlaps($0, candidate) }) {
             kept.append(candidate)

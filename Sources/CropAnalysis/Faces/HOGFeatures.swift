@@ -39,8 +39,23 @@ package struct HOGFeatures {
         let visibleColumns = Swift.min(cellColumns * cellSize, image.width) - 1
         let width = image.width, cell = Float(cellSize)
 
+        // The picture as three planes, so eight neighbouring gradients load as vectors.
+        let pixelCount = image.width * image.height
+        var planes = [UInt8](repeating: 0, count: 3 * pixelCount)
         image.pixels.withUnsafeBufferPointer { img in
+            planes.withUnsafeMutableBufferPointer { planes in
+                for i in 0..<pixelCount {
+                    planes[i] = img[3 * i]
+                    planes[pixelCount + i] = img[3 * i + 1]
+                    planes[2 * pixelCount + i] = img[3 * i + 2]
+                }
+            }
+        }
+
+        image.pixels.withUnsafeBufferPointer { img in
+          planes.withUnsafeBufferPointer { planes in
             hist.withUnsafeMutableBufferPointer { hist in
+                let base = UnsafeRawPointer(planes.baseAddress!)
                 for y in 1..<Swift.max(visibleRows, 1) {
                     let yp = Float((Double(y) + 0.5) / Double(cellSize) - 0.5)
                     let iyp = Int(yp.rounded(.down))
@@ -48,29 +63,34 @@ package struct HOGFeatures {
                     let up = (y - 1) * width * 3, here = y * width * 3, down = (y + 1) * width * 3
                     let histRow0 = (iyp + 1) * histColumns * 18, histRow1 = (iyp + 2) * histColumns * 18
 
-                    // The channel with the strongest gradient. Ties go to the later channel in dlib's 8-wide loop
-                    // (`laterWins`) and to the earlier one in its loop over the last columns.
-                    @inline(__always) func gradient(_ x: Int, laterWins: Bool) -> (Float, Float, Float) {
-                        var gx = 0, gy = 0, len = -1
-                        for c in 0..<3 {
-                            let dx = Int(img[here + (x + 1) * 3 + c]) - Int(img[here + (x - 1) * 3 + c])
-                            let dy = Int(img[down + x * 3 + c]) - Int(img[up + x * 3 + c])
-                            let l = dx * dx + dy * dy
-                            if l > len || (laterWins && l == len) { (gx, gy, len) = (dx, dy, l) }
-                        }
-                        return (Float(gx), Float(gy), Float(len))
+                    // Eight samples of one channel plane from column `x` of row `row`.
+                    @inline(__always) func load(_ plane: Int, _ row: Int, _ x: Int) -> SIMD8<Int32> {
+                        SIMD8<Int32>(truncatingIfNeeded: (base + (plane * pixelCount + row * width + x))
+                            .loadUnaligned(as: SIMD8<UInt8>.self))
                     }
 
                     var x = 1
-                    // dlib's 8-wide loop: x from 1 while x < visibleColumns - 7.
+                    // dlib's 8-wide loop: x from 1 while x < visibleColumns - 7, the channel with the strongest
+                    // gradient chosen as its SIMD code does (ties go to the later channel).
                     while x < visibleColumns - 7 {
-                        for x in x..<x + 8 {
-                            let (gx, gy, len) = gradient(x, laterWins: true)
-                            let o = orientation(gx, gy)
-                            let xp = (Float(x) + 0.5) / cell + 0.5
+                        var gx = load(0, y, x + 1) &- load(0, y, x - 1), gy = load(0, y + 1, x) &- load(0, y - 1, x)
+                        var len = gx &* gx &+ gy &* gy
+                        for c in 1..<3 {
+                            let cx = load(c, y, x + 1) &- load(c, y, x - 1), cy = load(c, y + 1, x) &- load(c, y - 1, x)
+                            let clen = cx &* cx &+ cy &* cy
+                            let keep = len .> clen
+                            gx.replace(with: cx, where: .!keep)
+                            gy.replace(with: cy, where: .!keep)
+                            len.replace(with: clen, where: .!keep)
+                        }
+                        let fx = SIMD8<Float>(gx), fy = SIMD8<Float>(gy)
+                        let bestO = orientations(fx, fy)
+                        let magnitude = SIMD8<Float>(len).squareRoot()
+                        for k in 0..<8 {
+                            let o = Int(bestO[k]), v = magnitude[k]
+                            let xp = (Float(x + k) + 0.5) / cell + 0.5
                             let ixp = Int(xp)
                             let vx0 = xp - Float(ixp), vx1 = 1 - vx0
-                            let v = len.squareRoot()
                             let vx1v = vx1 * v, vx0v = vx0 * v
                             hist[histRow0 + ixp * 18 + o] += vy1 * vx1v
                             hist[histRow1 + ixp * 18 + o] += vy0 * vx1v
@@ -79,10 +99,17 @@ package struct HOGFeatures {
                         }
                         x += 8
                     }
+                    // dlib's loop over the last columns: ties go to the earlier channel.
                     while x < visibleColumns {
-                        let (gx, gy, len) = gradient(x, laterWins: false)
-                        let o = orientation(gx, gy)
-                        let v = len.squareRoot()
+                        var gxi = 0, gyi = 0, leni = -1
+                        for c in 0..<3 {
+                            let dx = Int(img[here + (x + 1) * 3 + c]) - Int(img[here + (x - 1) * 3 + c])
+                            let dy = Int(img[down + x * 3 + c]) - Int(img[up + x * 3 + c])
+                            let l = dx * dx + dy * dy
+                            if l > leni { (gxi, gyi, leni) = (dx, dy, l) }
+                        }
+                        let o = orientation(Float(gxi), Float(gyi))
+                        let v = Float(leni).squareRoot()
                         let xp = Float((Double(x) + 0.5) / Double(cellSize) - 0.5)
                         let ixp = Int(xp.rounded(.down))
                         let vx0 = xp - Float(ixp), vx1 = 1 - vx0
@@ -94,6 +121,7 @@ package struct HOGFeatures {
                     }
                 }
             }
+          }
         }
 
         // The energy of each cell, summed over orientations.
@@ -159,28 +187,40 @@ package struct HOGFeatures {
 }
 
 /// The nearest of 18 orientations (20° apart, signed) to the gradient `(gx, gy)`, by dlib's comparisons and its unit
-/// vectors (to four places as dlib writes them).
+/// vectors (to four places as dlib writes them): the first of `dot₀, −dot₀, dot₁, −dot₁ …` to exceed all before it.
 @inline(__always)
 private func orientation(_ gx: Float, _ gy: Float) -> Int {
-    var best: Float = 0, index = 0
-    @inline(__always) func consider(_ o: Int, _ x: Float, _ y: Float) {
-        let dot = gx * x + gy * y
-        if dot > best {
-            best = dot
-            index = o
-        } else if -dot > best {
-            best = -dot
-            index = o + 9
-        }
-    }
-    consider(0, 1.0000, 0.0000)
-    consider(1, 0.9397, 0.3420)
-    consider(2, 0.7660, 0.6428)
-    consider(3, 0.500, 0.8660)
-    consider(4, 0.1736, 0.9848)
-    consider(5, -0.1736, 0.9848)
-    consider(6, -0.5000, 0.8660)
-    consider(7, -0.7660, 0.6428)
-    consider(8, -0.9397, 0.3420)
+    Int(orientations(SIMD8(repeating: gx), SIMD8(repeating: gy))[0])
+}
+
+/// ``orientation(_:_:)`` of eight gradients at once, as dlib's 8-wide loop computes it.
+@inline(__always)
+private func orientations(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>) -> SIMD8<Int32> {
+    var best = SIMD8<Float>(repeating: 0), index = SIMD8<Int32>(repeating: 0)
+    consider(0, 1.0000, 0.0000, fx, fy, &best, &index)
+    consider(1, 0.9397, 0.3420, fx, fy, &best, &index)
+    consider(2, 0.7660, 0.6428, fx, fy, &best, &index)
+    consider(3, 0.500, 0.8660, fx, fy, &best, &index)
+    consider(4, 0.1736, 0.9848, fx, fy, &best, &index)
+    consider(5, -0.1736, 0.9848, fx, fy, &best, &index)
+    consider(6, -0.5000, 0.8660, fx, fy, &best, &index)
+    consider(7, -0.7660, 0.6428, fx, fy, &best, &index)
+    consider(8, -0.9397, 0.3420, fx, fy, &best, &index)
     return index
+}
+
+/// One of dlib's nine directions, `(dx, dy)`, against the best so far, then its opposite.
+@inline(__always)
+private func consider(
+    _ o: Int32, _ dx: Float, _ dy: Float, _ fx: SIMD8<Float>, _ fy: SIMD8<Float>, _ best: inout SIMD8<Float>,
+    _ index: inout SIMD8<Int32>
+) {
+    var dot = fx * dx + fy * dy
+    var better = dot .> best
+    best.replace(with: dot, where: better)
+    index.replace(with: o, where: better)
+    dot = -dot
+    better = dot .> best
+    best.replace(with: dot, where: better)
+    index.replace(with: o + 9, where: better)
 }

@@ -58,6 +58,32 @@ package struct RGBImage: Sendable, Equatable {
         }
         let xScale = Double(width - 1) / Double(Swift.max(outWidth - 1, 1))
         let yScale = Double(height - 1) / Double(Swift.max(outHeight - 1, 1))
+        // The columns' source positions, the same on every row: four at a time with the positions accumulated in
+        // Float as dlib's SIMD loop does, then the last ones one by one in Double.
+        var lefts = [Int](), fractions = [Float]()
+        var lanes = SIMD4<Float>(
+            Float(-4 * xScale), Float(-4 * xScale + xScale), Float(-4 * xScale + 2 * xScale),
+            Float(-4 * xScale + 3 * xScale))
+        let step = Float(4 * xScale)
+        while true {
+            lanes += SIMD4(repeating: step)
+            let left = lanes.toInt32Truncating()
+            if Int(left[3]) + 1 >= width { break }
+            for k in 0..<4 {
+                lefts.append(Int(left[k]))
+                fractions.append(lanes[k] - Float(left[k]))
+            }
+            if lefts.count >= outWidth { break }
+        }
+        let vectorColumns = Swift.min(lefts.count, outWidth)
+        var tailLefts = [Int](), tailFractions = [Double]()
+        var x = -xScale + Double(vectorColumns) * xScale
+        for _ in vectorColumns..<outWidth {
+            x += xScale
+            let left = Int(x.rounded(.down))
+            tailLefts.append(left)
+            tailFractions.append(x - Double(left))
+        }
         var out = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
@@ -68,34 +94,19 @@ package struct RGBImage: Sendable, Equatable {
                     let tbFrac = y - Double(top)
                     let tb = Float(tbFrac), invTB = Float(1 - tbFrac)
                     let topRow = top * width * 3, bottomRow = bottom * width * 3, outRow = r * outWidth * 3
-                    // Four columns at a time, positions accumulated in Float as dlib's SIMD loop does.
-                    let step = Float(4 * xScale)
-                    var lanes = SIMD4<Float>(
-                        Float(-4 * xScale), Float(-4 * xScale + xScale), Float(-4 * xScale + 2 * xScale),
-                        Float(-4 * xScale + 3 * xScale))
-                    var c = 0
-                    while true {
-                        lanes += SIMD4(repeating: step)
-                        let left = SIMD4<Int32>(truncatingIfNeeded: lanes.toInt32Truncating())
-                        if Int(left[3]) + 1 >= width { break }
-                        let lr = lanes - SIMD4<Float>(left)
-                        let invLR = 1 - lr
+                    for c in 0..<vectorColumns {
+                        let lr = fractions[c], invLR = 1 - lr
                         let tlf = invTB * invLR, trf = invTB * lr, blf = tb * invLR, brf = tb * lr
-                        for k in 0..<4 {
-                            let l = Int(left[k]) * 3, o = outRow + (c + k) * 3
-                            for ch in 0..<3 {
-                                let value = tlf[k] * Float(src[topRow + l + ch]) + trf[k] * Float(src[topRow + l + 3 + ch])
-                                    + blf[k] * Float(src[bottomRow + l + ch]) + brf[k] * Float(src[bottomRow + l + 3 + ch])
-                                dst[o + ch] = UInt8(truncatingIfNeeded: Int32(value))
-                            }
+                        let l = lefts[c] * 3, o = outRow + c * 3
+                        for ch in 0..<3 {
+                            let value = tlf * Float(src[topRow + l + ch]) + trf * Float(src[topRow + l + 3 + ch])
+                                + blf * Float(src[bottomRow + l + ch]) + brf * Float(src[bottomRow + l + 3 + ch])
+                            dst[o + ch] = UInt8(truncatingIfNeeded: Int32(value))
                         }
-                        c += 4
                     }
-                    var x = -xScale + Double(c) * xScale
-                    while c < outWidth {
-                        x += xScale
-                        let left = Int(x.rounded(.down)), right = Swift.min(left + 1, width - 1)
-                        let lrFrac = x - Double(left)
+                    for (i, c) in (vectorColumns..<outWidth).enumerated() {
+                        let left = tailLefts[i], right = Swift.min(left + 1, width - 1)
+                        let lrFrac = tailFractions[i]
                         for ch in 0..<3 {
                             let tl = Double(src[topRow + left * 3 + ch]), tr = Double(src[topRow + right * 3 + ch])
                             let bl = Double(src[bottomRow + left * 3 + ch]), br = Double(src[bottomRow + right * 3 + ch])
@@ -103,7 +114,6 @@ package struct RGBImage: Sendable, Equatable {
                                 + tbFrac * ((1 - lrFrac) * bl + lrFrac * br)
                             dst[outRow + c * 3 + ch] = UInt8(truncatingIfNeeded: Int(value))
                         }
-                        c += 1
                     }
                 }
             }
