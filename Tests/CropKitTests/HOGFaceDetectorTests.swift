@@ -183,3 +183,33 @@ struct FaceBlurTests {
         #expect(throws: CropKitError.self) { try ImagePipeline().run(source, [.blurFaces(FaceBlur(padding: -1))]) }
     }
 }
+
+/// Animations: the faces are measured on the mean frame, like the other smart gravities, and every frame is kept.
+@Suite("Face gravity on animations")
+struct FaceAnimationTests {
+    @Test("a three-frame WebP of the group photo (the frames nearly alike, so the mean frame is the photo) keeps both faces in every frame, as the photo's crop does")
+    func meanFrame() throws {
+        let photo = try ImagePipeline().run(.file(Fixtures.path("faces/2008_001009.jpg"))).pixels
+        var rgba = try PixelBuffer(width: photo.width, height: photo.height, format: .rgba8)
+        for y in 0..<photo.height {
+            for x in 0..<photo.width { rgba.setPixel(x: x, y: y, photo.pixel(x: x, y: y) + [255]) }
+        }
+        let encoder = try WebPAnimationEncoder(
+            width: photo.width, height: photo.height, playCount: 0, options: WebPEncodeOptions(quality: 50, lossless: true))
+        for k in 0..<3 {
+            // A different corner pixel each frame, so libwebp keeps three frames rather than one held longer.
+            var frame = rgba
+            frame.setPixel(x: 0, y: 0, [80 * k, 0, 0, 255])
+            try encoder.add(frame, delayMilliseconds: 50 + 10 * k)
+        }
+        let animation = try encoder.finish()
+        var options = SaveOptions()
+        options.format = .webp
+        options.lossless = true
+        let output = try ImagePipeline().run(.data(animation), [.thumbnail(96, gravity: .face)], to: .data(options))
+        #expect(output.report.frames == 3)
+        #expect(output.report.faces?.placedBy == .face && output.report.faces?.kept == 2, "\(String(describing: output.report.faces))")
+        let still = try ImagePipeline().run(.file(Fixtures.path("faces/2008_001009.jpg")), [.thumbnail(96, gravity: .face)])
+        #expect(still.report.faces?.faces.count == output.report.faces?.faces.count)
+    }
+}
