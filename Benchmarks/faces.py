@@ -15,7 +15,7 @@ false positives (detections matching no face) per photo; the avatar check (the 1
 labelled face whole); then the time and peak RSS of `cropkit analyze` on the 24 MP photo against
 `vipsthumbnail --smartcrop attention` (whole processes, median of --runs).
 
-    .ci/install-deps bench && apt-get install python3-opencv opencv-data
+    .ci/install-deps bench
     swift build -c release --product cropkit
     Benchmarks/faces.py [--cropkit .build/release/cropkit] [--smallest-face 0.06] [--runs 7]
 """
