@@ -42,7 +42,7 @@ public struct FaceBlur: Hashable, Sendable {
             let x = Int(region.minX.rounded(.down)), y = Int(region.minY.rounded(.down))
             let width = Int(region.maxX.rounded(.up)) - x, height = Int(region.maxY.rounded(.up)) - y
             let amount = Swift.max(1, strength * face.rect.width)
-            result = result.obscuring(
+            result.obscure(
                 x: x, y: y, width: width, height: height,
                 style: style == .blur ? .blur(sigma: amount) : .pixelate(block: Int(amount.rounded())))
         }

@@ -90,9 +90,13 @@ extension ImagePipeline {
                 resolved.faces = FacePlacement(faces: [], kept: 0, placedBy: .attention)
                 return resolved
             }
+            // Hand the render the picture the scan decoded only when the render decodes at that scale too; else
+            // the render decodes its own, and the scan's would only be held through it.
+            var resolved = scan.source
+            if resolved.predecoded?.scale != scale { resolved.predecoded = source.predecoded }
             let focus = Gravity.focus(on: placed.rect, in: bounds)
             return (
-                operations.map { $0.replacingSmartGravity(with: focus) }, scan.source, placed.rect,
+                operations.map { $0.replacingSmartGravity(with: focus) }, resolved, placed.rect,
                 Double(placed.kept.count) / Double(scan.faces.count),
                 FacePlacement(faces: scan.displayed, kept: placed.kept.count, placedBy: .face)
             )
@@ -118,9 +122,10 @@ extension ImagePipeline {
 
     /// A `width × height` copy of the region the geometric steps of `operations` leave (the crop state's render of
     /// `natural` pixels, `transform` mapping them to stored pixels), for measuring: from the picture already decoded
-    /// at that scale (an animation's mean frame, or what another measure decoded), or decoded whole at 1/`scale` when that is at most `predecodeLimit` pixels (then
-    /// kept in the returned source for the render), or else rendered through the streaming pipeline, so memory stays
-    /// bounded. `bilinear` as for ``sample(_:decodedAt:transform:natural:width:height:bilinear:)``.
+    /// at that scale (an animation's mean frame, or what another measure decoded), or decoded whole at 1/`scale`
+    /// when that is at most `predecodeLimit` pixels (then kept in the returned source for the render), or else
+    /// rendered through the streaming pipeline, so memory stays bounded. `bilinear` as for
+    /// ``sample(_:decodedAt:transform:natural:width:height:bilinear:)``.
     func regionCopy(
         _ image: ImageSource, _ source: OpenedSource, _ operations: [ImageOperation], transform: AffineTransform2D,
         natural: PixelSize, scale: Int, width: Int, height: Int, bilinear: Bool = false, predecodeLimit: Int

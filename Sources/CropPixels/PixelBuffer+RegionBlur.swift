@@ -24,9 +24,17 @@ extension PixelBuffer {
     ///
     /// - Complexity: O(area · sigma) for a blur, O(area) for pixelation.
     public func obscuring(x: Int, y: Int, width: Int, height: Int, style: ObscureStyle) -> PixelBuffer {
+        var result = self
+        result.obscure(x: x, y: y, width: width, height: height, style: style)
+        return result
+    }
+
+    /// ``obscuring(x:y:width:height:style:)`` in place: no copy of the picture when this buffer is its only owner
+    /// (several regions of one picture cost one copy at most).
+    public mutating func obscure(x: Int, y: Int, width: Int, height: Int, style: ObscureStyle) {
         let x0 = Swift.max(0, x), y0 = Swift.max(0, y)
         let x1 = Swift.min(self.width, x + Swift.max(0, width)), y1 = Swift.min(self.height, y + Swift.max(0, height))
-        guard x0 < x1, y0 < y1 else { return self }
+        guard x0 < x1, y0 < y1 else { return }
         let channels = format.channelCount, alpha = format.layout.hasAlpha ? channels - 1 : -1
         let maximum = Float(format.depth.maxValue)
         // The region and, for a blur, a margin of 3σ around it, as premultiplied floats.
@@ -77,8 +85,7 @@ extension PixelBuffer {
                 }
             }
         }
-        var result = self
-        result.withUnsafeMutableRows { rows in
+        withUnsafeMutableRows { rows in
             for j in (y0 - ry0)..<(y1 - ry0) {
                 for i in (x0 - rx0)..<(x1 - rx0) {
                     let o = (j * rw + i) * channels, px = (rx0 + i) * channels
@@ -96,7 +103,6 @@ extension PixelBuffer {
                 }
             }
         }
-        return result
     }
 
     /// A separable Gaussian blur of `values` (`width × height` pixels of `channels` floats), edges clamped.

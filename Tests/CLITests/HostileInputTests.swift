@@ -36,21 +36,7 @@ import Testing
     @Test("Every hostile file: info, convert, thumbnail and a resize to GIF end with exit 0 or 1, one clear line, peak under 64 MB",
           arguments: files)
     func hostileFile(_ name: String) throws {
-        let dir = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.copyItem(atPath: CLI.root + "/Tests/Hostile/files/" + name, toPath: dir + "/" + name)
-        for command in Self.commands(name, in: dir) {
-            let measured = try CLI.runMeasured(command, in: dir)
-            #expect(!measured.signalled && (measured.run.status == 0 || measured.run.status == 1), "\(command): \(measured)")
-            #expect(measured.peakKilobytes < Self.peakLimitKilobytes, "\(command): \(measured)")
-            if measured.run.status == 1 {
-                let lines = measured.run.stderr.split(separator: "\n")
-                // The error is the last line and names the command and the file (warnings may come before it).
-                let last = String(lines.last ?? "")
-                #expect(last.hasPrefix("cropkit \(command[0]): ") && last.contains(name), "\(command): \(measured)")
-                #expect(!last.contains("internal"), "\(command): \(measured)")
-            }
-        }
+        try Self.expectClean(name, limitKilobytes: Self.peakLimitKilobytes) { dir in Self.commands(name, in: dir) }
     }
 
     /// What `analyze` and a thumbnail placed by faces may hold: 64 MB as above, plus the face detector's copy and
@@ -60,17 +46,29 @@ import Testing
     @Test("Every hostile file through analyze and a thumbnail by faces: exit 0 or 1, one clear line, peak under 64 MB plus the face detector's 72 MB",
           arguments: files)
     func hostileFaces(_ name: String) throws {
+        try Self.expectClean(name, limitKilobytes: Self.facePeakLimitKilobytes) { dir in
+            [["analyze", dir + "/" + name, "--json"],
+             ["thumbnail", dir + "/" + name, "-o", dir + "/face.jpg", "--size", "64", "--gravity", "face", "--force"]]
+        }
+    }
+
+    /// Runs each of `commands` (given the folder holding a copy of hostile file `name`): exit 0 or 1 without a
+    /// signal, peak RSS under `limitKilobytes`, and on failure a last line naming the command and the file, not an
+    /// internal error.
+    static func expectClean(_ name: String, limitKilobytes: Int, _ commands: (String) -> [[String]]) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.copyItem(atPath: CLI.root + "/Tests/Hostile/files/" + name, toPath: dir + "/" + name)
-        for command in [["analyze", dir + "/" + name, "--json"],
-                        ["thumbnail", dir + "/" + name, "-o", dir + "/face.jpg", "--size", "64", "--gravity", "face", "--force"]] {
+        for command in commands(dir) {
             let measured = try CLI.runMeasured(command, in: dir)
             #expect(!measured.signalled && (measured.run.status == 0 || measured.run.status == 1), "\(command): \(measured)")
-            #expect(measured.peakKilobytes < Self.facePeakLimitKilobytes, "\(command): \(measured)")
+            #expect(measured.peakKilobytes < limitKilobytes, "\(command): \(measured)")
             if measured.run.status == 1 {
-                let last = String(measured.run.stderr.split(separator: "\n").last ?? "")
+                let lines = measured.run.stderr.split(separator: "\n")
+                // The error is the last line and names the command and the file (warnings may come before it).
+                let last = String(lines.last ?? "")
                 #expect(last.hasPrefix("cropkit \(command[0]): ") && last.contains(name), "\(command): \(measured)")
+                #expect(!last.contains("internal"), "\(command): \(measured)")
             }
         }
     }
