@@ -6,8 +6,10 @@ Sets (labels from dlib's training.xml, boxes in displayed pixels):
   labelled  the four PASCAL VOC photos of Tests/CropKitTests/Fixtures/faces (18 faces, 37–90 px)
   4x        the same photos enlarged 4× (Lanczos, vips), as phone photos are: 2000×1500, faces 148–360 px
   6pct      the same photos enlarged 6.5× on a grey 6000×4000 canvas: 24 MP, the smallest faces 6% of the short side
-  exif6     the same photos stored turned a quarter with EXIF orientation 6 (and exif8 with 8): the labels are
-            where the faces are shown
+  exif6     the same photos stored turned a quarter with EXIF orientation 6 (and exif8 with 8), losslessly (PNG with
+            an eXIf chunk: the pixels shown are the labelled photo's own): the labels are where the faces are shown
+  exif6-q95 the same, stored as JPEG at quality 95 (and exif8-q95): a second generation of JPEG, so near-threshold
+            faces may come and go; the difference from exif6 is the re-encoding's, not the orientation's
   negative  photos with no face (../shared/testdata/photos, six 12–24 MP photos; two EXIF samples)
 
 For each: recall (labelled faces matched by a detection at IoU ≥ 0.4, all faces and faces of 40 px and more),
@@ -58,7 +60,8 @@ def match(found, truth, threshold=0.4):
 def make_sets(work, truth):
     """(set name, [(path, [boxes])]) for every set."""
     from PIL import Image
-    sets = {"labelled": [], "4x": [], "6pct": [], "exif6": [], "exif8": [], "negative": []}
+    sets = {"labelled": [], "4x": [], "6pct": [], "exif6": [], "exif8": [], "exif6-q95": [], "exif8-q95": [],
+            "negative": []}
     for name, boxes in sorted(truth.items()):
         src = os.path.join(FIXTURES, name + ".jpg")
         sets["labelled"].append((src, boxes))
@@ -76,11 +79,14 @@ def make_sets(work, truth):
         sets["6pct"].append((path, [tuple(f * v for v in b) for b in boxes]))
         for orientation, turn in ((6, Image.Transpose.ROTATE_90), (8, Image.Transpose.ROTATE_270)):
             # Stored turned so that the orientation tag turns it back: the faces are shown where labelled.
-            path = os.path.join(work, f"{name}-o{orientation}.jpg")
             exif = Image.Exif()
             exif[0x0112] = orientation
-            image.transpose(turn).save(path, quality=95, exif=exif)
+            path = os.path.join(work, f"{name}-o{orientation}.png")
+            image.transpose(turn).save(path, exif=exif)
             sets[f"exif{orientation}"].append((path, boxes))
+            path = os.path.join(work, f"{name}-o{orientation}.jpg")
+            image.transpose(turn).save(path, quality=95, exif=exif)
+            sets[f"exif{orientation}-q95"].append((path, boxes))
     for name in sorted(os.listdir(os.path.join(SHARED, "photos"))):
         sets["negative"].append((os.path.join(SHARED, "photos", name), []))
     for name in ("Landscape_6.jpg", "Portrait_8.jpg"):
@@ -99,7 +105,10 @@ def cropkit_faces(cropkit, path, smallest):
 
 def haar_faces(cascade, path):
     import cv2
-    image = cv2.imread(path)  # applies the EXIF orientation, as a displayed picture
+    import numpy as np
+    from PIL import Image, ImageOps
+    # The picture as shown (EXIF orientation applied: OpenCV applies it to JPEG only), in OpenCV's BGR order.
+    image = np.array(ImageOps.exif_transpose(Image.open(path)).convert("RGB"))[:, :, ::-1].copy()
     gray = cv2.equalizeHist(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     found = cascade.detectMultiScale(gray, scaleFactor=1.1, minNeighbors=3, minSize=(20, 20))
     return [tuple(float(v) for v in f) for f in found]

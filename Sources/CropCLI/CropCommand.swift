@@ -136,7 +136,7 @@ package struct CropCommand: ParsableCommand {
     private func aspectStep() throws -> ImageOperation? {
         do {
             return try ImageOperation.aspect(
-                aspect?.lock, gravity: placement.gravity == .center ? nil : placement.gravity,
+                aspect?.lock, gravity: placement.gravity,
                 focus: placement.focus?.gravity, withRect: rect != nil)
         } catch {
             throw ValidationError(error)

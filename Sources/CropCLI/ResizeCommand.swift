@@ -71,7 +71,7 @@ package struct ResizeCommand: ParsableCommand {
         do {
             return try ResizeRequest(
                 width: width, height: height, size: size?.size, mode: mode,
-                gravity: placement.focus == nil ? placement.gravity : nil, focus: placement.focus?.gravity,
+                gravity: placement.gravity, focus: placement.focus?.gravity,
                 background: background?.color, filter: filter.filter, linearLight: linear, allowUpscale: allowUpscale)
         } catch {
             throw ValidationError(error)

@@ -14,6 +14,9 @@ extension ResizeRequest {
     /// - exactly one of `width`, `height` or `size`, each side in 1…`maximumSide`;
     /// - `background` only with `pad`;
     /// - `focus` (a focal point) only with `fill`, and not with a `gravity` too;
+    /// - `gravity` only with `fill` or `pad` (a fit or stretch keeps the whole picture, so a gravity given with one
+    ///   would be silently ignored: `size=128x128&gravity=face` would be a fitted picture, not a square placed by
+    ///   faces);
     /// - `pad` places the picture by an alignment (`center`, `top` … `bottom-right`), not by attention or entropy.
     ///
     /// - Parameters:
@@ -68,6 +71,11 @@ extension ResizeRequest {
         if focus != nil {
             guard gravity == nil else { throw .invalidRequest(name: "focus", reason: "give focus or gravity, not both") }
             guard mode == .fill else { throw .invalidRequest(name: "focus", reason: "applies only with mode fill") }
+        }
+        if gravity != nil, mode == .fit || mode == .stretch {
+            throw .invalidRequest(
+                name: "gravity",
+                reason: "applies only with mode fill or pad (a \(mode.rawValue) keeps the whole picture)")
         }
         let placement = focus ?? gravity ?? .center
         let resizeMode: ResizeMode

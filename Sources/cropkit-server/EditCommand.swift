@@ -112,7 +112,7 @@ struct EditCommand: ParsableCommand {
             throw ValidationError("--render-concurrency must be at least 1.")
         }
         guard renderQueue >= 0 else { throw ValidationError("--render-queue must not be negative.") }
-        if recipe != nil, aspect != nil || straighten != nil || placement.focus != nil || placement.gravity != .center {
+        if recipe != nil, aspect != nil || straighten != nil || placement.focus != nil || placement.gravity != nil {
             throw ValidationError("--recipe says the whole crop; give it or --aspect/--gravity/--focus/--straighten.")
         }
         if let minSize, minSize < 1 { throw ValidationError("--min-size must be at least 1 pixel.") }
@@ -122,7 +122,7 @@ struct EditCommand: ParsableCommand {
         if let outputSize, case .ratio(let ratio) = aspect?.lock, ratio != AspectRatio(of: outputSize.size) {
             throw ValidationError("--aspect \(ratio) is not the ratio of --output-size \(outputSize).")
         }
-        if placement.focus != nil || placement.gravity != .center {
+        if placement.focus != nil || placement.gravity != nil {
             guard case .ratio = aspect?.lock else {
                 throw ValidationError("--gravity and --focus place an --aspect W:H crop; give --aspect W:H.")
             }

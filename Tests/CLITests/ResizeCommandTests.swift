@@ -82,7 +82,7 @@ import Testing
         }
     }
 
-    @Test("resize and thumbnail: --gravity attention and entropy keep an off-centre object, --focus keeps a point; pad refuses them")
+    @Test("resize and thumbnail: --gravity attention and entropy keep an off-centre object, --focus keeps a point; pad refuses them, fit refuses any gravity")
     func smartGravity() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -103,7 +103,11 @@ import Testing
         #expect(pad.status == 64 && pad.stderr.contains("alignment"), "\(pad)")
         let badFocus = try CLI.run(["resize", "in.png", "-o", "f.png"] + box + ["--focus", "2,0.5"], in: dir)
         #expect(badFocus.status == 64, "\(badFocus)")
+        // A fit keeps the whole picture: a gravity with it would be ignored, so it is refused, not dropped.
+        let fit = try CLI.run(["resize", "in.png", "-o", "fit.png", "--size", "100x100", "--gravity", "face"], in: dir)
+        #expect(fit.status == 64 && fit.stderr.contains("--gravity: applies only with mode fill or pad"), "\(fit)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/pad.png") && !FileManager.default.fileExists(atPath: dir + "/f.png"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/fit.png"))
     }
 
     @Test("resize: pad is transparent by default and takes --background")

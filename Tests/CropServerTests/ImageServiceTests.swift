@@ -411,7 +411,9 @@ struct ImageServiceTests {
         }
         for (query, name) in [("size=60x60&mode=fill&focus=2,0.5", "focus"), ("size=60x60&mode=fill&focus=0.5", "focus"),
                               ("size=60x60&mode=fill&focus=0.5,0.5&gravity=top", "focus"),
-                              ("size=60x60&mode=pad&gravity=entropy", "gravity"), ("size=60x60&gravity=faces", "gravity")] {
+                              ("size=60x60&mode=pad&gravity=entropy", "gravity"), ("size=60x60&gravity=faces", "gravity"),
+                              ("size=60x60&gravity=face", "gravity"), ("width=60&gravity=top", "gravity"),
+                              ("size=60x60&mode=stretch&gravity=attention", "gravity")] {
             let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?\(query)"))
             #expect(answer.status == .badRequest, "\(query)")
             #expect(message(answer.body).contains("invalid \(name)"), "\(query): \(message(answer.body))")
