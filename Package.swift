@@ -202,7 +202,8 @@ let package = Package(
 // library never compiles them (`CROPKIT_BENCHMARKS=1 swift run -c release PixelsBench`, see Benchmarks/).
 if Context.environment["CROPKIT_BENCHMARKS"] != nil {
     package.targets.append(.executableTarget(
-        name: "PixelsBench", dependencies: ["CropPixels", "CropTestSupport"], path: "Benchmarks/PixelsBench"))
+        name: "PixelsBench", dependencies: ["CropPixels", "CropAnalysis", "CropTestSupport"],
+        path: "Benchmarks/PixelsBench"))
 }
 
 // libFuzzer: one executable for every target (`Fuzz/run.sh TARGET SECONDS` picks one with CROPKIT_FUZZ_TARGET),

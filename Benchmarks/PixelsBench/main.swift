@@ -8,6 +8,7 @@
 //
 // Timings are wall-clock medians; the machine's other load shows up in them, so compare runs made side by side.
 
+import CropAnalysis
 import CropGeometry
 import CropPixels
 import CropTestSupport
@@ -270,6 +271,16 @@ if selected("render quarter turn + resize (separable path) → 1280×1920") {
     let r = try AffineRenderer(sourceSize: bigSize, outputSize: PixelSize(validWidth: 1280, height: 1920), transform: t)
     try bench("render quarter turn + resize (separable path) → 1280×1920", runs: 5) { t in
         _ = try r.render(big, maxThreads: t)
+    }
+}
+
+// The face scan: dlib's HOG detector (features, five filters, the 5/6 pyramid) on the copy HOGFaceDetector makes of a
+// 3:2 photo for faces of 6% of its short side; its cost does not depend on what the picture shows.
+// Benchmarks/faces-scan.sh runs dlib itself on a picture of the same size beside it.
+if selected("face scan 2000×1333 (HOG, 5 filters, pyramid)") {
+    let copy = syntheticImage(width: 2000, height: 1333, format: .rgb8)
+    try bench("face scan 2000×1333 (HOG, 5 filters, pyramid)", runs: 5) { t in
+        _ = try HOGFaceDetector(maxThreads: t).faces(in: copy)
     }
 }
 

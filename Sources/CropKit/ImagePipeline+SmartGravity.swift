@@ -150,7 +150,7 @@ extension ImagePipeline {
         let sample = try mappingErrors {
             try Self.sample(
                 decoded.pixels, decodedAt: Double(decoded.scale), transform: transform, natural: natural, width: width,
-                height: height, bilinear: bilinear)
+                height: height, bilinear: bilinear, threads: maxThreads)
         }
         return (sample, resolved)
     }
@@ -159,10 +159,10 @@ extension ImagePipeline {
     /// pixels) taken from `pixels`, the stored picture decoded at 1/`decodedAt`. The picture is first box-shrunk to
     /// about two of its pixels per sample, so the copy does not alias, then each sample takes the nearest pixel, or
     /// with `bilinear` the four nearest weighted (for a face detector, which reads gradients that nearest-pixel
-    /// sampling would break into steps).
+    /// sampling would break into steps). Rows are split over `threads` (`0`: every core).
     static func sample(
         _ pixels: PixelBuffer, decodedAt scale: Double, transform: AffineTransform2D, natural: PixelSize,
-        width: Int, height: Int, bilinear: Bool = false
+        width: Int, height: Int, bilinear: Bool = false, threads: Int = 0
     ) throws(PixelError) -> PixelBuffer {
         let stepX = Double(natural.width) / Double(width), stepY = Double(natural.height) / Double(height)
         let linear = (transform.a * transform.a + transform.b * transform.b).squareRoot()
@@ -173,48 +173,59 @@ extension ImagePipeline {
         let fx = Double(shrunk.width) / Double(pixels.width), fy = Double(shrunk.height) / Double(pixels.height)
         let layout = shrunk.format.layout, channels = layout.channelCount
         var samples = [UInt8](repeating: 0, count: width * height * channels)
+        // Output (i, j) samples the shrunk picture at transform((i + ½)·stepX, (j + ½)·stepY) scaled by (kx, ky): a
+        // row starts at `origin` and moves by `step` a sample.
+        let kx = fx / scale, ky = fy / scale
+        let step = (x: transform.a * stepX * kx, y: transform.b * stepX * ky)
         shrunk.withUnsafeRows { rows in
             samples.withUnsafeMutableBufferPointer { out in
-                var o = 0
-                for j in 0..<height {
-                    for i in 0..<width {
-                        let p = transform.apply(to: Point(x: (Double(i) + 0.5) * stepX, y: (Double(j) + 0.5) * stepY))
-                        if bilinear {
-                            let sx = Swift.min(Swift.max(p.x / scale * fx - 0.5, 0), Double(rows.width - 1))
-                            let sy = Swift.min(Swift.max(p.y / scale * fy - 0.5, 0), Double(rows.height - 1))
-                            let x0 = Int(sx), y0 = Int(sy)
-                            let x1 = Swift.min(x0 + 1, rows.width - 1), y1 = Swift.min(y0 + 1, rows.height - 1)
-                            let tx = Float(sx - Double(x0)), ty = Float(sy - Double(y0))
-                            let w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty
-                            if rows.format.depth == .eight {
-                                let r0 = rows.row8(y0), r1 = rows.row8(y1)
-                                for c in 0..<channels {
-                                    let v = w00 * Float(r0[x0 * channels + c]) + w10 * Float(r0[x1 * channels + c])
-                                        + w01 * Float(r1[x0 * channels + c]) + w11 * Float(r1[x1 * channels + c])
-                                    out[o + c] = UInt8(Swift.min(255, v + 0.5))  // v ≥ 0: + 0.5 and truncation round it
+                let shared = UncheckedSendable((rows, out.baseAddress!))
+                let parts = Parallel.chunks(0..<height, parts: Parallel.threads(threads))
+                Parallel.forEach(parts.count) { part in
+                    let (rows, out) = shared.value
+                    let maxX = rows.width - 1, maxY = rows.height - 1
+                    let eight = rows.format.depth == .eight
+                    for j in parts[part] {
+                        let start = transform.apply(to: Point(x: 0.5 * stepX, y: (Double(j) + 0.5) * stepY))
+                        var o = j * width * channels
+                        for i in 0..<width {
+                            let px = start.x * kx + Double(i) * step.x, py = start.y * ky + Double(i) * step.y
+                            if bilinear {
+                                let sx = Swift.min(Swift.max(px - 0.5, 0), Double(maxX))
+                                let sy = Swift.min(Swift.max(py - 0.5, 0), Double(maxY))
+                                let x0 = Int(sx), y0 = Int(sy)
+                                let x1 = Swift.min(x0 + 1, maxX), y1 = Swift.min(y0 + 1, maxY)
+                                let tx = Float(sx - Double(x0)), ty = Float(sy - Double(y0))
+                                let w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty
+                                let a = x0 * channels, b = x1 * channels
+                                if eight {
+                                    let r0 = rows.row8(y0), r1 = rows.row8(y1)
+                                    for c in 0..<channels {
+                                        let v = w00 * Float(r0[a + c]) + w10 * Float(r0[b + c])
+                                            + w01 * Float(r1[a + c]) + w11 * Float(r1[b + c])
+                                        out[o + c] = UInt8(Swift.min(255, v + 0.5))  // v ≥ 0: + 0.5 and truncation round it
+                                    }
+                                } else {
+                                    let r0 = rows.row16(y0), r1 = rows.row16(y1)
+                                    for c in 0..<channels {
+                                        let v = w00 * Float(r0[a + c] >> 8) + w10 * Float(r0[b + c] >> 8)
+                                            + w01 * Float(r1[a + c] >> 8) + w11 * Float(r1[b + c] >> 8)
+                                        out[o + c] = UInt8(Swift.min(255, v + 0.5))
+                                    }
                                 }
                             } else {
-                                let r0 = rows.row16(y0), r1 = rows.row16(y1)
-                                for c in 0..<channels {
-                                    let v = w00 * Float(r0[x0 * channels + c] >> 8) + w10 * Float(r0[x1 * channels + c] >> 8)
-                                        + w01 * Float(r1[x0 * channels + c] >> 8) + w11 * Float(r1[x1 * channels + c] >> 8)
-                                    out[o + c] = UInt8(Swift.min(255, v + 0.5))
+                                let x = Swift.min(Swift.max(Int(px), 0), maxX), y = Swift.min(Swift.max(Int(py), 0), maxY)
+                                // The nearest pixel's samples, 16-bit ones by their high byte.
+                                if eight {
+                                    let pixel = rows.row8(y) + x * channels
+                                    for c in 0..<channels { out[o + c] = pixel[c] }
+                                } else {
+                                    let pixel = rows.row16(y) + x * channels
+                                    for c in 0..<channels { out[o + c] = UInt8(pixel[c] >> 8) }
                                 }
                             }
                             o += channels
-                            continue
                         }
-                        let x = Swift.min(Swift.max(Int(p.x / scale * fx), 0), rows.width - 1)
-                        let y = Swift.min(Swift.max(Int(p.y / scale * fy), 0), rows.height - 1)
-                        // The nearest pixel's samples, 16-bit ones by their high byte.
-                        if rows.format.depth == .eight {
-                            let pixel = rows.row8(y) + x * channels
-                            for c in 0..<channels { out[o + c] = pixel[c] }
-                        } else {
-                            let pixel = rows.row16(y) + x * channels
-                            for c in 0..<channels { out[o + c] = UInt8(pixel[c] >> 8) }
-                        }
-                        o += channels
                     }
                 }
             }

@@ -38,6 +38,31 @@ package enum Parallel {
         }
     }
 
+    /// Runs `body(0..<count)` on up to `threads` threads, each taking the next item as it finishes one, so items of
+    /// unequal cost keep every thread busy (``forEach(_:threads:_:)`` deals them out in turn beforehand). Give the
+    /// costliest items first. Returns when every call has returned.
+    package static func forEachTaken(_ count: Int, threads: Int = .max, _ body: (Int) -> Void) {
+        let n = Swift.max(1, Swift.min(threads, count))
+        guard n > 1 else {
+            for i in 0..<count { body(i) }
+            return
+        }
+        let lock = Lock()
+        let next = UncheckedSendable(UnsafeMutablePointer<Int>.allocate(capacity: 1))
+        next.value.initialize(to: 0)
+        defer { next.value.deallocate() }
+        forEach(n) { _ in
+            while true {
+                let i = lock.locked {
+                    defer { next.value.pointee += 1 }
+                    return next.value.pointee
+                }
+                guard i < count else { return }
+                body(i)
+            }
+        }
+    }
+
     /// Splits `range` into `parts` contiguous chunks of nearly equal size (fewer when the range is short).
     package static func chunks(_ range: Range<Int>, parts: Int) -> [Range<Int>] {
         let n = Swift.max(1, Swift.min(parts, range.count))

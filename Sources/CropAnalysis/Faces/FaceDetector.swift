@@ -36,8 +36,10 @@ public protocol FaceDetecting: Sendable {
 /// The detector finds faces from about 80 pixels up, so the copy's short side is `80 / smallestFace` pixels
 /// (1,333 for the default 6%), at most ``maximumPixels`` in all: smaller pictures are enlarged (dlib's own detector
 /// was trained on pictures upsampled twice), larger ones reduced. Time and memory therefore depend on neither the
-/// picture's size nor its content: for a 3:2 picture (a 2,000 × 1,333 copy), about 0.2 s on two cores, holding about
-/// 9 bytes per pixel of the copy besides it (two pyramid levels and their HOG features at a time).
+/// picture's size nor its content: for a 3:2 picture (a 2,000 × 1,333 copy), about 0.12 s on two cores and 0.21 s on
+/// one (dlib itself: 0.18 s on one core built as Debian builds it, 0.13 s built for AVX2; `Benchmarks/faces-scan.sh`),
+/// holding at most about 13 bytes per pixel of the copy besides it (the pyramid's smaller pictures until their HOG
+/// features are made, and every level's features).
 ///
 /// The model ships in the source (dlib 19.24's, Boost Software License; see THIRD_PARTY_NOTICES.md): building or
 /// running needs no dlib and no model file, and making a detector costs nothing.

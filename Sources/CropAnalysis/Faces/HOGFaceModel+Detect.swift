@@ -44,37 +44,50 @@ extension HOGFaceModel {
     /// - Complexity: O(pixels · terms): about 6,100 multiply-adds per 8×8 cell per pyramid level.
     package func detect(_ image: RGBImage, threshold: Double = 0, threads: Int = 1) -> [HOGDetection] {
         let sizes = pyramid(width: image.width, height: image.height)
-        // Level by level, so only two levels' pictures and features are held at once (about 9 bytes per pixel of
-        // the picture scanned, besides the picture): each round scans one level with the five filters and, beside
-        // them, makes the next level's features, spread over the threads.
-        var picture = image
-        var features = HOGFeatures(picture, cellSize: cellSize, filterRows: filterRows, filterColumns: filterColumns)
-        var found = [HOGDetection]()
-        for level in sizes.indices {
-            let next = level + 1 < sizes.count
-                ? picture.dlibResized(width: sizes[level + 1].width, height: sizes[level + 1].height) : nil
-            var results = [[HOGDetection]](repeating: [], count: filters.count)
-            var nextFeatures: HOGFeatures?
-            results.withUnsafeMutableBufferPointer { results in
-                withUnsafeMutablePointer(to: &nextFeatures) { nextFeatures in
-                    let slots = UncheckedSendable((results.baseAddress!, nextFeatures))
-                    let current = features
-                    Parallel.forEach(filters.count + 1, threads: threads) { task in
-                        if task < filters.count {
-                            slots.value.0[task] = scan(current, level: level, filter: task, threshold: threshold)
-                        } else if let next {
-                            slots.value.1.pointee = HOGFeatures(
-                                next, cellSize: cellSize, filterRows: filterRows, filterColumns: filterColumns)
+        // Three rounds, each spread over the threads as they come free (so no thread waits on a long task): the
+        // pyramid's pictures (each from the one above, as dlib makes them) beside the first level's features; the
+        // other levels' features; then every level with every filter, largest first. The pictures go once their
+        // features are made; the features of all levels are held (about 6.5 bytes per pixel of the picture scanned,
+        // 9.8 with the pictures, besides the picture itself).
+        var pictures = [image]
+        var features = [HOGFeatures?](repeating: nil, count: sizes.count)
+        func makeFeatures(_ level: Int) -> HOGFeatures {
+            HOGFeatures(pictures[level], cellSize: cellSize, filterRows: filterRows, filterColumns: filterColumns)
+        }
+        features.withUnsafeMutableBufferPointer { features in
+            let out = UncheckedSendable(features.baseAddress!)
+            withUnsafeMutablePointer(to: &pictures) { pictures in
+                let chain = UncheckedSendable(pictures)
+                Parallel.forEachTaken(2, threads: threads) { task in
+                    if task == 0 {
+                        out.value[0] = HOGFeatures(
+                            image, cellSize: cellSize, filterRows: filterRows, filterColumns: filterColumns)
+                    } else {
+                        var levels = [image]
+                        for size in sizes.dropFirst() {
+                            levels.append(levels[levels.count - 1].dlibResized(width: size.width, height: size.height))
                         }
+                        chain.value.pointee = levels
                     }
                 }
             }
-            found += results.joined()
-            if let next, let nextFeatures {
-                picture = next
-                features = nextFeatures
+        }
+        features.withUnsafeMutableBufferPointer { features in
+            let out = UncheckedSendable(features.baseAddress!)
+            Parallel.forEachTaken(sizes.count - 1, threads: threads) { out.value[$0 + 1] = makeFeatures($0 + 1) }
+        }
+        pictures = []
+        let levels = features.map { $0! }
+        let tasks = levels.indices.flatMap { level in filters.indices.map { (level, $0) } }
+        var results = [[HOGDetection]](repeating: [], count: tasks.count)
+        results.withUnsafeMutableBufferPointer { results in
+            let out = UncheckedSendable(results.baseAddress!)
+            Parallel.forEachTaken(tasks.count, threads: threads) { i in
+                let (level, filter) = tasks[i]
+                out.value[i] = scan(levels[level], level: level, filter: filter, threshold: threshold)
             }
         }
+        let found = Array(results.joined())
         // dlib's non-maximum suppression: strongest first, a box overlapping a kept one is dropped.
         let all = found.sorted { $0.confidence > $1.confidence }
         var kept = [HOGDetection]()
