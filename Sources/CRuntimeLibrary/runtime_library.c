@@ -24,6 +24,8 @@ static const ck_library_entry ck_libraries[] = {
     [CK_LIBRARY_LCMS] = {"Little CMS", {"liblcms2.2.dylib", "/opt/homebrew/lib/liblcms2.2.dylib", "/usr/local/lib/liblcms2.2.dylib"}, "liblcms2-2", "little-cms2"},
     [CK_LIBRARY_WEBPDEMUX] = {"libwebpdemux", {"libwebpdemux.2.dylib", "/opt/homebrew/lib/libwebpdemux.2.dylib", "/usr/local/lib/libwebpdemux.2.dylib"}, "libwebpdemux2", "webp"},
     [CK_LIBRARY_WEBPMUX] = {"libwebpmux", {"libwebpmux.3.dylib", "/opt/homebrew/lib/libwebpmux.3.dylib", "/usr/local/lib/libwebpmux.3.dylib"}, "libwebpmux3", "webp"},
+    [CK_LIBRARY_JXL] = {"libjxl", {"libjxl.0.11.dylib", "/opt/homebrew/lib/libjxl.0.11.dylib", "/usr/local/lib/libjxl.0.11.dylib", "libjxl.dylib"}, "libjxl0.7", "jpeg-xl"},
+    [CK_LIBRARY_JXL_THREADS] = {"libjxl_threads", {"libjxl_threads.0.11.dylib", "/opt/homebrew/lib/libjxl_threads.0.11.dylib", "/usr/local/lib/libjxl_threads.0.11.dylib", "libjxl_threads.dylib"}, "libjxl0.7", "jpeg-xl"},
 #else
     [CK_LIBRARY_WEBP] = {"libwebp", {"libwebp.so.7"}, "libwebp7", "webp"},
     [CK_LIBRARY_HEIF] = {"libheif", {"libheif.so.1"}, "libheif1", "libheif"},
@@ -33,6 +35,9 @@ static const ck_library_entry ck_libraries[] = {
     [CK_LIBRARY_LCMS] = {"Little CMS", {"liblcms2.so.2"}, "liblcms2-2", "little-cms2"},
     [CK_LIBRARY_WEBPDEMUX] = {"libwebpdemux", {"libwebpdemux.so.2"}, "libwebpdemux2", "webp"},
     [CK_LIBRARY_WEBPMUX] = {"libwebpmux", {"libwebpmux.so.3"}, "libwebpmux3", "webp"},
+    // Debian 12's 0.7, then later releases' sonames (libjxl0.9 … libjxl0.11).
+    [CK_LIBRARY_JXL] = {"libjxl", {"libjxl.so.0.7", "libjxl.so.0.11", "libjxl.so.0.10", "libjxl.so.0.9"}, "libjxl0.7", "jpeg-xl"},
+    [CK_LIBRARY_JXL_THREADS] = {"libjxl_threads", {"libjxl_threads.so.0.7", "libjxl_threads.so.0.11", "libjxl_threads.so.0.10", "libjxl_threads.so.0.9"}, "libjxl0.7", "jpeg-xl"},
 #endif
 };
 

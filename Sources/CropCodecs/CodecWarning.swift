@@ -21,6 +21,8 @@ public struct CodecWarning: Hashable, Sendable, CustomStringConvertible {
         case tiff
         /// CropKit's BMP reader (a file that ends early, RLE runs past the edge …).
         case bmp
+        /// libjxl or the JPEG XL header (an animation of which only frame one is read, extra channels not read …).
+        case jxl
         /// The EXIF block (malformed, unreadable orientation …).
         case exif
         /// The ICC profile (inconsistent chunks …).

@@ -56,12 +56,16 @@ package struct EncodeOptions: Hashable, Sendable {
     package var webp: WebPEncodeOptions
     /// Options used when writing HEIC and AVIF.
     package var heif: HEIFEncodeOptions
+    /// Options used when writing JPEG XL.
+    package var jxl: JXLEncodeOptions
 
     /// Creates options.
     package init(
         jpeg: JPEGEncodeOptions = JPEGEncodeOptions(), png: PNGEncodeOptions = PNGEncodeOptions(),
-        webp: WebPEncodeOptions = WebPEncodeOptions(), heif: HEIFEncodeOptions = HEIFEncodeOptions()
+        webp: WebPEncodeOptions = WebPEncodeOptions(), heif: HEIFEncodeOptions = HEIFEncodeOptions(),
+        jxl: JXLEncodeOptions = JXLEncodeOptions()
     ) {
+        self.jxl = jxl
         self.jpeg = jpeg
         self.png = png
         self.webp = webp

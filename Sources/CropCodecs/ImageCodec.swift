@@ -28,6 +28,7 @@ package enum ImageCodec {
         case .heif, .avif: try HEIFDecoder(input: input, format: format, options: options)
         case .gif: try GIFDecoder(input: input, options: options)
         case .tiff: try TIFFDecoder(input: input, options: options)
+        case .jxl: try JXLDecoder(input: input, options: options)
         case .bmp: try BMPDecoder(input: input, options: options)
         }
     }
@@ -96,6 +97,10 @@ package enum ImageCodec {
                 options: options.heif, output: output)
         case .gif:
             try GIFEncoder(width: width, height: height, inputFormat: inputFormat, metadata: metadata, output: output)
+        case .jxl:
+            try JXLEncoder(
+                width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.jxl,
+                output: output)
         case .tiff, .bmp: throw notWritable(format)
         }
     }
@@ -111,12 +116,13 @@ package enum ImageCodec {
         case .webp: try WebPEncoder.encode(image, metadata: metadata, options: options.webp)
         case .heif, .avif: try HEIFEncoder.encode(image, as: format, metadata: metadata, options: options.heif)
         case .gif: try GIFEncoder.encode(image, metadata: metadata)
+        case .jxl: try JXLEncoder.encode(image, metadata: metadata, options: options.jxl)
         case .tiff, .bmp: throw notWritable(format)
         }
     }
 
     /// The error for a format CropKit reads but does not write.
     package static func notWritable(_ format: ImageFormat) -> CodecError {
-        .unsupportedFormat("writing \(format.displayName) (CropKit reads it; write JPEG, PNG, WebP, AVIF, HEIC or GIF)")
+        .unsupportedFormat("writing \(format.displayName) (CropKit reads it; write JPEG, PNG, WebP, AVIF, HEIC, GIF or JPEG XL)")
     }
 }

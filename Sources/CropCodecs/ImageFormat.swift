@@ -20,6 +20,10 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     /// BMP (Windows and OS/2 bitmaps: 1 to 8-bit palettes, RLE8 and RLE4, 16, 24 and 32-bit with bit fields and
     /// alpha), through CropKit's own reader. Read only.
     case bmp
+    /// JPEG XL (bare codestreams and the container: 8 to 32-bit, alpha, the codestream's orientation, ICC; the first
+    /// frame of an animation), through libjxl loaded at run time; written lossy or lossless, 8 or 16-bit, and JPEG
+    /// files recompressed losslessly.
+    case jxl
 
     /// The name people use: "JPEG", "PNG".
     public var displayName: String {
@@ -32,6 +36,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .gif: "GIF"
         case .tiff: "TIFF"
         case .bmp: "BMP"
+        case .jxl: "JPEG XL"
         }
     }
 
@@ -46,6 +51,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .gif: "gif"
         case .tiff: "tif"
         case .bmp: "bmp"
+        case .jxl: "jxl"
         }
     }
 
@@ -60,6 +66,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         switch self {
         case .jpeg, .webp: 80
         case .avif, .heif: 50
+        case .jxl: 75
         case .png, .gif, .tiff, .bmp: nil
         }
     }
@@ -78,13 +85,13 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     public var defaultOutput: ImageFormat { isWritable ? self : .png }
 
     /// The media type: `image/jpeg`, `image/png`, `image/webp`, `image/heic`, `image/avif`, `image/gif`,
-    /// `image/tiff`, `image/bmp`.
+    /// `image/tiff`, `image/bmp`, `image/jxl`.
     public var mimeType: String { self == .heif ? "image/heic" : "image/" + rawValue }
 
     public var description: String { displayName }
 
     /// The format a file name's extension names (`.jpg`, `.jpeg`, `.jpe`, `.jfif`, `.png`, `.webp`, `.heic`,
-    /// `.heif`, `.hif`, `.avif`, `.gif`, `.tif`, `.tiff`, `.bmp`, `.dib`; any case), or
+    /// `.heif`, `.hif`, `.avif`, `.gif`, `.tif`, `.tiff`, `.bmp`, `.dib`, `.jxl`; any case), or
     /// `nil`.
     public init?(pathExtensionOf path: String) {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
@@ -98,6 +105,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case "gif": self = .gif
         case "tif", "tiff": self = .tiff
         case "bmp", "dib": self = .bmp
+        case "jxl": self = .jxl
         default: return nil
         }
     }
@@ -107,13 +115,13 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
 
     private static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    private static let jxlContainerSignature: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
 
     /// Detects the format from the first bytes of the data (magic bytes), never from a file name.
     ///
     /// - Throws: ``CodecError/notAnImage(reason:)`` for empty data or data with no known signature,
     ///   ``CodecError/truncated(format:detail:)`` when the data is a proper prefix of a signature,
-    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (JPEG XL,
-    ///   JPEG 2000, PSD …).
+    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (JPEG 2000, PSD …).
     /// - Complexity: O(1); looks at no more than the first ``signatureLength`` bytes.
     package static func detect<C: Collection<UInt8>>(_ bytes: C) throws(CodecError) -> ImageFormat {
         let head = Array(bytes.prefix(signatureLength))
@@ -124,6 +132,11 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
                 throw .truncated(
                     format: format, detail: "only \(head.count) bytes, not even a complete \(format) signature")
             }
+        }
+        // JPEG XL: a bare codestream (FF 0A) or the container's signature box.
+        if head.starts(with: [0xFF, 0x0A]) || head.starts(with: jxlContainerSignature) { return .jxl }
+        if head.count < jxlContainerSignature.count, head.count >= 4, jxlContainerSignature.starts(with: head) {
+            throw .truncated(format: .jxl, detail: "only \(head.count) bytes, not even a complete JPEG XL signature")
         }
         if head.count >= 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual("WEBP".utf8) {
             return .webp
@@ -180,9 +193,6 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         func ascii(_ range: Range<Int>) -> String? {
             guard head.count >= range.upperBound else { return nil }
             return String(decoding: head[range], as: UTF8.self)
-        }
-        if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) {
-            return "JPEG XL"
         }
         if head.starts(with: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || head.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
             return "JPEG 2000"

@@ -83,6 +83,7 @@ public struct ImageInfo: Hashable, Sendable {
         case .heif, .avif: return try HEIFDecoder(data: data, format: format, options: options).info
         case .gif: return try GIFDecoder(data: data, options: options).info
         case .tiff: return try TIFFDecoder(data: data, options: options).info
+        case .jxl: return try JXLDecoder(data: data, options: options).info
         case .bmp: return try BMPDecoder(data: data, options: options).info
         }
     }

@@ -8,8 +8,9 @@ import CropCodecs
 public struct SaveOptions: Hashable, Sendable {
     /// The output format; `nil` takes it from the file name's extension (and is JPEG for in-memory output).
     public var format: ImageFormat?
-    /// The quality of lossy formats (JPEG, lossy WebP, AVIF, HEIC), 1…100 on each library's own scale; `nil` (the
-    /// default) takes the output format's `ImageFormat.defaultQuality` (JPEG and WebP 80, AVIF and HEIC 50).
+    /// The quality of lossy formats (JPEG, lossy WebP, AVIF, HEIC, JPEG XL), 1…100 on each library's own scale (JPEG
+    /// XL's as `cjxl`'s); `nil` (the default) takes the output format's `ImageFormat.defaultQuality` (JPEG and WebP
+    /// 80, AVIF and HEIC 50, JPEG XL 75).
     public var quality: Int?
     /// JPEG chroma subsampling; `nil` is automatic: 4:4:4 from quality 90 up, 4:2:0 below (as libvips does; so 4:2:0
     /// at the default quality), but
@@ -22,10 +23,12 @@ public struct SaveOptions: Hashable, Sendable {
     public var optimizeHuffman: Bool
     /// PNG zlib level, 0…9. Default 6.
     public var pngCompressionLevel: Int
-    /// Encode WebP losslessly (every pixel kept; ``quality`` then sets how hard libwebp compresses).
+    /// Encode WebP, AVIF, HEIC or JPEG XL losslessly (every pixel kept; for WebP ``quality`` then sets how hard
+    /// libwebp compresses).
     public var lossless: Bool
     /// How much time the encoder may spend for a smaller file: WebP 0 (fastest) … 6 (smallest), AVIF 0 … 9 (as
-    /// libvips' effort; the AV1 speed is 9 − effort). `nil` takes the format's default (4 for both).
+    /// libvips' effort; the AV1 speed is 9 − effort), JPEG XL 1 … 9 (libjxl's). `nil` takes the format's default (4
+    /// for WebP and AVIF, 7 for JPEG XL, as `cjxl`).
     public var effort: Int?
     /// Bits per sample of HEIC and AVIF outputs: 8 or 10 (10 keeps 16-bit sources' precision). `nil`: 8.
     public var bitDepth: Int?
@@ -78,7 +81,8 @@ public struct SaveOptions: Hashable, Sendable {
             png: PNGEncodeOptions(compressionLevel: pngCompressionLevel),
             webp: WebPEncodeOptions(quality: quality(for: .webp), lossless: lossless, effort: effort ?? 4),
             heif: HEIFEncodeOptions(
-                quality: quality(for: .heif), lossless: lossless, effort: effort ?? 4, bitDepth: bitDepth ?? 8))
+                quality: quality(for: .heif), lossless: lossless, effort: effort ?? 4, bitDepth: bitDepth ?? 8),
+            jxl: JXLEncodeOptions(quality: quality(for: .jxl), lossless: lossless, effort: effort ?? 7))
     }
 
     /// These options with automatic subsampling resolved for an output made from `source`, reduced by `reduction`
@@ -104,12 +108,12 @@ extension SaveOptions {
         guard let format = format ?? named else {
             throw .invalidRequest(
                 name: "output format",
-                reason: "cannot tell it from the name \(path ?? ""); use .jpg, .png, .webp, .avif, .heic or .gif, or set it")
+                reason: "cannot tell it from the name \(path ?? ""); use .jpg, .png, .webp, .avif, .heic, .gif or .jxl, or set it")
         }
         guard format.isWritable else {
             throw .invalidRequest(
                 name: "output format",
-                reason: "CropKit reads \(format.displayName) but does not write it; use .jpg, .png, .webp, .avif, .heic or .gif")
+                reason: "CropKit reads \(format.displayName) but does not write it; use .jpg, .png, .webp, .avif, .heic, .gif or .jxl")
         }
         return format
     }

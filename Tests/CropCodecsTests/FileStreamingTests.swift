@@ -60,8 +60,10 @@ struct FileStreamingTests {
     }
 
     /// Quality 95 everywhere: outputs of more than 64 KB, so that the encoders write to the file more than once.
+    /// (JPEG XL lossless: its lossy file of the test picture is 16 KB.)
     static let fine = EncodeOptions(
-        jpeg: JPEGEncodeOptions(quality: 95), webp: WebPEncodeOptions(quality: 95), heif: HEIFEncodeOptions(quality: 95))
+        jpeg: JPEGEncodeOptions(quality: 95), webp: WebPEncodeOptions(quality: 95), heif: HEIFEncodeOptions(quality: 95),
+        jxl: JXLEncodeOptions(lossless: true, effort: 2))
 
     @Test("an encoder writing into an atomic file produces the bytes it would produce in memory (every format)")
     func fileEncodeEqualsMemory() throws {
@@ -83,7 +85,7 @@ struct FileStreamingTests {
             #expect(encoder.bytesWritten == written.count)
             #expect(written.count > 65536)
         }
-        #expect(try FileIOTests.contents(dir) == ["out.avif", "out.gif", "out.heic", "out.jpg", "out.png", "out.webp"])
+        #expect(try FileIOTests.contents(dir) == ["out.avif", "out.gif", "out.heic", "out.jpg", "out.jxl", "out.png", "out.webp"])
     }
 
     @Test("an uncommitted atomic file leaves nothing; a closed one cannot commit; an existing name is kept")

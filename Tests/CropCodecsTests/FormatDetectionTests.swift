@@ -31,11 +31,24 @@ struct FormatDetectionTests {
         #expect(!ImageFormat.gif.holdsMetadata && ImageFormat.png.holdsMetadata && !ImageFormat.bmp.holdsMetadata)
         #expect(ImageFormat.gif.defaultOutput == .gif && ImageFormat.tiff.defaultOutput == .png)
         #expect(ImageFormat.avif.defaultOutput == .avif)
-        #expect(ImageFormat.writable == [.jpeg, .png, .webp, .heif, .avif, .gif])
+        #expect(ImageFormat.writable == [.jpeg, .png, .webp, .heif, .avif, .gif, .jxl])
         let image = try PixelBuffer(width: 2, height: 2, format: .rgb8)
         for format in [ImageFormat.tiff, .bmp] {
             #expect(throws: ImageCodec.notWritable(format)) { try ImageCodec.encode(image, as: format) }
         }
+    }
+
+    @Test("JPEG XL: a bare codestream (FF 0A) and the container's signature box; a cut container signature is truncated")
+    func jpegXL() throws {
+        #expect(try ImageFormat.detect([0xFF, 0x0A, 1, 2]) == .jxl)
+        #expect(try ImageFormat.detect(Fixtures.bytes("jxl/photo-lossy.jxl")) == .jxl)
+        #expect(try ImageFormat.detect(Fixtures.bytes("jxl/orientation6.jxl")) == .jxl)  // the container
+        #expect(throws: CodecError.truncated(
+            format: .jxl, detail: "only 8 bytes, not even a complete JPEG XL signature")) {
+            try ImageFormat.detect([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20])
+        }
+        #expect(ImageFormat(pathExtensionOf: "a/b.JXL") == .jxl && ImageFormat.jxl.mimeType == "image/jxl")
+        #expect(ImageFormat.jxl.isWritable && ImageFormat.jxl.defaultOutput == .jxl && ImageFormat.jxl.defaultQuality == 75)
     }
 
     @Test("empty data is not an image")
@@ -67,7 +80,6 @@ struct FormatDetectionTests {
     }
 
     static let otherFormats: [(String, [UInt8])] = [
-        ("JPEG XL", [0xFF, 0x0A, 1, 2]),
         ("JPEG 2000", [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]),
         ("Photoshop (PSD)", Array("8BPS".utf8) + [0, 1, 0, 0, 0, 0, 0, 0]),
         ("QOI", Array("qoif".utf8) + [0, 0, 1, 0, 0, 0, 1, 0, 3, 0]),

@@ -53,7 +53,7 @@ struct ReadOnlyFormatPipelineTests {
             let image = try Image(contentsOfFile: Fixtures.path("transparent-offset.gif"))
             let refusal = CropKitError.invalidRequest(
                 name: "output format",
-                reason: "CropKit reads TIFF but does not write it; use .jpg, .png, .webp, .avif, .heic or .gif")
+                reason: "CropKit reads TIFF but does not write it; use .jpg, .png, .webp, .avif, .heic, .gif or .jxl")
             #expect(throws: refusal) { try image.encoded(options: SaveOptions(format: .tiff)) }
             #expect(throws: refusal) { try image.write(toFile: folder + "/again.tif") }
             #expect(!FileManager.default.fileExists(atPath: folder + "/again.tif"))
