@@ -103,6 +103,15 @@ for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "tiff/*.tif")))):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
 # Regression seed: a strip size of 4 GB made the shim allocate it (now refused at the allocation limit).
 write(d, "crash-huge-strip", bytes([10]) + read(os.path.join(CODECS, "tiff/crashers/huge-strip.bin")))
+d = reset("FuzzJXL")
+for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "jxl/*.jxl")))):
+    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
+    # The same file cut short and with a byte flipped past its header: libjxl's error paths.
+    data = read(p)
+    write(d, f"{i:02}-cut-{os.path.basename(p)}", bytes([8]) + data[: len(data) * 2 // 3])
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0x55
+    write(d, f"{i:02}-flipped-{os.path.basename(p)}", bytes([12]) + bytes(flipped))
 d = reset("FuzzEXIF")
 for p in jpegs:
     tiff = app1_tiff(read(p))

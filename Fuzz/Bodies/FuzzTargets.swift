@@ -10,6 +10,7 @@ public let fuzzTargets: [String: @Sendable (UnsafePointer<UInt8>, Int) -> Int32]
     "FuzzHEIF": fuzzHEIF,
     "FuzzICC": fuzzICC,
     "FuzzJPEG": fuzzJPEG,
+    "FuzzJXL": fuzzJXL,
     "FuzzMultipart": fuzzMultipart,
     "FuzzNumericEvents": fuzzNumericEvents,
     "FuzzPNG": fuzzPNG,
