@@ -6,10 +6,10 @@ import CropKit
 package struct CommonOptions: ParsableArguments {
     package init() {}
 
-    @Option(help: "Output format: jpeg, png, webp, avif, heic or gif (default: from the output file's extension).")
+    @Option(help: "Output format: jpeg, png, webp, avif, heic, gif or jxl (default: from the output file's extension).")
     package var format: ImageFormat?
 
-    @Option(help: "Quality of lossy outputs, 1–100 (default: JPEG and WebP 80, AVIF and HEIC 50).")
+    @Option(help: "Quality of lossy outputs, 1–100 (default: JPEG and WebP 80, AVIF and HEIC 50, JPEG XL 75).")
     package var quality: Int?
 
     @Option(help: "JPEG chroma subsampling: 444, 422, 420 or auto (4:4:4 from quality 90 up, else 4:2:0).")
@@ -24,10 +24,10 @@ package struct CommonOptions: ParsableArguments {
     @Option(help: "PNG zlib compression level, 0–9.")
     package var compression = 6
 
-    @Flag(help: "Encode WebP, AVIF or HEIC losslessly (for WebP, --quality then sets how hard to compress).")
+    @Flag(help: "Encode WebP, AVIF, HEIC or JPEG XL losslessly (for WebP, --quality then sets how hard to compress).")
     package var lossless = false
 
-    @Option(help: "Encoder effort for a smaller file: WebP 0 (fastest) – 6, AVIF 0 – 9; default 4.")
+    @Option(help: "Encoder effort for a smaller file: WebP 0 (fastest) – 6, AVIF 0 – 9 (default 4), JPEG XL 1 – 9 (default 7).")
     package var effort: Int?
 
     @Option(name: .customLong("bit-depth"), help: "Bits per sample of AVIF and HEIC outputs: 8 or 10.")

@@ -111,17 +111,10 @@ extension FrameSelection: ExpressibleByArgument {}
 
 extension ImageFormat: ExpressibleByArgument {
     public init?(argument: String) {
-        switch argument.lowercased() {
-        case "jpeg", "jpg": self = .jpeg
-        case "png": self = .png
-        case "webp": self = .webp
-        case "avif": self = .avif
-        case "heic", "heif": self = .heif
-        case "gif": self = .gif
-        default: return nil
-        }
+        guard let format = OptionValue.format(argument) else { return nil }
+        self = format
     }
 
     /// The formats CropKit writes (TIFF and BMP are read only).
-    public static var allValueStrings: [String] { ["jpeg", "png", "webp", "avif", "heic", "gif"] }
+    public static var allValueStrings: [String] { OptionValue.formatNames }
 }

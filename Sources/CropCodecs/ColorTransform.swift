@@ -110,6 +110,23 @@ package final class ColorTransform: @unchecked Sendable {
         }
     }
 
+    /// Whether `profile` (an RGB one) maps colours as sRGB does, whatever its description says: every one of 4,096
+    /// colours (16 levels a channel) converted through it to sRGB lands within 1/255 of itself. `false` when lcms2 is
+    /// missing or the profile cannot be parsed. A JPEG XL encoder tags such a picture sRGB, so it can code it in XYB.
+    package static func actsAsSRGB(_ profile: [UInt8]) -> Bool {
+        if isSRGB(profile) == true { return true }
+        guard let transform = try? ColorTransform(profile: profile, layout: .rgb8, format: .jxl) else { return false }
+        let levels = (0..<16).map { UInt8($0 * 17) }
+        var grid = [UInt8]()
+        grid.reserveCapacity(16 * 16 * 16 * 3)
+        for r in levels { for g in levels { for b in levels { grid += [r, g, b] } } }
+        var out = [UInt8](repeating: 0, count: grid.count)
+        grid.withUnsafeBytes { input in
+            out.withUnsafeMutableBytes { transform.convert(input.baseAddress!, to: $0.baseAddress!, pixels: 4096) }
+        }
+        return zip(grid, out).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+    }
+
     /// lcms2's sRGB profile, embedded in outputs converted to sRGB (`nil` without lcms2).
     package static let sRGBProfile: [UInt8]? = {
         var bytes: UnsafeMutablePointer<UInt8>?

@@ -81,7 +81,7 @@ package final class JXLDecoder: WholePictureDecoder {
                 return Array(UnsafeBufferPointer(start: pointer, count: Int(count)))
             }
             // A file that names sRGB has no profile of its own (libjxl makes one up for it), as a JPEG without one.
-            let profile = header.names_srgb != 0 ? nil : bytes(header.icc, header.icc_size)
+            let profile = header.names_srgb != 0 || header.profile_converted != 0 ? nil : bytes(header.icc, header.icc_size)
             let exif = bytes(header.exif, header.exif_size)
             metadata = ImageMetadata(
                 orientation: Orientation(exifValue: Int(header.orientation)) ?? .up, iccProfile: profile, exif: exif)

@@ -42,9 +42,11 @@ package struct JXLEncodeOptions: Hashable, Sendable {
 /// Takes rows of any pixel format: 8-bit pictures are written 8-bit and 16-bit ones 16-bit, gray as RGB, alpha kept.
 /// libjxl encodes a whole picture, so rows are gathered and compressed by ``finish(_:)``, on every core. The
 /// metadata's orientation is recorded in the codestream (where JPEG XL readers look for it), and the EXIF block
-/// (its orientation tag set to the same) in an Exif box. A picture tagged sRGB, or carrying an sRGB profile, is
-/// tagged sRGB and coded lossy in XYB, JPEG XL's own perceptual space; one with another ICC profile keeps the profile
-/// and is coded in its space, so the colours come back exactly from any reader.
+/// (its orientation tag set to the same) in an Exif box. A picture tagged sRGB, or carrying a profile that maps
+/// colours as sRGB does (``ColorTransform/actsAsSRGB(_:)``: most cameras' and phones' sRGB profiles, whatever their
+/// names), is tagged sRGB and coded lossy in XYB, JPEG XL's own perceptual space; one with another ICC profile (Adobe
+/// RGB, Display P3 …) keeps the profile and is coded in its space, so the profile and the colours come back exactly
+/// from any reader, libjxl 0.7's included (which cannot turn XYB back into an arbitrary profile), at some cost in size.
 package final class JXLEncoder: WholePictureEncoder {
     private let options: JXLEncodeOptions
     private let icc: [UInt8]?
@@ -71,7 +73,7 @@ package final class JXLEncoder: WholePictureEncoder {
         }
         try ShimStatus.call(format: .jxl, role: "encoder") { ck_jxl_load($0) }
         self.options = options
-        icc = metadata.iccProfile.flatMap { ColorTransform.isSRGB($0) == true ? nil : $0 }
+        icc = metadata.iccProfile.flatMap { ColorTransform.actsAsSRGB($0) ? nil : $0 }
         orientation = metadata.orientation
         var warnings: [CodecWarning] = []
         exif = metadata.exifForEncoding(warnings: &warnings)

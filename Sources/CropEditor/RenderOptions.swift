@@ -19,7 +19,7 @@ struct RenderOptions {
     init(query: FlatDictionary<Substring, Substring>) throws(EditorError) {
         if let text = query["format"] {
             guard let asked = OptionValue.format(String(text)) else {
-                throw .invalidParameter(name: "format", reason: "'\(text)' is not jpeg, png, webp, avif, heic or gif")
+                throw .invalidParameter(name: "format", reason: "'\(text)' is not \(OptionValue.formatList())")
             }
             format = asked
         }

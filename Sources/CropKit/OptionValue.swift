@@ -135,7 +135,7 @@ package enum OptionValue {
         filters.first { $0.name == text }?.filter
     }
 
-    /// An output format by name: `jpeg`/`jpg`, `png`, `webp`, `avif`, `heic`/`heif`.
+    /// An output format by name: `jpeg`/`jpg`, `png`, `webp`, `avif`, `heic`/`heif`, `gif`, `jxl`.
     package static func format(_ text: String) -> ImageFormat? {
         switch text.lowercased() {
         case "jpeg", "jpg": .jpeg
@@ -144,7 +144,17 @@ package enum OptionValue {
         case "avif": .avif
         case "heic", "heif": .heif
         case "gif": .gif
+        case "jxl": .jxl
         default: nil
         }
+    }
+
+    /// The output formats by the names every face lists them with.
+    package static let formatNames = ["jpeg", "png", "webp", "avif", "heic", "gif", "jxl"]
+
+    /// "jpeg, png, webp, avif, heic, gif or jxl", with `more` names (such as `auto`) at the end.
+    package static func formatList(adding more: [String] = []) -> String {
+        let names = formatNames + more
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }

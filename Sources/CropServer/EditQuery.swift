@@ -67,7 +67,7 @@ public struct EditQuery: Sendable, Equatable {
         var format: ImageFormat?
         if let text = values["format"], text != "auto" {
             guard let parsed = OptionValue.format(text) else {
-                throw .invalidParameter(name: "format", reason: "'\(text)' is not jpeg, png, webp, avif, heic or auto")
+                throw .invalidParameter(name: "format", reason: "'\(text)' is not \(OptionValue.formatList(adding: ["auto"]))")
             }
             format = parsed
         }

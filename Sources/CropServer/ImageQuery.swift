@@ -230,7 +230,7 @@ public struct ImageQuery: Sendable {
         case "auto": format = .auto
         case let name?:
             guard let fixed = OptionValue.format(name) else {
-                throw .invalidParameter(name: "format", reason: "'\(name)' is not jpeg, png, webp, avif, heic, gif or auto")
+                throw .invalidParameter(name: "format", reason: "'\(name)' is not \(OptionValue.formatList(adding: ["auto"]))")
             }
             format = .fixed(fixed)
             if fixed == .jpeg, round { throw Self.roundNeedsAlpha }
