@@ -8,12 +8,15 @@ package struct ConvertCommand: ParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Re-encode an image as JPEG, PNG, WebP, HEIC, AVIF or GIF (every frame of an animation), streaming rows where the formats allow.",
+        abstract: "Re-encode an image as JPEG, PNG, WebP, HEIC, AVIF, GIF (every frame of an animation) or JPEG XL, streaming rows where the formats allow.",
         discussion: """
             The output format comes from the output file's extension (.jpg, .jpeg, .png) unless --format is given. \
             Metadata (EXIF orientation, ICC profile) is kept; the pixels are not rotated. --strip drops all of it, \
             orientation included. The output is written atomically (temporary file, fsync, rename); an existing \
-            output is an error unless --force is given. --jobs has no effect: conversion streams on one thread.
+            output is an error unless --force is given. --jobs has no effect: conversion streams on one thread. A \
+            JPEG written as JPEG XL (.jxl) without --quality, --scale, --strip, --metadata or --icc is recompressed \
+            losslessly: its DCT coefficients are kept, the file is typically 20-45% smaller, and djxl gives the JPEG \
+            back byte for byte; the saving is printed.
 
             Examples:
               cropkit convert photo.jpg -o photo-q80.jpg --quality 80
@@ -21,6 +24,7 @@ package struct ConvertCommand: ParsableCommand {
               cropkit convert scan.png -o scan.jpg --progressive --strip
               cropkit convert in.jpg -o out.jpg --quality 90 --subsampling 420 --force
               cropkit convert big.jpg -o preview.jpg --scale 8 --early-stop dc
+              cropkit convert photo.jpg -o photo.jxl
             """)
 
     @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")

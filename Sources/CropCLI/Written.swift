@@ -31,6 +31,11 @@ package struct Written: Sendable {
             notes.append("straightened \(Console.degrees(estimate.angle)) automatically (\(estimate.evidence) agree, "
                 + "confidence \(Console.fraction(estimate.confidence)))")
         }
+        if let (jpeg, jxl) = report.jpegRecompression {
+            let saving = Int((100 * (1 - Double(jxl) / Double(max(jpeg, 1)))).rounded())
+            notes.append("recompressed the JPEG losslessly: \(jpeg) → \(jxl) bytes (\(saving)% smaller; djxl gives the "
+                + "JPEG back byte for byte)")
+        }
         self.init(
             size: file.size, byteCount: file.byteCount, warnings: report.warnings.compactMap(describe), notes: notes,
             frames: report.frames)

@@ -19,6 +19,12 @@ package struct MediaRanges: Sendable {
         }
     }
 
+    /// Whether `type` is named with a quality above 0 (a wildcard does not count: for formats a client may not show
+    /// although it says `image/*`, as JPEG XL).
+    package func names(_ type: String) -> Bool {
+        ranges.first { $0.type == type }.map { $0.quality > 0 } ?? false
+    }
+
     /// Whether `type` is accepted: named with a quality above 0, or under `image/*` when not named (an explicit
     /// `q=0` refuses it even under a wildcard). `*/*` alone does not announce AVIF or WebP support.
     package func accepts(_ type: String) -> Bool {

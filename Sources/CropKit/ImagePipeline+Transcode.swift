@@ -21,6 +21,7 @@ extension ImagePipeline {
     ) throws(CropKitError) -> Output {
         try sink.checkWritable()
         let opened = try open(source)
+        if let recompressed = try recompressingJPEG(opened, scale: scale, to: sink) { return recompressed }
         if try animationFormat(opened, sink) != nil { return try run(source, [], to: sink) }
         let dropped = try droppedFramesWarning(opened, sink).map { [$0] } ?? []
         return try mappingErrors {
@@ -39,6 +40,41 @@ extension ImagePipeline {
             return try writer.finish(RenderReport(
                 size: size, pixelFormat: decoder.outputFormat, decodeScale: applied.denominator, cropState: untouched,
                 warnings: decoder.warnings.map(PipelineWarning.codec) + dropped))
+        }
+    }
+
+    /// A JPEG written as JPEG XL with nothing changed (full scale, no quality asked for, metadata and colours kept):
+    /// recompressed losslessly (``RenderReport/jpegRecompression`` says the saving), or `nil` for every other case and
+    /// for a JPEG libjxl cannot represent (arithmetic coding, CMYK …), which is then re-encoded from its pixels.
+    private func recompressingJPEG<Output: Sendable>(
+        _ opened: OpenedSource, scale: JPEGScale, to sink: ImageSink<Output>
+    ) throws(CropKitError) -> Output? {
+        let options = sink.options
+        guard opened.info.format == .jpeg, scale == .full, options.quality == nil, options.metadata == .keep,
+            options.colorProfile == .keep, try sink.encodedFormat() == .jxl
+        else { return nil }
+        let jpeg = try mappingErrors { try opened.input().allBytes() }
+        let jxl: [UInt8]
+        do {
+            jxl = try JXLEncoder.recompress(jpeg: jpeg, effort: options.effort ?? 7)
+        } catch .unsupportedFeature {
+            return nil
+        } catch {
+            throw CropKitError(error)
+        }
+        var report = RenderReport(
+            size: opened.storedSize, pixelFormat: opened.info.decodedFormat, decodeScale: 1,
+            cropState: try mappingErrors { try CropState(sourceSize: opened.storedSize, orientation: opened.info.orientation) },
+            warnings: [])
+        report.jpegRecompression = (jpeg.count, jxl.count)
+        switch sink.target {
+        case .image:
+            return nil
+        case .data(_, let make):
+            return make(jxl, .jxl, report)
+        case .file(let path, let options, let make):
+            try mappingErrors { try FileIO.writeAtomically(jxl, toPath: path, overwrite: options.overwrite) }
+            return make(path, .jxl, jxl.count, report)
         }
     }
 }

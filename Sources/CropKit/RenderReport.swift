@@ -25,6 +25,10 @@ public struct RenderReport: Sendable {
     /// What a fill, thumbnail or aspect crop placed by `Gravity.face` found, and whether faces or
     /// (with none found) attention placed it; `nil` without such a step.
     public var faces: FacePlacement? = nil
+    /// For a JPEG transcoded to JPEG XL without a change (``ImagePipeline/transcode(_:scale:earlyStop:to:)``): the
+    /// JPEG's bytes and the JPEG XL's, which keeps the JPEG's coefficients and gives the file back byte for byte;
+    /// `nil` otherwise.
+    public var jpegRecompression: (jpegBytes: Int, jxlBytes: Int)? = nil
 }
 
 extension RenderReport {

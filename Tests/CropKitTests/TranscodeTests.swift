@@ -90,4 +90,31 @@ struct TranscodeTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
         }
     }
+
+    @Test("a JPEG transcoded to JPEG XL with nothing changed is recompressed losslessly and says so; asking a quality re-encodes it")
+    func jpegToJPEGXL() throws {
+        let input = Fixtures.path("landscape-6-mm.jpg")
+        try withScratchFolder { dir throws in
+            let written = try ImagePipeline().transcode(.file(input), to: .file(dir + "/out.jxl"))
+            #expect(written.format == .jxl && written.size == PixelSize(validWidth: 43, height: 64))
+            let recompression = try #require(written.report.jpegRecompression)
+            #expect(recompression.jpegBytes == (try FileIO.readFile(atPath: input)).count)
+            #expect(recompression.jxlBytes == written.byteCount && written.byteCount > 0)
+            let info = try ImageSource.file(dir + "/out.jxl").info()
+            #expect(info.format == .jxl && info.colorModel.contains("JPEG reconstruction data"))
+            #expect(info.orientation == .rightTop)  // the JPEG's EXIF orientation, in the codestream
+            // A quality asked for: the pixels are re-encoded (lossy, XYB), no recompression.
+            let lossy = try ImagePipeline().transcode(
+                .file(input), to: .file(dir + "/q.jxl", options: SaveOptions(quality: 60)))
+            #expect(lossy.report.jpegRecompression == nil)
+            #expect(try !ImageSource.file(dir + "/q.jxl").info().colorModel.contains("JPEG reconstruction"))
+            // In memory too; a stripped output is re-encoded (the JPEG's EXIF would otherwise stay).
+            let encoded = try ImagePipeline().transcode(.file(input), to: .data(SaveOptions(format: .jxl)))
+            #expect(encoded.format == .jxl && encoded.report.jpegRecompression?.jxlBytes == encoded.bytes.count)
+            let stripped = try ImagePipeline().transcode(
+                .file(input), to: .data(SaveOptions(format: .jxl, stripMetadata: true)))
+            #expect(stripped.report.jpegRecompression == nil)
+            #expect(try Image(source: .data(stripped.bytes)).metadata.exif == nil)
+        }
+    }
 }

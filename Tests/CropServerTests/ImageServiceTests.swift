@@ -224,10 +224,13 @@ struct ImageServiceTests {
         #expect(message(answer.body).contains(name), "\(query): \(message(answer.body))")
     }
 
-    @Test("format=auto follows Accept (AVIF, WebP, then JPEG, or PNG for alpha) and says Vary: Accept", arguments: [
+    @Test("format=auto follows Accept (AVIF, JPEG XL when named, WebP, then JPEG, or PNG for alpha) and says Vary: Accept", arguments: [
         ("beach.jpg", "image/avif,image/webp,*/*", ImageFormat.avif), ("beach.jpg", "image/webp,*/*;q=0.8", .webp),
         ("beach.jpg", "image/avif;q=0,image/webp", .webp), ("beach.jpg", "*/*", .jpeg), ("beach.jpg", "", .jpeg),
         ("sub/logo.png", "*/*", .png), ("sub/logo.png", "image/webp", .webp), ("beach.jpg", "image/*", .avif),
+        ("beach.jpg", "image/jxl,image/webp,*/*", .jxl), ("beach.jpg", "image/avif,image/jxl,*/*", .avif),
+        ("beach.jpg", "image/avif;q=0,image/webp,image/*", .webp), ("sub/logo.png", "image/jxl", .jxl),
+        ("beach.jpg", "image/jxl;q=0,image/webp", .webp),
     ])
     func formatAuto(_ file: String, _ accept: String, _ format: ImageFormat) async throws {
         let service = try ServedFolder.service()
