@@ -95,9 +95,10 @@ let package = Package(
         // libavif 0.11: 10-bit AVIF output, which libheif 1.15's AV1 path aborts on.
         .target(name: "CAVIF", dependencies: ["CRuntimeLibrary"]),
         .target(name: "CJXL", dependencies: ["CRuntimeLibrary"]),
+        .target(name: "CJP2", dependencies: ["CRuntimeLibrary"]),
 
         // Codecs: JPEG, PNG, WebP, HEIF/AVIF, GIF, TIFF, BMP; EXIF, ICC, colour conversion, format detection.
-        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS", "CJXL"]),
+        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS", "CJXL", "CJP2"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
         .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropAnalysis", "CropCodecs"]),
@@ -222,7 +223,7 @@ if Context.environment["CROPKIT_PORTABLE"] != nil {
     let kept: Set<String> = [
         "CropGeometry", "CropEngine", "CropInteraction", "CropPixels", "CropAnalysis", "CLibJPEG", "CLibPNG", "CJPEG", "CPNG",
         "CRuntimeLibrary", "CWebP",
-        "CLCMS", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CJXL", "CropCodecs", "CropKit", "CropTestSupport", "CropGeometryTests",
+        "CLCMS", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CJXL", "CJP2", "CropCodecs", "CropKit", "CropTestSupport", "CropGeometryTests",
         "CropEngineTests", "CropInteractionTests", "CropPixelsTests", "CropAnalysisTests", "CropCodecsTests", "CropKitTests",
     ]
     package.targets = package.targets.filter { kept.contains($0.name) }

@@ -44,9 +44,9 @@ vips resize "$jpeg" "$work/ref.v" 0.32 --kernel lanczos3
 vips rawsave "$work/ref.v" "$work/ref.raw"
 width=$(vipsheader -f width "$work/ref.v") height=$(vipsheader -f height "$work/ref.v")
 vips copy "$work/ref.v" "$work/ref.png"
-score() {  # label file
-  vips copy "$2" "$work/t.v"
-  vips rawsave "$work/t.v" "$work/t.raw"
+score() {  # label file (decoded by CropKit, so every file is read by the same reader)
+  "$cropkit" convert "$2" -o "$work/t.png" --force --quiet
+  vips rawsave "$work/t.png" "$work/t.raw"
   printf '%-34s %7d bytes  SSIM %s\n' "$1" "$(stat -c %s "$2")" \
     "$(python3 Benchmarks/ssim.py "$work/ref.raw" "$work/t.raw" "$width" "$height")"
 }

@@ -112,6 +112,14 @@ for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "jxl/*.jxl")))):
     flipped = bytearray(data)
     flipped[len(data) // 2] ^= 0x55
     write(d, f"{i:02}-flipped-{os.path.basename(p)}", bytes([12]) + bytes(flipped))
+d = reset("FuzzJP2")
+for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "jp2/*.j[p2][2k]")))):
+    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
+    data = read(p)
+    write(d, f"{i:02}-cut-{os.path.basename(p)}", bytes([8]) + data[: len(data) * 2 // 3])
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0x55
+    write(d, f"{i:02}-flipped-{os.path.basename(p)}", bytes([12]) + bytes(flipped))
 d = reset("FuzzEXIF")
 for p in jpegs:
     tiff = app1_tiff(read(p))

@@ -9,6 +9,7 @@ public let fuzzTargets: [String: @Sendable (UnsafePointer<UInt8>, Int) -> Int32]
     "FuzzGIF": fuzzGIF,
     "FuzzHEIF": fuzzHEIF,
     "FuzzICC": fuzzICC,
+    "FuzzJP2": fuzzJP2,
     "FuzzJPEG": fuzzJPEG,
     "FuzzJXL": fuzzJXL,
     "FuzzMultipart": fuzzMultipart,

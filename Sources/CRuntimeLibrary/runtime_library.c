@@ -25,6 +25,7 @@ static const ck_library_entry ck_libraries[] = {
     [CK_LIBRARY_WEBPDEMUX] = {"libwebpdemux", {"libwebpdemux.2.dylib", "/opt/homebrew/lib/libwebpdemux.2.dylib", "/usr/local/lib/libwebpdemux.2.dylib"}, "libwebpdemux2", "webp"},
     [CK_LIBRARY_WEBPMUX] = {"libwebpmux", {"libwebpmux.3.dylib", "/opt/homebrew/lib/libwebpmux.3.dylib", "/usr/local/lib/libwebpmux.3.dylib"}, "libwebpmux3", "webp"},
     [CK_LIBRARY_JXL] = {"libjxl", {"libjxl.0.11.dylib", "/opt/homebrew/lib/libjxl.0.11.dylib", "/usr/local/lib/libjxl.0.11.dylib", "libjxl.dylib"}, "libjxl0.7", "jpeg-xl"},
+    [CK_LIBRARY_OPENJP2] = {"OpenJPEG", {"libopenjp2.7.dylib", "/opt/homebrew/lib/libopenjp2.7.dylib", "/usr/local/lib/libopenjp2.7.dylib"}, "libopenjp2-7", "openjpeg"},
     [CK_LIBRARY_JXL_THREADS] = {"libjxl_threads", {"libjxl_threads.0.11.dylib", "/opt/homebrew/lib/libjxl_threads.0.11.dylib", "/usr/local/lib/libjxl_threads.0.11.dylib", "libjxl_threads.dylib"}, "libjxl0.7", "jpeg-xl"},
 #else
     [CK_LIBRARY_WEBP] = {"libwebp", {"libwebp.so.7"}, "libwebp7", "webp"},
@@ -37,6 +38,7 @@ static const ck_library_entry ck_libraries[] = {
     [CK_LIBRARY_WEBPMUX] = {"libwebpmux", {"libwebpmux.so.3"}, "libwebpmux3", "webp"},
     // Debian 12's 0.7, then later releases' sonames (libjxl0.9 … libjxl0.11).
     [CK_LIBRARY_JXL] = {"libjxl", {"libjxl.so.0.7", "libjxl.so.0.11", "libjxl.so.0.10", "libjxl.so.0.9"}, "libjxl0.7", "jpeg-xl"},
+    [CK_LIBRARY_OPENJP2] = {"OpenJPEG", {"libopenjp2.so.7"}, "libopenjp2-7", "openjpeg"},
     [CK_LIBRARY_JXL_THREADS] = {"libjxl_threads", {"libjxl_threads.so.0.7", "libjxl_threads.so.0.11", "libjxl_threads.so.0.10", "libjxl_threads.so.0.9"}, "libjxl0.7", "jpeg-xl"},
 #endif
 };

@@ -28,7 +28,7 @@ package struct ApplyCommand: ParsableCommand {
     @Argument(help: "The recipe (JSON).")
     package var recipe: String
 
-    @Argument(help: "The input images (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
+    @Argument(help: "The input images (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000).")
     package var inputs: [String]
 
     @OptionGroup var destination: BatchOutputOptions

@@ -27,7 +27,7 @@ package struct ConvertCommand: ParsableCommand {
               cropkit convert photo.jpg -o photo.jxl
             """)
 
-    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
+    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000).")
     package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

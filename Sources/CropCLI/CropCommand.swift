@@ -41,7 +41,7 @@ package struct CropCommand: ParsableCommand {
               cropkit crop scan.png -o page.png --turn 90 --flip horizontal
             """)
 
-    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
+    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000).")
     package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

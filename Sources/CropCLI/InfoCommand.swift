@@ -21,7 +21,7 @@ package struct InfoCommand: ParsableCommand {
               cropkit info --json photo.jpg logo.png > info.json
             """)
 
-    @Argument(help: "Image files: JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP.")
+    @Argument(help: "Image files: JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000.")
     package var files: [String]
 
     @Flag(help: "Print a JSON array instead of one line per file.")

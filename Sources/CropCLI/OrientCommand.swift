@@ -19,7 +19,7 @@ package struct OrientCommand: ParsableCommand {
               cropkit orient IMG_0001.jpg -o upright.png --strip
             """)
 
-    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
+    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000).")
     package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

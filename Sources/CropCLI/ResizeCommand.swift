@@ -26,7 +26,7 @@ package struct ResizeCommand: ParsableCommand {
               cropkit resize photo.jpg -o big.jpg --width 8000 --allow-upscale
             """)
 
-    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
+    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000).")
     package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

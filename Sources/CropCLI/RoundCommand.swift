@@ -20,7 +20,7 @@ package struct RoundCommand: ParsableCommand {
               cropkit round card.png -o card-inset.png --radius 16 --border 8
             """)
 
-    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
+    @Argument(help: "The input image (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000).")
     package var input: String
 
     @Option(name: [.short, .long], help: "The output file.")

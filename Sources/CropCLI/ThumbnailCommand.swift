@@ -25,7 +25,7 @@ package struct ThumbnailCommand: ParsableCommand {
               cropkit thumbnail *.png --out-dir t --size 128 --border 8 --jobs 4
             """)
 
-    @Argument(help: "The input images (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF or BMP).")
+    @Argument(help: "The input images (JPEG, PNG, WebP, HEIC/HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000).")
     package var inputs: [String]
 
     @OptionGroup var destination: BatchOutputOptions

@@ -23,6 +23,8 @@ public struct CodecWarning: Hashable, Sendable, CustomStringConvertible {
         case bmp
         /// libjxl or the JPEG XL header (an animation of which only frame one is read, extra channels not read …).
         case jxl
+        /// OpenJPEG or the JPEG 2000 header.
+        case jp2
         /// The EXIF block (malformed, unreadable orientation …).
         case exif
         /// The ICC profile (inconsistent chunks …).

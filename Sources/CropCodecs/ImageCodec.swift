@@ -29,6 +29,7 @@ package enum ImageCodec {
         case .gif: try GIFDecoder(input: input, options: options)
         case .tiff: try TIFFDecoder(input: input, options: options)
         case .jxl: try JXLDecoder(input: input, options: options)
+        case .jp2: try JP2Decoder(input: input, options: options)
         case .bmp: try BMPDecoder(input: input, options: options)
         }
     }
@@ -101,7 +102,7 @@ package enum ImageCodec {
             try JXLEncoder(
                 width: width, height: height, inputFormat: inputFormat, metadata: metadata, options: options.jxl,
                 output: output)
-        case .tiff, .bmp: throw notWritable(format)
+        case .tiff, .bmp, .jp2: throw notWritable(format)
         }
     }
 
@@ -117,7 +118,7 @@ package enum ImageCodec {
         case .heif, .avif: try HEIFEncoder.encode(image, as: format, metadata: metadata, options: options.heif)
         case .gif: try GIFEncoder.encode(image, metadata: metadata)
         case .jxl: try JXLEncoder.encode(image, metadata: metadata, options: options.jxl)
-        case .tiff, .bmp: throw notWritable(format)
+        case .tiff, .bmp, .jp2: throw notWritable(format)
         }
     }
 

@@ -24,6 +24,9 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     /// frame of an animation), through libjxl loaded at run time; written lossy or lossless, 8 or 16-bit, and JPEG
     /// files recompressed losslessly.
     case jxl
+    /// JPEG 2000 (JP2 files and raw J2K codestreams: 1 to 16-bit components, sYCC, alpha, ICC; reduced-resolution
+    /// decoding for shrink-on-load), through OpenJPEG loaded at run time. Read only.
+    case jp2
 
     /// The name people use: "JPEG", "PNG".
     public var displayName: String {
@@ -37,6 +40,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .tiff: "TIFF"
         case .bmp: "BMP"
         case .jxl: "JPEG XL"
+        case .jp2: "JPEG 2000"
         }
     }
 
@@ -52,6 +56,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .tiff: "tif"
         case .bmp: "bmp"
         case .jxl: "jxl"
+        case .jp2: "jp2"
         }
     }
 
@@ -67,12 +72,16 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case .jpeg, .webp: 80
         case .avif, .heif: 50
         case .jxl: 75
-        case .png, .gif, .tiff, .bmp: nil
+        case .png, .gif, .tiff, .bmp, .jp2: nil
         }
     }
 
-    /// Whether CropKit writes this format (TIFF and BMP are read only).
-    public var isWritable: Bool { self != .tiff && self != .bmp }
+    /// Whether decoders of this format can shrink a picture on load at all (JPEG, WebP, HEIF, AVIF, JPEG 2000; whether a
+    /// given picture does is ``ImageInfo/shrinksOnLoad``).
+    public var shrinksOnLoad: Bool { [.jpeg, .webp, .heif, .avif, .jp2].contains(self) }
+
+    /// Whether CropKit writes this format (TIFF, BMP and JPEG 2000 are read only).
+    public var isWritable: Bool { ![.tiff, .bmp, .jp2].contains(self) }
 
     /// Whether an output in this format carries an ICC profile and EXIF: every written format but GIF.
     public var holdsMetadata: Bool { isWritable && self != .gif }
@@ -81,7 +90,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     public static let writable: [ImageFormat] = allCases.filter(\.isWritable)
 
     /// The format a picture read from this format is written in when nothing else is asked for: the format itself,
-    /// or PNG (lossless, keeps alpha and 16-bit samples) for the read-only TIFF and BMP.
+    /// or PNG (lossless, keeps alpha and 16-bit samples) for the read-only TIFF, BMP and JPEG 2000.
     public var defaultOutput: ImageFormat { isWritable ? self : .png }
 
     /// The media type: `image/jpeg`, `image/png`, `image/webp`, `image/heic`, `image/avif`, `image/gif`,
@@ -91,7 +100,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     public var description: String { displayName }
 
     /// The format a file name's extension names (`.jpg`, `.jpeg`, `.jpe`, `.jfif`, `.png`, `.webp`, `.heic`,
-    /// `.heif`, `.hif`, `.avif`, `.gif`, `.tif`, `.tiff`, `.bmp`, `.dib`, `.jxl`; any case), or
+    /// `.heif`, `.hif`, `.avif`, `.gif`, `.tif`, `.tiff`, `.bmp`, `.dib`, `.jxl`, `.jp2`, `.j2k`, `.j2c`, `.jpf`, `.jpx`; any case), or
     /// `nil`.
     public init?(pathExtensionOf path: String) {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
@@ -106,6 +115,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         case "tif", "tiff": self = .tiff
         case "bmp", "dib": self = .bmp
         case "jxl": self = .jxl
+        case "jp2", "j2k", "j2c", "jpf", "jpx": self = .jp2
         default: return nil
         }
     }
@@ -121,7 +131,7 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     ///
     /// - Throws: ``CodecError/notAnImage(reason:)`` for empty data or data with no known signature,
     ///   ``CodecError/truncated(format:detail:)`` when the data is a proper prefix of a signature,
-    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (JPEG 2000, PSD …).
+    ///   ``CodecError/unsupportedFormat(_:)`` for formats CropKit recognises but does not read (PSD, TGA …).
     /// - Complexity: O(1); looks at no more than the first ``signatureLength`` bytes.
     package static func detect<C: Collection<UInt8>>(_ bytes: C) throws(CodecError) -> ImageFormat {
         let head = Array(bytes.prefix(signatureLength))
@@ -132,6 +142,12 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
                 throw .truncated(
                     format: format, detail: "only \(head.count) bytes, not even a complete \(format) signature")
             }
+        }
+        // JPEG 2000: the JP2 signature box, or a raw codestream's SOC and SIZ markers.
+        if head.starts(with: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+            || head.starts(with: [0xFF, 0x4F, 0xFF, 0x51])
+        {
+            return .jp2
         }
         // JPEG XL: a bare codestream (FF 0A) or the container's signature box.
         if head.starts(with: [0xFF, 0x0A]) || head.starts(with: jxlContainerSignature) { return .jxl }
@@ -166,11 +182,8 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
             throw .truncated(format: .webp, detail: "only \(head.count) bytes, not even a complete RIFF/WEBP header")
         }
         if let other = otherFormat(head) { throw .unsupportedFormat(other) }
-        let hex = head.prefix(8).map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }
-        throw .notAnImage(reason: "no known image signature (starts with \(hex.joined(separator: " ")))")
+        throw .notAnImage(
+            reason: "no known image signature (starts with \(head.prefix(8).map(hexByte).joined(separator: " ")))")
     }
 
     /// For an ISO base media file whose `ftyp` box names a HEIF brand, the brand that decides the format: `avif` or
@@ -188,19 +201,66 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         return compatible.first { $0 == "avif" || $0 == "avis" } ?? major
     }
 
+    /// `bytes` as text, each byte outside printable ASCII as `\xNN` (a fuzzed brand is no string to print).
+    package static func printable<C: Collection<UInt8>>(_ bytes: C) -> String {
+        bytes.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x" + hexByte($0) }.joined()
+    }
+
+    /// A byte as two upper-case hex digits.
+    package static func hexByte(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
+    /// Whether the header is a plausible Truevision TGA one (the format has no magic number at its start): a colour
+    /// map type of 0 or 1, a known image type (1–3 uncompressed, 9–11 RLE), a colour map entry size that fits the
+    /// map type, a non-zero size and a pixel depth of 8, 15, 16, 24 or 32 bits. Tried only after every other
+    /// signature.
+    private static func isTGA(_ head: [UInt8]) -> Bool {
+        guard head.count >= 18, head[1] <= 1, [1, 2, 3, 9, 10, 11].contains(head[2]),
+            [8, 15, 16, 24, 32].contains(head[16])
+        else { return false }
+        let mapEntry = head[7]
+        guard head[1] == 0 ? mapEntry == 0 || [15, 16, 24, 32].contains(mapEntry) : [15, 16, 24, 32].contains(mapEntry)
+        else { return false }
+        let width = Int(head[12]) | Int(head[13]) << 8, height = Int(head[14]) | Int(head[15]) << 8
+        return width > 0 && height > 0 && head[17] & 0xC0 == 0  // bits 6–7 of the descriptor are reserved (zero)
+    }
+
     /// Names a recognised but unsupported format, or returns `nil`.
     private static func otherFormat(_ head: [UInt8]) -> String? {
         func ascii(_ range: Range<Int>) -> String? {
             guard head.count >= range.upperBound else { return nil }
             return String(decoding: head[range], as: UTF8.self)
         }
-        if head.starts(with: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || head.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
-            return "JPEG 2000"
-        }
-        if let brand = ascii(8..<12), ascii(4..<8) == "ftyp" {
+        if head.count >= 12, ascii(4..<8) == "ftyp" {
+            let brand = printable(head[8..<12])
             return ["mp41", "mp42", "isom", "iso2", "avc1", "M4V ", "qt  "].contains(brand)
                 ? "video (MP4/QuickTime, brand \(brand))" : "ISO media, brand '\(brand)'"
         }
+        if head.starts(with: [0x8B, 0x4A, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "JPEG Network Graphics (JNG)" }
+        if head.starts(with: [0x8A, 0x4D, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "Multiple-image Network Graphics (MNG)" }
+        if ascii(0..<10) == "%!PS-Adobe" || head.starts(with: [0xC5, 0xD0, 0xD3, 0xC6]) { return "PostScript (EPS)" }
+        if head.starts(with: [0x01, 0xDA]), head.count >= 3, head[2] <= 1 { return "Silicon Graphics image (SGI)" }
+        if let blp = ascii(0..<4), ["BLP0", "BLP1", "BLP2"].contains(blp) { return "Blizzard texture (BLP)" }
+        if ascii(0..<9) == "SIMPLE  =" { return "FITS" }
+        if head.starts(with: [0x59, 0xA6, 0x6A, 0x95]) { return "Sun raster" }
+        if ascii(0..<9) == "/* XPM */" || ascii(0..<6) == "! XPM2" { return "X pixmap (XPM)" }
+        if ascii(0..<8) == "#define " { return "X bitmap (XBM)" }
+        if let pfm = ascii(0..<3), pfm == "PF\n" || pfm == "Pf\n" { return "Portable float map (PFM)" }
+        if ascii(0..<14) == "id=ImageMagick" { return "ImageMagick (MIFF)" }
+        if head.starts(with: [0xD7, 0xCD, 0xC6, 0x9A]) || head.starts(with: [0x01, 0x00, 0x09, 0x00, 0x00, 0x03]) {
+            return "Windows metafile (WMF)"
+        }
+        if head.count >= 44, head.starts(with: [1, 0, 0, 0]), ascii(40..<44) == " EMF" { return "Windows enhanced metafile (EMF)" }
+        if head.starts(with: [0xB1, 0x68, 0xDE, 0x3A]) { return "multi-page PCX (DCX)" }
+        // FLI and FLC animations: the magic is a little-endian word at offset 4.
+        if head.count >= 6, head[5] == 0xAF, head[4] == 0x11 || head[4] == 0x12 { return "Autodesk animation (FLI/FLC)" }
+        // PCX: manufacturer 10, a known version, RLE or none, 1/2/4/8 bits.
+        if head.count >= 4, head[0] == 0x0A, [0, 2, 3, 4, 5].contains(head[1]), head[2] <= 1, [1, 2, 4, 8].contains(head[3]) {
+            return "PC Paintbrush (PCX)"
+        }
+        if isTGA(head) { return "Truevision TGA" }
         if ascii(0..<4) == "8BPS" { return "Photoshop (PSD)" }
         if ascii(0..<4) == "qoif" { return "QOI" }
         if ascii(0..<4) == "DDS " { return "DirectDraw Surface (DDS)" }

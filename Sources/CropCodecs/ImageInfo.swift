@@ -41,6 +41,9 @@ public struct ImageInfo: Hashable, Sendable {
     public var duration: Double? = nil
     /// What the decoder holds whole while it decodes (for memory plans).
     package var decoderMemory: DecoderMemory = .rows
+    /// The largest shrink-on-load this picture allows, when ``shrinksOnLoad``: 8, or for JPEG 2000 two to the power of
+    /// its resolution levels less one (OpenJPEG decodes only the levels it needs), at most 8.
+    package var largestShrinkOnLoad = 8
 
     /// The size as stored.
     public var storedSize: PixelSize { PixelSize(validWidth: width, height: height) }
@@ -61,11 +64,12 @@ public struct ImageInfo: Hashable, Sendable {
     /// through libwebp's rescaler, an 8-bit HEIF or AVIF without alpha by averaging blocks of libheif's picture. Other
     /// pictures always decode at full size.
     public var shrinksOnLoad: Bool {
+        guard format.shrinksOnLoad else { return false }
         switch format {
-        case .jpeg: true
-        case .webp: frameCount == nil
-        case .heif, .avif: !hasAlpha && decodedDepth == .eight
-        default: false
+        case .webp: return frameCount == nil
+        case .heif, .avif: return !hasAlpha && decodedDepth == .eight
+        case .jp2: return largestShrinkOnLoad >= 2
+        default: return true
         }
     }
 
@@ -84,6 +88,7 @@ public struct ImageInfo: Hashable, Sendable {
         case .gif: return try GIFDecoder(data: data, options: options).info
         case .tiff: return try TIFFDecoder(data: data, options: options).info
         case .jxl: return try JXLDecoder(data: data, options: options).info
+        case .jp2: return try JP2Decoder(data: data, options: options).info
         case .bmp: return try BMPDecoder(data: data, options: options).info
         }
     }

@@ -48,7 +48,7 @@ package enum InfoReport {
                     ? (info.isProgressive ? "progressive, arithmetic-coded" : "sequential, arithmetic-coded")
                     : (info.isProgressive ? "progressive" : "baseline"))
         case .png: parts.append(info.isInterlaced ? "interlaced" : "not interlaced")
-        case .heif, .bmp, .jxl: break
+        case .heif, .bmp, .jxl, .jp2: break
         case .webp, .gif, .avif:
             if let frames = info.frameCount { parts.append("\(frames) frames") }
             if let plays = info.playCount { parts.append(plays == 0 ? "looping forever" : "playing \(plays) times") }

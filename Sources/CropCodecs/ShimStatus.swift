@@ -25,8 +25,22 @@ enum ShimStatus {
     static func run(_ body: (UnsafeMutablePointer<CChar>) -> Int32) -> (status: Int32, message: String) {
         var buffer = [CChar](repeating: 0, count: messageCapacity)
         let status = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
-        let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return (status, message)
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return (status, printableMessage(bytes))
+    }
+
+    /// A library's message as text a person can read: control bytes, and every byte of a message that is not UTF-8
+    /// (a fuzzed file's brand or tag quoted by the library), as `\xNN`.
+    static func printableMessage(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self), !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            return text
+        }
+        if String(validating: bytes, as: UTF8.self) != nil {
+            return String(decoding: bytes, as: UTF8.self).unicodeScalars.map { scalar in
+                scalar.value < 0x20 || scalar.value == 0x7F ? "\\x" + ImageFormat.hexByte(UInt8(scalar.value)) : String(scalar)
+            }.joined()
+        }
+        return ImageFormat.printable(bytes)
     }
 
     /// Runs a run-time shim's call and throws its failure: ``CodecError/libraryUnavailable(format:reason:)`` when the

@@ -69,7 +69,7 @@ extension ImagePipeline {
         let linear = (region.transform.a * region.transform.a + region.transform.b * region.transform.b).squareRoot()
         let reduction = linear
             / Swift.min(Double(wanted.width) / Double(natural.width), Double(wanted.height) / Double(natural.height))
-        let scale = shrinkOnLoad && source.info.shrinksOnLoad ? ([8, 4, 2].first { reduction / Double($0) >= 0.5 } ?? 1) : 1
+        let scale = shrinkOnLoad && source.info.shrinksOnLoad ? ([8, 4, 2].first { $0 <= source.info.largestShrinkOnLoad && reduction / Double($0) >= 0.5 } ?? 1) : 1
         let (sample, resolved) = try regionCopy(
             image, source, geometric, transform: region.transform, natural: natural, scale: scale, width: width,
             height: height, bilinear: true, predecodeLimit: predecodeLimit)

@@ -58,7 +58,7 @@ extension ImagePipeline {
     func decodeScale(for source: OpenedSource, reduction: Double) -> Int {
         guard shrinkOnLoad, source.info.shrinksOnLoad else { return 1 }
         let headroom = Swift.max(1, shrinkOnLoadHeadroom)
-        return [8, 4, 2].first { reduction / Double($0) >= headroom } ?? 1
+        return [8, 4, 2].first { $0 <= source.info.largestShrinkOnLoad && reduction / Double($0) >= headroom } ?? 1
     }
 
     func makeDecoder(_ source: OpenedSource, scale: JPEGScale, earlyStop: JPEGEarlyStop? = nil) throws(CropKitError)

@@ -102,7 +102,7 @@ extension ImagePipeline {
 
         // Encoded bytes in memory.
         if case .data(let bytes) = source { plan.sourceBytes = 2 * bytes.count }
-        if case .file = source, [.webp, .heif, .avif, .gif, .tiff, .bmp, .jxl].contains(info.format) {
+        if case .file = source, [.webp, .heif, .avif, .gif, .tiff, .bmp, .jxl, .jp2].contains(info.format) {
             plan.sourceBytes = (try? mappingErrors { try opened.input().byteCount }) ?? 0
         }
 

@@ -243,7 +243,7 @@ struct EditCommand: ParsableCommand {
         {
             let photos = try PhotoFolder.photos(in: images[0])
             guard !photos.isEmpty else {
-                throw CommandError("\(images[0]) holds no photos (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF or BMP files)")
+                throw CommandError("\(images[0]) holds no photos (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000 files)")
             }
             return photos
         }

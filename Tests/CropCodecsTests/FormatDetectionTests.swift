@@ -80,7 +80,6 @@ struct FormatDetectionTests {
     }
 
     static let otherFormats: [(String, [UInt8])] = [
-        ("JPEG 2000", [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]),
         ("Photoshop (PSD)", Array("8BPS".utf8) + [0, 1, 0, 0, 0, 0, 0, 0]),
         ("QOI", Array("qoif".utf8) + [0, 0, 1, 0, 0, 0, 1, 0, 3, 0]),
         ("DirectDraw Surface (DDS)", Array("DDS ".utf8) + [124, 0, 0, 0]),
@@ -93,6 +92,26 @@ struct FormatDetectionTests {
         ("PDF", Array("%PDF-1.7\n".utf8)),
         ("SVG (a vector drawing)", Array("<svg xmlns=\"http://www.w3.org/2000/svg\">".utf8)),
         ("video (MP4/QuickTime, brand isom)", [0, 0, 0, 0x20] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)),
+        ("ISO media, brand '\\xF3\\x80i\\x00'", [0, 0, 0, 0x10] + Array("ftyp".utf8) + [0xF3, 0x80, 0x69, 0x00, 0, 0, 0, 0]),
+        // Tiny headers of the formats the corpus (Pillow, ImageMagick, libvips …) holds that CropKit does not read.
+        ("Truevision TGA", [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 64, 0, 32, 0, 24, 0x00]),
+        ("Truevision TGA", [0, 1, 9, 0, 0, 0, 1, 24, 0, 0, 0, 0, 16, 0, 16, 0, 8, 0x20]),
+        ("PostScript (EPS)", Array("%!PS-Adobe-3.0 EPSF-3.0\n".utf8)),
+        ("PostScript (EPS)", [0xC5, 0xD0, 0xD3, 0xC6, 30, 0, 0, 0]),
+        ("Silicon Graphics image (SGI)", [0x01, 0xDA, 0x01, 0x01, 0, 3, 0, 64]),
+        ("Blizzard texture (BLP)", Array("BLP2".utf8) + [1, 0, 0, 0]),
+        ("FITS", Array("SIMPLE  =                    T".utf8)),
+        ("Sun raster", [0x59, 0xA6, 0x6A, 0x95, 0, 0, 0, 64]),
+        ("X pixmap (XPM)", Array("/* XPM */\nstatic char *x[] = {".utf8)),
+        ("X bitmap (XBM)", Array("#define x_width 16\n".utf8)),
+        ("Portable float map (PFM)", Array("PF\n4 4\n-1.0\n".utf8)),
+        ("JPEG Network Graphics (JNG)", [0x8B, 0x4A, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 16]),
+        ("Multiple-image Network Graphics (MNG)", [0x8A, 0x4D, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 28]),
+        ("ImageMagick (MIFF)", Array("id=ImageMagick  version=1.0\n".utf8)),
+        ("Windows metafile (WMF)", [0xD7, 0xCD, 0xC6, 0x9A, 0, 0, 0, 0]),
+        ("multi-page PCX (DCX)", [0xB1, 0x68, 0xDE, 0x3A, 16, 0, 0, 0]),
+        ("Autodesk animation (FLI/FLC)", [0x00, 0x40, 0x00, 0x00, 0x12, 0xAF, 1, 0]),
+        ("PC Paintbrush (PCX)", [0x0A, 5, 1, 8, 0, 0, 0, 0, 63, 0, 63, 0]),
     ]
 
     @Test("the corpus's Photoshop file is named, not called 'not an image'")
@@ -120,6 +139,13 @@ struct FormatDetectionTests {
     @Test("other image formats are named as unsupported", arguments: otherFormats)
     func unsupported(_ name: String, _ bytes: [UInt8]) throws {
         #expect(throws: CodecError.unsupportedFormat(name)) { try ImageFormat.detect(bytes) }
+    }
+
+    @Test("a library's message is printed as text: UTF-8 kept, control bytes and a message that is not UTF-8 escaped")
+    func libraryMessages() {
+        #expect(ShimStatus.printableMessage(Array("a 64×64 tile".utf8)) == "a 64×64 tile")
+        #expect(ShimStatus.printableMessage(Array("bad\ttab".utf8)) == "bad\\x09tab")
+        #expect(ShimStatus.printableMessage(Array("brand '".utf8) + [0xF3, 0x80, 0x80, 0x69, 0x27]) == "brand '\\xF3\\x80\\x80i'")
     }
 
     @Test("random bytes are not an image and the message shows the first bytes")

@@ -36,12 +36,13 @@ import Testing
         return ByteBuffer(bytes: body)
     }
 
-    @Test("an animated GIF renders every frame through the recipe: GIF by default, WebP when asked, the first frame with frames=first")
+    @Test("an animated GIF renders every frame through the recipe: GIF by default, WebP when asked, the first frame with frames=first or as JPEG XL")
     func animation() async throws {
         let server = try makeServer()
         let gif = try fixture("spin.gif")
         let turned = try Recipe(cropCenter: Point(x: 0.5, y: 0.5), cropSize: Size(width: 1, height: 1), quarterTurns: 1)
-        for (query, type, frames) in [("", "image/gif", 10), ("&format=webp", "image/webp", 10), ("&frames=first", "image/gif", 1)] {
+        for (query, type, frames) in [("", "image/gif", 10), ("&format=webp", "image/webp", 10), ("&frames=first", "image/gif", 1),
+                                      ("&format=jxl", "image/jxl", 1)] {  // JPEG XL is written as a still
             try await server.makeApplication(logger: quietLogger).test(.router) { client in
                 try await client.execute(
                     uri: "/api/render?recipe=\(recipeQuery(turned))" + query, method: .post,

@@ -1267,7 +1267,8 @@
   /** The name people know a result's format by, from its media type. */
   function formatName(type) {
     const names = { "image/jpeg": "JPEG", "image/png": "PNG", "image/webp": "WebP", "image/avif": "AVIF",
-      "image/heic": "HEIC", "image/heif": "HEIF", "image/gif": "GIF", "image/tiff": "TIFF", "image/bmp": "BMP" };
+      "image/heic": "HEIC", "image/heif": "HEIF", "image/gif": "GIF", "image/tiff": "TIFF", "image/bmp": "BMP",
+      "image/jxl": "JPEG XL" };
     return names[type] || type.replace(/^image\//, "").toUpperCase();
   }
 
