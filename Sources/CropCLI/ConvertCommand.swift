@@ -15,7 +15,7 @@ package struct ConvertCommand: ParsableCommand {
             orientation included. The output is written atomically (temporary file, fsync, rename); an existing \
             output is an error unless --force is given. --jobs has no effect: conversion streams on one thread. A \
             JPEG written as JPEG XL (.jxl) without --quality, --scale, --strip, --metadata or --icc is recompressed \
-            losslessly: its DCT coefficients are kept, the file is typically 20-45% smaller, and djxl gives the JPEG \
+            losslessly: its DCT coefficients are kept, the file is about a fifth smaller (24% on a 24 MP camera photo), and djxl gives the JPEG \
             back byte for byte; the saving is printed.
 
             Examples:

@@ -6,7 +6,7 @@ import Foundation
 /// instead of JPEG when the result has alpha and none of the others is accepted. A type counts as accepted when
 /// `Accept` names it, or `image/*` or `*/*`, with a quality above 0; an explicit `q=0` refuses it even under a
 /// wildcard. JPEG XL only when named (`image/jxl`, as Safari sends): browsers that cannot show it still send
-/// `image/*`. Decided by `Benchmarks/formats.sh`'s measure: at the default qualities JPEG XL is 0.8× WebP's bytes at
+/// `image/*`. Decided by `Benchmarks/new-formats.sh`'s measure: at the default qualities JPEG XL is 0.8× WebP's bytes at
 /// the same SSIM, and AVIF smaller still.
 /// Decided: a missing `Accept` header accepts nothing special (JPEG or PNG), as browsers always send one. An
 /// animation that keeps its frames is answered in WebP when accepted, else GIF (CropKit writes no animated AVIF).

@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# JPEG XL, CropKit against libvips 8.14 (Debian's, jxlload and jxlsave over the same libjxl 0.7) in one run:
+# JPEG XL and JPEG 2000, CropKit against libvips 8.14 (Debian's: jxlload and jxlsave over the same libjxl 0.7,
+# jp2kload over the same OpenJPEG 2.5) in one run:
 #   J1  a 24 MP JPEG XL (the 6000×4000 photo by cjxl -e 3 -q 85) → 256-px fit thumbnail, JPEG q85
 #   J2  the 6000×4000 JPEG → 1920 wide JPEG XL at the default quality and effort (CropKit q75 e7; vips Q75 effort 7)
 #   J3  the same JPEG recompressed losslessly (cropkit convert to .jxl; cjxl does the same): time and the saving
+#   K1  a 24 MP JPEG 2000 (the photo by opj_compress at 20:1, 6 resolution levels) → 256-px fit thumbnail, JPEG q85
 # then, for the 1920-px outputs at each format's default quality (JPEG and WebP 80, AVIF 50, JPEG XL 75), the bytes
 # and the SSIM against a lossless 1920-px reference (Benchmarks/ssim.py), with JPEG XL at the qualities that match
 # WebP's and AVIF's SSIM. Median wall time and peak RSS; ratios CropKit ÷ vips (below 1 is better).
 #
-#   Benchmarks/jxl.sh [runs]
+#   Benchmarks/new-formats.sh [runs]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
 jpeg=../shared/testdata/photos/unsplash-rachel-hisko-6000x4000.jpg
 [ -f "$jpeg" ] || { echo "no such image: $jpeg" >&2; exit 1; }
-command -v cjxl >/dev/null || .ci/install-deps tools
+command -v cjxl >/dev/null && command -v opj_compress >/dev/null || .ci/install-deps tools
 source "$(dirname "$0")/measure.sh"
 bench_setup
 
@@ -38,6 +40,12 @@ read -r ct cr < <(measure cjxl "$jpeg" "$work/j3-cjxl.jxl" --quiet)
 report "J3 cjxl (the same recompression)" "$ct" "$cr"
 echo "J3 $(stat -c %s "$jpeg") → $(stat -c %s "$work/j3.jxl") bytes (cjxl: $(stat -c %s "$work/j3-cjxl.jxl"))"
 echo
+
+vips copy "$jpeg" "$work/photo.png"
+opj_compress -i "$work/photo.png" -o "$work/photo.jp2" -r 20 > /dev/null
+echo "the 24 MP JPEG 2000 is $(( $(stat -c %s "$work/photo.jp2") / 1024 )) KB"
+compare K1 "$cropkit" resize "$work/photo.jp2" --size 256x256 --mode fit --quality 85 -o "$work/k1.jpg" --force --quiet \
+  -- vipsthumbnail "$work/photo.jp2" -s 256 -o "$work/k1-vips.jpg[Q=85]"
 
 # Bytes at equal SSIM, 1920 px wide.
 vips resize "$jpeg" "$work/ref.v" 0.32 --kernel lanczos3
