@@ -16,6 +16,23 @@ typedef struct {
   bool SortFlag;
   GifColorType *Colors;
 } ColorMapObject;
+
+/// The colour table of a frame that has none of its own and no global one: a grey ramp, index i as (i, i, i), as
+/// Pillow reads such a file (GIF89a lets a decoder supply a default table; Pillow's no_palette.gif).
+static GifColorType grey_ramp_colors[256];
+static ColorMapObject grey_ramp_table = {256, 8, 0, grey_ramp_colors};
+static pthread_once_t grey_ramp_once = PTHREAD_ONCE_INIT;
+
+static void fill_grey_ramp(void) {
+  for (int i = 0; i < 256; i++) {
+    grey_ramp_colors[i].Red = grey_ramp_colors[i].Green = grey_ramp_colors[i].Blue = (GifByteType)i;
+  }
+}
+
+static const ColorMapObject *grey_ramp(void) {
+  pthread_once(&grey_ramp_once, fill_grey_ramp);
+  return &grey_ramp_table;
+}
 typedef struct {
   int Left, Top, Width, Height;
   bool Interlace;
@@ -318,6 +335,10 @@ static int open_first_frame(const uint8_t *data, size_t size, FirstFrame *frame,
     return CK_GIF_ERR_CORRUPT;
   }
   frame->colors = image->ColorMap ? image->ColorMap : frame->gif->SColorMap;
+  if (!frame->colors || !frame->colors->Colors || frame->colors->ColorCount <= 0) {
+    frame->colors = grey_ramp();
+    frame->info.default_palette = 1;
+  }
   ck_gif_info *info = &frame->info;
   info->frame_left = image->Left;
   info->frame_top = image->Top;
@@ -564,6 +585,7 @@ int ck_gif_frames_next(ck_gif_frames *f, uint8_t *canvas, size_t stride, int *de
   if (lib.GetImageDesc(f->gif) == GIF_ERROR) return failure(f->gif->Error, "reading a frame's descriptor", message);
   const GifImageDesc *image = &f->gif->Image;
   const ColorMapObject *colors = image->ColorMap ? image->ColorMap : f->gif->SColorMap;
+  if (!colors || !colors->Colors || colors->ColorCount <= 0) colors = grey_ramp();
   if (image->Width <= 0 || image->Height <= 0 || image->Width > 65535) {
     say(message, "a frame of %d×%d", image->Width, image->Height);
     return CK_GIF_ERR_CORRUPT;

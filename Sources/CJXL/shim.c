@@ -196,11 +196,6 @@ int ck_jxl_load(char *message) {
   return load_status;
 }
 
-void ck_jxl_version(char *text) {
-  uint32_t v = lib.version ? lib.version() : 0;
-  ck_runtime_message(text, 16, "%u.%u.%u", v / 1000000, v / 1000 % 1000, v % 1000);
-}
-
 // The three colour-profile calls, in whichever form the library speaks.
 static int get_icc_size(void *dec, int target, size_t *size) {
   if (profile_format) return ((int (*)(const void *, const void *, int, size_t *))lib.icc_size)(dec, NULL, target, size);
@@ -477,8 +472,6 @@ int ck_jxl_decode(ck_jxl *jxl, uint8_t *output, size_t stride, int channels, int
   if (runner) threads_lib.destroy(runner);
   return status;
 }
-
-size_t ck_jxl_peak_memory(const ck_jxl *jxl) { return jxl ? jxl->memory.peak : 0; }
 
 void ck_jxl_close(ck_jxl *jxl) {
   if (!jxl) return;

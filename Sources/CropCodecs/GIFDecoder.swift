@@ -50,6 +50,9 @@ package final class GIFDecoder: WholePictureDecoder {
         if gif.count_incomplete != 0 {
             repairs.append("the file breaks after frame \(frames): only the frames before were counted")
         }
+        if gif.default_palette != 0 {
+            repairs.append("no colour table (neither the frame's nor a global one): read as a grey ramp, as Pillow reads it")
+        }
         if options.strict, let repair = repairs.first {
             throw .corruptData(format: .gif, message: repair + " (strict mode)")
         }
@@ -62,7 +65,7 @@ package final class GIFDecoder: WholePictureDecoder {
         let hasAlpha = gif.transparent_index >= 0 || !coversCanvas
         let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
         let version = gif.version89 != 0 ? "GIF89a" : "GIF87a"
-        let table = "palette of \(gif.color_count)" + (gif.lzw_code_size != 0 ? ", LZW code size \(gif.lzw_code_size)" : "")
+        let table = (gif.default_palette != 0 ? "no palette (a grey ramp)" : "palette of \(gif.color_count)") + (gif.lzw_code_size != 0 ? ", LZW code size \(gif.lzw_code_size)" : "")
         var info = ImageInfo(
             format: .gif, width: width, height: height, orientation: .up, layout: layout, bitDepth: 8,
             decodedDepth: .eight, iccProfileSize: nil, hasEXIF: false, isProgressive: false,

@@ -55,10 +55,15 @@ package final class HEIFDecoder: WholePictureDecoder {
     package init(input: DecoderInput, format: ImageFormat = .heif, options: DecodeOptions = DecodeOptions())
         throws(CodecError)
     {
-        let bytes: InputBytes
+        var bytes: InputBytes
         switch input {
         case .memory(let memory): bytes = memory
         case .file(let file): bytes = try InputBytes(file: file)
+        }
+        // A top-level box of size 0 runs to the end of the file (ISO 14496-12), which libheif 1.15 does not read ("No
+        // 'meta' box" of libavif's draw_points_idat_metasize0.avif): give it its size.
+        if let closed = ISOBoxReader.closingOpenEndedBox(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)) {
+            bytes = InputBytes(closed)
         }
         var opened: OpaquePointer?
         var header = ck_heif_info()
@@ -103,6 +108,13 @@ package final class HEIFDecoder: WholePictureDecoder {
             let boxes = ISOBoxReader(bytes: all)
             let viaLibavif = format == .avif && transforms.orientation != .up && boxes.alphaItemProperties() != nil
             let hasAlpha = header.has_alpha != 0 || viaLibavif, bits = Int(header.bits)
+            // An alpha item libheif cannot attach (libavif's alpha_noispe.avif: no 'ispe') would be dropped without a
+            // word; refuse the file instead, as avifdec and Pillow do.
+            if !hasAlpha, let alpha = boxes.alphaItemProperties() {
+                let missing = alpha.contains { $0.type == "ispe" } ? "" : " (it has no 'ispe' property)"
+                throw CodecError.unsupportedFeature(
+                    format: format, feature: "an alpha item libheif 1.15 cannot read\(missing); decoding without it would lose the transparency")
+            }
             // libheif 1.15 cannot decode a picture whose bit depth it cannot tell (heif-convert refuses it too), and
             // on such a file its decoder has been seen to spawn threads until the process aborts: refuse it here.
             guard bits > 0 else {

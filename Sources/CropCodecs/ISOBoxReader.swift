@@ -142,6 +142,32 @@ struct ISOBoxReader {
         return result
     }
 
+    /// A copy of `bytes` in which a top-level box of size 0 (it runs to the end of the file) has its size written out,
+    /// or `nil` when no box needs it (or the file is too large for a 32-bit size).
+    static func closingOpenEndedBox(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var at = 0
+        for _ in 0..<64 where at + 8 <= bytes.count {
+            let size = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            if size == 0 {
+                let length = bytes.count - at
+                guard length <= Int(UInt32.max) else { return nil }
+                var closed = Array(bytes)
+                for i in 0..<4 { closed[at + i] = UInt8(truncatingIfNeeded: length >> (24 - 8 * i)) }
+                return closed
+            }
+            if size == 1 {
+                guard at + 16 <= bytes.count else { return nil }
+                let large = (0..<8).reduce(0) { $0 << 8 | Int(bytes[at + 8 + $1]) }
+                guard large >= 16, large <= bytes.count - at else { return nil }
+                at += large
+            } else {
+                guard size >= 8 else { return nil }
+                at += size
+            }
+        }
+        return nil
+    }
+
     /// The properties of the file's alpha auxiliary image (an item other than the primary whose `auxC` names alpha),
     /// or `nil` when it has none.
     func alphaItemProperties() -> [Box]? {

@@ -45,7 +45,11 @@ struct NCLXColor {
 
     /// BT.709 or unspecified primaries with the sRGB, BT.709/601/2020 or an unspecified curve: what readers assume
     /// without a profile.
-    var isSRGBLike: Bool { [1, 2].contains(primaries) && [1, 2, 6, 13, 14, 15].contains(transfer) }
+    var isSRGBLike: Bool { [1, 2].contains(primaries) && hasSRGBTransfer }
+
+    /// Whether the transfer is sRGB's or one CropKit treats as it (unspecified, BT.709, BT.601, BT.2020's SDR curves),
+    /// whatever the primaries (a gray picture has none to speak of).
+    var hasSRGBTransfer: Bool { [1, 2, 6, 13, 14, 15].contains(transfer) }
 
     /// Whether the curve is an HDR one (PQ or HLG).
     var isHDR: Bool { transfer == 16 || transfer == 18 }

@@ -79,12 +79,18 @@ package final class PNGDecoder: ImageRowDecoder {
         var model = described
         var chunks = ck_png_color_chunks()
         let hasChunks = ck_png_decoder_color_chunks(handle, &chunks) != 0
-        if hasChunks, chunks.has_cicp != 0, layout.isColor {
-            // cICP rules over iCCP, sRGB, gAMA and cHRM (PNG, third edition).
+        if hasChunks, chunks.has_cicp != 0 {
+            // cICP rules over iCCP, sRGB, gAMA and cHRM (PNG, third edition), for gray pictures too (Pillow's
+            // kodim03_grayscale_cicp.png came out 27.9 levels too light when its gAMA ruled).
             let nclx = NCLXColor(primaries: Int(chunks.cicp.0), transfer: Int(chunks.cicp.1))
             model += ", cICP (\(nclx.description))"
             metadata.iccProfile = nil
-            if !nclx.isSRGBLike {
+            if !layout.isColor {
+                if !nclx.hasSRGBTransfer {
+                    warnings.append(CodecWarning(
+                        .icc, "a gray picture's cICP \(nclx.description): pixels kept as coded, not converted"))
+                }
+            } else if !nclx.isSRGBLike {
                 do {
                     metadata.iccProfile = try nclx.iccProfile(format: .png)
                     model += ", described by an ICC profile built from it"

@@ -295,6 +295,50 @@ import Testing
         #expect(try png(gray: true, chunks: [("gAMA", gamma22)]).metadata.iccProfile == nil)
     }
 
+    @Test("draw_points_idat_metasize0.avif (libavif's corpus: its 'meta' box has size 0, to the end of the file) decodes; it was refused with \"No 'meta' box\". alpha_noispe.avif (an alpha item without 'ispe') is refused by name, as avifdec refuses it, not decoded without its alpha")
+    func avifBoxes() throws {
+        let points = try ImageCodec.decode(try Self.file("draw_points_idat_metasize0.avif"))
+        #expect(points.info.format == .avif && points.pixels.width > 0 && points.pixels.height > 0)
+        let samples = Set((0..<points.pixels.height).flatMap { y in (0..<points.pixels.width).map { points.pixels.pixel(x: $0, y: y) } })
+        #expect(samples.count > 1, "the points are drawn: \(samples.count) distinct pixels")
+        do {
+            _ = try ImageCodec.decode(try Self.file("alpha_noispe.avif"))
+            Issue.record("alpha_noispe.avif decoded")
+        } catch {
+            guard let codec = error as? CodecError, case .unsupportedFeature(.avif, let feature) = codec else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(feature.contains("alpha item") && feature.contains("ispe"))
+        }
+    }
+
+    @Test("no_palette.gif (Pillow's corpus: no local and no global colour table) is read with a grey ramp, as Pillow reads it, and says so; it was refused")
+    func gifWithoutPalette() throws {
+        let decoded = try ImageCodec.decode(try Self.file("no_palette.gif"))
+        #expect(decoded.pixels.width == 1 && decoded.pixels.height == 1)
+        #expect(decoded.pixels.pixel(x: 0, y: 0).prefix(3) == [0, 0, 0])  // index 0; Pillow: L 0
+        #expect(decoded.info.colorModel.contains("no palette (a grey ramp)"))
+        #expect(decoded.warnings.contains { $0.message.hasPrefix("no colour table") })
+        // Its frames too (two of them), through the animation reader.
+        let frames = try GIFFrames(data: try Self.file("no_palette.gif"))
+        var count = 0
+        while try frames.next() != nil { count += 1 }
+        #expect(count == 2)
+    }
+
+    @Test("a gray PNG's cICP rules over its gAMA too (kodim03_grayscale_cicp.png, Pillow's corpus, came out 27.9 levels too light): sRGB's curve needs no profile; PQ is kept as coded with a warning")
+    func grayCICP() throws {
+        let gamma16 = Self.bigEndian(62500)  // gAMA 0.625, as the kodim03 gray files carry
+        let srgb = try ImageCodec.decode(Self.png([0, 128, 255], gray: true, chunks: [("cICP", [1, 13, 0, 1]), ("gAMA", gamma16)]))
+        #expect(srgb.metadata.iccProfile == nil && srgb.warnings.isEmpty)
+        #expect(srgb.info.colorModel.contains("cICP") && !srgb.info.colorModel.contains("gAMA"))
+        let pq = try ImageCodec.decode(Self.png([0, 128, 255], gray: true, chunks: [("cICP", [9, 16, 0, 1]), ("gAMA", gamma16)]))
+        #expect(pq.metadata.iccProfile == nil && pq.warnings.map(\.message).contains { $0.contains("kept as coded") })
+        // Without cICP the gAMA still builds its profile.
+        #expect(try ImageCodec.decode(Self.png([0, 128, 255], gray: true, chunks: [("gAMA", gamma16)])).metadata.iccProfile != nil)
+    }
+
     @Test("PNG cICP (third edition) rules the colour: Display P3 with the sRGB curve builds a profile, and 64 seeded P3 colours convert to sRGB within 2 levels of the matrix maths (P3 → XYZ → sRGB, both D65); BT.709 with the sRGB curve needs none; PQ is kept as coded with a warning")
     func pngCICP() throws {
         var rng = SplitMix64(seed: 3)

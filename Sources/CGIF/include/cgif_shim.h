@@ -52,6 +52,8 @@ typedef struct {
   int interlaced;
   /// Entries in the colour table the first frame uses (its local one, else the global one); 0 when it has none.
   int color_count;
+  /// Non-zero when the first frame has no colour table at all and is read with a grey ramp (as Pillow reads it).
+  int default_palette;
   /// Non-zero for "GIF89a", zero for "GIF87a".
   int version89;
   /// Frames in the file, up to CK_GIF_FRAME_COUNT_CAP.

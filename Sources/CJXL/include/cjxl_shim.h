@@ -46,9 +46,6 @@ enum {
 /// reason in `message` (NUL-terminated, at most CK_JXL_MESSAGE_LENGTH bytes).
 int ck_jxl_load(char *message);
 
-/// libjxl's version, as MAJOR.MINOR.PATCH in `text` (at least 16 bytes), after a successful ck_jxl_load.
-void ck_jxl_version(char *text);
-
 typedef struct ck_jxl ck_jxl;
 
 /// What the codestream's header says.
@@ -95,9 +92,6 @@ int ck_jxl_open(const uint8_t *data, size_t size, size_t max_memory, ck_jxl **jx
 /// gray, gray and alpha, RGB, RGBA) samples of 8 bits, or of 16 bits in native byte order when `sixteen`, on up to
 /// `threads` threads (0 or 1: the calling thread only).
 int ck_jxl_decode(ck_jxl *jxl, uint8_t *output, size_t stride, int channels, int sixteen, int threads, char *message);
-
-/// The largest total of libjxl's allocations at once for this handle so far, in bytes.
-size_t ck_jxl_peak_memory(const ck_jxl *jxl);
 
 void ck_jxl_close(ck_jxl *jxl);
 
