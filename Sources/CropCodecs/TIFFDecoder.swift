@@ -27,6 +27,9 @@ package final class TIFFDecoder: WholePictureDecoder {
 
     private let handle: OpaquePointer
     private let mode: Int32
+    /// A gray picture read through libtiff's RGBA reader (bilevel, 2 and 4-bit gray): its R channel is the gray, so
+    /// the output is gray, which keeps a gray ICC profile valid (PIL's pport_g4.tif lost its profile as RGB).
+    private let grayFromRGBA: Bool
     /// For CMYK with a profile: the conversion to sRGB.
     private let colorTransform: ColorTransform?
     var pictureRows: PictureRows
@@ -103,12 +106,13 @@ package final class TIFFDecoder: WholePictureDecoder {
                 warnings.append(CodecWarning(.icc, "CMYK TIFF without an ICC profile: converted to RGB without colour management"))
             }
             colorTransform = transform
+            grayFromRGBA = mode == Int32(CK_TIFF_RGBA_READER) && (tags.photometric == 0 || tags.photometric == 1)
             let layout: ChannelLayout = switch (Int(tags.channels), mode == Int32(CK_TIFF_CMYK)) {
             case (_, true): .rgb
             case (1, _): .gray
             case (2, _): .grayAlpha
-            case (3, _): .rgb
-            default: .rgba
+            case (3, _): grayFromRGBA ? .gray : .rgb
+            default: grayFromRGBA ? .grayAlpha : .rgba
             }
             let depth: BitDepth = tags.bits == 16 ? .sixteen : .eight
             info = ImageInfo(
@@ -143,13 +147,32 @@ package final class TIFFDecoder: WholePictureDecoder {
     /// Decodes the first page into a new buffer (through a CMYK or Lab buffer and a colour conversion for those).
     func decodePicture() throws(CodecError) -> PixelBuffer {
         let isCMYK = mode == Int32(CK_TIFF_CMYK)
-        var buffer = try makeOutputBuffer(format: isCMYK ? PixelFormat(.rgba, outputFormat.depth) : outputFormat)
+        let decoded = isCMYK ? PixelFormat(.rgba, outputFormat.depth)
+            : grayFromRGBA ? PixelFormat(outputFormat.hasAlpha ? .rgba : .rgb, .eight) : outputFormat
+        var buffer = try makeOutputBuffer(format: decoded)
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
             try ShimStatus.call(format: .tiff) { message in
                 ck_tiff_decode(handle, rows.row(0).assumingMemoryBound(to: UInt8.self), rows.bytesPerRow, message)
             }
         }
         if isCMYK, colorTransform == nil { return try uncalibratedRGB(fromCMYK: buffer) }
+        if grayFromRGBA {
+            // R = G = B for gray: keep R, and the alpha.
+            var gray = try makeOutputBuffer(format: outputFormat)
+            let from = decoded.channelCount, to = outputFormat.channelCount
+            gray.withUnsafeMutableRows { target in
+                buffer.withUnsafeRows { source in
+                    for y in 0..<outputHeight {
+                        let input = source.row8(y), output = target.row(y).assumingMemoryBound(to: UInt8.self)
+                        for x in 0..<outputWidth {
+                            output[x * to] = input[x * from]
+                            if to == 2 { output[x * 2 + 1] = input[x * from + 3] }
+                        }
+                    }
+                }
+            }
+            return gray
+        }
         guard let colorTransform else { return buffer }
         var converted = try makeOutputBuffer(format: outputFormat)
         converted.withUnsafeMutableRows { target in

@@ -137,4 +137,17 @@ struct TIFFTests {
             try TIFFDecoder(data: Self.fixture("rgb-lzw-strips.tif"), options: DecodeOptions(limits: PixelLimits(maxPixels: 5000)))
         }
     }
+
+    @Test("a bilevel (CCITT G4) page with a gray ICC profile is read as gray, so the profile stays valid and a PNG keeps it (PIL's pport_g4.tif lost it as RGB); the pixels are Pillow's")
+    func bilevelGrayProfile() throws {
+        let bytes = try Self.fixture("g4-gray-icc.tif")
+        let decoded = try ImageCodec.decode(bytes)
+        #expect(decoded.pixels.format == .gray8 && decoded.pixels.width == 96 && decoded.pixels.height == 64)
+        let profile = try #require(decoded.metadata.iccProfile)
+        #expect(profile.count == 3588)
+        #expect(maxDifference(decoded.pixels, try Self.reference("g4-gray-icc-pillow.png")) == 0)
+        let png = try ImageCodec.encode(decoded.pixels, as: .png, metadata: decoded.metadata)
+        let back = try ImageCodec.decode(png)
+        #expect(back.metadata.iccProfile == profile && back.warnings.isEmpty, "\(back.warnings)")
+    }
 }
