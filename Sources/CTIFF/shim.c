@@ -201,6 +201,11 @@ static int on_warning(TIFF *tif, void *user, const char *module, const char *for
 
 /// A failure with libtiff's own words when it said something, else `fallback`.
 static int fail(ck_tiff *t, int status, const char *fallback, char *message) {
+  if (t && t->error_count > 0 && strstr(t->error, "; got -")) {
+    // libtiff's "Read error on strip 3; got -780 bytes, expected 4096": a negative count is a read past the data.
+    say(message, "%s: the data ends before it (libtiff: %s)", fallback, t->error);
+    return CK_TIFF_ERR_TRUNCATED;
+  }
   if (t && t->error_count > 0) {
     say(message, "%s: %s", fallback, t->error);
     if (strstr(t->error, "Read error") || strstr(t->error, "past end") || strstr(t->error, "EOF"))
