@@ -21,7 +21,7 @@ import Foundation
 /// | `background` | the `pad` colour |
 /// | `blur` | `faces`: hide every face found in the output (`blur-style` `blur` or `pixelate`, `blur-strength` 0.02…1 and `blur-padding` 0…2 as fractions of a face's width) |
 /// | `round` | flag: a round output (the circle inscribed in it; transparent outside), as `cropkit round`; needs a format with alpha |
-/// | `format` | `jpeg`, `png`, `webp`, `avif`, `heic`, `gif`, or `auto` (from `Accept`; for an animation WebP, else GIF); absent: the source's format |
+/// | `format` | `jpeg`, `png`, `webp`, `avif`, `heic`, `gif`, `jxl`, or `auto` (from `Accept`: AVIF, JPEG XL when named, WebP; for an animation WebP, else GIF); absent: the source's format |
 /// | `frames` | `all` (default: every frame of an animated GIF, WebP or AVIF, when the output is GIF, WebP or AVIF) or `first` |
 /// | `quality` | 1…100 |
 /// | `icc` | `keep`, `srgb` |
