@@ -32,11 +32,12 @@ enum ShimStatus {
     /// A library's message as text a person can read: control bytes, and every byte of a message that is not UTF-8
     /// (a fuzzed file's brand or tag quoted by the library), as `\xNN`.
     static func printableMessage(_ bytes: [UInt8]) -> String {
-        if let text = String(validating: bytes, as: UTF8.self), !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
-            return text
-        }
-        if String(validating: bytes, as: UTF8.self) != nil {
-            return String(decoding: bytes, as: UTF8.self).unicodeScalars.map { scalar in
+        // (Decoding and comparing rather than String(validating:as:), which needs macOS 15.)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let isUTF8 = text.utf8.elementsEqual(bytes)
+        if isUTF8, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return text }
+        if isUTF8 {
+            return text.unicodeScalars.map { scalar in
                 scalar.value < 0x20 || scalar.value == 0x7F ? "\\x" + ImageFormat.hexByte(UInt8(scalar.value)) : String(scalar)
             }.joined()
         }
