@@ -17,15 +17,6 @@ for f in "$heic" "$jpeg"; do [ -f "$f" ] || { echo "no such image: $f" >&2; exit
 source "$(dirname "$0")/measure.sh"
 bench_setup
 
-compare() {  # name, then the cropkit command, "--", the vips command
-  local name="$1"; shift
-  read -r ct cr vt vr < <(measure_pair "$@")
-  report "$name cropkit" "$ct" "$cr"
-  report "$name vips" "$vt" "$vr"
-  awk -v a="$ct" -v b="$vt" -v c="$cr" -v d="$vr" -v n="$name" \
-    'BEGIN { printf "%s ratio cropkit/vips: time %.2f×, peak memory %.2f×\n\n", n, a / b, c / d }'
-}
-
 echo "$runs runs each, medians; $(nproc) cores"
 compare F1 "$cropkit" resize "$heic" --size 256x256 --mode fit --quality 85 -o "$work/f1.jpg" --force --quiet \
   -- vipsthumbnail "$heic" -s 256 -o "$work/f1-vips.jpg[Q=85]"

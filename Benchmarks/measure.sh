@@ -2,7 +2,7 @@
 # libvips (.ci/install-deps bench), builds the release `cropkit` and sets `$cropkit` and a scratch `$work` removed on
 # exit; `measure CMD…` runs a command `$runs` times after one warm-up and prints
 # "median_seconds median_kilobytes" (wall time and peak RSS from GNU time, into `$work`); `report NAME SECONDS KB`
-# prints one aligned line.
+# prints one aligned line; `compare NAME CROPKIT… -- VIPS…` measures a pair and prints both and their ratios.
 # Runs a command once under GNU time and prints "seconds kilobytes": the wall time to the microsecond (GNU time's own
 # %e has 10-ms steps, too coarse for the 50-ms commands some benchmarks compare) and the peak RSS.
 timed() {
@@ -46,6 +46,16 @@ measure_pair() {
 
 report() {  # name seconds kilobytes
   printf '%-44s %7.3f s %7.1f MB\n' "$1" "$2" "$(awk -v k="$3" 'BEGIN { print k / 1024 }')"
+}
+
+# `compare NAME A… -- B…`: the pair measured alternately (`measure_pair`), both reported, and A ÷ B for time and memory.
+compare() {  # name, then the cropkit command, "--", the vips command
+  local name="$1"; shift
+  read -r ct cr vt vr < <(measure_pair "$@")
+  report "$name cropkit" "$ct" "$cr"
+  report "$name vips" "$vt" "$vr"
+  awk -v a="$ct" -v b="$vt" -v c="$cr" -v d="$vr" -v n="$name" \
+    'BEGIN { printf "%s ratio cropkit/vips: time %.2f×, peak memory %.2f×\n\n", n, a / b, c / d }'
 }
 
 bench_setup() {

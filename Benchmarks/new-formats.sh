@@ -19,15 +19,6 @@ command -v cjxl >/dev/null && command -v opj_compress >/dev/null || .ci/install-
 source "$(dirname "$0")/measure.sh"
 bench_setup
 
-compare() {  # name, then the cropkit command, "--", the vips command
-  local name="$1"; shift
-  read -r ct cr vt vr < <(measure_pair "$@")
-  report "$name cropkit" "$ct" "$cr"
-  report "$name vips" "$vt" "$vr"
-  awk -v a="$ct" -v b="$vt" -v c="$cr" -v d="$vr" -v n="$name" \
-    'BEGIN { printf "%s ratio cropkit/vips: time %.2f×, peak memory %.2f×\n\n", n, a / b, c / d }'
-}
-
 cjxl "$jpeg" "$work/photo.jxl" -e 3 -q 85 --lossless_jpeg=0 --quiet
 echo "$runs runs each, medians; $(nproc) cores; the 24 MP JPEG XL is $(( $(stat -c %s "$work/photo.jxl") / 1024 )) KB"
 compare J1 "$cropkit" resize "$work/photo.jxl" --size 256x256 --mode fit --quality 85 -o "$work/j1.jpg" --force --quiet \

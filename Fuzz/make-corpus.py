@@ -103,23 +103,24 @@ for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "tiff/*.tif")))):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
 # Regression seed: a strip size of 4 GB made the shim allocate it (now refused at the allocation limit).
 write(d, "crash-huge-strip", bytes([10]) + read(os.path.join(CODECS, "tiff/crashers/huge-strip.bin")))
-d = reset("FuzzJXL")
-for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "jxl/*.jxl")))):
-    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
-    # The same file cut short and with a byte flipped past its header: libjxl's error paths.
-    data = read(p)
-    write(d, f"{i:02}-cut-{os.path.basename(p)}", bytes([8]) + data[: len(data) * 2 // 3])
-    flipped = bytearray(data)
-    flipped[len(data) // 2] ^= 0x55
-    write(d, f"{i:02}-flipped-{os.path.basename(p)}", bytes([12]) + bytes(flipped))
-d = reset("FuzzJP2")
-for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, "jp2/*.j[p2][2k]")))):
-    write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + read(p))
-    data = read(p)
-    write(d, f"{i:02}-cut-{os.path.basename(p)}", bytes([8]) + data[: len(data) * 2 // 3])
-    flipped = bytearray(data)
-    flipped[len(data) // 2] ^= 0x55
-    write(d, f"{i:02}-flipped-{os.path.basename(p)}", bytes([12]) + bytes(flipped))
+
+
+def seeds_with_damage(target, pattern):
+    """Each file of a folder as a seed, and the same file cut short and with a byte flipped past its header: the
+    library's error paths."""
+    d = reset(target)
+    for i, p in enumerate(sorted(glob.glob(os.path.join(CODECS, pattern)))):
+        data = read(p)
+        write(d, f"{i:02}-{os.path.basename(p)}", bytes([i * 5 % 16]) + data)
+        write(d, f"{i:02}-cut-{os.path.basename(p)}", bytes([8]) + data[: len(data) * 2 // 3])
+        flipped = bytearray(data)
+        flipped[len(data) // 2] ^= 0x55
+        write(d, f"{i:02}-flipped-{os.path.basename(p)}", bytes([12]) + bytes(flipped))
+
+
+seeds_with_damage("FuzzJXL", "jxl/*.jxl")
+seeds_with_damage("FuzzJP2", "jp2/*.j[p2][2k]")
+
 d = reset("FuzzEXIF")
 for p in jpegs:
     tiff = app1_tiff(read(p))

@@ -400,7 +400,6 @@ int ck_jp2_open(const uint8_t *data, size_t size, ck_jp2 **out, ck_jp2_info *inf
     info->tiles = cstr->tw * cstr->th;
     info->tile_width = cstr->tdx;
     info->tile_height = cstr->tdy;
-    info->layers = cstr->m_default_tile_info.numlayers;
     lib.destroy_cstr_info(&cstr);
   }
   // The COD marker's levels (a COC marker may give a component fewer: OpenJPEG then refuses the reduction, named).

@@ -409,7 +409,6 @@ int ck_jxl_open(const uint8_t *data, size_t size, size_t max_memory, ck_jxl **ou
   info->other_extra_channels = b->num_extra_channels - (b->alpha_bits > 0 && b->num_extra_channels > 0 ? 1 : 0);
   info->orientation = b->orientation >= 1 && b->orientation <= 8 ? b->orientation : 1;
   info->animation = b->have_animation;
-  info->loops = b->animation.num_loops;
   info->uses_original_profile = b->uses_original_profile;
   info->container = b->have_container;
   info->profile_converted = jxl->prefer_srgb;

@@ -10,8 +10,13 @@ struct ParallelTests {
         let lock = Lock()
         var runs: [Int]
         var running = 0, mostRunning = 0
+        /// What each item's work computed (kept, so the optimiser cannot drop the work).
+        var results: [UInt64]
 
-        init(_ count: Int) { runs = Array(repeating: 0, count: count) }
+        init(_ count: Int) {
+            runs = Array(repeating: 0, count: count)
+            results = Array(repeating: 0, count: count)
+        }
 
         func run(_ item: Int, cost: Int) {
             lock.locked {
@@ -19,12 +24,12 @@ struct ParallelTests {
                 running += 1
                 mostRunning = Swift.max(mostRunning, running)
             }
-            // Unequal work, so threads finish out of turn (a sum the optimiser cannot drop).
+            // Unequal work, so threads finish out of turn.
             var x = UInt64(item)
             for _ in 0..<cost { x = x &* 6364136223846793005 &+ 1442695040888963407 }
             lock.locked {
                 running -= 1
-                if x == 42 { runs[item] += 0 }
+                results[item] = x
             }
         }
     }

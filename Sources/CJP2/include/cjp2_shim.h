@@ -53,8 +53,8 @@ typedef struct {
   int alpha, subsampled;
   /// OpenJPEG's colour space (0 unspecified, 1 sRGB, 2 gray, 3 sYCC, 4 e-YCC, 5 CMYK).
   int color_space;
-  /// Resolution levels (reductions by 2 up to levels − 1 are possible), tiles and their size, quality layers.
-  uint32_t resolutions, tiles, tile_width, tile_height, layers;
+  /// Resolution levels (reductions by 2 up to levels − 1 are possible), tiles and their size.
+  uint32_t resolutions, tiles, tile_width, tile_height;
   /// Whether the data is a JP2 file (else a raw codestream).
   int jp2;
   /// The ICC profile (JP2 `colr` method 2), valid while the handle is open, or NULL.

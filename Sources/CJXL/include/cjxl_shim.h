@@ -63,9 +63,8 @@ typedef struct {
   uint32_t other_extra_channels;
   /// 1…8, as EXIF counts.
   int orientation;
-  /// Whether the file is an animation; its loop count (0: forever).
+  /// Whether the file is an animation.
   int animation;
-  uint32_t loops;
   /// Whether the pixels are coded in the original colour space (lossless, or lossy without XYB): 0 for XYB.
   int uses_original_profile;
   /// Whether the file is in the ISO BMFF container, and whether it carries a JPEG reconstruction (jbrd) box.
