@@ -89,11 +89,23 @@ extension ResizeRequest.ModeName: ExpressibleByArgument {}
 extension ValidationError {
     /// A request type's refusal in the command line's words: the option it names as its flag.
     init(_ error: CropKitError) {
-        if case .invalidRequest(let name, let reason) = error {
-            self.init("--\(name): \(reason).")
-        } else {
-            self.init(error.description)
-        }
+        self.init(commandLine(error))
+    }
+}
+
+extension CropKitError {
+    /// Whether this is an output setting's refusal (which the command line words as its flag).
+    var isInvalidOption: Bool {
+        if case .invalidOption = self { true } else { false }
+    }
+}
+
+/// A library refusal in the command line's words: the argument or setting it names, as its flag.
+package func commandLine(_ error: CropKitError) -> String {
+    switch error {
+    case .invalidRequest(let name, let reason): "--\(name): \(reason)."
+    case .invalidOption(let setting, let reason): "--\(setting.rawValue): \(reason)."
+    default: error.description
     }
 }
 

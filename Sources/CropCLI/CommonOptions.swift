@@ -47,7 +47,7 @@ package struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Metadata to keep: keep (EXIF and ICC, orientation reset to 1), strip (as --strip), icc-copyright (the ICC profile and only the EXIF copyright notice).",
         valueName: "policy"))
-    package var metadata: MetadataPolicy = .keep
+    package var metadata: MetadataPolicy?
 
     @Flag(help: "Overwrite an existing output file, even when it is the input.")
     package var force = false
@@ -62,21 +62,14 @@ package struct CommonOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
     package var quiet = false
 
+    /// Checks the output settings with ``SaveOptions/validate(for:)`` (against `--format` when it is given; the
+    /// pipeline checks them against a format named by the output's extension), in the flags' words.
     package func validate() throws {
-        if let quality, !(1...100).contains(quality) {
-            throw ValidationError("--quality must be 1–100, got \(quality).")
-        }
-        guard (0...9).contains(compression) else {
-            throw ValidationError("--compression must be 0–9, got \(compression).")
-        }
-        if let effort, !(0...9).contains(effort) {
-            throw ValidationError("--effort must be 0–9 (WebP: 0–6), got \(effort).")
-        }
-        if let bitDepth, bitDepth != 8 && bitDepth != 10 {
-            throw ValidationError("--bit-depth must be 8 or 10, got \(bitDepth).")
-        }
-        if strip && metadata != .keep && metadata != .strip {
-            throw ValidationError("--strip and --metadata \(metadata.rawValue) contradict each other.")
+        do throws(CropKitError) {
+            _ = try SaveOptions.metadata(strip: strip, policy: metadata)
+            try saveOptions.validate(for: format)
+        } catch {
+            throw ValidationError(error)
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
     }
@@ -86,7 +79,8 @@ package struct CommonOptions: ParsableArguments {
         var options = SaveOptions(
             format: format, quality: quality, subsampling: subsampling.value, progressive: progressive,
             optimizeHuffman: optimize, pngCompressionLevel: compression, lossless: lossless, effort: effort,
-            bitDepth: bitDepth, colorProfile: icc, stripMetadata: strip, metadata: metadata, overwrite: force)
+            bitDepth: bitDepth, colorProfile: icc,
+            metadata: strip ? .strip : metadata ?? .keep, overwrite: force)
         options.frames = frames
         return options
     }

@@ -6,6 +6,8 @@ package func describe(_ error: any Error) -> String {
     switch error {
     case CropKitError.codec(.fileExists(let path)), CodecError.fileExists(let path):
         "\(path) already exists; use --force to replace it"
+    case let error as CropKitError where error.isInvalidOption:
+        commandLine(error)
     default:
         String(describing: error)
     }

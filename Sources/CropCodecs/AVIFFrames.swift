@@ -82,6 +82,7 @@ package final class AVIFSequenceEncoder: AnimationEncoder {
 
     package init(width: Int, height: Int, options: HEIFEncodeOptions) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: 65_536, format: .avif)
+        try EncoderChecks.settings(format: .avif, quality: options.quality, effort: options.effort)
         var params = ck_avif_encode_params()
         params.quality = Int32(options.lossless ? 100 : options.quality)
         params.speed = options.av1Speed

@@ -21,14 +21,6 @@ package protocol AnimationEncoder: AnyObject {
     func finish() throws(CodecError) -> [UInt8]
 }
 
-extension ImageFormat {
-    /// Whether CropKit writes animations in this format: GIF, WebP and AVIF (an image sequence).
-    package var writesAnimation: Bool { self == .gif || self == .webp || self == .avif }
-
-    /// Whether CropKit reads animations in this format: GIF, WebP and AVIF (an image sequence).
-    package var readsAnimation: Bool { writesAnimation }
-}
-
 extension ImageInfo {
     /// An animated GIF or WebP, or an AVIF image sequence, of more than one frame (a multi-page TIFF is not an
     /// animation).
@@ -167,6 +159,7 @@ package final class WebPAnimationEncoder: AnimationEncoder {
     ///   ``CodecError/libraryUnavailable(format:reason:)`` without libwebpmux.
     package init(width: Int, height: Int, playCount: Int?, options: WebPEncodeOptions) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: WebPEncoder.maxDimension, format: .webp)
+        try EncoderChecks.settings(format: .webp, quality: options.quality, effort: options.effort)
         var params = options.shimParameters(alpha: true)
         var opened: OpaquePointer?
         let loops = Int32(clamping: playCount ?? 1)

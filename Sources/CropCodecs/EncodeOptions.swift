@@ -41,6 +41,9 @@ package struct PNGEncodeOptions: Hashable, Sendable {
     package var compressionLevel: Int
 
     /// Creates options.
+    /// The levels zlib takes: 0 (stored) … 9 (smallest).
+    package static let compressionRange = 0...9
+
     package init(compressionLevel: Int = 6) {
         self.compressionLevel = compressionLevel
     }

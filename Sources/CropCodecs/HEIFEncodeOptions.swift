@@ -1,6 +1,6 @@
 /// Options for HEIC and AVIF encoding (libheif with x265 or an AV1 encoder).
 package struct HEIFEncodeOptions: Hashable, Sendable {
-    /// 0…100 on libheif's scale. Default 50 (``ImageFormat/defaultQuality``).
+    /// 1…100 (``ImageFormat/qualityRange``) on libheif's scale. Default 50 (``ImageFormat/defaultQuality``).
     package var quality: Int
     /// Lossless encoding.
     package var lossless: Bool

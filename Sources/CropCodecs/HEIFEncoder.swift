@@ -26,7 +26,7 @@ package final class HEIFEncoder: WholePictureEncoder {
 
     /// Starts a HEIC (`format` ``ImageFormat/heif``) or AVIF of `width × height` pixels taking rows in `inputFormat`.
     ///
-    /// - Throws: ``CodecError/invalidArgument(name:reason:)`` for a size below 1, a quality outside 0…100, an effort
+    /// - Throws: ``CodecError/invalidArgument(name:reason:)`` for a size below 1, a quality outside 1…100, an effort
     ///   outside 0…9 or a bit depth other than 8 or 10; ``CodecError/unsupportedFeature(format:feature:)`` past 16384
     ///   pixels per side, or for 10-bit AVIF without libavif 0.11; ``CodecError/libraryUnavailable(format:reason:)``
     ///   when libheif cannot be loaded.
@@ -35,13 +35,8 @@ package final class HEIFEncoder: WholePictureEncoder {
         options: HEIFEncodeOptions = HEIFEncodeOptions(), output: AtomicFile? = nil
     ) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: Self.maxDimension, format: format)
-        guard (0...100).contains(options.quality) else {
-            throw .invalidArgument(name: "quality", reason: "\(options.quality) is outside 0…100")
-        }
-        guard (0...9).contains(options.effort) else {
-            throw .invalidArgument(name: "effort", reason: "\(options.effort) is outside 0…9")
-        }
-        guard options.bitDepth == 8 || options.bitDepth == 10 else {
+        try EncoderChecks.settings(format: format, quality: options.quality, effort: options.effort)
+        guard format.selectableBitDepths.contains(options.bitDepth) else {
             throw .invalidArgument(name: "bit depth", reason: "\(options.bitDepth) is not 8 or 10")
         }
         // libheif 1.15 with libaom 3.6 aborts the process on 10-bit RGB input (an abort cannot be caught), so 10-bit

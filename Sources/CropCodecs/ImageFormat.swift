@@ -76,6 +76,46 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         }
     }
 
+    /// The quality scale of every lossy output (JPEG, WebP, AVIF, HEIC, JPEG XL): 1 (smallest) … 100 (best). One
+    /// convention for every encoder, though libwebp and libheif would take 0: their 0 and 1 differ by a few bytes.
+    public static let qualityRange = 1...100
+
+    /// The encoder effort this format takes, from fastest to smallest file: WebP 0…6 (libwebp's method), AVIF and
+    /// HEIC 0…9 (as libvips' effort; the AV1 speed is 9 − effort), JPEG XL 1…9 (libjxl's); `nil` for the formats whose
+    /// encoders have no such setting.
+    public var effortRange: ClosedRange<Int>? {
+        switch self {
+        case .webp: 0...6
+        case .avif, .heif: 0...9
+        case .jxl: 1...9
+        case .jpeg, .png, .gif, .tiff, .bmp, .jp2: nil
+        }
+    }
+
+    /// The effort an output of this format gets when none is asked for: 4 for WebP, AVIF and HEIC (libvips' and
+    /// sharp's), 7 for JPEG XL (`cjxl`'s); `nil` where ``effortRange`` is.
+    public var defaultEffort: Int? {
+        switch self {
+        case .webp, .avif, .heif: 4
+        case .jxl: 7
+        case .jpeg, .png, .gif, .tiff, .bmp, .jp2: nil
+        }
+    }
+
+    /// Whether an output of this format can be asked to be lossless: WebP, AVIF, HEIC and JPEG XL (PNG always is;
+    /// JPEG and GIF cannot be).
+    public var encodesLosslessly: Bool { [.webp, .avif, .heif, .jxl].contains(self) }
+
+    /// The bits per sample an output of this format can be asked for: 8 or 10 for HEIC and AVIF; empty for the
+    /// others, which write 8 bits (PNG and JPEG XL keep a 16-bit source's 16 by themselves).
+    public var selectableBitDepths: [Int] { self == .heif || self == .avif ? [8, 10] : [] }
+
+    /// Whether CropKit writes animations in this format: GIF, WebP and AVIF (an image sequence).
+    public var writesAnimation: Bool { [.gif, .webp, .avif].contains(self) }
+
+    /// Whether CropKit reads animations in this format: the ones it writes.
+    public var readsAnimation: Bool { writesAnimation }
+
     /// Whether decoders of this format can shrink a picture on load at all (JPEG, WebP, HEIF, AVIF, JPEG 2000; whether a
     /// given picture does is ``ImageInfo/shrinksOnLoad``).
     public var shrinksOnLoad: Bool { [.jpeg, .webp, .heif, .avif, .jp2].contains(self) }

@@ -36,9 +36,7 @@ package final class JPEGEncoder: ImageRowEncoder {
         options: JPEGEncodeOptions = JPEGEncodeOptions(), output: AtomicFile? = nil
     ) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: Self.maxDimension, format: .jpeg)
-        guard (1...100).contains(options.quality) else {
-            throw .invalidArgument(name: "quality", reason: "\(options.quality) is outside 1…100")
-        }
+        try EncoderChecks.settings(format: .jpeg, quality: options.quality)
         let created = output.map { ck_jpeg_encoder_create_fd($0.descriptor) } ?? ck_jpeg_encoder_create()
         guard let handle = created else {
             throw .resourceLimit(format: .jpeg, message: "cannot allocate a libjpeg encoder")

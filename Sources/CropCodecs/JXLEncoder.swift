@@ -65,12 +65,7 @@ package final class JXLEncoder: WholePictureEncoder {
         options: JXLEncodeOptions = JXLEncodeOptions(), output: AtomicFile? = nil
     ) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: Self.maxDimension, format: .jxl)
-        guard (1...100).contains(options.quality) else {
-            throw .invalidArgument(name: "quality", reason: "\(options.quality) is outside 1…100")
-        }
-        guard (1...9).contains(options.effort) else {
-            throw .invalidArgument(name: "effort", reason: "\(options.effort) is outside 1…9")
-        }
+        try EncoderChecks.settings(format: .jxl, quality: options.quality, effort: options.effort)
         try ShimStatus.call(format: .jxl, role: "encoder") { ck_jxl_load($0) }
         self.options = options
         icc = metadata.iccProfile.flatMap { ColorTransform.actsAsSRGB($0) ? nil : $0 }
@@ -121,7 +116,7 @@ package final class JXLEncoder: WholePictureEncoder {
     /// - Throws: ``CodecError/unsupportedFeature(format:feature:)`` for a JPEG libjxl cannot represent (arithmetic
     ///   coding, CMYK, some restart layouts), ``CodecError/libraryUnavailable(format:reason:)`` without libjxl.
     package static func recompress(jpeg: [UInt8], effort: Int = 7) throws(CodecError) -> [UInt8] {
-        guard (1...9).contains(effort) else { throw .invalidArgument(name: "effort", reason: "\(effort) is outside 1…9") }
+        try EncoderChecks.settings(format: .jxl, quality: nil, effort: effort)
         return try collect(role: "encoder") { output, size, message in
             jpeg.withUnsafeBufferPointer {
                 ck_jxl_recompress_jpeg(

@@ -33,7 +33,7 @@ package final class PNGEncoder: ImageRowEncoder {
         options: PNGEncodeOptions = PNGEncodeOptions(), output: AtomicFile? = nil
     ) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: Self.maxDimension, format: .png)
-        guard (0...9).contains(options.compressionLevel) else {
+        guard PNGEncodeOptions.compressionRange.contains(options.compressionLevel) else {
             throw .invalidArgument(name: "compression level", reason: "\(options.compressionLevel) is outside 0…9")
         }
         let created = output.map { ck_png_encoder_create_fd($0.descriptor) } ?? ck_png_encoder_create()

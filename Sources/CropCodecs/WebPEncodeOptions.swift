@@ -1,7 +1,7 @@
 import CWebP
 /// Options for WebP encoding (libwebp's own settings, named as `cwebp` names them).
 package struct WebPEncodeOptions: Hashable, Sendable {
-    /// 0…100. Lossy: the quality (libwebp's scale, default 80). Lossless: how hard to compress (100 = smallest).
+    /// 1…100 (``ImageFormat/qualityRange``). Lossy: the quality (libwebp's scale, default 80). Lossless: how hard to compress (100 = smallest).
     package var quality: Int
     /// Lossless encoding: every pixel kept exactly.
     package var lossless: Bool

@@ -18,7 +18,7 @@ package final class WebPEncoder: WholePictureEncoder {
 
     /// Starts a WebP of `width × height` pixels taking rows in `inputFormat`.
     ///
-    /// - Throws: ``CodecError/invalidArgument(name:reason:)`` for a size below 1, a quality outside 0…100 or an
+    /// - Throws: ``CodecError/invalidArgument(name:reason:)`` for a size below 1, a quality outside 1…100 or an
     ///   effort outside 0…6; ``CodecError/unsupportedFeature(format:feature:)`` above 16383 pixels per side;
     ///   ``CodecError/libraryUnavailable(format:reason:)`` when libwebp cannot be loaded.
     package init(
@@ -26,12 +26,7 @@ package final class WebPEncoder: WholePictureEncoder {
         options: WebPEncodeOptions = WebPEncodeOptions(), output: AtomicFile? = nil
     ) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: Self.maxDimension, format: .webp)
-        guard (0...100).contains(options.quality) else {
-            throw .invalidArgument(name: "quality", reason: "\(options.quality) is outside 0…100")
-        }
-        guard (0...6).contains(options.effort) else {
-            throw .invalidArgument(name: "effort", reason: "\(options.effort) is outside 0…6")
-        }
+        try EncoderChecks.settings(format: .webp, quality: options.quality, effort: options.effort)
         try ShimStatus.call(format: .webp, role: "encoder") { ck_webp_load($0) }
         self.options = options
         icc = metadata.iccProfile

@@ -79,6 +79,8 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
             self = .corruptImage(reason: error.description)
         case .invalidRequest(let name, let reason):
             self = .invalidParameter(name: name, reason: reason)
+        case .invalidOption(let setting, let reason):
+            self = .invalidParameter(name: setting.rawValue, reason: reason)
         case .codec, .pixels:
             self = .unsupportedImage(reason: error.description)
         }

@@ -43,8 +43,8 @@ struct RenderOptions {
             metadata = policy
         }
         if let text = query["quality"] {
-            guard let q = Int(text), (1...100).contains(q) else {
-                throw .invalidParameter(name: "quality", reason: "'\(text)' is not a whole number in 1…100")
+            guard let q = Int(text) else {
+                throw .invalidParameter(name: "quality", reason: "'\(text)' is not a whole number")
             }
             quality = q
         }
@@ -59,12 +59,25 @@ struct RenderOptions {
         if width != nil || height != nil {
             maximumSize = PixelSize(validWidth: width ?? CropState.maximumSide, height: height ?? CropState.maximumSide)
         }
+        try SaveOptions(format: format, quality: quality).checked(for: format)
         recipeJSON = query["recipe"].map(String.init)
         if let text = query["straighten"] {
             guard text.lowercased() == "auto" else {
                 throw .invalidParameter(name: "straighten", reason: "'\(text)' is not auto (give other angles in the recipe)")
             }
             autoStraighten = true
+        }
+    }
+}
+
+extension SaveOptions {
+    /// ``validate(for:)`` in a URL's words: a refusal is ``EditorError/invalidParameter(name:reason:)`` naming the
+    /// query key (`quality`, `metadata`, `format`), so the render API and the image service refuse alike.
+    package func checked(for format: ImageFormat?) throws(EditorError) {
+        do throws(CropKitError) {
+            try validate(for: format)
+        } catch {
+            throw EditorError(error)
         }
     }
 }

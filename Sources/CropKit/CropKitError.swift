@@ -13,6 +13,9 @@ public enum CropKitError: Error, Hashable, Sendable, CustomStringConvertible {
     case geometry(GeometryError)
     /// A request that cannot be carried out as given: `name` is the offending argument.
     case invalidRequest(name: String, reason: String)
+    /// An output setting (``SaveOptions``) out of its range, or one the output format cannot honour; each face names
+    /// the setting in its own words (`--quality`, `quality=`).
+    case invalidOption(SaveOptions.Setting, reason: String)
 
     /// Wraps any error the lower layers throw.
     init(_ error: any Error) {
@@ -31,6 +34,7 @@ public enum CropKitError: Error, Hashable, Sendable, CustomStringConvertible {
         case .pixels(let e): e.description
         case .geometry(let e): e.description
         case .invalidRequest(let name, let reason): "invalid \(name): \(reason)"
+        case .invalidOption(let setting, let reason): "invalid \(setting.rawValue): \(reason)"
         }
     }
 }

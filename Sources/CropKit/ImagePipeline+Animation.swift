@@ -92,7 +92,8 @@ extension ImagePipeline {
             switch opened.info.format {
             case .gif: return try GIFFrames(bytes: bytes, info: opened.info, options: decoding)
             case .avif: return try AVIFFrames(bytes: bytes, info: opened.info, options: decoding)
-            default: return try WebPFrames(bytes: bytes, info: opened.info, options: decoding)
+            case .webp: return try WebPFrames(bytes: bytes, info: opened.info, options: decoding)
+            default: throw .unsupportedFeature(format: opened.info.format, feature: "reading an animation")
             }
         }
     }

@@ -56,7 +56,7 @@ extension ImagePipeline {
         let jpeg = try mappingErrors { try opened.input().allBytes() }
         let jxl: [UInt8]
         do {
-            jxl = try JXLEncoder.recompress(jpeg: jpeg, effort: options.effort ?? 7)
+            jxl = try JXLEncoder.recompress(jpeg: jpeg, effort: options.effort(for: .jxl))
         } catch .unsupportedFeature {
             return nil
         } catch {

@@ -55,7 +55,7 @@ package struct MemoryPlan: Hashable, Sendable, CustomStringConvertible {
         case .heif: return (24 * wide, 16 << 20)
         case .webp: return (8, 4 << 20)
         case .jxl:
-            let effort = effort ?? 7
+            let effort = effort ?? ImageFormat.jxl.defaultEffort!
             return ((effort <= 5 ? 48 : effort <= 7 ? 104 : 290) * wide, 16 << 20)
         default: return (0, 0)
         }

@@ -72,6 +72,9 @@ public struct SaveOptions: Hashable, Sendable {
     /// The quality a `format` output gets: ``quality``, or the format's default.
     func quality(for format: ImageFormat) -> Int { quality ?? format.defaultQuality ?? 80 }
 
+    /// The effort a `format` output gets: ``effort``, or the format's default (0 for a format that takes none).
+    func effort(for format: ImageFormat) -> Int { effort ?? format.defaultEffort ?? 0 }
+
     /// The codec options these settings stand for.
     package var encodeOptions: EncodeOptions {
         EncodeOptions(
@@ -79,10 +82,10 @@ public struct SaveOptions: Hashable, Sendable {
                 quality: quality(for: .jpeg), subsampling: subsampling, progressive: progressive,
                 optimizeHuffman: optimizeHuffman),
             png: PNGEncodeOptions(compressionLevel: pngCompressionLevel),
-            webp: WebPEncodeOptions(quality: quality(for: .webp), lossless: lossless, effort: effort ?? 4),
+            webp: WebPEncodeOptions(quality: quality(for: .webp), lossless: lossless, effort: effort(for: .webp)),
             heif: HEIFEncodeOptions(
-                quality: quality(for: .heif), lossless: lossless, effort: effort ?? 4, bitDepth: bitDepth ?? 8),
-            jxl: JXLEncodeOptions(quality: quality(for: .jxl), lossless: lossless, effort: effort ?? 7))
+                quality: quality(for: .heif), lossless: lossless, effort: effort(for: .heif), bitDepth: bitDepth ?? 8),
+            jxl: JXLEncodeOptions(quality: quality(for: .jxl), lossless: lossless, effort: effort(for: .jxl)))
     }
 
     /// These options with automatic subsampling resolved for an output made from `source`, reduced by `reduction`
@@ -98,23 +101,121 @@ public struct SaveOptions: Hashable, Sendable {
 }
 
 extension SaveOptions {
+    /// The settings ``validate(for:)`` checks, named as the faces name them: `--quality` on the command line,
+    /// `quality=` in a service or render URL.
+    public enum Setting: String, CaseIterable, Hashable, Sendable {
+        /// ``SaveOptions/format``.
+        case format
+        /// ``SaveOptions/quality``.
+        case quality
+        /// ``SaveOptions/effort``.
+        case effort
+        /// ``SaveOptions/lossless``.
+        case lossless
+        /// ``SaveOptions/bitDepth``.
+        case bitDepth = "bit-depth"
+        /// ``SaveOptions/pngCompressionLevel``.
+        case compression
+        /// ``SaveOptions/metadata``, and a `strip` flag that contradicts it.
+        case metadata
+    }
+
+    /// The range ``pngCompressionLevel`` takes: zlib's 0 (store) … 9 (smallest).
+    public static let compressionRange = PNGEncodeOptions.compressionRange
+
+    /// Checks every setting against its range, and, for a known output `format`, against what that format can do.
+    ///
+    /// Every face runs this before any work, so a refusal is the same on the command line, in the render API and in
+    /// the image service, only worded with the face's own name for the setting. The rules, from
+    /// `ImageFormat`'s one table:
+    /// - ``quality`` on `ImageFormat.qualityRange` (1…100 for every lossy format); a format without quality
+    ///   ignores it, so a service's `quality=` holds when `format=auto` picks PNG;
+    /// - ``effort`` on the format's `ImageFormat.effortRange` (WebP 0…6, AVIF and HEIC 0…9, JPEG XL 1…9), or on
+    ///   0…9 before the format is known; a format without effort ignores it;
+    /// - ``lossless`` only for a format with `ImageFormat.encodesLosslessly` (or PNG, which always is): JPEG
+    ///   and GIF would silently lose what was asked to be kept;
+    /// - ``bitDepth`` 8 or 10, and 10 only for a format that writes it (HEIC, AVIF);
+    /// - ``pngCompressionLevel`` on ``compressionRange``;
+    /// - the format one CropKit writes.
+    ///
+    /// - Throws: ``CropKitError/invalidOption(_:reason:)`` naming the first setting that fails.
+    public func validate(for format: ImageFormat? = nil) throws(CropKitError) {
+        func range(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)…\(range.upperBound)" }
+        if let quality, !ImageFormat.qualityRange.contains(quality) {
+            throw .invalidOption(.quality, reason: "\(quality) is outside \(range(ImageFormat.qualityRange))")
+        }
+        if let effort {
+            let effortRanges = ImageFormat.writable.compactMap(\.effortRange)
+            let any = effortRanges.map(\.lowerBound).min()!...effortRanges.map(\.upperBound).max()!
+            if !any.contains(effort) {
+                throw .invalidOption(.effort, reason: "\(effort) is outside \(range(any))")
+            }
+            if let format, let own = format.effortRange, !own.contains(effort) {
+                throw .invalidOption(.effort, reason: "\(effort) is outside \(format)'s \(range(own))")
+            }
+        }
+        if let bitDepth {
+            let depths = Set(ImageFormat.writable.flatMap(\.selectableBitDepths)).sorted()
+            guard depths.contains(bitDepth) else {
+                throw .invalidOption(
+                    .bitDepth, reason: "\(bitDepth) is not \(depths.map(String.init).joined(separator: " or "))")
+            }
+            if let format, bitDepth != 8, !format.selectableBitDepths.contains(bitDepth) {
+                throw .invalidOption(
+                    .bitDepth, reason: "\(format) takes no bit depth; \(bitDepth) bits are for "
+                        + Self.list(ImageFormat.writable.filter { $0.selectableBitDepths.contains(bitDepth) }))
+            }
+        }
+        if !Self.compressionRange.contains(pngCompressionLevel) {
+            throw .invalidOption(
+                .compression, reason: "\(pngCompressionLevel) is outside \(range(Self.compressionRange))")
+        }
+        guard let format else { return }
+        if lossless, !format.encodesLosslessly, format != .png {
+            throw .invalidOption(
+                .lossless, reason: "\(format) cannot be lossless; write "
+                    + Self.list([.png] + ImageFormat.writable.filter(\.encodesLosslessly)))
+        }
+        guard format.isWritable else {
+            throw .invalidOption(
+                .format, reason: "CropKit reads \(format) but does not write it; write " + Self.list(ImageFormat.writable))
+        }
+    }
+
+    /// The ``MetadataPolicy`` a face's two spellings stand for: a `strip` flag, and a `metadata` policy that may
+    /// be absent.
+    ///
+    /// - Throws: ``CropKitError/invalidOption(_:reason:)`` (``Setting/metadata``) when both are given and disagree.
+    public static func metadata(strip: Bool, policy: MetadataPolicy?) throws(CropKitError) -> MetadataPolicy {
+        guard strip else { return policy ?? .keep }
+        if let policy, policy != .strip {
+            throw .invalidOption(.metadata, reason: "strip contradicts metadata \(policy.rawValue)")
+        }
+        return .strip
+    }
+
+    /// "PNG, WebP or AVIF".
+    private static func list(_ formats: [ImageFormat]) -> String {
+        let names = formats.map(\.displayName)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
     /// The format an output is written in: ``format``, else the extension of the file's `path`, else JPEG (for an
     /// output in memory, `path` `nil`).
     ///
-    /// - Throws: ``CropKitError/invalidRequest(name:reason:)`` when the name gives no format and none is set, or when
-    ///   the format is one CropKit reads but does not write (GIF, TIFF, BMP).
+    /// - Throws: ``CropKitError/invalidOption(_:reason:)``: ``Setting/format`` when the name gives no format and none
+    ///   is set, or when the format is one CropKit reads but does not write (TIFF, BMP, JPEG 2000); any other
+    ///   setting ``validate(for:)`` refuses for the format.
     func outputFormat(path: String?) throws(CropKitError) -> ImageFormat {
         let named = path.map { ImageFormat(pathExtensionOf: $0) } ?? .jpeg
         guard let format = format ?? named else {
-            throw .invalidRequest(
-                name: "output format",
-                reason: "cannot tell it from the name \(path ?? ""); use .jpg, .png, .webp, .avif, .heic, .gif or .jxl, or set it")
+            let names = ImageFormat.writable.map { "." + $0.fileExtension }
+            throw .invalidOption(
+                .format,
+                reason: "cannot tell it from the name \(path ?? ""); use \(names.dropLast().joined(separator: ", ")) "
+                    + "or \(names.last!), or set it")
         }
-        guard format.isWritable else {
-            throw .invalidRequest(
-                name: "output format",
-                reason: "CropKit reads \(format.displayName) but does not write it; use .jpg, .png, .webp, .avif, .heic, .gif or .jxl")
-        }
+        try validate(for: format)
         return format
     }
 }

@@ -72,7 +72,8 @@ public struct EditQuery: Sendable, Equatable {
             format = parsed
         }
         if round, format == .jpeg { throw ImageQuery.roundNeedsAlpha }
-        _ = try value("quality", { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }, "a whole number in 1…100")
+        let quality = try value("quality", { Int($0) }, "a whole number")
+        try SaveOptions(format: format, quality: quality).checked(for: format)
         outputQuery = ["format", "quality"].compactMap { name in values[name].map { "\(name)=\($0)" } }
             .joined(separator: "&")
     }

@@ -9,7 +9,8 @@ import Foundation
 /// `image/*`. Decided by `Benchmarks/new-formats.sh`'s measure: at the default qualities JPEG XL is 0.8× WebP's bytes at
 /// the same SSIM, and AVIF smaller still.
 /// Decided: a missing `Accept` header accepts nothing special (JPEG or PNG), as browsers always send one. An
-/// animation that keeps its frames is answered in WebP when accepted, else GIF (CropKit writes no animated AVIF).
+/// animation that keeps its frames is answered in WebP when accepted, else GIF: both `ImageFormat.writesAnimation`,
+/// and an AVIF sequence, which CropKit also writes, costs an AV1 encode per frame, too slow to make on demand.
 public enum FormatNegotiation {
     /// The format to answer with.
     public static func format(accept: String?, hasAlpha: Bool, animated: Bool = false) -> ImageFormat {

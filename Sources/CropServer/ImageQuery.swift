@@ -238,21 +238,20 @@ public struct ImageQuery: Sendable {
         if let frames = try value("frames", { FrameSelection(rawValue: $0.lowercased()) }, "all or first") {
             saveOptions.frames = frames
         }
-        if let quality = try value("quality", { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }, "a whole number in 1…100") {
+        if let quality = try value("quality", { Int($0) }, "a whole number") {
             saveOptions.quality = quality
         }
         if let policy = try value("icc", { ColorProfilePolicy(rawValue: $0.lowercased()) }, "keep or srgb") {
             saveOptions.colorProfile = policy
         }
-        if let policy = try value("metadata", { MetadataPolicy(rawValue: $0.lowercased()) }, "keep, strip or icc-copyright") {
-            saveOptions.metadata = policy
+        let policy = try value("metadata", { MetadataPolicy(rawValue: $0.lowercased()) }, "keep, strip or icc-copyright")
+        let strip = try flag("strip")
+        do throws(CropKitError) {
+            saveOptions.metadata = try SaveOptions.metadata(strip: strip, policy: policy)
+        } catch {
+            throw EditorError(error)
         }
-        if try flag("strip") {
-            if values["metadata"] != nil, saveOptions.metadata != .strip {
-                throw .invalidParameter(name: "strip", reason: "contradicts metadata=\(saveOptions.metadata.rawValue)")
-            }
-            saveOptions.metadata = .strip
-        }
+        if case .fixed(let fixed) = format { try saveOptions.checked(for: fixed) } else { try saveOptions.checked(for: nil) }
     }
 
     /// The `name=value` pairs of a query, percent-decoded (a `+` stays a plus).

@@ -1,4 +1,5 @@
 import CropKit
+import CropTestSupport
 import Foundation
 import Testing
 
@@ -8,6 +9,21 @@ import Testing
         let dir = try CLI.temporaryDirectory()
         try CLI.writePicture(dir + "/in.png", width: 120, height: 80, color: positionColor)
         return dir
+    }
+
+    @Test("Output settings are refused as the library refuses them, named by their flags", arguments: OutputRuleCase.all)
+    func outputRules(_ rule: OutputRuleCase) throws {
+        let dir = try setUp()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let output = "out." + (try #require(OptionValue.format(rule.format))).fileExtension
+        // With --format the check runs before the command does (a usage error); without it, against the format the
+        // output's name gives, before anything is decoded.
+        for arguments in [rule.arguments, Array(rule.arguments.dropFirst(2))] {
+            let run = try CLI.run(["convert", "in.png", "-o", output] + arguments, in: dir)
+            #expect(run.status != 0, "\(arguments): \(run)")
+            #expect(run.stderr.contains("--\(rule.key): \(rule.reason)."), "\(arguments): \(run)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/" + output))
+        }
     }
 
     @Test("A missing input: exit 1, one line naming it, no output")

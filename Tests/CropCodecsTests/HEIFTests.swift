@@ -278,7 +278,7 @@ struct HEIFTests {
         #expect(throws: CodecError.invalidArgument(name: "bit depth", reason: "12 is not 8 or 10")) {
             try HEIFEncoder(format: .avif, width: 4, height: 4, inputFormat: .rgb8, options: HEIFEncodeOptions(bitDepth: 12))
         }
-        #expect(throws: CodecError.invalidArgument(name: "effort", reason: "10 is outside 0…9")) {
+        #expect(throws: CodecError.invalidArgument(name: "effort", reason: "10 is outside AVIF's 0…9")) {
             try HEIFEncoder(format: .avif, width: 4, height: 4, inputFormat: .rgb8, options: HEIFEncodeOptions(effort: 10))
         }
         #expect(throws: CodecError.self) { try HEIFEncoder(format: .heif, width: 0, height: 4, inputFormat: .rgb8) }

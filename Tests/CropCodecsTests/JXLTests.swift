@@ -166,7 +166,7 @@ struct JXLTests {
         #expect(throws: CodecError.invalidArgument(name: "quality", reason: "0 is outside 1…100")) {
             try JXLEncoder.encode(photo, options: JXLEncodeOptions(quality: 0))
         }
-        #expect(throws: CodecError.invalidArgument(name: "effort", reason: "10 is outside 1…9")) {
+        #expect(throws: CodecError.invalidArgument(name: "effort", reason: "10 is outside JPEG XL's 1…9")) {
             try JXLEncoder.encode(photo, options: JXLEncodeOptions(effort: 10))
         }
     }

@@ -178,11 +178,15 @@ struct WebPTests {
     func invalidArguments() throws {
         #expect(throws: CodecError.self) { try WebPEncoder(width: 16_384, height: 1, inputFormat: .rgb8) }
         #expect(throws: CodecError.self) { try WebPEncoder(width: 0, height: 1, inputFormat: .rgb8) }
-        #expect(throws: CodecError.invalidArgument(name: "quality", reason: "101 is outside 0…100")) {
+        #expect(throws: CodecError.invalidArgument(name: "quality", reason: "101 is outside 1…100")) {
             try WebPEncoder(width: 1, height: 1, inputFormat: .rgb8, options: WebPEncodeOptions(quality: 101))
         }
-        #expect(throws: CodecError.invalidArgument(name: "effort", reason: "7 is outside 0…6")) {
+        #expect(throws: CodecError.invalidArgument(name: "effort", reason: "7 is outside WebP's 0…6")) {
             try WebPEncoder(width: 1, height: 1, inputFormat: .rgb8, options: WebPEncodeOptions(effort: 7))
+        }
+        // One quality scale for every encoder: libwebp would take 0, CropKit's convention does not.
+        #expect(throws: CodecError.invalidArgument(name: "quality", reason: "0 is outside 1…100")) {
+            try WebPEncoder(width: 1, height: 1, inputFormat: .rgb8, options: WebPEncodeOptions(quality: 0))
         }
     }
 

@@ -182,7 +182,11 @@ import Testing
             message = expectError(try await post("/api/render?recipe=\(good)&format=tiff"), .badRequest,
                                   "invalidParameter")
             #expect(message.contains("format"))
-            expectError(try await post("/api/render?recipe=\(good)&quality=0"), .badRequest, "invalidParameter")
+            // The output rules the render API takes (it has no strip flag), worded as the library words them.
+            for rule in OutputRuleCase.all where rule.inURLs && rule.flag == nil {
+                message = expectError(try await post("/api/render?recipe=\(good)&\(rule.query)"), .badRequest, "invalidParameter")
+                #expect(message.contains("invalid \(rule.key): \(rule.reason)"), "\(rule): \(message)")
+            }
             expectError(try await post("/api/render?recipe=\(good)&maxWidth=-3"), .badRequest, "invalidParameter")
             expectError(try await post("/api/render?recipe=\(good)", type: "text/plain"), .unsupportedMediaType,
                         "unsupportedMediaType")

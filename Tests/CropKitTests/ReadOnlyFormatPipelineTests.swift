@@ -51,9 +51,9 @@ struct ReadOnlyFormatPipelineTests {
             }
             // The same rule for a loaded image, in memory and to a file, with the same words.
             let image = try Image(contentsOfFile: Fixtures.path("transparent-offset.gif"))
-            let refusal = CropKitError.invalidRequest(
-                name: "output format",
-                reason: "CropKit reads TIFF but does not write it; use .jpg, .png, .webp, .avif, .heic, .gif or .jxl")
+            let refusal = CropKitError.invalidOption(
+                .format,
+                reason: "CropKit reads TIFF but does not write it; write JPEG, PNG, WebP, HEIF, AVIF, GIF or JPEG XL")
             #expect(throws: refusal) { try image.encoded(options: SaveOptions(format: .tiff)) }
             #expect(throws: refusal) { try image.write(toFile: folder + "/again.tif") }
             #expect(!FileManager.default.fileExists(atPath: folder + "/again.tif"))

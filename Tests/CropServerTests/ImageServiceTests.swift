@@ -1,5 +1,6 @@
 import CropEditor
 import CropKit
+import CropTestSupport
 import Crypto
 import Foundation
 import HTTPTypes
@@ -222,6 +223,16 @@ struct ImageServiceTests {
         #expect(answer.status == .badRequest, "\(query): \(answer.status)")
         #expect(problem(answer.body) == "invalidParameter" || problem(answer.body) == "invalidRecipe")
         #expect(message(answer.body).contains(name), "\(query): \(message(answer.body))")
+    }
+
+    @Test("output settings are refused as the library refuses them, named by their query keys",
+          arguments: OutputRuleCase.all.filter(\.inURLs))
+    func outputRules(_ rule: OutputRuleCase) async throws {
+        let service = try ServedFolder.service()
+        let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?width=40&" + rule.query))
+        #expect(answer.status == .badRequest, "\(rule): \(answer.status)")
+        #expect(problem(answer.body) == "invalidParameter")
+        #expect(message(answer.body).contains("invalid \(rule.key): \(rule.reason)"), "\(rule): \(message(answer.body))")
     }
 
     @Test("format=auto follows Accept (AVIF, JPEG XL when named, WebP, then JPEG, or PNG for alpha) and says Vary: Accept", arguments: [
