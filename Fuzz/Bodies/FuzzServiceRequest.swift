@@ -49,6 +49,12 @@ public func fuzzServiceRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
         guard let last = steps.last, last.group == .size else {
             fatalError("\(query) parsed to \(parsed.operations) with no size step")
         }
+        // Components only with a BlurHash placeholder, and only counts the encoder takes.
+        if let counts = parsed.components {
+            guard parsed.placeholder == .blurhash, BlurHash.componentRange.contains(counts.width),
+                BlurHash.componentRange.contains(counts.height)
+            else { fatalError("\(query) parsed to components \(counts) with \(String(describing: parsed.placeholder))") }
+        }
     } catch {
         _ = error.description  // typed: EditorError
     }

@@ -47,23 +47,7 @@ package struct CropCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "The output file.")
     package var output: String
 
-    @Option(help: "The rectangle to keep, in displayed pixels: left, top, width, height (default: the whole picture).")
-    package var rect: RectArgument?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            "Straighten: degrees counter-clockwise (negative: clockwise), −45…45, or auto.", valueName: "degrees|auto"))
-    package var straighten: StraightenArgument?
-
-    @Option(parsing: .unconditional, help: "Turn clockwise by 90, 180, 270 or -90 degrees, after the EXIF orientation.")
-    package var turn: TurnArgument?
-
-    @Option(help: "Mirror after the turn: horizontal or vertical (repeat for both).")
-    package var flip: [FlipArgument] = []
-
-    @Option(help: "Aspect of the crop before any --turn: W:H, original (the picture's) or free.")
-    package var aspect: AspectArgument?
+    @OptionGroup var crop: CropStepOptions
 
     @Option(help: ArgumentHelp("Scale down so that the longer side is at most this many pixels.", valueName: "n"))
     package var maxSize: Int?
@@ -81,7 +65,7 @@ package struct CropCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     package func validate() throws {
-        _ = try aspectStep()
+        _ = try crop.aspectStep(gravity: placement.gravity, focus: placement.focus?.gravity)
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1, got \(maxSize).") }
         if allowUpscale && maxSize == nil { throw ValidationError("--allow-upscale needs --max-size.") }
     }
@@ -94,10 +78,10 @@ package struct CropCommand: ParsableCommand {
             let written: WrittenFile
             do {
                 written = try pipeline.run(.file(input), operations(), to: sink)
-            } catch CropKitError.invalidRequest(name: "crop", _) where rect != nil {
+            } catch CropKitError.invalidRequest(name: "crop", _) where crop.rect != nil {
                 // Say it in the command line's terms: the flag as given, the picture as shown.
                 let shown = try ImageSource.file(input).info(strict: common.strict).displayedSize
-                throw CommandError("--rect \(rect.map(String.init(describing:)) ?? "") lies entirely outside the "
+                throw CommandError("--rect \(crop.rect.map(String.init(describing:)) ?? "") lies entirely outside the "
                     + "\(Console.size(shown)) picture")
             }
             if let saveRecipe {
@@ -106,7 +90,7 @@ package struct CropCommand: ParsableCommand {
             }
             return Written(written) { warning in
                 guard case .cropClipped(_, let clipped, let picture) = warning else { return warning.description }
-                guard !common.quiet, let rect else { return nil }
+                guard !common.quiet, let rect = crop.rect else { return nil }
                 let size = PixelSize(validWidth: Int(picture.width), height: Int(picture.height))
                 return "--rect \(rect) reaches outside the \(Console.size(size)) picture; clipped to "
                     + "\(clipped.minX.compact),\(clipped.minY.compact),\(clipped.width.compact),\(clipped.height.compact)"
@@ -114,32 +98,14 @@ package struct CropCommand: ParsableCommand {
         }
     }
 
-    /// The pipeline steps the arguments stand for, in the order the help describes: the aspect and the rectangle
-    /// (the largest rectangle of the aspect inside it, or placed by the gravity), turns, flips, straighten, then the
-    /// size.
+    /// The pipeline steps the arguments stand for: the crop's (see ``CropStepOptions/steps(_:)``), then the size and
+    /// the face blur.
     package func operations() throws -> [ImageOperation] {
-        var steps: [ImageOperation] = []
-        if let step = try aspectStep() { steps.append(step) }
-        if let rect = rect?.rect { steps.append(.crop(rect)) }
-        steps += Array(repeating: .turn(.clockwise), count: turn?.quarterTurns ?? 0)
-        steps += flip.map { .flip($0 == .horizontal ? .horizontal : .vertical) }
-        if let straighten { steps.append(straighten.step) }
+        var steps = try crop.steps(gravity: placement.gravity, focus: placement.focus?.gravity)
         if let maxSize {
             steps.append(.fit(within: PixelSize(validWidth: maxSize, height: maxSize), allowUpscale: allowUpscale))
         }
         if let step = blur.operation { steps.append(step) }
         return steps
-    }
-
-    /// The aspect step, placed by --gravity or --focus when given; the rule between them is `ImageOperation`'s, in
-    /// the flags' words. (`--gravity center` is the default, so it places nothing.)
-    private func aspectStep() throws -> ImageOperation? {
-        do {
-            return try ImageOperation.aspect(
-                aspect?.lock, gravity: placement.gravity,
-                focus: placement.focus?.gravity, withRect: rect != nil)
-        } catch {
-            throw ValidationError(error)
-        }
     }
 }

@@ -32,54 +32,20 @@ package struct ResizeCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "The output file.")
     package var output: String
 
-    @Option(help: "The output width; the height keeps the aspect ratio.")
-    package var width: Int?
-
-    @Option(help: "The output height; the width keeps the aspect ratio.")
-    package var height: Int?
-
-    @Option(help: ArgumentHelp("The box to resize into, WIDTHxHEIGHT.", valueName: "WxH"))
-    package var size: SizeArgument?
-
-    @Option(help: "How the picture meets a --size box: fit, fill, pad or stretch.")
-    package var mode: ResizeRequest.ModeName = .fit
+    @OptionGroup var resize: ResizeStepOptions
 
     @OptionGroup var placement: GravityOptions
-
-    @Option(help: "The resampling filter.")
-    package var filter: FilterArgument = .lanczos3
-
-    @Flag(help: "Filter in linear light (more accurate on high-contrast edges, slower).")
-    package var linear = false
-
-    @Option(help: "The padding colour for --mode pad: #RRGGBB, #RRGGBBAA, #RGB, white, black or transparent.")
-    package var background: ColorArgument?
-
-    @Flag(help: "Allow the output to be larger than the source.")
-    package var allowUpscale = false
 
     @OptionGroup var blur: FaceBlurOptions
 
     @OptionGroup var common: CommonOptions
 
     package func validate() throws {
-        _ = try request()
-    }
-
-    /// The resize the flags ask for; the rules between them are `ResizeRequest`'s, in the flags' words.
-    private func request() throws -> ResizeRequest {
-        do {
-            return try ResizeRequest(
-                width: width, height: height, size: size?.size, mode: mode,
-                gravity: placement.gravity, focus: placement.focus?.gravity,
-                background: background?.color, filter: filter.filter, linearLight: linear, allowUpscale: allowUpscale)
-        } catch {
-            throw ValidationError(error)
-        }
+        _ = try resize.request(gravity: placement.gravity, focus: placement.focus?.gravity)
     }
 
     package func run() throws {
-        let request = try request()
+        let request = try resize.request(gravity: placement.gravity, focus: placement.focus?.gravity)
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
         let options = common.saveOptions
         try runSingleFile("resize", FileJob(input: input, output: output), options: common) {

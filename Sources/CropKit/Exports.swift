@@ -23,6 +23,8 @@
 // Pixels.
 @_exported import struct CropPixels.PixelBuffer
 @_exported import struct CropPixels.PixelFormat
+@_exported import enum CropPixels.BlurHash
+@_exported import enum CropPixels.ThumbHash
 @_exported import enum CropPixels.ChannelLayout
 @_exported import enum CropPixels.BitDepth
 @_exported import struct CropPixels.PixelColor

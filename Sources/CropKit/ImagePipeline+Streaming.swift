@@ -309,7 +309,7 @@ struct RenderOutput<Output: Sendable> {
             RenderReport(
                 size: size, pixelFormat: format, decodeScale: decodeScale, cropState: plan.state,
                 warnings: plan.warnings + decoderWarnings.map(PipelineWarning.codec), autoStraighten: plan.autoStraighten,
-                faces: plan.faces)
+                faces: plan.faces, unreducedSize: plan.unreducedSize)
         }
         switch route {
         case .direct(let writer):

@@ -64,6 +64,9 @@ public struct ImagePipeline: Sendable {
     /// Read sequential JPEGs at 1/8 with libjpeg's own Huffman decoder instead of CropKit's AC-skipping one (the same
     /// pixels, slower); for benchmarks and comparisons.
     package var libjpegEntropy = false
+    /// Render the finished output at most this many pixels on its longer side, scaled down whole (a placeholder's
+    /// copy); the report's ``RenderReport/unreducedSize`` keeps the size it stands for. `nil`: the output's own size.
+    package var outputSideLimit: Int?
 
     /// Creates a pipeline; every argument has the default described on its property.
     public init(
@@ -113,6 +116,7 @@ public struct ImagePipeline: Sendable {
         plan.autoStraighten = estimate
         if let warning { plan.warnings.append(warning) }
         plan.faces = faces
+        if let outputSideLimit { plan.reduce(toSide: outputSideLimit) }
         if faces?.placedBy == .attention { plan.warnings.append(.noFaceFound) }
         if let format = try animationFormat(opened, sink) {
             return try runAnimation(source, opened, plan: plan, format: format, sink: sink)

@@ -92,8 +92,9 @@ extension ImagePipeline {
                 return operation.replacingFillGravity(with: .center)
             }
         }
-        let pipelinePlan = try PipelinePlan(
+        var pipelinePlan = try PipelinePlan(
             planned, storedSize: opened.storedSize, orientation: info.orientation, maxThreads: maxThreads)
+        if let outputSideLimit { pipelinePlan.reduce(toSide: outputSideLimit) }
         let geometry = pipelinePlan.geometry
         let scale = decodeScale(for: opened, reduction: geometry.reduction)
         let decoded = (JPEGScale(rawValue: scale) ?? .full).scaledSize(width: info.width, height: info.height)

@@ -21,6 +21,10 @@ struct PipelinePlan {
     var autoStraighten: StraightenEstimate?
     /// What a step placed by ``Gravity/face`` found, once resolved.
     var faces: FacePlacement?
+    /// The part of the crop state's full render (`state.renderPlan()`'s output pixels) the output covers.
+    private var region: Rect
+    /// The finished output's size before ``reduce(toSide:)`` made it smaller; `nil` when it did not.
+    var unreducedSize: PixelSize?
 
     /// Checks the order of the steps (geometry, then at most one size step, then pixel steps) and the values that
     /// need no picture, so a bad chain fails before anything is read.
@@ -75,6 +79,7 @@ struct PipelinePlan {
         let natural = full.outputSize
         var steps: [PixelStep] = []
         resample = ResampleOptions(filter: .lanczos3, maxThreads: maxThreads)
+        region = Rect(size: natural.size)
         switch operations.first(where: { $0.group == .size }) {
         case .fit(let box, let allowUpscale):
             let f = Swift.min(Double(box.width) / Double(natural.width), Double(box.height) / Double(natural.height))
@@ -88,6 +93,7 @@ struct PipelinePlan {
         case .resize(let request):
             let box = try request.target.box(for: natural)
             let layout = try request.plan(shown: natural, box: box)
+            region = layout.sourceRect
             geometry = RenderGeometry(plan: full, region: layout.sourceRect, outputSize: layout.imageSize)
             resample = ResampleOptions(filter: request.filter, linearLight: request.linearLight, maxThreads: maxThreads)
             if let pad = layout.pad {
@@ -99,6 +105,7 @@ struct PipelinePlan {
                 try ResizeMode.fill(gravity: request.gravity).layout(
                     sourceWidth: natural.width, sourceHeight: natural.height, width: inner, height: inner)
             }
+            region = layout.sourceRect
             geometry = RenderGeometry(plan: full, region: layout.sourceRect, outputSize: layout.imageSize)
             resample = ResampleOptions(filter: request.filter, linearLight: request.linearLight, maxThreads: maxThreads)
             steps.append(.frame(border: request.border, cornerRadius: request.cornerRadius))
@@ -121,6 +128,38 @@ struct PipelinePlan {
         }
         pixelSteps = steps
         self.warnings = warnings
+    }
+
+    /// The finished output's size: the resample's, through the pixel steps.
+    var outputSize: PixelSize { pixelSteps.reduce(geometry.outputSize) { $1.size(after: $0) } }
+
+    /// Renders the same picture at most `side` pixels on its finished output's longer side (a placeholder's copy):
+    /// the output grid and the pixel steps scale down together, so the decode shrinks on load as for any small
+    /// output. Records the size it would have had in ``unreducedSize``.
+    mutating func reduce(toSide side: Int) {
+        let finished = outputSize
+        let f = Double(side) / Double(Swift.max(finished.width, finished.height))
+        guard f < 1 else { return }
+        unreducedSize = finished
+        func scaled(_ v: Int) -> Int { Swift.max(1, Int((Double(v) * f).rounded())) }
+        let small = PixelSize(validWidth: scaled(geometry.outputSize.width), height: scaled(geometry.outputSize.height))
+        geometry = RenderGeometry(plan: state.renderPlan(), region: region, outputSize: small)
+        pixelSteps = pixelSteps.map { step in
+            switch step {
+            case .pad(let size, let x, let y, let background):
+                let canvas = PixelSize(
+                    validWidth: Swift.max(scaled(size.width), small.width), height: Swift.max(scaled(size.height), small.height))
+                return .pad(
+                    canvas, x: Swift.min(Int((Double(x) * f).rounded()), canvas.width - small.width),
+                    y: Swift.min(Int((Double(y) * f).rounded()), canvas.height - small.height), background: background)
+            case .frame(let border, let radius): return .frame(border: Int((Double(border) * f).rounded()), cornerRadius: radius * f)
+            case .round(.pixels(let radius), let border):
+                return .round(.pixels(radius * f), border: Int((Double(border) * f).rounded()))
+            case .round(.circle, let border): return .round(.circle, border: Int((Double(border) * f).rounded()))
+            case .border(let width, let color): return .border(scaled(width), color: color)
+            case .background, .blurFaces: return step
+            }
+        }
     }
 
     /// The geometric steps as one crop state.

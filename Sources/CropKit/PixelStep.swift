@@ -17,6 +17,15 @@ enum PixelStep: Hashable {
     /// Hide the faces `detector` finds.
     case blurFaces(FaceBlur, detector: HOGFaceDetector)
 
+    /// The size of a `size` picture after this step.
+    func size(after size: PixelSize) -> PixelSize {
+        switch self {
+        case .pad(let canvas, _, _, _): canvas
+        case .border(let width, _): PixelSize(validWidth: size.width + 2 * width, height: size.height + 2 * width)
+        case .frame, .round, .background, .blurFaces: size
+        }
+    }
+
     /// The picture after this step.
     func apply(to image: PixelBuffer) throws(PixelError) -> PixelBuffer {
         switch self {

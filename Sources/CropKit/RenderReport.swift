@@ -29,6 +29,8 @@ public struct RenderReport: Sendable {
     /// JPEG's bytes and the JPEG XL's, which keeps the JPEG's coefficients and gives the file back byte for byte;
     /// `nil` otherwise.
     public var jpegRecompression: (jpegBytes: Int, jxlBytes: Int)? = nil
+    /// For a run that rendered a smaller copy (a placeholder's), the size of the output it stands for; `nil` otherwise.
+    package var unreducedSize: PixelSize? = nil
 }
 
 extension RenderReport {

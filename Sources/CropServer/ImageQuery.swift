@@ -29,6 +29,8 @@ import Foundation
 /// | `metadata` | `keep`, `strip`, `icc-copyright` |
 /// | `recipe` | a crop recipe, base64url JSON (instead of `rect`, `straighten`, `turn`, `flip`, `aspect`) |
 /// | `preset` | a named set of these from the configuration |
+/// | `placeholder` | `blurhash`, `thumbhash` or `preview`: answer JSON (`kind`, `value`, `width`, `height`) describing the picture the other parameters make, instead of the picture; the output parameters are then ignored, so a preset's placeholder is `preset=NAME&placeholder=…` |
+/// | `components` | `XxY`, each 1…9: a BlurHash's component counts (default from the proportions, e.g. `4x3`) |
 ///
 /// Geometry applies in the command line's order: aspect, rectangle, turns, flips, straighten (or the recipe), then
 /// the size. Without `width`, `height` or `size` the output is fitted within the service's largest output side.
@@ -53,6 +55,10 @@ public struct ImageQuery: Sendable {
     /// The parameters as applied (presets expanded, later values winning), sorted: the identity of the output for
     /// caching.
     public var canonical: String
+    /// With `placeholder=`, the placeholder to answer instead of the picture.
+    public var placeholder: Placeholder.Kind?
+    /// With `components=XxY`, a BlurHash's component counts.
+    public var components: PixelSize?
     /// Whether a step can leave transparent pixels on an opaque source (a pad on a transparent background).
     public var addsTransparency = false
     /// The source URL (`url=…`, only where accepted: `GET /fetch`), percent-decoded. Not part of ``canonical``.
@@ -66,8 +72,9 @@ public struct ImageQuery: Sendable {
         name: "round", reason: "a round output needs a format with alpha (png, webp, avif, heic or auto), not jpeg")
     static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata", "round", "frames"]
     static let blurNames: Set<String> = ["blur", "blur-style", "blur-strength", "blur-padding"]
+    static let placeholderNames: Set<String> = ["placeholder", "components"]
     static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames).union(blurNames)
-        .union(["recipe", "preset"])
+        .union(placeholderNames).union(["recipe", "preset"])
 
     /// Parses the query (`name=value` pairs, percent-encoded, `sig` already removed).
     ///
@@ -222,6 +229,21 @@ public struct ImageQuery: Sendable {
         if round {
             operations.append(.roundCorners(.circle))
             addsTransparency = true
+        }
+
+        placeholder = try value(
+            "placeholder", { Placeholder.Kind(rawValue: $0.lowercased()) },
+            Placeholder.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+        if let text = values["components"] {
+            guard placeholder == .blurhash else {
+                throw .invalidParameter(name: "components", reason: "applies only with placeholder=blurhash")
+            }
+            guard let counts = OptionValue.size(text), BlurHash.componentRange.contains(counts.width),
+                BlurHash.componentRange.contains(counts.height)
+            else {
+                throw .invalidParameter(name: "components", reason: "'\(text)' is not XxY with each count in 1…9")
+            }
+            components = counts
         }
 
         // Output.

@@ -195,6 +195,9 @@ public struct ImageService: Sendable {
             }
             source = .file(file)
         }
+        if let kind = options.placeholder {
+            return try await placeholder(kind, options, source, request: request, start: start)
+        }
 
         // The output format, from the header alone when it depends on the source.
         let format: ImageFormat
@@ -214,14 +217,9 @@ public struct ImageService: Sendable {
                 accept: request.headers[.accept], hasAlpha: info.hasAlpha || options.addsTransparency,
                 animated: animated)
         }
-        let etag = Self.etag(
-            identity: source.identity, canonical: options.canonical + "&headroom=\(configuration.shrinkOnLoadHeadroom)",
-            format: format)
-        var headers: HTTPFields = [
-            .eTag: etag, .cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
-        ]
+        var headers = cacheHeaders(source, options, kind: format.rawValue)
         if options.format == .auto { headers[.vary] = "Accept" }
-        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
+        if let match = request.headers[.ifNoneMatch], Self.matches(match, headers[.eTag] ?? "") {
             metrics.notModified.increment()
             return Response(status: .notModified, headers: headers)
         }
@@ -277,7 +275,12 @@ public struct ImageService: Sendable {
 
     /// A strong ETag for this output.
     static func etag(identity source: [String], canonical: String, format: ImageFormat) -> String {
-        let identity = ([version] + source + [canonical, format.rawValue]).joined(separator: "\n")
+        etag(identity: source, canonical: canonical, kind: format.rawValue)
+    }
+
+    /// A strong ETag for an output of `kind` (a format's name, or `placeholder`).
+    static func etag(identity source: [String], canonical: String, kind: String) -> String {
+        let identity = ([version] + source + [canonical, kind]).joined(separator: "\n")
         let digest = SHA256.hash(data: Data(identity.utf8)).prefix(16)
         return "\"" + digest.map { String(format: "%02x", $0) }.joined() + "\""
     }
@@ -328,5 +331,55 @@ public struct ImageService: Sendable {
         Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The `ETag` and `Cache-Control` of an output of `kind` (a format's name, or `placeholder`).
+    func cacheHeaders(_ source: ServedSource, _ options: ImageQuery, kind: String) -> HTTPFields {
+        let etag = Self.etag(
+            identity: source.identity, canonical: options.canonical + "&headroom=\(configuration.shrinkOnLoadHeadroom)",
+            kind: kind)
+        return [.eTag: etag, .cacheControl: "public, max-age=\(configuration.cacheMaxAge)"]
+    }
+
+    /// Answers `placeholder=`: the JSON of ``Placeholder`` for the picture the other parameters make, with the same
+    /// signature, `ETag`, caching, queue, memory budget and timeout as the picture itself.
+    func placeholder(
+        _ kind: Placeholder.Kind, _ options: ImageQuery, _ source: ServedSource, request: Request,
+        start: ContinuousClock.Instant
+    ) async throws -> Response {
+        let clock = ContinuousClock()
+        var headers = cacheHeaders(source, options, kind: "placeholder")
+        if let match = request.headers[.ifNoneMatch], Self.matches(match, headers[.eTag] ?? "") {
+            metrics.notModified.increment()
+            return Response(status: .notModified, headers: headers)
+        }
+        let queued = clock.now
+        metrics.record(.fetch, queued - start)
+        let pipeline = ImagePipeline(
+            limits: configuration.pixelLimits, shrinkOnLoadHeadroom: configuration.shrinkOnLoadHeadroom, maxThreads: 1)
+        let operations = options.operations, metrics = metrics
+        let components = options.components.map { (x: $0.width, y: $0.height) }
+        let made = try await queue.withSlot {
+            let started = clock.now
+            metrics.record(.queue, started - queued)
+            defer { metrics.record(.process, clock.now - started) }
+            return try await Self.withTimeout(configuration.processingTimeout) {
+                let plan = try await queue.perform {
+                    try Self.editorErrors { () throws(CropKitError) in
+                        try pipeline.placeholderMemoryPlan(source.image, operations)
+                    }
+                }
+                return try await queue.performReserving(plan.peakBytes) {
+                    try Self.editorErrors { () throws(CropKitError) in
+                        try pipeline.placeholder(source.image, operations, kind: kind, components: components)
+                    }
+                }
+            }
+        }
+        let body = made.json
+        metrics.sourceBytes.increment(by: Int64(source.byteCount))
+        metrics.responseBytes.increment(by: Int64(body.utf8.count))
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 }
