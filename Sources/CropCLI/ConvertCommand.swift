@@ -44,6 +44,8 @@ package struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var blur: FaceBlurOptions
 
+    @OptionGroup var mark: WatermarkOptions
+
     @OptionGroup var common: CommonOptions
 
     package func run() throws {
@@ -51,9 +53,11 @@ package struct ConvertCommand: ParsableCommand {
         pipeline.libjpegEntropy = libjpegEntropy
         let sink = ImageSink.file(output, options: common.saveOptions)
         try runSingleFile("convert", FileJob(input: input, output: output), options: common) {
-            if let step = blur.operation {
-                // Faces to hide: the whole pipeline (one decode, the blur, one encode) instead of a transcode.
-                return Written(try common.pipeline(threads: 0).run(.file(input), [step], to: sink))
+            let steps = [blur.operation, try mark.operation()].compactMap { $0 }
+            if !steps.isEmpty {
+                // Faces to hide or a mark to lay: the whole pipeline (one decode, the steps, one encode) instead of a
+                // transcode.
+                return Written(try common.pipeline(threads: 0).run(.file(input), steps, to: sink))
             }
             return Written(try pipeline.transcode(.file(input), scale: scale.value, earlyStop: earlyStop.value, to: sink))
         }

@@ -62,6 +62,8 @@ package struct CropCommand: ParsableCommand {
 
     @OptionGroup var blur: FaceBlurOptions
 
+    @OptionGroup var mark: WatermarkOptions
+
     @OptionGroup var common: CommonOptions
 
     package func validate() throws {
@@ -106,6 +108,7 @@ package struct CropCommand: ParsableCommand {
             steps.append(.fit(within: PixelSize(validWidth: maxSize, height: maxSize), allowUpscale: allowUpscale))
         }
         if let step = blur.operation { steps.append(step) }
+        if let step = try mark.operation() { steps.append(step) }
         return steps
     }
 }

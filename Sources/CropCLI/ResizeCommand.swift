@@ -38,6 +38,8 @@ package struct ResizeCommand: ParsableCommand {
 
     @OptionGroup var blur: FaceBlurOptions
 
+    @OptionGroup var mark: WatermarkOptions
+
     @OptionGroup var common: CommonOptions
 
     package func validate() throws {
@@ -49,7 +51,8 @@ package struct ResizeCommand: ParsableCommand {
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
         let options = common.saveOptions
         try runSingleFile("resize", FileJob(input: input, output: output), options: common) {
-            Written(try pipeline.run(.file(input), [.resize(request)] + [blur.operation].compactMap { $0 }, to: .file(output, options: options)))
+            let steps = [.resize(request)] + [blur.operation, try mark.operation()].compactMap { $0 }
+            return Written(try pipeline.run(.file(input), steps, to: .file(output, options: options)))
         }
     }
 }

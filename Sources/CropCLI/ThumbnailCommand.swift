@@ -49,6 +49,8 @@ package struct ThumbnailCommand: ParsableCommand {
 
     @OptionGroup var blur: FaceBlurOptions
 
+    @OptionGroup var mark: WatermarkOptions
+
     @OptionGroup var common: CommonOptions
 
     package func validate() throws {
@@ -72,7 +74,7 @@ package struct ThumbnailCommand: ParsableCommand {
             side: size, border: border, cornerRadius: cornerRadius, filter: filter.filter, linearLight: linear,
             gravity: placement.resolved)
         let options = common.saveOptions
-        let steps = [ImageOperation.thumbnail(request)] + [blur.operation].compactMap { $0 }
+        let steps = [ImageOperation.thumbnail(request)] + [blur.operation, try mark.operation()].compactMap { $0 }
         try batch.run(options: common, progress: destination.progress) { job, pipeline in
             Written(try pipeline.run(.file(job.input), steps, to: .file(job.output, options: options)))
         }

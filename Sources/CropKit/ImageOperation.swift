@@ -92,6 +92,8 @@ public enum ImageOperation: Hashable, Sendable {
     /// Faces from 6% of the output's short side up are found (`HOGFaceDetector`); the step runs before the other
     /// pixel steps, on the picture itself.
     case blurFaces(FaceBlur = FaceBlur())
+    /// Lay a mark over the output, after every other step (see ``Watermark``).
+    case watermark(Watermark)
 
     /// Which group the step belongs to.
     package enum Group: Int, Comparable {
@@ -103,7 +105,7 @@ public enum ImageOperation: Hashable, Sendable {
         switch self {
         case .crop, .aspect, .turn, .flip, .straighten, .autoStraighten, .aspectCrop, .recipe, .cropState: .geometry
         case .fit, .resize, .thumbnail: .size
-        case .roundCorners, .border, .background, .blurFaces: .pixels
+        case .roundCorners, .border, .background, .blurFaces, .watermark: .pixels
         }
     }
 
@@ -126,6 +128,7 @@ public enum ImageOperation: Hashable, Sendable {
         case .border: "border"
         case .background: "background"
         case .blurFaces: "blurFaces"
+        case .watermark: "watermark"
         }
     }
 }

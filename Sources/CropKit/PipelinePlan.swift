@@ -126,6 +126,8 @@ struct PipelinePlan {
             default: break
             }
         }
+        // A mark goes over the finished canvas, after every other step.
+        for case .watermark(let mark) in operations { steps.append(.watermark(mark)) }
         pixelSteps = steps
         self.warnings = warnings
     }
@@ -157,7 +159,7 @@ struct PipelinePlan {
                 return .round(.pixels(radius * f), border: Int((Double(border) * f).rounded()))
             case .round(.circle, let border): return .round(.circle, border: Int((Double(border) * f).rounded()))
             case .border(let width, let color): return .border(scaled(width), color: color)
-            case .background, .blurFaces: return step
+            case .background, .blurFaces, .watermark: return step
             }
         }
     }

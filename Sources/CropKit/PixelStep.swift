@@ -16,13 +16,15 @@ enum PixelStep: Hashable {
     case background(PixelColor)
     /// Hide the faces `detector` finds.
     case blurFaces(FaceBlur, detector: HOGFaceDetector)
+    /// Lay a mark over the picture.
+    case watermark(Watermark)
 
     /// The size of a `size` picture after this step.
     func size(after size: PixelSize) -> PixelSize {
         switch self {
         case .pad(let canvas, _, _, _): canvas
         case .border(let width, _): PixelSize(validWidth: size.width + 2 * width, height: size.height + 2 * width)
-        case .frame, .round, .background, .blurFaces: size
+        case .frame, .round, .background, .blurFaces, .watermark: size
         }
     }
 
@@ -45,6 +47,8 @@ enum PixelStep: Hashable {
             image.flattened(over: color)
         case .blurFaces(let blur, let detector):
             try blur.apply(to: image, detector: detector)
+        case .watermark(let mark):
+            try mark.apply(to: image)
         }
     }
 }

@@ -29,6 +29,7 @@ import Foundation
 /// | `metadata` | `keep`, `strip`, `icc-copyright` |
 /// | `recipe` | a crop recipe, base64url JSON (instead of `rect`, `straighten`, `turn`, `flip`, `aspect`) |
 /// | `preset` | a named set of these from the configuration |
+/// | `watermark` | the name of a mark the operator configured (`--watermark NAME=FILE`), laid over the output after every other step; with `watermark-gravity` (an alignment, default `bottom-right`), `watermark-scale` (its width as a fraction of the output's, default 0.25), `watermark-opacity` (0…1, default 1), `watermark-margin` (a fraction of the output's shorter side, default 0.02), `watermark-tile` (flag: repeat it over the whole output) |
 /// | `placeholder` | `blurhash`, `thumbhash` or `preview`: answer JSON (`kind`, `value`, `width`, `height`) describing the picture the other parameters make, instead of the picture; the output parameters are then ignored, so a preset's placeholder is `preset=NAME&placeholder=…` |
 /// | `components` | `XxY`, each 1…9: a BlurHash's component counts (default from the proportions, e.g. `4x3`) |
 ///
@@ -73,8 +74,11 @@ public struct ImageQuery: Sendable {
     static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata", "round", "frames"]
     static let blurNames: Set<String> = ["blur", "blur-style", "blur-strength", "blur-padding"]
     static let placeholderNames: Set<String> = ["placeholder", "components"]
+    static let watermarkNames: Set<String> = [
+        "watermark", "watermark-gravity", "watermark-scale", "watermark-opacity", "watermark-margin", "watermark-tile",
+    ]
     static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames).union(blurNames)
-        .union(placeholderNames).union(["recipe", "preset"])
+        .union(placeholderNames).union(watermarkNames).union(["recipe", "preset"])
 
     /// Parses the query (`name=value` pairs, percent-encoded, `sig` already removed).
     ///
@@ -83,7 +87,7 @@ public struct ImageQuery: Sendable {
     ///   `url` where accepted).
     public init(
         query: String, presets: [String: String] = [:], onlyPresets: Bool = false, maximumOutputSide: Int = 8192,
-        acceptsURL: Bool = false
+        acceptsURL: Bool = false, watermarks: [String: Watermark] = [:]
     ) throws(EditorError) {
         var items = try Self.items(query)
         if acceptsURL {
@@ -231,6 +235,29 @@ public struct ImageQuery: Sendable {
             addsTransparency = true
         }
 
+        if let name = values["watermark"] {
+            guard let mark = watermarks[name] else {
+                let known = watermarks.keys.sorted().joined(separator: ", ")
+                throw .invalidParameter(
+                    name: "watermark", reason: "no watermark named '\(name)'" + (known.isEmpty ? " (none is configured)" : " (\(known))"))
+            }
+            let scale = try value("watermark-scale", { Double($0) }, "a number") ?? mark.scale
+            let opacity = try value("watermark-opacity", { Double($0) }, "a number") ?? mark.opacity
+            let margin = try value("watermark-margin", { Double($0) }, "a number") ?? mark.margin
+            let gravity = try value("watermark-gravity", OptionValue.alignment, "an alignment") ?? mark.gravity
+            let tile = try flag("watermark-tile")
+            do throws(CropKitError) {
+                let placed = try Watermark(
+                    image: mark.image, gravity: gravity, scale: scale, opacity: opacity, margin: margin, tile: tile)
+                operations.append(.watermark(placed))
+            } catch {
+                throw EditorError(error)
+            }
+            // A new file under the same name is another output: its digest goes into the cache key.
+            canonical += "&watermark-digest=" + String(mark.fingerprint, radix: 16)
+        } else if let name = Self.watermarkNames.first(where: { values[$0] != nil }) {
+            throw .invalidParameter(name: name, reason: "applies only with watermark=NAME")
+        }
         placeholder = try value(
             "placeholder", { Placeholder.Kind(rawValue: $0.lowercased()) },
             Placeholder.Kind.allCases.map(\.rawValue).joined(separator: ", "))

@@ -184,7 +184,7 @@ public struct ImageService: Sendable {
         }
         let options = try ImageQuery(
             query: query, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
-            maximumOutputSide: configuration.maximumOutputSide, acceptsURL: fetches)
+            maximumOutputSide: configuration.maximumOutputSide, acceptsURL: fetches, watermarks: configuration.watermarks)
         let source: ServedSource
         if let origins = configuration.origins, fetches, let url = options.sourceURL {
             source = .fetched(try await origins.fetch(url))

@@ -11,6 +11,9 @@ public struct ServiceConfiguration: Sendable {
     public var cacheMaxAge: Int = 86_400
     /// Named option sets (`preset=name`), each a query string such as `size=300x300&mode=fill`.
     public var presets: [String: String] = [:]
+    /// The marks `watermark=NAME` lays over an output, named by the operator at start (`--watermark NAME=FILE`);
+    /// a request can only name one of these, never give a URL.
+    public var watermarks: [String: Watermark] = [:]
     /// Accept only `preset=…` (and `sig`).
     public var onlyPresets = false
     /// The largest source file served, in bytes. Default 64 MB.

@@ -80,6 +80,8 @@ public enum ServiceSetupError: Error, Hashable, Sendable, CustomStringConvertibl
     case badKeys(String)
     /// The presets file could not be read.
     case badPresets(String)
+    /// A `--watermark NAME=FILE` without a name, named twice, or whose file is no picture.
+    case badWatermark(String)
     /// An `--origin` prefix is not an absolute http(s) URL without a query.
     case badOrigin(String)
 
@@ -90,6 +92,7 @@ public enum ServiceSetupError: Error, Hashable, Sendable, CustomStringConvertibl
             "no signing key: set CROPKIT_SIGNING_KEY (hex) or --key-file, or pass --allow-unsigned for development"
         case .badKeys(let reason): "the signing keys: \(reason)"
         case .badPresets(let reason): "the presets: \(reason)"
+        case .badWatermark(let reason): "--watermark \(reason)"
         case .badOrigin(let text): "the origin '\(text)' is not an absolute http(s) URL prefix without a query"
         }
     }

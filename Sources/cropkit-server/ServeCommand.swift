@@ -46,6 +46,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A file of presets, one per line: NAME=QUERY (e.g. thumb=size=300x300&mode=fill).", valueName: "file"))
     var presets: String?
 
+    @Option(name: .customLong("watermark"), help: ArgumentHelp(
+        "A mark requests may lay over the output with watermark=NAME: NAME=FILE (PNG, WebP or AVIF with alpha). Repeat for more.",
+        valueName: "name=file"))
+    var watermarks: [String] = []
+
     @Flag(help: "Accept only preset=NAME.")
     var onlyPresets = false
 
@@ -211,6 +216,19 @@ struct ServeCommand: ParsableCommand {
         if editor {
             configuration.editors = try HostedEditors(
                 hostPages: try embedding.hostPages, capacity: maxEditors, instance: instance)
+        }
+        for entry in watermarks {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            else { throw ServiceSetupError.badWatermark("\(entry) is not NAME=FILE (a name of letters, digits, - and _)") }
+            guard configuration.watermarks[parts[0]] == nil else {
+                throw ServiceSetupError.badWatermark("names \(parts[0]) twice")
+            }
+            do {
+                configuration.watermarks[parts[0]] = try Watermark(contentsOfFile: parts[1], limits: configuration.pixelLimits)
+            } catch {
+                throw ServiceSetupError.badWatermark("\(parts[0]): \(parts[1]): \(error)")
+            }
         }
         if let presets {
             do {

@@ -5,7 +5,7 @@ import Testing
 /// `info --json`, `demo`, `--help`, completion scripts and docs/cli.md.
 @Suite struct InfoDemoDocsTests {
     static let subcommands = [
-        "info", "crop", "resize", "thumbnail", "round", "orient", "apply", "convert", "demo", "analyze",
+        "info", "crop", "resize", "thumbnail", "round", "orient", "apply", "convert", "demo", "analyze", "placeholder",
     ]
 
     @Test("info --json parses back, with stored and displayed sizes and the orientation")

@@ -50,3 +50,48 @@ import Testing
         #expect(run.status == 1 && run.stderr.hasPrefix("cropkit placeholder: missing.jpg: "), "\(run)")
     }
 }
+
+/// The watermark flags on `crop`, `resize`, `thumbnail` and `convert`: the library's mark, byte for byte.
+@Suite struct WatermarkCommandTests {
+    @Test("each command lays the mark as the library does", arguments: ["crop", "resize", "thumbnail", "convert"])
+    func commands(_ command: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try CLI.writePicture(dir + "/in.png", width: 200, height: 150, color: positionColor)
+        try CLI.writePicture(dir + "/mark.png", width: 40, height: 20, alpha: true) { x, _ in
+            [255, 255, 255, UInt8(x * 6)]
+        }
+        let size: [String] = switch command {
+        case "crop": ["--max-size", "120"]
+        case "resize": ["--width", "120"]
+        case "thumbnail": ["--size", "96"]
+        default: []
+        }
+        let flags = ["--watermark", "mark.png", "--watermark-gravity", "top-right", "--watermark-scale", "0.4", "--watermark-opacity", "0.8"]
+        let run = try CLI.run([command, "in.png", "-o", "out.png"] + size + flags, in: dir)
+        #expect(run.status == 0, "\(run)")
+        let mark = try Watermark(contentsOfFile: dir + "/mark.png", gravity: .topRight, scale: 0.4, opacity: 0.8)
+        let steps: [ImageOperation] = switch command {
+        case "crop": [.fit(within: PixelSize(validWidth: 120, height: 120))]
+        case "resize": [.resize(ResizeRequest(.width(120)))]
+        case "thumbnail": [.thumbnail(ThumbnailRequest(side: 96))]
+        default: []
+        }
+        let expected = try ImagePipeline().run(.file(dir + "/in.png"), steps + [.watermark(mark)])
+        #expect(try CLI.load(dir + "/out.png") == expected.pixels)
+    }
+
+    @Test("watermark options without a mark, or out of range, are usage errors; a missing mark file fails with its name")
+    func errors() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try CLI.writePicture(dir + "/in.png", width: 60, height: 40, color: positionColor)
+        for flags in [["--watermark-tile"], ["--watermark", "in.png", "--watermark-scale", "0"], ["--watermark", "in.png", "--watermark-opacity", "2"]] {
+            let run = try CLI.run(["resize", "in.png", "-o", "o.png", "--width", "30"] + flags, in: dir)
+            #expect(run.status == 64, "\(flags): \(run)")
+        }
+        let run = try CLI.run(["resize", "in.png", "-o", "o.png", "--width", "30", "--watermark", "nope.png"], in: dir)
+        #expect(run.status == 1 && run.stderr.contains("nope.png"), "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
+    }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Placeholders (issue 41's goals), in one run:
+#   P1  BlurHash of the 24 MP photo's 4:3 crop against a 256 px thumbnail of the same crop (cropkit crop --aspect 4:3
+#       --max-size 256), both CropKit: goal ≤ 1.2× the time, ≤ 1.0× the peak memory
+#   P2  ThumbHash and P3 the preview, the same way
+# then Benchmarks/placeholders.py: each placeholder decoded by the reference decoders (PyPI `blurhash`,
+# `thumbhash-python`, in a virtualenv this script makes under ~/.cache) against the finished picture, on three photos
+# and three chains of steps.
+#
+#   Benchmarks/placeholders.sh [runs]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-7}"
+photo=../shared/testdata/photos/unsplash-rachel-hisko-6000x4000.jpg
+[ -f "$photo" ] || { echo "no such image: $photo" >&2; exit 1; }
+source "$(dirname "$0")/measure.sh"
+bench_setup
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/cropkit-bench-placeholders"
+[ -x "$venv/bin/python" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q pillow numpy blurhash thumbhash-python; }
+
+pair() {  # name, then the placeholder command, "--", the thumbnail command
+  local name="$1"; shift
+  read -r at ar bt br < <(measure_pair "$@")
+  report "$name placeholder" "$at" "$ar"
+  report "$name 256 px thumbnail of the crop" "$bt" "$br"
+  awk -v a="$at" -v b="$bt" -v c="$ar" -v d="$br" -v n="$name" \
+    'BEGIN { printf "%s ratio placeholder/thumbnail: time %.2f×, peak memory %.2f×\n\n", n, a / b, c / d }'
+}
+
+echo "$runs runs each, medians; $(nproc) cores; $(basename "$photo")"
+thumb=("$cropkit" crop "$photo" --aspect 4:3 --max-size 256 -o "$work/t.jpg" --force --quiet)
+pair "P1 BlurHash" "$cropkit" placeholder "$photo" --kind blurhash --aspect 4:3 -- "${thumb[@]}"
+pair "P2 ThumbHash" "$cropkit" placeholder "$photo" --kind thumbhash --aspect 4:3 -- "${thumb[@]}"
+pair "P3 preview" "$cropkit" placeholder "$photo" --kind preview --aspect 4:3 -- "${thumb[@]}"
+
+"$venv/bin/python" Benchmarks/placeholders.py "$cropkit" "$photo" \
+  ../shared/testdata/photos/unsplash-prachi-palwe-4000x6000.jpg ../shared/testdata/photos/leica-t-4928x3264-orient8.jpg
+
+# Watermarks: a 1920 px rendition with an image mark (30% of the width, bottom-right, opacity 0.5) against the same
+# rendition without it (goal ≤ 1.1×) and against vips resize + composite2 (goal ≤ 0.8×). vips has no opacity for
+# composite2: its mark gets its alpha halved first (outside the timing), which is what opacity 0.5 composites.
+echo
+mark=Sources/CropCLI/Samples/watercolor-rgba.png
+"$cropkit" resize "$mark" -o "$work/mark576.png" --width 576 --quiet --force
+vips linear "$work/mark576.png" "$work/mark-half.png" "1 1 1 0.5" "0 0 0 0" --uchar
+mh=$(vipsheader -f height "$work/mark-half.png")
+marked=("$cropkit" resize "$photo" --width 1920 -o "$work/w.jpg" --force --quiet --watermark "$mark" --watermark-scale 0.3 --watermark-opacity 0.5)
+plain=("$cropkit" resize "$photo" --width 1920 -o "$work/p.jpg" --force --quiet)
+read -r at ar bt br < <(measure_pair "${marked[@]}" -- "${plain[@]}")
+report "W1 1920 px with the mark" "$at" "$ar"
+report "W1 1920 px without it" "$bt" "$br"
+awk -v a="$at" -v b="$bt" -v c="$ar" -v d="$br" \
+  'BEGIN { printf "W1 ratio with/without: time %.2f×, peak memory %.2f×\n\n", a / b, c / d }'
+vips_marked() {
+  vips resize "$photo" "$work/v.v" 0.32 --kernel lanczos3 &&
+    vips composite2 "$work/v.v" "$work/mark-half.png" "$work/v.jpg[Q=80]" over \
+      --x $((1920 - 576 - 26)) --y $((1280 - mh - 26))
+}
+compare W2 "${marked[@]}" -- bash -c "$(declare -p photo work mh); $(declare -f vips_marked); vips_marked"

@@ -1,0 +1,68 @@
+import ArgumentParser
+import CropKit
+
+/// `--watermark FILE [--watermark-gravity A] [--watermark-scale F] [--watermark-opacity F] [--watermark-margin F]
+/// [--watermark-tile]`: a mark over the output (`crop`, `resize`, `thumbnail`, `convert`).
+package struct WatermarkOptions: ParsableArguments {
+    package init() {}
+
+    @Option(help: ArgumentHelp(
+        "Lay this picture (PNG, WebP or AVIF with alpha; its ICC profile honoured) over the output, after every other step.",
+        valueName: "file"))
+    package var watermark: String?
+
+    @Option(help: ArgumentHelp("Where the watermark goes: an alignment (default bottom-right).", valueName: "alignment"))
+    package var watermarkGravity: AlignmentArgument = AlignmentArgument(.bottomRight)
+
+    @Option(help: ArgumentHelp("The watermark's width as a fraction of the output's (0…1, default 0.25).", valueName: "f"))
+    package var watermarkScale = 0.25
+
+    @Option(help: ArgumentHelp("The watermark's opacity, 0…1 (default 1).", valueName: "f"))
+    package var watermarkOpacity = 1.0
+
+    @Option(help: ArgumentHelp(
+        "The space between the watermark and the edges (and between tiles) as a fraction of the output's shorter side (0…0.5, default 0.02).",
+        valueName: "f"))
+    package var watermarkMargin = 0.02
+
+    @Flag(help: "Repeat the watermark over the whole output instead of placing it once.")
+    package var watermarkTile = false
+
+    package func validate() throws {
+        let given = watermarkScale != 0.25 || watermarkOpacity != 1 || watermarkMargin != 0.02 || watermarkTile
+            || watermarkGravity.alignment != .bottomRight
+        if watermark == nil && given { throw ValidationError("The --watermark-… options need --watermark FILE.") }
+        // The ranges are Watermark's, checked on a 1-pixel mark so a bad value fails before any file is read.
+        do {
+            _ = try Watermark(
+                image: try PixelBuffer(width: 1, height: 1, layout: .rgba, samples: [UInt8](repeating: 0, count: 4)),
+                scale: watermarkScale, opacity: watermarkOpacity, margin: watermarkMargin)
+        } catch let error as CropKitError {
+            throw ValidationError(error)
+        }
+    }
+
+    /// The step the flags ask for, the mark read from its file; `nil` without `--watermark`.
+    package func operation() throws -> ImageOperation? {
+        guard let watermark else { return nil }
+        return .watermark(try Watermark(
+            contentsOfFile: watermark, gravity: watermarkGravity.alignment, scale: watermarkScale,
+            opacity: watermarkOpacity, margin: watermarkMargin, tile: watermarkTile))
+    }
+}
+
+/// An alignment argument: `center`, `top`, … `bottom-right`.
+package struct AlignmentArgument: ExpressibleByArgument, CustomStringConvertible {
+    package let alignment: Alignment
+
+    package init(_ alignment: Alignment) { self.alignment = alignment }
+
+    package init?(argument: String) {
+        guard let alignment = OptionValue.alignment(argument) else { return nil }
+        self.alignment = alignment
+    }
+
+    package var description: String { OptionValue.name(of: alignment) }
+
+    package static var allValueStrings: [String] { Alignment.allCases.map { OptionValue.name(of: $0) } }
+}

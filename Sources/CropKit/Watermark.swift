@@ -1,0 +1,127 @@
+import CropCodecs
+import CropPixels
+import Foundation
+
+/// A picture laid over every output, for a shop's or a photographer's mark: placed by an alignment and a margin,
+/// sized relative to the output, with an opacity, or tiled over the whole output.
+///
+/// Composited after the crop, the resize and the other pixel steps, on every frame of an animation, with the
+/// "over" operator in premultiplied arithmetic (libvips' `composite2` mode over gives the same pixels within 1/255),
+/// so its anti-aliased edge has no fringe. The mark is resampled (premultiplied Lanczos) to its size once per output.
+///
+/// ```swift
+/// let mark = try Watermark(contentsOfFile: "logo.png")   // width 30% of the output's, bottom-right, opaque
+/// try ImagePipeline().run(.file("photo.jpg"), [.fit(1920, 1920), .watermark(mark)], to: .file("out.jpg"))
+/// ```
+public struct Watermark: Hashable, Sendable {
+    /// The mark: 8-bit RGBA, straight alpha, in sRGB.
+    public let image: PixelBuffer
+    /// Where it goes (ignored when ``tile`` is set). Default bottom-right.
+    public var gravity: Alignment
+    /// Its width as a fraction of the output's, 0 < scale ≤ 1; its height follows its proportions. Default 0.25.
+    public var scale: Double
+    /// How opaque it is, 0…1 (its own alpha times this). Default 1.
+    public var opacity: Double
+    /// The space between it and the output's edges, and between tiles, as a fraction of the output's shorter
+    /// side, 0…0.5. Default 0.02.
+    public var margin: Double
+    /// Repeat it over the whole output in a grid, the margin apart, instead of placing it once.
+    public var tile: Bool
+    /// A digest of the mark's size and pixels (64-bit FNV-1a), the same in every process: for equality and hashing
+    /// without comparing every sample, and for a cache key that changes when the mark's file does.
+    public let fingerprint: UInt64
+
+    /// A watermark of `image` (any layout and depth; converted to 8-bit RGBA).
+    ///
+    /// - Throws: ``CropKitError/invalidRequest(name:reason:)`` naming `watermark-scale`, `watermark-opacity` or
+    ///   `watermark-margin` when out of range.
+    public init(
+        image: PixelBuffer, gravity: Alignment = .bottomRight, scale: Double = 0.25, opacity: Double = 1,
+        margin: Double = 0.02, tile: Bool = false
+    ) throws(CropKitError) {
+        guard scale > 0, scale <= 1 else {
+            throw .invalidRequest(name: "watermark-scale", reason: "\(scale) is outside 0 (exclusive)…1")
+        }
+        guard (0...1).contains(opacity) else {
+            throw .invalidRequest(name: "watermark-opacity", reason: "\(opacity) is outside 0…1")
+        }
+        guard (0...0.5).contains(margin) else {
+            throw .invalidRequest(name: "watermark-margin", reason: "\(margin) is outside 0…0.5")
+        }
+        let samples = image.rgba8Samples()
+        self.image = try mappingErrors {
+            try PixelBuffer(width: image.width, height: image.height, layout: .rgba, samples: samples)
+        }
+        var digest: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in [UInt8(truncatingIfNeeded: image.width), UInt8(truncatingIfNeeded: image.width >> 8)] + samples {
+            digest = (digest ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        fingerprint = digest
+        self.gravity = gravity
+        self.scale = scale
+        self.opacity = opacity
+        self.margin = margin
+        self.tile = tile
+    }
+
+    /// A watermark read from a file: PNG, WebP, AVIF or any format CropKit reads, upright (its EXIF orientation
+    /// applied), its colours converted to sRGB through its ICC profile.
+    ///
+    /// - Throws: ``CropKitError`` for a file that cannot be read, or larger than `limits` allow (a watermark is
+    ///   decoded whole), and as ``init(image:gravity:scale:opacity:margin:tile:)``.
+    public init(
+        contentsOfFile path: String, gravity: Alignment = .bottomRight, scale: Double = 0.25, opacity: Double = 1,
+        margin: Double = 0.02, tile: Bool = false, limits: PixelLimits = .default
+    ) throws(CropKitError) {
+        var pipeline = ImagePipeline(limits: limits)
+        pipeline.shrinkOnLoad = false
+        let rendered = try pipeline.run(.file(path))
+        try self.init(
+            image: try ImagePipeline.sRGBA(rendered.image), gravity: gravity, scale: scale, opacity: opacity,
+            margin: margin, tile: tile)
+    }
+
+    public static func == (a: Watermark, b: Watermark) -> Bool {
+        a.fingerprint == b.fingerprint && a.gravity == b.gravity && a.scale == b.scale && a.opacity == b.opacity
+            && a.margin == b.margin && a.tile == b.tile && a.image == b.image
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fingerprint)
+        hasher.combine(gravity)
+        hasher.combine(scale)
+        hasher.combine(opacity)
+        hasher.combine(margin)
+        hasher.combine(tile)
+    }
+
+    /// `picture` with the mark laid over it.
+    func apply(to picture: PixelBuffer) throws(PixelError) -> PixelBuffer {
+        let gap = Int((Double(Swift.min(picture.width, picture.height)) * margin).rounded())
+        // Its width from the scale, unless that makes it taller than the output leaves room for.
+        let aspect = Double(image.height) / Double(image.width)
+        var width = Swift.max(1, Int((Double(picture.width) * scale).rounded()))
+        let room = Swift.max(1, picture.height - 2 * gap)
+        if Double(width) * aspect > Double(room) { width = Swift.max(1, Int((Double(room) / aspect).rounded(.down))) }
+        let height = Swift.max(1, Int((Double(width) * aspect).rounded()))
+        let mark = width == image.width && height == image.height
+            ? image : try image.resized(width: width, height: height)
+        var out = picture
+        if tile {
+            var y = gap
+            while y < picture.height {
+                var x = gap
+                while x < picture.width {
+                    out = try out.composited(mark, x: x, y: y, opacity: opacity)
+                    x += mark.width + gap
+                }
+                y += mark.height + gap
+            }
+            return out
+        }
+        let free = (x: picture.width - mark.width - 2 * gap, y: picture.height - mark.height - 2 * gap)
+        let x = gap + Int((Double(free.x) * gravity.horizontalFraction).rounded())
+        let y = gap + Int((Double(free.y) * gravity.verticalFraction).rounded())
+        return try out.composited(mark, x: x, y: y, opacity: opacity)
+    }
+}

@@ -1,0 +1,53 @@
+import CropKit
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import CropServer
+
+/// `watermark=NAME`: a mark the operator configured, laid over the output, part of the signature and the cache key;
+/// a request can only name one, never give a file or URL.
+@Suite struct WatermarkServiceTests {
+    static let markPath = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+        .appendingPathComponent("photos/sub/logo.png").path
+
+    static func service() throws -> ImageService {
+        let mark = try Watermark(contentsOfFile: markPath)
+        return try ServedFolder.service { $0.watermarks = ["logo": mark] }
+    }
+
+    @Test("the answer is the library's run with the same mark, byte for byte; the ETag changes with the mark")
+    func answers() async throws {
+        let service = try Self.service()
+        let answer = try await get(
+            service, try ServedFolder.signed("/img/beach.jpg?width=160&format=png&watermark=logo&watermark-gravity=top-left&watermark-opacity=0.5"))
+        #expect(answer.status == .ok, "\(message(answer.body))")
+        let mark = try Watermark(contentsOfFile: Self.markPath, gravity: .topLeft, opacity: 0.5)
+        let expected = try ImagePipeline(shrinkOnLoadHeadroom: ServiceConfiguration.forTests(
+            root: try SourceFolder(root: ServedFolder.path), signer: nil).shrinkOnLoadHeadroom, maxThreads: 1
+        ).run(
+            .file(ServedFolder.path + "/beach.jpg"), [.resize(ResizeRequest(.width(160))), .watermark(mark)],
+            to: .data(SaveOptions(format: .png)))
+        #expect(answer.body == expected.bytes)
+        let plain = try await get(service, try ServedFolder.signed("/img/beach.jpg?width=160&format=png"))
+        #expect(plain.body != answer.body && plain.headers[.eTag] != answer.headers[.eTag])
+        // Another file under the same name: another ETag, so no cache serves the old mark.
+        let other = try ServedFolder.service {
+            $0.watermarks = ["logo": try! Watermark(contentsOfFile: ServedFolder.path + "/beach.jpg")]
+        }
+        let swapped = try await get(
+            other, try ServedFolder.signed("/img/beach.jpg?width=160&format=png&watermark=logo&watermark-gravity=top-left&watermark-opacity=0.5"))
+        #expect(swapped.status == .ok && swapped.headers[.eTag] != answer.headers[.eTag])
+    }
+
+    @Test("unknown names, bad values and options without a mark are 400 naming the parameter", arguments: [
+        ("watermark=nope", "watermark"), ("watermark=logo&watermark-scale=2", "watermark-scale"),
+        ("watermark=logo&watermark-opacity=x", "watermark-opacity"), ("watermark=logo&watermark-gravity=middle", "watermark-gravity"),
+        ("watermark-tile", "watermark-tile"), ("watermark=..%2Fsecret.png", "watermark"),
+    ])
+    func refusals(_ query: String, _ name: String) async throws {
+        let answer = try await get(try Self.service(), try ServedFolder.signed("/img/beach.jpg?width=100&" + query))
+        #expect(answer.status == .badRequest, "\(query)")
+        #expect(problem(answer.body) == "invalidParameter" && message(answer.body).contains(name), "\(query): \(message(answer.body))")
+    }
+}
