@@ -119,7 +119,7 @@ extension ImagePipeline {
             // Output rows arrive in the stored orientation: on to the sink, or collected for the permutation.
             let output = try RenderOutput(
                 sink: sink, size: storedOut, pixelFormat: format, metadata: metadata, options: options,
-                direct: orientation == .up && plan.pixelSteps.isEmpty)
+                direct: orientation == .up, plan: plan)
             defer { output.rows.drain() }
 
             let integral = rect.integral(tolerance: 1e-9)
@@ -174,8 +174,7 @@ extension ImagePipeline {
                 rows: needed, width: decoder.outputWidth, format: decoder.outputFormat, capacity: layout.windowRows)
             let output = try RenderOutput(
                 sink: sink, size: geometry.outputSize, pixelFormat: decoder.outputFormat,
-                metadata: decoder.metadata.uprighted(), options: options,
-                direct: plan.pixelSteps.isEmpty)
+                metadata: decoder.metadata.uprighted(), options: options, direct: true, plan: plan)
             let scheduler = BandScheduler(
                 bands: bands, needs: bandRows.map { $0.upperBound - needed.lowerBound },
                 firstRows: bandRows.map(\.lowerBound),
@@ -277,25 +276,29 @@ struct RenderOutput<Output: Sendable> {
     private let metadata: ImageMetadata
 
     /// The rows' destination.
-    var rows: any RowSink {
-        switch route {
-        case .direct(let writer): writer.rows
-        case .collected(let collector, _, _): collector
-        }
-    }
+    let rows: any RowSink
 
     /// - Parameters:
     ///   - size: the size of the rows as rendered (before any permutation or pixel step).
-    ///   - direct: whether the rendered rows are the output as it is.
+    ///   - direct: whether the rendered rows are the output as it is, but for the plan's pixel steps: they go
+    ///     straight to the sink when there are none, or only marks on colour rows (laid over the rows as they pass);
+    ///     otherwise the output is collected, then permuted and finished by the steps.
     init(
         sink: ImageSink<Output>, size: PixelSize, pixelFormat: PixelFormat, metadata: ImageMetadata,
-        options: SaveOptions, direct: Bool
+        options: SaveOptions, direct: Bool, plan: PipelinePlan
     ) throws(CropKitError) {
         self.metadata = metadata
-        route = direct
-            ? .direct(try SinkWriter(
-                sink, size: size, pixelFormat: pixelFormat, metadata: metadata, options: options, asynchronous: true))
-            : .collected(try PixelCollector(size: size, format: pixelFormat), sink, options)
+        let marks = plan.streamableMarks
+        if direct, let marks, marks.isEmpty || pixelFormat.layout.isColor {
+            let writer = try SinkWriter(
+                sink, size: size, pixelFormat: pixelFormat, metadata: metadata, options: options, asynchronous: true)
+            route = .direct(writer)
+            rows = marks.isEmpty ? writer.rows : try MarkingSink(writer.rows, marks: marks, size: size)
+        } else {
+            let collector = try PixelCollector(size: size, format: pixelFormat)
+            route = .collected(collector, sink, options)
+            rows = collector
+        }
     }
 
     /// Completes the output: the sink's result, after permuting a collected output by `orientation` and applying the

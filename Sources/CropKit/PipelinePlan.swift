@@ -132,6 +132,12 @@ struct PipelinePlan {
         self.warnings = warnings
     }
 
+    /// The marks, when every pixel step is a mark: they can be laid over the rows as they stream to the encoder.
+    var streamableMarks: [Watermark]? {
+        let marks = pixelSteps.compactMap { if case .watermark(let mark) = $0 { mark } else { nil } }
+        return marks.count == pixelSteps.count ? marks : nil
+    }
+
     /// The finished output's size: the resample's, through the pixel steps.
     var outputSize: PixelSize { pixelSteps.reduce(geometry.outputSize) { $1.size(after: $0) } }
 

@@ -97,31 +97,84 @@ public struct Watermark: Hashable, Sendable {
 
     /// `picture` with the mark laid over it.
     func apply(to picture: PixelBuffer) throws(PixelError) -> PixelBuffer {
-        let gap = Int((Double(Swift.min(picture.width, picture.height)) * margin).rounded())
+        let (mark, origins) = try placements(width: picture.width, height: picture.height)
+        var out = picture
+        for (x, y) in origins { out = try out.composited(mark, x: x, y: y, opacity: opacity) }
+        return out
+    }
+
+    /// The mark resampled for a `width × height` output, and where its copies go (one, or a grid when tiled): the
+    /// same for the whole picture and for its rows as they stream past.
+    func placements(width: Int, height: Int) throws(PixelError) -> (mark: PixelBuffer, origins: [(x: Int, y: Int)]) {
+        let gap = Int((Double(Swift.min(width, height)) * margin).rounded())
         // Its width from the scale, unless that makes it taller than the output leaves room for.
         let aspect = Double(image.height) / Double(image.width)
-        var width = Swift.max(1, Int((Double(picture.width) * scale).rounded()))
-        let room = Swift.max(1, picture.height - 2 * gap)
-        if Double(width) * aspect > Double(room) { width = Swift.max(1, Int((Double(room) / aspect).rounded(.down))) }
-        let height = Swift.max(1, Int((Double(width) * aspect).rounded()))
-        let mark = width == image.width && height == image.height
-            ? image : try image.resized(width: width, height: height)
-        var out = picture
-        if tile {
-            var y = gap
-            while y < picture.height {
-                var x = gap
-                while x < picture.width {
-                    out = try out.composited(mark, x: x, y: y, opacity: opacity)
-                    x += mark.width + gap
-                }
-                y += mark.height + gap
-            }
-            return out
+        var markWidth = Swift.max(1, Int((Double(width) * scale).rounded()))
+        let room = Swift.max(1, height - 2 * gap)
+        if Double(markWidth) * aspect > Double(room) {
+            markWidth = Swift.max(1, Int((Double(room) / aspect).rounded(.down)))
         }
-        let free = (x: picture.width - mark.width - 2 * gap, y: picture.height - mark.height - 2 * gap)
-        let x = gap + Int((Double(free.x) * gravity.horizontalFraction).rounded())
-        let y = gap + Int((Double(free.y) * gravity.verticalFraction).rounded())
-        return try out.composited(mark, x: x, y: y, opacity: opacity)
+        let markHeight = Swift.max(1, Int((Double(markWidth) * aspect).rounded()))
+        let mark = markWidth == image.width && markHeight == image.height
+            ? image : try image.resized(width: markWidth, height: markHeight)
+        guard tile else {
+            let free = (x: width - markWidth - 2 * gap, y: height - markHeight - 2 * gap)
+            return (mark, [(
+                gap + Int((Double(free.x) * gravity.horizontalFraction).rounded()),
+                gap + Int((Double(free.y) * gravity.verticalFraction).rounded())
+            )])
+        }
+        var origins: [(x: Int, y: Int)] = []
+        for y in stride(from: gap, to: height, by: markHeight + gap) {
+            for x in stride(from: gap, to: width, by: markWidth + gap) { origins.append((x, y)) }
+        }
+        return (mark, origins)
+    }
+}
+
+/// Lays marks over output rows as they pass on to the encoder, so a marked output streams as an unmarked one does
+/// (the encoder overlaps the render); rows no mark touches pass through uncopied.
+final class MarkingSink: RowSink {
+    private let next: any RowSink
+    private let placed: [(mark: PixelBuffer, x: Int, y: Int, opacity: Double)]
+    private var row = 0
+
+    init(_ next: any RowSink, marks: [Watermark], size: PixelSize) throws(CropKitError) {
+        self.next = next
+        var placed: [(mark: PixelBuffer, x: Int, y: Int, opacity: Double)] = []
+        for mark in marks {
+            let (image, origins) = try mappingErrors { try mark.placements(width: size.width, height: size.height) }
+            placed += origins.map { (image, $0.x, $0.y, mark.opacity) }
+        }
+        self.placed = placed
+    }
+
+    func write(_ rows: PixelBuffer, start: Int, count: Int) throws(CropKitError) {
+        if let marked = try marked(rows, start: start, count: count) {
+            try next.write(marked, start: 0, count: count)
+        } else {
+            try next.write(rows, start: start, count: count)
+        }
+        row += count
+    }
+
+    func writeLater(_ rows: PixelBuffer) throws(CropKitError) {
+        let marked = try marked(rows, start: 0, count: rows.height)
+        try next.writeLater(marked ?? rows)
+        row += rows.height
+    }
+
+    func drain() { next.drain() }
+
+    /// A marked copy of `count` rows from `start` (output rows `row ..< row + count`), or `nil` when no mark reaches
+    /// them.
+    private func marked(_ rows: PixelBuffer, start: Int, count: Int) throws(CropKitError) -> PixelBuffer? {
+        let touching = placed.filter { $0.y < row + count && $0.y + $0.mark.height > row }
+        guard !touching.isEmpty else { return nil }
+        var band = try mappingErrors { try rows.cropped(x: 0, y: start, width: rows.width, height: count) }
+        for copy in touching {
+            band = try mappingErrors { try band.composited(copy.mark, x: copy.x, y: copy.y - row, opacity: copy.opacity) }
+        }
+        return band
     }
 }

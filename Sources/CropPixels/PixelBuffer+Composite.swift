@@ -17,6 +17,17 @@ extension PixelBuffer {
         guard (0...1).contains(opacity) else {
             throw .invalidArgument(name: "opacity", reason: "\(opacity) is outside 0…1")
         }
+        let x0 = Swift.max(0, x), y0 = Swift.max(0, y)
+        let x1 = Swift.min(width, x + overlay.width), y1 = Swift.min(height, y + overlay.height)
+        guard x0 < x1, y0 < y1, opacity > 0 else { return self }
+        if format.depth == .eight, format.layout.isColor {
+            // The common case: read an RGBA overlay in place (a streamed output composites it band by band).
+            let rgba = overlay.format == .rgba8
+                ? overlay : try PixelBuffer(width: overlay.width, height: overlay.height, layout: .rgba, samples: overlay.rgba8Samples())
+            var out = self
+            out.compositeEightBitColour(rgba, x: x, y: y, clip: (x0, y0, x1, y1), opacity: opacity)
+            return out
+        }
         let source = overlay.rgba8Samples()
         var coloured = false
         for i in stride(from: 0, to: source.count, by: 4) where source[i] != source[i + 1] || source[i] != source[i + 2] {
@@ -24,9 +35,6 @@ extension PixelBuffer {
             break
         }
         var out = format.layout.isColor || !coloured ? self : try promotedToColor()
-        let x0 = Swift.max(0, x), y0 = Swift.max(0, y)
-        let x1 = Swift.min(width, x + overlay.width), y1 = Swift.min(height, y + overlay.height)
-        guard x0 < x1, y0 < y1, opacity > 0 else { return out }
         let channels = out.format.channelCount, hasAlpha = out.format.hasAlpha, colour = out.format.layout.isColor
         let sixteen = out.format.depth == BitDepth.sixteen
         let maximum = sixteen ? 65_535.0 : 255.0
@@ -66,6 +74,42 @@ extension PixelBuffer {
             }
         }
         return out
+    }
+
+    /// The common case of ``composited(_:x:y:opacity:)`` (8-bit RGB or RGBA under the overlay), with pointers and
+    /// single-precision arithmetic: the same formula, the same rounding.
+    private mutating func compositeEightBitColour(
+        _ overlay: PixelBuffer, x: Int, y: Int, clip: (Int, Int, Int, Int), opacity: Double
+    ) {
+        let channels = format.channelCount, hasAlpha = format.hasAlpha
+        let (x0, y0, x1, y1) = clip
+        let scale = Float(opacity) / 255
+        overlay.withUnsafeRows { source in
+            withUnsafeMutableRows { rows in
+                for row in y0..<y1 {
+                    let line = rows.row8(row), marks = source.row8(row - y)
+                    for column in x0..<x1 {
+                        let s = 4 * (column - x)
+                        let sa = Float(marks[s + 3]) * scale
+                        guard sa > 0 else { continue }
+                        let d = column * channels
+                        if hasAlpha {
+                            let keep = Float(line[d + 3]) / 255 * (1 - sa), oa = sa + keep
+                            for c in 0..<3 {
+                                let v = (Float(marks[s + c]) * sa + Float(line[d + c]) * keep) / oa
+                                line[d + c] = UInt8(Swift.min(255, v + 0.5))
+                            }
+                            line[d + 3] = UInt8(Swift.min(255, oa * 255 + 0.5))
+                        } else {
+                            let keep = 1 - sa
+                            for c in 0..<3 {
+                                line[d + c] = UInt8(Swift.min(255, Float(marks[s + c]) * sa + Float(line[d + c]) * keep + 0.5))
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The picture with its gray channel spread to RGB (alpha and depth kept).

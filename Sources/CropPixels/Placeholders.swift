@@ -210,6 +210,20 @@ extension PixelBuffer {
     /// rounded to 8). Meant for small pictures.
     package func rgba8Samples() -> [UInt8] {
         var out = [UInt8](repeating: 255, count: width * height * 4)
+        if format == .rgba8 || format == .rgb8 {
+            let channels = format.channelCount
+            withUnsafeRows { rows in
+                out.withUnsafeMutableBufferPointer { out in
+                    for y in 0..<height {
+                        let line = rows.row8(y), base = y * width * 4
+                        for x in 0..<width {
+                            for c in 0..<channels { out[base + 4 * x + c] = line[x * channels + c] }
+                        }
+                    }
+                }
+            }
+            return out
+        }
         let sixteen = format.depth == .sixteen
         func eight(_ v: Int) -> UInt8 { UInt8(sixteen ? (v * 255 + 32_767) / 65_535 : v) }
         let layout = format.layout

@@ -93,15 +93,23 @@ struct WatermarkTests {
     func inThePipeline() throws {
         let source = ImageSource.data(try syntheticJPEG(width: 640, height: 480))
         let mark = try Watermark(image: try Self.fixture("mark.png"), gravity: .bottom, scale: 0.3, opacity: 0.5)
+        let tiled = try Watermark(image: try Self.fixture("mark.png"), scale: 0.1, opacity: 0.7, tile: true)
+        // Marks alone stream with the rows (axis-aligned and straightened); with other steps the output is
+        // collected and marked last. Either way, the same pixels.
         for steps in [
             [ImageOperation.fit(within: PixelSize(validWidth: 300, height: 300))],
+            [.straighten(5), .fit(within: PixelSize(validWidth: 250, height: 250))],
             [.straighten(7.5), .resize(ResizeRequest(.box(PixelSize(validWidth: 200, height: 200)), mode: .pad(background: .white)))],
             [.thumbnail(ThumbnailRequest(side: 128, border: 4, cornerRadius: 16))],
         ] {
             let plain = try ImagePipeline().run(source, steps).pixels
-            let marked = try ImagePipeline().run(source, steps + [.watermark(mark)]).pixels
-            #expect(marked == (try mark.apply(to: plain)), "\(steps)")
-            #expect(marked != plain)
+            for chosen in [mark, tiled] {
+                let marked = try ImagePipeline().run(source, steps + [.watermark(chosen)]).pixels
+                #expect(marked == (try chosen.apply(to: plain)), "\(steps)")
+                #expect(marked != plain)
+                let encoded = try ImagePipeline().run(source, steps + [.watermark(chosen)], to: .data(SaveOptions(format: .png)))
+                #expect(try ImageCodec.decode(encoded.bytes).pixels == marked)
+            }
         }
         // Before another pixel step is an order error, as for any step; after them it is the last.
         let withRound = try ImagePipeline().run(source, [.fit(120, 120), .roundCorners(.circle), .watermark(mark)]).pixels
