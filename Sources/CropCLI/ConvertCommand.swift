@@ -46,9 +46,28 @@ package struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var mark: WatermarkOptions
 
+    @OptionGroup var preset: PresetOptions
+
     @OptionGroup var common: CommonOptions
 
+    package func validate() throws {
+        guard preset.preset != nil else { return }
+        let given: [(Bool, String)] = [
+            (common.format != nil, "--format"), (common.quality != nil, "--quality"), (common.effort != nil, "--effort"),
+            (common.lossless, "--lossless"), (common.strip, "--strip"), (common.metadata != nil, "--metadata"),
+            (common.bitDepth != nil, "--bit-depth"), (scale != .one, "--scale"), (blur.blurFaces, "--blur-faces"),
+            (mark.watermark != nil, "--watermark"),
+        ]
+        if let flag = given.first(where: \.0)?.1 {
+            throw ValidationError("\(flag) and --preset: the preset decides the steps and the encoding, as the service does.")
+        }
+    }
+
     package func run() throws {
+        if let query = try preset.query() {
+            try runPreset(query)
+            return
+        }
         var pipeline = common.pipeline(threads: 1)
         pipeline.libjpegEntropy = libjpegEntropy
         let sink = ImageSink.file(output, options: common.saveOptions)
@@ -60,6 +79,29 @@ package struct ConvertCommand: ParsableCommand {
                 return Written(try common.pipeline(threads: 0).run(.file(input), steps, to: sink))
             }
             return Written(try pipeline.transcode(.file(input), scale: scale.value, earlyStop: earlyStop.value, to: sink))
+        }
+    }
+}
+
+extension ConvertCommand {
+    /// Runs a preset as the service does: its steps, its encoding, its shrink-on-load headroom; the output's name
+    /// gives the format when the preset names none.
+    private func runPreset(_ query: ImageQuery) throws {
+        if query.placeholder != nil {
+            throw CommandError("preset \(preset.preset ?? "") answers a placeholder; run cropkit placeholder --preset")
+        }
+        var options = query.saveOptions
+        options.overwrite = common.force
+        if case .fixed(let format) = query.format {
+            guard ImageFormat(pathExtensionOf: output) == format else {
+                throw ValidationError(
+                    "preset \(preset.preset ?? "") writes \(format); name the output .\(format.fileExtension).")
+            }
+            options.format = format
+        }
+        let pipeline = preset.pipeline(strict: common.strict, threads: common.jobs ?? 0)
+        try runSingleFile("convert", FileJob(input: input, output: output), options: common) {
+            Written(try pipeline.run(.file(input), query.operations, to: .file(output, options: options)))
         }
     }
 }

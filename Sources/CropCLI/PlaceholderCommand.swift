@@ -43,6 +43,8 @@ package struct PlaceholderCommand: ParsableCommand {
 
     @OptionGroup var placement: GravityOptions
 
+    @OptionGroup var preset: PresetOptions
+
     @Option(name: [.short, .long], help: "Write the JSON to this file instead of standard output.")
     package var output: String?
 
@@ -53,6 +55,10 @@ package struct PlaceholderCommand: ParsableCommand {
     package var strict = false
 
     package func validate() throws {
+        let steps = try operations(recipe: nil)
+        if preset.preset != nil, recipe != nil || !steps.isEmpty {
+            throw ValidationError("--preset gives the steps; leave out --recipe and the crop and resize options.")
+        }
         _ = try operations(recipe: nil)
         if let components {
             guard kind == .blurhash else { throw ValidationError("--components applies only to --kind blurhash.") }
@@ -67,9 +73,12 @@ package struct PlaceholderCommand: ParsableCommand {
         do {
             let loaded = try recipe.map { try Recipe(json: Data(try FileIO.readFile(atPath: $0))) }
             if let output { try FileIO.checkCanCreate(path: output, overwrite: force) }
-            let placeholder = try ImagePipeline(strict: strict).placeholder(
-                .file(input), try operations(recipe: loaded), kind: kind,
-                components: components.map { ($0.size.width, $0.size.height) })
+            let query = try preset.query()
+            let pipeline = query == nil ? ImagePipeline(strict: strict) : preset.pipeline(strict: strict, threads: 0)
+            let given = components.map { (x: $0.size.width, y: $0.size.height) }
+            let placeholder = try pipeline.placeholder(
+                .file(input), try query?.operations ?? operations(recipe: loaded), kind: kind,
+                components: given ?? query?.components.map { (x: $0.width, y: $0.height) })
             let line = placeholder.json + "\n"
             if let output {
                 try FileIO.writeAtomically(Array(line.utf8), toPath: output, overwrite: force)

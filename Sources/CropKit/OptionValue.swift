@@ -3,6 +3,7 @@ import CropCodecs
 import CropEngine
 import CropGeometry
 import CropPixels
+import Foundation
 
 /// The text forms of CropKit's option values, shared by every face that takes options as text: the `cropkit` command
 /// line's flags and `cropkit serve`'s URL parameters read a rectangle, a size, a turn, a colour, a gravity or a filter
@@ -156,5 +157,14 @@ package enum OptionValue {
     package static func formatList(adding more: [String] = []) -> String {
         let names = formatNames + more
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
+    /// Unpadded base64url (RFC 4648 §5), as a recipe travels in a URL; `nil` for anything else.
+    package static func base64URLDecoded(_ text: String) -> Data? {
+        guard text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), text.allSatisfy(\.isASCII)
+        else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
     }
 }

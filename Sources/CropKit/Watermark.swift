@@ -81,6 +81,30 @@ public struct Watermark: Hashable, Sendable {
             margin: margin, tile: tile)
     }
 
+    /// The marks an operator names, from `NAME=FILE` entries (`cropkit serve --watermark`, and the command line's
+    /// `--preset-watermark` for presets that use them).
+    ///
+    /// - Throws: ``CropKitError/invalidRequest(name:reason:)`` named `watermark` for an entry that is not NAME=FILE
+    ///   (a name of letters, digits, `-` and `_`) or repeats a name; the file's own errors, prefixed with its name.
+    public static func named(_ entries: [String], limits: PixelLimits = .default) throws(CropKitError) -> [String: Watermark] {
+        var marks: [String: Watermark] = [:]
+        for entry in entries {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty,
+                parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            else {
+                throw .invalidRequest(name: "watermark", reason: "\(entry) is not NAME=FILE (a name of letters, digits, - and _)")
+            }
+            guard marks[parts[0]] == nil else { throw .invalidRequest(name: "watermark", reason: "names \(parts[0]) twice") }
+            do {
+                marks[parts[0]] = try Watermark(contentsOfFile: parts[1], limits: limits)
+            } catch {
+                throw .invalidRequest(name: "watermark", reason: "\(parts[0]): \(parts[1]): \(error)")
+            }
+        }
+        return marks
+    }
+
     public static func == (a: Watermark, b: Watermark) -> Bool {
         a.fingerprint == b.fingerprint && a.gravity == b.gravity && a.scale == b.scale && a.opacity == b.opacity
             && a.margin == b.margin && a.tile == b.tile && a.image == b.image

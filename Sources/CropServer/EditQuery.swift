@@ -32,7 +32,7 @@ public struct EditQuery: Sendable, Equatable {
     ///   malformed or contradicts another.
     public init(query: String) throws(EditorError) {
         var values: [String: String] = [:]
-        for item in try ImageQuery.items(query) {
+        for item in try ImageService.editorErrors({ () throws(CropKitError) in try ImageQuery.items(query) }) {
             guard Self.names.contains(item.name) else {
                 throw .invalidParameter(
                     name: item.name, reason: "unknown editor parameter (aspect, min-size, size, round, recipe, format, quality)")
@@ -71,7 +71,7 @@ public struct EditQuery: Sendable, Equatable {
             }
             format = parsed
         }
-        if round, format == .jpeg { throw ImageQuery.roundNeedsAlpha }
+        if round, format == .jpeg { throw EditorError(ImageQuery.roundNeedsAlpha) }
         let quality = try value("quality", { Int($0) }, "a whole number")
         try SaveOptions(format: format, quality: quality).checked(for: format)
         outputQuery = ["format", "quality"].compactMap { name in values[name].map { "\(name)=\($0)" } }

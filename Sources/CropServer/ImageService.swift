@@ -9,7 +9,7 @@ import Logging
 import ServiceLifecycle
 
 /// `cropkit serve`: images from a source folder at `GET /img/<path>?<options>&sig=<signature>`, the options being
-/// the command line's flags (``ImageQuery``), run as one pipeline (one decode with shrink-on-load, one resampling
+/// the command line's flags (CropKit's `ImageQuery`), run as one pipeline (one decode with shrink-on-load, one resampling
 /// pass, one encode). It only parses requests, calls the pipeline and writes responses.
 ///
 /// | method | path | answer |
@@ -182,9 +182,11 @@ public struct ImageService: Sendable {
         guard path.hasPrefix("/img/") || (fetches && configuration.origins != nil) else {
             throw EditorError.notFound(path: String(path))
         }
-        let options = try ImageQuery(
-            query: query, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
-            maximumOutputSide: configuration.maximumOutputSide, acceptsURL: fetches, watermarks: configuration.watermarks)
+        let options = try Self.editorErrors { () throws(CropKitError) in
+            try ImageQuery(
+                query: query, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
+                maximumOutputSide: configuration.maximumOutputSide, acceptsURL: fetches, watermarks: configuration.watermarks)
+        }
         let source: ServedSource
         if let origins = configuration.origins, fetches, let url = options.sourceURL {
             source = .fetched(try await origins.fetch(url))

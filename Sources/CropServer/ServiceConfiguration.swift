@@ -45,7 +45,7 @@ public struct ServiceConfiguration: Sendable {
     /// The reduction shrink-on-load leaves to the resampling filter (`ImagePipeline.shrinkOnLoadHeadroom` in CropKit).
     /// Default 1, as imgproxy: decode at the smallest scale that still covers the output. 2 is libvips' choice,
     /// a little sharper and up to 2× slower on large photos.
-    public var shrinkOnLoadHeadroom: Double = 1
+    public var shrinkOnLoadHeadroom = ImageQuery.serviceShrinkOnLoadHeadroom
 
     /// A configuration serving `root`, signed with `signer` (or unsigned when `nil`), with the defaults above.
     public init(root: SourceFolder, signer: URLSigner?) {

@@ -1,3 +1,4 @@
+import CropKit
 import Crypto
 import Foundation
 
@@ -76,13 +77,7 @@ public struct URLSigner: Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func base64URLDecoded(_ text: String) -> Data? {
-        guard text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), text.allSatisfy(\.isASCII)
-        else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
-    }
+    static func base64URLDecoded(_ text: String) -> Data? { OptionValue.base64URLDecoded(text) }
 
     static func hexBytes(_ text: String) -> [UInt8]? {
         let digits = Array(text.utf8)

@@ -217,18 +217,11 @@ struct ServeCommand: ParsableCommand {
             configuration.editors = try HostedEditors(
                 hostPages: try embedding.hostPages, capacity: maxEditors, instance: instance)
         }
-        for entry in watermarks {
-            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-            else { throw ServiceSetupError.badWatermark("\(entry) is not NAME=FILE (a name of letters, digits, - and _)") }
-            guard configuration.watermarks[parts[0]] == nil else {
-                throw ServiceSetupError.badWatermark("names \(parts[0]) twice")
-            }
-            do {
-                configuration.watermarks[parts[0]] = try Watermark(contentsOfFile: parts[1], limits: configuration.pixelLimits)
-            } catch {
-                throw ServiceSetupError.badWatermark("\(parts[0]): \(parts[1]): \(error)")
-            }
+        do {
+            configuration.watermarks = try Watermark.named(watermarks, limits: configuration.pixelLimits)
+        } catch {
+            guard case .invalidRequest(_, let reason) = error else { throw error }
+            throw ServiceSetupError.badWatermark(reason)
         }
         if let presets {
             do {

@@ -123,6 +123,43 @@ struct ServeCommandTests {
         #expect(server.stop() == 0)
     }
 
+    @Test("one presets file for both: the CLI's convert and placeholder give the served bytes of the same preset; marks by name")
+    func presetsAndMarks() async throws {
+        let (folder, root) = try Self.photoFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try CLI.writePicture(folder + "/mark.png", width: 40, height: 20, alpha: true) { x, y in [255, 255, 255, UInt8(x * 6)] }
+        try "# both faces\navatar=size=96x96&mode=fill&gravity=attention&format=webp&quality=70\ncard=aspect=4:3&width=160&format=jpeg&watermark=logo&watermark-opacity=0.6\n"
+            .write(toFile: folder + "/presets.txt", atomically: true, encoding: .utf8)
+        let server = try Server(
+            root: root, arguments: ["--allow-unsigned", "--presets", folder + "/presets.txt", "--watermark", "logo=" + folder + "/mark.png"],
+            environment: ["CROPKIT_SIGNING_KEY": ""])
+        defer { _ = server.stop() }
+        for (name, ext) in [("avatar", "webp"), ("card", "jpg")] {
+            let (status, served, _) = try await Self.fetch(server.port, "/img/fall.jpg?preset=\(name)")
+            #expect(status == 200)
+            let run = try CLI.run(
+                ["convert", "photos/fall.jpg", "-o", "\(name).\(ext)", "--presets", "presets.txt", "--preset", name,
+                 "--preset-watermark", "logo=mark.png"], in: folder)
+            #expect(run.status == 0, "\(run)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/\(name).\(ext)")) == served, "\(name)")
+            let (_, json, _) = try await Self.fetch(server.port, "/img/fall.jpg?preset=\(name)&placeholder=thumbhash")
+            let line = try CLI.run(
+                ["placeholder", "photos/fall.jpg", "--kind", "thumbhash", "--presets", "presets.txt", "--preset", name,
+                 "--preset-watermark", "logo=mark.png"], in: folder)
+            #expect(line.stdout == String(decoding: json, as: UTF8.self) + "\n", "\(line)")
+        }
+        // Without the mark's file, the CLI says which name it does not know.
+        let card = try CLI.run(["convert", "photos/fall.jpg", "-o", "card.jpg", "--presets", "presets.txt", "--preset", "card"], in: folder)
+        #expect(card.status == 1 && card.stderr.contains("watermark") && card.stderr.contains("logo"), "\(card)")
+        let refused = try CLI.run(
+            ["convert", "photos/fall.jpg", "-o", "a.webp", "--presets", "presets.txt", "--preset", "avatar", "--quality", "50"], in: folder)
+        #expect(refused.status == 64, "\(refused)")
+        let wrongName = try CLI.run(["convert", "photos/fall.jpg", "-o", "a.jpg", "--presets", "presets.txt", "--preset", "avatar"], in: folder)
+        #expect(wrongName.status != 0 && wrongName.stderr.contains(".webp"), "\(wrongName)")
+        let unknown = try CLI.run(["convert", "photos/fall.jpg", "-o", "a.jpg", "--presets", "presets.txt", "--preset", "nope"], in: folder)
+        #expect(unknown.status == 1 && unknown.stderr.contains("nope"), "\(unknown)")
+    }
+
     @Test("--origin: a second instance fetches from the first over HTTP; a loopback origin needs --origin-allow-private")
     func origins() async throws {
         let (folder, root) = try Self.photoFolder()

@@ -348,8 +348,8 @@ struct ImageServiceTests {
         #expect(try await get(only, try ServedFolder.signed("/img/beach.jpg?preset=thumb")).status == .ok)
         let refused = try await get(only, try ServedFolder.signed("/img/beach.jpg?preset=thumb&width=9"))
         #expect(refused.status == .badRequest && message(refused.body).contains("width"))
-        #expect(throws: ServiceSetupError.self) { try PresetFile.parse("thumb=a\nthumb=b") }
-        #expect(throws: ServiceSetupError.self) { try PresetFile.parse("=width=3") }
+        #expect(throws: CropKitError.self) { try PresetFile.parse("thumb=a\nthumb=b") }
+        #expect(throws: CropKitError.self) { try PresetFile.parse("=width=3") }
     }
 
     @Test("a full queue answers 503 busy with Retry-After; a processing timeout answers 503 timedOut")

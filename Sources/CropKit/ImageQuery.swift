@@ -1,5 +1,4 @@
-import CropEditor
-import CropKit
+import CropCodecs
 import Foundation
 
 /// The options of an image URL, `GET /img/<path>?<options>&sig=…`: the `cropkit` command line's flags as query
@@ -37,11 +36,17 @@ import Foundation
 /// the size. Without `width`, `height` or `size` the output is fitted within the service's largest output side.
 /// Decided: a flag is on when present with no value or `1`/`true`, off with `0`/`false`.
 public struct ImageQuery: Sendable {
+    /// The reduction shrink-on-load leaves to the resampling filter in the image service (`cropkit serve
+    /// --shrink-headroom`'s default), and so on the command line when it runs a preset: 1, the fastest, as libvips'
+    /// thumbnail does (the library's own default is 2).
+    public static let serviceShrinkOnLoadHeadroom = 1.0
+
     /// What the output format follows.
     public enum FormatChoice: Hashable, Sendable {
         /// The source's own format (PNG for read-only ones such as GIF, TIFF and BMP).
         case source
-        /// The best one the client's `Accept` allows (``FormatNegotiation``).
+        /// The best one the client's `Accept` allows (CropServer's `FormatNegotiation`); on the command line, the output
+        /// file's extension.
         case auto
         /// This one.
         case fixed(ImageFormat)
@@ -65,41 +70,42 @@ public struct ImageQuery: Sendable {
     /// The source URL (`url=…`, only where accepted: `GET /fetch`), percent-decoded. Not part of ``canonical``.
     public var sourceURL: String?
 
-    static let geometryNames: Set<String> = ["rect", "straighten", "turn", "flip", "aspect"]
-    static let sizeNames = ["width", "height", "size"]
-    static let resizeNames = ["mode", "gravity", "focus", "filter", "linear", "background"]
+    package static let geometryNames: Set<String> = ["rect", "straighten", "turn", "flip", "aspect"]
+    package static let sizeNames = ["width", "height", "size"]
+    package static let resizeNames = ["mode", "gravity", "focus", "filter", "linear", "background"]
     /// `round` with `format=jpeg`, in image and editor URLs alike: JPEG cannot hold the transparent outside.
-    static let roundNeedsAlpha = EditorError.invalidParameter(
+    package static let roundNeedsAlpha = CropKitError.invalidRequest(
         name: "round", reason: "a round output needs a format with alpha (png, webp, avif, heic or auto), not jpeg")
-    static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata", "round", "frames"]
-    static let blurNames: Set<String> = ["blur", "blur-style", "blur-strength", "blur-padding"]
-    static let placeholderNames: Set<String> = ["placeholder", "components"]
-    static let watermarkNames: Set<String> = [
+    package static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata", "round", "frames"]
+    package static let blurNames: Set<String> = ["blur", "blur-style", "blur-strength", "blur-padding"]
+    package static let placeholderNames: Set<String> = ["placeholder", "components"]
+    package static let watermarkNames: Set<String> = [
         "watermark", "watermark-gravity", "watermark-scale", "watermark-opacity", "watermark-margin", "watermark-tile",
     ]
-    static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames).union(blurNames)
+    package static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames).union(blurNames)
         .union(placeholderNames).union(watermarkNames).union(["recipe", "preset"])
 
     /// Parses the query (`name=value` pairs, percent-encoded, `sig` already removed).
     ///
-    /// - Throws: `EditorError.invalidParameter(name:reason:)` naming the parameter: unknown, repeated where only
+    /// - Throws: ``CropKitError/invalidRequest(name:reason:)`` (or, for an output setting,
+    ///   ``CropKitError/invalidOption(_:reason:)``) naming the parameter: unknown, repeated where only
     ///   one is allowed, out of range, contradicting another, or (with `onlyPresets`) anything but `preset` (and
     ///   `url` where accepted).
     public init(
         query: String, presets: [String: String] = [:], onlyPresets: Bool = false, maximumOutputSide: Int = 8192,
         acceptsURL: Bool = false, watermarks: [String: Watermark] = [:]
-    ) throws(EditorError) {
+    ) throws(CropKitError) {
         var items = try Self.items(query)
         if acceptsURL {
             let urls = items.filter { $0.name == "url" }
             guard urls.count == 1 else {
-                throw .invalidParameter(name: "url", reason: urls.isEmpty ? "missing: give the source's http(s) URL" : "given more than once")
+                throw .invalidRequest(name: "url", reason: urls.isEmpty ? "missing: give the source's http(s) URL" : "given more than once")
             }
             sourceURL = urls[0].value
             items.removeAll { $0.name == "url" }
         }
         if onlyPresets, let other = items.first(where: { $0.name != "preset" }) {
-            throw .invalidParameter(name: other.name, reason: "this service only accepts preset=NAME")
+            throw .invalidRequest(name: other.name, reason: "this service only accepts preset=NAME")
         }
         // Presets expand in place; later parameters win over them.
         var expanded: [(name: String, value: String)] = []
@@ -109,17 +115,17 @@ public struct ImageQuery: Sendable {
                 continue
             }
             guard let preset = presets[item.value] else {
-                throw .invalidParameter(name: "preset", reason: "no preset named '\(item.value)'")
+                throw .invalidRequest(name: "preset", reason: "no preset named '\(item.value)'")
             }
             let inner = try Self.items(preset)
             if let nested = inner.first(where: { $0.name == "preset" }) {
-                throw .invalidParameter(name: "preset", reason: "preset '\(item.value)' names another (\(nested.value))")
+                throw .invalidRequest(name: "preset", reason: "preset '\(item.value)' names another (\(nested.value))")
             }
             expanded += inner
         }
         items = expanded
         for item in items where !Self.knownNames.contains(item.name) {
-            throw .invalidParameter(name: item.name, reason: "unknown parameter (the names are the cropkit flags)")
+            throw .invalidRequest(name: item.name, reason: "unknown parameter (the names are the cropkit flags)")
         }
         var values: [String: String] = [:]
         var flips: [FlipAxis] = []
@@ -127,7 +133,7 @@ public struct ImageQuery: Sendable {
             if item.name == "flip" {
                 for part in item.value.split(separator: ",") {
                     guard let axis = OptionValue.flip(String(part)) else {
-                        throw .invalidParameter(name: "flip", reason: "'\(part)' is not horizontal or vertical")
+                        throw .invalidRequest(name: "flip", reason: "'\(part)' is not horizontal or vertical")
                     }
                     flips.append(axis)
                 }
@@ -137,12 +143,12 @@ public struct ImageQuery: Sendable {
         }
         canonical = (values.map { "\($0.key)=\($0.value)" } + flips.map { "flip=\($0.rawValue)" }).sorted()
             .joined(separator: "&")
-        func value<T>(_ name: String, _ parse: (String) -> T?, _ expected: String) throws(EditorError) -> T? {
+        func value<T>(_ name: String, _ parse: (String) -> T?, _ expected: String) throws(CropKitError) -> T? {
             guard let text = values[name] else { return nil }
-            guard let parsed = parse(text) else { throw .invalidParameter(name: name, reason: "'\(text)' is not \(expected)") }
+            guard let parsed = parse(text) else { throw .invalidRequest(name: name, reason: "'\(text)' is not \(expected)") }
             return parsed
         }
-        func flag(_ name: String) throws(EditorError) -> Bool {
+        func flag(_ name: String) throws(CropKitError) -> Bool {
             try value(name, { ["", "1", "true"].contains($0) ? true : ["0", "false"].contains($0) ? false : nil },
                       "a flag (empty, 1, true, 0 or false)") ?? false
         }
@@ -150,15 +156,15 @@ public struct ImageQuery: Sendable {
         // Geometry.
         if let recipeText = values["recipe"] {
             if let other = Self.geometryNames.first(where: { values[$0] != nil }) ?? (flips.isEmpty ? nil : "flip") {
-                throw .invalidParameter(name: other, reason: "a recipe already says the crop; give one or the other")
+                throw .invalidRequest(name: other, reason: "a recipe already says the crop; give one or the other")
             }
-            guard let json = URLSigner.base64URLDecoded(recipeText) else {
-                throw .invalidParameter(name: "recipe", reason: "not base64url")
+            guard let json = OptionValue.base64URLDecoded(recipeText) else {
+                throw .invalidRequest(name: "recipe", reason: "not base64url")
             }
             do {
                 operations.append(.recipe(try Recipe(json: json)))
             } catch {
-                throw .invalidRecipe(reason: error.description)
+                throw .geometry(error)
             }
         }
         let aspectLock = try value("aspect", { try? AspectLock(string: $0) }, "W:H, original or free")
@@ -192,7 +198,7 @@ public struct ImageQuery: Sendable {
                     background: background, filter: filter ?? .lanczos3, linearLight: linear,
                     maximumSide: maximumOutputSide)
             } catch {
-                throw EditorError(error)
+                throw error
             }
             if case .pad(let colour, _) = request.mode { addsTransparency = colour.alpha < 255 }
             operations.append(.resize(request))
@@ -206,10 +212,10 @@ public struct ImageQuery: Sendable {
                     operations[aspectIndex] = step
                 }
             } catch {
-                throw EditorError(error)
+                throw error
             }
             if let name = Self.resizeNames.first(where: { values[$0] != nil && !["gravity", "focus"].contains($0) }) {
-                throw .invalidParameter(name: name, reason: "applies only with width, height or size")
+                throw .invalidRequest(name: name, reason: "applies only with width, height or size")
             }
             let cap = PixelSize(validWidth: maximumOutputSide, height: maximumOutputSide)
             operations.append(.fit(within: cap))
@@ -227,7 +233,7 @@ public struct ImageQuery: Sendable {
             }
             if blur { operations.append(.blurFaces(faceBlur)) }
         } else if let name = ["blur-style", "blur-strength", "blur-padding"].first(where: { values[$0] != nil }) {
-            throw .invalidParameter(name: name, reason: "applies only with blur=faces")
+            throw .invalidRequest(name: name, reason: "applies only with blur=faces")
         }
         let round = try flag("round")
         if round {
@@ -238,7 +244,7 @@ public struct ImageQuery: Sendable {
         if let name = values["watermark"] {
             guard let mark = watermarks[name] else {
                 let known = watermarks.keys.sorted().joined(separator: ", ")
-                throw .invalidParameter(
+                throw .invalidRequest(
                     name: "watermark", reason: "no watermark named '\(name)'" + (known.isEmpty ? " (none is configured)" : " (\(known))"))
             }
             let scale = try value("watermark-scale", { Double($0) }, "a number") ?? mark.scale
@@ -251,24 +257,24 @@ public struct ImageQuery: Sendable {
                     image: mark.image, gravity: gravity, scale: scale, opacity: opacity, margin: margin, tile: tile)
                 operations.append(.watermark(placed))
             } catch {
-                throw EditorError(error)
+                throw error
             }
             // A new file under the same name is another output: its digest goes into the cache key.
             canonical += "&watermark-digest=" + String(mark.fingerprint, radix: 16)
         } else if let name = Self.watermarkNames.first(where: { values[$0] != nil }) {
-            throw .invalidParameter(name: name, reason: "applies only with watermark=NAME")
+            throw .invalidRequest(name: name, reason: "applies only with watermark=NAME")
         }
         placeholder = try value(
             "placeholder", { Placeholder.Kind(rawValue: $0.lowercased()) },
             Placeholder.Kind.allCases.map(\.rawValue).joined(separator: ", "))
         if let text = values["components"] {
             guard placeholder == .blurhash else {
-                throw .invalidParameter(name: "components", reason: "applies only with placeholder=blurhash")
+                throw .invalidRequest(name: "components", reason: "applies only with placeholder=blurhash")
             }
             guard let counts = OptionValue.size(text), BlurHash.componentRange.contains(counts.width),
                 BlurHash.componentRange.contains(counts.height)
             else {
-                throw .invalidParameter(name: "components", reason: "'\(text)' is not XxY with each count in 1…9")
+                throw .invalidRequest(name: "components", reason: "'\(text)' is not XxY with each count in 1…9")
             }
             components = counts
         }
@@ -279,7 +285,7 @@ public struct ImageQuery: Sendable {
         case "auto": format = .auto
         case let name?:
             guard let fixed = OptionValue.format(name) else {
-                throw .invalidParameter(name: "format", reason: "'\(name)' is not \(OptionValue.formatList(adding: ["auto"]))")
+                throw .invalidRequest(name: "format", reason: "'\(name)' is not \(OptionValue.formatList(adding: ["auto"]))")
             }
             format = .fixed(fixed)
             if fixed == .jpeg, round { throw Self.roundNeedsAlpha }
@@ -298,22 +304,22 @@ public struct ImageQuery: Sendable {
         do throws(CropKitError) {
             saveOptions.metadata = try SaveOptions.metadata(strip: strip, policy: policy)
         } catch {
-            throw EditorError(error)
+            throw error
         }
-        if case .fixed(let fixed) = format { try saveOptions.checked(for: fixed) } else { try saveOptions.checked(for: nil) }
+        if case .fixed(let fixed) = format { try saveOptions.validate(for: fixed) } else { try saveOptions.validate() }
     }
 
     /// The `name=value` pairs of a query, percent-decoded (a `+` stays a plus).
-    static func items(_ query: String) throws(EditorError) -> [(name: String, value: String)] {
+    package static func items(_ query: String) throws(CropKitError) -> [(name: String, value: String)] {
         var items: [(name: String, value: String)] = []
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = String(parts[0]).removingPercentEncoding,
                 let value = String(parts.count > 1 ? parts[1] : "").removingPercentEncoding
             else {
-                throw .invalidParameter(name: String(parts[0]), reason: "bad percent-encoding")
+                throw .invalidRequest(name: String(parts[0]), reason: "bad percent-encoding")
             }
-            guard !name.isEmpty else { throw .invalidParameter(name: "(empty)", reason: "a parameter has no name") }
+            guard !name.isEmpty else { throw .invalidRequest(name: "(empty)", reason: "a parameter has no name") }
             items.append((name, value))
         }
         return items
