@@ -14,6 +14,7 @@ import Foundation
 private let signer = try! URLSigner(hexKeys: "000102030405060708090a0b0c0d0e0f")
 private let allowlist = try! OriginAllowlist(["https://cdn.example.com/photos/", "http://127.0.0.1:8080/a"])
 private let base = OriginURL("https://cdn.example.com/photos/x/y.jpg")!
+private let mark = try! Watermark(image: try! PixelBuffer(width: 2, height: 1, layout: .rgba, samples: [UInt8](repeating: 200, count: 8)))
 private let folder: SourceFolder = {
     let path = NSTemporaryDirectory() + "fuzz-serve-\(getpid())"
     try? FileManager.default.createDirectory(atPath: path + "/sub", withIntermediateDirectories: true)
@@ -42,9 +43,11 @@ public func fuzzServiceRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     }
     let query = pathEnd < target.endIndex ? String(target[target.index(after: pathEnd)...]) : ""
     do {
-        let parsed = try ImageQuery(query: query, presets: ["p": "width=10&format=auto"], maximumOutputSide: 4096)
-        // A size step ends the pipeline, or comes just before round's corners.
+        let parsed = try ImageQuery(
+            query: query, presets: ["p": "width=10&format=auto"], maximumOutputSide: 4096, watermarks: ["logo": mark])
+        // A size step ends the pipeline, or comes just before round's corners and the mark.
         var steps = parsed.operations
+        if case .watermark? = steps.last { steps.removeLast() }
         if case .roundCorners? = steps.last { steps.removeLast() }
         guard let last = steps.last, last.group == .size else {
             fatalError("\(query) parsed to \(parsed.operations) with no size step")
