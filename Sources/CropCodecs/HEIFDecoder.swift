@@ -67,9 +67,19 @@ package final class HEIFDecoder: WholePictureDecoder {
         }
         var opened: OpaquePointer?
         var header = ck_heif_info()
-        do {
-            try ShimStatus.call(format: format) { message in
-                ck_heif_open(bytes.pointer, bytes.count, &opened, &header, message)
+        do throws(CodecError) {
+            do throws(CodecError) {
+                try ShimStatus.call(format: format) { message in
+                    ck_heif_open(bytes.pointer, bytes.count, &opened, &header, message)
+                }
+            } catch {
+                // Entity groups libheif 1.15 does not know make it refuse the whole file: read it without them.
+                let buffer = UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)
+                guard let plain = ISOBoxReader(bytes: Array(buffer)).withoutEntityGroups() else { throw error }
+                bytes = InputBytes(plain)
+                try ShimStatus.call(format: format) { message in
+                    ck_heif_open(bytes.pointer, bytes.count, &opened, &header, message)
+                }
             }
         } catch {
             // libheif 1.15 calls a picture coded in a way it does not read "invalid input"; say what it is instead.

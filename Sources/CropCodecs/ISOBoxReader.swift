@@ -168,6 +168,27 @@ struct ISOBoxReader {
         return nil
     }
 
+    /// A copy of the file in which the `meta` box's entity groups (`grpl`: a pyramid of resolutions, a burst, a
+    /// stereo pair) become `free` boxes of the same size, or `nil` when it has none. libheif 1.15 refuses a file with a
+    /// group it does not know ("No 'meta' box" for libavif's pyramid_pymd.avif); the primary image, which is what
+    /// CropKit shows, does not depend on them.
+    func withoutEntityGroups() -> [UInt8]? {
+        guard let meta = children(of: 0..<bytes.count).first(where: { $0.type == "meta" }) else { return nil }
+        // `meta` is a full box: its children follow 4 bytes of version and flags.
+        let groups = children(of: (meta.payload.lowerBound + 4)..<meta.payload.upperBound).filter { $0.type == "grpl" }
+        guard !groups.isEmpty else { return nil }
+        var copy = bytes
+        for group in groups {
+            // The type is the 4 bytes before the payload, or before a 64-bit size.
+            let name = Array("grpl".utf8)
+            guard let type = [group.payload.lowerBound - 4, group.payload.lowerBound - 12]
+                .first(where: { $0 >= 0 && Array(bytes[$0..<($0 + 4)]) == name })
+            else { return nil }
+            copy.replaceSubrange(type..<(type + 4), with: Array("free".utf8))
+        }
+        return copy
+    }
+
     /// The properties of the file's alpha auxiliary image (an item other than the primary whose `auxC` names alpha),
     /// or `nil` when it has none.
     func alphaItemProperties() -> [Box]? {
