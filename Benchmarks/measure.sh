@@ -48,15 +48,17 @@ report() {  # name seconds kilobytes
   printf '%-44s %7.3f s %7.1f MB\n' "$1" "$2" "$(awk -v k="$3" 'BEGIN { print k / 1024 }')"
 }
 
-# `compare NAME A… -- B…`: the pair measured alternately (`measure_pair`), both reported, and A ÷ B for time and memory.
-compare() {  # name, then the cropkit command, "--", the vips command
-  local name="$1"; shift
+# `compare_as NAME LABEL_A LABEL_B A… -- B…`: the pair measured alternately (`measure_pair`), both reported under
+# their labels, and A ÷ B for time and memory. `compare NAME A… -- B…` is it for CropKit against vips.
+compare_as() {
+  local name="$1" la="$2" lb="$3"; shift 3
   read -r ct cr vt vr < <(measure_pair "$@")
-  report "$name cropkit" "$ct" "$cr"
-  report "$name vips" "$vt" "$vr"
-  awk -v a="$ct" -v b="$vt" -v c="$cr" -v d="$vr" -v n="$name" \
-    'BEGIN { printf "%s ratio cropkit/vips: time %.2f×, peak memory %.2f×\n\n", n, a / b, c / d }'
+  report "$name $la" "$ct" "$cr"
+  report "$name $lb" "$vt" "$vr"
+  awk -v a="$ct" -v b="$vt" -v c="$cr" -v d="$vr" -v n="$name" -v l="$la/$lb" \
+    'BEGIN { printf "%s ratio %s: time %.2f×, peak memory %.2f×\n\n", n, l, a / b, c / d }'
 }
+compare() { local name="$1"; shift; compare_as "$name" cropkit vips "$@"; }
 
 bench_setup() {
   [ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed" >&2; exit 1; }

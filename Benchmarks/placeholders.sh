@@ -18,20 +18,11 @@ bench_setup
 venv="${XDG_CACHE_HOME:-$HOME/.cache}/cropkit-bench-placeholders"
 [ -x "$venv/bin/python" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q pillow numpy blurhash thumbhash-python; }
 
-pair() {  # name, then the placeholder command, "--", the thumbnail command
-  local name="$1"; shift
-  read -r at ar bt br < <(measure_pair "$@")
-  report "$name placeholder" "$at" "$ar"
-  report "$name 256 px thumbnail of the crop" "$bt" "$br"
-  awk -v a="$at" -v b="$bt" -v c="$ar" -v d="$br" -v n="$name" \
-    'BEGIN { printf "%s ratio placeholder/thumbnail: time %.2f×, peak memory %.2f×\n\n", n, a / b, c / d }'
-}
-
 echo "$runs runs each, medians; $(nproc) cores; $(basename "$photo")"
 thumb=("$cropkit" crop "$photo" --aspect 4:3 --max-size 256 -o "$work/t.jpg" --force --quiet)
-pair "P1 BlurHash" "$cropkit" placeholder "$photo" --kind blurhash --aspect 4:3 -- "${thumb[@]}"
-pair "P2 ThumbHash" "$cropkit" placeholder "$photo" --kind thumbhash --aspect 4:3 -- "${thumb[@]}"
-pair "P3 preview" "$cropkit" placeholder "$photo" --kind preview --aspect 4:3 -- "${thumb[@]}"
+compare_as "P1 BlurHash" placeholder thumbnail "$cropkit" placeholder "$photo" --kind blurhash --aspect 4:3 -- "${thumb[@]}"
+compare_as "P2 ThumbHash" placeholder thumbnail "$cropkit" placeholder "$photo" --kind thumbhash --aspect 4:3 -- "${thumb[@]}"
+compare_as "P3 preview" placeholder thumbnail "$cropkit" placeholder "$photo" --kind preview --aspect 4:3 -- "${thumb[@]}"
 
 "$venv/bin/python" Benchmarks/placeholders.py "$cropkit" "$photo" \
   ../shared/testdata/photos/unsplash-prachi-palwe-4000x6000.jpg ../shared/testdata/photos/leica-t-4928x3264-orient8.jpg
@@ -46,11 +37,7 @@ vips linear "$work/mark576.png" "$work/mark-half.png" "1 1 1 0.5" "0 0 0 0" --uc
 mh=$(vipsheader -f height "$work/mark-half.png")
 marked=("$cropkit" resize "$photo" --width 1920 -o "$work/w.jpg" --force --quiet --watermark "$mark" --watermark-scale 0.3 --watermark-opacity 0.5)
 plain=("$cropkit" resize "$photo" --width 1920 -o "$work/p.jpg" --force --quiet)
-read -r at ar bt br < <(measure_pair "${marked[@]}" -- "${plain[@]}")
-report "W1 1920 px with the mark" "$at" "$ar"
-report "W1 1920 px without it" "$bt" "$br"
-awk -v a="$at" -v b="$bt" -v c="$ar" -v d="$br" \
-  'BEGIN { printf "W1 ratio with/without: time %.2f×, peak memory %.2f×\n\n", a / b, c / d }'
+compare_as W1 with-mark without "${marked[@]}" -- "${plain[@]}"
 vips_marked() {
   vips resize "$photo" "$work/v.v" 0.32 --kernel lanczos3 &&
     vips composite2 "$work/v.v" "$work/mark-half.png" "$work/v.jpg[Q=80]" over \

@@ -80,7 +80,7 @@ package struct CommonOptions: ParsableArguments {
             format: format, quality: quality, subsampling: subsampling.value, progressive: progressive,
             optimizeHuffman: optimize, pngCompressionLevel: compression, lossless: lossless, effort: effort,
             bitDepth: bitDepth, colorProfile: icc,
-            metadata: strip ? .strip : metadata ?? .keep, overwrite: force)
+            metadata: (try? SaveOptions.metadata(strip: strip, policy: metadata)) ?? .strip, overwrite: force)
         options.frames = frames
         return options
     }

@@ -1,5 +1,5 @@
 /// Checks shared by the encoders.
-enum EncoderChecks {
+package enum EncoderChecks {
     /// Throws unless `width × height` is at least 1×1 and at most `maxDimension` per side.
     static func size(width: Int, height: Int, maxDimension: Int, format: ImageFormat) throws(CodecError) {
         guard width >= 1, height >= 1 else {
@@ -24,5 +24,5 @@ enum EncoderChecks {
     }
 
     /// `1…100`.
-    static func describe(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)…\(range.upperBound)" }
+    package static func describe(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)…\(range.upperBound)" }
 }

@@ -106,16 +106,8 @@ extension ImagePipeline {
     /// they are, as the pipeline does, when the profile cannot be used).
     static func sRGBA(_ image: Image) throws(CropKitError) -> PixelBuffer {
         var rgba = try mappingErrors {
-            try PixelBuffer(width: image.pixels.width, height: image.pixels.height, format: .rgba8, limits: .unlimited)
-        }
-        let samples = image.pixels.rgba8Samples()
-        rgba.withUnsafeMutableRows { rows in
-            samples.withUnsafeBytes { source in
-                for y in 0..<rows.height {
-                    rows.row(y).copyMemory(
-                        from: source.baseAddress! + 4 * rows.width * y, byteCount: 4 * rows.width)
-                }
-            }
+            try PixelBuffer(
+                width: image.pixels.width, height: image.pixels.height, layout: .rgba, samples: image.pixels.rgba8Samples())
         }
         if let profile = image.metadata.iccProfile, ColorTransform.isSRGB(profile) != true,
             let transform = try? ColorTransform(profile: profile, layout: .init(.rgba8)!, format: .png)

@@ -140,7 +140,7 @@ extension SaveOptions {
     ///
     /// - Throws: ``CropKitError/invalidOption(_:reason:)`` naming the first setting that fails.
     public func validate(for format: ImageFormat? = nil) throws(CropKitError) {
-        func range(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)…\(range.upperBound)" }
+        let range = EncoderChecks.describe
         if let quality, !ImageFormat.qualityRange.contains(quality) {
             throw .invalidOption(.quality, reason: "\(quality) is outside \(range(ImageFormat.qualityRange))")
         }

@@ -123,7 +123,7 @@ public struct Watermark: Hashable, Sendable {
     func apply(to picture: PixelBuffer) throws(PixelError) -> PixelBuffer {
         let (mark, origins) = try placements(width: picture.width, height: picture.height)
         var out = picture
-        for (x, y) in origins { out = try out.composited(mark, x: x, y: y, opacity: opacity) }
+        for (x, y) in origins { try out.composite(mark, x: x, y: y, opacity: opacity) }
         return out
     }
 
@@ -197,7 +197,7 @@ final class MarkingSink: RowSink {
         guard !touching.isEmpty else { return nil }
         var band = try mappingErrors { try rows.cropped(x: 0, y: start, width: rows.width, height: count) }
         for copy in touching {
-            band = try mappingErrors { try band.composited(copy.mark, x: copy.x, y: copy.y - row, opacity: copy.opacity) }
+            try mappingErrors { try band.composite(copy.mark, x: copy.x, y: copy.y - row, opacity: copy.opacity) }
         }
         return band
     }

@@ -1,16 +1,25 @@
 extension PixelBuffer {
-    /// This picture with `overlay` composited over it, the overlay's top-left at (`x`, `y`) (parts outside are
+    /// This picture with `overlay` composited over it: see ``composite(_:x:y:opacity:)``.
+    ///
+    /// - Throws: as ``composite(_:x:y:opacity:)``.
+    public func composited(_ overlay: PixelBuffer, x: Int, y: Int, opacity: Double = 1) throws(PixelError) -> PixelBuffer {
+        var out = self
+        try out.composite(overlay, x: x, y: y, opacity: opacity)
+        return out
+    }
+
+    /// Composites `overlay` over this picture in place, the overlay's top-left at (`x`, `y`) (parts outside are
     /// clipped) and its alpha multiplied by `opacity`: the Porter–Duff "over" operator in premultiplied arithmetic,
     /// as libvips' `composite2` (mode `over`) computes it, each sample rounded once.
     ///
     /// The picture keeps its size, bit depth and alpha (an opaque picture stays opaque); a gray picture becomes RGB
     /// when the overlay has colour. `overlay` is any 8-bit layout, straight (not premultiplied) alpha, in the same
-    /// colour space as the picture.
+    /// colour space as the picture. Many overlays (tiles) composite into one picture without copying it.
     ///
     /// - Throws: ``PixelError/invalidArgument(name:reason:)`` for an overlay that is not 8-bit or an opacity
     ///   outside 0…1.
     /// - Complexity: O(the overlap's pixels), plus O(pixels) when a gray picture becomes RGB.
-    public func composited(_ overlay: PixelBuffer, x: Int, y: Int, opacity: Double = 1) throws(PixelError) -> PixelBuffer {
+    public mutating func composite(_ overlay: PixelBuffer, x: Int, y: Int, opacity: Double = 1) throws(PixelError) {
         guard overlay.format.depth == .eight else {
             throw .invalidArgument(name: "overlay", reason: "\(overlay.format) is not 8-bit")
         }
@@ -19,14 +28,13 @@ extension PixelBuffer {
         }
         let x0 = Swift.max(0, x), y0 = Swift.max(0, y)
         let x1 = Swift.min(width, x + overlay.width), y1 = Swift.min(height, y + overlay.height)
-        guard x0 < x1, y0 < y1, opacity > 0 else { return self }
+        guard x0 < x1, y0 < y1, opacity > 0 else { return }
         if format.depth == .eight, format.layout.isColor {
             // The common case: read an RGBA overlay in place (a streamed output composites it band by band).
             let rgba = overlay.format == .rgba8
                 ? overlay : try PixelBuffer(width: overlay.width, height: overlay.height, layout: .rgba, samples: overlay.rgba8Samples())
-            var out = self
-            out.compositeEightBitColour(rgba, x: x, y: y, clip: (x0, y0, x1, y1), opacity: opacity)
-            return out
+            compositeEightBitColour(rgba, x: x, y: y, clip: (x0, y0, x1, y1), opacity: opacity)
+            return
         }
         let source = overlay.rgba8Samples()
         var coloured = false
@@ -34,11 +42,11 @@ extension PixelBuffer {
             coloured = true
             break
         }
-        var out = format.layout.isColor || !coloured ? self : try promotedToColor()
-        let channels = out.format.channelCount, hasAlpha = out.format.hasAlpha, colour = out.format.layout.isColor
-        let sixteen = out.format.depth == BitDepth.sixteen
+        if !format.layout.isColor && coloured { self = try promotedToColor() }
+        let channels = format.channelCount, hasAlpha = format.hasAlpha, colour = format.layout.isColor
+        let sixteen = format.depth == BitDepth.sixteen
         let maximum = sixteen ? 65_535.0 : 255.0
-        out.withUnsafeMutableRows { rows in
+        withUnsafeMutableRows { rows in
             for row in y0..<y1 {
                 let line = rows.row(row)
                 for column in x0..<x1 {
@@ -73,10 +81,9 @@ extension PixelBuffer {
                 }
             }
         }
-        return out
     }
 
-    /// The common case of ``composited(_:x:y:opacity:)`` (8-bit RGB or RGBA under the overlay), with pointers and
+    /// The common case of ``composite(_:x:y:opacity:)`` (8-bit RGB or RGBA under the overlay), with pointers and
     /// single-precision arithmetic: the same formula, the same rounding.
     private mutating func compositeEightBitColour(
         _ overlay: PixelBuffer, x: Int, y: Int, clip: (Int, Int, Int, Int), opacity: Double

@@ -221,37 +221,16 @@ public struct ImageService: Sendable {
         }
         var headers = cacheHeaders(source, options, kind: format.rawValue)
         if options.format == .auto { headers[.vary] = "Accept" }
-        if let match = request.headers[.ifNoneMatch], Self.matches(match, headers[.eTag] ?? "") {
-            metrics.notModified.increment()
-            return Response(status: .notModified, headers: headers)
-        }
-        let queued = clock.now
-        metrics.record(.fetch, queued - start)
+        if let unchanged = notModified(request, headers) { return unchanged }
+        metrics.record(.fetch, clock.now - start)
 
         var saveOptions = options.saveOptions
         saveOptions.format = format
-        let save = saveOptions, pipeline = ImagePipeline(
-            limits: configuration.pixelLimits, shrinkOnLoadHeadroom: configuration.shrinkOnLoadHeadroom, maxThreads: 1)
-        let operations = options.operations
-        let metrics = metrics
-        let (encoded, planned) = try await queue.withSlot {
-            let started = clock.now
-            metrics.record(.queue, started - queued)
-            defer { metrics.record(.process, clock.now - started) }
-            return try await Self.withTimeout(configuration.processingTimeout) {
-                // The planned peak is reserved from the memory budget before anything is decoded.
-                let plan = try await queue.perform {
-                    try Self.editorErrors { () throws(CropKitError) in
-                        try pipeline.memoryPlan(source.image, operations, to: .data(save))
-                    }
-                }
-                let encoded = try await queue.performReserving(plan.peakBytes) {
-                    try Self.editorErrors { () throws(CropKitError) in
-                        try pipeline.run(source.image, operations, to: .data(save))
-                    }
-                }
-                return (encoded, plan)
-            }
+        let save = saveOptions, operations = options.operations
+        let (encoded, planned) = try await process { pipeline throws(CropKitError) in
+            try pipeline.memoryPlan(source.image, operations, to: .data(save))
+        } work: { pipeline throws(CropKitError) in
+            try pipeline.run(source.image, operations, to: .data(save))
         }
         headers[Self.memoryPlanHeader] = String(planned.peakBytes)
         metrics.sourceBytes.increment(by: Int64(source.byteCount))
@@ -349,39 +328,53 @@ public struct ImageService: Sendable {
         _ kind: Placeholder.Kind, _ options: ImageQuery, _ source: ServedSource, request: Request,
         start: ContinuousClock.Instant
     ) async throws -> Response {
-        let clock = ContinuousClock()
         var headers = cacheHeaders(source, options, kind: "placeholder")
-        if let match = request.headers[.ifNoneMatch], Self.matches(match, headers[.eTag] ?? "") {
-            metrics.notModified.increment()
-            return Response(status: .notModified, headers: headers)
-        }
-        let queued = clock.now
-        metrics.record(.fetch, queued - start)
-        let pipeline = ImagePipeline(
-            limits: configuration.pixelLimits, shrinkOnLoadHeadroom: configuration.shrinkOnLoadHeadroom, maxThreads: 1)
-        let operations = options.operations, metrics = metrics
+        if let unchanged = notModified(request, headers) { return unchanged }
+        metrics.record(.fetch, ContinuousClock().now - start)
+        let operations = options.operations
         let components = options.components.map { (x: $0.width, y: $0.height) }
-        let made = try await queue.withSlot {
-            let started = clock.now
-            metrics.record(.queue, started - queued)
-            defer { metrics.record(.process, clock.now - started) }
-            return try await Self.withTimeout(configuration.processingTimeout) {
-                let plan = try await queue.perform {
-                    try Self.editorErrors { () throws(CropKitError) in
-                        try pipeline.placeholderMemoryPlan(source.image, operations)
-                    }
-                }
-                return try await queue.performReserving(plan.peakBytes) {
-                    try Self.editorErrors { () throws(CropKitError) in
-                        try pipeline.placeholder(source.image, operations, kind: kind, components: components)
-                    }
-                }
-            }
+        let (made, planned) = try await process { pipeline throws(CropKitError) in
+            try pipeline.placeholderMemoryPlan(source.image, operations)
+        } work: { pipeline throws(CropKitError) in
+            try pipeline.placeholder(source.image, operations, kind: kind, components: components)
         }
         let body = made.json
+        headers[Self.memoryPlanHeader] = String(planned.peakBytes)
         metrics.sourceBytes.increment(by: Int64(source.byteCount))
         metrics.responseBytes.increment(by: Int64(body.utf8.count))
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// 304 for a request whose `If-None-Match` matches the `ETag` in `headers` (counted), else `nil`.
+    func notModified(_ request: Request, _ headers: HTTPFields) -> Response? {
+        guard let match = request.headers[.ifNoneMatch], Self.matches(match, headers[.eTag] ?? "") else { return nil }
+        metrics.notModified.increment()
+        return Response(status: .notModified, headers: headers)
+    }
+
+    /// One request's work, in a slot of the queue and under the processing deadline, on a pipeline with the service's
+    /// limits: `plan` gives the peak memory, which is reserved from the budget before `work` decodes anything. Records
+    /// the queue and process times; returns the work's result and its plan.
+    func process<T: Sendable>(
+        plan: @escaping @Sendable (ImagePipeline) throws(CropKitError) -> MemoryPlan,
+        work: @escaping @Sendable (ImagePipeline) throws(CropKitError) -> T
+    ) async throws -> (T, MemoryPlan) {
+        let clock = ContinuousClock(), queued = clock.now
+        let pipeline = ImagePipeline(
+            limits: configuration.pixelLimits, shrinkOnLoadHeadroom: configuration.shrinkOnLoadHeadroom, maxThreads: 1)
+        let queue = queue, metrics = metrics
+        return try await queue.withSlot {
+            let started = clock.now
+            metrics.record(.queue, started - queued)
+            defer { metrics.record(.process, clock.now - started) }
+            return try await Self.withTimeout(configuration.processingTimeout) {
+                let planned = try await queue.perform { try Self.editorErrors { () throws(CropKitError) in try plan(pipeline) } }
+                let result = try await queue.performReserving(planned.peakBytes) {
+                    try Self.editorErrors { () throws(CropKitError) in try work(pipeline) }
+                }
+                return (result, planned)
+            }
+        }
     }
 }

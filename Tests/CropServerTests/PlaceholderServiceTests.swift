@@ -16,7 +16,7 @@ import Testing
         let answer = try await get(service, uri)
         #expect(answer.status == .ok, "\(message(answer.body))")
         #expect(answer.headers[.contentType] == "application/json; charset=utf-8")
-        let expected = try ImagePipeline(shrinkOnLoadHeadroom: ServiceConfiguration.forTests(root: try SourceFolder(root: ServedFolder.path), signer: nil).shrinkOnLoadHeadroom).placeholder(
+        let expected = try ImagePipeline(shrinkOnLoadHeadroom: ImageQuery.serviceShrinkOnLoadHeadroom).placeholder(
             .file(ServedFolder.path + "/beach.jpg"), [.aspect(.ratio(try AspectRatio(4, 3))), .resize(ResizeRequest(.width(120)))],
             kind: kind)
         #expect(message(answer.body) == expected.json)
@@ -34,7 +34,7 @@ import Testing
         let service = try ServedFolder.service { $0.presets = ["card": "size=160x90&mode=fill&format=webp&quality=70"] }
         let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?preset=card&placeholder=blurhash&components=3x3"))
         #expect(answer.status == .ok, "\(message(answer.body))")
-        let expected = try ImagePipeline(shrinkOnLoadHeadroom: ServiceConfiguration.forTests(root: try SourceFolder(root: ServedFolder.path), signer: nil).shrinkOnLoadHeadroom).placeholder(
+        let expected = try ImagePipeline(shrinkOnLoadHeadroom: ImageQuery.serviceShrinkOnLoadHeadroom).placeholder(
             .file(ServedFolder.path + "/beach.jpg"),
             [.resize(ResizeRequest(.box(PixelSize(validWidth: 160, height: 90)), mode: .fill()))], kind: .blurhash,
             components: (3, 3))

@@ -23,9 +23,7 @@ import Testing
             service, try ServedFolder.signed("/img/beach.jpg?width=160&format=png&watermark=logo&watermark-gravity=top-left&watermark-opacity=0.5"))
         #expect(answer.status == .ok, "\(message(answer.body))")
         let mark = try Watermark(contentsOfFile: Self.markPath, gravity: .topLeft, opacity: 0.5)
-        let expected = try ImagePipeline(shrinkOnLoadHeadroom: ServiceConfiguration.forTests(
-            root: try SourceFolder(root: ServedFolder.path), signer: nil).shrinkOnLoadHeadroom, maxThreads: 1
-        ).run(
+        let expected = try ImagePipeline(shrinkOnLoadHeadroom: ImageQuery.serviceShrinkOnLoadHeadroom, maxThreads: 1).run(
             .file(ServedFolder.path + "/beach.jpg"), [.resize(ResizeRequest(.width(160))), .watermark(mark)],
             to: .data(SaveOptions(format: .png)))
         #expect(answer.body == expected.bytes)
