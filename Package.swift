@@ -83,9 +83,9 @@ let package = Package(
         .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
         .target(name: "CPNG", dependencies: ["CLibPNG"]),
 
-        // Finding a library at run time (dlopen), by one table of file names per platform, shared by the six shims
-        // below, which open libwebp, libheif, libavif, giflib, libtiff and Little CMS: the build needs none of their
-        // headers, only the system's runtime libraries.
+        // Finding a library at run time (dlopen), by one table of file names per platform, shared by the nine shims
+        // below, which open libwebp, libheif, libavif, giflib, libtiff, Little CMS, libjxl, OpenJPEG, FreeType and
+        // HarfBuzz: the build needs none of their headers, only the system's runtime libraries.
         .target(name: "CRuntimeLibrary", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "CWebP", dependencies: ["CRuntimeLibrary"]),
         .target(name: "CLCMS", dependencies: ["CRuntimeLibrary"]),
@@ -96,9 +96,11 @@ let package = Package(
         .target(name: "CAVIF", dependencies: ["CRuntimeLibrary"]),
         .target(name: "CJXL", dependencies: ["CRuntimeLibrary"]),
         .target(name: "CJP2", dependencies: ["CRuntimeLibrary"]),
+        // FreeType and HarfBuzz: text watermarks.
+        .target(name: "CFont", dependencies: ["CRuntimeLibrary"]),
 
         // Codecs: JPEG, PNG, WebP, HEIF/AVIF, GIF, TIFF, BMP; EXIF, ICC, colour conversion, format detection.
-        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS", "CJXL", "CJP2"]),
+        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS", "CJXL", "CJP2", "CFont"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
         .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropAnalysis", "CropCodecs"]),
@@ -223,7 +225,7 @@ if Context.environment["CROPKIT_PORTABLE"] != nil {
     let kept: Set<String> = [
         "CropGeometry", "CropEngine", "CropInteraction", "CropPixels", "CropAnalysis", "CLibJPEG", "CLibPNG", "CJPEG", "CPNG",
         "CRuntimeLibrary", "CWebP",
-        "CLCMS", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CJXL", "CJP2", "CropCodecs", "CropKit", "CropTestSupport", "CropGeometryTests",
+        "CLCMS", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CJXL", "CJP2", "CFont", "CropCodecs", "CropKit", "CropTestSupport", "CropGeometryTests",
         "CropEngineTests", "CropInteractionTests", "CropPixelsTests", "CropAnalysisTests", "CropCodecsTests", "CropKitTests",
     ]
     package.targets = package.targets.filter { kept.contains($0.name) }

@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-1000000}" seconds="${2:-3600}"
-targets=(FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline FuzzServiceRequest FuzzStraighten FuzzFaces FuzzBMP)
+targets=(FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline FuzzServiceRequest FuzzStraighten FuzzFaces FuzzBMP FuzzNumericEvents FuzzJXL FuzzJP2 FuzzFont)
 [ $# -gt 2 ] && targets=("${@:3}")
 failed=()
 for target in "${targets[@]}"; do

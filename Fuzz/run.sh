@@ -12,20 +12,20 @@
 # decoders' pixel limit, 4 MP; 1 MP for HEIF; 0.25 MP for the pipeline), so any allocation past the budget is a finding,
 # and ASan's quarantine is held to 32 MB so that RSS measures the target, not freed memory.
 #
-# Targets: FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline FuzzServiceRequest FuzzStraighten FuzzFaces FuzzBMP FuzzNumericEvents FuzzJXL FuzzJP2
+# Targets: FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline FuzzServiceRequest FuzzStraighten FuzzFaces FuzzBMP FuzzNumericEvents FuzzJXL FuzzJP2 FuzzFont
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline FuzzServiceRequest FuzzStraighten FuzzFaces FuzzBMP FuzzNumericEvents FuzzJXL FuzzJP2)
+targets=(FuzzJPEG FuzzPNG FuzzWebP FuzzHEIF FuzzGIF FuzzTIFF FuzzEXIF FuzzICC FuzzFormat FuzzRecipe FuzzEditorEvents FuzzMultipart FuzzPipeline FuzzServiceRequest FuzzStraighten FuzzFaces FuzzBMP FuzzNumericEvents FuzzJXL FuzzJP2 FuzzFont)
 # RSS limit and largest single allocation, in MB. A 4-megapixel picture is 32 MB at 16-bit RGBA; the decoders hold at
 # most a few such planes (libheif: YUV planes, reference frames and the interleaved picture of 1 MP). The one binary
 # with every target, Foundation and ASan's shadow starts at 130-160 MB resident, so a target that allocates no
 # pictures gets that and 32 MB; its malloc limit is what catches a block sized by a hostile length.
 declare -A rss_mb=([FuzzJPEG]=256 [FuzzPNG]=256 [FuzzWebP]=256 [FuzzHEIF]=320 [FuzzGIF]=256 [FuzzTIFF]=256
   [FuzzEXIF]=192 [FuzzICC]=192 [FuzzFormat]=256 [FuzzRecipe]=192 [FuzzEditorEvents]=192 [FuzzNumericEvents]=192 [FuzzMultipart]=192
-  [FuzzPipeline]=384 [FuzzServiceRequest]=192 [FuzzStraighten]=256 [FuzzFaces]=256 [FuzzBMP]=256 [FuzzJXL]=256 [FuzzJP2]=256)
+  [FuzzPipeline]=384 [FuzzServiceRequest]=192 [FuzzStraighten]=256 [FuzzFaces]=256 [FuzzBMP]=256 [FuzzJXL]=256 [FuzzJP2]=256 [FuzzFont]=256)
 declare -A malloc_mb=([FuzzJPEG]=64 [FuzzPNG]=64 [FuzzWebP]=64 [FuzzHEIF]=64 [FuzzGIF]=64 [FuzzTIFF]=64
   [FuzzEXIF]=16 [FuzzICC]=16 [FuzzFormat]=32 [FuzzRecipe]=16 [FuzzEditorEvents]=16 [FuzzNumericEvents]=16 [FuzzMultipart]=16
-  [FuzzPipeline]=64 [FuzzServiceRequest]=16 [FuzzStraighten]=16 [FuzzFaces]=16 [FuzzBMP]=64 [FuzzJXL]=64 [FuzzJP2]=64)
+  [FuzzPipeline]=64 [FuzzServiceRequest]=16 [FuzzStraighten]=16 [FuzzFaces]=16 [FuzzBMP]=64 [FuzzJXL]=64 [FuzzJP2]=64 [FuzzFont]=64)
 target="${1:?usage: Fuzz/run.sh TARGET|all SECONDS [libFuzzer flags]}"
 seconds="${2:?usage: Fuzz/run.sh TARGET|all SECONDS [libFuzzer flags]}"
 shift 2

@@ -84,7 +84,7 @@ Version: $version
 Architecture: amd64
 Maintainer: CropKit <cropkit@users.noreply.github.com>
 Installed-Size: $size_kb
-Depends: libc6 (>= 2.36), libstdc++6 (>= 12), libgcc-s1, libjpeg62-turbo (>= 1:2.1), libpng16-16 (>= 1.6.39), zlib1g, libwebp7, libheif1 (>= 1.15), libavif15, libgif7, libtiff6, liblcms2-2, libjxl0.7, libopenjp2-7
+Depends: libc6 (>= 2.36), libstdc++6 (>= 12), libgcc-s1, libjpeg62-turbo (>= 1:2.1), libpng16-16 (>= 1.6.39), zlib1g, libwebp7, libheif1 (>= 1.15), libavif15, libgif7, libtiff6, liblcms2-2, libjxl0.7, libopenjp2-7, libfreetype6, libharfbuzz0b
 Recommends: libgs-common
 Section: graphics
 Priority: optional

@@ -5,6 +5,7 @@ public let fuzzTargets: [String: @Sendable (UnsafePointer<UInt8>, Int) -> Int32]
     "FuzzEXIF": fuzzEXIF,
     "FuzzEditorEvents": fuzzEditorEvents,
     "FuzzFaces": fuzzFaces,
+    "FuzzFont": fuzzFont,
     "FuzzFormat": fuzzFormat,
     "FuzzGIF": fuzzGIF,
     "FuzzHEIF": fuzzHEIF,

@@ -27,6 +27,8 @@ static const ck_library_entry ck_libraries[] = {
     [CK_LIBRARY_JXL] = {"libjxl", {"libjxl.0.11.dylib", "/opt/homebrew/lib/libjxl.0.11.dylib", "/usr/local/lib/libjxl.0.11.dylib", "libjxl.dylib"}, "libjxl0.7", "jpeg-xl"},
     [CK_LIBRARY_OPENJP2] = {"OpenJPEG", {"libopenjp2.7.dylib", "/opt/homebrew/lib/libopenjp2.7.dylib", "/usr/local/lib/libopenjp2.7.dylib"}, "libopenjp2-7", "openjpeg"},
     [CK_LIBRARY_JXL_THREADS] = {"libjxl_threads", {"libjxl_threads.0.11.dylib", "/opt/homebrew/lib/libjxl_threads.0.11.dylib", "/usr/local/lib/libjxl_threads.0.11.dylib", "libjxl_threads.dylib"}, "libjxl0.7", "jpeg-xl"},
+    [CK_LIBRARY_FREETYPE] = {"FreeType", {"libfreetype.6.dylib", "/opt/homebrew/lib/libfreetype.6.dylib", "/usr/local/lib/libfreetype.6.dylib"}, "libfreetype6", "freetype"},
+    [CK_LIBRARY_HARFBUZZ] = {"HarfBuzz", {"libharfbuzz.0.dylib", "/opt/homebrew/lib/libharfbuzz.0.dylib", "/usr/local/lib/libharfbuzz.0.dylib"}, "libharfbuzz0b", "harfbuzz"},
 #else
     [CK_LIBRARY_WEBP] = {"libwebp", {"libwebp.so.7"}, "libwebp7", "webp"},
     [CK_LIBRARY_HEIF] = {"libheif", {"libheif.so.1"}, "libheif1", "libheif"},
@@ -40,6 +42,8 @@ static const ck_library_entry ck_libraries[] = {
     [CK_LIBRARY_JXL] = {"libjxl", {"libjxl.so.0.7", "libjxl.so.0.11", "libjxl.so.0.10", "libjxl.so.0.9"}, "libjxl0.7", "jpeg-xl"},
     [CK_LIBRARY_OPENJP2] = {"OpenJPEG", {"libopenjp2.so.7"}, "libopenjp2-7", "openjpeg"},
     [CK_LIBRARY_JXL_THREADS] = {"libjxl_threads", {"libjxl_threads.so.0.7", "libjxl_threads.so.0.11", "libjxl_threads.so.0.10", "libjxl_threads.so.0.9"}, "libjxl0.7", "jpeg-xl"},
+    [CK_LIBRARY_FREETYPE] = {"FreeType", {"libfreetype.so.6"}, "libfreetype6", "freetype"},
+    [CK_LIBRARY_HARFBUZZ] = {"HarfBuzz", {"libharfbuzz.so.0"}, "libharfbuzz0b", "harfbuzz"},
 #endif
 };
 

@@ -22,9 +22,16 @@ package struct PresetOptions: ParsableArguments {
         valueName: "name=file"))
     package var watermarks: [String] = []
 
+    @Option(name: .customLong("preset-font"), help: ArgumentHelp(
+        "A font the presets draw watermark-text in with font=NAME, as cropkit serve --font gives it: NAME=FILE. Repeat for more.",
+        valueName: "name=file"))
+    package var fonts: [String] = []
+
     package func validate() throws {
         if (presets == nil) != (preset == nil) { throw ValidationError("--presets FILE and --preset NAME go together.") }
-        if preset == nil, !watermarks.isEmpty { throw ValidationError("--preset-watermark goes with --preset.") }
+        if preset == nil, !watermarks.isEmpty || !fonts.isEmpty {
+            throw ValidationError("--preset-watermark and --preset-font go with --preset.")
+        }
     }
 
     /// The preset's parameters parsed as the service parses them, or `nil` without `--preset`.
@@ -33,7 +40,8 @@ package struct PresetOptions: ParsableArguments {
         let text = String(decoding: try FileIO.readFile(atPath: presets), as: UTF8.self)
         do throws(CropKitError) {
             return try ImageQuery(
-                query: "preset=" + preset, presets: try PresetFile.parse(text), watermarks: try Watermark.named(watermarks))
+                query: "preset=" + preset, presets: try PresetFile.parse(text), watermarks: try Watermark.named(watermarks),
+                fonts: try Watermark.fonts(named: fonts))
         } catch {
             throw CommandError("\(presets): \(commandLine(error))")
         }

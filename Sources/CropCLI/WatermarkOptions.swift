@@ -1,8 +1,9 @@
 import ArgumentParser
 import CropKit
 
-/// `--watermark FILE [--watermark-gravity A] [--watermark-scale F] [--watermark-opacity F] [--watermark-margin F]
-/// [--watermark-tile]`: a mark over the output (`crop`, `resize`, `thumbnail`, `convert`).
+/// `--watermark FILE` or `--watermark-text TEXT --font FILE [--watermark-color C] [--watermark-outline C]
+/// [--watermark-shadow C]`, with `[--watermark-gravity A] [--watermark-scale F] [--watermark-opacity F]
+/// [--watermark-margin F] [--watermark-tile]`: a mark over the output (`crop`, `resize`, `thumbnail`, `convert`).
 package struct WatermarkOptions: ParsableArguments {
     package init() {}
 
@@ -10,6 +11,24 @@ package struct WatermarkOptions: ParsableArguments {
         "Lay this picture (PNG, WebP or AVIF with alpha; its ICC profile honoured) over the output, after every other step.",
         valueName: "file"))
     package var watermark: String?
+
+    @Option(help: ArgumentHelp(
+        "Lay this line of text over the output instead of a picture, drawn in --font.", valueName: "text"))
+    package var watermarkText: String?
+
+    @Option(help: ArgumentHelp(
+        "The font for --watermark-text: a TrueType or OpenType file (FreeType and HarfBuzz draw it).", valueName: "file"))
+    package var font: String?
+
+    @Option(help: ArgumentHelp("The text's colour: #RGB, #RRGGBB, #RRGGBBAA, white or black (default white).", valueName: "color"))
+    package var watermarkColor: ColorArgument?
+
+    @Option(help: ArgumentHelp("Draw a line of this colour around the text, 1/16 of its size wide.", valueName: "color"))
+    package var watermarkOutline: ColorArgument?
+
+    @Option(help: ArgumentHelp(
+        "Cast a soft shadow of this colour under the text, 1/16 of its size to the right and down.", valueName: "color"))
+    package var watermarkShadow: ColorArgument?
 
     @Option(help: ArgumentHelp("Where the watermark goes: an alignment (default bottom-right).", valueName: "alignment"))
     package var watermarkGravity: AlignmentArgument = AlignmentArgument(.bottomRight)
@@ -31,7 +50,16 @@ package struct WatermarkOptions: ParsableArguments {
     package func validate() throws {
         let given = watermarkScale != 0.25 || watermarkOpacity != 1 || watermarkMargin != 0.02 || watermarkTile
             || watermarkGravity.alignment != .bottomRight
-        if watermark == nil && given { throw ValidationError("The --watermark-… options need --watermark FILE.") }
+        if watermark != nil && watermarkText != nil {
+            throw ValidationError("Give --watermark FILE or --watermark-text TEXT, not both.")
+        }
+        if (watermarkText == nil) != (font == nil) { throw ValidationError("--watermark-text and --font go together.") }
+        if watermarkText == nil && (watermarkColor != nil || watermarkOutline != nil || watermarkShadow != nil) {
+            throw ValidationError("--watermark-color, --watermark-outline and --watermark-shadow need --watermark-text.")
+        }
+        if watermark == nil && watermarkText == nil && given {
+            throw ValidationError("The --watermark-… options need --watermark FILE or --watermark-text TEXT.")
+        }
         // The ranges are Watermark's, checked on a 1-pixel mark so a bad value fails before any file is read.
         do {
             _ = try Watermark(
@@ -42,12 +70,21 @@ package struct WatermarkOptions: ParsableArguments {
         }
     }
 
-    /// The step the flags ask for, the mark read from its file; `nil` without `--watermark`.
+    /// The step the flags ask for, the mark read from its file or drawn in its font; `nil` without a mark.
     package func operation() throws -> ImageOperation? {
-        guard let watermark else { return nil }
+        let content: Watermark.Content
+        if let watermark {
+            content = try Watermark(contentsOfFile: watermark).content
+        } else if let watermarkText, let font {
+            content = .text(try TextMark(
+                watermarkText, font: try FontFace(contentsOfFile: font), color: watermarkColor?.color ?? .white,
+                outline: watermarkOutline?.color, shadow: watermarkShadow?.color))
+        } else {
+            return nil
+        }
         return .watermark(try Watermark(
-            contentsOfFile: watermark, gravity: watermarkGravity.alignment, scale: watermarkScale,
-            opacity: watermarkOpacity, margin: watermarkMargin, tile: watermarkTile))
+            content, gravity: watermarkGravity.alignment, scale: watermarkScale, opacity: watermarkOpacity,
+            margin: watermarkMargin, tile: watermarkTile))
     }
 }
 

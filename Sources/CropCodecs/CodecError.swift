@@ -25,6 +25,9 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     case fileExists(path: String)
     /// An argument outside its allowed range (quality, compression level, row stride …).
     case invalidArgument(name: String, reason: String)
+    /// A font (for a text watermark) that cannot be used: not a font FreeType reads, bitmap-only, too large, or
+    /// FreeType or HarfBuzz is not installed. `name` is its file's path.
+    case unusableFont(name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -51,6 +54,8 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(path) already exists and overwriting was not allowed"
         case .invalidArgument(let name, let reason):
             "invalid \(name): \(reason)"
+        case .unusableFont(let name, let reason):
+            "cannot use the font \(name): \(reason)"
         }
     }
 

@@ -52,3 +52,5 @@
 @_exported import enum CropCodecs.JPEGEarlyStop
 @_exported import struct CropCodecs.CodecWarning
 @_exported import enum CropCodecs.CodecError
+@_exported import struct CropCodecs.FontFace
+@_exported import struct CropCodecs.TextMetrics

@@ -319,7 +319,7 @@ struct RenderOutput<Output: Sendable> {
             return try writer.finish(report(plan.geometry.outputSize, writer.pixelFormat))
         case .collected(let collector, let sink, let options):
             var image = try collector.finish().applyingOrientation(orientation, maxThreads: maxThreads)
-            for step in plan.pixelSteps { image = try mappingErrors { try step.apply(to: image) } }
+            for step in plan.pixelSteps { image = try step.apply(to: image) }
             let size = PixelSize(validWidth: image.width, height: image.height)
             let writer = try SinkWriter(
                 sink, size: size, pixelFormat: image.format, metadata: metadata, options: options)

@@ -29,6 +29,7 @@ import Foundation
 /// | `recipe` | a crop recipe, base64url JSON (instead of `rect`, `straighten`, `turn`, `flip`, `aspect`) |
 /// | `preset` | a named set of these from the configuration |
 /// | `watermark` | the name of a mark the operator configured (`--watermark NAME=FILE`), laid over the output after every other step; with `watermark-gravity` (an alignment, default `bottom-right`), `watermark-scale` (its width as a fraction of the output's, default 0.25), `watermark-opacity` (0…1, default 1), `watermark-margin` (a fraction of the output's shorter side, default 0.02), `watermark-tile` (flag: repeat it over the whole output) |
+/// | `watermark-text` | a line of text laid over the output as `watermark` lays a picture (the same placement parameters), drawn in `font` (the name of a font the operator configured with `--font NAME=FILE`; may be left out when only one is), with `watermark-color` (default white), `watermark-outline` and `watermark-shadow` (colours: a line around the glyphs, a soft shadow under them) |
 /// | `placeholder` | `blurhash`, `thumbhash` or `preview`: answer JSON (`kind`, `value`, `width`, `height`) describing the picture the other parameters make, instead of the picture; the output parameters are then ignored, so a preset's placeholder is `preset=NAME&placeholder=…` |
 /// | `components` | `XxY`, each 1…9: a BlurHash's component counts (default from the proportions, e.g. `4x3`) |
 ///
@@ -79,11 +80,65 @@ public struct ImageQuery: Sendable {
     package static let outputNames: Set<String> = ["format", "quality", "icc", "strip", "metadata", "round", "frames"]
     package static let blurNames: Set<String> = ["blur", "blur-style", "blur-strength", "blur-padding"]
     package static let placeholderNames: Set<String> = ["placeholder", "components"]
-    package static let watermarkNames: Set<String> = [
+    package static let watermarkNames = Set([
         "watermark", "watermark-gravity", "watermark-scale", "watermark-opacity", "watermark-margin", "watermark-tile",
+    ]).union(textMarkNames)
+    /// A text watermark's own parameters.
+    package static let textMarkNames: Set<String> = [
+        "watermark-text", "font", "watermark-color", "watermark-outline", "watermark-shadow",
     ]
     package static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames).union(blurNames)
         .union(placeholderNames).union(watermarkNames).union(["recipe", "preset"])
+
+    /// The mark `watermark=NAME` (a picture the operator named) or `watermark-text=TEXT` with `font=NAME` (a font the
+    /// operator named; the only one when one is configured) and its colours asks for, unplaced; what the cache key
+    /// adds for it (the picture's or the font's digest, so a new file under the same name is another output); `nil`
+    /// when neither is given.
+    private static func watermarkContent(
+        _ values: [String: String], watermarks: [String: Watermark], fonts: [String: FontFace]
+    ) throws(CropKitError) -> (mark: Watermark, digestName: String, digest: UInt64)? {
+        func named<T>(_ parameter: String, _ name: String, in table: [String: T], _ kind: String) throws(CropKitError) -> T {
+            if let found = table[name] { return found }
+            let known = table.keys.sorted().joined(separator: ", ")
+            throw .invalidRequest(
+                name: parameter, reason: "no \(kind) named '\(name)'" + (known.isEmpty ? " (none is configured)" : " (\(known))"))
+        }
+        if let name = values["watermark"] {
+            if let text = textMarkNames.first(where: { values[$0] != nil }) {
+                throw .invalidRequest(name: text, reason: "applies only with watermark-text=TEXT, not with watermark=NAME")
+            }
+            let mark = try named("watermark", name, in: watermarks, "watermark")
+            return (mark, "watermark-digest", mark.fingerprint)
+        }
+        guard let text = values["watermark-text"] else {
+            if let other = textMarkNames.first(where: { values[$0] != nil }) {
+                throw .invalidRequest(name: other, reason: "applies only with watermark-text=TEXT")
+            }
+            return nil
+        }
+        let font: FontFace
+        if let name = values["font"] {
+            font = try named("font", name, in: fonts, "font")
+        } else if fonts.count == 1, let only = fonts.values.first {
+            font = only
+        } else {
+            throw .invalidRequest(
+                name: "font", reason: fonts.isEmpty
+                    ? "no font is configured for watermark-text (cropkit serve --font NAME=FILE)"
+                    : "missing: name one of \(fonts.keys.sorted().joined(separator: ", "))")
+        }
+        func color(_ name: String) throws(CropKitError) -> PixelColor? {
+            guard let text = values[name] else { return nil }
+            guard let color = OptionValue.color(text) else {
+                throw .invalidRequest(name: name, reason: "'\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA, white or black)")
+            }
+            return color
+        }
+        let line = try TextMark(
+            text, font: font, color: try color("watermark-color") ?? .white, outline: try color("watermark-outline"),
+            shadow: try color("watermark-shadow"))
+        return (try Watermark(text: line), "font-digest", font.fingerprint)
+    }
 
     /// Parses the query (`name=value` pairs, percent-encoded, `sig` already removed).
     ///
@@ -93,7 +148,7 @@ public struct ImageQuery: Sendable {
     ///   `url` where accepted).
     public init(
         query: String, presets: [String: String] = [:], onlyPresets: Bool = false, maximumOutputSide: Int = 8192,
-        acceptsURL: Bool = false, watermarks: [String: Watermark] = [:]
+        acceptsURL: Bool = false, watermarks: [String: Watermark] = [:], fonts: [String: FontFace] = [:]
     ) throws(CropKitError) {
         var items = try Self.items(query)
         if acceptsURL {
@@ -241,28 +296,19 @@ public struct ImageQuery: Sendable {
             addsTransparency = true
         }
 
-        if let name = values["watermark"] {
-            guard let mark = watermarks[name] else {
-                let known = watermarks.keys.sorted().joined(separator: ", ")
-                throw .invalidRequest(
-                    name: "watermark", reason: "no watermark named '\(name)'" + (known.isEmpty ? " (none is configured)" : " (\(known))"))
-            }
+        if let content = try Self.watermarkContent(values, watermarks: watermarks, fonts: fonts) {
+            let mark = content.mark
             let scale = try value("watermark-scale", { Double($0) }, "a number") ?? mark.scale
             let opacity = try value("watermark-opacity", { Double($0) }, "a number") ?? mark.opacity
             let margin = try value("watermark-margin", { Double($0) }, "a number") ?? mark.margin
             let gravity = try value("watermark-gravity", OptionValue.alignment, "an alignment") ?? mark.gravity
             let tile = try flag("watermark-tile")
-            do throws(CropKitError) {
-                let placed = try Watermark(
-                    image: mark.image, gravity: gravity, scale: scale, opacity: opacity, margin: margin, tile: tile)
-                operations.append(.watermark(placed))
-            } catch {
-                throw error
-            }
+            operations.append(.watermark(
+                try mark.placed(gravity: gravity, scale: scale, opacity: opacity, margin: margin, tile: tile)))
             // A new file under the same name is another output: its digest goes into the cache key.
-            canonical += "&watermark-digest=" + String(mark.fingerprint, radix: 16)
+            canonical += "&\(content.digestName)=" + String(content.digest, radix: 16)
         } else if let name = Self.watermarkNames.first(where: { values[$0] != nil }) {
-            throw .invalidRequest(name: name, reason: "applies only with watermark=NAME")
+            throw .invalidRequest(name: name, reason: "applies only with watermark=NAME or watermark-text=TEXT")
         }
         placeholder = try value(
             "placeholder", { Placeholder.Kind(rawValue: $0.lowercased()) },

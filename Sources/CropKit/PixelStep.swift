@@ -29,7 +29,12 @@ enum PixelStep: Hashable {
     }
 
     /// The picture after this step.
-    func apply(to image: PixelBuffer) throws(PixelError) -> PixelBuffer {
+    func apply(to image: PixelBuffer) throws(CropKitError) -> PixelBuffer {
+        if case .watermark(let mark) = self { return try mark.apply(to: image) }
+        return try mappingErrors { try applyPixels(to: image) }
+    }
+
+    private func applyPixels(to image: PixelBuffer) throws(PixelError) -> PixelBuffer {
         switch self {
         case .pad(let size, let x, let y, let background):
             try image.padded(toWidth: size.width, height: size.height, x: x, y: y, background: background)
@@ -47,8 +52,8 @@ enum PixelStep: Hashable {
             image.flattened(over: color)
         case .blurFaces(let blur, let detector):
             try blur.apply(to: image, detector: detector)
-        case .watermark(let mark):
-            try mark.apply(to: image)
+        case .watermark:
+            image
         }
     }
 }

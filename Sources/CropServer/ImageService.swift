@@ -185,7 +185,8 @@ public struct ImageService: Sendable {
         let options = try Self.editorErrors { () throws(CropKitError) in
             try ImageQuery(
                 query: query, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
-                maximumOutputSide: configuration.maximumOutputSide, acceptsURL: fetches, watermarks: configuration.watermarks)
+                maximumOutputSide: configuration.maximumOutputSide, acceptsURL: fetches, watermarks: configuration.watermarks,
+                fonts: configuration.fonts)
         }
         let source: ServedSource
         if let origins = configuration.origins, fetches, let url = options.sourceURL {

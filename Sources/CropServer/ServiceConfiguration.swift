@@ -14,6 +14,8 @@ public struct ServiceConfiguration: Sendable {
     /// The marks `watermark=NAME` lays over an output, named by the operator at start (`--watermark NAME=FILE`);
     /// a request can only name one of these, never give a URL.
     public var watermarks: [String: Watermark] = [:]
+    /// The fonts `watermark-text=…&font=NAME` draws in, named by the operator at start (`--font NAME=FILE`).
+    public var fonts: [String: FontFace] = [:]
     /// Accept only `preset=…` (and `sig`).
     public var onlyPresets = false
     /// The largest source file served, in bytes. Default 64 MB.

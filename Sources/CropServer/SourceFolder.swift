@@ -80,7 +80,8 @@ public enum ServiceSetupError: Error, Hashable, Sendable, CustomStringConvertibl
     case badKeys(String)
     /// The presets file could not be read.
     case badPresets(String)
-    /// A `--watermark NAME=FILE` without a name, named twice, or whose file is no picture.
+    /// A `--watermark NAME=FILE` (or `--font NAME=FILE`) without a name, named twice, or whose file is no picture
+    /// (no font); the reason starts with the option.
     case badWatermark(String)
     /// An `--origin` prefix is not an absolute http(s) URL without a query.
     case badOrigin(String)
@@ -92,7 +93,7 @@ public enum ServiceSetupError: Error, Hashable, Sendable, CustomStringConvertibl
             "no signing key: set CROPKIT_SIGNING_KEY (hex) or --key-file, or pass --allow-unsigned for development"
         case .badKeys(let reason): "the signing keys: \(reason)"
         case .badPresets(let reason): "the presets: \(reason)"
-        case .badWatermark(let reason): "--watermark \(reason)"
+        case .badWatermark(let reason): reason
         case .badOrigin(let text): "the origin '\(text)' is not an absolute http(s) URL prefix without a query"
         }
     }

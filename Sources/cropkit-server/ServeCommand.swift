@@ -51,6 +51,11 @@ struct ServeCommand: ParsableCommand {
         valueName: "name=file"))
     var watermarks: [String] = []
 
+    @Option(name: .customLong("font"), help: ArgumentHelp(
+        "A font requests may draw watermark-text=TEXT in, with font=NAME: NAME=FILE (TrueType or OpenType). Repeat for more.",
+        valueName: "name=file"))
+    var fonts: [String] = []
+
     @Flag(help: "Accept only preset=NAME.")
     var onlyPresets = false
 
@@ -219,9 +224,10 @@ struct ServeCommand: ParsableCommand {
         }
         do {
             configuration.watermarks = try Watermark.named(watermarks, limits: configuration.pixelLimits)
+            configuration.fonts = try Watermark.fonts(named: fonts)
         } catch {
-            guard case .invalidRequest(_, let reason) = error else { throw error }
-            throw ServiceSetupError.badWatermark(reason)
+            guard case .invalidRequest(let option, let reason) = error else { throw error }
+            throw ServiceSetupError.badWatermark("--\(option) \(reason)")
         }
         if let presets {
             do {

@@ -81,17 +81,53 @@ import Testing
         #expect(try CLI.load(dir + "/out.png") == expected.pixels)
     }
 
+    static let fontPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("CropKitTests/Fixtures/text/test-sans-bold.ttf").path
+
+    @Test("a line of text in a font: the library's text mark, byte for byte", arguments: ["resize", "thumbnail"])
+    func text(_ command: String) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try CLI.writePicture(dir + "/in.png", width: 200, height: 150, color: positionColor)
+        let size = command == "resize" ? ["--width", "160"] : ["--size", "96"]
+        let run = try CLI.run(
+            [command, "in.png", "-o", "out.png"] + size
+                + ["--watermark-text", "© Ada", "--font", Self.fontPath, "--watermark-color", "#FFCC00",
+                   "--watermark-outline", "black", "--watermark-shadow", "#00000080", "--watermark-scale", "0.5"],
+            in: dir)
+        #expect(run.status == 0, "\(run)")
+        let line = try TextMark(
+            "© Ada", font: try FontFace(contentsOfFile: Self.fontPath), color: PixelColor(red: 255, green: 204, blue: 0),
+            outline: .black, shadow: PixelColor(gray: 0, alpha: 128))
+        let steps: [ImageOperation] = command == "resize"
+            ? [.resize(ResizeRequest(.width(160)))] : [.thumbnail(ThumbnailRequest(side: 96))]
+        let expected = try ImagePipeline().run(.file(dir + "/in.png"), steps + [.watermark(try Watermark(text: line, scale: 0.5))])
+        #expect(try CLI.load(dir + "/out.png") == expected.pixels)
+    }
+
     @Test("watermark options without a mark, or out of range, are usage errors; a missing mark file fails with its name")
     func errors() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try CLI.writePicture(dir + "/in.png", width: 60, height: 40, color: positionColor)
-        for flags in [["--watermark-tile"], ["--watermark", "in.png", "--watermark-scale", "0"], ["--watermark", "in.png", "--watermark-opacity", "2"]] {
+        for flags in [
+            ["--watermark-tile"], ["--watermark", "in.png", "--watermark-scale", "0"], ["--watermark", "in.png", "--watermark-opacity", "2"],
+            ["--watermark-text", "Ada"], ["--font", Self.fontPath], ["--watermark-color", "black"],
+            ["--watermark", "in.png", "--watermark-text", "Ada", "--font", Self.fontPath],
+            ["--watermark-text", "Ada", "--font", Self.fontPath, "--watermark-outline", "purple"],
+        ] {
             let run = try CLI.run(["resize", "in.png", "-o", "o.png", "--width", "30"] + flags, in: dir)
             #expect(run.status == 64, "\(flags): \(run)")
         }
         let run = try CLI.run(["resize", "in.png", "-o", "o.png", "--width", "30", "--watermark", "nope.png"], in: dir)
         #expect(run.status == 1 && run.stderr.contains("nope.png"), "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
+        // A picture given as the font, and a character the font lacks: named, nothing written.
+        let notFont = try CLI.run(["resize", "in.png", "-o", "o.png", "--width", "30", "--watermark-text", "Ada", "--font", "in.png"], in: dir)
+        #expect(notFont.status == 1 && notFont.stderr.contains("cannot use the font in.png"), "\(notFont)")
+        let missing = try CLI.run(
+            ["resize", "in.png", "-o", "o.png", "--width", "30", "--watermark-text", "Жук", "--font", Self.fontPath], in: dir)
+        #expect(missing.status != 0 && missing.stderr.contains("U+0416"), "\(missing)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
     }
 }

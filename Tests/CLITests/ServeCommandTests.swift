@@ -128,24 +128,25 @@ struct ServeCommandTests {
         let (folder, root) = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try CLI.writePicture(folder + "/mark.png", width: 40, height: 20, alpha: true) { x, y in [255, 255, 255, UInt8(x * 6)] }
-        try "# both faces\navatar=size=96x96&mode=fill&gravity=attention&format=webp&quality=70\ncard=aspect=4:3&width=160&format=jpeg&watermark=logo&watermark-opacity=0.6\n"
+        try "# both faces\navatar=size=96x96&mode=fill&gravity=attention&format=webp&quality=70\ncard=aspect=4:3&width=160&format=jpeg&watermark=logo&watermark-opacity=0.6\nsigned=width=160&format=png&watermark-text=%C2%A9%20Ada&font=sans&watermark-shadow=black\n"
             .write(toFile: folder + "/presets.txt", atomically: true, encoding: .utf8)
         let server = try Server(
-            root: root, arguments: ["--allow-unsigned", "--presets", folder + "/presets.txt", "--watermark", "logo=" + folder + "/mark.png"],
+            root: root, arguments: ["--allow-unsigned", "--presets", folder + "/presets.txt", "--watermark", "logo=" + folder + "/mark.png",
+                        "--font", "sans=" + WatermarkCommandTests.fontPath],
             environment: ["CROPKIT_SIGNING_KEY": ""])
         defer { _ = server.stop() }
-        for (name, ext) in [("avatar", "webp"), ("card", "jpg")] {
+        for (name, ext) in [("avatar", "webp"), ("card", "jpg"), ("signed", "png")] {
             let (status, served, _) = try await Self.fetch(server.port, "/img/fall.jpg?preset=\(name)")
             #expect(status == 200)
             let run = try CLI.run(
                 ["convert", "photos/fall.jpg", "-o", "\(name).\(ext)", "--presets", "presets.txt", "--preset", name,
-                 "--preset-watermark", "logo=mark.png"], in: folder)
+                 "--preset-watermark", "logo=mark.png", "--preset-font", "sans=" + WatermarkCommandTests.fontPath], in: folder)
             #expect(run.status == 0, "\(run)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/\(name).\(ext)")) == served, "\(name)")
             let (_, json, _) = try await Self.fetch(server.port, "/img/fall.jpg?preset=\(name)&placeholder=thumbhash")
             let line = try CLI.run(
                 ["placeholder", "photos/fall.jpg", "--kind", "thumbhash", "--presets", "presets.txt", "--preset", name,
-                 "--preset-watermark", "logo=mark.png"], in: folder)
+                 "--preset-watermark", "logo=mark.png", "--preset-font", "sans=" + WatermarkCommandTests.fontPath], in: folder)
             #expect(line.stdout == String(decoding: json, as: UTF8.self) + "\n", "\(line)")
         }
         // Without the mark's file, the CLI says which name it does not know.

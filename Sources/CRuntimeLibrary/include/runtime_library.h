@@ -1,7 +1,7 @@
-// What the eight shims that open a codec library at run time (CWebP, with libwebpdemux and libwebpmux for animations,
-// CHEIF, CAVIF, CGIF, CTIFF, CLCMS, CJXL with libjxl_threads, CJP2) share: the one table of the libraries' file names per platform, opening the first
+// What the nine shims that open a library at run time (CWebP, with libwebpdemux and libwebpmux for animations,
+// CHEIF, CAVIF, CGIF, CTIFF, CLCMS, CJXL with libjxl_threads, CJP2, and CFont with FreeType and HarfBuzz for text watermarks) share: the one table of the libraries' file names per platform, opening the first
 // the loader finds, binding each shim's table of functions from its list (`ck_runtime_library_bind_all`: the one
-// loader of all twelve tables), and writing a message for Swift to read. Linking nothing at build time is what lets
+// loader of all thirteen tables), and writing a message for Swift to read. Linking nothing at build time is what lets
 // CropKit build without the libraries' headers or development packages.
 
 #pragma once
@@ -24,6 +24,8 @@ typedef enum {
   CK_LIBRARY_JXL,
   CK_LIBRARY_JXL_THREADS,
   CK_LIBRARY_OPENJP2,
+  CK_LIBRARY_FREETYPE,
+  CK_LIBRARY_HARFBUZZ,
 } ck_library;
 
 /// Opens `library` by the file names this platform gives it (the table in runtime_library.c: the soname on Linux; the
