@@ -3,6 +3,7 @@
 #include "ctiff_shim.h"
 
 #include <errno.h>
+#include <math.h>
 
 #include "runtime_library.h"
 #include <pthread.h>
@@ -28,14 +29,14 @@ typedef int (*ErrorHandlerExtR)(TIFF *, void *, const char *, const char *, va_l
 enum {
   TAG_IMAGEWIDTH = 256, TAG_IMAGELENGTH = 257, TAG_BITSPERSAMPLE = 258, TAG_COMPRESSION = 259,
   TAG_PHOTOMETRIC = 262, TAG_ORIENTATION = 274, TAG_SAMPLESPERPIXEL = 277, TAG_PLANARCONFIG = 284,
-  TAG_COLORMAP = 320, TAG_INKSET = 332, TAG_EXTRASAMPLES = 338, TAG_SAMPLEFORMAT = 339, TAG_ICCPROFILE = 34675,
+  TAG_COLORMAP = 320, TAG_INKSET = 332, TAG_EXTRASAMPLES = 338, TAG_SAMPLEFORMAT = 339, TAG_SMINSAMPLEVALUE = 340, TAG_SMAXSAMPLEVALUE = 341, TAG_ICCPROFILE = 34675,
   TAG_JPEGCOLORMODE = 65538,
 };
 enum { PHOTOMETRIC_MINISWHITE = 0, PHOTOMETRIC_MINISBLACK = 1, PHOTOMETRIC_RGB = 2, PHOTOMETRIC_PALETTE = 3,
        PHOTOMETRIC_SEPARATED = 5, PHOTOMETRIC_CIELAB = 8,
        PHOTOMETRIC_YCBCR = 6 };
 enum { COMPRESSION_JPEG = 7, JPEGCOLORMODE_RGB = 1, PLANARCONFIG_SEPARATE = 2, INKSET_CMYK = 1 };
-enum { SAMPLEFORMAT_UINT = 1, EXTRASAMPLE_UNSPECIFIED = 0, EXTRASAMPLE_ASSOCALPHA = 1, EXTRASAMPLE_UNASSALPHA = 2 };
+enum { SAMPLEFORMAT_UINT = 1, SAMPLEFORMAT_INT = 2, SAMPLEFORMAT_IEEEFP = 3, EXTRASAMPLE_UNSPECIFIED = 0, EXTRASAMPLE_ASSOCALPHA = 1, EXTRASAMPLE_UNASSALPHA = 2 };
 
 typedef struct {
   TIFFOpenOptions *(*OptionsAlloc)(void);
@@ -121,6 +122,12 @@ struct ck_tiff {
   int error_count;
   /// The largest single allocation allowed (libtiff's and the shim's own).
   size_t max_allocation;
+  /// The samples as the file stores them, when the direct path converts them (else 0): bits and SampleFormat.
+  int stored_bits, stored_format;
+  /// The values a float sample's range runs between: SMinSampleValue and SMaxSampleValue when given, else 0 and 1.
+  double float_low, float_high;
+  /// One run of converted samples (CK_TIFF_DIRECT with stored_bits set).
+  uint8_t *expanded;
 };
 
 static tmsize_t read_proc(thandle_t handle, void *buffer, tmsize_t length) {
@@ -232,12 +239,38 @@ static int choose_mode(ck_tiff *t, int cmyk_profile_available, char *message) {
   int alpha_kind = extra_count > 0 && extra ? extra[0] : -1;
   int has_alpha = alpha_kind == EXTRASAMPLE_ASSOCALPHA || alpha_kind == EXTRASAMPLE_UNASSALPHA ||
                   (alpha_kind == EXTRASAMPLE_UNSPECIFIED && info->samples_per_pixel == color + 1);
-  int bits = info->bits_per_sample;
-  if (info->sample_format != SAMPLEFORMAT_UINT) {
-    say(message, "%s samples", info->sample_format == 3 ? "floating-point" : "signed integer");
+  int bits = info->bits_per_sample, format = info->sample_format;
+  // Gray or RGB samples the direct path converts: unsigned of any depth up to 16 (12-bit scientific pictures, 4-bit
+  // gray with alpha) and 32, signed 8/16/32-bit (offset to unsigned, as ImageMagick and OpenJPEG's readers do), and
+  // half, single and double floats (0…1 is black to white, clamped, as ImageMagick takes float TIFFs, or the range
+  // SMinSampleValue and SMaxSampleValue give).
+  int convertible = color > 0 && info->samples_per_pixel >= color + (has_alpha ? 1 : 0) &&
+                    ((format == SAMPLEFORMAT_UINT && ((bits >= 1 && bits <= 16) || bits == 32)) ||
+                     (format == SAMPLEFORMAT_INT && (bits == 8 || bits == 16 || bits == 32)) ||
+                     (format == SAMPLEFORMAT_IEEEFP && (bits == 16 || bits == 32 || bits == 64)));
+  int as_stored = format == SAMPLEFORMAT_UINT && (bits == 8 || bits == 16);
+  int converted = convertible && !as_stored && (format != SAMPLEFORMAT_UINT || bits > 8 || !lib.RGBAImageOK(t->tif, (char[1024]){0}));
+  if (format != SAMPLEFORMAT_UINT && format != SAMPLEFORMAT_INT && format != SAMPLEFORMAT_IEEEFP) {
+    say(message, "%s samples", format == 4 ? "untyped (void)" : format == 5 ? "complex integer" : format == 6 ? "complex floating-point" : "unknown-format");
     return CK_TIFF_ERR_UNSUPPORTED;
   }
-  if (color > 0 && (bits == 8 || bits == 16) && info->samples_per_pixel >= color + (has_alpha ? 1 : 0)) {
+  if (format != SAMPLEFORMAT_UINT && !convertible) {
+    say(message, "%d-bit %s samples", bits, format == SAMPLEFORMAT_IEEEFP ? "floating-point" : "signed integer");
+    return CK_TIFF_ERR_UNSUPPORTED;
+  }
+  if (color > 0 && (as_stored || converted) && info->samples_per_pixel >= color + (has_alpha ? 1 : 0)) {
+    if (converted) {
+      t->stored_bits = bits;
+      t->stored_format = format;
+      double low = 0, high = 1;
+      if (format == SAMPLEFORMAT_IEEEFP && lib.GetField(t->tif, TAG_SMINSAMPLEVALUE, &low) &&
+          lib.GetField(t->tif, TAG_SMAXSAMPLEVALUE, &high) && isfinite(low) && isfinite(high) && high > low) {
+        t->float_low = low, t->float_high = high;
+      } else {
+        t->float_low = 0, t->float_high = 1;
+      }
+      bits = (format == SAMPLEFORMAT_UINT && bits < 8) || (format == SAMPLEFORMAT_INT && bits == 8) ? 8 : 16;
+    }
     info->mode = CK_TIFF_DIRECT;
     info->bits = bits;
     info->alpha = has_alpha;
@@ -411,19 +444,103 @@ static uint8_t *block_buffer(ck_tiff *t, tmsize_t size, const char *what, int *s
   return buffer;
 }
 
+/// A half-precision float's value.
+static double half_value(uint16_t h) {
+  int exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+  double magnitude = exponent == 0    ? ldexp(mantissa, -24)
+                     : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                                      : ldexp(mantissa | 0x400, exponent - 25);
+  return h & 0x8000 ? -magnitude : magnitude;
+}
+
+/// `count` samples of a run as the file stores them (its bits, packed from the most significant bit, and its
+/// SampleFormat; multi-byte samples already in native order) converted to the output's unsigned 8 or 16 bits:
+/// unsigned samples scaled to the full range, signed ones offset by half of it, floats from 0…1 (clamped; NaN is 0).
+static void convert_samples(const ck_tiff *t, const uint8_t *run, size_t count, uint8_t *out) {
+  int bits = t->stored_bits, format = t->stored_format, eight = t->info.bits == 8;
+  uint16_t *wide = (uint16_t *)(void *)out;
+  for (size_t k = 0; k < count; k++) {
+    double unit;  // the sample on 0…1
+    if (format == SAMPLEFORMAT_UINT && bits <= 16) {
+      uint32_t v = 0;
+      size_t at = k * (size_t)bits;
+      for (int b = 0; b < bits; b++, at++) v = (v << 1) | ((run[at >> 3] >> (7 - (at & 7))) & 1u);
+      uint32_t max = (1u << bits) - 1;
+      if (eight) out[k] = (uint8_t)((v * 255u + max / 2) / max);
+      else wide[k] = (uint16_t)((v * 65535ull + max / 2) / max);
+      continue;
+    } else if (bits == 8) {  // signed 8-bit
+      out[k] = (uint8_t)((int8_t)run[k] + 128);
+      continue;
+    } else if (format == SAMPLEFORMAT_INT && bits == 16) {
+      int16_t v;
+      memcpy(&v, run + k * 2, 2);
+      wide[k] = (uint16_t)(v + 32768);
+      continue;
+    } else if (bits == 32 && format != SAMPLEFORMAT_IEEEFP) {
+      uint32_t v;
+      memcpy(&v, run + k * 4, 4);
+      if (format == SAMPLEFORMAT_INT) v ^= 0x80000000u;
+      uint32_t rounded = (v >> 16) + ((v >> 15) & 1);
+      wide[k] = (uint16_t)(rounded > 65535 ? 65535 : rounded);
+      continue;
+    } else if (bits == 16) {
+      uint16_t h;
+      memcpy(&h, run + k * 2, 2);
+      unit = half_value(h);
+    } else if (bits == 32) {
+      float f;
+      memcpy(&f, run + k * 4, 4);
+      unit = f;
+    } else {
+      double d;
+      memcpy(&d, run + k * 8, 8);
+      unit = d;
+    }
+    unit = (unit - t->float_low) / (t->float_high - t->float_low);
+    unit = isnan(unit) || unit < 0 ? 0 : unit > 1 ? 1 : unit;
+    wide[k] = (uint16_t)lround(unit * 65535);
+  }
+}
+
+/// Places one run of decoded samples: converted first when the file stores them otherwise than the output.
+static void place(ck_tiff *t, const uint8_t *run, int plane, uint32_t count, uint8_t *target) {
+  if (t->stored_bits) {
+    size_t samples = (size_t)count * (size_t)(t->info.planar_separate ? 1 : t->info.samples_per_pixel);
+    convert_samples(t, run, samples, t->expanded);
+    run = t->expanded;
+  }
+  scatter(t, run, plane, count, target);
+}
+
 /// Reads strips or tiles and copies their samples into place.
 static int read_direct(ck_tiff *t, uint8_t *output, size_t stride, char *message) {
   const ck_tiff_info *i = &t->info;
   int planes = i->planar_separate ? i->samples_per_pixel : 1;
   size_t pixel_bytes = (size_t)i->channels * (i->bits / 8);
-  size_t source_pixel = (size_t)(i->planar_separate ? 1 : i->samples_per_pixel) * (i->bits / 8);
+  // A run of stored samples is packed to the bit, rows to the byte.
+  int stored_bits = t->stored_bits ? t->stored_bits : i->bits;
+  size_t run_samples = (size_t)(i->planar_separate ? 1 : i->samples_per_pixel);
+#define RUN_BYTES(pixels) (((size_t)(pixels) * run_samples * (size_t)stored_bits + 7) / 8)
+  if (t->stored_bits) {
+    int status = CK_TIFF_OK;
+    free(t->expanded);
+    uint32_t widest = i->width;
+    if (i->tiled) {
+      uint32_t tile_width = 0;
+      lib.GetField(t->tif, 322, &tile_width);
+      if (tile_width > widest) widest = tile_width;
+    }
+    t->expanded = block_buffer(t, (tmsize_t)((size_t)widest * run_samples * 2), "converted row", &status, message);
+    if (!t->expanded) return status;
+  }
   if (i->tiled) {
     uint32_t tile_width = 0, tile_height = 0;
     lib.GetField(t->tif, 322, &tile_width);
     lib.GetField(t->tif, 323, &tile_height);
     tmsize_t tile_size = lib.TileSize(t->tif);
     if (tile_width == 0 || tile_height == 0 || tile_size <= 0 ||
-        (uint64_t)tile_width * tile_height * source_pixel > (uint64_t)tile_size)
+        (uint64_t)RUN_BYTES(tile_width) * tile_height > (uint64_t)tile_size)
       return fail(t, CK_TIFF_ERR_CORRUPT, "a tile size that does not hold its pixels", message);
     int status = CK_TIFF_OK;
     uint8_t *buffer = block_buffer(t, tile_size, "tile", &status, message);
@@ -439,8 +556,8 @@ static int read_direct(ck_tiff *t, uint8_t *output, size_t stride, char *message
           uint32_t rows = i->height - y < tile_height ? i->height - y : tile_height;
           uint32_t columns = i->width - x < tile_width ? i->width - x : tile_width;
           for (uint32_t r = 0; r < rows; r++) {
-            scatter(t, buffer + (size_t)r * tile_width * source_pixel, plane, columns,
-                    output + (size_t)(y + r) * stride + (size_t)x * pixel_bytes);
+            place(t, buffer + (size_t)r * RUN_BYTES(tile_width), plane, columns,
+                  output + (size_t)(y + r) * stride + (size_t)x * pixel_bytes);
           }
         }
       }
@@ -452,7 +569,8 @@ static int read_direct(ck_tiff *t, uint8_t *output, size_t stride, char *message
   lib.GetFieldDefaulted(t->tif, 278, &rows_per_strip);
   if (rows_per_strip == 0 || rows_per_strip > i->height) rows_per_strip = i->height;
   tmsize_t strip_size = lib.StripSize(t->tif);
-  size_t row_bytes = (size_t)i->width * source_pixel;
+  size_t row_bytes = RUN_BYTES(i->width);
+#undef RUN_BYTES
   if (strip_size <= 0 || (uint64_t)row_bytes * rows_per_strip > (uint64_t)strip_size)
     return fail(t, CK_TIFF_ERR_CORRUPT, "a strip size that does not hold its rows", message);
   int status = CK_TIFF_OK;
@@ -468,7 +586,7 @@ static int read_direct(ck_tiff *t, uint8_t *output, size_t stride, char *message
         return fail(t, got < 0 ? CK_TIFF_ERR_CORRUPT : CK_TIFF_ERR_TRUNCATED, "reading a strip", message);
       }
       for (uint32_t r = 0; r < rows; r++) {
-        scatter(t, buffer + (size_t)r * row_bytes, plane, i->width, output + (size_t)(y + r) * stride);
+        place(t, buffer + (size_t)r * row_bytes, plane, i->width, output + (size_t)(y + r) * stride);
       }
     }
   }
@@ -593,6 +711,7 @@ int ck_tiff_decode(ck_tiff *t, uint8_t *output, size_t stride, char *message) {
 void ck_tiff_close(ck_tiff *t) {
   if (!t) return;
   if (t->tif) lib.Close(t->tif);
+  free(t->expanded);
   free(t->data);
   free(t);
 }

@@ -12,7 +12,11 @@ import CropPixels
 /// - 8-bit CMYK with an ICC profile is converted to sRGB through that profile (``ColorTransform``), as for JPEG;
 /// - everything else libtiff's RGBA reader takes (palettes, 1/2/4-bit, subsampled YCbCr, CIELab, CMYK without a
 ///   profile) becomes 8-bit RGB or RGBA;
-/// - floating-point, signed and 32-bit samples are refused with ``CodecError/unsupportedFeature(format:feature:)``.
+/// - gray and RGB samples of other formats are converted: unsigned of any depth up to 16 and 32 (12-bit scientific
+///   pictures become 16-bit, 3-bit gray or 4-bit gray with alpha 8-bit, each scaled to the full range), signed 8, 16
+///   and 32-bit (offset by half the range, as ImageMagick reads them), half, single and double floats (0…1, or the
+///   range SMinSampleValue and SMaxSampleValue give, is black to white; clamped; NaN is black);
+/// - a sample format libtiff does not define is refused with ``CodecError/unsupportedFeature(format:feature:)``.
 ///
 /// The Orientation tag becomes ``ImageMetadata/orientation`` (applied by the pipeline like an EXIF orientation, never
 /// here), and the ICC profile is kept. Further pages are counted in ``ImageInfo/frameCount`` and named in a warning.

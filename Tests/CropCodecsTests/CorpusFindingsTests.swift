@@ -96,6 +96,19 @@ import Testing
         #expect(alphas.min() == 0 && alphas.max() == 220)
     }
 
+    @Test("Pillow's 12-bit, signed 16-bit, 4-bit gray-with-alpha and 32-bit float TIFFs read (they were refused): as ImageMagick reads the first three, the float as Pillow's values on 0…1, clamped", arguments: [
+        ("12bit.cropped.tif", "12bit.cropped-magick.png", PixelFormat.gray16),
+        ("16bit.s.tif", "16bit.s-magick.png", .gray16),
+        ("input_gray_4bit_matte.tiff", "input_gray_4bit_matte-magick.png", .grayAlpha8),
+        ("10ct_32bit_128.tiff", "10ct_32bit_128-pillow-clamped.png", .gray16),
+    ])
+    func sampleFormatTIFFs(_ name: String, _ reference: String, _ format: PixelFormat) throws {
+        let decoded = try ImageCodec.decode(try Self.file(name)).pixels
+        let theirs = try PNGDecoder.decode(try Self.file(reference)).pixels
+        #expect(decoded.format == format)
+        #expect(decoded == theirs, "\(name)")
+    }
+
     @Test("CIELab TIFF (Pillow's lab.tif, lab-red.tif) is converted from D50 through Little CMS: L* 100 is (254, 255, 254), not libtiff's yellow (255, 252, 222); pixel-identical to Pillow's ImageCms (relative colorimetric)",
           arguments: ["lab", "lab-red"])
     func cieLabTIFF(_ name: String) throws {

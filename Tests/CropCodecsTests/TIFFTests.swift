@@ -109,6 +109,52 @@ struct TIFFTests {
         #expect(InfoReport.line(for: decoder.info, path: "p.tif").hasSuffix("2 pages (the first is read)"))
     }
 
+    /// The samples make-gif-tiff.py's `sample_formats` writes: a formula of x, y and the channel on 0…top.
+    static func stored(_ x: Int, _ y: Int, _ c: Int, _ top: Int) -> Int { (x * 37 + y * 91 + c * 53) * (top + 1) / 400 % (top + 1) }
+
+    /// Where the value of `tag`'s entry sits in a little-endian TIFF's first IFD (for a test that alters it).
+    static func tagOffset(_ data: [UInt8], _ tag: Int) -> Int? {
+        let ifd = Int(data[4]) | Int(data[5]) << 8 | Int(data[6]) << 16 | Int(data[7]) << 24
+        let count = Int(data[ifd]) | Int(data[ifd + 1]) << 8
+        for entry in 0..<count {
+            let at = ifd + 2 + entry * 12
+            if Int(data[at]) | Int(data[at + 1]) << 8 == tag { return at }
+        }
+        return nil
+    }
+
+    @Test("other sample formats are converted: 12 and 3-bit unsigned scaled to the full range, signed offset, 32-bit unsigned rounded to 16, half and single floats from 0…1 or their SMin/SMaxSampleValue, clamped", arguments: [
+        "uint12-rgb", "uint3-gray", "int8-rgba", "uint32-gray", "half-gray", "float-range-planar",
+    ])
+    func sampleFormats(_ name: String) throws {
+        let decoded = try ImageCodec.decode(try Self.fixture(name + ".tif"))
+        let pixels = decoded.pixels
+        #expect(pixels.width == 6 && pixels.height == 4)
+        let halves: [Double] = [-0.5, 0, 0.25, 0.5, 1, 2]
+        for y in 0..<4 {
+            for x in 0..<6 {
+                let got = pixels.pixel(x: x, y: y)
+                let expected: [Int] = switch name {
+                case "uint12-rgb": (0..<3).map { (Self.stored(x, y, $0, 4095) * 65535 + 2047) / 4095 }
+                case "uint3-gray": [(Self.stored(x, y, 0, 7) * 255 + 3) / 7]
+                case "int8-rgba": (0..<4).map { Self.stored(x, y, $0, 255) }  // stored − 128, read + 128
+                case "uint32-gray": [min(65535, Self.stored(x, y, 0, 65535) + ((x * 9000) % 65536 >= 32768 ? 1 : 0))]
+                case "half-gray":
+                    // Row 0 runs from below 0 to above 1; the first sample of row 1 is NaN.
+                    y == 0 ? [Int((min(1, max(0, halves[x])) * 65535).rounded())]
+                        : y == 1 && x == 0 ? [0] : [Int((Double(Float16(Double(x + 6 * y) / 24)) * 65535).rounded())]
+                default: (0..<3).map { Self.stored(x, y, $0, 255) * 257 }  // 0…255 by SMaxSampleValue
+                }
+                #expect(got == expected, "\(name) (\(x), \(y)): \(got) vs \(expected)")
+            }
+        }
+        let formats: [String: PixelFormat] = [
+            "uint12-rgb": .rgb16, "uint3-gray": .gray8, "int8-rgba": .rgba8, "uint32-gray": .gray16, "half-gray": .gray16,
+            "float-range-planar": .rgb16,
+        ]
+        #expect(pixels.format == formats[name])
+    }
+
     @Test("truncated, garbage and float TIFFs are typed errors; a TIFF over the pixel limit is refused first")
     func badInput() throws {
         let truncated = try Self.fixture("truncated.tif")
@@ -123,10 +169,22 @@ struct TIFFTests {
             let garbage = [0x49, 0x49, 0x2A, 0x00] + (4..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             #expect(throws: CodecError.self) { try ImageCodec.decode(garbage) }
         }
-        // A float TIFF (libvips writes one from the photo cast to float) is named as such.
-        #expect(throws: CodecError.unsupportedFeature(format: .tiff, feature: "floating-point samples")) {
-            try TIFFDecoder(data: Self.fixture("float.tif"))
+        // A float TIFF libvips writes from the photo cast to float holds 0…255 and says no range, so it reads as
+        // floats do (0…1 is black to white): every sample but 0 is white.
+        let float = try ImageCodec.decode(try Self.fixture("float.tif")).pixels
+        let photo = try PNGDecoder.decode(try Fixtures.bytes("photo-128.png")).pixels
+        #expect(float.format == .rgb16 && float.width == 128 && float.height == 85)
+        #expect((0..<85).allSatisfy { y in (0..<128).allSatisfy { x in
+            float.pixel(x: x, y: y) == photo.pixel(x: x, y: y).map { $0 == 0 ? 0 : 65535 } } })
+        // Complex samples are named; a sample format TIFF does not define is libtiff's to refuse.
+        var complex = try Self.fixture("half-gray.tif")
+        let at = try #require(Self.tagOffset(complex, 339))
+        complex[at + 8] = 6
+        #expect(throws: CodecError.unsupportedFeature(format: .tiff, feature: "complex floating-point samples")) {
+            try TIFFDecoder(data: complex)
         }
+        complex[at + 8] = 9
+        #expect(throws: CodecError.self) { try TIFFDecoder(data: complex) }
         let whole = try Self.fixture("rgba-associated-planar.tif")
         for length in stride(from: 0, to: whole.count, by: 7) {
             if let decoded = try? ImageCodec.decode(Array(whole.prefix(length))) {

@@ -9,7 +9,9 @@
 // Two ways to the pixels:
 // - direct: 8 or 16-bit unsigned gray or RGB, with an alpha extra sample or not, contiguous or planar, in strips or
 //   tiles, any compression libtiff has (JPEG-in-TIFF YCbCr is asked for as RGB): samples are copied as stored (16-bit
-//   in native byte order), MinIsWhite is inverted and associated alpha is unpremultiplied;
+//   in native byte order), MinIsWhite is inverted and associated alpha is unpremultiplied; gray and RGB samples of
+//   other formats are converted on the way (unsigned of 1–16 and 32 bits scaled to 8 or 16, signed offset, floats from
+//   0…1 or SMinSampleValue…SMaxSampleValue, clamped);
 // - through libtiff's RGBA reader (8-bit): palettes, 1/2/4-bit, subsampled YCbCr, CIELab, CMYK without an ICC profile
 //   (naive), and anything else that reader takes.
 // 8-bit CMYK with an ICC profile is handed over as stored (4 channels, 0 = no ink) for CropCodecs to convert.
@@ -32,7 +34,7 @@ enum {
   CK_TIFF_ERR_CORRUPT = 1,
   /// The data ended before the picture was complete.
   CK_TIFF_ERR_TRUNCATED = 2,
-  /// A layout CropKit does not decode (floating-point or 32-bit samples, an unknown photometric …).
+  /// A layout CropKit does not decode (an unknown sample format or photometric, 32-bit CMYK …).
   CK_TIFF_ERR_UNSUPPORTED = 4,
   /// Out of memory, or an allocation over the cap.
   CK_TIFF_ERR_MEMORY = 5,

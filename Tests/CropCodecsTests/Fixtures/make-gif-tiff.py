@@ -2,6 +2,7 @@
 """Regenerates the GIF and TIFF fixtures (run from anywhere; needs only Python and libvips's `vips` command).
 
     python3 Tests/CropCodecsTests/Fixtures/make-gif-tiff.py [path/to/shared/testdata]
+    python3 Tests/CropCodecsTests/Fixtures/make-gif-tiff.py --sample-formats   # only the sample-format TIFFs
 
 The GIFs are written by the small encoder below (literal LZW codes with a clear code every 250, which every decoder
 reads), so that each file has exactly the structure its test is about. The TIFFs are written by libvips from
@@ -93,7 +94,7 @@ def pattern(width, height, colors, seed):
 
 def tiff(width, height, bits, planes, tags, big_endian=False):
     """An uncompressed TIFF: `planes` is one bytes object (contiguous) or one per sample (planar), each a single
-    strip; `tags` maps tag → (type, values) with type 3 SHORT, 4 LONG, 7 UNDEFINED (values: bytes)."""
+    strip; `tags` maps tag → (type, values) with type 3 SHORT, 4 LONG, 7 UNDEFINED (values: bytes), 12 DOUBLE."""
     e = ">" if big_endian else "<"
     header_and_data = bytearray((b"MM\0*" if big_endian else b"II*\0") + b"\0\0\0\0")
     offsets = []
@@ -114,7 +115,8 @@ def tiff(width, height, bits, planes, tags, big_endian=False):
         if kind == 7:
             payload, count = bytes(values), len(values)
         else:
-            payload, count = b"".join(struct.pack(e + ("H" if kind == 3 else "I"), v) for v in values), len(values)
+            code = {3: "H", 4: "I", 12: "d"}[kind]
+            payload, count = b"".join(struct.pack(e + code, v) for v in values), len(values)
         if len(payload) <= 4:
             field = payload + b"\0" * (4 - len(payload))
         else:
@@ -191,7 +193,45 @@ def main():
                                                                      338: (3, [1])}))
     data = open(t("rgb-lzw-strips.tif"), "rb").read()
     write("tiff/truncated.tif", data[:len(data) // 2])
+    sample_formats()
+
+
+def packed(values, bits):
+    """`values` packed `bits` apiece from the most significant bit, the row padded to a byte."""
+    number, length = 0, 0
+    for v in values:
+        number, length = (number << bits) | v, length + bits
+    pad = -length % 8
+    return (number << pad).to_bytes((length + pad) // 8, "big")
+
+
+def sample_formats():
+    """TIFFs of the sample formats the direct path converts (what libvips does not write): each 6×4, its samples
+    (the test recomputes them) a formula of x, y and the channel."""
+    w, h = 6, 4
+    value = lambda x, y, c, top: (x * 37 + y * 91 + c * 53) * (top + 1) // 400 % (top + 1)
+    # 12-bit RGB, contiguous, one row packed after another (each row padded to a byte), big-endian.
+    rows = b"".join(packed([value(x, y, c, 4095) for x in range(w) for c in range(3)], 12) for y in range(h))
+    write("tiff/uint12-rgb.tif", tiff(w, h, 12, [rows], {262: (3, [2]), 277: (3, [3])}, big_endian=True))
+    # 3-bit gray (libtiff's RGBA reader takes 1, 2, 4 and 8 bits only).
+    rows = b"".join(packed([value(x, y, 0, 7) for x in range(w)], 3) for y in range(h))
+    write("tiff/uint3-gray.tif", tiff(w, h, 3, [rows], {262: (3, [1]), 277: (3, [1])}))
+    # Signed 8-bit RGBA with unassociated alpha.
+    data = struct.pack("<%db" % (w * h * 4), *[value(x, y, c, 255) - 128 for y in range(h) for x in range(w) for c in range(4)])
+    write("tiff/int8-rgba.tif", tiff(w, h, 8, [data], {262: (3, [2]), 277: (3, [4]), 338: (3, [2]), 339: (3, [2] * 4)}))
+    # 32-bit unsigned gray.
+    data = struct.pack("<%dI" % (w * h), *[value(x, y, 0, 65535) * 65536 + (x * 9000) % 65536 for y in range(h) for x in range(w)])
+    write("tiff/uint32-gray.tif", tiff(w, h, 32, [data], {262: (3, [1]), 277: (3, [1])}))
+    # Half floats, gray: below 0, above 1 and NaN among them.
+    halves = [[-0.5, 0.0, 0.25, 0.5, 1.0, 2.0][x] if y == 0 else (x + 6 * y) / 24 for y in range(h) for x in range(w)]
+    halves[w] = float("nan")
+    write("tiff/half-gray.tif", tiff(w, h, 16, [struct.pack("<%de" % (w * h), *halves)], {262: (3, [1]), 277: (3, [1]), 339: (3, [3])}))
+    # 32-bit floats, RGB, planar, big-endian, on 0…255 as SMinSampleValue and SMaxSampleValue say (as libvips casts).
+    planes = [struct.pack(">%df" % (w * h), *[float(value(x, y, c, 255)) for y in range(h) for x in range(w)]) for c in range(3)]
+    write("tiff/float-range-planar.tif", tiff(w, h, 32, planes, {262: (3, [2]), 277: (3, [3]), 284: (3, [2]),
+                                                               339: (3, [3] * 3), 340: (12, [0.0] * 3), 341: (12, [255.0] * 3)},
+                                              big_endian=True))
 
 
 if __name__ == "__main__":
-    main()
+    sample_formats() if sys.argv[1:2] == ["--sample-formats"] else main()
