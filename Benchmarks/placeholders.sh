@@ -3,6 +3,7 @@
 #   P1  BlurHash of the 24 MP photo's 4:3 crop against a 256 px thumbnail of the same crop (cropkit crop --aspect 4:3
 #       --max-size 256), both CropKit: goal ≤ 1.2× the time, ≤ 1.0× the peak memory
 #   P2  ThumbHash and P3 the preview, the same way
+#   W1, W2  an image watermark; W3, W4 a text watermark (see below)
 # then Benchmarks/placeholders.py: each placeholder decoded by the reference decoders (PyPI `blurhash`,
 # `thumbhash-python`, in a virtualenv this script makes under ~/.cache) against the finished picture, on three photos
 # and three chains of steps.
@@ -44,3 +45,23 @@ vips_marked() {
       --x $((1920 - 576 - 26)) --y $((1280 - mh - 26))
 }
 compare W2 "${marked[@]}" -- bash -c "$(declare -p photo work mh); $(declare -f vips_marked); vips_marked"
+
+# Text watermarks: the same rendition with a line of text (30% of the width, DejaVu Sans Bold) with an outline and a
+# shadow against it without a mark (W3), and the line alone against vips text + composite2 of the same line, white,
+# about as large (W4: vips shapes with Pango; its mark is made of the text's mask as alpha under white).
+font=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
+[ -f "$font" ] || font=Tests/CropKitTests/Fixtures/text/test-sans-bold.ttf
+text=("$cropkit" resize "$photo" --width 1920 -o "$work/tx.jpg" --force --quiet --watermark-text "© Ada Photo" --font "$font"
+  --watermark-scale 0.3 --watermark-outline black --watermark-shadow "#00000099")
+compare_as W3 with-text without "${text[@]}" -- "${plain[@]}"
+line=("$cropkit" resize "$photo" --width 1920 -o "$work/tl.jpg" --force --quiet --watermark-text "© Ada Photo" --font "$font"
+  --watermark-scale 0.3)
+vips_text() {
+  vips resize "$photo" "$work/vt.v" 0.32 --kernel lanczos3 &&
+    vips text "$work/t.v" "© Ada Photo" --fontfile "$font" --font "DejaVu Sans Bold 82" --dpi 72 &&
+    vips linear "$work/t.v" "$work/w.v" 0 255 --uchar &&
+    vips bandjoin "$work/w.v $work/w.v $work/w.v $work/t.v" "$work/j.v" &&
+    vips copy "$work/j.v" "$work/m.v" --interpretation srgb &&
+    vips composite2 "$work/vt.v" "$work/m.v" "$work/vt.jpg[Q=80]" over --x 1300 --y 1180
+}
+compare W4 "${line[@]}" -- bash -c "$(declare -p photo work font); $(declare -f vips_text); vips_text"
