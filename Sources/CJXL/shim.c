@@ -85,6 +85,7 @@ typedef struct {
   int (*set_box_buffer)(void *, uint8_t *, size_t);
   size_t (*release_box_buffer)(void *);
   void (*srgb)(void *, JXL_BOOL);
+  int (*frame_header)(const void *, void *);
   // The encoder.
   void *(*enc_create)(const JxlMemoryManager *);
   void (*enc_destroy)(void *);
@@ -147,6 +148,7 @@ static void load(void) {
       CK_BINDING(lib_functions, set_box_buffer, "JxlDecoderSetBoxBuffer"),
       CK_BINDING(lib_functions, release_box_buffer, "JxlDecoderReleaseBoxBuffer"),
       CK_BINDING(lib_functions, srgb, "JxlColorEncodingSetToSRGB"),
+      CK_BINDING(lib_functions, frame_header, "JxlDecoderGetFrameHeader"),
       CK_BINDING(lib_functions, enc_create, "JxlEncoderCreate"),
       CK_BINDING(lib_functions, enc_destroy, "JxlEncoderDestroy"),
       CK_BINDING(lib_functions, enc_set_runner, "JxlEncoderSetParallelRunner"),
@@ -264,7 +266,16 @@ struct ck_jxl {
   JxlBasicInfo basic;
   uint8_t *icc, *exif;
   int prefer_srgb;
+  /// While frames are read (ck_jxl_frames_start … close): the thread runner, and the next frame's duration in ticks.
+  void *runner;
+  uint32_t frame_ticks;
 };
+
+/// Room for libjxl's JxlFrameHeader, whose first field is the frame's duration in ticks (the rest is not read).
+typedef union {
+  uint32_t duration;
+  unsigned char bytes[256];
+} FrameHeaderRoom;
 
 /// The status for a libjxl failure (an allocation the budget refused is named as such).
 static int failure(ck_jxl *jxl, int status, const char *doing, char *message) {
@@ -472,9 +483,102 @@ int ck_jxl_decode(ck_jxl *jxl, uint8_t *output, size_t stride, int channels, int
   return status;
 }
 
+/// Milliseconds of `ticks` at the animation's tick rate (at least 1 tick a second; rounded).
+static int32_t milliseconds(const ck_jxl *jxl, uint64_t ticks) {
+  uint64_t numerator = jxl->basic.animation.tps_numerator, denominator = jxl->basic.animation.tps_denominator;
+  if (numerator == 0) return 0;
+  uint64_t ms = (ticks * denominator * 1000 + numerator / 2) / numerator;
+  return ms > INT32_MAX ? INT32_MAX : (int32_t)ms;
+}
+
+int ck_jxl_count_frames(ck_jxl *jxl, uint32_t *frames, double *seconds, uint32_t *loops, char *message) {
+  *frames = 0, *seconds = 0, *loops = 0;
+  if (!jxl || !jxl->data) {
+    say(message, "ck_jxl_count_frames called without an open file");
+    return CK_JXL_ERR_USAGE;
+  }
+  // Subscribed to frame headers only, libjxl skips the frames' pixels.
+  int status = start(jxl, DEC_FRAME, message);
+  if (status != CK_JXL_OK) return status;
+  uint64_t ticks = 0;
+  for (;;) {
+    int event = lib.process(jxl->decoder);
+    if (event == DEC_FRAME) {
+      FrameHeaderRoom header = {0};
+      if (lib.frame_header(jxl->decoder, &header) != DEC_SUCCESS) {
+        status = failure(jxl, DEC_ERROR, "reading a frame header", message);
+        break;
+      }
+      *frames += 1;
+      ticks += header.duration;
+    } else if (event == DEC_SUCCESS) {
+      break;
+    } else {
+      status = failure(jxl, event, "counting the frames", message);
+      break;
+    }
+  }
+  lib.destroy(jxl->decoder);
+  jxl->decoder = NULL;
+  uint64_t numerator = jxl->basic.animation.tps_numerator;
+  *seconds = numerator ? (double)ticks * jxl->basic.animation.tps_denominator / (double)numerator : 0;
+  *loops = jxl->basic.animation.num_loops;
+  return status;
+}
+
+int ck_jxl_frames_start(ck_jxl *jxl, int threads, char *message) {
+  if (!jxl || !jxl->data) {
+    say(message, "ck_jxl_frames_start called without an open file");
+    return CK_JXL_ERR_USAGE;
+  }
+  int status = start(jxl, DEC_COLOR_ENCODING | DEC_FRAME | DEC_FULL_IMAGE, message);
+  if (status != CK_JXL_OK) return status;
+  lib.unpremultiply(jxl->decoder, 1);
+  if (threads > 1 && !jxl->runner) jxl->runner = threads_lib.create(&jxl->manager, (size_t)threads);
+  if (jxl->runner) lib.set_runner(jxl->decoder, threads_lib.run, jxl->runner);
+  return CK_JXL_OK;
+}
+
+int ck_jxl_frames_next(ck_jxl *jxl, uint8_t *output, size_t stride, int32_t *delay, int32_t *decoded, char *message) {
+  *delay = 0, *decoded = 0;
+  if (!jxl || !jxl->decoder) {
+    say(message, "ck_jxl_frames_next called before ck_jxl_frames_start");
+    return CK_JXL_ERR_USAGE;
+  }
+  const JxlPixelFormat format = {4, TYPE_UINT8, NATIVE_ENDIAN, stride};
+  const size_t needed = stride * jxl->basic.ysize;
+  for (;;) {
+    int event = lib.process(jxl->decoder);
+    if (event == DEC_COLOR_ENCODING) {
+      jxl->prefer_srgb = 0;
+      prefer_srgb_if_needed(jxl);
+    } else if (event == DEC_FRAME) {
+      FrameHeaderRoom header = {0};
+      if (lib.frame_header(jxl->decoder, &header) != DEC_SUCCESS) return failure(jxl, DEC_ERROR, "reading a frame header", message);
+      jxl->frame_ticks = header.duration;
+    } else if (event == DEC_NEED_IMAGE_OUT_BUFFER) {
+      size_t size = 0;
+      if (lib.out_buffer_size(jxl->decoder, &format, &size) != DEC_SUCCESS || size > needed ||
+          lib.set_out_buffer(jxl->decoder, &format, output, needed) != DEC_SUCCESS) {
+        say(message, "libjxl refused a %u×%u RGBA buffer of %zu bytes a row", jxl->basic.xsize, jxl->basic.ysize, stride);
+        return CK_JXL_ERR_USAGE;
+      }
+    } else if (event == DEC_FULL_IMAGE) {
+      *delay = milliseconds(jxl, jxl->frame_ticks);
+      *decoded = 1;
+      return CK_JXL_OK;
+    } else if (event == DEC_SUCCESS) {
+      return CK_JXL_OK;
+    } else {
+      return failure(jxl, event, "decoding a frame", message);
+    }
+  }
+}
+
 void ck_jxl_close(ck_jxl *jxl) {
   if (!jxl) return;
   if (jxl->decoder) lib.destroy(jxl->decoder);
+  if (jxl->runner) threads_lib.destroy(jxl->runner);  // after the decoder that uses it
   free(jxl->data);
   free(jxl->icc);
   free(jxl->exif);

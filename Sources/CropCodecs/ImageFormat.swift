@@ -113,8 +113,8 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     /// Whether CropKit writes animations in this format: GIF, WebP and AVIF (an image sequence).
     public var writesAnimation: Bool { [.gif, .webp, .avif].contains(self) }
 
-    /// Whether CropKit reads animations in this format: the ones it writes.
-    public var readsAnimation: Bool { writesAnimation }
+    /// Whether CropKit reads animations in this format, frame by frame: the ones it writes, and JPEG XL.
+    public var readsAnimation: Bool { writesAnimation || self == .jxl }
 
     /// Whether decoders of this format can shrink a picture on load at all (JPEG, WebP, HEIF, AVIF, JPEG 2000; whether a
     /// given picture does is ``ImageInfo/shrinksOnLoad``).

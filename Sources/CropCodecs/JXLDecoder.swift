@@ -5,8 +5,8 @@ import CropPixels
 /// A JPEG XL decoder over libjxl (loaded at run time by the CJXL shim, like libtiff; no libjxl headers are needed to
 /// build).
 ///
-/// It reads the first frame (an animation's, composited; the frame count is not known without decoding every frame,
-/// so an animation is named in a warning):
+/// It reads the first frame (an animation's, composited; the frames are counted from their headers, libjxl skipping
+/// their pixels, and an animation's frames are read by ``JXLFrames``):
 /// - 8-bit files come out as 8-bit samples, deeper or floating-point ones as 16-bit; gray or RGB, with alpha when the
 ///   file has it (premultiplied alpha is unpremultiplied, since CropKit's buffers hold straight alpha);
 /// - in the colour space of the data's ICC profile (``ImageMetadata/iccProfile``): the original's for lossless files
@@ -42,9 +42,7 @@ package final class JXLDecoder: WholePictureDecoder {
     ///   ``CodecError/libraryUnavailable(format:reason:)`` when libjxl is not installed.
     package init(input: DecoderInput, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
         let bytes = try input.allBytes()
-        // libjxl may hold its working planes for the largest allowed picture, and no more.
-        let (cap, overflow) = options.limits.maxPixels.multipliedReportingOverflow(by: Int(Self.workingBytesPerPixel) + 8)
-        let maxMemory = overflow ? Int.max : Swift.max(cap, 64 << 20)
+        let maxMemory = Self.memoryCap(options.limits)
         var opened: OpaquePointer?
         var header = ck_jxl_info()
         do {
@@ -64,7 +62,11 @@ package final class JXLDecoder: WholePictureDecoder {
                 throw CodecError(error)
             }
             var warnings: [CodecWarning] = []
-            if header.animation != 0 { warnings.append(CodecWarning(.jxl, "an animation: the first frame is decoded")) }
+            // An animation's frames are counted from their headers (libjxl skips their pixels).
+            var frames: UInt32 = 0, seconds = 0.0, loops: UInt32 = 0
+            if header.animation != 0 {
+                try ShimStatus.call(format: .jxl) { ck_jxl_count_frames(opened, &frames, &seconds, &loops, $0) }
+            }
             if header.other_extra_channels > 0 {
                 warnings.append(CodecWarning(
                     .jxl, "\(header.other_extra_channels) extra channel(s) besides alpha (depth, spot colours …) are not read"))
@@ -94,11 +96,17 @@ package final class JXLDecoder: WholePictureDecoder {
             if header.container != 0 { model.append("container") }
             if header.jpeg_reconstruction != 0 { model.append("JPEG reconstruction data") }
             if alpha { model.append(header.alpha_premultiplied != 0 ? "premultiplied alpha" : "alpha") }
-            info = ImageInfo(
+            var described = ImageInfo(
                 format: .jxl, width: width, height: height, orientation: metadata.orientation, layout: layout,
                 bitDepth: Int(header.bits_per_sample), decodedDepth: depth, iccProfileSize: profile?.count,
                 hasEXIF: exif != nil, isProgressive: false, isInterlaced: false, colorModel: model.joined(separator: ", "),
                 decoderMemory: DecoderMemory(perStoredPixel: Double(output.bytesPerPixel) + Self.workingBytesPerPixel))
+            if frames > 1 {
+                described.frameCount = Int(frames)
+                described.duration = seconds
+                described.playCount = Int(loops)
+            }
+            info = described
             outputWidth = width
             outputHeight = height
             outputFormat = output
@@ -118,6 +126,13 @@ package final class JXLDecoder: WholePictureDecoder {
 
     deinit {
         ck_jxl_close(handle)
+    }
+
+    /// What libjxl may allocate for a picture within `limits`: its working planes for the largest allowed picture,
+    /// and no more (at least 64 MB).
+    static func memoryCap(_ limits: PixelLimits) -> Int {
+        let (cap, overflow) = limits.maxPixels.multipliedReportingOverflow(by: Int(workingBytesPerPixel) + 8)
+        return overflow ? Int.max : Swift.max(cap, 64 << 20)
     }
 
     /// Decodes the first frame into a new buffer, on every core.

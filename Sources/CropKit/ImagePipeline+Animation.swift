@@ -2,8 +2,8 @@ import CropCodecs
 import CropPixels
 
 extension ImagePipeline {
-    /// The format a run of `opened` into `sink` writes an animation in, or `nil` for a still output: an animated GIF
-    /// or WebP source or an AVIF sequence, ``SaveOptions/frames`` ``FrameSelection/all``, and an output format that
+    /// The format a run of `opened` into `sink` writes an animation in, or `nil` for a still output: an animated GIF,
+    /// WebP or JPEG XL source or an AVIF sequence, ``SaveOptions/frames`` ``FrameSelection/all``, and an output format that
     /// animates (GIF, WebP, AVIF).
     func animationFormat<Output>(_ opened: OpenedSource, _ sink: ImageSink<Output>) throws(CropKitError)
         -> ImageFormat?
@@ -93,6 +93,7 @@ extension ImagePipeline {
             case .gif: return try GIFFrames(bytes: bytes, info: opened.info, options: decoding)
             case .avif: return try AVIFFrames(bytes: bytes, info: opened.info, options: decoding)
             case .webp: return try WebPFrames(bytes: bytes, info: opened.info, options: decoding)
+            case .jxl: return try JXLFrames(bytes: bytes, info: opened.info, options: decoding)
             default: throw .unsupportedFeature(format: opened.info.format, feature: "reading an animation")
             }
         }

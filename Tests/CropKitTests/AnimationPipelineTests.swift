@@ -225,6 +225,29 @@ struct AnimationPipelineTests {
         }
     }
 
+    @Test("a JPEG XL animation (4 blended RGBA frames) stays an animation: as lossless WebP, every frame that frame rendered alone, with its delay; a still output gets the first frame and the dropped-frames warning")
+    func jxlAnimation() throws {
+        let source = try FileIO.readFile(atPath: Fixtures.path("animated-disc.jxl"))
+        let input = try JXLFrames(data: source)
+        var frames: [(PixelBuffer, Int)] = []
+        while let frame = try input.next() { frames.append(frame) }
+        try #require(frames.count == 4)
+        let operations: [ImageOperation] = [.turn(.counterClockwise), .fit(24, 24)]
+        let output = try ImagePipeline().run(
+            .data(source), operations, to: .data(SaveOptions(format: .webp, lossless: true)))
+        #expect(output.format == .webp && output.report.frames == 4)
+        let written = try Self.frames(output.bytes)
+        #expect(written.frames.map(\.delay) == [80, 160, 40, 120])
+        for (index, frame) in written.frames.enumerated() {
+            let expected = try Self.alone(frames[index].0, operations)
+            #expect(frame.picture.width == 18 && frame.picture.height == 24)
+            #expect(Self.visibleDifference(frame.picture, expected) <= 1, "frame \(index)")
+        }
+        let still = try ImagePipeline().run(.data(source), operations, to: .data(SaveOptions(format: .png)))
+        #expect(still.report.frames == 1 && still.format == .png)
+        #expect(still.report.warnings.contains(.framesDropped(frames: 4, format: .png)), "\(still.report.warnings)")
+    }
+
     @Test("a GIF frame's colour table is as small as its colours allow: 100 two-colour frames of 4×4 take under 4 KB, and read back exactly")
     func smallTables() throws {
         let encoder = try GIFAnimationEncoder(width: 4, height: 4, playCount: 0)

@@ -8,8 +8,8 @@
 // make libjxl allocate more than the caller allows.
 //
 // The picture is decoded as stored: the orientation in the codestream is reported, never applied (CropKit applies it
-// once, like an EXIF orientation). The first frame is decoded (an animation's, composited); premultiplied alpha is
-// unpremultiplied. Pixels come out as 8 or 16-bit samples, 1 to 4 channels, in the colour space the data's ICC
+// once, like an EXIF orientation). The first frame is decoded (an animation's, composited), or an animation's frames one
+// at a time; premultiplied alpha is unpremultiplied. Pixels come out as 8 or 16-bit samples, 1 to 4 channels, in the colour space the data's ICC
 // profile describes: the original's for lossless files and for lossy (XYB) files whose colour space libjxl can name,
 // sRGB for a lossy file made from an arbitrary ICC profile (which libjxl 0.7 would otherwise give as linear sRGB).
 //
@@ -91,6 +91,18 @@ int ck_jxl_open(const uint8_t *data, size_t size, size_t max_memory, ck_jxl **jx
 /// gray, gray and alpha, RGB, RGBA) samples of 8 bits, or of 16 bits in native byte order when `sixteen`, on up to
 /// `threads` threads (0 or 1: the calling thread only).
 int ck_jxl_decode(ck_jxl *jxl, uint8_t *output, size_t stride, int channels, int sixteen, int threads, char *message);
+
+/// An animation's frames as a browser shows them, without decoding their pixels: how many, how long one play lasts
+/// in seconds, and how many times it plays (0: for ever). Call after ck_jxl_open, before ck_jxl_frames_start.
+int ck_jxl_count_frames(ck_jxl *jxl, uint32_t *frames, double *seconds, uint32_t *loops, char *message);
+
+/// Starts reading an animation's frames one at a time (after ck_jxl_open), on up to `threads` threads.
+int ck_jxl_frames_start(ck_jxl *jxl, int threads, char *message);
+
+/// Decodes the next frame as shown (libjxl blends each frame onto the canvas: the whole picture, 8-bit RGBA,
+/// unpremultiplied, in stored orientation and the colour space ck_jxl_decode gives) into `output` (`stride` bytes a
+/// row, the info's width × height), with its delay in milliseconds; `*decoded` is 0 after the last frame.
+int ck_jxl_frames_next(ck_jxl *jxl, uint8_t *output, size_t stride, int32_t *delay, int32_t *decoded, char *message);
 
 void ck_jxl_close(ck_jxl *jxl);
 
