@@ -13,8 +13,10 @@
 //   codecs        CropCodecs        JPEG, PNG (linked), WebP, HEIF/AVIF, GIF, TIFF, BMP, lcms2 (opened at run
 //                                   time) behind C shims; EXIF, ICC, format detection                  (pixels)
 //   pipeline      CropKit           one verb: source + [ImageOperation] → typed result or sink        (all above)
+//   web           CropWeb           what the browser-facing faces share: MemoryBudget, RenderQueue, MediaRanges,
+//                                   WebError and its middleware                                      (pipeline)
 //   faces         cropkit (CLI: CropCLI; serve, edit, sign in cropkit-server) · CropEditor (browser editor +
-//                 render API) · CropServer (cropkit serve)                                              (pipeline)
+//                 render API) · CropServer (cropkit serve)                                                   (web)
 //
 // Faces parse their input, call the pipeline and report; wire formats (the editor's JSON) live in their face.
 // See docs/architecture.md.
@@ -44,6 +46,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Imported directly (loggers, NIO's buffers), though the packages above bring them.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         // Primitives: points, sizes, rectangles, transforms, the 8 orientations, aspect ratios, alignments.
@@ -80,8 +85,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
 
         // C shims: libjpeg-turbo and libpng report errors through setjmp/longjmp, which Swift cannot call.
-        .target(name: "CJPEG", dependencies: ["CLibJPEG"]),
-        .target(name: "CPNG", dependencies: ["CLibPNG"]),
+        .target(name: "CJPEG", dependencies: ["CLibJPEG", "CRuntimeLibrary"]),
+        .target(name: "CPNG", dependencies: ["CLibPNG", "CRuntimeLibrary"]),
 
         // Finding a library at run time (dlopen), by one table of file names per platform, shared by the nine shims
         // below, which open libwebp, libheif, libavif, giflib, libtiff, Little CMS, libjxl, OpenJPEG, FreeType and
@@ -100,21 +105,33 @@ let package = Package(
         .target(name: "CFont", dependencies: ["CRuntimeLibrary"]),
 
         // Codecs: JPEG, PNG, WebP, HEIF/AVIF, GIF, TIFF, BMP; EXIF, ICC, colour conversion, format detection.
-        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS", "CJXL", "CJP2", "CFont"]),
+        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS", "CJXL", "CJP2", "CFont", "CRuntimeLibrary"]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
         .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropAnalysis", "CropCodecs"]),
+
+        // What the browser-facing faces share: admission by memory, the render queue, `Accept` negotiation and the one
+        // HTTP error type with its middleware.
+        .target(
+            name: "CropWeb",
+            dependencies: [
+                "CropKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
 
         // The web editor and render API: a Hummingbird server over the crop engine's editor session.
         .target(
             name: "CropEditor",
             dependencies: [
-                "CropKit", "CropCodecs", "CropInteraction", "CZlib",
+                "CropKit", "CropCodecs", "CropInteraction", "CropWeb", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Resources")]
         ),
@@ -123,7 +140,7 @@ let package = Package(
         .target(
             name: "CropServer",
             dependencies: [
-                "CropKit", "CropCodecs", "CropEditor",
+                "CropKit", "CropCodecs", "CropWeb", "CropEditor",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -131,6 +148,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
 
@@ -148,6 +168,7 @@ let package = Package(
             dependencies: [
                 "CropCLI", "CropKit", "CropCodecs", "CropEditor", "CropServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

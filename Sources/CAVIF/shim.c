@@ -114,14 +114,12 @@ typedef struct {
 } lib_functions;
 static lib_functions lib;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_status = CK_AVIF_ERR_UNAVAILABLE;
-static char load_message[CK_AVIF_MESSAGE_LENGTH];
+static ck_load_state loading = CK_LOAD_STATE_INIT;
 
 #define say(message, ...) ck_runtime_message(message, CK_AVIF_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  void *handle = ck_runtime_library_load(CK_LIBRARY_AVIF, load_message, sizeof load_message);
+  void *handle = ck_runtime_library_load(CK_LIBRARY_AVIF, loading.message, sizeof loading.message);
   if (!handle) return;
   static const ck_binding bindings[] = {
       CK_BINDING(lib_functions, version, "avifVersion"),
@@ -148,21 +146,17 @@ static void load(void) {
       CK_BINDING(lib_functions, encoder_finish, "avifEncoderFinish"),
   };
   if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "libavif",
-                                   "libavif 0.11 is needed", load_message, sizeof load_message))
+                                   "libavif 0.11 is needed", loading.message, sizeof loading.message))
     return;
   const char *version = lib.version();
   if (!version || strncmp(version, "0.11.", 5) != 0) {
-    say(load_message, "the libavif found is %s; the shim speaks libavif 0.11's structures only", version ? version : "?");
+    say(loading.message, "the libavif found is %s; the shim speaks libavif 0.11's structures only", version ? version : "?");
     return;
   }
-  load_status = CK_AVIF_OK;
+  loading.status = CK_OK;
 }
 
-int ck_avif_load(char *message) {
-  pthread_once(&load_once, load);
-  if (load_status != CK_AVIF_OK) say(message, "%s", load_message);
-  return load_status;
-}
+int ck_avif_load(char *message) { return ck_load_once(&loading, load, message, CK_AVIF_MESSAGE_LENGTH); }
 
 static int failure(int result, const char *doing, char *message) {
   const char *text = lib.result_string(result);

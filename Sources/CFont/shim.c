@@ -138,14 +138,12 @@ typedef struct {
 } hb_functions;
 static hb_functions hb;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_status = CK_FONT_ERR_UNAVAILABLE;
-static char load_message[CK_FONT_MESSAGE_LENGTH];
+static ck_load_state loading = CK_LOAD_STATE_INIT;
 
 #define say(message, ...) ck_runtime_message(message, CK_FONT_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  void *freetype = ck_runtime_library_load(CK_LIBRARY_FREETYPE, load_message, sizeof load_message);
+  void *freetype = ck_runtime_library_load(CK_LIBRARY_FREETYPE, loading.message, sizeof loading.message);
   if (!freetype) return;
   static const ck_binding ft_bindings[] = {
       CK_BINDING(ft_functions, init, "FT_Init_FreeType"),
@@ -161,7 +159,7 @@ static void load(void) {
       CK_BINDING(ft_functions, outline_render, "FT_Outline_Render"),
   };
   if (!ck_runtime_library_bind_all(freetype, &ft, ft_bindings, sizeof ft_bindings / sizeof *ft_bindings, "libfreetype",
-                                   "FreeType 2.8 or later is needed", load_message, sizeof load_message))
+                                   "FreeType 2.8 or later is needed", loading.message, sizeof loading.message))
     return;
   void *library = NULL;
   int major = 0, minor = 0, patch = 0;
@@ -170,10 +168,10 @@ static void load(void) {
     ft.done(library);
   }
   if (major != 2 || minor < 8) {
-    say(load_message, "the FreeType found is %d.%d.%d; the shim speaks FreeType 2.8 and later", major, minor, patch);
+    say(loading.message, "the FreeType found is %d.%d.%d; the shim speaks FreeType 2.8 and later", major, minor, patch);
     return;
   }
-  void *harfbuzz = ck_runtime_library_load(CK_LIBRARY_HARFBUZZ, load_message, sizeof load_message);
+  void *harfbuzz = ck_runtime_library_load(CK_LIBRARY_HARFBUZZ, loading.message, sizeof loading.message);
   if (!harfbuzz) return;
   static const ck_binding hb_bindings[] = {
       CK_BINDING(hb_functions, version, "hb_version_string"),
@@ -191,16 +189,12 @@ static void load(void) {
   };
   if (!ck_runtime_library_bind_all(harfbuzz, &hb, hb_bindings, sizeof hb_bindings / sizeof *hb_bindings,
                                    "libharfbuzz", "HarfBuzz 1.0 or later with its FreeType functions is needed",
-                                   load_message, sizeof load_message))
+                                   loading.message, sizeof loading.message))
     return;
-  load_status = CK_FONT_OK;
+  loading.status = CK_OK;
 }
 
-int ck_font_load(char *message) {
-  pthread_once(&load_once, load);
-  if (load_status != CK_FONT_OK) say(message, "%s", load_message);
-  return load_status;
-}
+int ck_font_load(char *message) { return ck_load_once(&loading, load, message, CK_FONT_MESSAGE_LENGTH); }
 
 /// A face open on the caller's bytes, with its own FreeType library handle.
 typedef struct {

@@ -93,14 +93,12 @@ struct ck_heif {
   size_t exif_size;
 };
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_status = CK_HEIF_ERR_UNAVAILABLE;
-static char load_message[CK_HEIF_MESSAGE_LENGTH];
+static ck_load_state loading = CK_LOAD_STATE_INIT;
 
 #define say(message, ...) ck_runtime_message(message, CK_HEIF_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  void *handle = ck_runtime_library_load(CK_LIBRARY_HEIF, load_message, sizeof load_message);
+  void *handle = ck_runtime_library_load(CK_LIBRARY_HEIF, loading.message, sizeof loading.message);
   if (!handle) return;
   static const ck_binding bindings[] = {
       CK_BINDING(lib_functions, get_version, "heif_get_version"),
@@ -135,7 +133,7 @@ static void load(void) {
       CK_BINDING(lib_functions, decoding_options_free, "heif_decoding_options_free"),
   };
   if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "libheif",
-                                   "libheif 1.x is needed", load_message, sizeof load_message))
+                                   "libheif 1.x is needed", loading.message, sizeof loading.message))
     return;
   ck_runtime_library_bind(handle, "heif_context_get_encoder_for_format", (void **)&lib.get_encoder_for_format);
   ck_runtime_library_bind(handle, "heif_encoder_release", (void **)&lib.encoder_release);
@@ -155,16 +153,12 @@ static void load(void) {
   ck_runtime_library_bind(handle, "heif_context_set_max_decoding_threads", (void **)&lib.set_max_decoding_threads);
   ck_runtime_library_bind(handle, "heif_context_set_maximum_image_size_limit", (void **)&lib.set_maximum_image_size_limit);
   if (lib.init) lib.init(NULL);
-  load_status = CK_HEIF_OK;
+  loading.status = CK_OK;
 }
 
-int ck_heif_load(char *message) {
-  pthread_once(&load_once, load);
-  if (load_status != CK_HEIF_OK) say(message, "%s", load_message);
-  return load_status;
-}
+int ck_heif_load(char *message) { return ck_load_once(&loading, load, message, CK_HEIF_MESSAGE_LENGTH); }
 
-const char *ck_heif_version(void) { return load_status == CK_HEIF_OK ? lib.get_version() : ""; }
+const char *ck_heif_version(void) { return loading.status == CK_OK ? lib.get_version() : ""; }
 
 static int status_of(struct heif_error error, char *message) {
   if (error.code == HEIF_OK) return CK_HEIF_OK;

@@ -80,14 +80,12 @@ typedef struct {
 } lib_functions;
 static lib_functions lib;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_status = CK_JP2_ERR_UNAVAILABLE;
-static char load_message[CK_JP2_MESSAGE_LENGTH];
+static ck_load_state loading = CK_LOAD_STATE_INIT;
 
 #define say(message, ...) ck_runtime_message(message, CK_JP2_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  void *handle = ck_runtime_library_load(CK_LIBRARY_OPENJP2, load_message, sizeof load_message);
+  void *handle = ck_runtime_library_load(CK_LIBRARY_OPENJP2, loading.message, sizeof loading.message);
   if (!handle) return;
   static const ck_binding bindings[] = {
       CK_BINDING(lib_functions, version, "opj_version"),
@@ -114,21 +112,17 @@ static void load(void) {
       CK_BINDING(lib_functions, destroy_cstr_info, "opj_destroy_cstr_info"),
   };
   if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "libopenjp2",
-                                   "OpenJPEG 2.3 or later is needed", load_message, sizeof load_message))
+                                   "OpenJPEG 2.3 or later is needed", loading.message, sizeof loading.message))
     return;
   const char *version = lib.version();
   if (!version || version[0] != '2' || version[1] != '.' || atoi(version + 2) < 3) {
-    say(load_message, "the OpenJPEG found is %s; the shim speaks OpenJPEG 2.3 and later", version ? version : "?");
+    say(loading.message, "the OpenJPEG found is %s; the shim speaks OpenJPEG 2.3 and later", version ? version : "?");
     return;
   }
-  load_status = CK_JP2_OK;
+  loading.status = CK_OK;
 }
 
-int ck_jp2_load(char *message) {
-  pthread_once(&load_once, load);
-  if (load_status != CK_JP2_OK) say(message, "%s", load_message);
-  return load_status;
-}
+int ck_jp2_load(char *message) { return ck_load_once(&loading, load, message, CK_JP2_MESSAGE_LENGTH); }
 
 // Reading from memory.
 typedef struct {

@@ -116,14 +116,12 @@ typedef struct {
 } threads_functions;
 static threads_functions threads_lib;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_status = CK_JXL_ERR_UNAVAILABLE;
-static char load_message[CK_JXL_MESSAGE_LENGTH];
+static ck_load_state loading = CK_LOAD_STATE_INIT;
 
 #define say(message, ...) ck_runtime_message(message, CK_JXL_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  void *handle = ck_runtime_library_load(CK_LIBRARY_JXL, load_message, sizeof load_message);
+  void *handle = ck_runtime_library_load(CK_LIBRARY_JXL, loading.message, sizeof loading.message);
   if (!handle) return;
   static const ck_binding bindings[] = {
       CK_BINDING(lib_functions, version, "JxlDecoderVersion"),
@@ -169,16 +167,16 @@ static void load(void) {
       CK_BINDING(lib_functions, enc_process_output, "JxlEncoderProcessOutput"),
   };
   if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "libjxl",
-                                   "libjxl 0.7 or later is needed", load_message, sizeof load_message))
+                                   "libjxl 0.7 or later is needed", loading.message, sizeof loading.message))
     return;
   uint32_t version = lib.version();
   if (version < 7000 || version >= 1000000) {
-    say(load_message, "the libjxl found is %u.%u.%u; the shim speaks libjxl 0.7 to 0.11", version / 1000000,
+    say(loading.message, "the libjxl found is %u.%u.%u; the shim speaks libjxl 0.7 to 0.11", version / 1000000,
         version / 1000 % 1000, version % 1000);
     return;
   }
   profile_format = version < 9000;
-  void *threads = ck_runtime_library_load(CK_LIBRARY_JXL_THREADS, load_message, sizeof load_message);
+  void *threads = ck_runtime_library_load(CK_LIBRARY_JXL_THREADS, loading.message, sizeof loading.message);
   if (!threads) return;
   static const ck_binding thread_bindings[] = {
       CK_BINDING(threads_functions, create, "JxlThreadParallelRunnerCreate"),
@@ -187,16 +185,12 @@ static void load(void) {
   };
   if (!ck_runtime_library_bind_all(threads, &threads_lib, thread_bindings,
                                    sizeof thread_bindings / sizeof *thread_bindings, "libjxl_threads",
-                                   "libjxl_threads 0.7 or later is needed", load_message, sizeof load_message))
+                                   "libjxl_threads 0.7 or later is needed", loading.message, sizeof loading.message))
     return;
-  load_status = CK_JXL_OK;
+  loading.status = CK_OK;
 }
 
-int ck_jxl_load(char *message) {
-  pthread_once(&load_once, load);
-  if (load_status != CK_JXL_OK) say(message, "%s", load_message);
-  return load_status;
-}
+int ck_jxl_load(char *message) { return ck_load_once(&loading, load, message, CK_JXL_MESSAGE_LENGTH); }
 
 // The three colour-profile calls, in whichever form the library speaks.
 static int get_icc_size(void *dec, int target, size_t *size) {

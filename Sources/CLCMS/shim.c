@@ -60,9 +60,7 @@ struct ck_lcms_transform {
   void *transform;
 };
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_status = CK_LCMS_ERR_UNAVAILABLE;
-static char load_message[CK_LCMS_MESSAGE_LENGTH];
+static ck_load_state loading = CK_LOAD_STATE_INIT;
 
 #define say(message, ...) ck_runtime_message(message, CK_LCMS_MESSAGE_LENGTH, __VA_ARGS__)
 
@@ -73,7 +71,7 @@ static void quiet(void *context, uint32_t code, const char *text) {
 }
 
 static void load(void) {
-  void *handle = ck_runtime_library_load(CK_LIBRARY_LCMS, load_message, sizeof load_message);
+  void *handle = ck_runtime_library_load(CK_LIBRARY_LCMS, loading.message, sizeof loading.message);
   if (!handle) return;
   static const ck_binding bindings[] = {
       CK_BINDING(lib_functions, open_profile_from_mem, "cmsOpenProfileFromMem"),
@@ -97,17 +95,13 @@ static void load(void) {
       CK_BINDING(lib_functions, write_tag, "cmsWriteTag"),
   };
   if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "liblcms2",
-                                   "Little CMS 2.8+ is needed", load_message, sizeof load_message))
+                                   "Little CMS 2.8+ is needed", loading.message, sizeof loading.message))
     return;
   lib.set_log_error_handler((void *)quiet);
-  load_status = CK_LCMS_OK;
+  loading.status = CK_OK;
 }
 
-int ck_lcms_load(char *message) {
-  pthread_once(&load_once, load);
-  if (load_status != CK_LCMS_OK) say(message, "%s", load_message);
-  return load_status;
-}
+int ck_lcms_load(char *message) { return ck_load_once(&loading, load, message, CK_LCMS_MESSAGE_LENGTH); }
 
 int ck_lcms_is_srgb(const uint8_t *profile, size_t size) {
   if (ck_lcms_load(NULL) != CK_LCMS_OK || size > UINT32_MAX) return -1;

@@ -89,3 +89,9 @@ void ck_runtime_message(char *message, size_t length, const char *format, ...) {
   vsnprintf(message, length, format, args);
   va_end(args);
 }
+
+int ck_load_once(ck_load_state *state, void (*load)(void), char *message, size_t length) {
+  pthread_once(&state->once, load);
+  if (state->status != CK_OK) ck_runtime_message(message, length, "%s", state->message);
+  return state->status;
+}

@@ -63,14 +63,12 @@ typedef struct {
 } lib_functions;
 static lib_functions lib;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_status = CK_TIFF_ERR_UNAVAILABLE;
-static char load_message[CK_TIFF_MESSAGE_LENGTH];
+static ck_load_state loading = CK_LOAD_STATE_INIT;
 
 #define say(message, ...) ck_runtime_message(message, CK_TIFF_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  void *handle = ck_runtime_library_load(CK_LIBRARY_TIFF, load_message, sizeof load_message);
+  void *handle = ck_runtime_library_load(CK_LIBRARY_TIFF, loading.message, sizeof loading.message);
   if (!handle) return;
   static const ck_binding bindings[] = {
       CK_BINDING(lib_functions, OptionsAlloc, "TIFFOpenOptionsAlloc"),
@@ -95,16 +93,12 @@ static void load(void) {
       CK_BINDING(lib_functions, ReadRGBAImageOriented, "TIFFReadRGBAImageOriented"),
   };
   if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "libtiff",
-                                   "libtiff 4.5 or later is needed", load_message, sizeof load_message))
+                                   "libtiff 4.5 or later is needed", loading.message, sizeof loading.message))
     return;
-  load_status = CK_TIFF_OK;
+  loading.status = CK_OK;
 }
 
-int ck_tiff_load(char *message) {
-  pthread_once(&load_once, load);
-  if (load_status != CK_TIFF_OK) say(message, "%s", load_message);
-  return load_status;
-}
+int ck_tiff_load(char *message) { return ck_load_once(&loading, load, message, CK_TIFF_MESSAGE_LENGTH); }
 
 struct ck_tiff {
   uint8_t *data;

@@ -135,14 +135,12 @@ typedef struct {
 } lib_functions;
 static lib_functions lib;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_status = CK_WEBP_ERR_UNAVAILABLE;
-static char load_message[CK_WEBP_MESSAGE_LENGTH];
+static ck_load_state loading = CK_LOAD_STATE_INIT;
 
 #define say(message, ...) ck_runtime_message(message, CK_WEBP_MESSAGE_LENGTH, __VA_ARGS__)
 
 static void load(void) {
-  void *handle = ck_runtime_library_load(CK_LIBRARY_WEBP, load_message, sizeof load_message);
+  void *handle = ck_runtime_library_load(CK_LIBRARY_WEBP, loading.message, sizeof loading.message);
   if (!handle) return;
   static const ck_binding bindings[] = {
       CK_BINDING(lib_functions, GetFeaturesInternal, "WebPGetFeaturesInternal"),
@@ -162,7 +160,7 @@ static void load(void) {
       CK_BINDING(lib_functions, Free, "WebPFree"),
   };
   if (!ck_runtime_library_bind_all(handle, &lib, bindings, sizeof bindings / sizeof *bindings, "libwebp",
-                                   "a libwebp 1.x is needed", load_message, sizeof load_message))
+                                   "a libwebp 1.x is needed", loading.message, sizeof loading.message))
     return;
   // The ABI handshake: the library refuses a structure written for another major version.
   DecoderConfigRoom config;
@@ -171,17 +169,13 @@ static void load(void) {
   if (!lib.InitDecoderConfigInternal(&config.value, DECODER_ABI) ||
       !lib.ConfigInitInternal(&encoder.value, 0, 75.f, ENCODER_ABI) ||
       !lib.PictureInitInternal(&picture.value, ENCODER_ABI)) {
-    say(load_message, "the libwebp found speaks another ABI than 1.x");
+    say(loading.message, "the libwebp found speaks another ABI than 1.x");
     return;
   }
-  load_status = CK_WEBP_OK;
+  loading.status = CK_OK;
 }
 
-int ck_webp_load(char *message) {
-  pthread_once(&load_once, load);
-  if (load_status != CK_WEBP_OK) say(message, "%s", load_message);
-  return load_status;
-}
+int ck_webp_load(char *message) { return ck_load_once(&loading, load, message, CK_WEBP_MESSAGE_LENGTH); }
 
 static int decode_status(int status, char *message) {
   switch (status) {
@@ -339,12 +333,10 @@ typedef struct {
 } demux_functions;
 static demux_functions demux;
 
-static pthread_once_t demux_once = PTHREAD_ONCE_INIT;
-static int demux_status = CK_WEBP_ERR_UNAVAILABLE;
-static char demux_message[CK_WEBP_MESSAGE_LENGTH];
+static ck_load_state demux_loading = CK_LOAD_STATE_INIT;
 
 static void load_demux(void) {
-  void *handle = ck_runtime_library_load(CK_LIBRARY_WEBPDEMUX, demux_message, sizeof demux_message);
+  void *handle = ck_runtime_library_load(CK_LIBRARY_WEBPDEMUX, demux_loading.message, sizeof demux_loading.message);
   if (!handle) return;
   static const ck_binding bindings[] = {
       CK_BINDING(demux_functions, OptionsInitInternal, "WebPAnimDecoderOptionsInitInternal"),
@@ -355,9 +347,9 @@ static void load_demux(void) {
       CK_BINDING(demux_functions, Delete, "WebPAnimDecoderDelete"),
   };
   if (!ck_runtime_library_bind_all(handle, &demux, bindings, sizeof bindings / sizeof *bindings, "libwebpdemux",
-                                   "a libwebp 1.x is needed", demux_message, sizeof demux_message))
+                                   "a libwebp 1.x is needed", demux_loading.message, sizeof demux_loading.message))
     return;
-  demux_status = CK_WEBP_OK;
+  demux_loading.status = CK_OK;
 }
 
 struct ck_webp_frames {
@@ -369,11 +361,8 @@ struct ck_webp_frames {
 int ck_webp_frames_open(const uint8_t *data, size_t size, int max_pixels, ck_webp_frames **out, int *width,
                         int *height, int *frame_count, int *loop_count, char *message) {
   *out = NULL;
-  pthread_once(&demux_once, load_demux);
-  if (demux_status != CK_WEBP_OK) {
-    say(message, "%s", demux_message);
-    return demux_status;
-  }
+  int loaded = ck_load_once(&demux_loading, load_demux, message, CK_WEBP_MESSAGE_LENGTH);
+  if (loaded != CK_OK) return loaded;
   WebPAnimDecoderOptions options;
   memset(&options, 0, sizeof options);
   if (!demux.OptionsInitInternal(&options, DEMUX_ABI_VERSION)) {
@@ -460,13 +449,11 @@ typedef struct {
 } mux_functions;
 static mux_functions mux;
 
-static pthread_once_t mux_once = PTHREAD_ONCE_INIT;
-static int mux_status = CK_WEBP_ERR_UNAVAILABLE;
-static char mux_message[CK_WEBP_MESSAGE_LENGTH];
+static ck_load_state mux_loading = CK_LOAD_STATE_INIT;
 
 static void load_mux(void) {
-  if (ck_webp_load(mux_message) != CK_WEBP_OK) return;
-  void *handle = ck_runtime_library_load(CK_LIBRARY_WEBPMUX, mux_message, sizeof mux_message);
+  if (ck_webp_load(mux_loading.message) != CK_WEBP_OK) return;
+  void *handle = ck_runtime_library_load(CK_LIBRARY_WEBPMUX, mux_loading.message, sizeof mux_loading.message);
   if (!handle) return;
   static const ck_binding bindings[] = {
       CK_BINDING(mux_functions, OptionsInitInternal, "WebPAnimEncoderOptionsInitInternal"),
@@ -477,9 +464,9 @@ static void load_mux(void) {
       CK_BINDING(mux_functions, Delete, "WebPAnimEncoderDelete"),
   };
   if (!ck_runtime_library_bind_all(handle, &mux, bindings, sizeof bindings / sizeof *bindings, "libwebpmux",
-                                   "a libwebp 1.x is needed", mux_message, sizeof mux_message))
+                                   "a libwebp 1.x is needed", mux_loading.message, sizeof mux_loading.message))
     return;
-  mux_status = CK_WEBP_OK;
+  mux_loading.status = CK_OK;
 }
 
 struct ck_webp_anim_writer {
@@ -498,11 +485,8 @@ void ck_webp_anim_close(ck_webp_anim_writer *w) {
 int ck_webp_anim_open(int width, int height, int loop_count, const ck_webp_encode_params *params,
                       ck_webp_anim_writer **out, char *message) {
   *out = NULL;
-  pthread_once(&mux_once, load_mux);
-  if (mux_status != CK_WEBP_OK) {
-    say(message, "%s", mux_message);
-    return mux_status;
-  }
+  int loaded = ck_load_once(&mux_loading, load_mux, message, CK_WEBP_MESSAGE_LENGTH);
+  if (loaded != CK_OK) return loaded;
   if (width < 1 || height < 1 || width > 16383 || height > 16383) {
     say(message, "a %d×%d picture is past WebP's 16383 px", width, height);
     return CK_WEBP_ERR_USAGE;

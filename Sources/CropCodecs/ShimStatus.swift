@@ -1,22 +1,24 @@
+import CRuntimeLibrary
+
 /// What the C shims report, mapped to Swift once for every codec.
 ///
-/// Every shim returns the same status numbers (`CK_JPEG_ERR_*`, `CK_PNG_ERR_*`, `CK_WEBP_ERR_*` … share their
-/// values). CJPEG and CPNG keep the library's last message in the codec handle; the shims that open a library at run
-/// time (CWebP, CHEIF, CAVIF, CGIF, CTIFF, CLCMS) write it into a buffer the caller passes, which ``run(_:)`` and
-/// ``call(format:role:_:)`` provide.
+/// Every shim returns the statuses of the one table in `ck_status.h` (CRuntimeLibrary), under its own prefix
+/// (`CK_JPEG_ERR_TRUNCATED = CK_ERR_TRUNCATED` …); the numbers below are that table's. CJPEG and CPNG keep the
+/// library's last message in the codec handle; the shims that open a library at run time write it into a buffer the
+/// caller passes, which ``run(_:)`` and ``call(format:role:_:)`` provide.
 enum ShimStatus {
-    static let ok: Int32 = 0
-    static let corrupt: Int32 = 1
-    static let truncated: Int32 = 2
-    static let strictWarning: Int32 = 3
-    static let unsupported: Int32 = 4
-    static let memory: Int32 = 5
-    static let notAnImage: Int32 = 6
-    static let tooManyScans: Int32 = 7
-    static let usage: Int32 = 8
-    static let io: Int32 = 9
+    static let ok = Int32(CK_OK)
+    static let corrupt = Int32(CK_ERR_CORRUPT)
+    static let truncated = Int32(CK_ERR_TRUNCATED)
+    static let strictWarning = Int32(CK_ERR_STRICT_WARNING)
+    static let unsupported = Int32(CK_ERR_UNSUPPORTED)
+    static let memory = Int32(CK_ERR_MEMORY)
+    static let notAnImage = Int32(CK_ERR_NOT_AN_IMAGE)
+    static let tooManyScans = Int32(CK_ERR_TOO_MANY_SCANS)
+    static let usage = Int32(CK_ERR_USAGE)
+    static let io = Int32(CK_ERR_IO)
     /// A run-time shim's library is missing, lacks a symbol or speaks another ABI.
-    static let unavailable: Int32 = 10
+    static let unavailable = Int32(CK_ERR_UNAVAILABLE)
 
     /// Room for the message of any run-time shim (their `*_MESSAGE_LENGTH` is at most 300), with its NUL.
     private static let messageCapacity = 512

@@ -28,7 +28,7 @@ public struct CropConstraints: Hashable, Sendable, Encodable {
     ///   - minimumCropSize: the smallest crop side in source pixels, at least 1.
     ///   - outputSize: the exact size Done renders.
     ///   - isRound: a round output.
-    /// - Throws: ``EditorError/invalidParameter(name:reason:)`` naming `minimumCropSize` or `aspect` when they are
+    /// - Throws: `EditorError.invalidParameter(name:reason:)` naming `minimumCropSize` or `aspect` when they are
     ///   out of range or disagree with the output size.
     public init(aspect: AspectRatio? = nil, minimumCropSize: Double = 1, outputSize: PixelSize? = nil,
                 isRound: Bool = false) throws(EditorError)

@@ -110,8 +110,8 @@ public actor EditorLibrary {
     }
 
     /// The picture with `id`, read and previewed if it is a file not held now.
-    /// - Throws: ``EditorError/unknownImage(_:)`` when there is none (never was, or an upload that was forgotten);
-    ///   the reason a file cannot be read (``EditorError/unsupportedImage(reason:)`` and the like).
+    /// - Throws: `EditorError.unknownImage(_:)` when there is none (never was, or an upload that was forgotten);
+    ///   the reason a file cannot be read (`EditorError.unsupportedImage(reason:)` and the like).
     public func image(_ id: String) async throws -> EditedImage {
         if let upload = uploads[id] { return upload }
         guard let entry = ownEntry(id) else { throw EditorError.unknownImage(id) }
@@ -171,7 +171,7 @@ public actor EditorLibrary {
     // MARK: Saved crops
 
     /// The crop saved for picture `id`, `nil` when there is none (or it is not a file).
-    /// - Throws: ``EditorError/invalidSidecar(name:reason:)`` when the sidecar exists but cannot be read.
+    /// - Throws: `EditorError.invalidSidecar(name:reason:)` when the sidecar exists but cannot be read.
     public nonisolated func savedCrop(of id: String) throws(EditorError) -> Recipe? {
         guard let path = path(of: id) else { return nil }
         return try RecipeSidecar(photo: path).read()

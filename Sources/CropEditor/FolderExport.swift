@@ -87,7 +87,7 @@ public actor FolderExport {
     ///     only reads); it names the output's extension, which `render` writes by.
     ///   - render: renders one photo with its steps to the given output path and returns what was
     ///     written; it throws to report the photo as failed.
-    /// - Throws: ``EditorError/exportRunning`` while an export runs; ``EditorError/cannotSave(name:reason:)`` when
+    /// - Throws: `EditorError.exportRunning` while an export runs; `EditorError.cannotSave(name:reason:)` when
     ///   the output folder cannot be created.
     public func start(
         _ jobs: [Job], outputFormat: @Sendable (ImageFormat) -> ImageFormat = { $0.defaultOutput },

@@ -16,7 +16,7 @@ public struct HostPageOrigins: Sendable, Hashable, Encodable {
     /// Checks and normalises `origins`.
     ///
     /// - Parameter origins: each `scheme://host[:port]`, with `http` or `https`.
-    /// - Throws: ``EditorError/invalidParameter(name:reason:)`` naming `embed-origin` and what is wrong with the
+    /// - Throws: `EditorError.invalidParameter(name:reason:)` naming `embed-origin` and what is wrong with the
     ///   first bad origin.
     public init(_ origins: [String]) throws(EditorError) {
         var normalised: [String] = []

@@ -17,3 +17,17 @@ struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 }
+
+/// Whether `host` names the loopback interface.
+func isLoopback(_ host: String) -> Bool {
+    let h = host.lowercased()
+    return h == "localhost" || h.hasPrefix("127.") || h == "::1" || h == "[::1]" || h.hasSuffix(".localhost")
+}
+
+/// The host part of an authority (`host:port`, `[v6]:port`).
+func hostName(_ authority: String) -> String {
+    if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+        return String(authority[...end])
+    }
+    return String(authority.split(separator: ":", maxSplits: 1).first ?? "")
+}

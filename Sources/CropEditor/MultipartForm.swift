@@ -20,7 +20,7 @@ package struct MultipartForm {
     package func part(named name: String) -> Part? { parts.first { $0.name == name } }
 
     /// Parses `body` with the boundary from `contentType` (`multipart/form-data; boundary=…`).
-    /// - Throws: ``EditorError/malformedMultipart(reason:)`` naming what is wrong.
+    /// - Throws: `EditorError.malformedMultipart(reason:)` naming what is wrong.
     package init(body: [UInt8], contentType: String) throws(EditorError) {
         guard let boundary = Self.parameter("boundary", in: contentType), !boundary.isEmpty, boundary.utf8.count <= 70
         else {

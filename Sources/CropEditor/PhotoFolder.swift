@@ -10,7 +10,7 @@ import Foundation
 /// out when it is shown: an unreadable one stays in the strip with its error.
 public enum PhotoFolder {
     /// The photos in `directory`, as paths (`directory` joined with each name).
-    /// - Throws: ``EditorError/invalidParameter(name:reason:)`` (`folder`) when it cannot be listed.
+    /// - Throws: `EditorError.invalidParameter(name:reason:)` (`folder`) when it cannot be listed.
     public static func photos(in directory: String) throws(EditorError) -> [String] {
         let names: [String]
         do {

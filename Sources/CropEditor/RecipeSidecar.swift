@@ -29,7 +29,7 @@ public struct RecipeSidecar: Hashable, Sendable {
     public var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
     /// The saved crop, `nil` when there is no sidecar.
-    /// - Throws: ``EditorError/invalidSidecar(name:reason:)`` when it cannot be read or is not a valid recipe.
+    /// - Throws: `EditorError.invalidSidecar(name:reason:)` when it cannot be read or is not a valid recipe.
     public func read() throws(EditorError) -> Recipe? {
         guard exists else { return nil }
         let name = (path as NSString).lastPathComponent
@@ -50,7 +50,7 @@ public struct RecipeSidecar: Hashable, Sendable {
     }
 
     /// Saves `recipe`, replacing the sidecar atomically.
-    /// - Throws: ``EditorError/cannotSave(name:reason:)`` when the folder cannot be written.
+    /// - Throws: `EditorError.cannotSave(name:reason:)` when the folder cannot be written.
     public func write(_ recipe: Recipe) throws(EditorError) {
         do {
             try FileIO.writeAtomically([UInt8](recipe.json()), toPath: path, overwrite: true)
@@ -60,7 +60,7 @@ public struct RecipeSidecar: Hashable, Sendable {
     }
 
     /// Removes the sidecar (the photo is untouched again); nothing happens when there is none.
-    /// - Throws: ``EditorError/cannotSave(name:reason:)`` when it exists and cannot be removed.
+    /// - Throws: `EditorError.cannotSave(name:reason:)` when it exists and cannot be removed.
     public func remove() throws(EditorError) {
         guard exists else { return }
         do {

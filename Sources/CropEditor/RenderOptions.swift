@@ -71,7 +71,7 @@ struct RenderOptions {
 }
 
 extension SaveOptions {
-    /// ``validate(for:)`` in a URL's words: a refusal is ``EditorError/invalidParameter(name:reason:)`` naming the
+    /// ``validate(for:)`` in a URL's words: a refusal is `EditorError.invalidParameter(name:reason:)` naming the
     /// query key (`quality`, `metadata`, `format`), so the render API and the image service refuse alike.
     package func checked(for format: ImageFormat?) throws(EditorError) {
         do throws(CropKitError) {

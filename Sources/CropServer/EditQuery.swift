@@ -1,5 +1,6 @@
 import CropEditor
 import CropKit
+import CropWeb
 import Foundation
 
 /// The options of a signed editor URL, `GET /edit/<path>?<options>&sig=…`: what the host requires of the crop, where
@@ -28,9 +29,9 @@ public struct EditQuery: Sendable, Equatable {
     /// Parses the query.
     ///
     /// - Parameter query: percent-encoded `name=value` pairs joined by `&`, `sig` already removed.
-    /// - Throws: `EditorError.invalidParameter(name:reason:)` naming the parameter that is unknown, repeated,
+    /// - Throws: `WebError.invalidParameter(name:reason:)` naming the parameter that is unknown, repeated,
     ///   malformed or contradicts another.
-    public init(query: String) throws(EditorError) {
+    public init(query: String) throws(WebError) {
         var values: [String: String] = [:]
         for item in try ImageService.editorErrors({ () throws(CropKitError) in try ImageQuery.items(query) }) {
             guard Self.names.contains(item.name) else {
@@ -41,7 +42,7 @@ public struct EditQuery: Sendable, Equatable {
                 throw .invalidParameter(name: item.name, reason: "given more than once")
             }
         }
-        func value<T>(_ name: String, _ parse: (String) -> T?, _ expected: String) throws(EditorError) -> T? {
+        func value<T>(_ name: String, _ parse: (String) -> T?, _ expected: String) throws(WebError) -> T? {
             guard let text = values[name] else { return nil }
             guard let parsed = parse(text) else { throw .invalidParameter(name: name, reason: "'\(text)' is not \(expected)") }
             return parsed
@@ -71,7 +72,7 @@ public struct EditQuery: Sendable, Equatable {
             }
             format = parsed
         }
-        if round, format == .jpeg { throw EditorError(ImageQuery.roundNeedsAlpha) }
+        if round, format == .jpeg { throw WebError(ImageQuery.roundNeedsAlpha) }
         let quality = try value("quality", { Int($0) }, "a whole number")
         try SaveOptions(format: format, quality: quality).checked(for: format)
         outputQuery = ["format", "quality"].compactMap { name in values[name].map { "\(name)=\($0)" } }

@@ -1,4 +1,4 @@
-import CropEditor
+import CropWeb
 import CropKit
 import Foundation
 

@@ -41,11 +41,11 @@ public actor HostedEditors {
     ///   - capacity: how many editors are kept at once (at least 1).
     ///   - instance: this instance's name (1 to 32 lowercase ASCII letters and digits), which starts every token so
     ///     that a load balancer can route each editor to the instance holding it; `nil` for bare tokens.
-    /// - Throws: `EditorError.invalidParameter` for an invalid instance name; `EditorPageError` when the page's files
+    /// - Throws: `WebError.invalidParameter` for an invalid instance name; `EditorPageError` when the page's files
     ///   are missing from the installation.
     public init(hostPages: HostPageOrigins = .none, capacity: Int = 32, instance: String? = nil) throws {
         if let instance, !Self.isInstanceName(instance) {
-            throw EditorError.invalidParameter(
+            throw WebError.invalidParameter(
                 name: "instance", reason: "'\(instance)' is not 1 to 32 lowercase ASCII letters and digits")
         }
         self.hostPages = hostPages
@@ -101,7 +101,7 @@ extension ImageService {
         let options = try EditQuery(query: query)
         let file = try configuration.root.resolve(rawPath)
         guard file.size <= configuration.maximumSourceBytes else {
-            throw EditorError.sourceTooLarge(bytes: file.size, limit: configuration.maximumSourceBytes)
+            throw WebError.sourceTooLarge(bytes: file.size, limit: configuration.maximumSourceBytes)
         }
         let token = try await editors.token(for: unsigned) {
             try await makeEditor(file: file, imagePath: String(rawPath), options: options, hostPages: editors.hostPages,
@@ -162,7 +162,7 @@ extension ImageService {
     func forwardToEditor(_ request: Request, context: BasicRequestContext, editors: HostedEditors) async throws -> Response {
         let (token, rest) = try Self.editorPath(request.uri.path)
         guard let editor = await editors.editor(token) else {
-            throw EditorError.notFound(path: "/editor/\(token)/ (this editor was closed: open its signed URL again)")
+            throw WebError.notFound(path: "/editor/\(token)/ (this editor was closed: open its signed URL again)")
         }
         // The page's addresses are relative to its folder: /editor/<token> must end with a slash.
         guard let rest else { return Response(status: .permanentRedirect, headers: [.location: "/editor/\(token)/"]) }
@@ -172,7 +172,7 @@ extension ImageService {
     }
 
     /// The token and the editor path (`/`, `/api/…`) of a path `/editor/<token>/…` (`nil` without the slash).
-    package static func editorPath(_ path: String) throws(EditorError) -> (token: String, rest: String?) {
+    package static func editorPath(_ path: String) throws(WebError) -> (token: String, rest: String?) {
         let parts = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
         // "", "editor", "<token>/…"
         guard parts.count == 3, parts[1] == "editor" else { throw .notFound(path: path) }

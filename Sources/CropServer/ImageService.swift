@@ -1,5 +1,6 @@
 import CropEditor
 import CropKit
+import CropWeb
 import Crypto
 import Foundation
 import HTTPTypes
@@ -89,7 +90,7 @@ public struct ImageService: Sendable {
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(CloseWhileDraining(readiness: readiness))
         router.middlewares.add(ServiceRequestMiddleware(metrics: metrics))
-        router.middlewares.add(EditorErrorMiddleware(maximumRequestBytes: 0))
+        router.middlewares.add(WebErrorMiddleware(maximumRequestBytes: 0))
         router.get("/health") { _, _ in Self.json(#"{"status":"ok"}"#) }
         router.get("/ready") { _, _ in
             await readiness.isReady
@@ -160,8 +161,8 @@ public struct ImageService: Sendable {
 
     /// The request target (path and query) without its `sig`, once the signature is checked (with a signer).
     ///
-    /// - Throws: `EditorError.forbidden` when the signature is missing, misplaced or wrong.
-    func unsignedTarget(_ request: Request) throws(EditorError) -> String {
+    /// - Throws: `WebError.forbidden` when the signature is missing, misplaced or wrong.
+    func unsignedTarget(_ request: Request) throws(WebError) -> String {
         let target = request.uri.string
         guard let signer = configuration.signer else { return URLSigner.split(target)?.unsigned ?? target }
         guard let (cut, _) = URLSigner.split(target) else {
@@ -180,7 +181,7 @@ public struct ImageService: Sendable {
         let query = pathEnd < unsigned.endIndex ? String(unsigned[unsigned.index(after: pathEnd)...]) : ""
         let fetches = path == "/fetch"
         guard path.hasPrefix("/img/") || (fetches && configuration.origins != nil) else {
-            throw EditorError.notFound(path: String(path))
+            throw WebError.notFound(path: String(path))
         }
         let options = try Self.editorErrors { () throws(CropKitError) in
             try ImageQuery(
@@ -194,7 +195,7 @@ public struct ImageService: Sendable {
         } else {
             let file = try configuration.root.resolve(path.dropFirst("/img/".count))
             guard file.size <= configuration.maximumSourceBytes else {
-                throw EditorError.sourceTooLarge(bytes: file.size, limit: configuration.maximumSourceBytes)
+                throw WebError.sourceTooLarge(bytes: file.size, limit: configuration.maximumSourceBytes)
             }
             source = .file(file)
         }
@@ -204,7 +205,7 @@ public struct ImageService: Sendable {
 
         // The output format, from the header alone when it depends on the source.
         let format: ImageFormat
-        func header() throws(EditorError) -> ImageInfo {
+        func header() throws(WebError) -> ImageInfo {
             try Self.editorErrors { () throws(CropKitError) in try source.image.info() }
         }
         switch options.format {
@@ -278,15 +279,15 @@ public struct ImageService: Sendable {
     }
 
     /// Runs `body`, mapping CropKit's errors to the service's answers.
-    static func editorErrors<T>(_ body: () throws(CropKitError) -> T) throws(EditorError) -> T {
+    static func editorErrors<T>(_ body: () throws(CropKitError) -> T) throws(WebError) -> T {
         do {
             return try body()
         } catch {
-            throw EditorError(error)
+            throw WebError(error)
         }
     }
 
-    /// `work`'s result, or `EditorError.timedOut(seconds:)` after `seconds`; the work itself runs on to its end
+    /// `work`'s result, or `WebError.timedOut(seconds:)` after `seconds`; the work itself runs on to its end
     /// (it keeps its slot until then, so a timed-out request still counts against the concurrency limit).
     ///
     /// The deadline holds whatever the scheduler does: work that finishes after it also answers `timedOut`, even
@@ -298,11 +299,11 @@ public struct ImageService: Sendable {
         let deadline = clock.now.advanced(by: .nanoseconds(Int64(seconds * 1e9)))
         Task {
             let result = await Result { try await work() }
-            await race.finish(clock.now > deadline ? .failure(EditorError.timedOut(seconds: seconds)) : result)
+            await race.finish(clock.now > deadline ? .failure(WebError.timedOut(seconds: seconds)) : result)
         }
         let timer = Task {
             try? await clock.sleep(until: deadline, tolerance: nil)
-            await race.finish(.failure(EditorError.timedOut(seconds: seconds)))
+            await race.finish(.failure(WebError.timedOut(seconds: seconds)))
         }
         let result = await race.result()
         timer.cancel()

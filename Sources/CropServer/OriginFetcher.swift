@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import CropEditor
+import CropWeb
 import Crypto
 import Foundation
 import NIOCore
@@ -58,10 +58,10 @@ public struct OriginFetcher: Sendable {
 
     /// Fetches `text`.
     ///
-    /// - Throws: `EditorError`: `invalidParameter` for a URL that is not an absolute http(s) URL, `forbidden` for one
+    /// - Throws: `WebError`: `invalidParameter` for a URL that is not an absolute http(s) URL, `forbidden` for one
     ///   outside the allowlist or resolving to a refused address, `notFound` when the origin answers 404 or 410,
     ///   `sourceTooLarge` past ``maximumBytes``, `originTimedOut` past ``timeout``, `originFailed` otherwise.
-    public func fetch(_ text: String) async throws(EditorError) -> Fetched {
+    public func fetch(_ text: String) async throws(WebError) -> Fetched {
         guard var url = OriginURL(text) else {
             throw .invalidParameter(name: "url", reason: "not an absolute http(s) URL without '.' or '..' segments")
         }
@@ -86,7 +86,7 @@ public struct OriginFetcher: Sendable {
     }
 
     /// Sends the GET for `url` after checking it: the allowlist, then every address its host resolves to.
-    func request(_ url: OriginURL, deadline: NIODeadline) async throws(EditorError) -> HTTPClientResponse {
+    func request(_ url: OriginURL, deadline: NIODeadline) async throws(WebError) -> HTTPClientResponse {
         guard allowlist.allows(url) else {
             throw .forbidden(reason: "\(url) is not under an allowed origin")
         }
@@ -120,7 +120,7 @@ public struct OriginFetcher: Sendable {
 
     /// Reads the body of a 200 answer, refusing it past ``maximumBytes`` (from `Content-Length` when sent, before
     /// reading anything).
-    func body(of response: HTTPClientResponse, from url: OriginURL, deadline: NIODeadline) async throws(EditorError)
+    func body(of response: HTTPClientResponse, from url: OriginURL, deadline: NIODeadline) async throws(WebError)
         -> Fetched
     {
         if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > maximumBytes {

@@ -1,4 +1,4 @@
-import CropEditor
+import CropWeb
 import Prometheus
 
 /// What `cropkit serve` counts, in Prometheus text at `GET /metrics`:

@@ -1,4 +1,4 @@
-import CropEditor
+import CropWeb
 import Foundation
 
 #if canImport(Glibc)
@@ -38,10 +38,10 @@ public struct SourceFolder: Sendable {
 
     /// The file that `path` (the part of the URL path after `/img/`, still percent-encoded) names.
     ///
-    /// - Throws: `EditorError.notFound(path:)` for anything that is not a regular file inside the folder, with
+    /// - Throws: `WebError.notFound(path:)` for anything that is not a regular file inside the folder, with
     ///   the same answer for a traversal attempt as for a missing file (nothing is revealed about the outside).
-    public func resolve(_ path: Substring) throws(EditorError) -> Source {
-        let notFound = EditorError.notFound(path: "/img/" + path)
+    public func resolve(_ path: Substring) throws(WebError) -> Source {
+        let notFound = WebError.notFound(path: "/img/" + path)
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         var decoded: [String] = []
         for segment in segments {

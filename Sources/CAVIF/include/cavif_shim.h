@@ -11,6 +11,7 @@
 // never aborts.
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,15 +20,15 @@ extern "C" {
 #endif
 
 enum {
-  CK_AVIF_OK = 0,
+  CK_AVIF_OK = CK_OK,
   /// libavif or the AV1 encoder failed; the message says how.
-  CK_AVIF_ERR_CORRUPT = 1,
+  CK_AVIF_ERR_CORRUPT = CK_ERR_CORRUPT,
   /// libavif could not allocate memory.
-  CK_AVIF_ERR_MEMORY = 5,
+  CK_AVIF_ERR_MEMORY = CK_ERR_MEMORY,
   /// An argument libavif refused.
-  CK_AVIF_ERR_USAGE = 8,
+  CK_AVIF_ERR_USAGE = CK_ERR_USAGE,
   /// The runtime library is missing, lacks a symbol, or is not libavif 0.11; the message says which.
-  CK_AVIF_ERR_UNAVAILABLE = 10,
+  CK_AVIF_ERR_UNAVAILABLE = CK_ERR_UNAVAILABLE,
 };
 
 #define CK_AVIF_MESSAGE_LENGTH 300

@@ -13,6 +13,7 @@
 // CK_FONT_ERR_* value, numbered as the other shims' codes) and never aborts.
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,17 +22,17 @@ extern "C" {
 #endif
 
 enum {
-  CK_FONT_OK = 0,
+  CK_FONT_OK = CK_OK,
   /// FreeType or HarfBuzz rejected the font, or a glyph in it.
-  CK_FONT_ERR_CORRUPT = 1,
+  CK_FONT_ERR_CORRUPT = CK_ERR_CORRUPT,
   /// A font with no outlines (bitmap-only or colour-bitmap fonts), or a character the font has no glyph for.
-  CK_FONT_ERR_UNSUPPORTED = 4,
+  CK_FONT_ERR_UNSUPPORTED = CK_ERR_UNSUPPORTED,
   /// Out of memory.
-  CK_FONT_ERR_MEMORY = 5,
+  CK_FONT_ERR_MEMORY = CK_ERR_MEMORY,
   /// A size, text or plane out of range.
-  CK_FONT_ERR_USAGE = 8,
+  CK_FONT_ERR_USAGE = CK_ERR_USAGE,
   /// A runtime library is missing or lacks a symbol; the message says which.
-  CK_FONT_ERR_UNAVAILABLE = 10,
+  CK_FONT_ERR_UNAVAILABLE = CK_ERR_UNAVAILABLE,
 };
 
 #define CK_FONT_MESSAGE_LENGTH 200

@@ -10,6 +10,7 @@
 // never aborts.
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,17 +19,17 @@ extern "C" {
 #endif
 
 enum {
-  CK_GIF_OK = 0,
+  CK_GIF_OK = CK_OK,
   /// giflib rejected the data (a broken descriptor, LZW data, record …).
-  CK_GIF_ERR_CORRUPT = 1,
+  CK_GIF_ERR_CORRUPT = CK_ERR_CORRUPT,
   /// The data ended before the first frame was complete.
-  CK_GIF_ERR_TRUNCATED = 2,
+  CK_GIF_ERR_TRUNCATED = CK_ERR_TRUNCATED,
   /// giflib could not allocate memory.
-  CK_GIF_ERR_MEMORY = 5,
+  CK_GIF_ERR_MEMORY = CK_ERR_MEMORY,
   /// Not a GIF at all.
-  CK_GIF_ERR_NOT_GIF = 6,
+  CK_GIF_ERR_NOT_GIF = CK_ERR_NOT_AN_IMAGE,
   /// The runtime library is missing or lacks a symbol; the message says which.
-  CK_GIF_ERR_UNAVAILABLE = 10,
+  CK_GIF_ERR_UNAVAILABLE = CK_ERR_UNAVAILABLE,
 };
 
 #define CK_GIF_MESSAGE_LENGTH 200

@@ -10,6 +10,7 @@
 // a HEIF is informative only.
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,17 +19,17 @@ extern "C" {
 #endif
 
 enum {
-  CK_HEIF_OK = 0,
+  CK_HEIF_OK = CK_OK,
   /// libheif rejected the file (a broken box, an undecodable bitstream); the message is libheif's.
-  CK_HEIF_ERR_CORRUPT = 1,
+  CK_HEIF_ERR_CORRUPT = CK_ERR_CORRUPT,
   /// The data ended before the file was complete.
-  CK_HEIF_ERR_TRUNCATED = 2,
+  CK_HEIF_ERR_TRUNCATED = CK_ERR_TRUNCATED,
   /// A feature libheif does not decode here (a codec without a plugin, an unsupported colour layout).
-  CK_HEIF_ERR_UNSUPPORTED = 4,
+  CK_HEIF_ERR_UNSUPPORTED = CK_ERR_UNSUPPORTED,
   /// libheif could not allocate memory.
-  CK_HEIF_ERR_MEMORY = 5,
+  CK_HEIF_ERR_MEMORY = CK_ERR_MEMORY,
   /// The runtime library is missing or lacks a symbol; the message says which.
-  CK_HEIF_ERR_UNAVAILABLE = 10,
+  CK_HEIF_ERR_UNAVAILABLE = CK_ERR_UNAVAILABLE,
 };
 
 #define CK_HEIF_MESSAGE_LENGTH 200

@@ -12,6 +12,7 @@
 // never aborts.
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,17 +21,17 @@ extern "C" {
 #endif
 
 enum {
-  CK_JP2_OK = 0,
+  CK_JP2_OK = CK_OK,
   /// OpenJPEG rejected the data.
-  CK_JP2_ERR_CORRUPT = 1,
+  CK_JP2_ERR_CORRUPT = CK_ERR_CORRUPT,
   /// A layout CropKit does not decode (CMYK, more than four components of different sizes …).
-  CK_JP2_ERR_UNSUPPORTED = 4,
+  CK_JP2_ERR_UNSUPPORTED = CK_ERR_UNSUPPORTED,
   /// Out of memory.
-  CK_JP2_ERR_MEMORY = 5,
+  CK_JP2_ERR_MEMORY = CK_ERR_MEMORY,
   /// Calls made out of order, or a buffer of the wrong size.
-  CK_JP2_ERR_USAGE = 8,
+  CK_JP2_ERR_USAGE = CK_ERR_USAGE,
   /// The runtime library is missing or lacks a symbol; the message says which.
-  CK_JP2_ERR_UNAVAILABLE = 10,
+  CK_JP2_ERR_UNAVAILABLE = CK_ERR_UNAVAILABLE,
 };
 
 #define CK_JP2_MESSAGE_LENGTH 200

@@ -1,4 +1,6 @@
-// A small C layer over libjpeg-turbo for CropCodecs.
+// CropCodecs' layer over libjpeg-turbo (linked): decoding (whole, by rows, at 1/2 to 1/8 scale, stopped early after
+// a progressive file's DC scans; errors.c), CropKit's own entropy decoder for baseline files at 1/8
+// (ac_skipping_decoder.c), the coefficient stores of lossless transforms (coefficient_stores.c) and encoding.
 //
 // libjpeg reports fatal errors by calling error_exit(), whose default implementation calls exit(). Swift cannot use
 // setjmp/longjmp, so every entry point below sets a jump target, calls libjpeg, and turns a longjmp into a status
@@ -8,6 +10,7 @@
 // Swift never sees a longjmp: no Swift frame is ever between a setjmp here and the longjmp that returns to it.
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,25 +22,25 @@ extern "C" {
 
 /// Status codes returned by every ck_jpeg_* call that can fail.
 enum {
-  CK_JPEG_OK = 0,
+  CK_JPEG_OK = CK_OK,
   /// libjpeg rejected the data; the message says why.
-  CK_JPEG_ERR_CORRUPT = 1,
+  CK_JPEG_ERR_CORRUPT = CK_ERR_CORRUPT,
   /// The data ended before the image was complete.
-  CK_JPEG_ERR_TRUNCATED = 2,
+  CK_JPEG_ERR_TRUNCATED = CK_ERR_TRUNCATED,
   /// Strict mode: libjpeg emitted a corrupt-data warning, turned into an error.
-  CK_JPEG_ERR_STRICT_WARNING = 3,
+  CK_JPEG_ERR_STRICT_WARNING = CK_ERR_STRICT_WARNING,
   /// A JPEG feature libjpeg-turbo or CropKit does not support (12-bit, lossless, unknown SOF …).
-  CK_JPEG_ERR_UNSUPPORTED = 4,
+  CK_JPEG_ERR_UNSUPPORTED = CK_ERR_UNSUPPORTED,
   /// libjpeg needed more working memory than the configured limit, or malloc failed.
-  CK_JPEG_ERR_MEMORY = 5,
+  CK_JPEG_ERR_MEMORY = CK_ERR_MEMORY,
   /// The data does not start with a JPEG SOI marker.
-  CK_JPEG_ERR_NOT_JPEG = 6,
+  CK_JPEG_ERR_NOT_JPEG = CK_ERR_NOT_AN_IMAGE,
   /// A progressive file has more scans than the configured limit (a CPU-exhaustion guard).
-  CK_JPEG_ERR_TOO_MANY_SCANS = 7,
+  CK_JPEG_ERR_TOO_MANY_SCANS = CK_ERR_TOO_MANY_SCANS,
   /// The calls were made in the wrong order (a programming error in the caller).
-  CK_JPEG_ERR_USAGE = 8,
+  CK_JPEG_ERR_USAGE = CK_ERR_USAGE,
   /// Reading the input file or writing the output file failed; the message has the system's reason.
-  CK_JPEG_ERR_IO = 9,
+  CK_JPEG_ERR_IO = CK_ERR_IO,
 };
 
 /// Bytes read from an input file, or written to an output file, per system call.

@@ -17,6 +17,7 @@
 // never aborts.
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,19 +26,19 @@ extern "C" {
 #endif
 
 enum {
-  CK_JXL_OK = 0,
+  CK_JXL_OK = CK_OK,
   /// libjxl rejected the data.
-  CK_JXL_ERR_CORRUPT = 1,
+  CK_JXL_ERR_CORRUPT = CK_ERR_CORRUPT,
   /// The data ended before the picture was complete.
-  CK_JXL_ERR_TRUNCATED = 2,
+  CK_JXL_ERR_TRUNCATED = CK_ERR_TRUNCATED,
   /// A picture libjxl cannot take (a JPEG it cannot recompress losslessly).
-  CK_JXL_ERR_UNSUPPORTED = 4,
+  CK_JXL_ERR_UNSUPPORTED = CK_ERR_UNSUPPORTED,
   /// Out of memory, or an allocation past the cap.
-  CK_JXL_ERR_MEMORY = 5,
+  CK_JXL_ERR_MEMORY = CK_ERR_MEMORY,
   /// Calls made out of order, or a buffer of the wrong size.
-  CK_JXL_ERR_USAGE = 8,
+  CK_JXL_ERR_USAGE = CK_ERR_USAGE,
   /// The runtime library is missing, lacks a symbol or is a release the shim does not speak; the message says which.
-  CK_JXL_ERR_UNAVAILABLE = 10,
+  CK_JXL_ERR_UNAVAILABLE = CK_ERR_UNAVAILABLE,
 };
 
 #define CK_JXL_MESSAGE_LENGTH 200

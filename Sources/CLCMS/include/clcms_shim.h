@@ -8,6 +8,7 @@
 // compensation, and is safe to call from several threads at once (no 1-pixel cache).
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,11 +17,11 @@ extern "C" {
 #endif
 
 enum {
-  CK_LCMS_OK = 0,
+  CK_LCMS_OK = CK_OK,
   /// The profile could not be parsed, or does not describe the pixels' colour space.
-  CK_LCMS_ERR_PROFILE = 1,
+  CK_LCMS_ERR_PROFILE = CK_ERR_CORRUPT,
   /// The runtime library is missing or lacks a symbol.
-  CK_LCMS_ERR_UNAVAILABLE = 10,
+  CK_LCMS_ERR_UNAVAILABLE = CK_ERR_UNAVAILABLE,
 };
 
 /// Pixel layouts a conversion reads (the output has the same layout with RGB for CMYK and Lab input); alpha is copied.

@@ -6,6 +6,7 @@
 // never sees a longjmp.
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <png.h>
@@ -16,21 +17,21 @@ extern "C" {
 
 // The status codes have the same values as CJPEG's (CK_JPEG_ERR_*), so CropCodecs maps both with one function.
 enum {
-  CK_PNG_OK = 0,
+  CK_PNG_OK = CK_OK,
   /// libpng rejected the data; the message says why.
-  CK_PNG_ERR_CORRUPT = 1,
+  CK_PNG_ERR_CORRUPT = CK_ERR_CORRUPT,
   /// The data ended before the image was complete.
-  CK_PNG_ERR_TRUNCATED = 2,
+  CK_PNG_ERR_TRUNCATED = CK_ERR_TRUNCATED,
   /// Strict mode: libpng emitted a warning, turned into an error.
-  CK_PNG_ERR_STRICT_WARNING = 3,
+  CK_PNG_ERR_STRICT_WARNING = CK_ERR_STRICT_WARNING,
   /// malloc failed.
-  CK_PNG_ERR_MEMORY = 5,
+  CK_PNG_ERR_MEMORY = CK_ERR_MEMORY,
   /// The data does not start with the PNG signature.
-  CK_PNG_ERR_NOT_PNG = 6,
+  CK_PNG_ERR_NOT_PNG = CK_ERR_NOT_AN_IMAGE,
   /// The calls were made in the wrong order (a programming error in the caller).
-  CK_PNG_ERR_USAGE = 8,
+  CK_PNG_ERR_USAGE = CK_ERR_USAGE,
   /// Reading the input file or writing the output file failed; the message has the system's reason.
-  CK_PNG_ERR_IO = 9,
+  CK_PNG_ERR_IO = CK_ERR_IO,
 };
 
 /// Bytes read from an input file, or written to an output file, per system call.

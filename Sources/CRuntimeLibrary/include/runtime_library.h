@@ -1,10 +1,15 @@
-// What the nine shims that open a library at run time (CWebP, with libwebpdemux and libwebpmux for animations,
-// CHEIF, CAVIF, CGIF, CTIFF, CLCMS, CJXL with libjxl_threads, CJP2, and CFont with FreeType and HarfBuzz for text watermarks) share: the one table of the libraries' file names per platform, opening the first
-// the loader finds, binding each shim's table of functions from its list (`ck_runtime_library_bind_all`: the one
-// loader of all thirteen tables), and writing a message for Swift to read. Linking nothing at build time is what lets
-// CropKit build without the libraries' headers or development packages.
+// What the nine shims that open a library at run time share (CWebP, with libwebpdemux and libwebpmux for animations;
+// CHEIF, CAVIF, CGIF, CTIFF, CLCMS; CJXL with libjxl_threads; CJP2; CFont with FreeType and HarfBuzz for text
+// watermarks): the one table of the libraries' file names per platform, opening the first the loader finds, binding
+// each shim's table of functions from its list (`ck_runtime_library_bind_all`: the one loader of all thirteen
+// tables), loading once per process (`ck_load_once`: every shim's ck_*_load), and writing a message for Swift to
+// read. Linking nothing at build time is what lets CropKit build without the libraries' headers or development
+// packages. ck_status.h, beside this header, is the one table of statuses every shim returns, the linked ones (CJPEG,
+// CPNG) too.
 
 #pragma once
+#include "ck_status.h"
+#include <pthread.h>
 #include <stddef.h>  // size_t, offsetof
 
 #ifdef __cplusplus
@@ -53,6 +58,23 @@ typedef struct {
 /// symbol `library` lacks, writes "the NAME found lacks SYMBOL (NEEDED)" into `message` and returns 0; else 1.
 int ck_runtime_library_bind_all(void *library, void *table, const ck_binding *bindings, size_t count,
                                 const char *name, const char *needed, char *message, size_t length);
+
+/// The room for a loader's message (every shim's own message length is at most this).
+#define CK_LOAD_MESSAGE_LENGTH 300
+
+/// A shim's loading of its libraries, done once per process: its `load` function writes what went wrong into
+/// `message` and sets `status` to CK_OK once every function is bound.
+typedef struct {
+  pthread_once_t once;
+  int status;
+  char message[CK_LOAD_MESSAGE_LENGTH];
+} ck_load_state;
+
+#define CK_LOAD_STATE_INIT {PTHREAD_ONCE_INIT, CK_ERR_UNAVAILABLE, ""}
+
+/// Runs `load` once per process (thread-safe: pthread_once), then gives `state`'s status, and its message in
+/// `message` (`length` bytes) when the status is not CK_OK: each run-time shim's ck_*_load, written once.
+int ck_load_once(ck_load_state *state, void (*load)(void), char *message, size_t length);
 
 /// printf-formats into `message` (`length` bytes, always NUL-terminated); does nothing when `message` is NULL.
 void ck_runtime_message(char *message, size_t length, const char *format, ...) __attribute__((format(printf, 3, 4)));

@@ -21,6 +21,7 @@
 // never aborts.
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,17 +30,17 @@ extern "C" {
 #endif
 
 enum {
-  CK_TIFF_OK = 0,
+  CK_TIFF_OK = CK_OK,
   /// libtiff rejected the data (broken tags, strips, compressed data …).
-  CK_TIFF_ERR_CORRUPT = 1,
+  CK_TIFF_ERR_CORRUPT = CK_ERR_CORRUPT,
   /// The data ended before the picture was complete.
-  CK_TIFF_ERR_TRUNCATED = 2,
+  CK_TIFF_ERR_TRUNCATED = CK_ERR_TRUNCATED,
   /// A layout CropKit does not decode (an unknown sample format or photometric, 32-bit CMYK …).
-  CK_TIFF_ERR_UNSUPPORTED = 4,
+  CK_TIFF_ERR_UNSUPPORTED = CK_ERR_UNSUPPORTED,
   /// Out of memory, or an allocation over the cap.
-  CK_TIFF_ERR_MEMORY = 5,
+  CK_TIFF_ERR_MEMORY = CK_ERR_MEMORY,
   /// The runtime library is missing or lacks a symbol; the message says which.
-  CK_TIFF_ERR_UNAVAILABLE = 10,
+  CK_TIFF_ERR_UNAVAILABLE = CK_ERR_UNAVAILABLE,
 };
 
 #define CK_TIFF_MESSAGE_LENGTH 200

@@ -11,6 +11,7 @@
 // codes) and never aborts.
 
 #pragma once
+#include "ck_status.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,19 +20,19 @@ extern "C" {
 #endif
 
 enum {
-  CK_WEBP_OK = 0,
+  CK_WEBP_OK = CK_OK,
   /// libwebp rejected the bitstream.
-  CK_WEBP_ERR_CORRUPT = 1,
+  CK_WEBP_ERR_CORRUPT = CK_ERR_CORRUPT,
   /// The data ended before the picture was complete.
-  CK_WEBP_ERR_TRUNCATED = 2,
+  CK_WEBP_ERR_TRUNCATED = CK_ERR_TRUNCATED,
   /// A feature libwebp does not decode here (an animation's container given to the still-image decoder …).
-  CK_WEBP_ERR_UNSUPPORTED = 4,
+  CK_WEBP_ERR_UNSUPPORTED = CK_ERR_UNSUPPORTED,
   /// libwebp could not allocate memory.
-  CK_WEBP_ERR_MEMORY = 5,
+  CK_WEBP_ERR_MEMORY = CK_ERR_MEMORY,
   /// An argument libwebp refused (a dimension past 16383, a quality out of range …).
-  CK_WEBP_ERR_USAGE = 8,
+  CK_WEBP_ERR_USAGE = CK_ERR_USAGE,
   /// The runtime library is missing, lacks a symbol, or speaks another ABI; the message says which.
-  CK_WEBP_ERR_UNAVAILABLE = 10,
+  CK_WEBP_ERR_UNAVAILABLE = CK_ERR_UNAVAILABLE,
 };
 
 #define CK_WEBP_MESSAGE_LENGTH 200

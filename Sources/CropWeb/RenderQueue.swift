@@ -1,7 +1,7 @@
 import Dispatch
 
 /// Admission control for renders: at most ``concurrency`` run at once, at most ``capacity`` more wait in FIFO order,
-/// and a request that finds the queue full is refused at once with ``EditorError/busy(queued:)`` (HTTP 503).
+/// and a request that finds the queue full is refused at once with ``WebError/busy(queued:)`` (HTTP 503).
 ///
 /// Memory stays bounded: a request takes its place in the queue *before* its body is read, so waiting requests hold
 /// no image bytes (their bodies stay in the socket, flow-controlled by TCP), and at most `concurrency` images are
@@ -37,9 +37,9 @@ public actor RenderQueue {
         self.memory = memory
     }
 
-    /// Waits for a slot, or throws ``EditorError/busy(queued:)`` when `capacity` requests already wait.
+    /// Waits for a slot, or throws ``WebError/busy(queued:)`` when `capacity` requests already wait.
     /// Every successful call must be balanced by one ``release()``.
-    public func acquire() async throws(EditorError) {
+    public func acquire() async throws(WebError) {
         if running < concurrency {
             running += 1
             peakRunning = max(peakRunning, running)
@@ -62,7 +62,7 @@ public actor RenderQueue {
         }
     }
 
-    /// Runs `body` in a slot: waits for one (or throws ``EditorError/busy(queued:)``), then calls `body`, which
+    /// Runs `body` in a slot: waits for one (or throws ``WebError/busy(queued:)``), then calls `body`, which
     /// usually reads the request body and calls ``perform(_:)``.
     public nonisolated func withSlot<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await acquire()

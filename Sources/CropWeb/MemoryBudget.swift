@@ -1,10 +1,10 @@
 /// Admission by memory: each render reserves the peak its `MemoryPlan` planned from the header, before it decodes
 /// anything, out of a fixed ``capacity``; what does not fit waits, in arrival order, until enough is released.
 ///
-/// - A reservation larger than ``requestLimit`` is refused at once with ``EditorError/needsTooMuchMemory(planned:limit:)``
+/// - A reservation larger than ``requestLimit`` is refused at once with ``WebError/needsTooMuchMemory(planned:limit:)``
 ///   (HTTP 413): it could never run within the limit.
 /// - A reservation that does not fit now waits; when ``queueCapacity`` reservations already wait it is refused with
-///   ``EditorError/busy(queued:)`` (HTTP 503, `Retry-After`).
+///   ``WebError/busy(queued:)`` (HTTP 503, `Retry-After`).
 /// - Waiters are served first come, first served: a small render never passes a large one that waits, so a large one
 ///   is never starved.
 ///
@@ -38,9 +38,9 @@ public actor MemoryBudget {
     /// Reserves `bytes`, waiting while they do not fit; every successful call must be balanced by one
     /// ``release(_:)`` of the same bytes.
     ///
-    /// - Throws: ``EditorError/needsTooMuchMemory(planned:limit:)`` above ``requestLimit``, ``EditorError/busy(queued:)``
+    /// - Throws: ``WebError/needsTooMuchMemory(planned:limit:)`` above ``requestLimit``, ``WebError/busy(queued:)``
     ///   when ``queueCapacity`` reservations already wait.
-    public func reserve(_ bytes: Int) async throws(EditorError) {
+    public func reserve(_ bytes: Int) async throws(WebError) {
         let bytes = max(0, bytes)
         guard bytes <= requestLimit else {
             refused += 1

@@ -3,7 +3,7 @@ import CropKit
 extension StraightenEstimate {
     /// The applied angle for a person: "0.11° clockwise, from 17 straight lines (confidence 60%)", or "…, from long
     /// straight structures (profile peak 6.1×) (confidence 57%)".
-    var levelledText: String {
+    package var levelledText: String {
         let rounded = (angle * 100).rounded() / 100
         let sense = rounded == 0 ? "" : rounded > 0 ? " counter-clockwise" : " clockwise"
         let source = measure == .lines ? "\(lines) straight lines" : evidence
@@ -11,13 +11,13 @@ extension StraightenEstimate {
     }
 
     /// Why it was not applied: "no straight lines near level or upright", or "confidence 31%, 4 lines suggest 2.5°".
-    var unsureText: String {
+    package var unsureText: String {
         foundNothing ? "no straight lines near level or upright"
             : "confidence \(percent)%, \(evidence) suggest \((angle * 10).rounded() / 10)°"
     }
 
     /// No line and no projection estimate.
-    var foundNothing: Bool { lines == 0 && measure == .lines }
+    package var foundNothing: Bool { lines == 0 && measure == .lines }
 
     private var percent: Int { Int((confidence * 100).rounded()) }
 }

@@ -3,11 +3,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Every error the editor server answers with. Each case names the problem; each maps to one HTTP status (4xx, 503
+/// Every error the web faces answer with (the editor's routes and render API, and `cropkit serve`'s image service;
+/// `EditorError` in CropEditor is this type). Each case names the problem; each maps to one HTTP status (4xx, 503
 /// for a full render queue or a timeout, 502/504 for a failed HTTP origin) and a JSON body
 /// `{"error": {"message": …, "problem": …}}`, where `problem` is a stable machine-readable name of the case.
-public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The request body is larger than ``EditorServer/Configuration/maximumRequestBytes``.
+public enum WebError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The request body is larger than `EditorServer.Configuration.maximumRequestBytes` (the service: its configuration's).
     case requestTooLarge(limit: Int)
     /// The request has no image (empty body, or no `image` part in a multipart form).
     case missingImage
@@ -55,7 +56,7 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     case originTimedOut(url: String, seconds: Double)
     /// An automatic straighten was asked for, but the measure is not confident (too few straight lines agree).
     case autoStraightenUnsure(StraightenEstimate)
-    /// A photo's saved crop (its ``RecipeSidecar``, named `name`) cannot be read or is not a valid recipe.
+    /// A photo's saved crop (its `RecipeSidecar`, CropEditor, named `name`) cannot be read or is not a valid recipe.
     case invalidSidecar(name: String, reason: String)
     /// A crop could not be saved beside its photo (the sidecar `name`), or an export could not be written.
     case cannotSave(name: String, reason: String)
@@ -189,20 +190,20 @@ public enum EditorError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-extension EditorError {
+extension WebError {
     /// A person's line for any error met on one photo (an editor, CropKit or geometry error names its problem; a
     /// CropKit error is said as the server says it, ``init(_:)``).
-    static func message(for error: any Error) -> String {
+    package static func message(for error: any Error) -> String {
         switch error {
-        case let e as EditorError: e.description
-        case let e as CropKitError: EditorError(e).description
+        case let e as WebError: e.description
+        case let e as CropKitError: WebError(e).description
         case let e as GeometryError: e.description
         default: "\(error)"
         }
     }
 }
 
-extension EditorError: HTTPResponseError {
+extension WebError: HTTPResponseError {
     /// The JSON error response (`Retry-After: 1` on 503).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = try jsonResponse(Body(error: .init(message: description, problem: problem)), status: status)
@@ -212,7 +213,7 @@ extension EditorError: HTTPResponseError {
 }
 
 /// A JSON response of `value` (keys sorted).
-func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+package func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let data = try encoder.encode(value)
