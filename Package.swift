@@ -243,12 +243,25 @@ if Context.environment["CROPKIT_FUZZ"] != nil {
 // The portable build (`.ci/portable-test`): CROPKIT_PORTABLE=1 compiles the pixel floor without its x86-64 intrinsics,
 // as on arm64, and keeps only the library floors and their tests, so no server package is fetched or built.
 if Context.environment["CROPKIT_PORTABLE"] != nil {
-    let kept: Set<String> = [
-        "CropGeometry", "CropEngine", "CropInteraction", "CropPixels", "CropAnalysis", "CLibJPEG", "CLibPNG", "CJPEG", "CPNG",
-        "CRuntimeLibrary", "CWebP",
-        "CLCMS", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CJXL", "CJP2", "CFont", "CropCodecs", "CropKit", "CropTestSupport", "CropGeometryTests",
-        "CropEngineTests", "CropInteractionTests", "CropPixelsTests", "CropAnalysisTests", "CropCodecsTests", "CropKitTests",
-    ]
+    // The library products' targets and every target they use, and the test targets that use nothing else: derived
+    // from the targets' own dependencies, so a new floor or shim needs no second list.
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    func uses(_ target: Target) -> [String] {
+        target.dependencies.compactMap { dependency in
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): name
+            default: nil
+            }
+        }
+    }
+    var library: Set<String> = []
+    var pending = ["CropKit", "CropGeometry", "CropEngine", "CropInteraction", "CropTestSupport"]
+    while let name = pending.popLast() {
+        guard library.insert(name).inserted, let target = byName[name] else { continue }
+        pending += uses(target)
+    }
+    let tests = package.targets.filter { $0.type == .test && Set(uses($0)).isSubset(of: library) }.map(\.name)
+    let kept = library.union(tests)
     package.targets = package.targets.filter { kept.contains($0.name) }
     package.products = package.products.filter { ["CropKit", "CropGeometry"].contains($0.name) }
     package.dependencies = []

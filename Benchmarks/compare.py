@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-"""Side-by-side benchmark: CropKit's CLI against libvips, ImageMagick and Pillow on the same tasks.
+"""Side-by-side benchmark: CropKit's CLI against libvips (two releases), ImageMagick and Pillow on the same tasks.
 
 Every tool runs as a separate process on the same input; we record median wall time and peak RSS (the child's
 ru_maxrss) over several runs after a warm-up, and print CropKit's ratio to each tool. Tools that are not installed are
 skipped. This is a measurement, not a test: it never fails on a slow figure.
+
+Two libvips releases: Debian's 8.14 (`vips`, `vipsthumbnail`, whole processes) and the newest, 8.18 from PyPI's
+`pyvips-binary` (the build sharp ships, with Highway SIMD) in a virtualenv this script makes under ~/.cache, through
+`vips_tasks.py`: timed as a whole process ("vips 8.18", Python's start-up included) and inside its own process from
+opening the file to the written output ("vips 8.18 in", the issue's measure; its memory is the whole process's).
 
     Benchmarks/compare.py [--runs N] [--tasks T0,T1,T2,T3] [--image PATH] [--cropkit PATH]
 
@@ -13,9 +18,12 @@ Tasks (the issues' definitions):
     T2  resize to 1920 wide, Lanczos3, JPEG q90                   (issue 4; also PSNR against Pillow's LANCZOS)
     T1s square thumbnail 256×256, centre crop                     (cropkit thumbnail, vipsthumbnail --smartcrop centre)
     T3  straighten 7.5°, largest crop of the original aspect with no fill pixels, native resolution, JPEG q90
+    W1  resize to 1920 wide, WebP q80                               (issue 42)
+    A1  resize to 1920 wide, AVIF q60                               (issue 42)
 """
 
 import argparse
+import json
 import math
 import os
 import shutil
@@ -28,6 +36,19 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 DEFAULT_IMAGE = os.path.join(ROOT, "..", "shared", "testdata", "photos", "unsplash-rachel-hisko-6000x4000.jpg")
+VIPS_818_VENV = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "cropkit-bench-vips818")
+
+
+def vips_818_python():
+    """A Python with pyvips over PyPI's libvips 8.18 (made on first use), or None when it cannot be made."""
+    python = os.path.join(VIPS_818_VENV, "bin", "python")
+    if not os.path.exists(python):
+        made = subprocess.run([sys.executable, "-m", "venv", VIPS_818_VENV], capture_output=True).returncode == 0
+        if not made or subprocess.run([os.path.join(VIPS_818_VENV, "bin", "pip"), "install", "-q", "pyvips-binary",
+                                       "pyvips"], capture_output=True).returncode != 0:
+            return None
+    check = subprocess.run([python, "-c", "import pyvips; assert pyvips.version(1) >= 18"], capture_output=True)
+    return python if check.returncode == 0 else None
 
 
 def pillow_python():
@@ -46,6 +67,11 @@ def image_size(path):
         data = f.read(1 << 20)
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:4] == b"RIFF" or data[4:8] == b"ftyp":
+        # WebP and AVIF: libvips' header reader.
+        sizes = [subprocess.run(["vipsheader", "-f", field, path], capture_output=True, text=True).stdout.strip()
+                 for field in ("width", "height")]
+        return tuple(int(v) if v.isdigit() else 0 for v in sizes)
     i = 2
     while i + 9 < len(data):
         if data[i] != 0xFF:
@@ -73,8 +99,8 @@ def commands(task, src, out, tools):
     """The command each available tool runs for a task, writing `out` (its extension picks the format)."""
     w, h = image_size(src)
     ext = os.path.splitext(out)[1]
-    q = {"T0": 90, "T1": 85, "T1s": 85, "T2": 90, "T3": 90}[task]
-    jpeg_opts = f"[Q={q}]" if ext == ".jpg" else ""
+    q = {"T0": 90, "T1": 85, "T1s": 85, "T2": 90, "T3": 90, "W1": 80, "A1": 60}[task]
+    jpeg_opts = f"[Q={q}]" if ext in (".jpg", ".webp", ".avif") else ""
     cmds = {}
     ck = tools.get("cropkit")
     if ck:
@@ -85,6 +111,8 @@ def commands(task, src, out, tools):
             "T1s": [ck, "thumbnail", src, "--size", "256", "--progress", "none"] + common,
             "T2": [ck, "resize", src, "--width", "1920", "--filter", "lanczos3"] + common,
             "T3": [ck, "crop", src, "--straighten", "7.5"] + common,
+            "W1": [ck, "resize", src, "--width", "1920"] + common,
+            "A1": [ck, "resize", src, "--width", "1920"] + common,
         }[task]
     if tools.get("vips"):
         t = math.radians(7.5)
@@ -99,8 +127,12 @@ def commands(task, src, out, tools):
             # One-step affine: rotate counter-clockwise on screen and generate only the inner crop.
             "T3": ["vips", "affine", src, out + jpeg_opts, f"{c} {s} {-s} {c}",
                    "--oarea", f"{round(cx - cw / 2)} {round(cy - ch / 2)} {cw} {ch}", "--interpolate", "bicubic"],
+            "W1": ["vips", "resize", src, out + jpeg_opts, str(1920 / w), "--kernel", "lanczos3"],
+            "A1": ["vips", "resize", src, out + jpeg_opts, str(1920 / w), "--kernel", "lanczos3"],
         }[task]
-    if tools.get("magick"):
+    if tools.get("vips818"):
+        cmds["vips 8.18"] = [tools["vips818"], os.path.join(HERE, "vips_tasks.py"), task, src, out, "--runs", "0"]
+    if tools.get("magick") and task not in ("W1", "A1"):
         cw, ch = inner_rect(w, h, 7.5)
         m = tools["magick"]
         cmds["ImageMagick"] = {
@@ -113,7 +145,7 @@ def commands(task, src, out, tools):
             "T3": [m, src, "-distort", "SRT", "-7.5", "-gravity", "center", "-crop", f"{cw}x{ch}+0+0", "+repage",
                    "-quality", str(q), out],
         }[task]
-    if tools.get("pillow"):
+    if tools.get("pillow") and task not in ("W1", "A1"):
         name = {"T0": "transcode", "T1": "thumbnail", "T1s": "square", "T2": "resize", "T3": "straighten"}[task]
         cmds["Pillow"] = [tools["pillow"], os.path.join(HERE, "pillow_tasks.py"), name, src, out]
     return cmds
@@ -154,7 +186,7 @@ print("inf" if mse == 0 else 10 * math.log10(255 * 255 / mse))
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--tasks", default="T0,T1,T1s,T2,T3")
+    ap.add_argument("--tasks", default="T0,T1,T1s,T2,T3,W1,A1")
     ap.add_argument("--image", default=DEFAULT_IMAGE)
     ap.add_argument("--cropkit", default=os.path.join(ROOT, ".build", "release", "cropkit"))
     args = ap.parse_args()
@@ -164,6 +196,7 @@ def main():
         "vips": shutil.which("vips") and shutil.which("vipsthumbnail"),
         "magick": shutil.which("magick") or (os.path.exists("/usr/bin/convert") and "/usr/bin/convert"),
         "pillow": pillow_python(),
+        "vips818": vips_818_python(),
     }
     missing = [k for k, v in tools.items() if not v]
     if missing:
@@ -175,7 +208,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         for task in args.tasks.split(","):
-            out = os.path.join(tmp, f"{task}.jpg")
+            out = os.path.join(tmp, task + {"W1": ".webp", "A1": ".avif"}.get(task, ".jpg"))
             results = {}
             for tool, cmd in commands(task, src, out, tools).items():
                 try:
@@ -187,9 +220,24 @@ def main():
                     print(f"{task} {tool}: FAILED: {e}")
                 if os.path.exists(out):
                     os.remove(out)
+            if tools["vips818"]:
+                # libvips 8.18 timed inside its own process (the runs' median), with that process's peak memory.
+                try:
+                    cmd = [tools["vips818"], os.path.join(HERE, "vips_tasks.py"), task, src, out, "--runs", str(args.runs)]
+                    start = time.perf_counter()
+                    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                    _, status, usage = os.wait4(proc.pid, 0)
+                    reply = json.loads(proc.stdout.read().decode())
+                    proc.stdout.close()
+                    proc.stderr.close()
+                    results["vips 8.18 in"] = (reply["seconds"], usage.ru_maxrss / 1024, image_size(out))
+                except (ValueError, KeyError, OSError) as e:
+                    print(f"{task} vips 8.18 in-process: FAILED: {e}")
+                if os.path.exists(out):
+                    os.remove(out)
             print(f"{task}")
             for tool, (wall, rss, size) in results.items():
-                line = f"  {tool:12s} {wall:7.3f} s {rss:7.1f} MB  {size[0]}×{size[1]}"
+                line = f"  {tool:13s} {wall:7.3f} s {rss:7.1f} MB  {size[0]}×{size[1]}"
                 if tool != "cropkit" and "cropkit" in results:
                     cw, cr = results["cropkit"][0], results["cropkit"][1]
                     line += f"   cropkit/{tool}: time {cw / wall:.2f}×, memory {cr / rss:.2f}×"
