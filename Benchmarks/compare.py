@@ -245,7 +245,7 @@ def main():
             if task == "T2" and tools["pillow"] and results:
                 reference = os.path.join(tmp, "T2-pillow.png")
                 subprocess.run(commands(task, src, reference, {"pillow": tools["pillow"]})["Pillow"], check=True)
-                for tool in [t for t in results if t != "Pillow"]:
+                for tool in [t for t in results if t in ("cropkit", "vips", "ImageMagick")]:
                     png = os.path.join(tmp, f"T2-{tool}.png")
                     cmd = commands(task, src, png, {k: v for k, v in tools.items() if k in
                                    ({"cropkit": "cropkit", "vips": "vips", "ImageMagick": "magick"}[tool],)})
