@@ -105,10 +105,16 @@ let package = Package(
         .target(name: "CFont", dependencies: ["CRuntimeLibrary"]),
 
         // Codecs: JPEG, PNG, WebP, HEIF/AVIF, GIF, TIFF, BMP; EXIF, ICC, colour conversion, format detection.
-        .target(name: "CropCodecs", dependencies: ["CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS", "CJXL", "CJP2", "CFont", "CRuntimeLibrary"]),
+        .target(
+            name: "CropCodecs",
+            dependencies: [
+                "CropGeometry", "CropPixels", "CJPEG", "CPNG", "CWebP", "CHEIF", "CGIF", "CTIFF", "CAVIF", "CLCMS",
+                "CJXL", "CJP2", "CFont", "CRuntimeLibrary",
+            ]),
 
         // The public face: load/save with orientation, thumbnail and render pipelines.
-        .target(name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropAnalysis", "CropCodecs"]),
+        .target(
+            name: "CropKit", dependencies: ["CropGeometry", "CropEngine", "CropPixels", "CropAnalysis", "CropCodecs"]),
 
         // What the browser-facing faces share: admission by memory, the render queue, `Accept` negotiation and the one
         // HTTP error type with its middleware.
@@ -159,7 +165,9 @@ let package = Package(
         // serve|edit|sign` runs in its place.
         .target(
             name: "CropCLI",
-            dependencies: ["CropKit", "CropCodecs", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "CropKit", "CropCodecs", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             resources: [.copy("Samples")]
         ),
         .executableTarget(name: "cropkit", dependencies: ["CropCLI"]),
@@ -176,8 +184,10 @@ let package = Package(
         // CropKitFuzz, and on every seed by FuzzReplayTests.
         .target(
             name: "FuzzBodies",
-            dependencies: ["CropCodecs", "CropPixels", "CropGeometry", "CropEngine", "CropInteraction", "CropAnalysis",
-                           "CropKit", "CropEditor", "CropServer", "CropWasm"],
+            dependencies: [
+                "CropCodecs", "CropPixels", "CropGeometry", "CropEngine", "CropInteraction", "CropAnalysis",
+                "CropKit", "CropEditor", "CropServer", "CropWasm",
+            ],
             path: "Fuzz/Bodies"),
 
         // Helpers shared by the tests and benchmarks (a seeded random generator).
@@ -188,19 +198,26 @@ let package = Package(
         .testTarget(name: "CropInteractionTests", dependencies: ["CropInteraction", "CropTestSupport"]),
         .testTarget(
             name: "CropWasmTests",
-            dependencies: ["CropWasm", "CropInteraction", "CropEngine", "CropGeometry", "CropEditor", "CropTestSupport"]),
-        .testTarget(name: "CropPixelsTests", dependencies: ["CropPixels", "CropGeometry", "CropAnalysis", "CropTestSupport"]),
-        .testTarget(name: "CropAnalysisTests", dependencies: ["CropAnalysis", "CropPixels", "CropGeometry", "CropTestSupport"]),
+            dependencies: [
+                "CropWasm", "CropInteraction", "CropEngine", "CropGeometry", "CropEditor", "CropTestSupport",
+            ]),
+        .testTarget(
+            name: "CropPixelsTests", dependencies: ["CropPixels", "CropGeometry", "CropAnalysis", "CropTestSupport"]),
+        .testTarget(
+            name: "CropAnalysisTests", dependencies: ["CropAnalysis", "CropPixels", "CropGeometry", "CropTestSupport"]),
         .testTarget(
             name: "CropCodecsTests",
             dependencies: ["CropCodecs", "CropPixels", "CropTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "CropKitTests", dependencies: ["CropKit", "CropCodecs", "CropPixels", "CropInteraction", "CropTestSupport"],
+            name: "CropKitTests",
+            dependencies: ["CropKit", "CropCodecs", "CropPixels", "CropInteraction", "CropTestSupport"],
             resources: [.copy("Fixtures")]),
         // End-to-end tests of the built `cropkit` binary; depending on it makes SwiftPM build it first.
-        .testTarget(name: "CLITests", dependencies: ["CropKit", "CropCodecs", "CropCLI", "cropkit", "cropkit-server", "CropTestSupport"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["CropKit", "CropCodecs", "CropCLI", "cropkit", "cropkit-server", "CropTestSupport"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzBodies"]),
         .testTarget(
             name: "CropEditorTests",
@@ -226,9 +243,10 @@ let package = Package(
 // Release-mode micro-benchmarks of the pixel engine: built only when asked for, so a plain `swift build` of the
 // library never compiles them (`CROPKIT_BENCHMARKS=1 swift run -c release PixelsBench`, see Benchmarks/).
 if Context.environment["CROPKIT_BENCHMARKS"] != nil {
-    package.targets.append(.executableTarget(
-        name: "PixelsBench", dependencies: ["CropPixels", "CropAnalysis", "CropTestSupport"],
-        path: "Benchmarks/PixelsBench"))
+    package.targets.append(
+        .executableTarget(
+            name: "PixelsBench", dependencies: ["CropPixels", "CropAnalysis", "CropTestSupport"],
+            path: "Benchmarks/PixelsBench"))
 }
 
 // libFuzzer: one executable for every target (`Fuzz/run.sh TARGET SECONDS` picks one with CROPKIT_FUZZ_TARGET),
@@ -236,8 +254,9 @@ if Context.environment["CROPKIT_BENCHMARKS"] != nil {
 // ordinary code: FuzzReplayTests replays every seed corpus through them in `swift test`.
 if Context.environment["CROPKIT_FUZZ"] != nil {
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
-    package.targets.append(.executableTarget(
-        name: "CropKitFuzz", dependencies: ["CFuzzDriver", "FuzzBodies"], path: "Fuzz/Driver"))
+    package.targets.append(
+        .executableTarget(
+            name: "CropKitFuzz", dependencies: ["CFuzzDriver", "FuzzBodies"], path: "Fuzz/Driver"))
 }
 
 // The portable build (`.ci/portable-test`): CROPKIT_PORTABLE=1 compiles the pixel floor without its x86-64 intrinsics,

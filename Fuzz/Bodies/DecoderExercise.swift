@@ -8,12 +8,14 @@ func exercise(_ decoder: any ImageRowDecoder, whole: Bool, rows: Int, extraStrid
     if whole {
         guard let pixels = try? decoder.decodeAll() else { return }
         guard pixels.width == decoder.outputWidth, pixels.height == decoder.outputHeight else {
-            fatalError("decoded \(pixels.width)×\(pixels.height), promised \(decoder.outputWidth)×\(decoder.outputHeight)")
+            fatalError(
+                "decoded \(pixels.width)×\(pixels.height), promised \(decoder.outputWidth)×\(decoder.outputHeight)")
         }
     } else {
         let rowBytes = decoder.outputWidth * decoder.outputFormat.bytesPerPixel
         let count = min(decoder.outputHeight, rows)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, (rowBytes + extraStride) * count), alignment: 16)
+        let buffer = UnsafeMutableRawPointer.allocate(
+            byteCount: max(1, (rowBytes + extraStride) * count), alignment: 16)
         defer { buffer.deallocate() }
         _ = try? decoder.readRows(into: buffer, bytesPerRow: rowBytes + extraStride, maxRows: count)
         try? decoder.finish()

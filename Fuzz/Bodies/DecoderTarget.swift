@@ -25,8 +25,9 @@ func exerciseFrames(_ frames: (any AnimationFrames)?) {
     for _ in 0..<64 {
         guard let frame = try? frames.next() else { return }
         guard frame.picture.width == frames.width, frame.picture.height == frames.height else {
-            fatalError("a frame of \(frame.picture.width)×\(frame.picture.height) on a \(frames.width)×\(frames.height) canvas")
+            fatalError(
+                "a frame of \(frame.picture.width)×\(frame.picture.height) on a \(frames.width)×\(frames.height) canvas"
+            )
         }
     }
 }
-

@@ -1,8 +1,8 @@
+import CropCodecs
+import CropGeometry
 // libFuzzer target: EXIF (TIFF) parsing: reading the orientation, rewriting it, and the JPEG APP1 wrapper. A rewrite
 // that succeeds must read back the orientation it wrote.
 import Foundation
-import CropCodecs
-import CropGeometry
 
 /// One input of `FuzzEXIF`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
 public func fuzzEXIF(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

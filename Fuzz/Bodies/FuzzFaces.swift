@@ -20,8 +20,10 @@ public func fuzzFaces(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     let bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
     let faces = found.map {
-        Face(rect: Rect(x: Double($0.left), y: Double($0.top), width: Double($0.right - $0.left + 1),
-                        height: Double($0.bottom - $0.top + 1)), confidence: $0.confidence)
+        Face(
+            rect: Rect(
+                x: Double($0.left), y: Double($0.top), width: Double($0.right - $0.left + 1),
+                height: Double($0.bottom - $0.top + 1)), confidence: $0.confidence)
     }
     let side = Double(8 + Int(data[0] ^ data[1]) % 200)
     if let (window, _) = Face.window(Size(width: side, height: side * 0.75), keeping: faces, in: bounds) {

@@ -25,4 +25,5 @@ public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
 /// A 160×90 grey PNG to lay the mark over.
 private let grey = try! ImageCodec.encode(
-    try! PixelBuffer(width: 160, height: 90, layout: .rgb, samples: [UInt8](repeating: 90, count: 160 * 90 * 3)), as: .png)
+    try! PixelBuffer(width: 160, height: 90, layout: .rgb, samples: [UInt8](repeating: 90, count: 160 * 90 * 3)),
+    as: .png)

@@ -1,7 +1,7 @@
+import CropCodecs
 // libFuzzer target: format detection by content and header reading (format, size, orientation, ICC, EXIF) without
 // decoding pixels.
 import Foundation
-import CropCodecs
 
 /// One input of `FuzzFormat`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
 public func fuzzFormat(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -1,11 +1,11 @@
+import CropCodecs
+import CropPixels
 // libFuzzer target: HEIF and AVIF decoding: CropKit's own reader of the transform properties (HEIFTransforms: meta,
 // pitm, iprp, ipco, ipma, irot, imir, clap), then the CHEIF shim and libheif: the primary image's properties, the EXIF
 // block's TIFF-header offset, the ICC profile, and (for small pictures) the decode itself, 8 or 16-bit, whole or a
 // few rows, at full size or shrunk on load. A success must be a picture of the size the decoder promised. An AVIF is
 // also read as an image sequence through libavif (AVIFFrames), every frame the promised size.
 import Foundation
-import CropCodecs
-import CropPixels
 
 /// One input of `FuzzHEIF`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
 public func fuzzHEIF(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

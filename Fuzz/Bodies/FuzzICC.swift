@@ -1,7 +1,7 @@
+import CropCodecs
 // libFuzzer target: reassembling an ICC profile from JPEG APP2 payloads (sequence numbers, counts, duplicates, gaps),
 // and splitting a profile into payloads and back.
 import Foundation
-import CropCodecs
 
 /// One input of `FuzzICC`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
 public func fuzzICC(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

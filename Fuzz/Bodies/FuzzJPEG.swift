@@ -1,11 +1,11 @@
+import CropCodecs
+import CropPixels
 // libFuzzer target: JPEG decoding through CropKit's shim, at every DCT scale, with and without the progressive
 // early stop and strict mode, reading some or all rows, then finishing. Any crash, trap or sanitizer report is a bug;
 // errors are the expected outcome for most inputs. Options come from the first byte, the file from the rest.
 // With bit 64 set the input is decoded at 1/8 twice, by the AC-skipping entropy decoder and by libjpeg's, and the
 // target traps unless both fail or both give the same pixels (a differential check of the skipping decoder).
 import Foundation
-import CropCodecs
-import CropPixels
 
 /// One input of `FuzzJPEG`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
 public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -15,7 +15,8 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let scale = JPEGScale.allCases[Int(control & 3)]
     let earlyStop: JPEGEarlyStop = [.off, .exact, .dcOnly][Int(control >> 2 & 3) % 3]
     let options = DecodeOptions(
-        limits: PixelLimits(maxPixels: 4_000_000), strict: control & 16 != 0, jpegScale: scale, jpegEarlyStop: earlyStop)
+        limits: PixelLimits(maxPixels: 4_000_000), strict: control & 16 != 0, jpegScale: scale, jpegEarlyStop: earlyStop
+    )
     if control & 64 != 0 {
         compareEntropyDecoders(bytes, earlyStop: earlyStop)
         return 0
@@ -36,6 +37,7 @@ private func compareEntropyDecoders(_ bytes: [UInt8], earlyStop: JPEGEarlyStop) 
     }
     let skipping = decode(libjpeg: false), reference = decode(libjpeg: true)
     guard skipping == reference else {
-        fatalError("the AC-skipping decoder gives \(String(describing: skipping)), libjpeg \(String(describing: reference))")
+        fatalError(
+            "the AC-skipping decoder gives \(String(describing: skipping)), libjpeg \(String(describing: reference))")
     }
 }

@@ -1,7 +1,7 @@
+import CropEditor
 // libFuzzer target: the render API's multipart/form-data parser. The first line of the input is the Content-Type
 // header, the rest the body. Parts found must lie within the body.
 import Foundation
-import CropEditor
 
 /// One input of `FuzzMultipart`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
 public func fuzzMultipart(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -17,9 +17,11 @@ public func fuzzNumericEvents(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
     numbers[0] = numbers[0].isFinite ? min(abs(numbers[0]).rounded(.down), 20_000) : numbers[0]
     numbers[1] = numbers[1].isFinite ? min(abs(numbers[1]).rounded(.down), 20_000) : numbers[1]
     numbers[13] = numbers[13].isFinite ? min(abs(numbers[13]).rounded(.down), 50) : numbers[13]
-    guard var session = try? numbers.withUnsafeBufferPointer({ p throws(SessionParameters.Failure) in
-        try NumericSession(parameters: p.baseAddress!)
-    }) else { return 0 }
+    guard
+        var session = try? numbers.withUnsafeBufferPointer({ p throws(SessionParameters.Failure) in
+            try NumericSession(parameters: p.baseAddress!)
+        })
+    else { return 0 }
     var state = [Double](repeating: 0, count: NumericViewState.count)
     var at = SessionParameters.count
     while at + NumericEvent.count <= count, at < SessionParameters.count + 7 * 400 {

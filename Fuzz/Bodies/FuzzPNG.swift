@@ -1,8 +1,8 @@
+import CropCodecs
+import CropPixels
 // libFuzzer target: PNG decoding (every colour type and depth, tRNS, Adam7, ancillary chunks) through CropKit's shim,
 // in strict or lenient mode, whole or a few rows then abandoned.
 import Foundation
-import CropCodecs
-import CropPixels
 
 /// One input of `FuzzPNG`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
 public func fuzzPNG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -1,3 +1,4 @@
+import CropKit
 // libFuzzer target: the streaming pipeline end to end on a hostile file: one decode (with shrink-on-load), a small
 // resize or a straightened crop (band scheduler, source-row window), optional pixel steps, encoded to memory as JPEG,
 // PNG, GIF or WebP (an animated GIF or WebP to GIF or WebP takes the animation path: every frame, FrameHandoff) (the
@@ -6,7 +7,6 @@
 // not crash. The pixel limit (512 × 512) keeps runs small: mutated headers declare pictures up to it and the decoders
 // fill what the bytes lack, so it sets the cost of a run (2 MP ran 9 per second under ASan).
 import Foundation
-import CropKit
 
 /// One input of `FuzzPipeline`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
 public func fuzzPipeline(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

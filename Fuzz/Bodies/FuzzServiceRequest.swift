@@ -14,7 +14,8 @@ import Foundation
 private let signer = try! URLSigner(hexKeys: "000102030405060708090a0b0c0d0e0f")
 private let allowlist = try! OriginAllowlist(["https://cdn.example.com/photos/", "http://127.0.0.1:8080/a"])
 private let base = OriginURL("https://cdn.example.com/photos/x/y.jpg")!
-private let mark = try! Watermark(image: try! PixelBuffer(width: 2, height: 1, layout: .rgba, samples: [UInt8](repeating: 200, count: 8)))
+private let mark = try! Watermark(
+    image: try! PixelBuffer(width: 2, height: 1, layout: .rgba, samples: [UInt8](repeating: 200, count: 8)))
 private let folder: SourceFolder = {
     let path = NSTemporaryDirectory() + "fuzz-serve-\(getpid())"
     try? FileManager.default.createDirectory(atPath: path + "/sub", withIntermediateDirectories: true)
@@ -56,7 +57,9 @@ public func fuzzServiceRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
         if let counts = parsed.components {
             guard parsed.placeholder == .blurhash, BlurHash.componentRange.contains(counts.width),
                 BlurHash.componentRange.contains(counts.height)
-            else { fatalError("\(query) parsed to components \(counts) with \(String(describing: parsed.placeholder))") }
+            else {
+                fatalError("\(query) parsed to components \(counts) with \(String(describing: parsed.placeholder))")
+            }
         }
     } catch {
         _ = error.description  // typed: EditorError
@@ -65,7 +68,9 @@ public func fuzzServiceRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     // output part carries only format and quality.
     do {
         let edit = try EditQuery(query: query)
-        guard edit.constraints.minimumCropSize >= 1 else { fatalError("\(query): minimum \(edit.constraints.minimumCropSize)") }
+        guard edit.constraints.minimumCropSize >= 1 else {
+            fatalError("\(query): minimum \(edit.constraints.minimumCropSize)")
+        }
         guard !edit.outputQuery.contains("recipe"), !edit.outputQuery.contains("size") else {
             fatalError("\(query): output query \(edit.outputQuery)")
         }
@@ -86,14 +91,17 @@ public func fuzzServiceRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
             let segments = url.path.split(separator: "/").map { $0.removingPercentEncoding ?? "" }
             guard !segments.contains(".."), !segments.contains(".") else { fatalError("dot segment in \(url)") }
             if allowlist.allows(url) {
-                let under = (url.host == "cdn.example.com" && url.path.hasPrefix("/photos/"))
+                let under =
+                    (url.host == "cdn.example.com" && url.path.hasPrefix("/photos/"))
                     || (url.host == "127.0.0.1" && (url.path == "/a" || url.path.hasPrefix("/a/")))
                 guard under else { fatalError("\(url) allowed outside its prefix") }
             }
         }
     }
     for alpha in [false, true] {
-        guard FormatNegotiation.format(accept: accept, hasAlpha: alpha).isWritable else { fatalError("unwritable format") }
+        guard FormatNegotiation.format(accept: accept, hasAlpha: alpha).isWritable else {
+            fatalError("unwritable format")
+        }
     }
     return 0
 }

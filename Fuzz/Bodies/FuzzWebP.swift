@@ -1,10 +1,10 @@
+import CropCodecs
+import CropPixels
 // libFuzzer target: WebP decoding: CropKit's own RIFF container reader (VP8X, ICCP, EXIF, ANMF: the first frame
 // rebuilt as a still file) and libwebp behind the CWebP shim, at every shrink-on-load scale, strict or lenient, whole
 // or a few rows then abandoned; with control bit 4, every frame of an animation (WebPFrames, libwebpdemux). A success
 // must be a picture of the size the header promised, and every frame the canvas's size.
 import Foundation
-import CropCodecs
-import CropPixels
 
 /// One input of `FuzzWebP`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
 public func fuzzWebP(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -9,14 +9,17 @@ nonisolated(unsafe) var selected: (@Sendable (UnsafePointer<UInt8>, Int) -> Int3
 
 let name = ProcessInfo.processInfo.environment["CROPKIT_FUZZ_TARGET"] ?? ""
 guard let body = fuzzTargets[name] else {
-    FileHandle.standardError.write(Data(
-        "CropKitFuzz: set CROPKIT_FUZZ_TARGET to one of \(fuzzTargets.keys.sorted().joined(separator: " "))\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "CropKitFuzz: set CROPKIT_FUZZ_TARGET to one of \(fuzzTargets.keys.sorted().joined(separator: " "))\n".utf8)
+    )
     exit(2)
 }
 selected = body
 var argumentCount = CommandLine.argc
 var argumentValues = Optional(CommandLine.unsafeArgv)
-exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
-    guard let data, let selected else { return 0 }
-    return selected(data, size)
-})
+exit(
+    LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+        guard let data, let selected else { return 0 }
+        return selected(data, size)
+    })

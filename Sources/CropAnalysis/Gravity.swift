@@ -77,9 +77,10 @@ public enum Gravity: Hashable, Sendable, Codable {
                 x: bounds.minX + start(point.x, size.width, bounds.width),
                 y: bounds.minY + start(point.y, size.height, bounds.height), width: size.width, height: size.height)
         case .pixelFocus(let point):
-            return Gravity.focus(Point(
-                x: bounds.width > 0 ? (point.x - bounds.minX) / bounds.width : 0.5,
-                y: bounds.height > 0 ? (point.y - bounds.minY) / bounds.height : 0.5)
+            return Gravity.focus(
+                Point(
+                    x: bounds.width > 0 ? (point.x - bounds.minX) / bounds.width : 0.5,
+                    y: bounds.height > 0 ? (point.y - bounds.minY) / bounds.height : 0.5)
             ).place(size, in: bounds)
         case .attention, .entropy, .face:
             return Alignment.center.place(size, in: bounds)
@@ -108,8 +109,9 @@ public enum Gravity: Hashable, Sendable, Codable {
 
     /// The focal point that places a window exactly at `window` inside `bounds` (its centre, as fractions).
     public static func focus(on window: Rect, in bounds: Rect) -> Gravity {
-        .focus(Point(
-            x: bounds.width > 0 ? (window.midX - bounds.minX) / bounds.width : 0.5,
-            y: bounds.height > 0 ? (window.midY - bounds.minY) / bounds.height : 0.5))
+        .focus(
+            Point(
+                x: bounds.width > 0 ? (window.midX - bounds.minX) / bounds.width : 0.5,
+                y: bounds.height > 0 ? (window.midY - bounds.minY) / bounds.height : 0.5))
     }
 }

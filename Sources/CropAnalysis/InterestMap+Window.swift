@@ -29,7 +29,8 @@ extension InterestMap {
                 let score = table.integral(x0: x / sx, y0: y / sy, x1: (x + w) / sx, y1: (y + h) / sy)
                 let distance = (x - centre.0) * (x - centre.0) + (y - centre.1) * (y - centre.1)
                 let tolerance = 1e-9 * Swift.max(total, 1)
-                if score > best.score + tolerance || (abs(score - best.score) <= tolerance && distance < best.distance) {
+                if score > best.score + tolerance || (abs(score - best.score) <= tolerance && distance < best.distance)
+                {
                     best = (score, distance, x, y)
                 }
             }

@@ -2,11 +2,11 @@ import CropGeometry
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// How interesting each part of a picture is, on a coarse grid: what a smart crop keeps as much of as it can.
@@ -59,7 +59,8 @@ public struct InterestMap: Sendable {
         let f = Swift.min(1, side / Double(Swift.max(image.width, image.height)))
         let w = Swift.max(1, Int((Double(image.width) * f).rounded()))
         let h = Swift.max(1, Int((Double(image.height) * f).rounded()))
-        let small = (w, h) == (image.width, image.height)
+        let small =
+            (w, h) == (image.width, image.height)
             ? image : try image.resized(width: w, height: h, options: ResampleOptions(filter: .box))
         let pixels = AnalysisPixels(small)
         self.measure = measure
@@ -78,7 +79,8 @@ public struct InterestMap: Sendable {
 
     /// Creates a map from values (tests and callers with their own measure).
     public init(measure: Measure, width: Int, height: Int, sourceSize: Size, values: [Float]) {
-        precondition(width > 0 && height > 0 && values.count == width * height, "\(values.count) values for \(width)×\(height)")
+        precondition(
+            width > 0 && height > 0 && values.count == width * height, "\(values.count) values for \(width)×\(height)")
         self.measure = measure
         self.width = width
         self.height = height

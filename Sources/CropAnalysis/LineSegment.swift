@@ -2,11 +2,11 @@ import CropGeometry
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A straight edge found in a picture by ``LineSegmentDetector``: its two ends, in the analysed plane's pixels (x to

@@ -2,11 +2,11 @@ import CropGeometry
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Finds the straight edges of a picture, after the LSD line segment detector (Grompone von Gioi et al., 2010):

@@ -1,11 +1,11 @@
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One channel of brightness per pixel, row by row, as `Float`s: what the line and tilt analyses read.
@@ -22,7 +22,8 @@ package struct LumaPlane: Sendable {
     /// Creates a plane from values.
     package init(width: Int, height: Int, values: [Float]) {
         precondition(
-            width >= 1 && height >= 1 && values.count == width * height, "\(values.count) values for \(width)×\(height)")
+            width >= 1 && height >= 1 && values.count == width * height, "\(values.count) values for \(width)×\(height)"
+        )
         self.width = width
         self.height = height
         self.values = values
@@ -46,7 +47,8 @@ package struct LumaPlane: Sendable {
         for y in 0..<height {
             for x in 0..<width {
                 let r = Float(image[x: x, y: y, channel: 0]) * scale
-                var luma = color
+                var luma =
+                    color
                     ? 0.299 * r + 0.587 * Float(image[x: x, y: y, channel: 1]) * scale
                         + 0.114 * Float(image[x: x, y: y, channel: 2]) * scale
                     : r

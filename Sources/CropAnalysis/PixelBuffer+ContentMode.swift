@@ -22,6 +22,7 @@ extension PixelBuffer {
         let image = try resized(
             width: layout.imageSize.width, height: layout.imageSize.height, from: layout.sourceRect, options: options)
         guard case .pad(let background, _) = mode, layout.imageSize != layout.outputSize else { return image }
-        return try image.padded(toWidth: width, height: height, x: layout.imageX, y: layout.imageY, background: background)
+        return try image.padded(
+            toWidth: width, height: height, x: layout.imageX, y: layout.imageY, background: background)
     }
 }

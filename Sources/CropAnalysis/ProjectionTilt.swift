@@ -1,11 +1,11 @@
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The tilt of long straight structures that are not clean edges (a hanging chain, a rope, a fence, rows of

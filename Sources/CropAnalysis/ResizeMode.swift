@@ -25,7 +25,8 @@ public enum ResizeMode: Hashable, Sendable {
     /// then move the window to where ``InterestMap`` finds the most interest.
     ///
     /// - Throws: `PixelError.invalidDimensions(width:height:reason:)` when a size is below 1.
-    package func layout(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws(PixelError) -> ResizeLayout {
+    package func layout(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws(PixelError) -> ResizeLayout
+    {
         switch self {
         case .stretch:
             try ResizeLayout.stretch(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
@@ -33,10 +34,12 @@ public enum ResizeMode: Hashable, Sendable {
             try ResizeLayout.fit(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
         case .fill(let gravity):
             try ResizeLayout.fill(
-                sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, place: gravity.place)
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, place: gravity.place
+            )
         case .pad(_, let alignment):
             try ResizeLayout.pad(
-                sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, alignment: alignment)
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height, alignment: alignment
+            )
         }
     }
 }

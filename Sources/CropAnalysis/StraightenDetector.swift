@@ -2,11 +2,11 @@ import CropGeometry
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Measures how far a picture's horizon or verticals are tilted, for an automatic straighten.
@@ -60,7 +60,8 @@ public enum StraightenDetector {
         let f = Double(analysisSide) / Double(Swift.max(image.width, image.height))
         let w = Swift.max(1, Int((Double(image.width) * f).rounded()))
         let h = Swift.max(1, Int((Double(image.height) * f).rounded()))
-        let sized = (w, h) == (image.width, image.height)
+        let sized =
+            (w, h) == (image.width, image.height)
             ? image
             : try image.resized(width: w, height: h, options: ResampleOptions(filter: f < 1 ? .box : .catmullRom))
         return estimate(LumaPlane(sized, logarithmic: true))
@@ -86,10 +87,11 @@ public enum StraightenDetector {
                 let (tilt, vertical) = segment.tiltFromAxis
                 guard abs(tilt) <= (vertical ? steepestVertical : maximumAngle + 0.5) else { continue }
                 let c = segment.center, k = Double(factor)
-                lines.append(AxisLine(
-                    tilt: tilt, isVertical: vertical, length: segment.length * k / side,
-                    x: c.x * k - centre.x, y: c.y * k - centre.y,
-                    straightness: Self.straightness(medianResidual: residual)))
+                lines.append(
+                    AxisLine(
+                        tilt: tilt, isVertical: vertical, length: segment.length * k / side,
+                        x: c.x * k - centre.x, y: c.y * k - centre.y,
+                        straightness: Self.straightness(medianResidual: residual)))
             }
         }
         let fromLines = TiltConsensus(lines: AxisLine.joined(lines, within: 3 * Double(base)), side: side).best()

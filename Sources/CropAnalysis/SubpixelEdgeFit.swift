@@ -2,11 +2,11 @@ import CropGeometry
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Refits a segment found on a shrunk copy of a plane to the edge's sub-pixel positions on the plane itself, so its
@@ -98,10 +98,12 @@ struct SubpixelEdgeFit {
         // s = a + b·t across the segment: move its ends by a and a + b·length along the normal.
         let e0 = fit.a / k, e1 = (fit.a + fit.b * length) / k
         let residuals = points.map { abs($0.s - fit.a - fit.b * $0.t) }.sorted()
-        return (LineSegment(
-            start: Point(x: segment.start.x + nx * e0, y: segment.start.y + ny * e0),
-            end: Point(x: segment.end.x + nx * e1, y: segment.end.y + ny * e1),
-            width: segment.width), residuals[residuals.count / 2])
+        return (
+            LineSegment(
+                start: Point(x: segment.start.x + nx * e0, y: segment.start.y + ny * e0),
+                end: Point(x: segment.end.x + nx * e1, y: segment.end.y + ny * e1),
+                width: segment.width), residuals[residuals.count / 2]
+        )
     }
 
     /// The weighted least-squares line `s = a + b·t` through `points`, refitted four times without those farther off

@@ -10,7 +10,8 @@ package struct AnalyzeCommand: ParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "analyze",
-        abstract: "Show the straighten, the faces and the crops CropKit would choose, with confidence, scores and recipes.",
+        abstract:
+            "Show the straighten, the faces and the crops CropKit would choose, with confidence, scores and recipes.",
         discussion: """
             Measures the picture on small shrink-on-load copies. First the straighten: the tilt of its horizon or \
             verticals in degrees (counter-clockwise to level it), the confidence of that measure (0…1), how many \
@@ -72,28 +73,36 @@ package struct AnalyzeCommand: ParsableCommand {
             throw ExitCode.failure
         }
         if json {
-            print(Self.json(
-                input: input, shown: shown, aspect: ratio, straighten: (straighten, levelled), proposals: proposals))
+            print(
+                Self.json(
+                    input: input, shown: shown, aspect: ratio, straighten: (straighten, levelled), proposals: proposals)
+            )
         } else {
             print("\(input): \(Console.size(shown))")
-            print("  straighten: \(Console.degrees(straighten.angle)), confidence \(Console.fraction(straighten.confidence)) "
-                + "(\(straighten.evidence) agree); "
-                + (straighten.isConfident() ? "--straighten auto applies it" : "not sure: --straighten auto leaves it"))
+            print(
+                "  straighten: \(Console.degrees(straighten.angle)), confidence \(Console.fraction(straighten.confidence)) "
+                    + "(\(straighten.evidence) agree); "
+                    + (straighten.isConfident()
+                        ? "--straighten auto applies it" : "not sure: --straighten auto leaves it"))
             let faces = Self.faces(proposals)
             print("  faces: " + (faces.isEmpty ? "none found" : "\(faces.count) found"))
             for face in faces {
                 let r = face.rect
-                print("    \(Int(r.width.rounded()))×\(Int(r.height.rounded())) at \(Int(r.minX.rounded())),"
-                    + "\(Int(r.minY.rounded())), confidence \(Console.fraction(face.confidence))")
+                print(
+                    "    \(Int(r.width.rounded()))×\(Int(r.height.rounded())) at \(Int(r.minX.rounded())),"
+                        + "\(Int(r.minY.rounded())), confidence \(Console.fraction(face.confidence))")
             }
             for proposal in proposals {
                 let r = proposal.rect
                 let name = proposal.measure.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-                let share = proposal.faces.map {
-                    $0.placedBy == .face ? "keeps \($0.kept) of \($0.faces.count) faces whole" : "no face: placed by attention"
-                } ?? "keeps \(Self.percent(proposal.score)) of it"
-                print("  \(name) \(ratio): \(Int(r.width.rounded()))×\(Int(r.height.rounded())) at "
-                    + "\(Int(r.minX.rounded())),\(Int(r.minY.rounded())), \(share)")
+                let share =
+                    proposal.faces.map {
+                        $0.placedBy == .face
+                            ? "keeps \($0.kept) of \($0.faces.count) faces whole" : "no face: placed by attention"
+                    } ?? "keeps \(Self.percent(proposal.score)) of it"
+                print(
+                    "  \(name) \(ratio): \(Int(r.width.rounded()))×\(Int(r.height.rounded())) at "
+                        + "\(Int(r.minX.rounded())),\(Int(r.minY.rounded())), \(share)")
             }
         }
     }
@@ -144,7 +153,8 @@ package struct AnalyzeCommand: ParsableCommand {
         let report = Report(
             file: input, width: shown.width, height: shown.height, aspect: aspect.description,
             straighten: Straighten(
-                angle: (estimate.angle * 1000).rounded() / 1000, confidence: (estimate.confidence * 1000).rounded() / 1000,
+                angle: (estimate.angle * 1000).rounded() / 1000,
+                confidence: (estimate.confidence * 1000).rounded() / 1000,
                 lines: estimate.lines, measure: estimate.measure.rawValue, applied: estimate.isConfident(),
                 recipe: levelled.recipe),
             faces: faces(proposals).map {

@@ -55,7 +55,8 @@ package struct ApplyCommand: ParsableCommand {
         let batch = try Batch(command: "apply", inputs: inputs, destination: destination) { input in
             common.format ?? ImageFormat(pathExtensionOf: input)?.defaultOutput ?? .jpeg
         }
-        let steps: [ImageOperation] = [.recipe(loaded)]
+        let steps: [ImageOperation] =
+            [.recipe(loaded)]
             + (maxSize.map { [.fit(within: PixelSize(validWidth: $0, height: $0))] } ?? [])
         let options = common.saveOptions
         try batch.run(options: common, progress: destination.progress) { job, pipeline in

@@ -14,7 +14,9 @@ package struct RectArgument: ExpressibleByArgument, CustomStringConvertible {
         self.rect = rect
     }
 
-    package var description: String { "\(rect.minX.compact),\(rect.minY.compact),\(rect.width.compact),\(rect.height.compact)" }
+    package var description: String {
+        "\(rect.minX.compact),\(rect.minY.compact),\(rect.width.compact),\(rect.height.compact)"
+    }
 
     package static var defaultValueDescription: String { "X,Y,W,H" }
 }
@@ -210,7 +212,7 @@ package enum ProgressArgument: String, ExpressibleByArgument, CaseIterable {
     case none
 }
 
-package extension Double {
+extension Double {
     /// `7.5`, `12` (no trailing `.0`).
     package var compact: String {
         self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)

@@ -15,7 +15,9 @@ package struct Batch {
     /// Plans the outputs: `-o OUT` for a single input, or `DIR/NAME.EXT` for each input in `--out-dir`, where `NAME`
     /// is the input's name without its extension and `EXT` comes from `format(input)` (the input's own extension
     /// is kept when it already names that format). Creates the folder if needed.
-    package init(command: String, inputs: [String], destination: BatchOutputOptions, format: (String) -> ImageFormat) throws {
+    package init(command: String, inputs: [String], destination: BatchOutputOptions, format: (String) -> ImageFormat)
+        throws
+    {
         self.command = command
         if let output = destination.output {
             jobs = inputs.map { FileJob(input: $0, output: output) }
@@ -36,7 +38,8 @@ package struct Batch {
             let name = (input as NSString).lastPathComponent
             let stem = (name as NSString).deletingPathExtension
             let wanted = format(input)
-            let ext = ImageFormat(pathExtensionOf: name) == wanted ? (name as NSString).pathExtension : wanted.fileExtension
+            let ext =
+                ImageFormat(pathExtensionOf: name) == wanted ? (name as NSString).pathExtension : wanted.fileExtension
             let output = (dir as NSString).appendingPathComponent(stem.isEmpty ? name : "\(stem).\(ext)")
             if let owner = owners[output] {
                 errors[index] = CommandError("its output \(output) is also the output of \(owner)")

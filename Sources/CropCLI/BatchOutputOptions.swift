@@ -8,8 +8,9 @@ package struct BatchOutputOptions: ParsableArguments {
     @Option(name: [.short, .long], help: "The output file (only with a single input).")
     package var output: String?
 
-    @Option(help: ArgumentHelp(
-        "The folder to write into, created if missing; each output is named after its input.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The folder to write into, created if missing; each output is named after its input.", valueName: "dir"))
     package var outDir: String?
 
     @Option(help: "Progress report: auto (a bar on a terminal, one line per file otherwise), bar, lines or none.")

@@ -27,26 +27,34 @@ package struct CommonOptions: ParsableArguments {
     @Flag(help: "Encode WebP, AVIF, HEIC or JPEG XL losslessly (for WebP, --quality then sets how hard to compress).")
     package var lossless = false
 
-    @Option(help: "Encoder effort for a smaller file: WebP 0 (fastest) – 6, AVIF 0 – 9 (default 4), JPEG XL 1 – 9 (default 7).")
+    @Option(
+        help:
+            "Encoder effort for a smaller file: WebP 0 (fastest) – 6, AVIF 0 – 9 (default 4), JPEG XL 1 – 9 (default 7)."
+    )
     package var effort: Int?
 
     @Option(name: .customLong("bit-depth"), help: "Bits per sample of AVIF and HEIC outputs: 8 or 10.")
     package var bitDepth: Int?
 
-    @Option(help: ArgumentHelp(
-        "Frames of an animated GIF, WebP or AVIF to write: all (each through the same steps, with its delay and the loop count, when the output is GIF, WebP or AVIF; other formats get the first frame and a warning) or first.",
-        valueName: "which"))
+    @Option(
+        help: ArgumentHelp(
+            "Frames of an animated GIF, WebP or AVIF to write: all (each through the same steps, with its delay and the loop count, when the output is GIF, WebP or AVIF; other formats get the first frame and a warning) or first.",
+            valueName: "which"))
     package var frames: FrameSelection = .all
 
     @Option(help: "Colour profile: keep (pixels and profile as they are) or srgb (convert to sRGB, embed sRGB).")
     package var icc: ColorProfilePolicy = .keep
 
-    @Flag(help: "Drop all metadata (EXIF and ICC profile; non-sRGB pixels are converted to sRGB first). By default both are kept, with orientation reset to 1.")
+    @Flag(
+        help:
+            "Drop all metadata (EXIF and ICC profile; non-sRGB pixels are converted to sRGB first). By default both are kept, with orientation reset to 1."
+    )
     package var strip = false
 
-    @Option(help: ArgumentHelp(
-        "Metadata to keep: keep (EXIF and ICC, orientation reset to 1), strip (as --strip), icc-copyright (the ICC profile and only the EXIF copyright notice).",
-        valueName: "policy"))
+    @Option(
+        help: ArgumentHelp(
+            "Metadata to keep: keep (EXIF and ICC, orientation reset to 1), strip (as --strip), icc-copyright (the ICC profile and only the EXIF copyright notice).",
+            valueName: "policy"))
     package var metadata: MetadataPolicy?
 
     @Flag(help: "Overwrite an existing output file, even when it is the input.")
@@ -55,8 +63,9 @@ package struct CommonOptions: ParsableArguments {
     @Flag(help: "Treat the decoder's corrupt-data warnings as errors.")
     package var strict = false
 
-    @Option(help: ArgumentHelp(
-        "Threads for one file, or files processed in parallel for a batch (default: all cores).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Threads for one file, or files processed in parallel for a batch (default: all cores).", valueName: "n"))
     package var jobs: Int?
 
     @Flag(name: [.short, .long], help: "Print nothing but errors.")
@@ -93,4 +102,3 @@ package struct CommonOptions: ParsableArguments {
         ImagePipeline(strict: strict, maxThreads: threads)
     }
 }
-

@@ -2,11 +2,11 @@ import CropKit
 import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Writes to the terminal's two streams with plain `write(2)` calls, so that lines from parallel jobs never
@@ -75,4 +75,3 @@ private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -
 package func printError(_ message: String) {
     Console.err(message + "\n")
 }
-

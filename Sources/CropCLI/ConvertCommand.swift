@@ -8,7 +8,8 @@ package struct ConvertCommand: ParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Re-encode an image as JPEG, PNG, WebP, HEIC, AVIF, GIF (every frame of an animation) or JPEG XL, streaming rows where the formats allow.",
+        abstract:
+            "Re-encode an image as JPEG, PNG, WebP, HEIC, AVIF, GIF (every frame of an animation) or JPEG XL, streaming rows where the formats allow.",
         discussion: """
             The output format comes from the output file's extension (.jpg, .jpeg, .png) unless --format is given. \
             Metadata (EXIF orientation, ICC profile) is kept; the pixels are not rotated. --strip drops all of it, \
@@ -36,7 +37,10 @@ package struct ConvertCommand: ParsableCommand {
     @Option(help: "Shrink a JPEG on load by 1, 2, 4 or 8 (libjpeg DCT scaling).")
     package var scale: ScaleChoice = .one
 
-    @Option(help: "Progressive JPEG at --scale 8: stop reading once the output is final (exact), after the DC scans (dc), or never (off).")
+    @Option(
+        help:
+            "Progressive JPEG at --scale 8: stop reading once the output is final (exact), after the DC scans (dc), or never (off)."
+    )
     package var earlyStop: EarlyStopChoice = .exact
 
     @Flag(help: .hidden)  // Benchmarks/eighth.sh: libjpeg's Huffman decoder instead of CropKit's AC-skipping one
@@ -53,13 +57,15 @@ package struct ConvertCommand: ParsableCommand {
     package func validate() throws {
         guard preset.preset != nil else { return }
         let given: [(Bool, String)] = [
-            (common.format != nil, "--format"), (common.quality != nil, "--quality"), (common.effort != nil, "--effort"),
+            (common.format != nil, "--format"), (common.quality != nil, "--quality"),
+            (common.effort != nil, "--effort"),
             (common.lossless, "--lossless"), (common.strip, "--strip"), (common.metadata != nil, "--metadata"),
             (common.bitDepth != nil, "--bit-depth"), (scale != .one, "--scale"), (blur.blurFaces, "--blur-faces"),
             (mark.watermark != nil, "--watermark"),
         ]
         if let flag = given.first(where: \.0)?.1 {
-            throw ValidationError("\(flag) and --preset: the preset decides the steps and the encoding, as the service does.")
+            throw ValidationError(
+                "\(flag) and --preset: the preset decides the steps and the encoding, as the service does.")
         }
     }
 
@@ -78,7 +84,8 @@ package struct ConvertCommand: ParsableCommand {
                 // transcode.
                 return Written(try common.pipeline(threads: 0).run(.file(input), steps, to: sink))
             }
-            return Written(try pipeline.transcode(.file(input), scale: scale.value, earlyStop: earlyStop.value, to: sink))
+            return Written(
+                try pipeline.transcode(.file(input), scale: scale.value, earlyStop: earlyStop.value, to: sink))
         }
     }
 }

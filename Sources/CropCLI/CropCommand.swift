@@ -83,8 +83,9 @@ package struct CropCommand: ParsableCommand {
             } catch CropKitError.invalidRequest(name: "crop", _) where crop.rect != nil {
                 // Say it in the command line's terms: the flag as given, the picture as shown.
                 let shown = try ImageSource.file(input).info(strict: common.strict).displayedSize
-                throw CommandError("--rect \(crop.rect.map(String.init(describing:)) ?? "") lies entirely outside the "
-                    + "\(Console.size(shown)) picture")
+                throw CommandError(
+                    "--rect \(crop.rect.map(String.init(describing:)) ?? "") lies entirely outside the "
+                        + "\(Console.size(shown)) picture")
             }
             if let saveRecipe {
                 try FileIO.writeAtomically(

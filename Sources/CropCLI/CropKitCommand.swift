@@ -17,7 +17,8 @@ package struct CropKitCommand: ParsableCommand {
         version: "cropkit \(CropKitRelease.version)",
         subcommands: [
             InfoCommand.self, CropCommand.self, ResizeCommand.self, ThumbnailCommand.self, RoundCommand.self,
-            OrientCommand.self, ApplyCommand.self, ConvertCommand.self, PlaceholderCommand.self, DemoCommand.self, EditFace.self,
+            OrientCommand.self, ApplyCommand.self, ConvertCommand.self, PlaceholderCommand.self, DemoCommand.self,
+            EditFace.self,
             ServeFace.self, SignFace.self, AnalyzeCommand.self,
         ]
     )

@@ -71,38 +71,56 @@ package struct DemoCommand: ParsableCommand {
             throw ExitCode.failure
         }
         /// One pipeline run per file: the chain, and the options of the file it writes.
-        func make(_ source: String, _ operations: [ImageOperation], _ options: SaveOptions) -> (String) throws -> Written {
+        func make(_ source: String, _ operations: [ImageOperation], _ options: SaveOptions) -> (String) throws ->
+            Written
+        {
             { path in Written(try pipeline.run(.file(source), operations, to: .file(path, options: options))) }
         }
         let box = PixelSize(validWidth: 800, height: 800)
         let steps: [Step] = [
-            Step(name: "upright.jpg", what: "EXIF orientation \(info.orientation.exifValue) baked into the pixels",
-                 make: make(photo, [], jpeg)),
-            Step(name: "thumbnail-256.png", what: "256 px square thumbnail, corner radius 32",
-                 make: make(photo, [.thumbnail(ThumbnailRequest(side: 256, cornerRadius: 32))], png)),
-            Step(name: "straightened-7.5.jpg", what: "straightened 7.5°, largest 3:2 crop, full resolution",
-                 make: make(photo, [.straighten(7.5)], jpeg)),
+            Step(
+                name: "upright.jpg", what: "EXIF orientation \(info.orientation.exifValue) baked into the pixels",
+                make: make(photo, [], jpeg)),
+            Step(
+                name: "thumbnail-256.png", what: "256 px square thumbnail, corner radius 32",
+                make: make(photo, [.thumbnail(ThumbnailRequest(side: 256, cornerRadius: 32))], png)),
+            Step(
+                name: "straightened-7.5.jpg", what: "straightened 7.5°, largest 3:2 crop, full resolution",
+                make: make(photo, [.straighten(7.5)], jpeg)),
             Step(name: "straightened-7.5.json", what: "the recipe of that crop") { path in
                 let state = try pipeline.cropState(.file(photo), [.straighten(7.5)])
                 let json = [UInt8](state.recipe.json())
                 try FileIO.writeAtomically(json, toPath: path, overwrite: true)
                 return Written(size: state.outputSize, byteCount: json.count)
             },
-            Step(name: "avatar-circle.png", what: "1:1 avatar, 512 px, cut as a circle",
-                 make: make(photo, [.aspect(.square), .fit(within: PixelSize(validWidth: 512, height: 512)),
-                                    .roundCorners(.circle)], png)),
-            Step(name: "fit-800x800.jpg", what: "aspect fit inside 800×800",
-                 make: make(photo, [.resize(ResizeRequest(.box(box)))], jpeg)),
-            Step(name: "fill-800x800.jpg", what: "aspect fill of 800×800, centre kept",
-                 make: make(photo, [.resize(ResizeRequest(.box(box), mode: .fill()))], jpeg)),
-            Step(name: "watercolor-pad-400x400.png", what: "RGBA sample fitted and padded on transparency",
-                 make: make(rgba, [.resize(ResizeRequest(.box(PixelSize(validWidth: 400, height: 400)), mode: .pad()))], png)),
-            Step(name: "iphone-thumbnail-256.webp", what: "iPhone HEIC (grid tiles) → 256 px square WebP thumbnail",
-                 make: make(heic, [.thumbnail(ThumbnailRequest(side: 256))],
-                            SaveOptions(format: .webp, quality: 80, overwrite: true))),
-            Step(name: "iphone-srgb-1600.jpg", what: "iPhone HEIC fitted in 1600 px, Display P3 → sRGB (lcms2)",
-                 make: make(heic, [.fit(within: PixelSize(validWidth: 1600, height: 1600))],
-                            SaveOptions(format: .jpeg, quality: 90, colorProfile: .sRGB, overwrite: true))),
+            Step(
+                name: "avatar-circle.png", what: "1:1 avatar, 512 px, cut as a circle",
+                make: make(
+                    photo,
+                    [
+                        .aspect(.square), .fit(within: PixelSize(validWidth: 512, height: 512)),
+                        .roundCorners(.circle),
+                    ], png)),
+            Step(
+                name: "fit-800x800.jpg", what: "aspect fit inside 800×800",
+                make: make(photo, [.resize(ResizeRequest(.box(box)))], jpeg)),
+            Step(
+                name: "fill-800x800.jpg", what: "aspect fill of 800×800, centre kept",
+                make: make(photo, [.resize(ResizeRequest(.box(box), mode: .fill()))], jpeg)),
+            Step(
+                name: "watercolor-pad-400x400.png", what: "RGBA sample fitted and padded on transparency",
+                make: make(
+                    rgba, [.resize(ResizeRequest(.box(PixelSize(validWidth: 400, height: 400)), mode: .pad()))], png)),
+            Step(
+                name: "iphone-thumbnail-256.webp", what: "iPhone HEIC (grid tiles) → 256 px square WebP thumbnail",
+                make: make(
+                    heic, [.thumbnail(ThumbnailRequest(side: 256))],
+                    SaveOptions(format: .webp, quality: 80, overwrite: true))),
+            Step(
+                name: "iphone-srgb-1600.jpg", what: "iPhone HEIC fitted in 1600 px, Display P3 → sRGB (lcms2)",
+                make: make(
+                    heic, [.fit(within: PixelSize(validWidth: 1600, height: 1600))],
+                    SaveOptions(format: .jpeg, quality: 90, colorProfile: .sRGB, overwrite: true))),
         ]
         if !quiet {
             Console.out(

@@ -10,7 +10,7 @@ package struct FileJob: Sendable {
     package let output: String
 }
 
-package extension FileJob {
+extension FileJob {
     /// Refuses an output that is the input (unless `force`); the output's folder must exist.
     package func checkPaths(force: Bool) throws {
         if !force && Self.sameFile(input, output) {

@@ -6,12 +6,16 @@ import CropKit
 package struct GravityOptions: ParsableArguments {
     package init() {}
 
-    @Option(help: "Which part a fill or an --aspect crop keeps (an alignment, attention, entropy or face); for resize --mode pad, where it goes. (default: center)")
+    @Option(
+        help:
+            "Which part a fill or an --aspect crop keeps (an alignment, attention, entropy or face); for resize --mode pad, where it goes. (default: center)"
+    )
     package var gravity: Gravity?
 
-    @Option(help: ArgumentHelp(
-        "Keep this point as near the middle as the picture allows: fractions (0.5,0.5 is the centre), or displayed pixels with px (1200,800px).",
-        valueName: "x,y"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep this point as near the middle as the picture allows: fractions (0.5,0.5 is the centre), or displayed pixels with px (1200,800px).",
+            valueName: "x,y"))
     package var focus: FocusArgument?
 
     /// The gravity the flags ask for: the focus when given, else `--gravity`.

@@ -9,7 +9,8 @@ package struct PlaceholderCommand: ParsableCommand {
 
     package static let configuration = CommandConfiguration(
         commandName: "placeholder",
-        abstract: "Print a BlurHash, a ThumbHash or a tiny preview of the finished picture, as JSON, for a page to show while it loads.",
+        abstract:
+            "Print a BlurHash, a ThumbHash or a tiny preview of the finished picture, as JSON, for a page to show while it loads.",
         discussion: """
             The placeholder is computed on the picture the other options make (the crop, straighten and resize of \
             `crop` and `resize`, or a --recipe), so it matches the rendition it stands in for, from a copy of at \
@@ -29,9 +30,10 @@ package struct PlaceholderCommand: ParsableCommand {
     @Option(help: "What to compute: blurhash, thumbhash or preview.")
     package var kind: Placeholder.Kind = .blurhash
 
-    @Option(help: ArgumentHelp(
-        "BlurHash components across and down, each 1–9 (default: 4 along the longer side, 3 or 4 along the other).",
-        valueName: "XxY"))
+    @Option(
+        help: ArgumentHelp(
+            "BlurHash components across and down, each 1–9 (default: 4 along the longer side, 3 or 4 along the other).",
+            valueName: "XxY"))
     package var components: SizeArgument?
 
     @Option(help: ArgumentHelp("Apply this crop recipe (JSON) first, as `cropkit apply` does.", valueName: "file"))
@@ -98,10 +100,12 @@ package struct PlaceholderCommand: ParsableCommand {
     private func operations(recipe: Recipe?) throws -> [ImageOperation] {
         let gravity = placement.gravity, focus = placement.focus?.gravity
         let aspectPlaced = crop.aspect != nil
-        var steps = (recipe.map { [ImageOperation.recipe($0)] } ?? [])
+        var steps =
+            (recipe.map { [ImageOperation.recipe($0)] } ?? [])
             + (try crop.steps(gravity: aspectPlaced ? gravity : nil, focus: aspectPlaced ? focus : nil))
         if resize.isGiven {
-            steps.append(.resize(try resize.request(gravity: aspectPlaced ? nil : gravity, focus: aspectPlaced ? nil : focus)))
+            steps.append(
+                .resize(try resize.request(gravity: aspectPlaced ? nil : gravity, focus: aspectPlaced ? nil : focus)))
         }
         return steps
     }

@@ -9,26 +9,34 @@ import Foundation
 package struct PresetOptions: ParsableArguments {
     package init() {}
 
-    @Option(help: ArgumentHelp("The presets file `cropkit serve --presets` reads: NAME=QUERY lines.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("The presets file `cropkit serve --presets` reads: NAME=QUERY lines.", valueName: "file"))
     package var presets: String?
 
-    @Option(help: ArgumentHelp(
-        "Run this preset of --presets as the service runs it: the same steps and encoding, byte for byte.",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Run this preset of --presets as the service runs it: the same steps and encoding, byte for byte.",
+            valueName: "name"))
     package var preset: String?
 
-    @Option(name: .customLong("preset-watermark"), help: ArgumentHelp(
-        "A mark the presets name with watermark=NAME, as cropkit serve --watermark gives it: NAME=FILE. Repeat for more.",
-        valueName: "name=file"))
+    @Option(
+        name: .customLong("preset-watermark"),
+        help: ArgumentHelp(
+            "A mark the presets name with watermark=NAME, as cropkit serve --watermark gives it: NAME=FILE. Repeat for more.",
+            valueName: "name=file"))
     package var watermarks: [String] = []
 
-    @Option(name: .customLong("preset-font"), help: ArgumentHelp(
-        "A font the presets draw watermark-text in with font=NAME, as cropkit serve --font gives it: NAME=FILE. Repeat for more.",
-        valueName: "name=file"))
+    @Option(
+        name: .customLong("preset-font"),
+        help: ArgumentHelp(
+            "A font the presets draw watermark-text in with font=NAME, as cropkit serve --font gives it: NAME=FILE. Repeat for more.",
+            valueName: "name=file"))
     package var fonts: [String] = []
 
     package func validate() throws {
-        if (presets == nil) != (preset == nil) { throw ValidationError("--presets FILE and --preset NAME go together.") }
+        if (presets == nil) != (preset == nil) {
+            throw ValidationError("--presets FILE and --preset NAME go together.")
+        }
         if preset == nil, !watermarks.isEmpty || !fonts.isEmpty {
             throw ValidationError("--preset-watermark and --preset-font go with --preset.")
         }
@@ -40,7 +48,8 @@ package struct PresetOptions: ParsableArguments {
         let text = String(decoding: try FileIO.readFile(atPath: presets), as: UTF8.self)
         do throws(CropKitError) {
             return try ImageQuery(
-                query: "preset=" + preset, presets: try PresetFile.parse(text), watermarks: try Watermark.named(watermarks),
+                query: "preset=" + preset, presets: try PresetFile.parse(text),
+                watermarks: try Watermark.named(watermarks),
                 fonts: try Watermark.fonts(named: fonts))
         } catch {
             throw CommandError("\(presets): \(commandLine(error))")

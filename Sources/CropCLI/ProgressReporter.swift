@@ -65,7 +65,8 @@ package final class ProgressReporter: @unchecked Sendable {
         case .bar:
             draw(force: !errorLines.isEmpty || done == total)
         case .lines:
-            let counter = "[\(String(repeating: " ", count: max(0, "\(total)".count - "\(done)".count)))\(done)/\(total)]"
+            let counter =
+                "[\(String(repeating: " ", count: max(0, "\(total)".count - "\(done)".count)))\(done)/\(total)]"
             if let outcome {
                 Console.out(
                     "\(counter) \(job.input) → \(job.output) \(outcome.sizeDescription) "
@@ -87,8 +88,9 @@ package final class ProgressReporter: @unchecked Sendable {
         if style != .none {
             let rate = seconds > 0 ? String(format: "%.1f", Double(done) / seconds) : "–"
             let outcome = failed == 0 ? "\(done - failed) written" : "\(done - failed) written, \(failed) failed"
-            Console.out("\(total) \(total == 1 ? "file" : "files"): \(outcome) in \(Console.duration(seconds)) "
-                + "(\(rate) files/s)\n")
+            Console.out(
+                "\(total) \(total == 1 ? "file" : "files"): \(outcome) in \(Console.duration(seconds)) "
+                    + "(\(rate) files/s)\n")
         }
         return failed
     }

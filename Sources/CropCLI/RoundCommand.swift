@@ -42,8 +42,9 @@ package struct RoundCommand: ParsableCommand {
         let pipeline = common.pipeline(threads: common.jobs ?? 0)
         let options = common.saveOptions
         try runSingleFile("round", FileJob(input: input, output: output), options: common) {
-            Written(try pipeline.run(
-                .file(input), [.roundCorners(radius.radius, border: border)], to: .file(output, options: options)))
+            Written(
+                try pipeline.run(
+                    .file(input), [.roundCorners(radius.radius, border: border)], to: .file(output, options: options)))
         }
     }
 }

@@ -18,7 +18,8 @@ package enum Samples {
         if let dir = ResourceBundle.directory(target: "CropCLI", subfolder: "Samples", marker: photo, source: source) {
             return dir
         }
-        let candidates = ResourceBundle.candidates(package: "CropKit", target: "CropCLI", subfolder: "Samples", source: source)
+        let candidates = ResourceBundle.candidates(
+            package: "CropKit", target: "CropCLI", subfolder: "Samples", source: source)
         throw CommandError("the bundled samples are missing; looked in " + candidates.joined(separator: ", "))
     }
 }

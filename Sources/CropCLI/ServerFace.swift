@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The subcommands that run a web server (`serve`, `edit`) or need the service's signer (`sign`) live in a second
@@ -40,16 +40,19 @@ package enum ServerFace {
         let asksHelp = arguments.count >= 3 && arguments[1] == "help" && commands.contains(arguments[2])
         guard arguments.count >= 2, commands.contains(arguments[1]) || asksHelp else { return }
         guard let server = binary() else {
-            FileHandle.standardError.write(Data("""
-                cropkit \(asksHelp ? arguments[2] : arguments[1]): the web faces are in a second binary, cropkit-server, which is not beside \
-                this cropkit nor on the PATH (swift build builds it; the release tarball and package install it)
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    cropkit \(asksHelp ? arguments[2] : arguments[1]): the web faces are in a second binary, cropkit-server, which is not beside \
+                    this cropkit nor on the PATH (swift build builds it; the release tarball and package install it)
 
-                """.utf8))
+                    """.utf8))
             exit(1)
         }
         var argv = ([server] + arguments.dropFirst()).map { strdup($0) } + [nil]
         execv(server, &argv)
-        FileHandle.standardError.write(Data("cropkit \(arguments[1]): cannot run \(server): \(String(cString: strerror(errno)))\n".utf8))
+        FileHandle.standardError.write(
+            Data("cropkit \(arguments[1]): cannot run \(server): \(String(cString: strerror(errno)))\n".utf8))
         exit(1)
     }
 }

@@ -28,13 +28,15 @@ package struct Written: Sendable {
         let report = file.report
         var notes: [String] = []
         if let estimate = report.autoStraighten, report.autoStraightenApplied == true {
-            notes.append("straightened \(Console.degrees(estimate.angle)) automatically (\(estimate.evidence) agree, "
-                + "confidence \(Console.fraction(estimate.confidence)))")
+            notes.append(
+                "straightened \(Console.degrees(estimate.angle)) automatically (\(estimate.evidence) agree, "
+                    + "confidence \(Console.fraction(estimate.confidence)))")
         }
         if let (jpeg, jxl) = report.jpegRecompression {
             let saving = Int((100 * (1 - Double(jxl) / Double(max(jpeg, 1)))).rounded())
-            notes.append("recompressed the JPEG losslessly: \(jpeg) → \(jxl) bytes (\(saving)% smaller; djxl gives the "
-                + "JPEG back byte for byte)")
+            notes.append(
+                "recompressed the JPEG losslessly: \(jpeg) → \(jxl) bytes (\(saving)% smaller; djxl gives the "
+                    + "JPEG back byte for byte)")
         }
         self.init(
             size: file.size, byteCount: file.byteCount, warnings: report.warnings.compactMap(describe), notes: notes,

@@ -41,7 +41,7 @@ enum AV1SequenceHeader {
 
     /// Reads sequence_header_obu() up to color_config()'s color_range.
     private static func colorRange(_ r: inout BitReader) -> Bool? {
-        guard let profile = r.bits(3), let _ = r.bits(1), let reduced = r.bits(1) else { return nil }
+        guard let profile = r.bits(3), r.bits(1) != nil, let reduced = r.bits(1) else { return nil }
         if reduced == 1 {
             guard r.bits(5) != nil else { return nil }
         } else {
@@ -53,7 +53,9 @@ enum AV1SequenceHeader {
                 guard let present = r.bits(1) else { return nil }
                 decoderModel = present
                 if present == 1 {
-                    guard let delay = r.bits(5), r.bits(32) != nil, r.bits(5) != nil, r.bits(5) != nil else { return nil }
+                    guard let delay = r.bits(5), r.bits(32) != nil, r.bits(5) != nil, r.bits(5) != nil else {
+                        return nil
+                    }
                     bufferDelayLength = delay + 1
                 }
             }

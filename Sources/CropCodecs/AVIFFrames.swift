@@ -27,7 +27,8 @@ package final class AVIFFrames: AnimationFrames {
         var width: Int32 = 0, height: Int32 = 0, count: Int32 = 0, duration = 0.0
         let limit = Int32(clamping: options.limits.maxPixels), strict: Int32 = options.strict ? 1 : 0
         try ShimStatus.call(format: .avif) { message in
-            ck_avif_frames_open(bytes.pointer, bytes.count, limit, strict, &opened, &width, &height, &count, &duration, message)
+            ck_avif_frames_open(
+                bytes.pointer, bytes.count, limit, strict, &opened, &width, &height, &count, &duration, message)
         }
         guard let opened else { throw .corruptData(format: .avif, message: "libavif opened no sequence") }
         do {
@@ -60,7 +61,8 @@ package final class AVIFFrames: AnimationFrames {
         var width: Int32 = 0, height: Int32 = 0, count: Int32 = 0, duration = 0.0
         let limit = Int32(clamping: options.limits.maxPixels)
         let status = ShimStatus.run { message in
-            ck_avif_frames_open(bytes.pointer, bytes.count, limit, 0, &opened, &width, &height, &count, &duration, message)
+            ck_avif_frames_open(
+                bytes.pointer, bytes.count, limit, 0, &opened, &width, &height, &count, &duration, message)
         }.status
         ck_avif_frames_close(opened)
         return status == ShimStatus.ok ? (Int(count), duration) : nil
@@ -68,7 +70,9 @@ package final class AVIFFrames: AnimationFrames {
 
     package func next() throws(CodecError) -> (picture: PixelBuffer, delayMilliseconds: Int)? {
         let handle = handle
-        let duration = try Self.readFrame(into: &frame, format: .avif) { ck_avif_frames_next(handle, $0, $1, $2, $3, $4) }
+        let duration = try Self.readFrame(into: &frame, format: .avif) {
+            ck_avif_frames_next(handle, $0, $1, $2, $3, $4)
+        }
         return duration.map { (frame, $0) }
     }
 }

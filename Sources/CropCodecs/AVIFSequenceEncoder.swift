@@ -42,6 +42,7 @@ package final class AVIFSequenceEncoder: AnimationEncoder {
 
     package func finish() throws(CodecError) -> [UInt8] {
         let handle = handle
-        return try finishedFile(format: .avif, { ck_avif_sequence_finish(handle, $0, $1, $2) }, release: { ck_avif_free($0) })
+        return try finishedFile(
+            format: .avif, { ck_avif_sequence_finish(handle, $0, $1, $2) }, release: { ck_avif_free($0) })
     }
 }

@@ -1,11 +1,11 @@
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Writes an animation a frame at a time: ``GIFAnimationEncoder``, ``WebPAnimationEncoder`` and
@@ -44,7 +44,9 @@ package func makeAnimationEncoder(
 }
 
 /// `frame` as 8-bit RGBA, the animation encoders' input, after checking it is the animation's size.
-func animationFrame(_ frame: PixelBuffer, width: Int, height: Int, format: ImageFormat) throws(CodecError) -> PixelBuffer {
+func animationFrame(_ frame: PixelBuffer, width: Int, height: Int, format: ImageFormat) throws(CodecError)
+    -> PixelBuffer
+{
     guard frame.width == width, frame.height == height else {
         throw .invalidArgument(
             name: "frame", reason: "a \(frame.width)×\(frame.height) frame in a \(width)×\(height) \(format) animation")

@@ -17,8 +17,10 @@ extension AnimationFrames {
     /// the delay and the decoded flag to fill, and the message buffer. Gives the delay, or `nil` after the last frame.
     static func readFrame(
         into buffer: inout PixelBuffer, format: ImageFormat,
-        _ call: (UnsafeMutablePointer<UInt8>, Int, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>,
-            UnsafeMutablePointer<CChar>) -> Int32
+        _ call: (
+            UnsafeMutablePointer<UInt8>, Int, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>,
+            UnsafeMutablePointer<CChar>
+        ) -> Int32
     ) throws(CodecError) -> Int? {
         var delay: Int32 = 0, decoded: Int32 = 0
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in

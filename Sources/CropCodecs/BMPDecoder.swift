@@ -79,7 +79,8 @@ package final class BMPDecoder: WholePictureDecoder {
     {
         try checkRowArguments(bytesPerRow: bytesPerRow, maxRows: maxRows)
         if file.isRunLengthCoded {
-            return try pictureRows.read(into: destination, bytesPerRow: bytesPerRow, maxRows: maxRows, decode: decodePicture)
+            return try pictureRows.read(
+                into: destination, bytesPerRow: bytesPerRow, maxRows: maxRows, decode: decodePicture)
         }
         if opaque == nil {
             let allZero = file.alphaIsAllZero(bytes)

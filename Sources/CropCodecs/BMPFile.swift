@@ -67,14 +67,15 @@ struct BMPFile {
 
     /// "BMP 3, 8-bit palette of 256, RLE8"-style words for ``ImageInfo/colorModel``.
     var description: String {
-        let version = switch headerSize {
-        case 12: "OS/2 1.x BMP"
-        case 40: "BMP 3"
-        case 52, 56: "BMP 3 (Adobe bit fields)"
-        case 108: "BMP 4"
-        case 124: "BMP 5"
-        default: "OS/2 2.x BMP"
-        }
+        let version =
+            switch headerSize {
+            case 12: "OS/2 1.x BMP"
+            case 40: "BMP 3"
+            case 52, 56: "BMP 3 (Adobe bit fields)"
+            case 108: "BMP 4"
+            case 124: "BMP 5"
+            default: "OS/2 2.x BMP"
+            }
         var words = [version]
         if bitsPerPixel <= 8 {
             words.append("\(bitsPerPixel)-bit palette of \(paletteCount)")
@@ -117,7 +118,8 @@ struct BMPFile {
             throw corrupt("a \(headerSize)-byte info header, which no BMP version has")
         }
         guard bytes.count >= 14 + headerSize else {
-            throw .truncated(format: .bmp, detail: "the \(headerSize)-byte info header ends after \(bytes.count - 14) bytes")
+            throw .truncated(
+                format: .bmp, detail: "the \(headerSize)-byte info header ends after \(bytes.count - 14) bytes")
         }
         let os2v2 = (16...64).contains(headerSize) && ![40, 52, 56].contains(headerSize)
         var width: Int, height: Int, planes: Int, bits: Int
@@ -188,13 +190,17 @@ struct BMPFile {
         if bits == 16 || bits == 32 {
             for (channel, mask) in masks.prefix(3).enumerated() {
                 guard let field = Field(mask: mask), mask >> bits == 0 else {
-                    throw corrupt("the \(["red", "green", "blue"][channel]) mask 0x\(String(mask, radix: 16)) is not one run of bits inside a \(bits)-bit pixel")
+                    throw corrupt(
+                        "the \(["red", "green", "blue"][channel]) mask 0x\(String(mask, radix: 16)) is not one run of bits inside a \(bits)-bit pixel"
+                    )
                 }
                 fields.append(field)
             }
             if masks.count == 4, masks[3] != 0 {
                 guard let alpha = Field(mask: masks[3]), masks[3] >> bits == 0 else {
-                    throw corrupt("the alpha mask 0x\(String(masks[3], radix: 16)) is not one run of bits inside a \(bits)-bit pixel")
+                    throw corrupt(
+                        "the alpha mask 0x\(String(masks[3], radix: 16)) is not one run of bits inside a \(bits)-bit pixel"
+                    )
                 }
                 fields.append(alpha)
             }
@@ -209,7 +215,8 @@ struct BMPFile {
         let wanted = bits > 8 ? 0 : colorsUsed == 0 || colorsUsed > 1 << bits ? 1 << bits : colorsUsed
         if pixelOffset < tableStart || (bits <= 8 && pixelOffset == tableStart) {
             let start = tableStart + wanted * entry
-            repairs.append("the pixels are said to start at byte \(pixelOffset), inside the headers: read from byte \(start)")
+            repairs.append(
+                "the pixels are said to start at byte \(pixelOffset), inside the headers: read from byte \(start)")
             pixelOffset = start
         }
         if bits <= 8 {
@@ -316,7 +323,8 @@ struct BMPFile {
                             for x in 0..<width {
                                 let index = Int(all[row * width + x])
                                 if index >= paletteCount { badIndex = true }
-                                out[3 * x] = table[3 * index]; out[3 * x + 1] = table[3 * index + 1]
+                                out[3 * x] = table[3 * index]
+                                out[3 * x + 1] = table[3 * index + 1]
                                 out[3 * x + 2] = table[3 * index + 2]
                             }
                         }
@@ -327,7 +335,9 @@ struct BMPFile {
             let opaque = alphaIsAllZero(bytes)
             output.withUnsafeMutableRows { rows in
                 for y in 0..<height {
-                    if decodeDisplayedRow(y, bytes, into: rows.row(y).assumingMemoryBound(to: UInt8.self), opaque: opaque) {
+                    if decodeDisplayedRow(
+                        y, bytes, into: rows.row(y).assumingMemoryBound(to: UInt8.self), opaque: opaque)
+                    {
                         badIndex = true
                     }
                 }
@@ -340,7 +350,8 @@ struct BMPFile {
     }
 
     /// One uncompressed stored row; returns whether it met a colour index past the table (drawn black).
-    private func decodeRow(_ source: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, channels: Int) -> Bool {
+    private func decodeRow(_ source: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, channels: Int) -> Bool
+    {
         var badIndex = false
         switch bitsPerPixel {
         case 1, 2, 4, 8:
@@ -350,12 +361,16 @@ struct BMPFile {
                     let byte = Int(source[x / perByte]), shift = 8 - bitsPerPixel * (x % perByte + 1)
                     let index = byte >> shift & mask
                     if index >= known { badIndex = true }
-                    out[3 * x] = table[3 * index]; out[3 * x + 1] = table[3 * index + 1]; out[3 * x + 2] = table[3 * index + 2]
+                    out[3 * x] = table[3 * index]
+                    out[3 * x + 1] = table[3 * index + 1]
+                    out[3 * x + 2] = table[3 * index + 2]
                 }
             }
         case 24:
             for x in 0..<width {
-                out[3 * x] = source[3 * x + 2]; out[3 * x + 1] = source[3 * x + 1]; out[3 * x + 2] = source[3 * x]
+                out[3 * x] = source[3 * x + 2]
+                out[3 * x + 1] = source[3 * x + 1]
+                out[3 * x + 2] = source[3 * x]
             }
         default:
             let size = bitsPerPixel / 8
@@ -377,14 +392,19 @@ struct BMPFile {
         let four = compression == .rle4
         /// The part of `count` pixels from (x, row) inside the picture.
         func span(_ count: Int) -> Int {
-            guard row < height, x < width else { clipped = clipped || count > 0; return 0 }
+            guard row < height, x < width else {
+                clipped = clipped || count > 0
+                return 0
+            }
             let n = min(count, width - x)
             if n < count { clipped = true }
             return n
         }
         while true {
             guard at + 1 < bytes.count else {
-                repairs.append("the RLE data ends without its end-of-bitmap mark (at row \(min(row, height)) of \(height)): the rest is colour 0")
+                repairs.append(
+                    "the RLE data ends without its end-of-bitmap mark (at row \(min(row, height)) of \(height)): the rest is colour 0"
+                )
                 break
             }
             let count = Int(bytes[at]), value = UInt8(bytes[at + 1])
@@ -398,16 +418,22 @@ struct BMPFile {
             }
             switch value {
             case 0:
-                x = 0; row += 1
+                x = 0
+                row += 1
             case 1:
                 break
             case 2:
                 guard at + 1 < bytes.count else { continue }
-                x += Int(bytes[at]); row += Int(bytes[at + 1]); at += 2
+                x += Int(bytes[at])
+                row += Int(bytes[at + 1])
+                at += 2
             default:
                 // Absolute mode: `value` literal indices, padded to an even number of bytes.
                 let literal = Int(value), length = four ? (literal + 1) / 2 : literal
-                guard at + length <= bytes.count else { at = bytes.count; continue }
+                guard at + length <= bytes.count else {
+                    at = bytes.count
+                    continue
+                }
                 let start = row * width + x
                 for k in 0..<span(literal) {
                     let byte = bytes[at + (four ? k / 2 : k)]

@@ -71,4 +71,3 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
-

@@ -96,7 +96,13 @@ package final class ColorTransform: @unchecked Sendable {
 
     /// The C function and context a decoder shim calls per row (``convert(_:to:pixels:)`` without leaving C). The
     /// context stays valid while this transform lives.
-    package var rowConverter: (function: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UInt32) -> Void, context: UnsafeMutableRawPointer) {
+    package var rowConverter:
+        (
+            function:
+                @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UInt32)
+                -> Void, context: UnsafeMutableRawPointer
+        )
+    {
         (ck_lcms_convert, UnsafeMutableRawPointer(handle))
     }
 

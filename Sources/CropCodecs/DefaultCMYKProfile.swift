@@ -14,7 +14,9 @@ package enum DefaultCMYKProfile {
     /// Where the profile is looked for, in order.
     package static var searchPaths: [String] {
         var paths: [String] = []
-        if let named = ProcessInfo.processInfo.environment["CROPKIT_CMYK_PROFILE"], !named.isEmpty { paths.append(named) }
+        if let named = ProcessInfo.processInfo.environment["CROPKIT_CMYK_PROFILE"], !named.isEmpty {
+            paths.append(named)
+        }
         paths += [
             "/usr/share/color/icc/ghostscript/default_cmyk.icc",
             "/opt/homebrew/share/ghostscript/iccprofiles/default_cmyk.icc",

@@ -113,10 +113,12 @@ package enum EXIF {
     /// A minimal big-endian block holding only an orientation tag.
     package static func minimalBlock(orientation: Orientation) -> [UInt8] {
         let v = UInt8(orientation.exifValue)
-        return [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // "MM", 42, IFD0 at 8
-                0x00, 0x01,  // one entry
-                0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, v, 0x00, 0x00,  // orientation, SHORT, 1
-                0x00, 0x00, 0x00, 0x00]  // no next IFD
+        return [
+            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // "MM", 42, IFD0 at 8
+            0x00, 0x01,  // one entry
+            0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, v, 0x00, 0x00,  // orientation, SHORT, 1
+            0x00, 0x00, 0x00, 0x00,
+        ]  // no next IFD
     }
 
     /// The TIFF tag number of the copyright notice (ASCII, in IFD0).
@@ -139,7 +141,9 @@ package enum EXIF {
     /// on encode like any block's (``settingOrientation(_:in:)``).
     package static func copyrightBlock(_ notice: [UInt8]) -> [UInt8] {
         let text = notice + [0]
-        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be32(_ v: Int) -> [UInt8] {
+            [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
         // Header, one entry (Copyright, ASCII), no next IFD; a text longer than 4 bytes follows at offset 26.
         var block: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01]
         block += [0x82, 0x98, 0x00, 0x02] + be32(text.count)

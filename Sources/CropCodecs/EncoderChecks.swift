@@ -16,7 +16,8 @@ package enum EncoderChecks {
     /// ``ImageFormat/effortRange``: the same table ``SaveOptions`` checks a request against before anything is decoded.
     static func settings(format: ImageFormat, quality: Int?, effort: Int? = nil) throws(CodecError) {
         if let quality, !ImageFormat.qualityRange.contains(quality) {
-            throw .invalidArgument(name: "quality", reason: "\(quality) is outside \(describe(ImageFormat.qualityRange))")
+            throw .invalidArgument(
+                name: "quality", reason: "\(quality) is outside \(describe(ImageFormat.qualityRange))")
         }
         if let effort, let range = format.effortRange, !range.contains(effort) {
             throw .invalidArgument(name: "effort", reason: "\(effort) is outside \(format)'s \(describe(range))")

@@ -40,7 +40,8 @@ public struct FontFace: Hashable, Sendable, CustomStringConvertible {
     ///   HarfBuzz is not installed.
     public init(data: [UInt8], name: String = "font data", faceIndex: Int = 0) throws(CodecError) {
         guard data.count <= Self.maximumFileSize else {
-            throw .unusableFont(name: name, reason: "\(data.count) bytes is more than the \(Self.maximumFileSize) a font may have")
+            throw .unusableFont(
+                name: name, reason: "\(data.count) bytes is more than the \(Self.maximumFileSize) a font may have")
         }
         guard (0...0xFFFF).contains(faceIndex) else {
             throw .unusableFont(name: name, reason: "face \(faceIndex) is outside 0…65535")
@@ -94,7 +95,8 @@ public struct FontFace: Hashable, Sendable, CustomStringConvertible {
         of text: String, pixelSize: Double, width: Int, height: Int, x: Double, baseline: Double
     ) throws(CodecError) -> [UInt8] {
         guard (1...Self.maximumPlaneSide).contains(width), (1...Self.maximumPlaneSide).contains(height) else {
-            throw .invalidArgument(name: "plane", reason: "\(width)×\(height) is outside 1…\(Self.maximumPlaneSide) on a side")
+            throw .invalidArgument(
+                name: "plane", reason: "\(width)×\(height) is outside 1…\(Self.maximumPlaneSide) on a side")
         }
         var plane = [UInt8](repeating: 0, count: width * height)
         _ = try draw(text, pixelSize: pixelSize, into: &plane, width: width, height: height, x: x, baseline: baseline)
@@ -107,13 +109,18 @@ public struct FontFace: Hashable, Sendable, CustomStringConvertible {
     ) throws(CodecError) -> TextMetrics {
         let scalars = text.unicodeScalars.map(\.value)
         guard !scalars.isEmpty, scalars.count <= Self.maximumTextLength else {
-            throw .invalidArgument(name: "text", reason: "\(scalars.count) characters is outside 1…\(Self.maximumTextLength)")
+            throw .invalidArgument(
+                name: "text", reason: "\(scalars.count) characters is outside 1…\(Self.maximumTextLength)")
         }
-        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
-            throw .invalidArgument(name: "text", reason: "it holds \(Self.named(control)); a watermark is one line of text")
+        if let control = text.unicodeScalars.first(where: {
+            $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}"
+        }) {
+            throw .invalidArgument(
+                name: "text", reason: "it holds \(Self.named(control)); a watermark is one line of text")
         }
         guard pixelSize >= 1, pixelSize <= Self.maximumPixelSize else {
-            throw .invalidArgument(name: "size", reason: "\(pixelSize) pixels is outside 1…\(Int(Self.maximumPixelSize))")
+            throw .invalidArgument(
+                name: "size", reason: "\(pixelSize) pixels is outside 1…\(Int(Self.maximumPixelSize))")
         }
         var metrics = ck_text_metrics()
         let (status, message) = ShimStatus.run { message in
@@ -122,8 +129,10 @@ public struct FontFace: Hashable, Sendable, CustomStringConvertible {
                     if let plane {
                         plane.pointee.withUnsafeMutableBufferPointer { samples in
                             ck_text_draw(
-                                font.baseAddress, font.count, UInt32(faceIndex), text.baseAddress, text.count, pixelSize,
-                                samples.baseAddress, UInt32(width), UInt32(height), width, x, baseline, &metrics, message)
+                                font.baseAddress, font.count, UInt32(faceIndex), text.baseAddress, text.count,
+                                pixelSize,
+                                samples.baseAddress, UInt32(width), UInt32(height), width, x, baseline, &metrics,
+                                message)
                         }
                     } else {
                         ck_text_draw(
@@ -135,14 +144,16 @@ public struct FontFace: Hashable, Sendable, CustomStringConvertible {
         }
         guard status == ShimStatus.ok else {
             if metrics.missing != 0, let scalar = Unicode.Scalar(metrics.missing) {
-                throw .invalidArgument(name: "text", reason: "the font \(family) has no glyph for \(Self.named(scalar))")
+                throw .invalidArgument(
+                    name: "text", reason: "the font \(family) has no glyph for \(Self.named(scalar))")
             }
             if status == ShimStatus.usage { throw .invalidArgument(name: "text", reason: message) }
             throw .unusableFont(name: name, reason: message)
         }
         return TextMetrics(
             advance: metrics.advance, ascender: metrics.ascender, descender: metrics.descender,
-            inkLeft: metrics.ink_left, inkBottom: metrics.ink_bottom, inkRight: metrics.ink_right, inkTop: metrics.ink_top,
+            inkLeft: metrics.ink_left, inkBottom: metrics.ink_bottom, inkRight: metrics.ink_right,
+            inkTop: metrics.ink_top,
             glyphs: Int(metrics.glyphs))
     }
 
@@ -150,7 +161,8 @@ public struct FontFace: Hashable, Sendable, CustomStringConvertible {
     static func named(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         let code = "U+" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
-        let visible = scalar.properties.generalCategory != .control && !scalar.properties.isWhitespace
+        let visible =
+            scalar.properties.generalCategory != .control && !scalar.properties.isWhitespace
             && scalar.properties.generalCategory != .format
         return visible ? "'\(Character(scalar))' (\(code))" : code
     }

@@ -2,11 +2,11 @@ import CGIF
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// An animated GIF written with giflib: each frame quantised to its own 256-colour table by giflib's median-cut
@@ -24,11 +24,12 @@ package final class GIFAnimationEncoder: AnimationEncoder {
     package init(width: Int, height: Int, playCount: Int?) throws(CodecError) {
         try EncoderChecks.size(width: width, height: height, maxDimension: 65_535, format: .gif)
         // GIF counts loops after the first play: n plays are n − 1 loops; no extension plays once.
-        let loops: Int32 = switch playCount {
-        case nil, 1: -1
-        case 0: 0
-        case let n?: Int32(clamping: Swift.min(n - 1, 65_535))
-        }
+        let loops: Int32 =
+            switch playCount {
+            case nil, 1: -1
+            case 0: 0
+            case let n?: Int32(clamping: Swift.min(n - 1, 65_535))
+            }
         var opened: OpaquePointer?
         try ShimStatus.call(format: .gif, role: "encoder") { message in
             ck_gif_writer_open(Int32(width), Int32(height), loops, &opened, message)
@@ -46,7 +47,9 @@ package final class GIFAnimationEncoder: AnimationEncoder {
     package func add(_ frame: PixelBuffer, delayMilliseconds: Int) throws(CodecError) {
         let handle = handle
         let hundredths = Int32(clamping: (delayMilliseconds + 5) / 10)
-        try addFrame(frame, width: width, height: height, format: .gif) { ck_gif_writer_add(handle, $0, $1, hundredths, $2) }
+        try addFrame(frame, width: width, height: height, format: .gif) {
+            ck_gif_writer_add(handle, $0, $1, hundredths, $2)
+        }
     }
 
     package func finish() throws(CodecError) -> [UInt8] {

@@ -44,14 +44,16 @@ package final class GIFDecoder: WholePictureDecoder {
         if width != Int(gif.screen_width) || height != Int(gif.screen_height) {
             let screen = "\(gif.screen_width)×\(gif.screen_height)"
             let frame = "\(gif.frame_width)×\(gif.frame_height) at (\(gif.frame_left), \(gif.frame_top))"
-            repairs.append("the first frame (\(frame)) reaches past the \(screen) screen: the canvas grows to \(width)×\(height)")
+            repairs.append(
+                "the first frame (\(frame)) reaches past the \(screen) screen: the canvas grows to \(width)×\(height)")
         }
         let frames = Int(gif.frame_count)
         if gif.count_incomplete != 0 {
             repairs.append("the file breaks after frame \(frames): only the frames before were counted")
         }
         if gif.default_palette != 0 {
-            repairs.append("no colour table (neither the frame's nor a global one): read as a grey ramp, as Pillow reads it")
+            repairs.append(
+                "no colour table (neither the frame's nor a global one): read as a grey ramp, as Pillow reads it")
         }
         if options.strict, let repair = repairs.first {
             throw .corruptData(format: .gif, message: repair + " (strict mode)")
@@ -60,12 +62,15 @@ package final class GIFDecoder: WholePictureDecoder {
         if gif.count_incomplete == 0 && frames >= Int(CK_GIF_FRAME_COUNT_CAP) {
             warnings.append(CodecWarning(.gif, "frames were counted up to \(frames) and no further"))
         }
-        let coversCanvas = gif.frame_left == 0 && gif.frame_top == 0 && Int(gif.frame_width) == width
+        let coversCanvas =
+            gif.frame_left == 0 && gif.frame_top == 0 && Int(gif.frame_width) == width
             && Int(gif.frame_height) == height
         let hasAlpha = gif.transparent_index >= 0 || !coversCanvas
         let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
         let version = gif.version89 != 0 ? "GIF89a" : "GIF87a"
-        let table = (gif.default_palette != 0 ? "no palette (a grey ramp)" : "palette of \(gif.color_count)") + (gif.lzw_code_size != 0 ? ", LZW code size \(gif.lzw_code_size)" : "")
+        let table =
+            (gif.default_palette != 0 ? "no palette (a grey ramp)" : "palette of \(gif.color_count)")
+            + (gif.lzw_code_size != 0 ? ", LZW code size \(gif.lzw_code_size)" : "")
         var info = ImageInfo(
             format: .gif, width: width, height: height, orientation: .up, layout: layout, bitDepth: 8,
             decodedDepth: .eight, iccProfileSize: nil, hasEXIF: false, isProgressive: false,

@@ -2,11 +2,11 @@ import CGIF
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A still GIF: the picture quantised to 256 colours by giflib's quantiser and written as one frame with no loop
@@ -23,8 +23,10 @@ package final class GIFEncoder: WholePictureEncoder {
         try EncoderChecks.size(width: width, height: height, maxDimension: 65_535, format: .gif)
         try super.init(width: width, height: height, inputFormat: inputFormat, keepSixteenBits: false, output: output)
         if let profile = metadata.iccProfile, ColorTransform.isSRGB(profile) != true {
-            warnings.append(CodecWarning(
-                .gif, "GIF holds no ICC profile: the picture's profile is dropped and its colours written as they are"))
+            warnings.append(
+                CodecWarning(
+                    .gif,
+                    "GIF holds no ICC profile: the picture's profile is dropped and its colours written as they are"))
         }
     }
 

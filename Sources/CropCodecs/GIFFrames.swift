@@ -56,7 +56,9 @@ package final class GIFFrames: AnimationFrames {
     /// - Throws: ``CodecError`` for a broken frame.
     package func next() throws(CodecError) -> (picture: PixelBuffer, delayMilliseconds: Int)? {
         let handle = handle
-        let hundredths = try Self.readFrame(into: &canvas, format: .gif) { ck_gif_frames_next(handle, $0, $1, $2, $3, $4) }
+        let hundredths = try Self.readFrame(into: &canvas, format: .gif) {
+            ck_gif_frames_next(handle, $0, $1, $2, $3, $4)
+        }
         return hundredths.map { (canvas, $0 * 10) }
     }
 }

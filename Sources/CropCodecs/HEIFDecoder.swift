@@ -62,7 +62,8 @@ package final class HEIFDecoder: WholePictureDecoder {
         }
         // A top-level box of size 0 runs to the end of the file (ISO 14496-12), which libheif 1.15 does not read ("No
         // 'meta' box" of libavif's draw_points_idat_metasize0.avif): give it its size.
-        if let closed = ISOBoxReader.closingOpenEndedBox(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)) {
+        if let closed = ISOBoxReader.closingOpenEndedBox(UnsafeBufferPointer(start: bytes.pointer, count: bytes.count))
+        {
             bytes = InputBytes(closed)
         }
         var opened: OpaquePointer?
@@ -85,7 +86,8 @@ package final class HEIFDecoder: WholePictureDecoder {
             // libheif 1.15 calls a picture coded in a way it does not read "invalid input"; say what it is instead.
             let buffer = UnsafeBufferPointer(start: bytes.pointer, count: bytes.count)
             if let type = ISOBoxReader(bytes: Array(buffer)).primaryItemType(), let coding = Self.unreadCodings[type] {
-                throw .unsupportedFeature(format: format, feature: "\(coding) ('\(type)' items), which libheif 1.15 does not read")
+                throw .unsupportedFeature(
+                    format: format, feature: "\(coding) ('\(type)' items), which libheif 1.15 does not read")
             }
             throw error
         }
@@ -123,13 +125,17 @@ package final class HEIFDecoder: WholePictureDecoder {
             if !hasAlpha, let alpha = boxes.alphaItemProperties() {
                 let missing = alpha.contains { $0.type == "ispe" } ? "" : " (it has no 'ispe' property)"
                 throw CodecError.unsupportedFeature(
-                    format: format, feature: "an alpha item libheif 1.15 cannot read\(missing); decoding without it would lose the transparency")
+                    format: format,
+                    feature:
+                        "an alpha item libheif 1.15 cannot read\(missing); decoding without it would lose the transparency"
+                )
             }
             // libheif 1.15 cannot decode a picture whose bit depth it cannot tell (heif-convert refuses it too), and
             // on such a file its decoder has been seen to spawn threads until the process aborts: refuse it here.
             guard bits > 0 else {
                 throw CodecError.corruptData(
-                    format: format, message: "the primary image's bit depth is undefined (no pixi or decoder configuration)")
+                    format: format,
+                    message: "the primary image's bit depth is undefined (no pixi or decoder configuration)")
             }
             let depth: BitDepth = bits > 8 ? .sixteen : .eight
             let layout: ChannelLayout = hasAlpha ? .rgba : .rgb
@@ -139,8 +145,10 @@ package final class HEIFDecoder: WholePictureDecoder {
                 if let kept = aperture.window(pictureWidth: storedWidth, pictureHeight: storedHeight) {
                     window = kept
                 } else {
-                    apertureWarnings.append(CodecWarning(
-                        .heif, "the clean aperture (clap) keeps nothing of the picture; the whole stored picture is read"))
+                    apertureWarnings.append(
+                        CodecWarning(
+                            .heif,
+                            "the clean aperture (clap) keeps nothing of the picture; the whole stored picture is read"))
                 }
             }
             let width = window.width, height = window.height
@@ -159,9 +167,12 @@ package final class HEIFDecoder: WholePictureDecoder {
                         icc = try nclx.iccProfile(format: format)
                         colour += ", described by an ICC profile built from it"
                     } catch {
-                        colourWarnings.append(CodecWarning(
-                            .icc, nclx.isHDR ? "the \(nclx.description) is HDR: pixels kept as coded, not converted"
-                                : "\(error); pixels kept as coded"))
+                        colourWarnings.append(
+                            CodecWarning(
+                                .icc,
+                                nclx.isHDR
+                                    ? "the \(nclx.description) is HDR: pixels kept as coded, not converted"
+                                    : "\(error); pixels kept as coded"))
                     }
                 }
             case 0x7249_4343, 0x7072_6F66: colour += ", ICC profile"
@@ -177,13 +188,16 @@ package final class HEIFDecoder: WholePictureDecoder {
             if alphaIsLimited { colour += ", limited-range alpha (expanded)" }
             if viaLibavif { colour += ", alpha with transforms (decoded by libavif)" }
             if !transforms.names.isEmpty {
-                colour += ", " + transforms.names.map {
-                    $0 == "clap" && (width, height) != (storedWidth, storedHeight)
-                        ? "clap \(width)×\(height) of \(storedWidth)×\(storedHeight)" : $0
-                }.joined(separator: ", ")
+                colour +=
+                    ", "
+                    + transforms.names.map {
+                        $0 == "clap" && (width, height) != (storedWidth, storedHeight)
+                            ? "clap \(width)×\(height) of \(storedWidth)×\(storedHeight)" : $0
+                    }.joined(separator: ", ")
             }
             metadata = ImageMetadata(
-                orientation: transforms.orientation, iccProfile: icc.isEmpty ? nil : icc, exif: exif.isEmpty ? nil : exif)
+                orientation: transforms.orientation, iccProfile: icc.isEmpty ? nil : icc,
+                exif: exif.isEmpty ? nil : exif)
             var info = ImageInfo(
                 format: format, width: width, height: height, orientation: transforms.orientation, layout: layout,
                 bitDepth: bits, decodedDepth: depth, iccProfileSize: icc.isEmpty ? nil : icc.count,
@@ -244,7 +258,8 @@ package final class HEIFDecoder: WholePictureDecoder {
 
     /// Item types of HEIF pictures libheif 1.15 does not decode, and what they are.
     static let unreadCodings = [
-        "unci": "uncompressed pictures (ISO/IEC 23001-17)", "jpeg": "JPEG-coded pictures", "j2k1": "JPEG 2000-coded pictures",
+        "unci": "uncompressed pictures (ISO/IEC 23001-17)", "jpeg": "JPEG-coded pictures",
+        "j2k1": "JPEG 2000-coded pictures",
         "vvc1": "VVC-coded pictures", "avc1": "H.264-coded pictures", "mski": "mask items",
     ]
 
@@ -285,7 +300,8 @@ package final class HEIFDecoder: WholePictureDecoder {
         let (storedWidth, storedHeight) = storedSize
         var picture: PixelBuffer
         do {
-            picture = try PixelBuffer(width: storedWidth, height: storedHeight, format: outputFormat, limits: .unlimited)
+            picture = try PixelBuffer(
+                width: storedWidth, height: storedHeight, format: outputFormat, limits: .unlimited)
         } catch {
             throw CodecError(error)
         }

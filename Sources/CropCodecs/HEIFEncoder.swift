@@ -1,8 +1,8 @@
 import CAVIF
-import Foundation
 import CHEIF
 import CropGeometry
 import CropPixels
+import Foundation
 
 /// A HEIC (HEVC) and AVIF (AV1) encoder over libheif (loaded at run time by the CHEIF shim; the codecs are the ones
 /// libheif was built with: x265 and libaom on Debian).
@@ -44,7 +44,8 @@ package final class HEIFEncoder: WholePictureEncoder {
         if format == .avif && options.bitDepth == 10 {
             let (status, message) = ShimStatus.run { ck_avif_load($0) }
             guard status == ShimStatus.ok else {
-                throw .unsupportedFeature(format: .avif, feature: "10-bit encoding, which needs libavif 0.11 (\(message))")
+                throw .unsupportedFeature(
+                    format: .avif, feature: "10-bit encoding, which needs libavif 0.11 (\(message))")
             }
         } else {
             try ShimStatus.call(format: format, role: "encoder") { ck_heif_load($0) }
@@ -86,7 +87,8 @@ package final class HEIFEncoder: WholePictureEncoder {
         params.wide = pixels.format.depth == .sixteen ? 1 : 0
         return try runShim(pixels, release: { ck_heif_free_output($0) }) { rows, icc, exif, output, size, message in
             ck_heif_encode(
-                rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.width), Int32(rows.height), rows.bytesPerRow,
+                rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.width), Int32(rows.height),
+                rows.bytesPerRow,
                 &params, icc.baseAddress, icc.count, exif.baseAddress, exif.count, output, size, message)
         }
     }
@@ -103,7 +105,8 @@ package final class HEIFEncoder: WholePictureEncoder {
         params.threads = Int32(Swift.max(1, Swift.min(ProcessInfo.processInfo.activeProcessorCount, 8)))
         return try runShim(pixels, release: { ck_avif_free($0) }) { rows, icc, exif, output, size, message in
             ck_avif_encode(
-                rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.width), Int32(rows.height), rows.bytesPerRow,
+                rows.row(0).assumingMemoryBound(to: UInt8.self), Int32(rows.width), Int32(rows.height),
+                rows.bytesPerRow,
                 &params, icc.baseAddress, icc.count, exif.baseAddress, exif.count, output, size, message)
         }
     }
@@ -125,7 +128,9 @@ package final class HEIFEncoder: WholePictureEncoder {
         try pixels.withUnsafeRows { rows throws(CodecError) in
             try icc.withUnsafeBufferPointer { iccBytes throws(CodecError) in
                 try exif.withUnsafeBufferPointer { exifBytes throws(CodecError) in
-                    try ShimStatus.call(format: format, role: "encoder") { call(rows, iccBytes, exifBytes, &output, &size, $0) }
+                    try ShimStatus.call(format: format, role: "encoder") {
+                        call(rows, iccBytes, exifBytes, &output, &size, $0)
+                    }
                 }
             }
         }

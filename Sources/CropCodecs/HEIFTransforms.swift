@@ -77,8 +77,10 @@ package struct CleanAperture: Hashable, Sendable {
         }
     }
 
-    package init(width: (Int64, Int64), height: (Int64, Int64), horizontalOffset: (Int64, Int64),
-                 verticalOffset: (Int64, Int64)) {
+    package init(
+        width: (Int64, Int64), height: (Int64, Int64), horizontalOffset: (Int64, Int64),
+        verticalOffset: (Int64, Int64)
+    ) {
         self.width = width
         self.height = height
         self.horizontalOffset = horizontalOffset
@@ -90,7 +92,8 @@ package struct CleanAperture: Hashable, Sendable {
         guard payload.count >= 32 else { return nil }
         func u32(_ i: Int) -> UInt32 {
             let o = payload.lowerBound + 4 * i
-            return UInt32(bytes[o]) << 24 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 8 | UInt32(bytes[o + 3])
+            return UInt32(bytes[o]) << 24 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 8
+                | UInt32(bytes[o + 3])
         }
         width = (Int64(u32(0)), Int64(u32(1)))
         height = (Int64(u32(2)), Int64(u32(3)))

@@ -181,8 +181,9 @@ struct ISOBoxReader {
         for group in groups {
             // The type is the 4 bytes before the payload, or before a 64-bit size.
             let name = Array("grpl".utf8)
-            guard let type = [group.payload.lowerBound - 4, group.payload.lowerBound - 12]
-                .first(where: { $0 >= 0 && Array(bytes[$0..<($0 + 4)]) == name })
+            guard
+                let type = [group.payload.lowerBound - 4, group.payload.lowerBound - 12]
+                    .first(where: { $0 >= 0 && Array(bytes[$0..<($0 + 4)]) == name })
             else { return nil }
             copy.replaceSubrange(type..<(type + 4), with: Array("free".utf8))
         }
@@ -195,7 +196,9 @@ struct ISOBoxReader {
         guard let items = items() else { return nil }
         for ipma in items.associations {
             for (item, indices) in allAssociations(ipma.payload) where item != items.primary {
-                let properties = indices.compactMap { $0 >= 1 && $0 <= items.properties.count ? items.properties[$0 - 1] : nil }
+                let properties = indices.compactMap {
+                    $0 >= 1 && $0 <= items.properties.count ? items.properties[$0 - 1] : nil
+                }
                 if let auxC = properties.first(where: { $0.type == "auxC" }), auxC.payload.count > 4,
                     String(decoding: bytes[(auxC.payload.lowerBound + 4)..<auxC.payload.upperBound], as: UTF8.self)
                         .contains("alpha")

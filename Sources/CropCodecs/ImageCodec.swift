@@ -63,7 +63,8 @@ package enum ImageCodec {
     ) throws(CodecError) {
         guard let format = format ?? ImageFormat(pathExtensionOf: path) else {
             throw .invalidArgument(
-                name: "output format", reason: "cannot tell it from the name \(path); use a .jpg, .png, .webp, .avif, .heic or .gif extension")
+                name: "output format",
+                reason: "cannot tell it from the name \(path); use a .jpg, .png, .webp, .avif, .heic or .gif extension")
         }
         let file = try AtomicFile(path: path, overwrite: overwrite)
         let encoder = try makeEncoder(
@@ -124,6 +125,7 @@ package enum ImageCodec {
 
     /// The error for a format CropKit reads but does not write.
     package static func notWritable(_ format: ImageFormat) -> CodecError {
-        .unsupportedFormat("writing \(format.displayName) (CropKit reads it; write JPEG, PNG, WebP, AVIF, HEIC, GIF or JPEG XL)")
+        .unsupportedFormat(
+            "writing \(format.displayName) (CropKit reads it; write JPEG, PNG, WebP, AVIF, HEIC, GIF or JPEG XL)")
     }
 }

@@ -214,7 +214,9 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         // 108 or 124); BMPFile names a bad header size.
         if head.count >= 18, head.starts(with: [0x42, 0x4D]) {
             let size = Int(head[14]) | Int(head[15]) << 8 | Int(head[16]) << 16 | Int(head[17]) << 24
-            if head[6..<10].allSatisfy({ $0 == 0 }) || size == 12 || (16...64).contains(size) || size == 108 || size == 124 {
+            if head[6..<10].allSatisfy({ $0 == 0 }) || size == 12 || (16...64).contains(size) || size == 108
+                || size == 124
+            {
                 return .bmp
             }
         }
@@ -232,12 +234,16 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
     private static func isoBrand(_ head: [UInt8]) -> String? {
         guard head.count >= 12, head[4..<8].elementsEqual("ftyp".utf8) else { return nil }
         let major = String(decoding: head[8..<12], as: UTF8.self)
-        let heif = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "mif2", "avif", "avis", "jpeg", "j2ki"]
+        let heif = [
+            "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "mif2", "avif", "avis", "jpeg", "j2ki",
+        ]
         guard heif.contains(major) else { return nil }
         guard major == "mif1" || major == "msf1" else { return major }
         let size = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
         let end = Swift.min(size, head.count)
-        let compatible = stride(from: 16, to: end - 3, by: 4).map { String(decoding: head[$0..<($0 + 4)], as: UTF8.self) }
+        let compatible = stride(from: 16, to: end - 3, by: 4).map {
+            String(decoding: head[$0..<($0 + 4)], as: UTF8.self)
+        }
         return compatible.first { $0 == "avif" || $0 == "avis" } ?? major
     }
 
@@ -261,7 +267,8 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
             [8, 15, 16, 24, 32].contains(head[16])
         else { return false }
         let mapEntry = head[7]
-        guard head[1] == 0 ? mapEntry == 0 || [15, 16, 24, 32].contains(mapEntry) : [15, 16, 24, 32].contains(mapEntry)
+        guard
+            head[1] == 0 ? mapEntry == 0 || [15, 16, 24, 32].contains(mapEntry) : [15, 16, 24, 32].contains(mapEntry)
         else { return false }
         let width = Int(head[12]) | Int(head[13]) << 8, height = Int(head[14]) | Int(head[15]) << 8
         return width > 0 && height > 0 && head[17] & 0xC0 == 0  // bits 6–7 of the descriptor are reserved (zero)
@@ -279,7 +286,9 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
                 ? "video (MP4/QuickTime, brand \(brand))" : "ISO media, brand '\(brand)'"
         }
         if head.starts(with: [0x8B, 0x4A, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "JPEG Network Graphics (JNG)" }
-        if head.starts(with: [0x8A, 0x4D, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "Multiple-image Network Graphics (MNG)" }
+        if head.starts(with: [0x8A, 0x4D, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            return "Multiple-image Network Graphics (MNG)"
+        }
         if ascii(0..<10) == "%!PS-Adobe" || head.starts(with: [0xC5, 0xD0, 0xD3, 0xC6]) { return "PostScript (EPS)" }
         if head.starts(with: [0x01, 0xDA]), head.count >= 3, head[2] <= 1 { return "Silicon Graphics image (SGI)" }
         if let blp = ascii(0..<4), ["BLP0", "BLP1", "BLP2"].contains(blp) { return "Blizzard texture (BLP)" }
@@ -292,12 +301,18 @@ public enum ImageFormat: String, CaseIterable, Hashable, Sendable, Codable, Cust
         if head.starts(with: [0xD7, 0xCD, 0xC6, 0x9A]) || head.starts(with: [0x01, 0x00, 0x09, 0x00, 0x00, 0x03]) {
             return "Windows metafile (WMF)"
         }
-        if head.count >= 44, head.starts(with: [1, 0, 0, 0]), ascii(40..<44) == " EMF" { return "Windows enhanced metafile (EMF)" }
+        if head.count >= 44, head.starts(with: [1, 0, 0, 0]), ascii(40..<44) == " EMF" {
+            return "Windows enhanced metafile (EMF)"
+        }
         if head.starts(with: [0xB1, 0x68, 0xDE, 0x3A]) { return "multi-page PCX (DCX)" }
         // FLI and FLC animations: the magic is a little-endian word at offset 4.
-        if head.count >= 6, head[5] == 0xAF, head[4] == 0x11 || head[4] == 0x12 { return "Autodesk animation (FLI/FLC)" }
+        if head.count >= 6, head[5] == 0xAF, head[4] == 0x11 || head[4] == 0x12 {
+            return "Autodesk animation (FLI/FLC)"
+        }
         // PCX: manufacturer 10, a known version, RLE or none, 1/2/4/8 bits.
-        if head.count >= 4, head[0] == 0x0A, [0, 2, 3, 4, 5].contains(head[1]), head[2] <= 1, [1, 2, 4, 8].contains(head[3]) {
+        if head.count >= 4, head[0] == 0x0A, [0, 2, 3, 4, 5].contains(head[1]), head[2] <= 1,
+            [1, 2, 4, 8].contains(head[3])
+        {
             return "PC Paintbrush (PCX)"
         }
         if isTGA(head) { return "Truevision TGA" }

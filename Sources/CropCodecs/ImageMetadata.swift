@@ -39,8 +39,9 @@ public struct ImageMetadata: Hashable, Sendable {
     func exifForEncoding(warnings: inout [CodecWarning]) -> [UInt8]? {
         guard let exif else { return orientation == .up ? nil : EXIF.minimalBlock(orientation: orientation) }
         guard let rewritten = EXIF.settingOrientation(orientation, in: exif) else {
-            warnings.append(CodecWarning(
-                .exif, "malformed EXIF block dropped on encode (its orientation could not be set)", output: true))
+            warnings.append(
+                CodecWarning(
+                    .exif, "malformed EXIF block dropped on encode (its orientation could not be set)", output: true))
             return orientation == .up ? nil : EXIF.minimalBlock(orientation: orientation)
         }
         return rewritten

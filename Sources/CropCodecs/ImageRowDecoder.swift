@@ -99,9 +99,9 @@ extension ImageRowDecoder {
     func checkRowArguments(bytesPerRow: Int, maxRows: Int) throws(CodecError) {
         let rowBytes = outputWidth * outputFormat.bytesPerPixel
         guard bytesPerRow >= rowBytes else {
-            throw .invalidArgument(name: "bytesPerRow", reason: "\(bytesPerRow) is smaller than a row (\(rowBytes) bytes)")
+            throw .invalidArgument(
+                name: "bytesPerRow", reason: "\(bytesPerRow) is smaller than a row (\(rowBytes) bytes)")
         }
         guard maxRows >= 0 else { throw .invalidArgument(name: "maxRows", reason: "\(maxRows) is negative") }
     }
 }
-

@@ -46,7 +46,9 @@ extension ImageRowEncoder {
 
     /// Compresses `count` rows of `buffer` starting at `startRow`.
     package func writeRows(from buffer: PixelBuffer, startRow: Int, count: Int) throws(CodecError) {
-        try buffer.withUnsafeRows { rows throws(CodecError) in try writeRows(from: rows, startRow: startRow, count: count) }
+        try buffer.withUnsafeRows { rows throws(CodecError) in
+            try writeRows(from: rows, startRow: startRow, count: count)
+        }
     }
 
     /// Compresses `count` rows of `rows` (from a ``PixelBuffer``'s `withUnsafeRows`) starting at `startRow`.
@@ -71,7 +73,8 @@ extension ImageRowEncoder {
     func checkRowArguments(bytesPerRow: Int, count: Int) throws(CodecError) {
         let rowBytes = width * inputFormat.bytesPerPixel
         guard bytesPerRow >= rowBytes else {
-            throw .invalidArgument(name: "bytesPerRow", reason: "\(bytesPerRow) is smaller than a row (\(rowBytes) bytes)")
+            throw .invalidArgument(
+                name: "bytesPerRow", reason: "\(bytesPerRow) is smaller than a row (\(rowBytes) bytes)")
         }
         guard count >= 0, count <= height - rowsWritten else {
             throw .invalidArgument(

@@ -22,7 +22,8 @@ package enum InfoReport {
                 errors.append("\(path): \(error)")
             }
         }
-        let output = json ? self.json(entries) + "\n" : entries.map { line(for: $0.info, path: $0.path) + "\n" }.joined()
+        let output =
+            json ? self.json(entries) + "\n" : entries.map { line(for: $0.info, path: $0.path) + "\n" }.joined()
         return Result(output: output, errors: errors)
     }
 

@@ -3,11 +3,11 @@ import CropGeometry
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A private copy of the input bytes with a stable address, for the C decoders to read from, including those that

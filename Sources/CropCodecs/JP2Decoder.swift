@@ -65,23 +65,25 @@ package final class JP2Decoder: WholePictureDecoder {
             ck_jp2_reduced_size(opened, reduce, &reducedWidth, &reducedHeight)
             let profile = header.icc.map { Array(UnsafeBufferPointer(start: $0, count: Int(header.icc_size))) }
             metadata = ImageMetadata(orientation: .up, iccProfile: profile, exif: nil)
-            let layout: ChannelLayout = switch header.channels {
-            case 1: .gray
-            case 2: .grayAlpha
-            case 3: .rgb
-            default: .rgba
-            }
+            let layout: ChannelLayout =
+                switch header.channels {
+                case 1: .gray
+                case 2: .grayAlpha
+                case 3: .rgb
+                default: .rgba
+                }
             let depth: BitDepth = header.sixteen != 0 ? .sixteen : .eight
             outputFormat = PixelFormat(layout, depth)
             outputWidth = Int(reducedWidth)
             outputHeight = Int(reducedHeight)
-            let space = switch header.color_space {
-            case 1: "sRGB"
-            case 2: "gray"
-            case 3: "sYCC"
-            case 4: "e-YCC"
-            default: header.channels <= 2 ? "gray" : "RGB"
-            }
+            let space =
+                switch header.color_space {
+                case 1: "sRGB"
+                case 2: "gray"
+                case 3: "sYCC"
+                case 4: "e-YCC"
+                default: header.channels <= 2 ? "gray" : "RGB"
+                }
             var model = [header.jp2 != 0 ? "JP2" : "J2K codestream", space, "\(header.components) components"]
             if header.subsampled != 0 { model.append("subsampled") }
             if header.is_signed != 0 { model.append("signed") }
@@ -93,7 +95,8 @@ package final class JP2Decoder: WholePictureDecoder {
                 isProgressive: false, isInterlaced: false, colorModel: model.joined(separator: ", "),
                 // OpenJPEG holds each component of the decoded resolution as 32-bit integers, and its code blocks.
                 decoderMemory: DecoderMemory(
-                    perStoredPixel: 0, perDecodedPixel: Double(4 * Int(header.components) + 4 + outputFormat.bytesPerPixel)))
+                    perStoredPixel: 0,
+                    perDecodedPixel: Double(4 * Int(header.components) + 4 + outputFormat.bytesPerPixel)))
             info.largestShrinkOnLoad = largest
             self.info = info
             self.warnings = warnings

@@ -119,8 +119,11 @@ package final class JPEGDecoder: ImageRowDecoder {
             let fallback = metadata.iccProfile == nil ? options.defaultCMYKProfile : nil
             if let profile = metadata.iccProfile ?? fallback?.bytes {
                 if let fallback {
-                    warnings.append(CodecWarning(
-                        .icc, "CMYK JPEG without an ICC profile: converted through the default CMYK profile \(fallback.path)"))
+                    warnings.append(
+                        CodecWarning(
+                            .icc,
+                            "CMYK JPEG without an ICC profile: converted through the default CMYK profile \(fallback.path)"
+                        ))
                 }
                 do {
                     let transform = try DefaultCMYKProfile.transform(
@@ -133,8 +136,9 @@ package final class JPEGDecoder: ImageRowDecoder {
                     warnings.append(CodecWarning(.icc, "CMYK converted to RGB without colour management: \(error)"))
                 }
             } else {
-                warnings.append(CodecWarning(
-                    .icc, "CMYK JPEG without an ICC profile: converted to RGB without colour management"))
+                warnings.append(
+                    CodecWarning(
+                        .icc, "CMYK JPEG without an ICC profile: converted to RGB without colour management"))
             }
         }
         self.info = info
@@ -233,7 +237,8 @@ package final class JPEGDecoder: ImageRowDecoder {
     private func syncWarnings() {
         warningLog.sync(
             into: &warnings, source: .jpeg, count: ck_jpeg_decoder_warning_count(handle),
-            capacity: Int32(CK_JPEG_MAX_WARNINGS)) { ck_jpeg_decoder_warning(handle, $0) }
+            capacity: Int32(CK_JPEG_MAX_WARNINGS)
+        ) { ck_jpeg_decoder_warning(handle, $0) }
     }
 
     private static func error(_ status: Int32, _ handle: OpaquePointer, path: String?) -> CodecError {
@@ -303,7 +308,8 @@ package final class JPEGDecoder: ImageRowDecoder {
         }
         let dropped = Int(ck_jpeg_decoder_icc_segments_dropped(handle))
         if dropped > 0 {
-            warnings.append(CodecWarning(.icc, "more than \(CK_JPEG_MAX_ICC_SEGMENTS) ICC profile segments; profile ignored"))
+            warnings.append(
+                CodecWarning(.icc, "more than \(CK_JPEG_MAX_ICC_SEGMENTS) ICC profile segments; profile ignored"))
             return metadata
         }
         var payloads: [[UInt8]] = []
@@ -318,4 +324,3 @@ package final class JPEGDecoder: ImageRowDecoder {
         return metadata
     }
 }
-

@@ -119,20 +119,26 @@ package final class JPEGEncoder: ImageRowEncoder {
             if payload.count <= 65_533 {
                 try writeMarker(Int32(JPEG_APP0) + 1, payload)
             } else {
-                warnings.append(CodecWarning(.exif, "EXIF block of \(exif.count) bytes does not fit in APP1; dropped", output: true))
+                warnings.append(
+                    CodecWarning(.exif, "EXIF block of \(exif.count) bytes does not fit in APP1; dropped", output: true)
+                )
             }
         }
         if let icc = metadata.iccProfile {
             if let segments = ICCProfileChunks.split(icc) {
                 for segment in segments { try writeMarker(Int32(JPEG_APP0) + 2, segment) }
             } else {
-                warnings.append(CodecWarning(.icc, "ICC profile of \(icc.count) bytes cannot be stored in JPEG; dropped", output: true))
+                warnings.append(
+                    CodecWarning(
+                        .icc, "ICC profile of \(icc.count) bytes cannot be stored in JPEG; dropped", output: true))
             }
         }
     }
 
     private func writeMarker(_ marker: Int32, _ payload: [UInt8]) throws(CodecError) {
-        let status = payload.withUnsafeBufferPointer { ck_jpeg_encoder_write_marker(handle, marker, $0.baseAddress, $0.count) }
+        let status = payload.withUnsafeBufferPointer {
+            ck_jpeg_encoder_write_marker(handle, marker, $0.baseAddress, $0.count)
+        }
         try check(status)
     }
 

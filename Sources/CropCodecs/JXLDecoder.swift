@@ -47,7 +47,9 @@ package final class JXLDecoder: WholePictureDecoder {
         var header = ck_jxl_info()
         do {
             try ShimStatus.call(format: .jxl) { message in
-                bytes.withUnsafeBufferPointer { ck_jxl_open($0.baseAddress, $0.count, maxMemory, &opened, &header, message) }
+                bytes.withUnsafeBufferPointer {
+                    ck_jxl_open($0.baseAddress, $0.count, maxMemory, &opened, &header, message)
+                }
             }
         } catch {
             ck_jxl_close(opened)
@@ -68,12 +70,16 @@ package final class JXLDecoder: WholePictureDecoder {
                 try ShimStatus.call(format: .jxl) { ck_jxl_count_frames(opened, &frames, &seconds, &loops, $0) }
             }
             if header.other_extra_channels > 0 {
-                warnings.append(CodecWarning(
-                    .jxl, "\(header.other_extra_channels) extra channel(s) besides alpha (depth, spot colours …) are not read"))
+                warnings.append(
+                    CodecWarning(
+                        .jxl,
+                        "\(header.other_extra_channels) extra channel(s) besides alpha (depth, spot colours …) are not read"
+                    ))
             }
             if header.profile_converted != 0 {
-                warnings.append(CodecWarning(
-                    .icc, "a lossy JPEG XL made from an ICC profile libjxl cannot apply: decoded as sRGB"))
+                warnings.append(
+                    CodecWarning(
+                        .icc, "a lossy JPEG XL made from an ICC profile libjxl cannot apply: decoded as sRGB"))
             }
             if options.strict, let first = warnings.first(where: { $0.source == .jxl }) {
                 throw .corruptData(format: .jxl, message: first.message + " (strict mode)")
@@ -83,12 +89,14 @@ package final class JXLDecoder: WholePictureDecoder {
                 return Array(UnsafeBufferPointer(start: pointer, count: Int(count)))
             }
             // A file that names sRGB has no profile of its own (libjxl makes one up for it), as a JPEG without one.
-            let profile = header.names_srgb != 0 || header.profile_converted != 0 ? nil : bytes(header.icc, header.icc_size)
+            let profile =
+                header.names_srgb != 0 || header.profile_converted != 0 ? nil : bytes(header.icc, header.icc_size)
             let exif = bytes(header.exif, header.exif_size)
             metadata = ImageMetadata(
                 orientation: Orientation(exifValue: Int(header.orientation)) ?? .up, iccProfile: profile, exif: exif)
             let alpha = header.alpha_bits > 0
-            let layout: ChannelLayout = header.color_channels == 1 ? (alpha ? .grayAlpha : .gray) : (alpha ? .rgba : .rgb)
+            let layout: ChannelLayout =
+                header.color_channels == 1 ? (alpha ? .grayAlpha : .gray) : (alpha ? .rgba : .rgb)
             let depth: BitDepth = header.bits_per_sample > 8 || header.exponent_bits > 0 ? .sixteen : .eight
             let output = PixelFormat(layout, depth)
             var model = [header.uses_original_profile != 0 ? "lossless or original colour space" : "lossy (XYB)"]
@@ -99,7 +107,8 @@ package final class JXLDecoder: WholePictureDecoder {
             var described = ImageInfo(
                 format: .jxl, width: width, height: height, orientation: metadata.orientation, layout: layout,
                 bitDepth: Int(header.bits_per_sample), decodedDepth: depth, iccProfileSize: profile?.count,
-                hasEXIF: exif != nil, isProgressive: false, isInterlaced: false, colorModel: model.joined(separator: ", "),
+                hasEXIF: exif != nil, isProgressive: false, isInterlaced: false,
+                colorModel: model.joined(separator: ", "),
                 decoderMemory: DecoderMemory(perStoredPixel: Double(output.bytesPerPixel) + Self.workingBytesPerPixel))
             if frames > 1 {
                 described.frameCount = Int(frames)

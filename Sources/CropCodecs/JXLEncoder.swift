@@ -3,11 +3,11 @@ import CropGeometry
 import CropPixels
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Options for JPEG XL encoding (libjxl's own settings, named as `cjxl` names them).
@@ -127,8 +127,11 @@ package final class JXLEncoder: WholePictureEncoder {
 
     /// Runs a shim call that hands back a malloc'd file, and copies it out.
     private static func collect(
-        role: String, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
-                               UnsafeMutablePointer<CChar>) -> Int32
+        role: String,
+        _ body: (
+            UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
+            UnsafeMutablePointer<CChar>
+        ) -> Int32
     ) throws(CodecError) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0

@@ -27,7 +27,8 @@ package final class JXLFrames: AnimationFrames {
             guard let opened else { throw .corruptData(format: .jxl, message: "libjxl opened nothing") }
             do {
                 try options.limits.check(width: Int(header.width), height: Int(header.height))
-                frame = try PixelBuffer(width: Int(header.width), height: Int(header.height), format: .rgba8, limits: .unlimited)
+                frame = try PixelBuffer(
+                    width: Int(header.width), height: Int(header.height), format: .rgba8, limits: .unlimited)
             } catch {
                 throw CodecError(error)
             }

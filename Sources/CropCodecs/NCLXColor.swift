@@ -56,10 +56,15 @@ struct NCLXColor {
 
     /// "Display P3 primaries, sRGB curve".
     var description: String {
-        let primaryNames: [Int: String] = [1: "BT.709", 2: "unspecified", 4: "BT.470 M", 5: "BT.470 BG", 6: "BT.601", 7: "SMPTE 240M", 8: "generic film",
-                            9: "BT.2020", 10: "XYZ", 11: "DCI-P3", 12: "Display P3", 22: "EBU 3213"]
-        let curveNames: [Int: String] = [1: "BT.709", 2: "unspecified", 4: "gamma 2.2", 5: "gamma 2.8", 6: "BT.601", 8: "linear", 13: "sRGB",
-                          14: "BT.2020", 15: "BT.2020", 16: "PQ", 18: "HLG"]
+        let primaryNames: [Int: String] = [
+            1: "BT.709", 2: "unspecified", 4: "BT.470 M", 5: "BT.470 BG", 6: "BT.601", 7: "SMPTE 240M",
+            8: "generic film",
+            9: "BT.2020", 10: "XYZ", 11: "DCI-P3", 12: "Display P3", 22: "EBU 3213",
+        ]
+        let curveNames: [Int: String] = [
+            1: "BT.709", 2: "unspecified", 4: "gamma 2.2", 5: "gamma 2.8", 6: "BT.601", 8: "linear", 13: "sRGB",
+            14: "BT.2020", 15: "BT.2020", 16: "PQ", 18: "HLG",
+        ]
         return "\(primaryNames[primaries] ?? "primaries \(primaries)") primaries, "
             + "\(curveNames[transfer] ?? "transfer \(transfer)") curve"
     }
@@ -70,15 +75,18 @@ struct NCLXColor {
     ///   logarithmic …) or primaries libheif could not resolve, ``CodecError/libraryUnavailable(format:reason:)``
     ///   without lcms2.
     func iccProfile(format: ImageFormat) throws(CodecError) -> [UInt8] {
-        let curve: Int32? = switch transfer {
-        case 1, 6, 14, 15: Int32(CK_LCMS_TRANSFER_BT709)
-        case 2, 13: Int32(CK_LCMS_TRANSFER_SRGB)
-        case 4: Int32(CK_LCMS_TRANSFER_GAMMA22)
-        case 5: Int32(CK_LCMS_TRANSFER_GAMMA28)
-        case 8: Int32(CK_LCMS_TRANSFER_LINEAR)
-        default: nil
+        let curve: Int32? =
+            switch transfer {
+            case 1, 6, 14, 15: Int32(CK_LCMS_TRANSFER_BT709)
+            case 2, 13: Int32(CK_LCMS_TRANSFER_SRGB)
+            case 4: Int32(CK_LCMS_TRANSFER_GAMMA22)
+            case 5: Int32(CK_LCMS_TRANSFER_GAMMA28)
+            case 8: Int32(CK_LCMS_TRANSFER_LINEAR)
+            default: nil
+            }
+        guard let curve else {
+            throw .unsupportedFeature(format: format, feature: "the \(description) as an ICC profile")
         }
-        guard let curve else { throw .unsupportedFeature(format: format, feature: "the \(description) as an ICC profile") }
         guard chromaticities.allSatisfy({ $0 > 0 && $0 < 1 }) else {
             throw .unsupportedFeature(format: format, feature: "nclx primaries \(primaries) without chromaticities")
         }
@@ -87,7 +95,9 @@ struct NCLXColor {
         // The name leaves the curve out: "sRGB" in a description is how sRGB profiles are recognised.
         let name = "CropKit nclx \(primaries)/\(transfer): " + description.prefix { $0 != "," }
         let (status, message) = ShimStatus.run { text in
-            chromaticities.withUnsafeBufferPointer { ck_lcms_rgb_profile($0.baseAddress, curve, name, &bytes, &size, text) }
+            chromaticities.withUnsafeBufferPointer {
+                ck_lcms_rgb_profile($0.baseAddress, curve, name, &bytes, &size, text)
+            }
         }
         defer { ck_lcms_free_bytes(bytes) }
         guard status == ShimStatus.ok, let bytes else {

@@ -87,17 +87,21 @@ package final class PNGDecoder: ImageRowDecoder {
             metadata.iccProfile = nil
             if !layout.isColor {
                 if !nclx.hasSRGBTransfer {
-                    warnings.append(CodecWarning(
-                        .icc, "a gray picture's cICP \(nclx.description): pixels kept as coded, not converted"))
+                    warnings.append(
+                        CodecWarning(
+                            .icc, "a gray picture's cICP \(nclx.description): pixels kept as coded, not converted"))
                 }
             } else if !nclx.isSRGBLike {
                 do {
                     metadata.iccProfile = try nclx.iccProfile(format: .png)
                     model += ", described by an ICC profile built from it"
                 } catch {
-                    warnings.append(CodecWarning(
-                        .icc, nclx.isHDR ? "the cICP \(nclx.description) is HDR: pixels kept as coded, not converted"
-                            : "\(error); pixels kept as coded"))
+                    warnings.append(
+                        CodecWarning(
+                            .icc,
+                            nclx.isHDR
+                                ? "the cICP \(nclx.description) is HDR: pixels kept as coded, not converted"
+                                : "\(error); pixels kept as coded"))
                 }
             }
             if chunks.cicp.3 == 0 {
@@ -120,7 +124,8 @@ package final class PNGDecoder: ImageRowDecoder {
             hasEXIF: metadata.exif != nil, isProgressive: false, isInterlaced: header.interlaced != 0,
             colorModel: model,
             // An Adam7 picture is decoded whole on the first request (its passes cover the full height).
-            decoderMemory: header.interlaced != 0 ? DecoderMemory(perStoredPixel: Double(PixelFormat(layout, depth).bytesPerPixel)) : .rows)
+            decoderMemory: header.interlaced != 0
+                ? DecoderMemory(perStoredPixel: Double(PixelFormat(layout, depth).bytesPerPixel)) : .rows)
         self.metadata = metadata
         outputWidth = width
         outputHeight = height
@@ -247,7 +252,8 @@ package final class PNGDecoder: ImageRowDecoder {
     private func syncWarnings() {
         warningLog.sync(
             into: &warnings, source: .png, count: ck_png_decoder_warning_count(handle),
-            capacity: Int32(CK_PNG_MAX_WARNINGS)) { ck_png_decoder_warning(handle, $0) }
+            capacity: Int32(CK_PNG_MAX_WARNINGS)
+        ) { ck_png_decoder_warning(handle, $0) }
     }
 
     private static func error(_ status: Int32, _ handle: OpaquePointer, path: String?) -> CodecError {
@@ -289,21 +295,26 @@ package final class PNGDecoder: ImageRowDecoder {
         let primaries = chunks.has_chromaticities != 0 ? chromaticities : sRGBChromaticities
         // A gray picture reads only the white point.
         let compared = gray ? 6..<8 : 0..<8
-        let sRGBLike = abs(fileGamma * 2.2 - 1) < 0.01
+        let sRGBLike =
+            abs(fileGamma * 2.2 - 1) < 0.01
             && compared.allSatisfy { abs(primaries[$0] - sRGBChromaticities[$0]) < 0.01 }
         guard !sRGBLike else { return .none }
         var words: [String] = []
         if chunks.has_gamma != 0 { words.append("gAMA \(formatted(fileGamma))") }
         if chunks.has_chromaticities != 0 {
-            words.append("cHRM " + (gray ? "white " + primaries[6..<8].map(formatted).joined(separator: ", ")
-                : primaries.map(formatted).joined(separator: ", ")))
+            words.append(
+                "cHRM "
+                    + (gray
+                        ? "white " + primaries[6..<8].map(formatted).joined(separator: ", ")
+                        : primaries.map(formatted).joined(separator: ", ")))
         }
         let said = words.joined(separator: ", ")
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0
         let (status, text) = ShimStatus.run { message in
             primaries.withUnsafeBufferPointer {
-                ck_lcms_gamma_profile($0.baseAddress, 1 / fileGamma, gray ? 1 : 0, "PNG " + said, &bytes, &size, message)
+                ck_lcms_gamma_profile(
+                    $0.baseAddress, 1 / fileGamma, gray ? 1 : 0, "PNG " + said, &bytes, &size, message)
             }
         }
         guard status == ShimStatus.ok, let bytes else { return .failed(words: said, reason: text) }

@@ -118,6 +118,7 @@ package final class PNGEncoder: ImageRowEncoder {
     private func syncWarnings() {
         warningLog.sync(
             into: &warnings, source: .png, count: ck_png_encoder_warning_count(handle),
-            capacity: Int32(CK_PNG_MAX_WARNINGS), output: true) { ck_png_encoder_warning(handle, $0) }
+            capacity: Int32(CK_PNG_MAX_WARNINGS), output: true
+        ) { ck_png_encoder_warning(handle, $0) }
     }
 }

@@ -49,7 +49,8 @@ struct PictureRows {
     }
 
     /// Runs `decode`, keeping its error for every later call.
-    private mutating func remembering(_ decode: () throws(CodecError) -> PixelBuffer) throws(CodecError) -> PixelBuffer {
+    private mutating func remembering(_ decode: () throws(CodecError) -> PixelBuffer) throws(CodecError) -> PixelBuffer
+    {
         do {
             return try decode()
         } catch {
@@ -85,7 +86,8 @@ extension WholePictureDecoder {
         throws(CodecError) -> Int
     {
         try checkRowArguments(bytesPerRow: bytesPerRow, maxRows: maxRows)
-        return try pictureRows.read(into: destination, bytesPerRow: bytesPerRow, maxRows: maxRows, decode: decodePicture)
+        return try pictureRows.read(
+            into: destination, bytesPerRow: bytesPerRow, maxRows: maxRows, decode: decodePicture)
     }
 
     package func finish() throws(CodecError) {

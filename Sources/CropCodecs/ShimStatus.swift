@@ -40,7 +40,8 @@ enum ShimStatus {
         if isUTF8, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return text }
         if isUTF8 {
             return text.unicodeScalars.map { scalar in
-                scalar.value < 0x20 || scalar.value == 0x7F ? "\\x" + ImageFormat.hexByte(UInt8(scalar.value)) : String(scalar)
+                scalar.value < 0x20 || scalar.value == 0x7F
+                    ? "\\x" + ImageFormat.hexByte(UInt8(scalar.value)) : String(scalar)
             }.joined()
         }
         return ImageFormat.printable(bytes)
@@ -67,7 +68,8 @@ enum ShimStatus {
     ) -> CodecError {
         switch status {
         case io:
-            .ioFailure(path: path ?? "(\(format) \(role))", operation: role == "decoder" ? "read" : "write", reason: message)
+            .ioFailure(
+                path: path ?? "(\(format) \(role))", operation: role == "decoder" ? "read" : "write", reason: message)
         case truncated: .truncated(format: format, detail: message)
         case strictWarning: .corruptData(format: format, message: message + " (strict mode)")
         case unsupported: .unsupportedFeature(format: format, feature: message)

@@ -55,7 +55,8 @@ package final class TIFFDecoder: WholePictureDecoder {
             try ShimStatus.call(format: .tiff) { message in
                 bytes.withUnsafeBufferPointer {
                     ck_tiff_open(
-                        $0.baseAddress, $0.count, maxAllocation, options.defaultCMYKProfile == nil ? 0 : 1, &opened, &tags,
+                        $0.baseAddress, $0.count, maxAllocation, options.defaultCMYKProfile == nil ? 0 : 1, &opened,
+                        &tags,
                         message)
                 }
             }
@@ -73,13 +74,19 @@ package final class TIFFDecoder: WholePictureDecoder {
             }
             var warnings: [CodecWarning] = []
             if tags.warning_count > 0 {
-                let first = withUnsafeBytes(of: tags.first_warning) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                warnings.append(CodecWarning(
-                    .tiff, tags.warning_count == 1 ? first : "\(first) (and \(tags.warning_count - 1) more)"))
+                let first = withUnsafeBytes(of: tags.first_warning) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                warnings.append(
+                    CodecWarning(
+                        .tiff, tags.warning_count == 1 ? first : "\(first) (and \(tags.warning_count - 1) more)"))
             }
-            if tags.orientation == 0 { warnings.append(CodecWarning(.tiff, "an Orientation tag outside 1…8 was ignored")) }
+            if tags.orientation == 0 {
+                warnings.append(CodecWarning(.tiff, "an Orientation tag outside 1…8 was ignored"))
+            }
             if tags.photometric_guessed != 0 {
-                warnings.append(CodecWarning(.tiff, "no Photometric tag: read as \(tags.photometric == 2 ? "RGB" : "gray")"))
+                warnings.append(
+                    CodecWarning(.tiff, "no Photometric tag: read as \(tags.photometric == 2 ? "RGB" : "gray")"))
             }
             let pages = Int(tags.page_count)
             if pages > 1 { warnings.append(CodecWarning(.tiff, "\(pages) pages: the first is decoded")) }
@@ -97,8 +104,11 @@ package final class TIFFDecoder: WholePictureDecoder {
             let fallback = profile == nil ? options.defaultCMYKProfile : nil
             if mode == Int32(CK_TIFF_CMYK), let cmykProfile = profile ?? fallback?.bytes {
                 if let fallback {
-                    warnings.append(CodecWarning(
-                        .icc, "CMYK TIFF without an ICC profile: converted through the default CMYK profile \(fallback.path)"))
+                    warnings.append(
+                        CodecWarning(
+                            .icc,
+                            "CMYK TIFF without an ICC profile: converted through the default CMYK profile \(fallback.path)"
+                        ))
                 }
                 transform = try DefaultCMYKProfile.transform(
                     profile: cmykProfile, layout: tags.bits == 16 ? .cmyk16 : .cmyk8, format: .tiff)
@@ -107,17 +117,19 @@ package final class TIFFDecoder: WholePictureDecoder {
                 transform = try ColorTransform(lab: tags.bits == 16 ? .lab16 : .lab8, format: .tiff)
                 metadata.iccProfile = ColorTransform.sRGBProfile
             } else if tags.photometric == 5 {
-                warnings.append(CodecWarning(.icc, "CMYK TIFF without an ICC profile: converted to RGB without colour management"))
+                warnings.append(
+                    CodecWarning(.icc, "CMYK TIFF without an ICC profile: converted to RGB without colour management"))
             }
             colorTransform = transform
             grayFromRGBA = mode == Int32(CK_TIFF_RGBA_READER) && (tags.photometric == 0 || tags.photometric == 1)
-            let layout: ChannelLayout = switch (Int(tags.channels), mode == Int32(CK_TIFF_CMYK)) {
-            case (_, true): .rgb
-            case (1, _): .gray
-            case (2, _): .grayAlpha
-            case (3, _): grayFromRGBA ? .gray : .rgb
-            default: grayFromRGBA ? .grayAlpha : .rgba
-            }
+            let layout: ChannelLayout =
+                switch (Int(tags.channels), mode == Int32(CK_TIFF_CMYK)) {
+                case (_, true): .rgb
+                case (1, _): .gray
+                case (2, _): .grayAlpha
+                case (3, _): grayFromRGBA ? .gray : .rgb
+                default: grayFromRGBA ? .grayAlpha : .rgba
+                }
             let depth: BitDepth = tags.bits == 16 ? .sixteen : .eight
             info = ImageInfo(
                 format: .tiff, width: width, height: height, orientation: metadata.orientation, layout: layout,
@@ -151,7 +163,9 @@ package final class TIFFDecoder: WholePictureDecoder {
     /// Decodes the first page into a new buffer (through a CMYK or Lab buffer and a colour conversion for those).
     func decodePicture() throws(CodecError) -> PixelBuffer {
         let isCMYK = mode == Int32(CK_TIFF_CMYK)
-        let decoded = isCMYK ? PixelFormat(.rgba, outputFormat.depth)
+        let decoded =
+            isCMYK
+            ? PixelFormat(.rgba, outputFormat.depth)
             : grayFromRGBA ? PixelFormat(outputFormat.hasAlpha ? .rgba : .rgb, .eight) : outputFormat
         var buffer = try makeOutputBuffer(format: decoded)
         try buffer.withUnsafeMutableRows { rows throws(CodecError) in
@@ -212,29 +226,31 @@ package final class TIFFDecoder: WholePictureDecoder {
 
     /// "RGB, LZW, tiled 256×256"-style words for ``ImageInfo/colorModel``.
     private static func describe(_ tags: ck_tiff_info) -> String {
-        let photometric = switch tags.photometric {
-        case 0: "gray (min-is-white)"
-        case 1: "gray"
-        case 2: "RGB"
-        case 3: "palette"
-        case 4: "mask"
-        case 5: "CMYK"
-        case 6: "YCbCr"
-        case 8, 9, 10: "CIELab"
-        default: "photometric \(tags.photometric)"
-        }
-        let compression = switch tags.compression {
-        case 1: "uncompressed"
-        case 5: "LZW"
-        case 7, 6: "JPEG"
-        case 8, 32946: "Deflate"
-        case 32773: "PackBits"
-        case 3, 4: "CCITT fax"
-        case 34925: "LZMA"
-        case 50000: "ZSTD"
-        case 50001: "WebP"
-        default: "compression \(tags.compression)"
-        }
+        let photometric =
+            switch tags.photometric {
+            case 0: "gray (min-is-white)"
+            case 1: "gray"
+            case 2: "RGB"
+            case 3: "palette"
+            case 4: "mask"
+            case 5: "CMYK"
+            case 6: "YCbCr"
+            case 8, 9, 10: "CIELab"
+            default: "photometric \(tags.photometric)"
+            }
+        let compression =
+            switch tags.compression {
+            case 1: "uncompressed"
+            case 5: "LZW"
+            case 7, 6: "JPEG"
+            case 8, 32946: "Deflate"
+            case 32773: "PackBits"
+            case 3, 4: "CCITT fax"
+            case 34925: "LZMA"
+            case 50000: "ZSTD"
+            case 50001: "WebP"
+            default: "compression \(tags.compression)"
+            }
         var words = [photometric, compression, tags.tiled != 0 ? "tiled" : "strips"]
         if tags.planar_separate != 0 { words.append("planar") }
         if tags.alpha != 0 { words.append(tags.alpha_associated != 0 ? "associated alpha" : "alpha") }

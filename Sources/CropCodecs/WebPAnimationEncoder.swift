@@ -38,6 +38,7 @@ package final class WebPAnimationEncoder: AnimationEncoder {
 
     package func finish() throws(CodecError) -> [UInt8] {
         let handle = handle
-        return try finishedFile(format: .webp, { ck_webp_anim_finish(handle, $0, $1, $2) }, release: { ck_webp_free($0) })
+        return try finishedFile(
+            format: .webp, { ck_webp_anim_finish(handle, $0, $1, $2) }, release: { ck_webp_free($0) })
     }
 }

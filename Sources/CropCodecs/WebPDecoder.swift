@@ -66,12 +66,15 @@ package final class WebPDecoder: WholePictureDecoder {
             format: .webp, width: width, height: height, orientation: metadata.orientation, layout: layout,
             bitDepth: 8, decodedDepth: .eight, iccProfileSize: metadata.iccProfile?.count,
             hasEXIF: metadata.exif != nil, isProgressive: false, isInterlaced: false,
-            colorModel: hasAlpha ? "\(kind), with alpha" : kind, frameCount: container.isAnimated ? container.frameCount : nil,
+            colorModel: hasAlpha ? "\(kind), with alpha" : kind,
+            frameCount: container.isAnimated ? container.frameCount : nil,
             // libwebp decodes into a whole RGBA picture at the rescaled size; a lossless bitstream also keeps its
             // whole ARGB picture, and an animation's first frame is rebuilt as a still file and composited.
-            decoderMemory: container.isAnimated ? DecoderMemory(perStoredPixel: 8)
-                : features.format == 2 ? DecoderMemory(perStoredPixel: 4, perDecodedPixel: 4)
-                : DecoderMemory(perStoredPixel: 0, perDecodedPixel: 4))
+            decoderMemory: container.isAnimated
+                ? DecoderMemory(perStoredPixel: 8)
+                : features.format == 2
+                    ? DecoderMemory(perStoredPixel: 4, perDecodedPixel: 4)
+                    : DecoderMemory(perStoredPixel: 0, perDecodedPixel: 4))
         if container.isAnimated {
             info.playCount = container.loopCount
             info.duration = Double(container.totalDuration) / 1000

@@ -1,4 +1,5 @@
 import CWebP
+
 /// Options for WebP encoding (libwebp's own settings, named as `cwebp` names them).
 package struct WebPEncodeOptions: Hashable, Sendable {
     /// 1…100 (``ImageFormat/qualityRange``). Lossy: the quality (libwebp's scale, default 80). Lossless: how hard to compress (100 = smallest).

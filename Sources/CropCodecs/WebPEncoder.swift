@@ -49,7 +49,8 @@ package final class WebPEncoder: WholePictureEncoder {
     /// Compresses the gathered rows and adds the metadata chunks.
     override func compress(_ pixels: PixelBuffer) throws(CodecError) -> [UInt8] {
         let params = options.shimParameters(alpha: pixels.format.hasAlpha)
-        let plain = try pixels.withUnsafeRows { rows throws(CodecError) in try WebPLibrary.encode(rows, params: params) }
+        let plain = try pixels.withUnsafeRows { rows throws(CodecError) in try WebPLibrary.encode(rows, params: params)
+        }
         return try WebPContainer.addingMetadata(
             to: plain, width: width, height: height, hasAlpha: pixels.format.hasAlpha, iccProfile: icc, exif: exif)
     }

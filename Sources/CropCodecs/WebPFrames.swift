@@ -34,8 +34,9 @@ package final class WebPFrames: AnimationFrames {
         try ShimStatus.call(format: .webp) { message in
             ck_webp_frames_open(bytes.pointer, bytes.count, limit, &opened, &width, &height, &count, &loops, message)
         }
-        guard let opened, let canvas = try? PixelBuffer(
-            width: Int(width), height: Int(height), format: .rgba8, limits: .unlimited)
+        guard let opened,
+            let canvas = try? PixelBuffer(
+                width: Int(width), height: Int(height), format: .rgba8, limits: .unlimited)
         else {
             if let opened { ck_webp_frames_close(opened) }
             throw .corruptData(format: .webp, message: "an animation canvas of \(width)×\(height)")
@@ -56,7 +57,9 @@ package final class WebPFrames: AnimationFrames {
     /// - Throws: ``CodecError`` for a frame libwebp cannot decode.
     package func next() throws(CodecError) -> (picture: PixelBuffer, delayMilliseconds: Int)? {
         let handle = handle
-        let duration = try Self.readFrame(into: &frame, format: .webp) { ck_webp_frames_next(handle, $0, $1, $2, $3, $4) }
+        let duration = try Self.readFrame(into: &frame, format: .webp) {
+            ck_webp_frames_next(handle, $0, $1, $2, $3, $4)
+        }
         return duration.map { (frame, $0) }
     }
 }

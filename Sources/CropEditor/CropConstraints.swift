@@ -30,9 +30,10 @@ public struct CropConstraints: Hashable, Sendable, Encodable {
     ///   - isRound: a round output.
     /// - Throws: `EditorError.invalidParameter(name:reason:)` naming `minimumCropSize` or `aspect` when they are
     ///   out of range or disagree with the output size.
-    public init(aspect: AspectRatio? = nil, minimumCropSize: Double = 1, outputSize: PixelSize? = nil,
-                isRound: Bool = false) throws(EditorError)
-    {
+    public init(
+        aspect: AspectRatio? = nil, minimumCropSize: Double = 1, outputSize: PixelSize? = nil,
+        isRound: Bool = false
+    ) throws(EditorError) {
         guard minimumCropSize.isFinite, minimumCropSize >= 1, minimumCropSize <= Double(CropState.maximumSide) else {
             throw .invalidParameter(name: "minimumCropSize", reason: "\(minimumCropSize) is not a number of pixels ≥ 1")
         }
@@ -59,7 +60,11 @@ public struct CropConstraints: Hashable, Sendable, Encodable {
         var c = encoder.container(keyedBy: Key.self)
         if let aspect { try c.encode(aspect.description, forKey: .aspect) } else { try c.encodeNil(forKey: .aspect) }
         try c.encode(minimumCropSize, forKey: .minimumCropSize)
-        if let outputSize { try c.encode(outputSize, forKey: .outputSize) } else { try c.encodeNil(forKey: .outputSize) }
+        if let outputSize {
+            try c.encode(outputSize, forKey: .outputSize)
+        } else {
+            try c.encodeNil(forKey: .outputSize)
+        }
         try c.encode(isRound, forKey: .round)
     }
 

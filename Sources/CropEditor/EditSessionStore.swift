@@ -42,7 +42,8 @@ actor EditSessionStore {
 
     init(
         lifetime: Duration, capacity: Int, sessionConfiguration: CropSession.Configuration,
-        constraints: CropConstraints = .none, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        constraints: CropConstraints = .none,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.now = now
         self.lifetime = lifetime
@@ -69,10 +70,16 @@ actor EditSessionStore {
                 entries[id] = entry
                 return (id, entry.recipe)
             }
-            return (insert(Entry(imageID: imageID, recipe: entry.recipe, lastUsed: now, connections: 1,
-                                 savedAtStart: entry.savedAtStart)), entry.recipe)
+            return (
+                insert(
+                    Entry(
+                        imageID: imageID, recipe: entry.recipe, lastUsed: now, connections: 1,
+                        savedAtStart: entry.savedAtStart)), entry.recipe
+            )
         }
-        return (insert(Entry(imageID: imageID, recipe: nil, lastUsed: now, connections: 1, savedAtStart: savedCrop)), nil)
+        return (
+            insert(Entry(imageID: imageID, recipe: nil, lastUsed: now, connections: 1, savedAtStart: savedCrop)), nil
+        )
     }
 
     /// The connection on session `id` closed.
@@ -117,7 +124,10 @@ actor EditSessionStore {
     /// Session `id` applied event `sequence` of page load `page`.
     func applied(_ sequence: Int, page: String, session id: String) {
         guard var entry = entries[id] else { return }
-        if entry.page != page { entry.page = page; entry.lastSequence = 0 }
+        if entry.page != page {
+            entry.page = page
+            entry.lastSequence = 0
+        }
         entry.lastSequence = max(entry.lastSequence, sequence)
         entries[id] = entry
     }
@@ -125,18 +135,23 @@ actor EditSessionStore {
     /// A new editor session for a connection: restored from `recipe`, or at `start` (`nil`: the untouched
     /// picture).
     /// Returns the session and how it was made (what a page needs to run the same session in its own engine).
-    func makeSession(on image: EditedImage, recipe: Recipe?, start: Recipe?, viewportSize: Size,
-                     insets: EdgeInsets) throws -> (CropSession, SessionStartMessage)
-    {
+    func makeSession(
+        on image: EditedImage, recipe: Recipe?, start: Recipe?, viewportSize: Size,
+        insets: EdgeInsets
+    ) throws -> (CropSession, SessionStartMessage) {
         var configuration = sessionConfiguration
         configuration.previewSize = image.previewSize
         let origin = recipe ?? start
         let session = try CropSession(
             state: state(of: image, recipe: origin), viewportSize: viewportSize, insets: insets,
             configuration: configuration)
-        return (session, SessionStartMessage(
-            storedSize: image.info.storedSize, orientation: image.info.orientation, minimumCropSize: minimumCropSize,
-            configuration: configuration, recipe: origin))
+        return (
+            session,
+            SessionStartMessage(
+                storedSize: image.info.storedSize, orientation: image.info.orientation,
+                minimumCropSize: minimumCropSize,
+                configuration: configuration, recipe: origin)
+        )
     }
 
     /// The picture session `id` edits and its current recipe (`nil` before any edit: the start).
@@ -174,7 +189,8 @@ actor EditSessionStore {
 
     private func insert(_ entry: Entry) -> String {
         if entries.count >= capacity,
-            let oldest = entries.filter({ $0.value.connections == 0 }).min(by: { $0.value.lastUsed < $1.value.lastUsed })
+            let oldest = entries.filter({ $0.value.connections == 0 }).min(by: { $0.value.lastUsed < $1.value.lastUsed }
+            )
         {
             entries[oldest.key] = nil
         }
@@ -185,10 +201,12 @@ actor EditSessionStore {
 
     private func state(of image: EditedImage, recipe: Recipe?) throws -> CropState {
         if let recipe {
-            return try CropState(recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation,
-                                 minimumCropSize: minimumCropSize)
+            return try CropState(
+                recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation,
+                minimumCropSize: minimumCropSize)
         }
-        return try CropState(sourceSize: image.info.storedSize, orientation: image.info.orientation,
-                             minimumCropSize: minimumCropSize)
+        return try CropState(
+            sourceSize: image.info.storedSize, orientation: image.info.orientation,
+            minimumCropSize: minimumCropSize)
     }
 }

@@ -45,7 +45,8 @@ public struct EditedImage: Sendable {
 
     /// The memory making the preview of `bytes` will hold at its peak, planned from the header (what a render queue
     /// with a memory budget reserves before ``init(name:bytes:pipeline:previewMaximumSide:)`` runs).
-    package static func previewMemory(bytes: [UInt8], pipeline: ImagePipeline, previewMaximumSide: Int) throws(CropKitError)
+    package static func previewMemory(bytes: [UInt8], pipeline: ImagePipeline, previewMaximumSide: Int)
+        throws(CropKitError)
         -> Int
     {
         let source = ImageSource.data(bytes)

@@ -80,9 +80,10 @@ public actor EditorLibrary {
     ///   - maximumUploads: how many pictures opened in the page are kept at once.
     ///   - start: the steps a photo without a saved crop starts from (for example an attention crop), measured on
     ///     each photo when it is first edited; empty for the untouched photo.
-    public init(files: [String], pipeline: ImagePipeline = ImagePipeline(), previewMaximumSide: Int = 1600,
-                maximumUploads: Int = 16, start: [ImageOperation] = [])
-    {
+    public init(
+        files: [String], pipeline: ImagePipeline = ImagePipeline(), previewMaximumSide: Int = 1600,
+        maximumUploads: Int = 16, start: [ImageOperation] = []
+    ) {
         precondition(!files.isEmpty, "an editor needs at least one picture")
         self.entries = files.map { Entry(name: ($0 as NSString).lastPathComponent, path: $0, image: nil) }
         self.maximumUploads = max(1, maximumUploads)
@@ -192,8 +193,9 @@ public actor EditorLibrary {
         ids.map { id in
             let path = path(of: id)
             let edited = path.map { RecipeSidecar(photo: $0).exists } ?? false
-            return Item(id: id, name: name(of: id) ?? id, edited: edited,
-                        thumbnail: "api/images/\(id)/thumbnail?v=\(versions[id, default: 0])")
+            return Item(
+                id: id, name: name(of: id) ?? id, edited: edited,
+                thumbnail: "api/images/\(id)/thumbnail?v=\(versions[id, default: 0])")
         }
     }
 
@@ -214,7 +216,8 @@ public actor EditorLibrary {
                 var options = SaveOptions(format: .webp, quality: 80, stripMetadata: true)
                 options.frames = .first
                 return try pipeline.run(
-                    source, (recipe.map { [.recipe($0)] } ?? []) + [.fit(within: PixelSize(validWidth: side, height: side))],
+                    source,
+                    (recipe.map { [.recipe($0)] } ?? []) + [.fit(within: PixelSize(validWidth: side, height: side))],
                     to: .data(options))
             } catch let error as CropKitError {
                 throw EditorError(error)
@@ -239,7 +242,9 @@ public actor EditorLibrary {
         let source: ImageSource = entry.path.map { .file($0) } ?? .data(entry.image?.bytes ?? [])
         let steps = start, pipeline = self.pipeline
         let proposal = try await Task.detached(priority: .userInitiated) { () throws -> EditorStart in
-            do { return try EditorStart.proposed(for: source, steps, pipeline: pipeline) } catch let error as CropKitError {
+            do { return try EditorStart.proposed(for: source, steps, pipeline: pipeline) } catch let error
+                as CropKitError
+            {
                 throw EditorError(error)
             }
         }.value

@@ -72,7 +72,8 @@ public struct EditorPage: Sendable {
     static func resourceDirectory() -> String? {
         ResourceBundle.directory(
             target: "CropEditor", subfolder: "Resources", marker: "index.html",
-            source: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources").path)
+            source: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources").path
+        )
     }
 }
 

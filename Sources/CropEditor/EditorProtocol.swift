@@ -38,9 +38,10 @@ public enum EditorProtocol {
     /// A message from the server.
     public enum ServerMessage: Encodable, Sendable {
         /// The session the connection edits.
-        case hello(session: String, restored: Bool, image: ImageDescription, constraints: CropConstraints = .none,
-                   hostPages: HostPageOrigins = .none, acceptsUploads: Bool = true, applied: Int = 0,
-                   tuning: CropSession.Configuration? = nil)
+        case hello(
+            session: String, restored: Bool, image: ImageDescription, constraints: CropConstraints = .none,
+            hostPages: HostPageOrigins = .none, acceptsUploads: Bool = true, applied: Int = 0,
+            tuning: CropSession.Configuration? = nil)
         /// The view state after an event (`sequence`: the event's `seq`), with a line for the person when the server
         /// decided something itself.
         case state(CropViewState, notice: String? = nil, sequence: Int? = nil)
@@ -69,8 +70,9 @@ public enum EditorProtocol {
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Key.self)
             switch self {
-            case .hello(let session, let restored, let image, let constraints, let hostPages, let acceptsUploads,
-                        let applied, let tuning):
+            case .hello(
+                let session, let restored, let image, let constraints, let hostPages, let acceptsUploads,
+                let applied, let tuning):
                 try c.encode("hello", forKey: .type)
                 try c.encode(session, forKey: .session)
                 try c.encode(restored, forKey: .restored)

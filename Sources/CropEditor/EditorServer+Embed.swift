@@ -16,9 +16,11 @@ extension EditorServer {
     /// Done in a host page: nothing is rendered here; the host gets the recipe and where to fetch its pixels.
     func finishSession(id: String) async throws -> Response {
         let (imageID, image, recipe) = try await sessionRecipe(id)
-        let state = try CropState(recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation)
+        let state = try CropState(
+            recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation)
         let size = configuration.constraints.outputSize ?? state.outputSize
-        return try jsonResponse(DoneAnswer(
-            recipe: recipe, width: size.width, height: size.height, url: configuration.resultURL?(imageID, recipe)))
+        return try jsonResponse(
+            DoneAnswer(
+                recipe: recipe, width: size.width, height: size.height, url: configuration.resultURL?(imageID, recipe)))
     }
 }

@@ -26,8 +26,10 @@ extension EditorServer {
 
     /// `GET /api/images`: the server's pictures with their saved-crop marks and thumbnails.
     func folderList() async throws -> Response {
-        try jsonResponse(FolderList(images: await library.items(), savesCrops: library.savesCrops,
-                                    exportFolder: export?.folder))
+        try jsonResponse(
+            FolderList(
+                images: await library.items(), savesCrops: library.savesCrops,
+                exportFolder: export?.folder))
     }
 
     /// `POST /api/sessions/{id}/copy?to=next|all`: gives the next photo, or every other photo, the session's crop
@@ -40,8 +42,9 @@ extension EditorServer {
         }
         let (imageID, image, recipe) = try await sessionRecipe(id)
         let minimum = configuration.constraints.minimumCropSize
-        let source = try CropState(recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation,
-                                   minimumCropSize: minimum)
+        let source = try CropState(
+            recipe: recipe, sourceSize: image.info.storedSize, orientation: image.info.orientation,
+            minimumCropSize: minimum)
         let ids = library.ids
         let index = ids.firstIndex(of: imageID)
         let next = index.flatMap { $0 + 1 < ids.count ? ids[$0 + 1] : nil }
@@ -52,8 +55,9 @@ extension EditorServer {
             do {
                 let path = library.path(of: target) ?? ""
                 let info = try await renderQueue.perform { try ImageSource.file(path).info() }
-                var state = try CropState(sourceSize: info.storedSize, orientation: info.orientation,
-                                          minimumCropSize: minimum)
+                var state = try CropState(
+                    sourceSize: info.storedSize, orientation: info.orientation,
+                    minimumCropSize: minimum)
                 state.copyCrop(from: source)
                 try await library.save(state.recipe, of: target)
                 outcome.copied.append(name)
@@ -84,9 +88,12 @@ extension EditorServer {
             }
         }
         let pipeline = configuration.pipeline, constraints = configuration.constraints, queue = renderQueue
-        let progress = try await export.start(jobs, outputFormat: { format in
-            constraints.isRound && format.defaultOutput == .jpeg ? .png : format.defaultOutput
-        }) { source, steps, output in
+        let progress = try await export.start(
+            jobs,
+            outputFormat: { format in
+                constraints.isRound && format.defaultOutput == .jpeg ? .png : format.defaultOutput
+            }
+        ) { source, steps, output in
             let sink = ImageSink<WrittenFile>.file(output, options: SaveOptions(overwrite: true))
             return try await queue.withSlot {
                 try await queue.performPlanned({

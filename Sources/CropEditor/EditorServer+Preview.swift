@@ -33,17 +33,21 @@ extension EditorServer {
         if let cached = await previewCache.preview(key) {
             bytes = cached
         } else {
-            var options = SaveOptions(format: format, quality: avif ? 60 : 75, lossless: lossless,
-                                      effort: avif ? 2 : 4, stripMetadata: true)
+            var options = SaveOptions(
+                format: format, quality: avif ? 60 : 75, lossless: lossless,
+                effort: avif ? 2 : 4, stripMetadata: true)
             options.frames = .first
             bytes = try await renderPlanned(
-                image.bytes, EditedImage.previewSteps(image.info, key.side), to: .data(options)).bytes
+                image.bytes, EditedImage.previewSteps(image.info, key.side), to: .data(options)
+            ).bytes
             await previewCache.insert(bytes, for: key)
         }
         return Response(
             status: .ok,
-            headers: [.contentType: format.mimeType, .cacheControl: "private, max-age=300", .vary: "Accept",
-                      .xContentTypeOptions: "nosniff"],
+            headers: [
+                .contentType: format.mimeType, .cacheControl: "private, max-age=300", .vary: "Accept",
+                .xContentTypeOptions: "nosniff",
+            ],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
@@ -58,7 +62,9 @@ extension EditorServer {
     func previewResponse(_ image: EditedImage) -> Response {
         Response(
             status: .ok,
-            headers: [.contentType: image.previewContentType, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"],
+            headers: [
+                .contentType: image.previewContentType, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff",
+            ],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.preview)))
     }
 
@@ -70,7 +76,9 @@ extension EditorServer {
         let pipeline = configuration.pipeline
         do {
             return try await renderQueue.withSlot {
-                try await renderQueue.performPlanned({ try pipeline.memoryPlan(.data(bytes), steps, to: sink).peakBytes }) {
+                try await renderQueue.performPlanned({
+                    try pipeline.memoryPlan(.data(bytes), steps, to: sink).peakBytes
+                }) {
                     try pipeline.run(.data(bytes), steps, to: sink)
                 }
             }

@@ -34,11 +34,13 @@ extension EditorServer {
         let (x, y, width, height) = (try number("x"), try number("y"), try number("width"), try number("height"))
         let out = PixelSize(validWidth: try side("outWidth"), height: try side("outHeight"))
         guard width > 0, height > 0 else {
-            throw EditorError.invalidParameter(name: "width", reason: "the region must have a positive width and height")
+            throw EditorError.invalidParameter(
+                name: "width", reason: "the region must have a positive width and height")
         }
         let image = try await library.image(id)
-        guard let region = Rect(x: x, y: y, width: width, height: height)
-            .wholePixels(scaledFrom: image.previewSize, to: image.info.storedSize)
+        guard
+            let region = Rect(x: x, y: y, width: width, height: height)
+                .wholePixels(scaledFrom: image.previewSize, to: image.info.storedSize)
         else {
             throw EditorError.invalidParameter(name: "x", reason: "the region lies outside the picture")
         }
@@ -49,8 +51,10 @@ extension EditorServer {
         let steps = ImageOperation.undoing(image.info.orientation) + [.crop(region), .fit(within: out)]
         let result = try await renderPlanned(
             image.bytes, steps,
-            to: .data(SaveOptions(format: format, quality: avif ? 60 : 90, lossless: lossless, effort: 2,
-                                  stripMetadata: true)))
+            to: .data(
+                SaveOptions(
+                    format: format, quality: avif ? 60 : 90, lossless: lossless, effort: 2,
+                    stripMetadata: true)))
         return Response(
             status: .ok,
             headers: [

@@ -53,22 +53,27 @@ extension EditorServer {
         let image: EditedImage
         do { image = try await library.image(imageID) } catch {
             // Said once, then the connection closes: the page shows why.
-            try await outbound.write(.text(EditorProtocol.ServerMessage.error(message: EditorProtocol.explain(error)).text))
+            try await outbound.write(
+                .text(EditorProtocol.ServerMessage.error(message: EditorProtocol.explain(error)).text))
             return
         }
         let (id, recipe) = await sessions.connect(
             id: requested, image: imageID, savedCrop: try? library.savedCrop(of: imageID))
         let saver = CropSaver(library: library, imageID: imageID, now: configuration.now)
         await sessions.attach(saver, to: id)
-        let connection = Connection(session: id, page: page, image: image, imageID: imageID, restoring: recipe,
-                                    saver: saver)
+        let connection = Connection(
+            session: id, page: page, image: image, imageID: imageID, restoring: recipe,
+            saver: saver)
         do {
-            try await outbound.write(.text(EditorProtocol.ServerMessage.hello(
-                session: id, restored: recipe != nil, image: ImageDescription(image, id: imageID),
-                constraints: configuration.constraints, hostPages: configuration.hostPages,
-                acceptsUploads: configuration.acceptsUploads,
-                applied: await sessions.lastSequence(of: id, page: page),
-                tuning: sessions.sessionConfiguration).text))
+            try await outbound.write(
+                .text(
+                    EditorProtocol.ServerMessage.hello(
+                        session: id, restored: recipe != nil, image: ImageDescription(image, id: imageID),
+                        constraints: configuration.constraints, hostPages: configuration.hostPages,
+                        acceptsUploads: configuration.acceptsUploads,
+                        applied: await sessions.lastSequence(of: id, page: page),
+                        tuning: sessions.sessionConfiguration
+                    ).text))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // A run of key steps keeps its gesture open (one undo step), so no event says "at rest": its last
                 // change is saved by this tick once the interval has passed.
@@ -152,8 +157,10 @@ extension EditorServer {
                         session = live
                         await record(state, sequence: sequence, connection: connection)
                         let failure = await saver.save(state.recipe, atRest: true)
-                        reply = StateReplyMessage(
-                            state: state, notice: failure ?? notice, sequence: sequence, applied: applied).text
+                        reply =
+                            StateReplyMessage(
+                                state: state, notice: failure ?? notice, sequence: sequence, applied: applied
+                            ).text
                     } else {
                         let event = try decoder.decode(EventMessage.self, from: data).event
                         var (state, notice, start) = try await apply(event, to: &session, connection: connection)
@@ -169,7 +176,8 @@ extension EditorServer {
                 if let sequence, let page = connection.page {
                     await sessions.applied(sequence, page: page, session: id)
                 }
-                reply = EditorProtocol.ServerMessage.error(message: EditorProtocol.explain(error), sequence: sequence).text
+                reply =
+                    EditorProtocol.ServerMessage.error(message: EditorProtocol.explain(error), sequence: sequence).text
             }
             try await outbound.write(.text(reply))
         }
@@ -278,7 +286,9 @@ extension EditorServer {
         let pipeline = configuration.pipeline, bytes = image.bytes
         let proposal: CropProposal
         do {
-            proposal = try await renderQueue.perform { try pipeline.proposeCrop(.data(bytes), aspect: shown, measure: measure) }
+            proposal = try await renderQueue.perform {
+                try pipeline.proposeCrop(.data(bytes), aspect: shown, measure: measure)
+            }
         } catch let error as CropKitError {
             throw EditorError(error)
         }
@@ -286,13 +296,16 @@ extension EditorServer {
         let share = Int((proposal.score * 100).rounded())
         let which = state.aspectRatio.map { "the \($0) crop" } ?? "the crop"
         if let faces = proposal.faces {
-            let notice = faces.placedBy == .face
+            let notice =
+                faces.placedBy == .face
                 ? "Suggested: \(which) keeping \(faces.kept) of the \(faces.faces.count) "
                     + (faces.faces.count == 1 ? "face" : "faces") + " whole"
                 : "No face found: \(which) with the most attention (\(share)% of it)"
             return (view, notice, .setCrop(proposal.rect))
         }
-        return (view, "Suggested: \(which) with the most \(measure.rawValue) (\(share)% of it)", .setCrop(proposal.rect))
+        return (
+            view, "Suggested: \(which) with the most \(measure.rawValue) (\(share)% of it)", .setCrop(proposal.rect)
+        )
     }
 }
 

@@ -57,8 +57,9 @@ public struct EditorServer: Sendable {
         image: EditedImage, configuration: EditorServer.Configuration = EditorServer.Configuration(), page: EditorPage,
         start: EditorStart? = nil
     ) {
-        self.init(library: EditorLibrary([image], maximumUploads: configuration.maximumUploads),
-                  configuration: configuration, page: page, start: start)
+        self.init(
+            library: EditorLibrary([image], maximumUploads: configuration.maximumUploads),
+            configuration: configuration, page: page, start: start)
     }
 
     /// Creates a server for `library`'s pictures (``EditorLibrary/init(files:pipeline:previewMaximumSide:maximumUploads:start:)``
@@ -74,20 +75,25 @@ public struct EditorServer: Sendable {
     ///   - renderQueue: the render admission queue to share (for example a service's, so that its editors count
     ///     against its concurrency); default a new one from the configuration.
     public init(
-        library: EditorLibrary, configuration: EditorServer.Configuration = EditorServer.Configuration(), page: EditorPage,
+        library: EditorLibrary, configuration: EditorServer.Configuration = EditorServer.Configuration(),
+        page: EditorPage,
         start: EditorStart? = nil, exportFolder: String? = nil, renderQueue: RenderQueue? = nil
     ) {
         self.configuration = configuration
         self.library = library
         self.page = page
         self.start = start
-        self.renderQueue = renderQueue ?? RenderQueue(
-            concurrency: configuration.renderConcurrency, capacity: configuration.renderQueueCapacity)
+        self.renderQueue =
+            renderQueue
+            ?? RenderQueue(
+                concurrency: configuration.renderConcurrency, capacity: configuration.renderQueueCapacity)
         self.sessions = EditSessionStore(
             lifetime: configuration.sessionLifetime, capacity: configuration.maximumSessions,
             sessionConfiguration: configuration.session, constraints: configuration.constraints, now: configuration.now)
         if let first = library.path(of: library.firstID) {
-            let folder = exportFolder ?? ((first as NSString).deletingLastPathComponent as NSString)
+            let folder =
+                exportFolder
+                ?? ((first as NSString).deletingLastPathComponent as NSString)
                 .appendingPathComponent("cropkit-export")
             self.export = FolderExport(folder: folder, concurrency: configuration.renderConcurrency)
         } else {
@@ -110,7 +116,8 @@ public struct EditorServer: Sendable {
             router: makeRouter(),
             server: .http1WebSocketUpgrade(
                 webSocketRouter: makeWebSocketRouter(),
-                configuration: .init(ws: Self.webSocketConfiguration(maximumEventBytes: configuration.maximumEventBytes))),
+                configuration: .init(
+                    ws: Self.webSocketConfiguration(maximumEventBytes: configuration.maximumEventBytes))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "cropkit"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
@@ -164,7 +171,8 @@ public struct EditorServer: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         if gzip != nil { headers[.contentEncoding] = "gzip" }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzip ?? asset.bytes)))
+        return Response(
+            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzip ?? asset.bytes)))
     }
 
     /// Whether an `Accept-Encoding` header takes gzip (by name or `*`, with a quality above 0).
@@ -204,8 +212,10 @@ public struct EditorServer: Sendable {
             let thumbnail = try await library.thumbnail(of: try context.parameters.require("image"))
             return Response(
                 status: .ok,
-                headers: [.contentType: thumbnail.format.mimeType, .cacheControl: "private, max-age=3600",
-                          .xContentTypeOptions: "nosniff"],
+                headers: [
+                    .contentType: thumbnail.format.mimeType, .cacheControl: "private, max-age=3600",
+                    .xContentTypeOptions: "nosniff",
+                ],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: thumbnail.bytes)))
         }
         router.get("/api/images/:image/region") { request, context in
@@ -299,10 +309,12 @@ public struct EditorServer: Sendable {
             var maximumPixels: Int
         }
         return try jsonResponse(
-            Health(image: library.name(of: library.firstID) ?? "", images: await library.count, sessions: await sessions.count, renderConcurrency: renderQueue.concurrency,
-                   renderQueueCapacity: renderQueue.capacity,
-                   maximumRequestBytes: configuration.maximumRequestBytes,
-                   maximumPixels: configuration.pixelLimits.maxPixels))
+            Health(
+                image: library.name(of: library.firstID) ?? "", images: await library.count,
+                sessions: await sessions.count, renderConcurrency: renderQueue.concurrency,
+                renderQueueCapacity: renderQueue.capacity,
+                maximumRequestBytes: configuration.maximumRequestBytes,
+                maximumPixels: configuration.pixelLimits.maxPixels))
     }
 
     // MARK: Rendering
@@ -346,8 +358,9 @@ public struct EditorServer: Sendable {
         let (imageID, image, recipe) = try await sessionRecipe(id)
         let constraints = configuration.constraints
         return try await renderQueue.withSlot {
-            try await render(.data(image.bytes), recipe: recipe, options: options, baseName: image.baseName + "-edited",
-                             constraints: constraints)
+            try await render(
+                .data(image.bytes), recipe: recipe, options: options, baseName: image.baseName + "-edited",
+                constraints: constraints)
         }
     }
 
@@ -355,7 +368,10 @@ public struct EditorServer: Sendable {
     func sessionRecipe(_ id: String) async throws -> (imageID: String, image: EditedImage, recipe: Recipe) {
         let (imageID, edited) = try await sessions.edit(session: id)
         let image = try await library.image(imageID)
-        return (imageID, image, try await sessions.recipe(edited, of: image, start: try await startingPoint(of: imageID).recipe))
+        return (
+            imageID, image,
+            try await sessions.recipe(edited, of: image, start: try await startingPoint(of: imageID).recipe)
+        )
     }
 
     /// Where a new session on picture `imageID` starts: the server's ``start`` for the first picture, else the
@@ -364,7 +380,10 @@ public struct EditorServer: Sendable {
         if let start, imageID == library.firstID { return (start.recipe, start.notice) }
         do {
             if let saved = try library.savedCrop(of: imageID) {
-                return (saved, "Restored the saved crop (\((RecipeSidecar(photo: library.path(of: imageID) ?? "").path as NSString).lastPathComponent))")
+                return (
+                    saved,
+                    "Restored the saved crop (\((RecipeSidecar(photo: library.path(of: imageID) ?? "").path as NSString).lastPathComponent))"
+                )
             }
         } catch {
             let proposal = try await library.proposal(for: imageID)
@@ -375,21 +394,24 @@ public struct EditorServer: Sendable {
     }
 
     /// Renders on a worker thread and wraps the bytes in a response carrying the pixel size.
-    private func render(_ source: ImageSource, recipe: Recipe?, options: RenderOptions, baseName: String,
-                        constraints: CropConstraints = .none) async throws -> Response
-    {
+    private func render(
+        _ source: ImageSource, recipe: Recipe?, options: RenderOptions, baseName: String,
+        constraints: CropConstraints = .none
+    ) async throws -> Response {
         let pipeline = configuration.pipeline
         let result: EncodedImage
         @Sendable func job() throws(CropKitError) -> (steps: [ImageOperation], sink: ImageSink<EncodedImage>) {
             var format: ImageFormat
             if let asked = options.format { format = asked } else { format = try source.info().format.defaultOutput }
             if constraints.isRound, options.format == nil, format == .jpeg { format = .png }
-            let steps: [ImageOperation] = (recipe.map { [.recipe($0)] } ?? [])
+            let steps: [ImageOperation] =
+                (recipe.map { [.recipe($0)] } ?? [])
                 + (options.autoStraighten ? [.autoStraighten()] : [])
                 + constraints.outputSteps
                 + (options.maximumSize.map { [.fit(within: $0)] } ?? [])
             var save = SaveOptions(
-                format: format, quality: options.quality, colorProfile: options.colorProfile, metadata: options.metadata)
+                format: format, quality: options.quality, colorProfile: options.colorProfile, metadata: options.metadata
+            )
             save.frames = options.frames
             return (steps, .data(save))
         }
@@ -426,7 +448,8 @@ public struct EditorServer: Sendable {
 
     /// Refuses a body whose declared length is over the limit before reading any of it.
     private func checkDeclaredLength(_ request: Request) throws {
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > configuration.maximumRequestBytes
+        if let declared = request.headers[.contentLength].flatMap(Int.init),
+            declared > configuration.maximumRequestBytes
         {
             throw EditorError.requestTooLarge(limit: configuration.maximumRequestBytes)
         }

@@ -37,8 +37,9 @@ public struct EditorStart: Sendable {
                 }
                 let share = Int((proposal.score * 100).rounded())
                 if let faces = proposal.faces, faces.placedBy == .face {
-                    lines.append("the \(ratio) crop keeping \(faces.kept) of the \(faces.faces.count) "
-                        + (faces.faces.count == 1 ? "face" : "faces") + " whole")
+                    lines.append(
+                        "the \(ratio) crop keeping \(faces.kept) of the \(faces.faces.count) "
+                            + (faces.faces.count == 1 ? "face" : "faces") + " whole")
                 } else if proposal.faces != nil {
                     lines.append("no face found: the \(ratio) crop with the most attention (\(share)% of it)")
                 } else {
@@ -46,12 +47,14 @@ public struct EditorStart: Sendable {
                 }
             case .autoStraighten(let minimum):
                 guard let estimate = measured.straighten else { continue }
-                lines.append(estimate.isConfident(minimum: minimum)
-                    ? "levelled by \(estimate.levelledText)" : "not levelled (\(estimate.unsureText))")
+                lines.append(
+                    estimate.isConfident(minimum: minimum)
+                        ? "levelled by \(estimate.levelledText)" : "not levelled (\(estimate.unsureText))")
             default:
                 continue
             }
         }
-        return EditorStart(recipe: measured.state.recipe, notice: lines.isEmpty ? nil : "Proposed: " + lines.joined(separator: "; "))
+        return EditorStart(
+            recipe: measured.state.recipe, notice: lines.isEmpty ? nil : "Proposed: " + lines.joined(separator: "; "))
     }
 }

@@ -91,7 +91,9 @@ public actor FolderExport {
     ///   the output folder cannot be created.
     public func start(
         _ jobs: [Job], outputFormat: @Sendable (ImageFormat) -> ImageFormat = { $0.defaultOutput },
-        render: @escaping @Sendable (_ source: String, _ steps: [ImageOperation], _ output: String) async throws -> WrittenFile
+        render:
+            @escaping @Sendable (_ source: String, _ steps: [ImageOperation], _ output: String) async throws ->
+            WrittenFile
     ) throws(EditorError) -> Progress {
         guard task == nil else { throw .exportRunning }
         do {

@@ -8,8 +8,10 @@ package enum Gzip {
     /// `bytes` gzip-compressed at zlib's best level (the assets are compressed once, when the server starts).
     package static func compress(_ bytes: [UInt8]) -> [UInt8]? {
         var stream = z_stream()
-        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, gzipWindow, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream, Z_BEST_COMPRESSION, Z_DEFLATED, gzipWindow, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { return nil }
         defer { deflateEnd(&stream) }
         let capacity = Int(deflateBound(&stream, UInt(bytes.count))) + 32
@@ -19,7 +21,9 @@ package enum Gzip {
     /// The bytes of gzip data, or `nil` when it is not whole gzip data (at most `limit` bytes are produced).
     package static func decompress(_ bytes: [UInt8], limit: Int = 16 << 20) -> [UInt8]? {
         var stream = z_stream()
-        guard inflateInit2_(&stream, gzipWindow, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard inflateInit2_(&stream, gzipWindow, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return nil
+        }
         defer { inflateEnd(&stream) }
         return run(&stream, bytes, capacity: limit) { inflate(&$0, Z_FINISH) }
     }

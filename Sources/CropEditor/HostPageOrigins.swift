@@ -52,7 +52,10 @@ public struct HostPageOrigins: Sendable, Hashable, Encodable {
         guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
             components.user == nil, components.password == nil
         else { throw refuse("must be only a scheme, a host and a port, with no path or query") }
-        guard host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "[" || $0 == "]" || $0 == ":" }),
+        guard
+            host.allSatisfy({
+                $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "[" || $0 == "]" || $0 == ":"
+            }),
             !host.contains("*")
         else { throw refuse("has a character a host name cannot have (no wildcards)") }
         let defaultPort = scheme == "https" ? 443 : 80

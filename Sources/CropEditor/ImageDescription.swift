@@ -42,7 +42,8 @@ public struct ImageDescription: Codable, Hashable, Sendable {
         storedWidth = image.info.width
         storedHeight = image.info.height
         orientation = image.info.orientation.exifValue
-        preview = Preview(url: "api/images/\(id)/preview", width: image.previewSize.width, height: image.previewSize.height,
-                          contentType: image.previewContentType)
+        preview = Preview(
+            url: "api/images/\(id)/preview", width: image.previewSize.width, height: image.previewSize.height,
+            contentType: image.previewContentType)
     }
 }

@@ -19,7 +19,8 @@ public enum PhotoFolder {
             throw .invalidParameter(name: "folder", reason: "cannot list \(directory): \(error.localizedDescription)")
         }
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        return names
+        return
+            names
             .filter { !$0.hasPrefix(".") && ImageFormat(pathExtensionOf: $0) != nil }
             .filter { isFile(base + "/" + $0) }
             .sorted { $0.compare($1, options: [.caseInsensitive, .numeric]) == .orderedAscending }

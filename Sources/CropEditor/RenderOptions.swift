@@ -63,7 +63,8 @@ struct RenderOptions {
         recipeJSON = query["recipe"].map(String.init)
         if let text = query["straighten"] {
             guard text.lowercased() == "auto" else {
-                throw .invalidParameter(name: "straighten", reason: "'\(text)' is not auto (give other angles in the recipe)")
+                throw .invalidParameter(
+                    name: "straighten", reason: "'\(text)' is not auto (give other angles in the recipe)")
             }
             autoStraighten = true
         }

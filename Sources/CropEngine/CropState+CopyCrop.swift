@@ -35,7 +35,8 @@ extension CropState {
         let center = Point(
             x: source.cropContentCenter.x / from.width * to.width,
             y: source.cropContentCenter.y / from.height * to.height)
-        let wanted = ContentCrop(center: center, size: Size(width: (area * r).squareRoot(), height: (area / r).squareRoot()))
+        let wanted = ContentCrop(
+            center: center, size: Size(width: (area * r).squareRoot(), height: (area / r).squareRoot()))
         // Moved the shortest way inside, and shrunk about its centre only if it cannot fit at all: a uniform
         // shrink, so the proportions stay exact.
         setWanted(upright: uprightPicture.settle(wanted, minimumSide: effectiveMinimumCropSize))

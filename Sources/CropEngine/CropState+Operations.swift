@@ -48,8 +48,9 @@ extension CropState {
         try requirePositive(factor, "factor")
         try requireFinite(anchor, "anchor")
         let picture = uprightPicture
-        setWanted(upright: picture.zoomed(
-            uprightAllowed, factor: factor, anchor: picture.tamed(anchor), minimumSide: effectiveMinimumCropSize))
+        setWanted(
+            upright: picture.zoomed(
+                uprightAllowed, factor: factor, anchor: picture.tamed(anchor), minimumSide: effectiveMinimumCropSize))
     }
 
     /// Resizes the crop by dragging `handle` to `point` (frame coordinates); the opposite corner (or, locked on an
@@ -57,9 +58,10 @@ extension CropState {
     public mutating func resizeCrop(_ handle: CropHandle, to point: Point) throws(GeometryError) {
         try requireFinite(point, "point")
         let picture = uprightPicture
-        setWanted(upright: picture.resized(
-            uprightAllowed, handle: handle, to: picture.tamed(point), unit: lockUnit,
-            minimumSide: effectiveMinimumCropSize))
+        setWanted(
+            upright: picture.resized(
+                uprightAllowed, handle: handle, to: picture.tamed(point), unit: lockUnit,
+                minimumSide: effectiveMinimumCropSize))
     }
 
     /// Replaces the crop by a new one dragged from `start` to `end` (frame coordinates), in whichever quadrant
@@ -71,9 +73,10 @@ extension CropState {
         let anchor = picture.clampPoint(picture.tamed(start))
         let end = picture.tamed(end)
         let desired = Size(width: abs(end.x - anchor.x), height: abs(end.y - anchor.y))
-        setWanted(upright: picture.cornerCrop(
-            anchor: anchor, dx: end.x - anchor.x, dy: end.y - anchor.y, desired: desired, unit: lockUnit,
-            minimumSide: effectiveMinimumCropSize))
+        setWanted(
+            upright: picture.cornerCrop(
+                anchor: anchor, dx: end.x - anchor.x, dy: end.y - anchor.y, desired: desired, unit: lockUnit,
+                minimumSide: effectiveMinimumCropSize))
     }
 
     /// Sets the wanted crop (frame coordinates, as seen; the content under its centre becomes the crop's content
@@ -101,8 +104,9 @@ extension CropState {
     package func wantedSize(inside bounds: Size, unit: Size?) -> Size {
         let m = effectiveMinimumCropSize
         guard let unit else { return Size(width: Swift.max(bounds.width, m), height: Swift.max(bounds.height, m)) }
-        let k = Swift.max(Swift.min(bounds.width / unit.width, bounds.height / unit.height),
-                          m / unit.width, m / unit.height)
+        let k = Swift.max(
+            Swift.min(bounds.width / unit.width, bounds.height / unit.height),
+            m / unit.width, m / unit.height)
         return unit * k
     }
 
@@ -129,8 +133,9 @@ extension CropState {
     /// lock (see ``RotationAspectPolicy``); it has no default on purpose.
     public mutating func rotate(_ direction: QuarterTurn, aspectPolicy: RotationAspectPolicy) {
         let previousRatio = aspectRatio
-        setUserOrientation(direction == .clockwise
-            ? userOrientation.rotatedClockwise() : userOrientation.rotatedCounterClockwise())
+        setUserOrientation(
+            direction == .clockwise
+                ? userOrientation.rotatedClockwise() : userOrientation.rotatedCounterClockwise())
         // The stored (oriented) crops and angle are untouched: the same region stays selected.
         switch (aspectPolicy, aspectLock) {
         case (_, .free):
@@ -152,8 +157,9 @@ extension CropState {
     /// Mirrors the picture as seen on screen; the same region stays selected and the straighten angle changes sign
     /// (a mirrored counter-clockwise turn is a clockwise one). Flipping twice restores the state exactly.
     public mutating func flip(_ axis: FlipAxis) {
-        setUserOrientation(axis == .horizontal
-            ? userOrientation.flippedHorizontally() : userOrientation.flippedVertically())
+        setUserOrientation(
+            axis == .horizontal
+                ? userOrientation.flippedHorizontally() : userOrientation.flippedVertically())
     }
 
     // MARK: Aspect

@@ -100,8 +100,9 @@ public struct CropState: Hashable, Sendable {
     {
         try requirePositive(minimumCropSize, "minimumCropSize")
         guard minimumCropSize >= Self.smallestMinimumCropSize else {
-            throw .invalidValue(name: "minimumCropSize", value: minimumCropSize,
-                                reason: "must be at least \(Self.smallestMinimumCropSize) pixels")
+            throw .invalidValue(
+                name: "minimumCropSize", value: minimumCropSize,
+                reason: "must be at least \(Self.smallestMinimumCropSize) pixels")
         }
         guard sourceSize.width <= Self.maximumSide, sourceSize.height <= Self.maximumSide else {
             throw .invalidSize("\(sourceSize): a side may be at most \(Self.maximumSide) pixels")
@@ -220,8 +221,9 @@ public struct CropState: Hashable, Sendable {
 
     /// Maps a crop's content point, so its size is carried over exactly (only swapped).
     private func map(_ crop: ContentCrop, _ t: AffineTransform2D) -> ContentCrop {
-        ContentCrop(center: t.apply(to: crop.center),
-                    size: userOrientation.swapsDimensions ? crop.size.transposed : crop.size)
+        ContentCrop(
+            center: t.apply(to: crop.center),
+            size: userOrientation.swapsDimensions ? crop.size.transposed : crop.size)
     }
 
     package func toUpright(_ crop: ContentCrop) -> ContentCrop {

@@ -79,9 +79,10 @@ public struct Recipe: Hashable, Sendable {
         cropCenter: Point = Point(x: 0.5, y: 0.5), cropSize: Size = Size(width: 1, height: 1), angle: Double = 0,
         quarterTurns: Int = 0, flipHorizontal: Bool = false, flipVertical: Bool = false, aspect: AspectLock = .free
     ) throws(GeometryError) {
-        for (name, value) in [("crop.centerX", cropCenter.x), ("crop.centerY", cropCenter.y),
-                              ("crop.width", cropSize.width), ("crop.height", cropSize.height)] where !value.isFinite
-        {
+        for (name, value) in [
+            ("crop.centerX", cropCenter.x), ("crop.centerY", cropCenter.y),
+            ("crop.width", cropSize.width), ("crop.height", cropSize.height),
+        ] where !value.isFinite {
             throw .invalidRecipe(field: name, reason: "\(value) is not a finite number")
         }
         guard cropSize.width >= Self.minimumFraction else {
@@ -98,14 +99,16 @@ public struct Recipe: Hashable, Sendable {
         guard (0...3).contains(quarterTurns) else {
             throw .invalidRecipe(field: "quarterTurns", reason: "\(quarterTurns) must be 0, 1, 2 or 3")
         }
-        self.init(validatedCenter: cropCenter, size: cropSize, angle: angle, quarterTurns: quarterTurns,
-                  flipHorizontal: flipHorizontal, flipVertical: flipVertical, aspect: aspect)
+        self.init(
+            validatedCenter: cropCenter, size: cropSize, angle: angle, quarterTurns: quarterTurns,
+            flipHorizontal: flipHorizontal, flipVertical: flipVertical, aspect: aspect)
     }
 
     /// Creates a recipe from fields already known to be valid.
-    init(validatedCenter center: Point, size: Size, angle: Double, quarterTurns: Int, flipHorizontal: Bool,
-         flipVertical: Bool, aspect: AspectLock)
-    {
+    init(
+        validatedCenter center: Point, size: Size, angle: Double, quarterTurns: Int, flipHorizontal: Bool,
+        flipVertical: Bool, aspect: AspectLock
+    ) {
         self.version = Self.currentVersion
         self.cropCenter = center
         self.cropSize = size
@@ -170,8 +173,9 @@ extension CropState {
         setAngle(upright: recipe.angle)
         let size = uprightSize.size
         let (f, g) = (recipe.cropCenter, recipe.cropSize)
-        var crop = ContentCrop(center: Point(x: f.x * size.width, y: f.y * size.height),
-                               size: Size(width: g.width * size.width, height: g.height * size.height))
+        var crop = ContentCrop(
+            center: Point(x: f.x * size.width, y: f.y * size.height),
+            size: Size(width: g.width * size.width, height: g.height * size.height))
         let picture = uprightPicture
         guard picture.contains(crop, tolerance: Self.recipeTolerance * Swift.max(size.width, size.height)) else {
             throw .invalidRecipe(

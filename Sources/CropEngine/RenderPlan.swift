@@ -93,10 +93,12 @@ extension CropState {
             // content point q: "output → frame → upright" with the frame origin derived from q, written so that the
             // output centre lands on q itself.
             region = Rect(center: crop.center, size: regionSize)
-            t = AffineTransform2D(a: scale, b: 0, c: 0, d: scale,
-                                  tx: -regionSize.width / 2, ty: -regionSize.height / 2)
-                .concatenating(.rotation(counterClockwiseOnScreen: -angle * .pi / 180))
-                .translatedBy(x: q.x, y: q.y)
+            t = AffineTransform2D(
+                a: scale, b: 0, c: 0, d: scale,
+                tx: -regionSize.width / 2, ty: -regionSize.height / 2
+            )
+            .concatenating(.rotation(counterClockwiseOnScreen: -angle * .pi / 180))
+            .translatedBy(x: q.x, y: q.y)
         }
         // upright → stored
         let transform = t.concatenating(orientation.inverseTransform(storedSize: sourceSize.size))

@@ -153,8 +153,9 @@ package struct StraightenedPicture: Sendable {
     /// so the limit serves both coordinate systems.)
     package func tamed(_ q: Point) -> Point {
         let reach = 8 * Swift.max(bounds.width, bounds.height, 1)
-        return Point(x: q.x.clamped(bounds.minX - reach, bounds.maxX + reach),
-                     y: q.y.clamped(bounds.minY - reach, bounds.maxY + reach))
+        return Point(
+            x: q.x.clamped(bounds.minX - reach, bounds.maxX + reach),
+            y: q.y.clamped(bounds.minY - reach, bounds.maxY + reach))
     }
 
     /// For a crop whose corners move as `corners[i] + t·velocities[i]`, the largest `t` in `0...1` that keeps every
@@ -258,8 +259,9 @@ package struct StraightenedPicture: Sendable {
         if let unit {
             let kMin = Swift.max(m / unit.width, m / unit.height)
             let kWanted = Swift.max(kMin, desired.width / unit.width, desired.height / unit.height)
-            let t = step(kMin * unit.width, kMin * unit.height, (kWanted - kMin) * unit.width,
-                         (kWanted - kMin) * unit.height)
+            let t = step(
+                kMin * unit.width, kMin * unit.height, (kWanted - kMin) * unit.width,
+                (kWanted - kMin) * unit.height)
             let k = kMin + t * (kWanted - kMin)
             result = rect(k * unit.width, k * unit.height)
         } else {
@@ -307,7 +309,8 @@ package struct StraightenedPicture: Sendable {
         }
         let minLength: Double
         if let unit {
-            minLength = horizontal
+            minLength =
+                horizontal
                 ? Swift.max(m, m * unit.width / unit.height) : Swift.max(m, m * unit.height / unit.width)
         } else {
             minLength = m
@@ -319,4 +322,3 @@ package struct StraightenedPicture: Sendable {
         return settle(frame: makeRect(minLength + t * (goal - minLength)), minimumSide: m)
     }
 }
-

@@ -155,4 +155,3 @@ public struct AffineTransform2D: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "[a: \(a), b: \(b), c: \(c), d: \(d), tx: \(tx), ty: \(ty)]" }
 }
-

@@ -84,4 +84,3 @@ extension Substring {
         return s
     }
 }
-

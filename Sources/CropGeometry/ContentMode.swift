@@ -1,4 +1,3 @@
-
 /// How an image is laid out in a view's bounds, with the semantics of UIKit's `UIView.ContentMode`.
 ///
 /// - ``scaleToFill`` stretches the image to the bounds (the aspect ratio is not kept).

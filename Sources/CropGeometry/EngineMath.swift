@@ -1,3 +1,5 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (fdlibm's constants keep fdlibm's names (pio2_1 …))
 /// The sine, cosine and arctangent the pure floors compute with, written in Swift so that the engine gives the same
 /// bits natively and in the page's WebAssembly module (where there is no C library, and the browser's `Math.sin`
 /// differs from glibc's in the last bit now and then: enough to flip an exact comparison such as "did this drag
@@ -79,10 +81,14 @@ package enum EngineMath {
 
     /// The arctangent of `x`, in −π/2…π/2.
     package static func atan(_ x: Double) -> Double {
-        let atanHi = [4.636_476_090_008_060_935_15e-01, 7.853_981_633_974_482_789_99e-01,
-                      9.827_937_232_473_290_540_82e-01, 1.570_796_326_794_896_558_00e+00]
-        let atanLo = [2.269_877_745_296_168_709_24e-17, 3.061_616_997_868_383_017_93e-17,
-                      1.390_331_103_123_099_845_16e-17, 6.123_233_995_736_766_035_87e-17]
+        let atanHi = [
+            4.636_476_090_008_060_935_15e-01, 7.853_981_633_974_482_789_99e-01,
+            9.827_937_232_473_290_540_82e-01, 1.570_796_326_794_896_558_00e+00,
+        ]
+        let atanLo = [
+            2.269_877_745_296_168_709_24e-17, 3.061_616_997_868_383_017_93e-17,
+            1.390_331_103_123_099_845_16e-17, 6.123_233_995_736_766_035_87e-17,
+        ]
         guard !x.isNaN else { return x }
         let ax = abs(x)
         if ax >= 0x1p66 { return x < 0 ? -(atanHi[3] + atanLo[3]) : atanHi[3] + atanLo[3] }
@@ -91,19 +97,33 @@ package enum EngineMath {
         if ax < 0.4375 {
             if ax < 0x1p-27 { return x }
         } else if ax < 1.1875 {
-            if ax < 0.6875 { (id, t) = (0, (2.0 * ax - 1.0) / (2.0 + ax)) } else { (id, t) = (1, (ax - 1.0) / (ax + 1.0)) }
+            if ax < 0.6875 {
+                (id, t) = (0, (2.0 * ax - 1.0) / (2.0 + ax))
+            } else {
+                (id, t) = (1, (ax - 1.0) / (ax + 1.0))
+            }
         } else if ax < 2.4375 {
             (id, t) = (2, (ax - 1.5) / (1.0 + 1.5 * ax))
         } else {
             (id, t) = (3, -1.0 / ax)
         }
         let z = t * t, w = z * z
-        let s1 = z * (3.333_333_333_333_293_180_27e-01 + w * (1.428_571_427_250_346_637_11e-01
-            + w * (9.090_887_133_436_506_561_96e-02 + w * (6.661_073_137_387_531_206_69e-02
-            + w * (4.976_877_994_615_932_360_17e-02 + w * 1.628_582_011_536_578_236_23e-02)))))
-        let s2 = w * (-1.999_999_999_987_648_324_76e-01 + w * (-1.111_111_040_546_235_578_80e-01
-            + w * (-7.691_876_205_044_829_994_95e-02 + w * (-5.833_570_133_790_573_486_45e-02
-            + w * -3.653_157_274_421_691_552_70e-02))))
+        let s1 =
+            z
+            * (3.333_333_333_333_293_180_27e-01 + w
+                * (1.428_571_427_250_346_637_11e-01
+                    + w
+                    * (9.090_887_133_436_506_561_96e-02 + w
+                        * (6.661_073_137_387_531_206_69e-02
+                            + w * (4.976_877_994_615_932_360_17e-02 + w * 1.628_582_011_536_578_236_23e-02)))))
+        let s2 =
+            w
+            * (-1.999_999_999_987_648_324_76e-01 + w
+                * (-1.111_111_040_546_235_578_80e-01
+                    + w
+                    * (-7.691_876_205_044_829_994_95e-02 + w
+                        * (-5.833_570_133_790_573_486_45e-02
+                            + w * -3.653_157_274_421_691_552_70e-02))))
         if id < 0 { return t - t * (s1 + s2) }
         let result = atanHi[id] - ((t * (s1 + s2) - atanLo[id]) - t)
         return x < 0 ? -result : result

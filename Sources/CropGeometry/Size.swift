@@ -57,4 +57,3 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(width)×\(height)" }
 }
-

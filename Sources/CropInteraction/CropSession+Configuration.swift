@@ -29,10 +29,11 @@ extension CropSession {
         public var fixedAspect: AspectRatio?
 
         /// Creates a configuration.
-        public init(touchRadius: Double = 24, handleSize: Double = 20, tapSlop: Double = 5, historyLimit: Int = 100,
-                    previewSize: PixelSize? = nil, maximumBoxFraction: Double = 0.8, straightenSnap: Double = 0.5,
-                    rotationThreshold: Double = 4, fixedAspect: AspectRatio? = nil)
-        {
+        public init(
+            touchRadius: Double = 24, handleSize: Double = 20, tapSlop: Double = 5, historyLimit: Int = 100,
+            previewSize: PixelSize? = nil, maximumBoxFraction: Double = 0.8, straightenSnap: Double = 0.5,
+            rotationThreshold: Double = 4, fixedAspect: AspectRatio? = nil
+        ) {
             self.fixedAspect = fixedAspect
             self.touchRadius = touchRadius
             self.handleSize = handleSize

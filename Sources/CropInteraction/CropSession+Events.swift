@@ -65,8 +65,10 @@ extension CropSession {
             try continueRun(.straightening(slider: slider))
             // Steps land on multiples of 0.1° so that +0.1 then −0.1 returns to exactly 0.
             let target = ((state.straightenAngle + delta) * 1000).rounded() / 1000
-            try state.setStraightenAngle(target.clamped(-CropState.maximumStraightenAngle,
-                                                        CropState.maximumStraightenAngle))
+            try state.setStraightenAngle(
+                target.clamped(
+                    -CropState.maximumStraightenAngle,
+                    CropState.maximumStraightenAngle))
         case .nudge(let dx, let dy):
             let delta = Point(x: dx, y: dy)
             try requireFinite(delta, "nudge")
@@ -78,7 +80,8 @@ extension CropSession {
             if handle.isCorner, let ratio = state.aspectRatio, (dx == 0) != (dy == 0) {
                 // A locked corner follows the larger of its two sides, so a step along one axis alone would often
                 // change nothing: it moves along the lock's diagonal instead.
-                let slope = Double(ratio.height) / Double(ratio.width)
+                let slope =
+                    Double(ratio.height) / Double(ratio.width)
                     * Double(handle.verticalDirection) / Double(handle.horizontalDirection)
                 if dy == 0 { delta.y = dx * slope } else { delta.x = dy / slope }
             }

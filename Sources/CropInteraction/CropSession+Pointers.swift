@@ -10,8 +10,9 @@ extension CropSession {
         let active = gesture.pointerIDs
         if active.count == 1, active[0] != id, let first = pointers[active[0]] {
             // A second pointer: pinch, continuing the same undo step.
-            beginPointerGesture(.pinching(first: active[0], second: id, firstStart: first, secondStart: p),
-                                keepStart: true)
+            beginPointerGesture(
+                .pinching(first: active[0], second: id, firstStart: first, secondStart: p),
+                keepStart: true)
             return
         }
         guard active.isEmpty else { return }  // a third pointer, or the same id again
@@ -137,4 +138,3 @@ extension CropSession {
         commit()
     }
 }
-

@@ -40,7 +40,9 @@ extension CropSession {
     mutating func record(_ before: CropState) {
         guard before != state else { return }
         undoStack.append(before)
-        if undoStack.count > configuration.historyLimit { undoStack.removeFirst(undoStack.count - configuration.historyLimit) }
+        if undoStack.count > configuration.historyLimit {
+            undoStack.removeFirst(undoStack.count - configuration.historyLimit)
+        }
         redoStack.removeAll()
     }
 }

@@ -111,7 +111,8 @@ public struct CropSession: Sendable {
         /// Where a single-pointer gesture's pointer went down.
         var startPoint: Point? {
             switch self {
-            case .pressing(_, let p, _), .drawing(_, let p), .moving(_, let p), .resizing(_, _, let p), .panning(_, let p):
+            case .pressing(_, let p, _), .drawing(_, let p), .moving(_, let p), .resizing(_, _, let p),
+                .panning(_, let p):
                 p
             default: nil
             }
@@ -129,17 +130,19 @@ public struct CropSession: Sendable {
     }
 
     /// Creates a session on `state` for a viewport.
-    public init(state: CropState, viewportSize: Size, insets: EdgeInsets = .zero,
-                configuration: Configuration = Configuration()) throws(GeometryError)
-    {
+    public init(
+        state: CropState, viewportSize: Size, insets: EdgeInsets = .zero,
+        configuration: Configuration = Configuration()
+    ) throws(GeometryError) {
         try requireNonNegative(configuration.touchRadius, "touchRadius")
         try requireNonNegative(configuration.handleSize, "handleSize")
         try requireNonNegative(configuration.tapSlop, "tapSlop")
         try requireNonNegative(configuration.straightenSnap, "straightenSnap")
         try requireNonNegative(configuration.rotationThreshold, "rotationThreshold")
         guard configuration.historyLimit >= 0 else {
-            throw .invalidValue(name: "historyLimit", value: Double(configuration.historyLimit),
-                                reason: "must not be negative")
+            throw .invalidValue(
+                name: "historyLimit", value: Double(configuration.historyLimit),
+                reason: "must not be negative")
         }
         var state = state
         if let fixed = configuration.fixedAspect, state.aspectLock != .ratio(fixed) {
@@ -209,4 +212,3 @@ public struct CropSession: Sendable {
         }
     }
 }
-

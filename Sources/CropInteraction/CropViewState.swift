@@ -115,4 +115,3 @@ public struct CropViewState: Hashable, Sendable {
         self.minimumSide = minimumSide
     }
 }
-

@@ -46,8 +46,9 @@ public struct DisplayLayout: Hashable, Sendable {
     /// with shrink-on-load): preview pixel coordinates → view.
     public func storedPreviewTransform(previewSize: Size, sourceSize: PixelSize) -> AffineTransform2D {
         AffineTransform2D.scale(
-            x: Double(sourceSize.width) / previewSize.width, y: Double(sourceSize.height) / previewSize.height)
-            .concatenating(storedToView)
+            x: Double(sourceSize.width) / previewSize.width, y: Double(sourceSize.height) / previewSize.height
+        )
+        .concatenating(storedToView)
     }
 }
 
@@ -76,15 +77,17 @@ extension CropState {
         let boxWidth = Swift.min(available.width, maximumBoxFraction * viewportSize.width)
         let boxHeight = Swift.min(available.height, maximumBoxFraction * viewportSize.height)
         let k = Swift.min(boxWidth / c.width, boxHeight / c.height)
-        return displayLayout(viewportSize: viewportSize, insets: insets, maximumBoxFraction: maximumBoxFraction,
-                             scale: k, frameAnchor: c.center, viewAnchor: available.center)
+        return displayLayout(
+            viewportSize: viewportSize, insets: insets, maximumBoxFraction: maximumBoxFraction,
+            scale: k, frameAnchor: c.center, viewAnchor: available.center)
     }
 
     /// The layout with a given frame → view mapping: `frameAnchor` in the frame lands on `viewAnchor`, scaled by
     /// `scale` (used to freeze the view during a gesture on the box).
-    func displayLayout(viewportSize: Size, insets: EdgeInsets, maximumBoxFraction: Double, scale k: Double,
-                       frameAnchor: Point, viewAnchor: Point) -> DisplayLayout
-    {
+    func displayLayout(
+        viewportSize: Size, insets: EdgeInsets, maximumBoxFraction: Double, scale k: Double,
+        frameAnchor: Point, viewAnchor: Point
+    ) -> DisplayLayout {
         let frameToView = AffineTransform2D(
             a: k, b: 0, c: 0, d: k, tx: viewAnchor.x - k * frameAnchor.x, ty: viewAnchor.y - k * frameAnchor.y)
         // upright → view: the frame turns the upright picture by θ about its centre; written about the crop's

@@ -188,9 +188,10 @@ public struct RectangleSelection: Hashable, Sendable {
         case .drawing:
             let anchor = picture.clampPoint(picture.tamed(toImage.apply(to: startPoint)))
             let q = picture.tamed(toImage.apply(to: p))
-            selection = picture.frameRect(picture.cornerCrop(
-                anchor: anchor, dx: q.x - anchor.x, dy: q.y - anchor.y,
-                desired: Size(width: abs(q.x - anchor.x), height: abs(q.y - anchor.y)), unit: unit, minimumSide: m))
+            selection = picture.frameRect(
+                picture.cornerCrop(
+                    anchor: anchor, dx: q.x - anchor.x, dy: q.y - anchor.y,
+                    desired: Size(width: abs(q.x - anchor.x), height: abs(q.y - anchor.y)), unit: unit, minimumSide: m))
         case .moving:
             guard let start = startSelection else { return }
             let target = picture.tamed(start.center + toImage.applyLinear(to: p - startPoint))
@@ -198,8 +199,9 @@ public struct RectangleSelection: Hashable, Sendable {
         case .resizing(let handle):
             guard let start = startSelection else { return }
             let target = picture.tamed(handle.position(in: start) + toImage.applyLinear(to: p - startPoint))
-            selection = picture.frameRect(picture.resized(
-                picture.contentCrop(frame: start), handle: handle, to: target, unit: unit, minimumSide: m))
+            selection = picture.frameRect(
+                picture.resized(
+                    picture.contentCrop(frame: start), handle: handle, to: target, unit: unit, minimumSide: m))
         }
     }
 
@@ -216,8 +218,9 @@ public struct RectangleSelection: Hashable, Sendable {
             rect = Rect(center: rect.center, size: unit * Swift.min(rect.width / unit.width, rect.height / unit.height))
         }
         let picture = StraightenedPicture(bounds: region, angleDegrees: 0)
-        selection = picture.frameRect(picture.settle(
-            frame: rect, minimumSide: Swift.min(configuration.minimumSize, region.width, region.height)))
+        selection = picture.frameRect(
+            picture.settle(
+                frame: rect, minimumSide: Swift.min(configuration.minimumSize, region.width, region.height)))
     }
 
     /// Clears the selection.

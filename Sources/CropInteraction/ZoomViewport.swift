@@ -75,8 +75,9 @@ public struct ZoomViewport: Hashable, Sendable {
         self.imageOrigin = .zero
         zoomScale = minimumScale
         imageOrigin = clampedOrigin(
-            Point(x: cropFrame.midX - Double(imageSize.width) * zoomScale / 2,
-                  y: cropFrame.midY - Double(imageSize.height) * zoomScale / 2), scale: zoomScale)
+            Point(
+                x: cropFrame.midX - Double(imageSize.width) * zoomScale / 2,
+                y: cropFrame.midY - Double(imageSize.height) * zoomScale / 2), scale: zoomScale)
     }
 
     // MARK: Geometry
@@ -103,11 +104,13 @@ public struct ZoomViewport: Hashable, Sendable {
     /// The crop frame as an image rectangle in full-resolution pixels (only the part covered by the image, which is
     /// all of it at cover zoom).
     public var cropRect: Rect {
-        let r = Rect(x: (cropFrame.minX - imageOrigin.x) / zoomScale, y: (cropFrame.minY - imageOrigin.y) / zoomScale,
-                     width: cropFrame.width / zoomScale, height: cropFrame.height / zoomScale)
+        let r = Rect(
+            x: (cropFrame.minX - imageOrigin.x) / zoomScale, y: (cropFrame.minY - imageOrigin.y) / zoomScale,
+            width: cropFrame.width / zoomScale, height: cropFrame.height / zoomScale)
         let image = Rect(size: imageSize.size)
-        return r.intersection(image) ?? Rect(
-            x: r.minX.clamped(0, image.width), y: r.minY.clamped(0, image.height), width: 0, height: 0)
+        return r.intersection(image)
+            ?? Rect(
+                x: r.minX.clamped(0, image.width), y: r.minY.clamped(0, image.height), width: 0, height: 0)
     }
 
     // MARK: Events
@@ -122,8 +125,9 @@ public struct ZoomViewport: Hashable, Sendable {
             try requireFinite(translation, "translation")
             try requirePositive(scale, "scale")
             guard let start = gestureStart else { return }
-            apply(scale: start.scale * scale, anchor: start.anchor, from: (start.scale, start.origin),
-                  translation: translation)
+            apply(
+                scale: start.scale * scale, anchor: start.anchor, from: (start.scale, start.origin),
+                translation: translation)
         case .ended:
             gestureStart = nil
         case .cancelled:
@@ -167,8 +171,9 @@ public struct ZoomViewport: Hashable, Sendable {
         try requirePositive(viewportSize, "viewportSize")
         try requireValid(cropFrame, "cropFrame")
         let relative = zoomScale / minimumScale
-        let centre = Point(x: (self.cropFrame.midX - imageOrigin.x) / zoomScale,
-                           y: (self.cropFrame.midY - imageOrigin.y) / zoomScale)
+        let centre = Point(
+            x: (self.cropFrame.midX - imageOrigin.x) / zoomScale,
+            y: (self.cropFrame.midY - imageOrigin.y) / zoomScale)
         self.viewportSize = viewportSize
         self.cropFrame = cropFrame
         zoomScale = (relative * minimumScale).clamped(minimumScale, maximumScale)
@@ -177,14 +182,16 @@ public struct ZoomViewport: Hashable, Sendable {
             scale: zoomScale)
     }
 
-    private mutating func apply(scale: Double, anchor: Point, from start: (scale: Double, origin: Point),
-                                translation: Point)
-    {
+    private mutating func apply(
+        scale: Double, anchor: Point, from start: (scale: Double, origin: Point),
+        translation: Point
+    ) {
         let s = scale.clamped(minimumScale, maximumScale)
         let ratio = s / start.scale
         // The image point under the anchor stays under it (then follows the translation).
-        let origin = Point(x: anchor.x + translation.x - (anchor.x - start.origin.x) * ratio,
-                           y: anchor.y + translation.y - (anchor.y - start.origin.y) * ratio)
+        let origin = Point(
+            x: anchor.x + translation.x - (anchor.x - start.origin.x) * ratio,
+            y: anchor.y + translation.y - (anchor.y - start.origin.y) * ratio)
         zoomScale = s
         imageOrigin = clampedOrigin(origin, scale: s)
     }

@@ -64,7 +64,8 @@ extension ImagePipeline {
     {
         // A 256-pixel box of the aspect: enough to measure, small enough to decode at the smallest scale.
         let long = 256.0, ratio = Double(aspect.width) / Double(aspect.height)
-        let box = ratio >= 1
+        let box =
+            ratio >= 1
             ? PixelSize(validWidth: Int(long), height: Swift.max(1, Int((long / ratio).rounded())))
             : PixelSize(validWidth: Swift.max(1, Int((long * ratio).rounded())), height: Int(long))
         let gravity = measure.gravity

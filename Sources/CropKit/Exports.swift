@@ -11,46 +11,43 @@
 // (`Point + Point`, `Size * Double`) reach an app only through a whole-module import.
 @_exported import CropGeometry
 
-// The crop engine: a crop kept as a state and a recipe.
-@_exported import struct CropEngine.CropState
-@_exported import struct CropEngine.Recipe
-@_exported import enum CropEngine.QuarterTurn
-@_exported import enum CropEngine.FlipAxis
-@_exported import enum CropEngine.CropHandle
-@_exported import enum CropEngine.OutputSizing
-@_exported import enum CropEngine.RotationAspectPolicy
-
-// Pixels.
-@_exported import struct CropPixels.PixelBuffer
-@_exported import struct CropPixels.PixelFormat
-@_exported import enum CropPixels.BlurHash
-@_exported import enum CropPixels.ThumbHash
-@_exported import enum CropPixels.ChannelLayout
-@_exported import enum CropPixels.BitDepth
-@_exported import struct CropPixels.PixelColor
-@_exported import struct CropPixels.PixelLimits
-@_exported import enum CropPixels.ResamplingFilter
-@_exported import struct CropPixels.ResampleOptions
-@_exported import enum CropPixels.PixelError
-
-// Analysis: what a smart fill or an automatic straighten measures.
-@_exported import enum CropAnalysis.Gravity
-@_exported import enum CropAnalysis.ResizeMode
-@_exported import struct CropAnalysis.InterestMap
-@_exported import enum CropAnalysis.StraightenDetector
-@_exported import struct CropAnalysis.StraightenEstimate
 @_exported import struct CropAnalysis.Face
 @_exported import protocol CropAnalysis.FaceDetecting
+// Analysis: what a smart fill or an automatic straighten measures.
+@_exported import enum CropAnalysis.Gravity
 @_exported import struct CropAnalysis.HOGFaceDetector
-
+@_exported import struct CropAnalysis.InterestMap
+@_exported import enum CropAnalysis.ResizeMode
+@_exported import enum CropAnalysis.StraightenDetector
+@_exported import struct CropAnalysis.StraightenEstimate
+@_exported import enum CropCodecs.ChromaSubsampling
+@_exported import enum CropCodecs.CodecError
+@_exported import struct CropCodecs.CodecWarning
+@_exported import struct CropCodecs.FontFace
 // Codecs: what a file is and what reading it found.
 @_exported import enum CropCodecs.ImageFormat
 @_exported import struct CropCodecs.ImageInfo
 @_exported import struct CropCodecs.ImageMetadata
-@_exported import enum CropCodecs.ChromaSubsampling
-@_exported import enum CropCodecs.JPEGScale
 @_exported import enum CropCodecs.JPEGEarlyStop
-@_exported import struct CropCodecs.CodecWarning
-@_exported import enum CropCodecs.CodecError
-@_exported import struct CropCodecs.FontFace
+@_exported import enum CropCodecs.JPEGScale
 @_exported import struct CropCodecs.TextMetrics
+@_exported import enum CropEngine.CropHandle
+// The crop engine: a crop kept as a state and a recipe.
+@_exported import struct CropEngine.CropState
+@_exported import enum CropEngine.FlipAxis
+@_exported import enum CropEngine.OutputSizing
+@_exported import enum CropEngine.QuarterTurn
+@_exported import struct CropEngine.Recipe
+@_exported import enum CropEngine.RotationAspectPolicy
+@_exported import enum CropPixels.BitDepth
+@_exported import enum CropPixels.BlurHash
+@_exported import enum CropPixels.ChannelLayout
+// Pixels.
+@_exported import struct CropPixels.PixelBuffer
+@_exported import struct CropPixels.PixelColor
+@_exported import enum CropPixels.PixelError
+@_exported import struct CropPixels.PixelFormat
+@_exported import struct CropPixels.PixelLimits
+@_exported import struct CropPixels.ResampleOptions
+@_exported import enum CropPixels.ResamplingFilter
+@_exported import enum CropPixels.ThumbHash

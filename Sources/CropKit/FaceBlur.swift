@@ -31,7 +31,8 @@ public struct FaceBlur: Hashable, Sendable {
     /// The region hidden for `face`: its head grown by ``padding`` of its width on every side.
     public func region(of face: Face) -> Rect {
         let head = face.head, grow = padding * face.rect.width
-        return Rect(x: head.minX - grow, y: head.minY - grow, width: head.width + 2 * grow, height: head.height + 2 * grow)
+        return Rect(
+            x: head.minX - grow, y: head.minY - grow, width: head.width + 2 * grow, height: head.height + 2 * grow)
     }
 
     /// `image` with every face `detector` finds in it hidden, and nothing else changed.

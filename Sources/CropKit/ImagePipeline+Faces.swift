@@ -58,7 +58,8 @@ extension ImagePipeline {
         let natural = region.outputSize
         let wanted = detector.inputSize(for: natural)
         // Never enlarge here: the detector enlarges a small picture itself.
-        let f = Swift.min(1, Double(wanted.width) / Double(natural.width), Double(wanted.height) / Double(natural.height))
+        let f = Swift.min(
+            1, Double(wanted.width) / Double(natural.width), Double(wanted.height) / Double(natural.height))
         let width = Swift.max(1, Int((Double(natural.width) * f).rounded()))
         let height = Swift.max(1, Int((Double(natural.height) * f).rounded()))
         // Decode at the smallest scale that still gives the detector at least half the pixels it wants on a side (it
@@ -67,9 +68,12 @@ extension ImagePipeline {
         // wanted size, not the copy's: a picture smaller than the detector's input is decoded whole, as the
         // detector enlarges it anyway (a 500 × 375 JPEG decoded at 1/2 lost a third of its faces' confidence).
         let linear = (region.transform.a * region.transform.a + region.transform.b * region.transform.b).squareRoot()
-        let reduction = linear
+        let reduction =
+            linear
             / Swift.min(Double(wanted.width) / Double(natural.width), Double(wanted.height) / Double(natural.height))
-        let scale = shrinkOnLoad && source.info.shrinksOnLoad ? ([8, 4, 2].first { $0 <= source.info.largestShrinkOnLoad && reduction / Double($0) >= 0.5 } ?? 1) : 1
+        let scale =
+            shrinkOnLoad && source.info.shrinksOnLoad
+            ? ([8, 4, 2].first { $0 <= source.info.largestShrinkOnLoad && reduction / Double($0) >= 0.5 } ?? 1) : 1
         let (sample, resolved) = try regionCopy(
             image, source, geometric, transform: region.transform, natural: natural, scale: scale, width: width,
             height: height, bilinear: true, predecodeLimit: predecodeLimit)
@@ -77,8 +81,9 @@ extension ImagePipeline {
         let sx = Double(natural.width) / Double(sample.width), sy = Double(natural.height) / Double(sample.height)
         let faces = found.map { face in
             Face(
-                rect: Rect(x: face.rect.minX * sx, y: face.rect.minY * sy, width: face.rect.width * sx,
-                           height: face.rect.height * sy),
+                rect: Rect(
+                    x: face.rect.minX * sx, y: face.rect.minY * sy, width: face.rect.width * sx,
+                    height: face.rect.height * sy),
                 confidence: face.confidence)
         }
         // Region pixels → stored pixels → displayed pixels (the bounding box, should the region be turned).

@@ -14,7 +14,8 @@ extension ImagePipeline {
         if let index = resolved.firstIndex(where: { $0.group == .geometry }),
             case .aspectCrop(let ratio, let gravity) = resolved[index], gravity.isSmart
         {
-            let measure: CropProposal.Measure = gravity == .face ? .face : .init(InterestMap.measure(for: gravity) ?? .attention)
+            let measure: CropProposal.Measure =
+                gravity == .face ? .face : .init(InterestMap.measure(for: gravity) ?? .attention)
             let shown = opened.displayedSize
             let full = Rect(x: 0, y: 0, width: Double(shown.width), height: Double(shown.height))
             let proposed = try proposeCrop(source, opened, aspect: ratio, measure: measure)

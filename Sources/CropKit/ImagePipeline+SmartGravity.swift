@@ -29,7 +29,9 @@ extension ImageOperation {
     }
 
     /// The same step with `gravity` in place of its fill gravity when `replaced` says so.
-    func replacingFillGravity(with gravity: Gravity, where replaced: (Gravity) -> Bool = { _ in true }) -> ImageOperation {
+    func replacingFillGravity(with gravity: Gravity, where replaced: (Gravity) -> Bool = { _ in true })
+        -> ImageOperation
+    {
         switch self {
         case .resize(var request):
             guard case .fill(let old) = request.mode, replaced(old) else { return self }
@@ -86,7 +88,8 @@ extension ImagePipeline {
             let bounds = Rect(x: 0, y: 0, width: Double(natural.width), height: Double(natural.height))
             guard let placed = Face.window(kept.size, keeping: scan.faces, in: bounds) else {
                 let attention = operations.map { $0.replacingSmartGravity(with: .attention) }
-                var resolved = try resolveSmartGravity(image, scan.source, attention, .attention, predecodeLimit: predecodeLimit)
+                var resolved = try resolveSmartGravity(
+                    image, scan.source, attention, .attention, predecodeLimit: predecodeLimit)
                 resolved.faces = FacePlacement(faces: [], kept: 0, placedBy: .attention)
                 return resolved
             }
@@ -140,7 +143,8 @@ extension ImagePipeline {
             let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
             let pixels = try mappingErrors { try decoder.decodeAll() }
             decoded = PredecodedPicture(
-                scale: scale, pixels: pixels, info: decoder.info, metadata: decoder.metadata, warnings: decoder.warnings)
+                scale: scale, pixels: pixels, info: decoder.info, metadata: decoder.metadata, warnings: decoder.warnings
+            )
             resolved.predecoded = decoded
         } else {
             let geometric = operations.filter { $0.group == .geometry }
@@ -167,9 +171,12 @@ extension ImagePipeline {
         let stepX = Double(natural.width) / Double(width), stepY = Double(natural.height) / Double(height)
         let linear = (transform.a * transform.a + transform.b * transform.b).squareRoot()
         let k = Swift.max(1, Int(linear * Swift.min(stepX, stepY) / scale / 2))
-        let shrunk = k == 1 ? pixels : try pixels.resized(
-            width: Swift.max(1, pixels.width / k), height: Swift.max(1, pixels.height / k),
-            options: ResampleOptions(filter: .box))
+        let shrunk =
+            k == 1
+            ? pixels
+            : try pixels.resized(
+                width: Swift.max(1, pixels.width / k), height: Swift.max(1, pixels.height / k),
+                options: ResampleOptions(filter: .box))
         let fx = Double(shrunk.width) / Double(pixels.width), fy = Double(shrunk.height) / Double(pixels.height)
         let layout = shrunk.format.layout, channels = layout.channelCount
         var samples = [UInt8](repeating: 0, count: width * height * channels)
@@ -201,20 +208,24 @@ extension ImagePipeline {
                                 if eight {
                                     let r0 = rows.row8(y0), r1 = rows.row8(y1)
                                     for c in 0..<channels {
-                                        let v = w00 * Float(r0[a + c]) + w10 * Float(r0[b + c])
+                                        let v =
+                                            w00 * Float(r0[a + c]) + w10 * Float(r0[b + c])
                                             + w01 * Float(r1[a + c]) + w11 * Float(r1[b + c])
-                                        out[o + c] = UInt8(Swift.min(255, v + 0.5))  // v ≥ 0: + 0.5 and truncation round it
+                                        // v ≥ 0: + 0.5 and truncation round it
+                                        out[o + c] = UInt8(Swift.min(255, v + 0.5))
                                     }
                                 } else {
                                     let r0 = rows.row16(y0), r1 = rows.row16(y1)
                                     for c in 0..<channels {
-                                        let v = w00 * Float(r0[a + c] >> 8) + w10 * Float(r0[b + c] >> 8)
+                                        let v =
+                                            w00 * Float(r0[a + c] >> 8) + w10 * Float(r0[b + c] >> 8)
                                             + w01 * Float(r1[a + c] >> 8) + w11 * Float(r1[b + c] >> 8)
                                         out[o + c] = UInt8(Swift.min(255, v + 0.5))
                                     }
                                 }
                             } else {
-                                let x = Swift.min(Swift.max(Int(px), 0), maxX), y = Swift.min(Swift.max(Int(py), 0), maxY)
+                                let x = Swift.min(Swift.max(Int(px), 0), maxX),
+                                    y = Swift.min(Swift.max(Int(py), 0), maxY)
                                 // The nearest pixel's samples, 16-bit ones by their high byte.
                                 if eight {
                                     let pixel = rows.row8(y) + x * channels

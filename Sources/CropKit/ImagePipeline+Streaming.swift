@@ -74,7 +74,8 @@ extension ImagePipeline {
 
     /// Decodes rows `0 ..< end` in bands and hands each band to `body` with the index of its first row.
     static func pump(
-        _ decoder: any ImageRowDecoder, upTo end: Int, _ body: (PixelBuffer, _ firstRow: Int, _ count: Int) throws -> Void
+        _ decoder: any ImageRowDecoder, upTo end: Int,
+        _ body: (PixelBuffer, _ firstRow: Int, _ count: Int) throws -> Void
     ) throws {
         var band = try PixelBuffer(
             width: decoder.outputWidth, height: bandRows, format: decoder.outputFormat, limits: .unlimited)
@@ -109,10 +110,11 @@ extension ImagePipeline {
             let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
             let decoded = Rect(x: 0, y: 0, width: Double(decoder.outputWidth), height: Double(decoder.outputHeight))
             let d = Double(scale)
-            let rect = Rect(
-                x: storedRect.minX / d, y: storedRect.minY / d, width: storedRect.width / d,
-                height: storedRect.height / d
-            ).intersection(decoded) ?? decoded
+            let rect =
+                Rect(
+                    x: storedRect.minX / d, y: storedRect.minY / d, width: storedRect.width / d,
+                    height: storedRect.height / d
+                ).intersection(decoded) ?? decoded
             let format = decoder.outputFormat
             let metadata = decoder.metadata.uprighted()
 
@@ -168,7 +170,8 @@ extension ImagePipeline {
             let options = sink.options.resolvingSubsampling(source: source.info, reduction: geometry.reduction)
             let decoder = try makeDecoder(source, scale: JPEGScale(rawValue: scale) ?? .full)
             let layout = try AffineLayout(
-                geometry, scale: scale, decodedSize: PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight))
+                geometry, scale: scale,
+                decodedSize: PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight))
             let (renderer, needed, bands, bandRows) = (layout.renderer, layout.needed, layout.bands, layout.bandRows)
             let window = SourceRowWindow(
                 rows: needed, width: decoder.outputWidth, format: decoder.outputFormat, capacity: layout.windowRows)
@@ -190,7 +193,8 @@ extension ImagePipeline {
                     width: decoder.outputWidth, height: Self.bandRows, format: decoder.outputFormat, limits: .unlimited)
                 while decoder.rowsRead < needed.lowerBound {
                     let n = try decoder.readRows(
-                        into: &skipped, startRow: 0, maxRows: Swift.min(Self.bandRows, needed.lowerBound - decoder.rowsRead))
+                        into: &skipped, startRow: 0,
+                        maxRows: Swift.min(Self.bandRows, needed.lowerBound - decoder.rowsRead))
                     guard n > 0 else { throw Self.stopped(decoder, at: decoder.rowsRead, of: needed.upperBound) }
                 }
                 while decoder.rowsRead < needed.upperBound {
@@ -235,7 +239,8 @@ extension ImagePipeline {
             let renderer = renderer
             bandRows = bands.map { renderer.sourceRows(forOutputRows: $0) }
             // Only the general path reads rows through a table; the others need the rows evenly spaced (no wrap).
-            windowRows = renderer.path == .general
+            windowRows =
+                renderer.path == .general
                 ? ImagePipeline.windowCapacity(bandRows, decodeRows: ImagePipeline.bandRows) : needed.count
         }
     }
@@ -311,7 +316,8 @@ struct RenderOutput<Output: Sendable> {
         func report(_ size: PixelSize, _ format: PixelFormat) -> RenderReport {
             RenderReport(
                 size: size, pixelFormat: format, decodeScale: decodeScale, cropState: plan.state,
-                warnings: plan.warnings + decoderWarnings.map(PipelineWarning.codec), autoStraighten: plan.autoStraighten,
+                warnings: plan.warnings + decoderWarnings.map(PipelineWarning.codec),
+                autoStraighten: plan.autoStraighten,
                 faces: plan.faces, unreducedSize: plan.unreducedSize)
         }
         switch route {

@@ -25,7 +25,8 @@ extension ImagePipeline {
         if try animationFormat(opened, sink) != nil { return try run(source, [], to: sink) }
         let dropped = try droppedFramesWarning(opened, sink).map { [$0] } ?? []
         return try mappingErrors {
-            let applied = opened.info.format == .jpeg || (opened.info.format == .webp && opened.info.frameCount == nil)
+            let applied =
+                opened.info.format == .jpeg || (opened.info.format == .webp && opened.info.frameCount == nil)
                 ? scale : .full
             let decoder = try makeDecoder(opened, scale: applied, earlyStop: earlyStop)
             let size = PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight)
@@ -37,9 +38,11 @@ extension ImagePipeline {
             }
             try decoder.finish()
             let untouched = try CropState(sourceSize: opened.storedSize, orientation: opened.info.orientation)
-            return try writer.finish(RenderReport(
-                size: size, pixelFormat: decoder.outputFormat, decodeScale: applied.denominator, cropState: untouched,
-                warnings: decoder.warnings.map(PipelineWarning.codec) + dropped))
+            return try writer.finish(
+                RenderReport(
+                    size: size, pixelFormat: decoder.outputFormat, decodeScale: applied.denominator,
+                    cropState: untouched,
+                    warnings: decoder.warnings.map(PipelineWarning.codec) + dropped))
         }
     }
 
@@ -64,7 +67,9 @@ extension ImagePipeline {
         }
         var report = RenderReport(
             size: opened.storedSize, pixelFormat: opened.info.decodedFormat, decodeScale: 1,
-            cropState: try mappingErrors { try CropState(sourceSize: opened.storedSize, orientation: opened.info.orientation) },
+            cropState: try mappingErrors {
+                try CropState(sourceSize: opened.storedSize, orientation: opened.info.orientation)
+            },
             warnings: [])
         report.jpegRecompression = (jpeg.count, jxl.count)
         switch sink.target {

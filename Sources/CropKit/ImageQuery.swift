@@ -87,8 +87,10 @@ public struct ImageQuery: Sendable {
     package static let textMarkNames: Set<String> = [
         "watermark-text", "font", "watermark-color", "watermark-outline", "watermark-shadow",
     ]
-    package static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames).union(blurNames)
-        .union(placeholderNames).union(watermarkNames).union(["recipe", "preset"])
+    package static let knownNames = geometryNames.union(sizeNames).union(resizeNames).union(outputNames).union(
+        blurNames
+    )
+    .union(placeholderNames).union(watermarkNames).union(["recipe", "preset"])
 
     /// The mark `watermark=NAME` (a picture the operator named) or `watermark-text=TEXT` with `font=NAME` (a font the
     /// operator named; the only one when one is configured) and its colours asks for, unplaced; what the cache key
@@ -97,15 +99,19 @@ public struct ImageQuery: Sendable {
     private static func watermarkContent(
         _ values: [String: String], watermarks: [String: Watermark], fonts: [String: FontFace]
     ) throws(CropKitError) -> (mark: Watermark, digestName: String, digest: UInt64)? {
-        func named<T>(_ parameter: String, _ name: String, in table: [String: T], _ kind: String) throws(CropKitError) -> T {
+        func named<T>(_ parameter: String, _ name: String, in table: [String: T], _ kind: String) throws(CropKitError)
+            -> T
+        {
             if let found = table[name] { return found }
             let known = table.keys.sorted().joined(separator: ", ")
             throw .invalidRequest(
-                name: parameter, reason: "no \(kind) named '\(name)'" + (known.isEmpty ? " (none is configured)" : " (\(known))"))
+                name: parameter,
+                reason: "no \(kind) named '\(name)'" + (known.isEmpty ? " (none is configured)" : " (\(known))"))
         }
         if let name = values["watermark"] {
             if let text = textMarkNames.first(where: { values[$0] != nil }) {
-                throw .invalidRequest(name: text, reason: "applies only with watermark-text=TEXT, not with watermark=NAME")
+                throw .invalidRequest(
+                    name: text, reason: "applies only with watermark-text=TEXT, not with watermark=NAME")
             }
             let mark = try named("watermark", name, in: watermarks, "watermark")
             return (mark, "watermark-digest", mark.fingerprint)
@@ -123,14 +129,16 @@ public struct ImageQuery: Sendable {
             font = only
         } else {
             throw .invalidRequest(
-                name: "font", reason: fonts.isEmpty
+                name: "font",
+                reason: fonts.isEmpty
                     ? "no font is configured for watermark-text (cropkit serve --font NAME=FILE)"
                     : "missing: name one of \(fonts.keys.sorted().joined(separator: ", "))")
         }
         func color(_ name: String) throws(CropKitError) -> PixelColor? {
             guard let text = values[name] else { return nil }
             guard let color = OptionValue.color(text) else {
-                throw .invalidRequest(name: name, reason: "'\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA, white or black)")
+                throw .invalidRequest(
+                    name: name, reason: "'\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA, white or black)")
             }
             return color
         }
@@ -154,7 +162,9 @@ public struct ImageQuery: Sendable {
         if acceptsURL {
             let urls = items.filter { $0.name == "url" }
             guard urls.count == 1 else {
-                throw .invalidRequest(name: "url", reason: urls.isEmpty ? "missing: give the source's http(s) URL" : "given more than once")
+                throw .invalidRequest(
+                    name: "url",
+                    reason: urls.isEmpty ? "missing: give the source's http(s) URL" : "given more than once")
             }
             sourceURL = urls[0].value
             items.removeAll { $0.name == "url" }
@@ -200,12 +210,15 @@ public struct ImageQuery: Sendable {
             .joined(separator: "&")
         func value<T>(_ name: String, _ parse: (String) -> T?, _ expected: String) throws(CropKitError) -> T? {
             guard let text = values[name] else { return nil }
-            guard let parsed = parse(text) else { throw .invalidRequest(name: name, reason: "'\(text)' is not \(expected)") }
+            guard let parsed = parse(text) else {
+                throw .invalidRequest(name: name, reason: "'\(text)' is not \(expected)")
+            }
             return parsed
         }
         func flag(_ name: String) throws(CropKitError) -> Bool {
-            try value(name, { ["", "1", "true"].contains($0) ? true : ["0", "false"].contains($0) ? false : nil },
-                      "a flag (empty, 1, true, 0 or false)") ?? false
+            try value(
+                name, { ["", "1", "true"].contains($0) ? true : ["0", "false"].contains($0) ? false : nil },
+                "a flag (empty, 1, true, 0 or false)") ?? false
         }
 
         // Geometry.
@@ -241,7 +254,8 @@ public struct ImageQuery: Sendable {
             "gravity", OptionValue.gravity, "a gravity such as center, top, bottom-right, attention, entropy or face")
         let focus = try value(
             "focus", OptionValue.focus, "x,y as fractions of the picture (0…1 each) or x,ypx in its displayed pixels")
-        let background = try value("background", OptionValue.color, "#RGB, #RRGGBB, #RRGGBBAA, white, black or transparent")
+        let background = try value(
+            "background", OptionValue.color, "#RGB, #RRGGBB, #RRGGBBAA, white, black or transparent")
         let mode = try value("mode", { ResizeRequest.ModeName(rawValue: $0) }, "fit, fill, pad or stretch")
         let filter = try value("filter", OptionValue.filter, "nearest, box, bilinear, bicubic, mitchell or lanczos3")
         let linear = try flag("linear")
@@ -280,10 +294,14 @@ public struct ImageQuery: Sendable {
             if let style = try value("blur-style", { FaceBlur.Style(rawValue: $0.lowercased()) }, "blur or pixelate") {
                 faceBlur.style = style
             }
-            if let strength = try value("blur-strength", { Double($0).flatMap { (0.02...1).contains($0) ? $0 : nil } }, "a fraction in 0.02…1") {
+            if let strength = try value(
+                "blur-strength", { Double($0).flatMap { (0.02...1).contains($0) ? $0 : nil } }, "a fraction in 0.02…1")
+            {
                 faceBlur.strength = strength
             }
-            if let padding = try value("blur-padding", { Double($0).flatMap { (0...2).contains($0) ? $0 : nil } }, "a fraction in 0…2") {
+            if let padding = try value(
+                "blur-padding", { Double($0).flatMap { (0...2).contains($0) ? $0 : nil } }, "a fraction in 0…2")
+            {
                 faceBlur.padding = padding
             }
             if blur { operations.append(.blurFaces(faceBlur)) }
@@ -303,8 +321,9 @@ public struct ImageQuery: Sendable {
             let margin = try value("watermark-margin", { Double($0) }, "a number") ?? mark.margin
             let gravity = try value("watermark-gravity", OptionValue.alignment, "an alignment") ?? mark.gravity
             let tile = try flag("watermark-tile")
-            operations.append(.watermark(
-                try mark.placed(gravity: gravity, scale: scale, opacity: opacity, margin: margin, tile: tile)))
+            operations.append(
+                .watermark(
+                    try mark.placed(gravity: gravity, scale: scale, opacity: opacity, margin: margin, tile: tile)))
             // A new file under the same name is another output: its digest goes into the cache key.
             canonical += "&\(content.digestName)=" + String(content.digest, radix: 16)
         } else if let name = Self.watermarkNames.first(where: { values[$0] != nil }) {
@@ -331,7 +350,8 @@ public struct ImageQuery: Sendable {
         case "auto": format = .auto
         case let name?:
             guard let fixed = OptionValue.format(name) else {
-                throw .invalidRequest(name: "format", reason: "'\(name)' is not \(OptionValue.formatList(adding: ["auto"]))")
+                throw .invalidRequest(
+                    name: "format", reason: "'\(name)' is not \(OptionValue.formatList(adding: ["auto"]))")
             }
             format = .fixed(fixed)
             if fixed == .jpeg, round { throw Self.roundNeedsAlpha }
@@ -345,7 +365,8 @@ public struct ImageQuery: Sendable {
         if let policy = try value("icc", { ColorProfilePolicy(rawValue: $0.lowercased()) }, "keep or srgb") {
             saveOptions.colorProfile = policy
         }
-        let policy = try value("metadata", { MetadataPolicy(rawValue: $0.lowercased()) }, "keep, strip or icc-copyright")
+        let policy = try value(
+            "metadata", { MetadataPolicy(rawValue: $0.lowercased()) }, "keep, strip or icc-copyright")
         let strip = try flag("strip")
         do throws(CropKitError) {
             saveOptions.metadata = try SaveOptions.metadata(strip: strip, policy: policy)

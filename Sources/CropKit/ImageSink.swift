@@ -64,9 +64,10 @@ extension ImageSink where Output == RenderedImage {
 extension ImageSink where Output == EncodedImage {
     /// Encode into memory (``EncodedImage``), in ``SaveOptions/format`` (JPEG when `nil`).
     public static func data(_ options: SaveOptions = SaveOptions()) -> ImageSink<EncodedImage> {
-        ImageSink(target: .data(options) { bytes, format, report in
-            EncodedImage(bytes: bytes, format: format, report: report)
-        })
+        ImageSink(
+            target: .data(options) { bytes, format, report in
+                EncodedImage(bytes: bytes, format: format, report: report)
+            })
     }
 }
 
@@ -74,8 +75,9 @@ extension ImageSink where Output == WrittenFile {
     /// Encode and write to `path` atomically (``WrittenFile``), in ``SaveOptions/format`` or the one the name's
     /// extension gives.
     public static func file(_ path: String, options: SaveOptions = SaveOptions()) -> ImageSink<WrittenFile> {
-        ImageSink(target: .file(path, options) { path, format, byteCount, report in
-            WrittenFile(path: path, format: format, byteCount: byteCount, report: report)
-        })
+        ImageSink(
+            target: .file(path, options) { path, format, byteCount, report in
+                WrittenFile(path: path, format: format, byteCount: byteCount, report: report)
+            })
     }
 }

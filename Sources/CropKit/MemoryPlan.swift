@@ -40,7 +40,8 @@ package struct MemoryPlan: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String {
         func mb(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
-        return "\(mb(peakBytes)) MB (source \(mb(sourceBytes)), decoder \(mb(decoderBytes)), render \(mb(renderBytes)), "
+        return
+            "\(mb(peakBytes)) MB (source \(mb(sourceBytes)), decoder \(mb(decoderBytes)), render \(mb(renderBytes)), "
             + "encoder \(mb(encoderBytes)), analysis \(mb(analysisBytes)))"
     }
 
@@ -108,7 +109,8 @@ extension ImagePipeline {
         }
 
         // The decoder: what it holds whole, and a band of rows in and out of it.
-        plan.decoderBytes = info.decoderMemory.bytes(width: info.width, height: info.height, scale: scale)
+        plan.decoderBytes =
+            info.decoderMemory.bytes(width: info.width, height: info.height, scale: scale)
             + 2 * Self.bandRows * decodedRowBytes
 
         // The render: the resampler's staging blocks and rings, or the straightened window; a collected output and
@@ -120,22 +122,27 @@ extension ImagePipeline {
             let taps = Int((geometry.reduction / Double(scale) * 6).rounded(.up)) + 8
             plan.renderBytes = 2 * 128 * decodedRowBytes + (taps + 128) * output.width * info.channelCount * 4
         } else {
-            let layout = try AffineLayout(geometry, scale: scale, decodedSize: PixelSize(validWidth: decoded.0, height: decoded.1))
-            plan.renderBytes = (layout.windowRows + Self.bandRows) * decodedRowBytes
+            let layout = try AffineLayout(
+                geometry, scale: scale, decodedSize: PixelSize(validWidth: decoded.0, height: decoded.1))
+            plan.renderBytes =
+                (layout.windowRows + Self.bandRows) * decodedRowBytes
                 + 4 * Self.renderBandRows * outputRowBytes
         }
         let turned = geometry.uprightRect != nil && geometry.orientation != .up
         if turned || !pipelinePlan.pixelSteps.isEmpty {
             let copies = 2 + pipelinePlan.pixelSteps.count
-            plan.renderBytes += copies * DecodeBudget.pictureBytes(
-                width: output.width, height: output.height, bytesPerPixel: outputPixel)
+            plan.renderBytes +=
+                copies
+                * DecodeBudget.pictureBytes(
+                    width: output.width, height: output.height, bytesPerPixel: outputPixel)
         }
 
         // The encoder, and the encoded bytes of an in-memory sink (at most the raw pixels).
         let outputBytes = DecodeBudget.pictureBytes(width: output.width, height: output.height, bytesPerPixel: pixel)
         if let encoded {
             let encoder = MemoryPlan.encoderMemory(encoded, depth: info.decodedDepth, effort: sink.options.effort)
-            plan.encoderBytes = Int((Double(output.width) * Double(output.height) * encoder.perPixel).rounded(.up))
+            plan.encoderBytes =
+                Int((Double(output.width) * Double(output.height) * encoder.perPixel).rounded(.up))
                 + encoder.fixed + 16 * outputRowBytes
             if case .data = sink.target { plan.encoderBytes += outputBytes }
         } else {

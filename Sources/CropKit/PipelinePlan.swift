@@ -36,7 +36,8 @@ struct PipelinePlan {
             guard group >= previous else {
                 throw .invalidRequest(
                     name: "operations",
-                    reason: "step \(index + 1) (\(operation.name)) comes after a \(previous == .size ? "size" : "pixel") "
+                    reason:
+                        "step \(index + 1) (\(operation.name)) comes after a \(previous == .size ? "size" : "pixel") "
                         + "step; the order is geometry, then one size step, then pixel steps")
             }
             if group == .size {
@@ -65,7 +66,8 @@ struct PipelinePlan {
     {
         if operations[..<index].contains(where: { $0.group == .geometry }) {
             throw .invalidRequest(
-                name: "operations", reason: "\(operation.name) must be the first geometric step (it is step \(index + 1))")
+                name: "operations",
+                reason: "\(operation.name) must be the first geometric step (it is step \(index + 1))")
         }
     }
 
@@ -156,11 +158,13 @@ struct PipelinePlan {
             switch step {
             case .pad(let size, let x, let y, let background):
                 let canvas = PixelSize(
-                    validWidth: Swift.max(scaled(size.width), small.width), height: Swift.max(scaled(size.height), small.height))
+                    validWidth: Swift.max(scaled(size.width), small.width),
+                    height: Swift.max(scaled(size.height), small.height))
                 return .pad(
                     canvas, x: Swift.min(Int((Double(x) * f).rounded()), canvas.width - small.width),
                     y: Swift.min(Int((Double(y) * f).rounded()), canvas.height - small.height), background: background)
-            case .frame(let border, let radius): return .frame(border: Int((Double(border) * f).rounded()), cornerRadius: radius * f)
+            case .frame(let border, let radius):
+                return .frame(border: Int((Double(border) * f).rounded()), cornerRadius: radius * f)
             case .round(.pixels(let radius), let border):
                 return .round(.pixels(radius * f), border: Int((Double(border) * f).rounded()))
             case .round(.circle, let border): return .round(.circle, border: Int((Double(border) * f).rounded()))

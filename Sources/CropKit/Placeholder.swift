@@ -72,7 +72,9 @@ extension ImagePipeline {
         _ source: ImageSource, _ operations: [ImageOperation] = [], kind: Placeholder.Kind,
         components: (x: Int, y: Int)? = nil
     ) throws(CropKitError) -> Placeholder {
-        if let components, !BlurHash.componentRange.contains(components.x) || !BlurHash.componentRange.contains(components.y) {
+        if let components,
+            !BlurHash.componentRange.contains(components.x) || !BlurHash.componentRange.contains(components.y)
+        {
             throw .invalidRequest(name: "components", reason: "\(components.x)×\(components.y) is outside 1…9 per side")
         }
         var small = self
@@ -107,7 +109,8 @@ extension ImagePipeline {
     static func sRGBA(_ image: Image) throws(CropKitError) -> PixelBuffer {
         var rgba = try mappingErrors {
             try PixelBuffer(
-                width: image.pixels.width, height: image.pixels.height, layout: .rgba, samples: image.pixels.rgba8Samples())
+                width: image.pixels.width, height: image.pixels.height, layout: .rgba,
+                samples: image.pixels.rgba8Samples())
         }
         if let profile = image.metadata.iccProfile, ColorTransform.isSRGB(profile) != true,
             let transform = try? ColorTransform(profile: profile, layout: .init(.rgba8)!, format: .png)
@@ -133,7 +136,8 @@ extension ImagePipeline {
             var tiny = try mappingErrors { try rgba.resized(to: size) }
             if opaque { tiny = tiny.flattened(over: .white) }
             let bytes = try mappingErrors {
-                try ImageCodec.encode(tiny, as: .webp, options: EncodeOptions(webp: WebPEncodeOptions(quality: 40, effort: 6)))
+                try ImageCodec.encode(
+                    tiny, as: .webp, options: EncodeOptions(webp: WebPEncodeOptions(quality: 40, effort: 6)))
             }
             last = prefix + Data(bytes).base64EncodedString()
             if last.count <= Placeholder.previewLimit { return last }

@@ -39,7 +39,8 @@ final class PredecodedRows: ImageRowDecoder {
         let rowBytes = outputWidth * outputFormat.bytesPerPixel
         guard maxRows >= 0 else { throw .invalidArgument(name: "maxRows", reason: "\(maxRows) is negative") }
         guard bytesPerRow >= rowBytes else {
-            throw .invalidArgument(name: "bytesPerRow", reason: "\(bytesPerRow) is less than a row of \(rowBytes) bytes")
+            throw .invalidArgument(
+                name: "bytesPerRow", reason: "\(bytesPerRow) is less than a row of \(rowBytes) bytes")
         }
         let n = Swift.min(maxRows, outputHeight - rowsRead)
         picture.pixels.withUnsafeRows { rows in

@@ -16,7 +16,9 @@ public enum PresetFile {
                 throw .invalidRequest(name: "presets", reason: "line \(index + 1) is not NAME=QUERY")
             }
             let name = String(line[..<equals])
-            guard presets[name] == nil else { throw .invalidRequest(name: "presets", reason: "line \(index + 1) repeats the preset '\(name)'") }
+            guard presets[name] == nil else {
+                throw .invalidRequest(name: "presets", reason: "line \(index + 1) repeats the preset '\(name)'")
+            }
             presets[name] = String(line[line.index(after: equals)...])
         }
         return presets

@@ -45,7 +45,8 @@ extension RenderReport {
     /// `nil` without such a step.
     public var facesSummary: String? {
         guard let faces else { return nil }
-        return "found=\(faces.faces.count); kept=\(faces.kept); placed-by=\(faces.placedBy == .face ? "face" : "attention")"
+        return
+            "found=\(faces.faces.count); kept=\(faces.kept); placed-by=\(faces.placedBy == .face ? "face" : "attention")"
     }
 
     /// `angle=3.24; confidence=0.71; lines=26; measure=lines; applied=1`: what an automatic straighten measured (angle

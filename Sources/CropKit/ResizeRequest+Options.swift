@@ -42,7 +42,8 @@ extension ResizeRequest {
         guard given.count == 1 else {
             throw .invalidRequest(
                 name: given.count > 1 ? given[1] : "size",
-                reason: given.count > 1 ? "give one of width, height or size, not \(given.joined(separator: " and "))"
+                reason: given.count > 1
+                    ? "give one of width, height or size, not \(given.joined(separator: " and "))"
                     : "give one of width, height or size")
         }
         func side(_ name: String, _ value: Int) throws(CropKitError) -> Int {
@@ -69,7 +70,9 @@ extension ResizeRequest {
             throw .invalidRequest(name: "background", reason: "applies only with mode pad")
         }
         if focus != nil {
-            guard gravity == nil else { throw .invalidRequest(name: "focus", reason: "give focus or gravity, not both") }
+            guard gravity == nil else {
+                throw .invalidRequest(name: "focus", reason: "give focus or gravity, not both")
+            }
             guard mode == .fill else { throw .invalidRequest(name: "focus", reason: "applies only with mode fill") }
         }
         if gravity != nil, mode == .fit || mode == .stretch {

@@ -31,10 +31,14 @@ public struct ResizeRequest: Hashable, Sendable {
             switch self {
             case .width(let w):
                 guard w >= 1 else { throw .invalidRequest(name: "width", reason: "\(w) must be at least 1") }
-                return PixelSize(validWidth: w, height: Swift.max(1, Int((Double(shown.height) * Double(w) / Double(shown.width)).rounded())))
+                return PixelSize(
+                    validWidth: w,
+                    height: Swift.max(1, Int((Double(shown.height) * Double(w) / Double(shown.width)).rounded())))
             case .height(let h):
                 guard h >= 1 else { throw .invalidRequest(name: "height", reason: "\(h) must be at least 1") }
-                return PixelSize(validWidth: Swift.max(1, Int((Double(shown.width) * Double(h) / Double(shown.height)).rounded())), height: h)
+                return PixelSize(
+                    validWidth: Swift.max(1, Int((Double(shown.width) * Double(h) / Double(shown.height)).rounded())),
+                    height: h)
             case .box(let size):
                 return size
             }
@@ -80,7 +84,8 @@ public struct ResizeRequest: Hashable, Sendable {
         }
         func layout(_ mode: ResizeMode, _ box: PixelSize) throws(CropKitError) -> ResizeLayout {
             try mappingErrors {
-                try mode.layout(sourceWidth: shown.width, sourceHeight: shown.height, width: box.width, height: box.height)
+                try mode.layout(
+                    sourceWidth: shown.width, sourceHeight: shown.height, width: box.width, height: box.height)
             }
         }
         var result = try layout(mode, box)
@@ -91,9 +96,17 @@ public struct ResizeRequest: Hashable, Sendable {
         let upscales = !allowUpscale && enlargement > 1 + 1e-9
         switch mode {
         case .pad(let background, let alignment):
-            let fitted = try layout(.fit, upscales ? PixelSize(validWidth: Swift.min(box.width, shown.width), height: Swift.min(box.height, shown.height)) : box)
-            let image = upscales
-                ? PixelSize(validWidth: Swift.min(fitted.imageSize.width, shown.width), height: Swift.min(fitted.imageSize.height, shown.height))
+            let fitted = try layout(
+                .fit,
+                upscales
+                    ? PixelSize(
+                        validWidth: Swift.min(box.width, shown.width), height: Swift.min(box.height, shown.height))
+                    : box)
+            let image =
+                upscales
+                ? PixelSize(
+                    validWidth: Swift.min(fitted.imageSize.width, shown.width),
+                    height: Swift.min(fitted.imageSize.height, shown.height))
                 : fitted.imageSize
             let x = Int((Double(box.width - image.width) * alignment.horizontalFraction).rounded())
             let y = Int((Double(box.height - image.height) * alignment.verticalFraction).rounded())
@@ -102,9 +115,15 @@ public struct ResizeRequest: Hashable, Sendable {
         case .fit where upscales:
             result = try layout(.fit, shown)
         case .fill where upscales:
-            result = try layout(mode, PixelSize(validWidth: Swift.max(1, Int((Double(box.width) / enlargement).rounded(.down))), height: Swift.max(1, Int((Double(box.height) / enlargement).rounded(.down)))))
+            result = try layout(
+                mode,
+                PixelSize(
+                    validWidth: Swift.max(1, Int((Double(box.width) / enlargement).rounded(.down))),
+                    height: Swift.max(1, Int((Double(box.height) / enlargement).rounded(.down)))))
         case .stretch where upscales:
-            result = try layout(mode, PixelSize(validWidth: Swift.min(box.width, shown.width), height: Swift.min(box.height, shown.height)))
+            result = try layout(
+                mode,
+                PixelSize(validWidth: Swift.min(box.width, shown.width), height: Swift.min(box.height, shown.height)))
         default:
             break
         }

@@ -162,7 +162,8 @@ extension SaveOptions {
             }
             if let format, bitDepth != 8, !format.selectableBitDepths.contains(bitDepth) {
                 throw .invalidOption(
-                    .bitDepth, reason: "\(format) takes no bit depth; \(bitDepth) bits are for "
+                    .bitDepth,
+                    reason: "\(format) takes no bit depth; \(bitDepth) bits are for "
                         + Self.list(ImageFormat.writable.filter { $0.selectableBitDepths.contains(bitDepth) }))
             }
         }
@@ -173,12 +174,14 @@ extension SaveOptions {
         guard let format else { return }
         if lossless, !format.encodesLosslessly, format != .png {
             throw .invalidOption(
-                .lossless, reason: "\(format) cannot be lossless; write "
+                .lossless,
+                reason: "\(format) cannot be lossless; write "
                     + Self.list([.png] + ImageFormat.writable.filter(\.encodesLosslessly)))
         }
         guard format.isWritable else {
             throw .invalidOption(
-                .format, reason: "CropKit reads \(format) but does not write it; write " + Self.list(ImageFormat.writable))
+                .format,
+                reason: "CropKit reads \(format) but does not write it; write " + Self.list(ImageFormat.writable))
         }
     }
 

@@ -39,7 +39,8 @@ public struct TextMark: Hashable, Sendable {
     ///   `FontFace.maximumTextLength` characters, or a line with no ink (only spaces);
     ///   ``CropKitError/codec(_:)`` with `CodecError.unusableFont` for a font FreeType cannot draw.
     public init(
-        _ text: String, font: FontFace, color: PixelColor = .white, outline: PixelColor? = nil, shadow: PixelColor? = nil
+        _ text: String, font: FontFace, color: PixelColor = .white, outline: PixelColor? = nil,
+        shadow: PixelColor? = nil
     ) throws(CropKitError) {
         let metrics = try Self.measure(text, font: font, pixelSize: Self.referenceSize)
         guard metrics.inkRight > metrics.inkLeft else {
@@ -113,8 +114,10 @@ public struct TextMark: Hashable, Sendable {
         // "Over", premultiplied, from the bottom layer up; then back to straight alpha.
         var samples = [UInt8](repeating: 0, count: width * height * 4)
         let colors = layers.map { layer in
-            (Float(layer.color.red) / 65535, Float(layer.color.green) / 65535, Float(layer.color.blue) / 65535,
-             Float(layer.color.alpha) / 65535)
+            (
+                Float(layer.color.red) / 65535, Float(layer.color.green) / 65535, Float(layer.color.blue) / 65535,
+                Float(layer.color.alpha) / 65535
+            )
         }
         for i in 0..<(width * height) {
             var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
@@ -212,7 +215,8 @@ public struct TextMark: Hashable, Sendable {
         for y in 0..<height {
             for x in 0..<width {
                 let sx = x - whole, sy = y - whole
-                moved[y * width + x] = at(sx, sy) * (1 - part) * (1 - part) + at(sx - 1, sy) * part * (1 - part)
+                moved[y * width + x] =
+                    at(sx, sy) * (1 - part) * (1 - part) + at(sx - 1, sy) * part * (1 - part)
                     + at(sx, sy - 1) * (1 - part) * part + at(sx - 1, sy - 1) * part * part
             }
         }

@@ -62,9 +62,10 @@ public struct Watermark: Hashable, Sendable {
         switch content {
         case .image(let image):
             let samples = image.rgba8Samples()
-            self.content = .image(try mappingErrors {
-                try PixelBuffer(width: image.width, height: image.height, layout: .rgba, samples: samples)
-            })
+            self.content = .image(
+                try mappingErrors {
+                    try PixelBuffer(width: image.width, height: image.height, layout: .rgba, samples: samples)
+                })
             digested = [UInt8(truncatingIfNeeded: image.width), UInt8(truncatingIfNeeded: image.width >> 8)] + samples
         case .text(let text):
             self.content = content
@@ -132,7 +133,9 @@ public struct Watermark: Hashable, Sendable {
     ///
     /// - Throws: ``CropKitError/invalidRequest(name:reason:)`` named `watermark` for an entry that is not NAME=FILE
     ///   (a name of letters, digits, `-` and `_`) or repeats a name; the file's own errors, prefixed with its name.
-    public static func named(_ entries: [String], limits: PixelLimits = .default) throws(CropKitError) -> [String: Watermark] {
+    public static func named(_ entries: [String], limits: PixelLimits = .default) throws(CropKitError) -> [String:
+        Watermark]
+    {
         try loadNamed(entries, parameter: "watermark") { path throws(CropKitError) in
             try Watermark(contentsOfFile: path, limits: limits)
         }
@@ -159,9 +162,12 @@ public struct Watermark: Hashable, Sendable {
             guard parts.count == 2, !parts[0].isEmpty,
                 parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
             else {
-                throw .invalidRequest(name: parameter, reason: "\(entry) is not NAME=FILE (a name of letters, digits, - and _)")
+                throw .invalidRequest(
+                    name: parameter, reason: "\(entry) is not NAME=FILE (a name of letters, digits, - and _)")
             }
-            guard loaded[parts[0]] == nil else { throw .invalidRequest(name: parameter, reason: "names \(parts[0]) twice") }
+            guard loaded[parts[0]] == nil else {
+                throw .invalidRequest(name: parameter, reason: "names \(parts[0]) twice")
+            }
             do {
                 loaded[parts[0]] = try load(parts[1])
             } catch {
@@ -198,10 +204,11 @@ public struct Watermark: Hashable, Sendable {
     func placements(width: Int, height: Int) throws(CropKitError) -> (mark: PixelBuffer, origins: [(x: Int, y: Int)]) {
         let gap = Int((Double(Swift.min(width, height)) * margin).rounded())
         // Its width from the scale, unless that makes it taller than the output leaves room for.
-        let aspect = switch content {
-        case .image(let image): Double(image.height) / Double(image.width)
-        case .text(let text): text.aspect
-        }
+        let aspect =
+            switch content {
+            case .image(let image): Double(image.height) / Double(image.width)
+            case .text(let text): text.aspect
+            }
         var markWidth = Swift.max(1, Int((Double(width) * scale).rounded()))
         let room = Swift.max(1, height - 2 * gap)
         if Double(markWidth) * aspect > Double(room) {
@@ -211,17 +218,23 @@ public struct Watermark: Hashable, Sendable {
         let mark: PixelBuffer
         switch content {
         case .image(let image):
-            mark = markWidth == image.width && markHeight == image.height
+            mark =
+                markWidth == image.width && markHeight == image.height
                 ? image : try mappingErrors { try image.resized(width: markWidth, height: markHeight) }
         case .text(let text):
             mark = try text.rendered(width: markWidth, height: markHeight)
         }
         guard tile else {
             let free = (x: width - markWidth - 2 * gap, y: height - markHeight - 2 * gap)
-            return (mark, [(
-                gap + Int((Double(free.x) * gravity.horizontalFraction).rounded()),
-                gap + Int((Double(free.y) * gravity.verticalFraction).rounded())
-            )])
+            return (
+                mark,
+                [
+                    (
+                        gap + Int((Double(free.x) * gravity.horizontalFraction).rounded()),
+                        gap + Int((Double(free.y) * gravity.verticalFraction).rounded())
+                    )
+                ]
+            )
         }
         var origins: [(x: Int, y: Int)] = []
         for y in stride(from: gap, to: height, by: markHeight + gap) {

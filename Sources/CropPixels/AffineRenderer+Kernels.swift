@@ -65,17 +65,22 @@ struct AffineKernel: Sendable {
             float.append(contentsOf: w.map { Float($0) })
             FixedTaps.quantize(w[...], into: &q)
             for k in stride(from: 0, to: n, by: 2) {
-                fixed.append(UInt32(UInt16(bitPattern: Int16(q[k]))) | UInt32(UInt16(bitPattern: Int16(q[k + 1]))) << 16)
+                fixed.append(
+                    UInt32(UInt16(bitPattern: Int16(q[k]))) | UInt32(UInt16(bitPattern: Int16(q[k + 1]))) << 16)
             }
         }
         return (fixed, float)
     }
 
     /// Source rows read by output rows `rows` of an output `width` wide, clamped to the picture.
-    func sourceRows(forOutputRows rows: Range<Int>, width: Int, transform t: AffineTransform2D, sourceHeight: Int) -> Range<Int> {
+    func sourceRows(forOutputRows rows: Range<Int>, width: Int, transform t: AffineTransform2D, sourceHeight: Int)
+        -> Range<Int>
+    {
         var lo = Double.infinity, hi = -Double.infinity
-        for (x, y) in [(0.5, rows.lowerBound), (Double(width) - 0.5, rows.lowerBound),
-                       (0.5, rows.upperBound - 1), (Double(width) - 0.5, rows.upperBound - 1)] {
+        for (x, y) in [
+            (0.5, rows.lowerBound), (Double(width) - 0.5, rows.lowerBound),
+            (0.5, rows.upperBound - 1), (Double(width) - 0.5, rows.upperBound - 1),
+        ] {
             let v = t.apply(to: Point(x: x, y: Double(y) + 0.5)).y - 0.5
             lo = Swift.min(lo, v)
             hi = Swift.max(hi, v)
@@ -115,7 +120,9 @@ struct AffineKernel: Sendable {
                         case (.eight, 2): renderRow8(GrayAlpha8.self, row, window, d, outWidth, portable: portable)
                         case (.eight, 3): renderRow8(RGB8.self, row, window, d, outWidth, portable: portable)
                         case (.eight, _): renderRow8(RGBA8.self, row, window, d, outWidth, portable: portable)
-                        default: renderRowFloat(channels: format.channelCount, alpha: format.hasAlpha, row, window, d, outWidth)
+                        default:
+                            renderRowFloat(
+                                channels: format.channelCount, alpha: format.hasAlpha, row, window, d, outWidth)
                         }
                     }
                 }
@@ -198,14 +205,14 @@ struct AffineKernel: Sendable {
     ) {
         let four = nx == 4 && ny == 4
         #if arch(x86_64) && canImport(_Builtin_intrinsics.intel) && !CROPKIT_PORTABLE
-        if !portable {
-            if four {
-                renderRow8SSE2(layout, FourTaps.self, row, window, dst, width)
-            } else {
-                renderRow8SSE2(layout, AnyTaps.self, row, window, dst, width)
+            if !portable {
+                if four {
+                    renderRow8SSE2(layout, FourTaps.self, row, window, dst, width)
+                } else {
+                    renderRow8SSE2(layout, AnyTaps.self, row, window, dst, width)
+                }
+                return
             }
-            return
-        }
         #endif
         if four {
             renderRow8(layout, FourTaps.self, row, window, dst, width)
@@ -233,7 +240,8 @@ struct AffineKernel: Sendable {
             v &+= row.dv
             let x0 = bx - hx, y0 = by - hy
             // Three channels load four bytes: not at the very last pixel of the window.
-            let inside = x0 >= 0 && x0 + nx <= window.width && y0 >= window.top && y0 + ny <= windowEnd
+            let inside =
+                x0 >= 0 && x0 + nx <= window.width && y0 >= window.top && y0 + ny <= windowEnd
                 && (c != 3 || x0 + nx < window.width || y0 + ny < windowEnd)
             if inside {
                 filterPixel8(Layout.self, nx: nx, ny: ny, px: px, py: py, dst + x * c) { j, i in

@@ -113,19 +113,22 @@ package struct AffineRenderer: Sendable {
         let covered = t.apply(to: Rect(x: 0, y: 0, width: w, height: h))
         if let orientation = axisAligned, bounds.contains(covered, tolerance: 1e-6) {
             let rect = covered.intersection(bounds) ?? covered
-            let unitScale = orientation.swapsDimensions
+            let unitScale =
+                orientation.swapsDimensions
                 ? abs(abs(t.b) - 1) <= 1e-9 && abs(abs(t.c) - 1) <= 1e-9
                 : abs(abs(t.a) - 1) <= 1e-9 && abs(abs(t.d) - 1) <= 1e-9
             let whole = { (v: Double) in abs(v - v.rounded()) <= 1e-6 }
-            sampling = unitScale && whole(covered.minX) && whole(covered.minY)
+            sampling =
+                unitScale && whole(covered.minX) && whole(covered.minY)
                 ? .copy(orientation, sourceRect: rect) : .separable(orientation, sourceRect: rect)
         } else {
             let fx = (t.a * t.a + t.c * t.c).squareRoot(), fy = (t.b * t.b + t.d * t.d).squareRoot()
             let preShrink = rotationFilter == .nearest ? 1 : BoxShrink.factor(fx: fx, fy: fy)
             let kernelTransform = t.scaledBy(x: 1 / Double(preShrink), y: 1 / Double(preShrink))
-            sampling = .general(GeneralSampling(
-                kernel: AffineKernel(filter: rotationFilter, transform: kernelTransform), preShrink: preShrink,
-                kernelTransform: kernelTransform))
+            sampling = .general(
+                GeneralSampling(
+                    kernel: AffineKernel(filter: rotationFilter, transform: kernelTransform), preShrink: preShrink,
+                    kernelTransform: kernelTransform))
         }
     }
 

@@ -2,11 +2,11 @@ import CropGeometry
 import Dispatch
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A mutual-exclusion lock (a pthread mutex; Foundation's `NSLock` without Foundation).

@@ -1,11 +1,11 @@
 import Dispatch
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Splitting pixel work across cores.
@@ -71,4 +71,3 @@ package enum Parallel {
         }
     }
 }
-

@@ -68,7 +68,8 @@ extension PixelBuffer {
                         let a = src.sample(x: x, y: y, channel: c - 1)
                         for ch in 0..<oc {
                             let v = src.sample(x: x, y: y, channel: ch)
-                            dst.setSample((v * a + bg[ch] * (maxValue - a) + maxValue / 2) / maxValue, x: x, y: y, channel: ch)
+                            dst.setSample(
+                                (v * a + bg[ch] * (maxValue - a) + maxValue / 2) / maxValue, x: x, y: y, channel: ch)
                         }
                     }
                 }
@@ -110,7 +111,8 @@ extension PixelBuffer {
                         d.copyMemory(from: s, byteCount: w * c * sampleBytes)
                     } else {
                         for px in 0..<w {
-                            (d + px * dc * sampleBytes).copyMemory(from: s + px * c * sampleBytes, byteCount: c * sampleBytes)
+                            (d + px * dc * sampleBytes).copyMemory(
+                                from: s + px * c * sampleBytes, byteCount: c * sampleBytes)
                         }
                     }
                 }
@@ -131,6 +133,10 @@ extension UnsafePixelRows {
     @inline(__always)
     func setSample(_ value: Int, x: Int, y: Int, channel: Int) {
         let i = x * format.channelCount + channel
-        if format.depth == .eight { row8(y)[i] = UInt8(truncatingIfNeeded: value) } else { row16(y)[i] = UInt16(truncatingIfNeeded: value) }
+        if format.depth == .eight {
+            row8(y)[i] = UInt8(truncatingIfNeeded: value)
+        } else {
+            row16(y)[i] = UInt16(truncatingIfNeeded: value)
+        }
     }
 }

@@ -2,7 +2,9 @@ extension PixelBuffer {
     /// This picture with `overlay` composited over it: see ``composite(_:x:y:opacity:)``.
     ///
     /// - Throws: as ``composite(_:x:y:opacity:)``.
-    public func composited(_ overlay: PixelBuffer, x: Int, y: Int, opacity: Double = 1) throws(PixelError) -> PixelBuffer {
+    public func composited(_ overlay: PixelBuffer, x: Int, y: Int, opacity: Double = 1) throws(PixelError)
+        -> PixelBuffer
+    {
         var out = self
         try out.composite(overlay, x: x, y: y, opacity: opacity)
         return out
@@ -31,14 +33,18 @@ extension PixelBuffer {
         guard x0 < x1, y0 < y1, opacity > 0 else { return }
         if format.depth == .eight, format.layout.isColor {
             // The common case: read an RGBA overlay in place (a streamed output composites it band by band).
-            let rgba = overlay.format == .rgba8
-                ? overlay : try PixelBuffer(width: overlay.width, height: overlay.height, layout: .rgba, samples: overlay.rgba8Samples())
+            let rgba =
+                overlay.format == .rgba8
+                ? overlay
+                : try PixelBuffer(
+                    width: overlay.width, height: overlay.height, layout: .rgba, samples: overlay.rgba8Samples())
             compositeEightBitColour(rgba, x: x, y: y, clip: (x0, y0, x1, y1), opacity: opacity)
             return
         }
         let source = overlay.rgba8Samples()
         var coloured = false
-        for i in stride(from: 0, to: source.count, by: 4) where source[i] != source[i + 1] || source[i] != source[i + 2] {
+        for i in stride(from: 0, to: source.count, by: 4) where source[i] != source[i + 1] || source[i] != source[i + 2]
+        {
             coloured = true
             break
         }
@@ -110,7 +116,8 @@ extension PixelBuffer {
                         } else {
                             let keep = 1 - sa
                             for c in 0..<3 {
-                                line[d + c] = UInt8(Swift.min(255, Float(marks[s + c]) * sa + Float(line[d + c]) * keep + 0.5))
+                                line[d + c] = UInt8(
+                                    Swift.min(255, Float(marks[s + c]) * sa + Float(line[d + c]) * keep + 0.5))
                             }
                         }
                     }

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 extension PixelBuffer {
@@ -52,7 +52,8 @@ extension PixelBuffer {
                 for i in 0..<rw {
                     let o = (j * rw + i) * channels, px = (rx0 + i) * channels
                     for c in 0..<channels {
-                        values[o + c] = rows.format.depth == .eight
+                        values[o + c] =
+                            rows.format.depth == .eight
                             ? Float(rows.row8(ry0 + j)[px + c]) : Float(rows.row16(ry0 + j)[px + c])
                     }
                     if alpha >= 0 {
@@ -117,7 +118,9 @@ extension PixelBuffer {
                 for c in 0..<channels {
                     var sum: Float = 0
                     for k in -radius...radius {
-                        sum += kernel[k + radius] * values[(j * width + Swift.min(Swift.max(i + k, 0), width - 1)) * channels + c]
+                        sum +=
+                            kernel[k + radius]
+                            * values[(j * width + Swift.min(Swift.max(i + k, 0), width - 1)) * channels + c]
                     }
                     temp[(j * width + i) * channels + c] = sum
                 }
@@ -128,7 +131,9 @@ extension PixelBuffer {
                 for c in 0..<channels {
                     var sum: Float = 0
                     for k in -radius...radius {
-                        sum += kernel[k + radius] * temp[(Swift.min(Swift.max(j + k, 0), height - 1) * width + i) * channels + c]
+                        sum +=
+                            kernel[k + radius]
+                            * temp[(Swift.min(Swift.max(j + k, 0), height - 1) * width + i) * channels + c]
                     }
                     values[(j * width + i) * channels + c] = sum
                 }

@@ -8,8 +8,11 @@ extension PixelBuffer {
     ///
     /// - Throws: ``PixelError`` when a dimension is below 1 or the output exceeds the default pixel limit.
     /// - Complexity: O(source pixels × horizontal taps + output pixels × vertical taps), on all cores.
-    public func resized(width: Int, height: Int, options: ResampleOptions = .default) throws(PixelError) -> PixelBuffer {
-        try resized(width: width, height: height, from: Rect(x: 0, y: 0, width: Double(self.width), height: Double(self.height)), options: options)
+    public func resized(width: Int, height: Int, options: ResampleOptions = .default) throws(PixelError) -> PixelBuffer
+    {
+        try resized(
+            width: width, height: height,
+            from: Rect(x: 0, y: 0, width: Double(self.width), height: Double(self.height)), options: options)
     }
 
     /// Resizes to exactly `size`. See ``resized(width:height:options:)``.
@@ -26,10 +29,14 @@ extension PixelBuffer {
     /// - Throws: ``PixelError/invalidRect(_:)`` when `sourceRect` is empty, not finite, or not inside the image
     ///   (a tolerance of 10⁻⁶ pixel is clamped); ``PixelError`` for an invalid output size.
     /// - Complexity: O(source pixels in the rectangle × horizontal taps + output pixels × vertical taps).
-    public func resized(width: Int, height: Int, from sourceRect: Rect, options: ResampleOptions = .default) throws(PixelError) -> PixelBuffer {
+    public func resized(width: Int, height: Int, from sourceRect: Rect, options: ResampleOptions = .default)
+        throws(PixelError) -> PixelBuffer
+    {
         let rect = try Self.validatedSourceRect(sourceRect, width: self.width, height: self.height)
         try PixelLimits.default.check(width: width, height: height)
-        if width == self.width, height == self.height, rect == Rect(x: 0, y: 0, width: Double(width), height: Double(height)) {
+        if width == self.width, height == self.height,
+            rect == Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        {
             return self
         }
         var output = try PixelBuffer(width: width, height: height, format: format)
@@ -39,7 +46,8 @@ extension PixelBuffer {
         let threads = Parallel.threads(options.maxThreads)
         output.withUnsafeMutableRows { dst in
             withUnsafeRows { src in
-                ResampleEngine.run(plan, source: src, sourceFirstRow: 0, outputRows: 0..<height, into: dst, threads: threads)
+                ResampleEngine.run(
+                    plan, source: src, sourceFirstRow: 0, outputRows: 0..<height, into: dst, threads: threads)
             }
         }
         return output

@@ -35,4 +35,3 @@ public enum PixelError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
-

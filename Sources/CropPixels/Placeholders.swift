@@ -8,7 +8,8 @@ public enum BlurHash {
     /// the shorter side's share of 4, at least 3 (4×3 for a 4:3 landscape, 3×4 for a portrait, 4×4 for a square).
     public static func components(width: Int, height: Int) -> (x: Int, y: Int) {
         let long = Swift.max(width, height), short = Swift.min(width, height)
-        let shortComponents = Swift.min(4, Swift.max(3, Int((4 * Double(short) / Double(Swift.max(long, 1))).rounded())))
+        let shortComponents = Swift.min(
+            4, Swift.max(3, Int((4 * Double(short) / Double(Swift.max(long, 1))).rounded())))
         return width >= height ? (4, shortComponents) : (shortComponents, 4)
     }
 
@@ -78,7 +79,8 @@ public enum BlurHash {
         return hash
     }
 
-    private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~")
+    private static let alphabet = Array(
+        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~")
 
     private static func base83(_ value: Int, length: Int) -> String {
         var text = ""
@@ -182,9 +184,11 @@ public enum ThumbHash {
         let yb = encodeChannel(p, 3, 3), rg = encodeChannel(q, 3, 3)
         let alpha = hasAlpha ? encodeChannel(a, 5, 5) : nil
         let isLandscape = w > h
-        let header24 = round(63 * lum.dc) | round(31.5 + 31.5 * yb.dc) << 6 | round(31.5 + 31.5 * rg.dc) << 12
+        let header24 =
+            round(63 * lum.dc) | round(31.5 + 31.5 * yb.dc) << 6 | round(31.5 + 31.5 * rg.dc) << 12
             | round(31 * lum.scale) << 18 | (hasAlpha ? 1 << 23 : 0)
-        let header16 = Int(isLandscape ? ly : lx) | round(63 * yb.scale) << 3 | round(63 * rg.scale) << 9
+        let header16 =
+            Int(isLandscape ? ly : lx) | round(63 * yb.scale) << 3 | round(63 * rg.scale) << 9
             | (isLandscape ? 1 << 15 : 0)
         var hash = [header24 & 255, header24 >> 8 & 255, header24 >> 16, header16 & 255, header16 >> 8]
         if let alpha { hash.append(round(15 * alpha.dc) | round(15 * alpha.scale) << 4) }

@@ -1,4 +1,3 @@
-
 /// The taps of a one-dimensional resampling: for each output index, the first source index and the normalised
 /// weights of the consecutive source samples it reads.
 struct ResampleAxis {

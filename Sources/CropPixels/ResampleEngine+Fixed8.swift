@@ -61,7 +61,8 @@ extension ResampleEngine {
             ringRow(firstRow), ringRow(firstRow + Swift.min(1, count - 1)),
             ringRow(firstRow + Swift.min(2, count - 1)), ringRow(firstRow + Swift.min(3, count - 1)),
             ringRow(firstRow + Swift.min(4, count - 1)), ringRow(firstRow + Swift.min(5, count - 1)),
-            ringRow(firstRow + Swift.min(6, count - 1)), ringRow(firstRow + Swift.min(7, count - 1)))
+            ringRow(firstRow + Swift.min(6, count - 1)), ringRow(firstRow + Swift.min(7, count - 1))
+        )
         let samples = plan.rowSamples
         withUnsafeMutableBytes(of: &rowPointers) { raw in
             let dst = raw.baseAddress!.assumingMemoryBound(to: UnsafeMutableRawPointer.self)
@@ -107,7 +108,9 @@ extension ResampleEngine {
         }
         while j < byteCount {
             for row in 0..<8 {
-                dst.storeBytes(of: r[row].load(fromByteOffset: offset + j, as: UInt8.self), toByteOffset: j * 8 + row, as: UInt8.self)
+                dst.storeBytes(
+                    of: r[row].load(fromByteOffset: offset + j, as: UInt8.self), toByteOffset: j * 8 + row,
+                    as: UInt8.self)
             }
             j += 1
         }
@@ -146,7 +149,8 @@ extension ResampleEngine {
             let ax = interleaveLow(
                 src.loadUnaligned(fromByteOffset: (base + c - 1) * 8, as: SIMD16<UInt8>.self),
                 src.loadUnaligned(fromByteOffset: (base + 2 * c - 1) * 8, as: SIMD16<UInt8>.self))
-            let aLow = SIMD8<Int16>(truncatingIfNeeded: ax.lowHalf), aHigh = SIMD8<Int16>(truncatingIfNeeded: ax.highHalf)
+            let aLow = SIMD8<Int16>(truncatingIfNeeded: ax.lowHalf),
+                aHigh = SIMD8<Int16>(truncatingIfNeeded: ax.highHalf)
             let fLow = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: aLow)) * scale
             let fHigh = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: aHigh)) * scale
             for ch in 0..<(c - 1) {
@@ -166,7 +170,8 @@ extension ResampleEngine {
         }
     }
 
-    func verticalFixed(_ taps: FixedTaps, outputRow y: Int, into destination: UnsafeMutableRawPointer, worker w: Worker) {
+    func verticalFixed(_ taps: FixedTaps, outputRow y: Int, into destination: UnsafeMutableRawPointer, worker w: Worker)
+    {
         let plan = self.plan
         let np = Int(taps.pairs[y])
         _ = gatherRingRows(outputRow: y, evenCount: true, worker: w)
@@ -185,7 +190,9 @@ extension ResampleEngine {
                     if s + 8 <= samples {
                         destination.storeBytes(of: bytes, toByteOffset: s, as: SIMD8<UInt8>.self)
                     } else {
-                        for i in 0..<(samples - s) { destination.storeBytes(of: bytes[i], toByteOffset: s + i, as: UInt8.self) }
+                        for i in 0..<(samples - s) {
+                            destination.storeBytes(of: bytes[i], toByteOffset: s + i, as: UInt8.self)
+                        }
                     }
                     s += 8
                 }

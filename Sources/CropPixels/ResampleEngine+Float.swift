@@ -57,7 +57,8 @@ extension ResampleEngine {
                     let x = plan.windowStart + xi
                     var values = SIMD4<Float>()
                     for ch in 0..<c {
-                        let raw = sixteen
+                        let raw =
+                            sixteen
                             ? Int(row.load(fromByteOffset: (x * c + ch) * 2, as: UInt16.self))
                             : Int(row.load(fromByteOffset: x * c + ch, as: UInt8.self))
                         values[ch] = linear && ch < colorChannels ? decode[raw] : Float(raw) * scale
@@ -71,7 +72,8 @@ extension ResampleEngine {
         }
     }
 
-    func verticalFloat(_ taps: FloatTaps, outputRow y: Int, into destination: UnsafeMutableRawPointer, worker w: Worker) {
+    func verticalFloat(_ taps: FloatTaps, outputRow y: Int, into destination: UnsafeMutableRawPointer, worker w: Worker)
+    {
         let plan = self.plan
         let n = gatherRingRows(outputRow: y, evenCount: false, worker: w)
         let samples = plan.rowSamples

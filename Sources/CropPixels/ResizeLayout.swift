@@ -50,7 +50,8 @@ package struct ResizeLayout: Hashable, Sendable, CustomStringConvertible {
     ) throws(PixelError) -> ResizeLayout {
         let (full, box) = try checked(sourceWidth, sourceHeight, width, height)
         let (sw, sh) = (full.width, full.height)
-        let crop = wider(sourceWidth, sourceHeight, width, height)
+        let crop =
+            wider(sourceWidth, sourceHeight, width, height)
             ? Size(width: sh * Double(width) / Double(height), height: sh)
             : Size(width: sw, height: sw * Double(height) / Double(width))
         return ResizeLayout(outputSize: box, sourceRect: place(crop, full), imageSize: box, imageOrigin: (0, 0))
@@ -72,8 +73,10 @@ package struct ResizeLayout: Hashable, Sendable, CustomStringConvertible {
     ) throws(PixelError) -> (full: Rect, box: PixelSize) {
         try PixelLimits.unlimited.check(width: sourceWidth, height: sourceHeight)
         try PixelLimits.unlimited.check(width: width, height: height)
-        return (Rect(x: 0, y: 0, width: Double(sourceWidth), height: Double(sourceHeight)),
-                PixelSize(validWidth: width, height: height))
+        return (
+            Rect(x: 0, y: 0, width: Double(sourceWidth), height: Double(sourceHeight)),
+            PixelSize(validWidth: width, height: height)
+        )
     }
 
     /// Whether the source is relatively wider than the box (exact integer comparison of the two ratios).

@@ -2,11 +2,11 @@ import CropGeometry
 import Dispatch
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A resize that consumes source rows as they arrive and hands out output rows as soon as they are complete, so a
@@ -123,7 +123,8 @@ package final class ResizeStream {
             outputHeight: outputHeight, sourceRect: rect, options: options)
         self.plan = plan
         // Slices of at least 64 columns: narrower ones would mostly filter their neighbours' overlap.
-        let threads = concurrency == .background
+        let threads =
+            concurrency == .background
             ? 1 : Swift.min(Parallel.threads(options.maxThreads), Swift.max(1, outputWidth / 64))
         parts = Parallel.chunks(0..<outputWidth, parts: threads).map { columns in
             let slice = threads == 1 ? plan : plan.slice(columns: columns, options: options)
@@ -172,7 +173,8 @@ package final class ResizeStream {
         }
         guard rowsPushed + rows.height <= sourceHeight else {
             throw .invalidArgument(
-                name: "rows", reason: "\(rows.height) rows after \(rowsPushed) exceed the source height \(sourceHeight)")
+                name: "rows", reason: "\(rows.height) rows after \(rowsPushed) exceed the source height \(sourceHeight)"
+            )
         }
         let pushedFirst = rowsPushed
         rowsPushed += rows.height
@@ -201,7 +203,8 @@ package final class ResizeStream {
             filter(pointers.baseAddress!, count: count)
             // The few rows left over (fewer than 8) are the caller's: keep copies.
             for i in count..<total {
-                (staging.pointer + (i - count) * sourceRowBytes).copyMemory(from: pointers[i], byteCount: sourceRowBytes)
+                (staging.pointer + (i - count) * sourceRowBytes).copyMemory(
+                    from: pointers[i], byteCount: sourceRowBytes)
             }
         }
         stagedCount = total - count
@@ -307,7 +310,8 @@ package final class ResizeStream {
                 engine.horizontal(rows: rows + r, count: n, firstRow: start + r, worker: 0)
                 r += n
                 while y < ready, plan.sourceRowsEnd(forOutputRow: y) <= start + r {
-                    engine.vertical(outputRow: y, into: base + (y - produced) * rowBytes + columns.lowerBound * bpp, worker: 0)
+                    engine.vertical(
+                        outputRow: y, into: base + (y - produced) * rowBytes + columns.lowerBound * bpp, worker: 0)
                     y += 1
                 }
             }
@@ -326,10 +330,10 @@ package final class ResizeStream {
             memmove(queue.pointer, queue.pointer + queueStart * outputRowBytes, waiting * outputRowBytes)
         } else {
             let grown = ScratchBuffer(byteCount: Swift.max(capacity * 2, waiting + extra) * outputRowBytes)
-            grown.pointer.copyMemory(from: queue.pointer + queueStart * outputRowBytes, byteCount: waiting * outputRowBytes)
+            grown.pointer.copyMemory(
+                from: queue.pointer + queueStart * outputRowBytes, byteCount: waiting * outputRowBytes)
             queue = grown
         }
         queueStart = 0
     }
 }
-

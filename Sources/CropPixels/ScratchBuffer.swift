@@ -1,11 +1,11 @@
 import Dispatch
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A zero-filled, 64-byte-aligned scratch allocation, freed with its owner.

@@ -1,11 +1,11 @@
 import Dispatch
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Carries a value the caller knows to be safe across threads (pointers into disjoint rows, a closure that

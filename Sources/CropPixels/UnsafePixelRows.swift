@@ -1,10 +1,9 @@
-
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Raw access to a ``PixelBuffer``'s rows, valid only inside `withUnsafeRows`/`withUnsafeMutableRows`.

@@ -36,7 +36,8 @@ public struct EditQuery: Sendable, Equatable {
         for item in try ImageService.editorErrors({ () throws(CropKitError) in try ImageQuery.items(query) }) {
             guard Self.names.contains(item.name) else {
                 throw .invalidParameter(
-                    name: item.name, reason: "unknown editor parameter (aspect, min-size, size, round, recipe, format, quality)")
+                    name: item.name,
+                    reason: "unknown editor parameter (aspect, min-size, size, round, recipe, format, quality)")
             }
             guard values.updateValue(item.value, forKey: item.name) == nil else {
                 throw .invalidParameter(name: item.name, reason: "given more than once")
@@ -44,16 +45,22 @@ public struct EditQuery: Sendable, Equatable {
         }
         func value<T>(_ name: String, _ parse: (String) -> T?, _ expected: String) throws(WebError) -> T? {
             guard let text = values[name] else { return nil }
-            guard let parsed = parse(text) else { throw .invalidParameter(name: name, reason: "'\(text)' is not \(expected)") }
+            guard let parsed = parse(text) else {
+                throw .invalidParameter(name: name, reason: "'\(text)' is not \(expected)")
+            }
             return parsed
         }
         let aspect = try value("aspect", { try? AspectRatio(string: $0) }, "a ratio W:H")
-        let minimum = try value("min-size", { Int($0).flatMap { $0 >= 1 ? $0 : nil } }, "a whole number of pixels, at least 1")
+        let minimum = try value(
+            "min-size", { Int($0).flatMap { $0 >= 1 ? $0 : nil } }, "a whole number of pixels, at least 1")
         let size = try value("size", OptionValue.size, "a size WxH")
-        let round = try value("round", { ["", "1", "true"].contains($0) ? true : ["0", "false"].contains($0) ? false : nil },
-                              "a flag (empty, 1, true, 0 or false)") ?? false
+        let round =
+            try value(
+                "round", { ["", "1", "true"].contains($0) ? true : ["0", "false"].contains($0) ? false : nil },
+                "a flag (empty, 1, true, 0 or false)") ?? false
         if let aspect, let size, aspect != AspectRatio(of: size) {
-            throw .invalidParameter(name: "aspect", reason: "\(aspect) is not the ratio of size \(size.width)x\(size.height)")
+            throw .invalidParameter(
+                name: "aspect", reason: "\(aspect) is not the ratio of size \(size.width)x\(size.height)")
         }
         constraints = try CropConstraints(
             aspect: aspect, minimumCropSize: Double(minimum ?? 1), outputSize: size, isRound: round)
@@ -68,7 +75,8 @@ public struct EditQuery: Sendable, Equatable {
         var format: ImageFormat?
         if let text = values["format"], text != "auto" {
             guard let parsed = OptionValue.format(text) else {
-                throw .invalidParameter(name: "format", reason: "'\(text)' is not \(OptionValue.formatList(adding: ["auto"]))")
+                throw .invalidParameter(
+                    name: "format", reason: "'\(text)' is not \(OptionValue.formatList(adding: ["auto"]))")
             }
             format = parsed
         }

@@ -1,5 +1,5 @@
-import CropWeb
 import CropKit
+import CropWeb
 import Foundation
 
 /// `format=auto`: the output format from the client's `Accept` header. AVIF, then JPEG XL, then WebP, then JPEG; PNG

@@ -72,7 +72,9 @@ public actor HostedEditors {
     func token(for target: String, make: () async throws -> EditorServer) async throws -> String {
         if let token = tokens[target], editor(token) != nil { return token }
         let server = try await make()
-        let token = (instance.map { $0 + "-" } ?? "") + (UUID().uuidString + UUID().uuidString).lowercased().filter(\.isHexDigit)
+        let token =
+            (instance.map { $0 + "-" } ?? "")
+            + (UUID().uuidString + UUID().uuidString).lowercased().filter(\.isHexDigit)
         editors[token] = Hosted(server: server, responder: server.makeRouter().buildResponder())
         tokens[target] = token
         order.append(token)
@@ -104,18 +106,21 @@ extension ImageService {
             throw WebError.sourceTooLarge(bytes: file.size, limit: configuration.maximumSourceBytes)
         }
         let token = try await editors.token(for: unsigned) {
-            try await makeEditor(file: file, imagePath: String(rawPath), options: options, hostPages: editors.hostPages,
-                                 page: editors.page)
+            try await makeEditor(
+                file: file, imagePath: String(rawPath), options: options, hostPages: editors.hostPages,
+                page: editors.page)
         }
         return Response(status: .seeOther, headers: [.location: "/editor/\(token)/", .cacheControl: "no-store"])
     }
 
     /// An editor on `file`: the host's constraints and start, no uploads, the service's pixel limits and render
     /// queue, and Done's URL signed for `/img/<imagePath>`.
-    private func makeEditor(file: SourceFolder.Source, imagePath: String, options: EditQuery,
-                            hostPages: HostPageOrigins, page: EditorPage) async throws -> EditorServer
-    {
-        var editor = EditorServer.Configuration(pixelLimits: configuration.pixelLimits, renderConcurrency: configuration.concurrency)
+    private func makeEditor(
+        file: SourceFolder.Source, imagePath: String, options: EditQuery,
+        hostPages: HostPageOrigins, page: EditorPage
+    ) async throws -> EditorServer {
+        var editor = EditorServer.Configuration(
+            pixelLimits: configuration.pixelLimits, renderConcurrency: configuration.concurrency)
         editor.host = "0.0.0.0"  // hosted: the service decides who reaches it
         editor.constraints = options.constraints
         editor.hostPages = hostPages
@@ -123,9 +128,11 @@ extension ImageService {
         let signer = configuration.signer, output = options.constraints.outputSize, outputQuery = options.outputQuery
         let round = options.constraints.isRound
         editor.resultURL = { _, recipe in
-            Self.imageURL(path: imagePath, recipe: recipe, size: output, round: round, outputQuery: outputQuery, signer: signer)
+            Self.imageURL(
+                path: imagePath, recipe: recipe, size: output, round: round, outputQuery: outputQuery, signer: signer)
         }
-        let pipeline = editor.pipeline, side = editor.previewMaximumSide, name = (file.path as NSString).lastPathComponent
+        let pipeline = editor.pipeline, side = editor.previewMaximumSide,
+            name = (file.path as NSString).lastPathComponent
         let path = file.path
         let image = try await queue.withSlot {
             let bytes = try await queue.perform {
@@ -147,9 +154,10 @@ extension ImageService {
     }
 
     /// `/img/<path>?recipe=…[&size=WxH&mode=fill][&round][&format=…&quality=…]`, signed when the service signs.
-    static func imageURL(path: String, recipe: Recipe, size: PixelSize?, round: Bool, outputQuery: String,
-                         signer: URLSigner?) -> String
-    {
+    static func imageURL(
+        path: String, recipe: Recipe, size: PixelSize?, round: Bool, outputQuery: String,
+        signer: URLSigner?
+    ) -> String {
         var query = ["recipe=\(URLSigner.base64URLEncoded(recipe.json()))"]
         if let size { query.append("size=\(size.width)x\(size.height)&mode=fill") }
         if round { query.append("round") }
@@ -159,7 +167,9 @@ extension ImageService {
     }
 
     /// Answers a request under `/editor/<token>/…` with that editor's routes (the path after the token).
-    func forwardToEditor(_ request: Request, context: BasicRequestContext, editors: HostedEditors) async throws -> Response {
+    func forwardToEditor(_ request: Request, context: BasicRequestContext, editors: HostedEditors) async throws
+        -> Response
+    {
         let (token, rest) = try Self.editorPath(request.uri.path)
         guard let editor = await editors.editor(token) else {
             throw WebError.notFound(path: "/editor/\(token)/ (this editor was closed: open its signed URL again)")

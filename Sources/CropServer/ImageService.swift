@@ -79,9 +79,10 @@ public struct ImageService: Sendable {
         let logger = logger ?? Logger(label: "cropkit.serve")
         let application = makeApplication(host: host, port: port, logger: logger, onServerRunning: onServerRunning)
         let drain = DrainOnShutdown(readiness: readiness, delay: drainDelay, logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: application), .init(service: drain)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: application), .init(service: drain)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 
@@ -101,7 +102,8 @@ public struct ImageService: Sendable {
             metrics.queueDepth.set(Double(await queue.waitingCount))
             if let memory = queue.memory { await metrics.observe(memory) }
             return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
         }
         router.get("/img/**") { request, _ in
@@ -120,8 +122,10 @@ public struct ImageService: Sendable {
                 router.get("/embed.js") { _, _ in
                     Response(
                         status: .ok,
-                        headers: [.contentType: script.contentType, .cacheControl: "public, max-age=300",
-                                  HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
+                        headers: [
+                            .contentType: script.contentType, .cacheControl: "public, max-age=300",
+                            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+                        ],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: script.bytes)))
                 }
             }
@@ -186,7 +190,8 @@ public struct ImageService: Sendable {
         let options = try Self.editorErrors { () throws(CropKitError) in
             try ImageQuery(
                 query: query, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
-                maximumOutputSide: configuration.maximumOutputSide, acceptsURL: fetches, watermarks: configuration.watermarks,
+                maximumOutputSide: configuration.maximumOutputSide, acceptsURL: fetches,
+                watermarks: configuration.watermarks,
                 fonts: configuration.fonts)
         }
         let source: ServedSource
@@ -371,7 +376,9 @@ public struct ImageService: Sendable {
             metrics.record(.queue, started - queued)
             defer { metrics.record(.process, clock.now - started) }
             return try await Self.withTimeout(configuration.processingTimeout) {
-                let planned = try await queue.perform { try Self.editorErrors { () throws(CropKitError) in try plan(pipeline) } }
+                let planned = try await queue.perform {
+                    try Self.editorErrors { () throws(CropKitError) in try plan(pipeline) }
+                }
                 let result = try await queue.performReserving(planned.peakBytes) {
                     try Self.editorErrors { () throws(CropKitError) in try work(pipeline) }
                 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Makes the C allocator give the large blocks a render uses (pixel planes, scanline and coefficient buffers, the
@@ -23,12 +23,12 @@ public enum LargeBlockRelease {
     @discardableResult
     public static func enable(threshold: Int = 128 << 10) -> Bool {
         #if canImport(Glibc)
-        // mallopt and M_MMAP_THRESHOLD (-3) come from <malloc.h>, which the Glibc module does not import.
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let mallopt = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }
-        return unsafeBitCast(mallopt, to: Mallopt.self)(-3, Int32(clamping: threshold)) == 1
+            // mallopt and M_MMAP_THRESHOLD (-3) come from <malloc.h>, which the Glibc module does not import.
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            guard let mallopt = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }
+            return unsafeBitCast(mallopt, to: Mallopt.self)(-3, Int32(clamping: threshold)) == 1
         #else
-        return false  // musl and Darwin: their allocators return large blocks on free without being asked
+            return false  // musl and Darwin: their allocators return large blocks on free without being asked
         #endif
     }
 }

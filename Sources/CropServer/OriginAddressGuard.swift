@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Which network addresses an HTTP origin may resolve to: the guard against a signed URL (or a redirect) that makes
@@ -25,8 +25,12 @@ public struct OriginAddressGuard: Sendable {
 
     /// Why an address is refused.
     public enum Refusal: String, Hashable, Sendable {
-        case loopback, privateNetwork = "private", linkLocal = "link-local", sharedAddressSpace = "carrier-grade NAT"
-        case unspecified, multicast, broadcast, reserved, notAnAddress = "not an IP address"
+        case loopback
+        case privateNetwork = "private"
+        case linkLocal = "link-local"
+        case sharedAddressSpace = "carrier-grade NAT"
+        case unspecified, multicast, broadcast, reserved
+        case notAnAddress = "not an IP address"
     }
 
     /// `nil` when `address` (an IPv4 or IPv6 literal) may be fetched from, else why not.
@@ -93,11 +97,11 @@ public struct OriginAddressGuard: Sendable {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #elseif canImport(Musl)
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #else
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }

@@ -137,7 +137,8 @@ public struct OriginFetcher: Sendable {
             throw .originFailed(url: url.description, reason: "the body broke off: \(error)")
         }
         let bytes = Array(buffer.readableBytesView)
-        let validator = response.headers.first(name: "ETag")
+        let validator =
+            response.headers.first(name: "ETag")
             ?? SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
         return Fetched(url: url, bytes: bytes, validator: validator)
     }

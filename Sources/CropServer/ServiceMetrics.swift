@@ -42,7 +42,8 @@ public final class ServiceMetrics: Sendable {
         sourceBytes = registry.makeCounter(descriptor: Self.name("source_bytes", "total", "Bytes of sources read"))
         responseBytes = registry.makeCounter(descriptor: Self.name("response_bytes", "total", "Bytes of images sent"))
         notModified = registry.makeCounter(descriptor: Self.name("not_modified", "total", "304 answers"))
-        memoryBudget = registry.makeGauge(descriptor: Self.name("memory_budget", "bytes", "Memory renders may hold at once"))
+        memoryBudget = registry.makeGauge(
+            descriptor: Self.name("memory_budget", "bytes", "Memory renders may hold at once"))
         memoryReserved = registry.makeGauge(
             descriptor: Self.name("memory_reserved", "bytes", "Memory reserved by renders now (their planned peaks)"))
         memoryPeakReserved = registry.makeGauge(

@@ -2,11 +2,11 @@ import CropWeb
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The folder images are served from. A request path resolves to a regular file inside it or to nothing: `..`,
@@ -56,9 +56,9 @@ public struct SourceFolder: Sendable {
         var status = stat()
         guard stat(real, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw notFound }
         #if canImport(Darwin)
-        let modified = Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
+            let modified = Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
         #else
-        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+            let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         #endif
         return Source(path: real, size: Int(status.st_size), modified: modified)
     }

@@ -51,7 +51,8 @@ public struct URLSigner: Sendable {
             return false
         }
         return keys.contains { key in
-            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(unsigned.utf8), using: SymmetricKey(data: key))
+            HMAC<SHA256>.isValidAuthenticationCode(
+                mac, authenticating: Data(unsigned.utf8), using: SymmetricKey(data: key))
         }
     }
 

@@ -1,3 +1,5 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (the exports keep their C names (ck_*), which the page calls)
 import CropInteraction
 
 // The C functions the WebAssembly module exports (scripts/build-wasm; `cropkit-engine.js` calls them). Numbers go

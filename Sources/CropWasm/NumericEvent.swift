@@ -86,8 +86,10 @@ package enum NumericEvent {
         case 6: return .event(.straightenBy(delta: n[1]))
         case 7:
             guard let turn = index(1, below: 2), let policy = index(2, below: 2) else { return nil }
-            return .event(.rotate(turn == 0 ? .clockwise : .counterClockwise,
-                                  aspectPolicy: policy == 0 ? .followPicture : .keepOutputRatio))
+            return .event(
+                .rotate(
+                    turn == 0 ? .clockwise : .counterClockwise,
+                    aspectPolicy: policy == 0 ? .followPicture : .keepOutputRatio))
         case 8:
             guard let axis = index(1, below: 2) else { return nil }
             return .event(.flip(axis == 0 ? .horizontal : .vertical))
@@ -104,8 +106,10 @@ package enum NumericEvent {
         case 15: return .event(.undo)
         case 16: return .event(.redo)
         case 17:
-            return .event(.viewport(size: Size(width: n[1], height: n[2]),
-                                    insets: EdgeInsets(top: n[3], left: n[4], bottom: n[5], right: n[6])))
+            return .event(
+                .viewport(
+                    size: Size(width: n[1], height: n[2]),
+                    insets: EdgeInsets(top: n[3], left: n[4], bottom: n[5], right: n[6])))
         case 18:
             guard let mode = index(1, below: 2) else { return nil }
             return .event(.mode(mode == 0 ? .crop : .pan))
@@ -146,12 +150,13 @@ package enum NumericEvent {
         case .event(let event):
             switch event {
             case .pointerDown(let id, let p, let intent):
-                let code: Double = switch intent {
-                case .auto: 0
-                case .pan: 1
-                case .draw: 2
-                case .touch: 3
-                }
+                let code: Double =
+                    switch intent {
+                    case .auto: 0
+                    case .pan: 1
+                    case .draw: 2
+                    case .touch: 3
+                    }
                 row = [0, Double(id), p.x, p.y, code]
             case .pointerMove(let id, let p): row = [1, Double(id), p.x, p.y]
             case .pointerUp(let id, let p): row = [2, Double(id), p.x, p.y]

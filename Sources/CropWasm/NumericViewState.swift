@@ -64,7 +64,8 @@ package enum NumericViewState {
         put(state.wantedBox)
         put(state.minimumSide)
         for handle in CropHandle.allCases {
-            let rect = state.handles.first(where: { $0.handle == handle })?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
+            let rect =
+                state.handles.first(where: { $0.handle == handle })?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
             put(rect)
         }
     }

@@ -66,11 +66,12 @@ package enum SessionParameters {
             } catch { throw .refused(error) }
         }
         do {
-            let state = if let recipe {
-                try CropState(recipe: recipe, sourceSize: source, orientation: orientation, minimumCropSize: n[3])
-            } else {
-                try CropState(sourceSize: source, orientation: orientation, minimumCropSize: n[3])
-            }
+            let state =
+                if let recipe {
+                    try CropState(recipe: recipe, sourceSize: source, orientation: orientation, minimumCropSize: n[3])
+                } else {
+                    try CropState(sourceSize: source, orientation: orientation, minimumCropSize: n[3])
+                }
             return try CropSession(
                 state: state, viewportSize: Size(width: n[4], height: n[5]),
                 insets: EdgeInsets(top: n[6], left: n[7], bottom: n[8], right: n[9]), configuration: configuration)
@@ -84,15 +85,19 @@ package enum SessionParameters {
         source: PixelSize, orientation: Orientation, minimumCropSize: Double, viewport: Size, insets: EdgeInsets,
         configuration c: CropSession.Configuration, recipe: Recipe?
     ) -> [Double] {
-        var row: [Double] = [Double(source.width), Double(source.height), Double(orientation.rawValue),
-                             minimumCropSize, viewport.width, viewport.height, insets.top, insets.left, insets.bottom,
-                             insets.right, c.touchRadius, c.handleSize, c.tapSlop, Double(c.historyLimit),
-                             Double(c.previewSize?.width ?? 0), Double(c.previewSize?.height ?? 0),
-                             c.maximumBoxFraction, c.straightenSnap, c.rotationThreshold,
-                             Double(c.fixedAspect?.width ?? 0), Double(c.fixedAspect?.height ?? 0)]
+        var row: [Double] = [
+            Double(source.width), Double(source.height), Double(orientation.rawValue),
+            minimumCropSize, viewport.width, viewport.height, insets.top, insets.left, insets.bottom,
+            insets.right, c.touchRadius, c.handleSize, c.tapSlop, Double(c.historyLimit),
+            Double(c.previewSize?.width ?? 0), Double(c.previewSize?.height ?? 0),
+            c.maximumBoxFraction, c.straightenSnap, c.rotationThreshold,
+            Double(c.fixedAspect?.width ?? 0), Double(c.fixedAspect?.height ?? 0),
+        ]
         if let r = recipe {
-            row += [1, r.cropCenter.x, r.cropCenter.y, r.cropSize.width, r.cropSize.height, r.angle,
-                    Double(r.quarterTurns), r.flipHorizontal ? 1 : 0, r.flipVertical ? 1 : 0]
+            row += [
+                1, r.cropCenter.x, r.cropCenter.y, r.cropSize.width, r.cropSize.height, r.angle,
+                Double(r.quarterTurns), r.flipHorizontal ? 1 : 0, r.flipVertical ? 1 : 0,
+            ]
             row += NumericEvent.numbers(r.aspect)
         } else {
             row += [Double](repeating: 0, count: count - row.count)

@@ -12,7 +12,8 @@ extension StraightenEstimate {
 
     /// Why it was not applied: "no straight lines near level or upright", or "confidence 31%, 4 lines suggest 2.5°".
     package var unsureText: String {
-        foundNothing ? "no straight lines near level or upright"
+        foundNothing
+            ? "no straight lines near level or upright"
             : "confidence \(percent)%, \(evidence) suggest \((angle * 10).rounded() / 10)°"
     }
 

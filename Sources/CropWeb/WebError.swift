@@ -157,7 +157,8 @@ public enum WebError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooManyAnimationPixels(let frames, let w, let h, let limit):
             "the animation is \(frames) frames of \(w)×\(h) pixels, more than the limit of \(limit) pixels over all frames"
         case .unknownSession(let id): "no edit session '\(id)' (it expired or was cancelled)"
-        case .unknownImage(let id): "no picture '\(id)' (it was never opened, or was closed to make room for newer ones)"
+        case .unknownImage(let id):
+            "no picture '\(id)' (it was never opened, or was closed to make room for newer ones)"
         case .busy(let queued): "the server is busy (\(queued) renders queued); try again shortly"
         case .needsTooMuchMemory(let planned, let limit):
             "the image needs about \(planned >> 20) MB of memory to process, more than the limit of \(limit >> 20) MB per request"

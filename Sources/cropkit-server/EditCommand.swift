@@ -48,12 +48,14 @@ struct EditCommand: ParsableCommand {
               cropkit edit --port 8080
             """)
 
-    @Argument(help: ArgumentHelp(
-        "The pictures to edit: files, or one folder of photos (default: a bundled sample photo).",
-        valueName: "image|folder"))
+    @Argument(
+        help: ArgumentHelp(
+            "The pictures to edit: files, or one folder of photos (default: a bundled sample photo).",
+            valueName: "image|folder"))
     var images: [String] = []
 
-    @Option(help: ArgumentHelp("Where Export all writes (default: cropkit-export beside the photos).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("Where Export all writes (default: cropkit-export beside the photos).", valueName: "dir"))
     var exportDir: String?
 
     @Option(help: "The port to listen on; 0 picks a free one.")
@@ -87,7 +89,8 @@ struct EditCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Start straightened: degrees counter-clockwise, −45…45, or auto.", valueName: "degrees|auto"))
+        help: ArgumentHelp("Start straightened: degrees counter-clockwise, −45…45, or auto.", valueName: "degrees|auto")
+    )
     var straighten: StraightenArgument?
 
     @Flag(help: "Keep --aspect W:H: the page cannot change the ratio.")
@@ -117,7 +120,9 @@ struct EditCommand: ParsableCommand {
         }
         if let minSize, minSize < 1 { throw ValidationError("--min-size must be at least 1 pixel.") }
         if lockAspect {
-            guard case .ratio = aspect?.lock else { throw ValidationError("--lock-aspect locks an --aspect W:H; give one.") }
+            guard case .ratio = aspect?.lock else {
+                throw ValidationError("--lock-aspect locks an --aspect W:H; give one.")
+            }
         }
         if let outputSize, case .ratio(let ratio) = aspect?.lock, ratio != AspectRatio(of: outputSize.size) {
             throw ValidationError("--aspect \(ratio) is not the ratio of --output-size \(outputSize).")
@@ -180,14 +185,18 @@ struct EditCommand: ParsableCommand {
             let files = try photoFiles()
             if let files {
                 // A folder or a list: every photo without a saved crop starts from the flags' steps.
-                library = EditorLibrary(files: files, pipeline: pipeline, previewMaximumSide: side,
-                                        maximumUploads: configuration.maximumUploads, start: steps)
+                library = EditorLibrary(
+                    files: files, pipeline: pipeline, previewMaximumSide: side,
+                    maximumUploads: configuration.maximumUploads, start: steps)
                 headline = files.count == 1 ? "" : "\(files.count) photos"
             } else {
                 let path = try Samples.directory() + "/" + Samples.photo
                 library = EditorLibrary(
-                    [try EditedImage(name: Samples.photo, bytes: try ImageSource.file(path).bytes(), pipeline: pipeline,
-                                     previewMaximumSide: side)], maximumUploads: configuration.maximumUploads)
+                    [
+                        try EditedImage(
+                            name: Samples.photo, bytes: try ImageSource.file(path).bytes(), pipeline: pipeline,
+                            previewMaximumSide: side)
+                    ], maximumUploads: configuration.maximumUploads)
                 headline = ""
             }
             if library.ids.count == 1 {
@@ -197,7 +206,8 @@ struct EditCommand: ParsableCommand {
                 start = try self.start(bytes: image.bytes, steps: steps, pipeline: pipeline)
             }
         } catch {
-            reportFailure("cannot edit \(images.isEmpty ? "the sample" : images.joined(separator: " ")): \(describe(error))")
+            reportFailure(
+                "cannot edit \(images.isEmpty ? "the sample" : images.joined(separator: " ")): \(describe(error))")
             throw ExitCode.failure
         }
         let page: EditorPage
@@ -205,11 +215,13 @@ struct EditCommand: ParsableCommand {
             reportFailure("\(error)")
             throw ExitCode.failure
         }
-        let server = EditorServer(library: library, configuration: configuration, page: page, start: start,
-                                  exportFolder: exportDir)
+        let server = EditorServer(
+            library: library, configuration: configuration, page: page, start: start,
+            exportFolder: exportDir)
         let host = self.host, open = self.open, notice = start?.notice
         let what = first.map { "\($0.name) (\($0.info.displayedSize))" } ?? headline
-        let saving = library.savesCrops
+        let saving =
+            library.savesCrops
             ? "Crops are saved beside each photo as NAME\(RecipeSidecar.suffix)"
                 + (server.export.map { "; Export all writes to \($0.folder)" } ?? "") + ".\n"
             : ""
@@ -219,11 +231,13 @@ struct EditCommand: ParsableCommand {
                 try await server.run { boundPort in
                     let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(boundPort)/"
                     // Written unbuffered: scripts wait for this line to learn the port.
-                    FileHandle.standardOutput.write(Data("""
-                        cropkit edit: editing \(what) at \(url)
-                        \(notice.map { $0 + "\n" } ?? "")\(saving)Press Ctrl-C to stop.
+                    FileHandle.standardOutput.write(
+                        Data(
+                            """
+                            cropkit edit: editing \(what) at \(url)
+                            \(notice.map { $0 + "\n" } ?? "")\(saving)Press Ctrl-C to stop.
 
-                        """.utf8))
+                            """.utf8))
                     if open { openInBrowser(url) }
                 }
             }
@@ -243,7 +257,9 @@ struct EditCommand: ParsableCommand {
         {
             let photos = try PhotoFolder.photos(in: images[0])
             guard !photos.isEmpty else {
-                throw CommandError("\(images[0]) holds no photos (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000 files)")
+                throw CommandError(
+                    "\(images[0]) holds no photos (JPEG, PNG, WebP, HEIF, AVIF, GIF, TIFF, BMP, JPEG XL or JPEG 2000 files)"
+                )
             }
             return photos
         }

@@ -7,9 +7,9 @@ import Foundation
 /// Asks the desktop to open `url` (`xdg-open`, or `open` on macOS); a failure is reported, not fatal.
 func openInBrowser(_ url: String) {
     #if os(macOS)
-    let opener = "/usr/bin/open"
+        let opener = "/usr/bin/open"
     #else
-    let opener = "/usr/bin/xdg-open"
+        let opener = "/usr/bin/xdg-open"
     #endif
     let process = Process()
     process.executableURL = URL(fileURLWithPath: opener)
@@ -48,4 +48,3 @@ func stopWithin(seconds: Double, saving server: EditorServer) {
 
 /// The signal sources of ``stopWithin(seconds:saving:)``, kept for the life of the process.
 nonisolated(unsafe) private var stopSources: [any DispatchSourceSignal] = []
-

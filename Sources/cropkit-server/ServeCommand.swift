@@ -43,17 +43,23 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Serve unsigned URLs (development only: anyone can make the server work).")
     var allowUnsigned = false
 
-    @Option(help: ArgumentHelp("A file of presets, one per line: NAME=QUERY (e.g. thumb=size=300x300&mode=fill).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A file of presets, one per line: NAME=QUERY (e.g. thumb=size=300x300&mode=fill).", valueName: "file"))
     var presets: String?
 
-    @Option(name: .customLong("watermark"), help: ArgumentHelp(
-        "A mark requests may lay over the output with watermark=NAME: NAME=FILE (PNG, WebP or AVIF with alpha). Repeat for more.",
-        valueName: "name=file"))
+    @Option(
+        name: .customLong("watermark"),
+        help: ArgumentHelp(
+            "A mark requests may lay over the output with watermark=NAME: NAME=FILE (PNG, WebP or AVIF with alpha). Repeat for more.",
+            valueName: "name=file"))
     var watermarks: [String] = []
 
-    @Option(name: .customLong("font"), help: ArgumentHelp(
-        "A font requests may draw watermark-text=TEXT in, with font=NAME: NAME=FILE (TrueType or OpenType). Repeat for more.",
-        valueName: "name=file"))
+    @Option(
+        name: .customLong("font"),
+        help: ArgumentHelp(
+            "A font requests may draw watermark-text=TEXT in, with font=NAME: NAME=FILE (TrueType or OpenType). Repeat for more.",
+            valueName: "name=file"))
     var fonts: [String] = []
 
     @Flag(help: "Accept only preset=NAME.")
@@ -68,7 +74,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest source picture, in megapixels.")
     var maxMegapixels = 100
 
-    @Option(help: "The most megapixels an animation's frames may add up to (frames × canvas); past it the answer is 413.")
+    @Option(
+        help: "The most megapixels an animation's frames may add up to (frames × canvas); past it the answer is 413.")
     var maxAnimationMegapixels = 400
 
     @Option(help: "The largest output side, in pixels.")
@@ -83,19 +90,23 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Requests that may wait for a slot; more are answered 503.")
     var queue = 64
 
-    @Option(help: ArgumentHelp(
-        "The memory renders may hold at once, in megabytes: each request reserves its planned peak (from the header, before decoding) and waits while it does not fit (default: half of the container's or machine's memory).",
-        valueName: "MB"))
+    @Option(
+        help: ArgumentHelp(
+            "The memory renders may hold at once, in megabytes: each request reserves its planned peak (from the header, before decoding) and waits while it does not fit (default: half of the container's or machine's memory).",
+            valueName: "MB"))
     var memoryBudget: Int?
 
-    @Option(help: ArgumentHelp(
-        "The most memory one request may plan to hold, in megabytes; more is refused with 413 before decoding (default: the whole budget).",
-        valueName: "MB"))
+    @Option(
+        help: ArgumentHelp(
+            "The most memory one request may plan to hold, in megabytes; more is refused with 413 before decoding (default: the whole budget).",
+            valueName: "MB"))
     var maxRequestMemory: Int?
 
-    @Option(name: .customLong("origin"), help: ArgumentHelp(
-        "An HTTP(S) URL prefix GET /fetch?url=… may fetch from (repeatable), e.g. https://images.example.com/photos/.",
-        valueName: "url-prefix"))
+    @Option(
+        name: .customLong("origin"),
+        help: ArgumentHelp(
+            "An HTTP(S) URL prefix GET /fetch?url=… may fetch from (repeatable), e.g. https://images.example.com/photos/.",
+            valueName: "url-prefix"))
     var origins: [String] = []
 
     @Flag(help: "Let origins resolve to private, loopback and link-local addresses (refused by default).")
@@ -104,9 +115,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The longest an origin may take to deliver a source, in seconds (then 504).")
     var originTimeout = 10.0
 
-    @Option(help: ArgumentHelp(
-        "Shrink-on-load leaves the resampling filter at least this reduction: 1 (as imgproxy) is fastest, 2 (as libvips) a little sharper.",
-        valueName: "1|2"))
+    @Option(
+        help: ArgumentHelp(
+            "Shrink-on-load leaves the resampling filter at least this reduction: 1 (as imgproxy) is fastest, 2 (as libvips) a little sharper.",
+            valueName: "1|2"))
     var shrinkHeadroom = 1.0
 
     @Flag(help: "Host the crop editor: a signed /edit/<path>?<options> URL opens it on that source (docs/embed.md).")
@@ -117,9 +129,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "With --editor: how many editors are kept open at once (the least recently used is closed).")
     var maxEditors = 32
 
-    @Option(help: ArgumentHelp(
-        "With --editor behind a load balancer: this instance's name (a-z, 0-9), which starts its editors' addresses (/editor/NAME-…/) so the balancer can route each editor to the instance that holds it (docs/deploy.md).",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "With --editor behind a load balancer: this instance's name (a-z, 0-9), which starts its editors' addresses (/editor/NAME-…/) so the balancer can route each editor to the instance that holds it (docs/deploy.md).",
+            valueName: "name"))
     var instance: String?
 
     @Option(help: "On SIGTERM, answer /ready with 503 for this many seconds before closing the listener.")
@@ -130,19 +143,29 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) must be in 0…65535.") }
-        guard maxSourceMB >= 1, maxMegapixels >= 1, maxAnimationMegapixels >= 1, maxOutputSide >= 1, cacheMaxAge >= 0, queue >= 0 else {
+        guard maxSourceMB >= 1, maxMegapixels >= 1, maxAnimationMegapixels >= 1, maxOutputSide >= 1, cacheMaxAge >= 0,
+            queue >= 0
+        else {
             throw ValidationError("limits must be positive (the queue and max-age may be 0).")
         }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be above 0.") }
-        guard drainSeconds >= 0, drainSeconds.isFinite else { throw ValidationError("--drain-seconds must not be negative.") }
+        guard drainSeconds >= 0, drainSeconds.isFinite else {
+            throw ValidationError("--drain-seconds must not be negative.")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
         }
-        guard originTimeout > 0, originTimeout.isFinite else { throw ValidationError("--origin-timeout must be above 0.") }
-        guard shrinkHeadroom >= 1, shrinkHeadroom <= 8 else { throw ValidationError("--shrink-headroom must be in 1…8.") }
+        guard originTimeout > 0, originTimeout.isFinite else {
+            throw ValidationError("--origin-timeout must be above 0.")
+        }
+        guard shrinkHeadroom >= 1, shrinkHeadroom <= 8 else {
+            throw ValidationError("--shrink-headroom must be in 1…8.")
+        }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
         if let memoryBudget, memoryBudget < 16 { throw ValidationError("--memory-budget must be at least 16 (MB).") }
-        if let maxRequestMemory, maxRequestMemory < 1 { throw ValidationError("--max-request-memory must be at least 1 (MB).") }
+        if let maxRequestMemory, maxRequestMemory < 1 {
+            throw ValidationError("--max-request-memory must be at least 1 (MB).")
+        }
         if !editor, !embedding.origins.isEmpty { throw ValidationError("--embed-origin needs --editor.") }
         guard maxEditors >= 1 else { throw ValidationError("--max-editors must be at least 1.") }
         if !editor, instance != nil { throw ValidationError("--instance needs --editor.") }
@@ -160,7 +183,8 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode.failure
         }
         if configuration.signer == nil {
-            printError("""
+            printError(
+                """
                 cropkit serve: WARNING: --allow-unsigned: every URL is served without a signature. Anyone who can \
                 reach this port can make the server resize anything under \(configuration.root.root). Development only.
                 """)
@@ -196,7 +220,9 @@ struct ServeCommand: ParsableCommand {
         }
         var signer: URLSigner?
         if keysText.contains(where: { !$0.isWhitespace && $0 != "," }) {
-            do { signer = try URLSigner(hexKeys: keysText) } catch { throw ServiceSetupError.badKeys(error.description) }
+            do { signer = try URLSigner(hexKeys: keysText) } catch {
+                throw ServiceSetupError.badKeys(error.description)
+            }
         } else if !allowUnsigned {
             throw ServiceSetupError.noSigningKey
         }
@@ -212,7 +238,8 @@ struct ServeCommand: ParsableCommand {
         configuration.shrinkOnLoadHeadroom = shrinkHeadroom
         if !origins.isEmpty {
             configuration.origins = OriginFetcher(
-                allowlist: try OriginAllowlist(origins), addressGuard: OriginAddressGuard(allowPrivate: originAllowPrivate),
+                allowlist: try OriginAllowlist(origins),
+                addressGuard: OriginAddressGuard(allowPrivate: originAllowPrivate),
                 maximumBytes: configuration.maximumSourceBytes, timeout: originTimeout)
         }
         if let concurrency { configuration.concurrency = concurrency }
@@ -231,7 +258,8 @@ struct ServeCommand: ParsableCommand {
         }
         if let presets {
             do {
-                configuration.presets = try PresetFile.parse(String(decoding: try FileIO.readFile(atPath: presets), as: UTF8.self))
+                configuration.presets = try PresetFile.parse(
+                    String(decoding: try FileIO.readFile(atPath: presets), as: UTF8.self))
             } catch {
                 throw ServiceSetupError.badPresets("\(presets): \(error)")
             }

@@ -23,11 +23,14 @@ import Testing
         var proposals: [Proposal]
     }
 
-    @Test("analyze proposes the attention, entropy and face crops of an aspect; each recipe renders the proposed crop; with no one in the picture the face crop says attention placed it")
+    @Test(
+        "analyze proposes the attention, entropy and face crops of an aspect; each recipe renders the proposed crop; with no one in the picture the face crop says attention placed it"
+    )
     func proposals() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Data(ImageCodec.encode(redDiscScene(x: 550, y: 150), as: .png)).write(to: URL(fileURLWithPath: dir + "/in.png"))
+        try Data(ImageCodec.encode(redDiscScene(x: 550, y: 150), as: .png)).write(
+            to: URL(fileURLWithPath: dir + "/in.png"))
 
         let text = try CLI.run(["analyze", "in.png"], in: dir)
         #expect(text.status == 0, "\(text)")
@@ -53,7 +56,8 @@ import Testing
             #expect(proposal.score > 0.3 && proposal.score <= 1)
             let recipe = try JSONEncoder().encode(proposal.recipe)
             try recipe.write(to: URL(fileURLWithPath: dir + "/\(proposal.measure).json"))
-            let apply = try CLI.run(["apply", "\(proposal.measure).json", "in.png", "-o", "\(proposal.measure).png"], in: dir)
+            let apply = try CLI.run(
+                ["apply", "\(proposal.measure).json", "in.png", "-o", "\(proposal.measure).png"], in: dir)
             #expect(apply.status == 0, "\(apply)")
             let out = try CLI.load(dir + "/\(proposal.measure).png")
             #expect(out.width == 400 && out.height == 300)
@@ -67,7 +71,9 @@ import Testing
 }
 
 extension AnalyzeCommandTests {
-    @Test("analyze lists the faces of a group photo in displayed pixels (a portrait stored turned too), and the face crop keeps them")
+    @Test(
+        "analyze lists the faces of a group photo in displayed pixels (a portrait stored turned too), and the face crop keeps them"
+    )
     func faces() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -80,7 +86,9 @@ extension AnalyzeCommandTests {
             // training.xml's faces: 76 px at (145, 79) and 90 px at (125, 214).
             #expect(report.faces.count == 2, "\(report.faces)")
             for (label, face) in zip([(145.0, 79.0, 76.0), (125.0, 214.0, 90.0)], report.faces.sorted { $0.y < $1.y }) {
-                #expect(abs(face.x - label.0) < 20 && abs(face.y - label.1) < 20 && abs(face.width - label.2) < 25, "\(face)")
+                #expect(
+                    abs(face.x - label.0) < 20 && abs(face.y - label.1) < 20 && abs(face.width - label.2) < 25,
+                    "\(face)")
                 #expect(face.confidence >= 0)
             }
             let crop = try #require(report.proposals.first { $0.measure == "face" })
@@ -101,23 +109,33 @@ extension AnalyzeCommandTests {
     func placed() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Data(ImageCodec.encode(redDiscScene(x: 520, y: 150), as: .png)).write(to: URL(fileURLWithPath: dir + "/in.png"))
-        for flags in [["--gravity", "attention"], ["--gravity", "entropy"], ["--gravity", "face"], ["--gravity", "right"], ["--focus", "0.9,0.5"]] {
-            let run = try CLI.run(["crop", "in.png", "-o", "out.png", "--aspect", "1:1", "--force", "--save-recipe", "r.json"] + flags, in: dir)
+        try Data(ImageCodec.encode(redDiscScene(x: 520, y: 150), as: .png)).write(
+            to: URL(fileURLWithPath: dir + "/in.png"))
+        for flags in [
+            ["--gravity", "attention"], ["--gravity", "entropy"], ["--gravity", "face"], ["--gravity", "right"],
+            ["--focus", "0.9,0.5"],
+        ] {
+            let run = try CLI.run(
+                ["crop", "in.png", "-o", "out.png", "--aspect", "1:1", "--force", "--save-recipe", "r.json"] + flags,
+                in: dir)
             #expect(run.status == 0, "\(flags): \(run)")
             let out = try CLI.load(dir + "/out.png")
             #expect(out.width == 300 && out.height == 300, "\(flags)")
             #expect(redPixels(out) > 2500, "\(flags) must keep the disc")
-            let recipe = try JSONDecoder().decode(Recipe.self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json")))
+            let recipe = try JSONDecoder().decode(
+                Recipe.self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json")))
             #expect(recipe.cropCenter.x > 0.6, "\(flags): \(recipe.cropCenter)")
         }
         let centred = try CLI.run(["crop", "in.png", "-o", "c.png", "--aspect", "1:1"], in: dir)
         #expect(centred.status == 0)
         #expect(redPixels(try CLI.load(dir + "/c.png")) == 0)
-        for bad in [["--gravity", "attention"], ["--aspect", "1:1", "--rect", "0,0,100,100", "--focus", "0.5,0.5"],
-                    ["--aspect", "original", "--gravity", "top"]] {
+        for bad in [
+            ["--gravity", "attention"], ["--aspect", "1:1", "--rect", "0,0,100,100", "--focus", "0.5,0.5"],
+            ["--aspect", "original", "--gravity", "top"],
+        ] {
             let run = try CLI.run(["crop", "in.png", "-o", "x.png"] + bad, in: dir)
-            #expect(run.status == 64 && run.stderr.contains(": places an aspect W:H crop given no rect."), "\(bad): \(run)")
+            #expect(
+                run.status == 64 && run.stderr.contains(": places an aspect W:H crop given no rect."), "\(bad): \(run)")
         }
     }
 }

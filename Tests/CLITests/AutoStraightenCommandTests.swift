@@ -30,10 +30,12 @@ import Testing
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("in.png: straightened "), "\(run)")
         #expect(run.stdout.contains("° counter-clockwise automatically ("), "\(run)")
-        let recipe = try JSONDecoder().decode(Recipe.self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json")))
+        let recipe = try JSONDecoder().decode(
+            Recipe.self, from: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json")))
         #expect(abs(recipe.angle - 5) < 0.2, "\(recipe.angle)")
         let out = try CLI.load(dir + "/out.png")
-        #expect(out.width < 480 && abs(Double(out.width) / Double(out.height) - 1.5) < 0.01, "\(out.width)×\(out.height)")
+        #expect(
+            out.width < 480 && abs(Double(out.width) / Double(out.height) - 1.5) < 0.01, "\(out.width)×\(out.height)")
     }
 
     @Test("crop --straighten auto leaves a picture without straight lines alone, with a warning")

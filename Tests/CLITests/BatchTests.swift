@@ -24,8 +24,10 @@ import Testing
 
         // When thumbnailing them all, two at a time, with output piped
         let run = try CLI.run(
-            ["thumbnail", "a.png", "broken.jpg", "notes.png", "c.png", "missing.png", "--out-dir", "thumbs",
-             "--size", "32", "--jobs", "2"], in: dir)
+            [
+                "thumbnail", "a.png", "broken.jpg", "notes.png", "c.png", "missing.png", "--out-dir", "thumbs",
+                "--size", "32", "--jobs", "2",
+            ], in: dir)
 
         // Then the good ones are written at their exact size and each bad one has one error line naming it
         #expect(run.status == 1, "\(run)")
@@ -99,8 +101,10 @@ import Testing
 
         // When a straightened crop of the big one is saved as a recipe and applied to both
         let crop = try CLI.run(
-            ["crop", "big.png", "-o", "crop.png", "--rect", "96,64,240,160", "--straighten", "6",
-             "--save-recipe", "crop.json"], in: dir)
+            [
+                "crop", "big.png", "-o", "crop.png", "--rect", "96,64,240,160", "--straighten", "6",
+                "--save-recipe", "crop.json",
+            ], in: dir)
         #expect(crop.status == 0, "\(crop)")
         let apply = try CLI.run(["apply", "crop.json", "big.png", "small.png", "--out-dir", "applied"], in: dir)
         #expect(apply.status == 0, "\(apply)")
@@ -110,13 +114,15 @@ import Testing
         let big = try CLI.load(dir + "/applied/big.png")
         let small = try CLI.load(dir + "/applied/small.png")
         #expect(big.width == direct.width && big.height == direct.height)
-        #expect(abs(small.width * 2 - big.width) <= 2 && abs(small.height * 2 - big.height) <= 2,
+        #expect(
+            abs(small.width * 2 - big.width) <= 2 && abs(small.height * 2 - big.height) <= 2,
             "\(small.width)×\(small.height) vs \(big.width)×\(big.height)")
         for (u, v) in [(0.5, 0.5), (0.2, 0.3), (0.8, 0.25), (0.3, 0.8), (0.75, 0.7)] {
             let b = big.pixel(x: Int(u * Double(big.width)), y: Int(v * Double(big.height)))
             let s = small.pixel(x: Int(u * Double(small.width)), y: Int(v * Double(small.height)))
             expectPixel(s, Array(b.prefix(3)), tolerance: 4, "at (\(u), \(v))")
-            expectPixel(big.pixel(x: Int(u * Double(big.width)), y: Int(v * Double(big.height))),
+            expectPixel(
+                big.pixel(x: Int(u * Double(big.width)), y: Int(v * Double(big.height))),
                 direct.pixel(x: Int(u * Double(big.width)), y: Int(v * Double(big.height))))
         }
         // The crop is where the rect was: its centre shows the rect's centre (216, 144) of 480×320.

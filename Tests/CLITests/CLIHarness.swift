@@ -120,8 +120,10 @@ func expectPixel(
     _ pixel: [Int], _ expected: [Int], tolerance: Int = 0, _ comment: Comment? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    let close = pixel.count >= expected.count
+    let close =
+        pixel.count >= expected.count
         && zip(pixel, expected).allSatisfy { abs($0 - $1) <= tolerance }
-    #expect(close, "pixel \(pixel) is not within \(tolerance) of \(expected)\(comment.map { ": \($0)" } ?? "")",
+    #expect(
+        close, "pixel \(pixel) is not within \(tolerance) of \(expected)\(comment.map { ": \($0)" } ?? "")",
         sourceLocation: sourceLocation)
 }

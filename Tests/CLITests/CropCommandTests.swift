@@ -84,7 +84,11 @@ import Testing
         for y in 0..<out.height {
             for x in 0..<out.width {
                 let p = out.pixel(x: x, y: y)
-                if p[0] > 200 && p[1] < 90 && p[2] < 90 { sumX += Double(x) + 0.5; sumY += Double(y) + 0.5; count += 1 }
+                if p[0] > 200 && p[1] < 90 && p[2] < 90 {
+                    sumX += Double(x) + 0.5
+                    sumY += Double(y) + 0.5
+                    count += 1
+                }
             }
         }
         try #require(count > 50, "the red disc is missing from the output")

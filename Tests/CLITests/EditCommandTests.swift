@@ -27,7 +27,10 @@ struct EditCommandTests {
             (["--lock-aspect"], "--lock-aspect locks an --aspect W:H"),
             (["--aspect", "original", "--lock-aspect"], "--lock-aspect locks an --aspect W:H"),
             (["--min-size", "0"], "--min-size must be at least 1"),
-            (["--aspect", "4:3", "--output-size", "200x200"], "--aspect 4:3 is not the ratio of --output-size 200x200"),
+            (
+                ["--aspect", "4:3", "--output-size", "200x200"],
+                "--aspect 4:3 is not the ratio of --output-size 200x200"
+            ),
             (["--output-size", "200"], "--output-size"),
             (["--embed-origin", "https://*.example.com"], "invalid embed-origin: 'https://*.example.com'"),
         ] {
@@ -45,11 +48,13 @@ struct EditCommandTests {
     func printsTheProposal() throws {
         let folder = try Self.discFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let text = try Self.startupLines(["edit", folder + "/disc.jpg", "--port", "0", "--aspect", "1:1", "--gravity", "attention"],
-                                         in: folder)
+        let text = try Self.startupLines(
+            ["edit", folder + "/disc.jpg", "--port", "0", "--aspect", "1:1", "--gravity", "attention"],
+            in: folder)
         #expect(text.contains("editing disc.jpg (900×300)"), "\(text)")
         #expect(text.contains("\nProposed: the 1:1 crop with the most attention ("), "\(text)")
-        #expect(text.contains("Crops are saved beside each photo as NAME.cropkit.json; Export all writes to "), "\(text)")
+        #expect(
+            text.contains("Crops are saved beside each photo as NAME.cropkit.json; Export all writes to "), "\(text)")
     }
 
     @Test("a folder is edited as its photos, with where crops are saved and exported; a folder without photos exits 1")
@@ -58,10 +63,13 @@ struct EditCommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.copyItem(atPath: folder + "/disc.jpg", toPath: folder + "/disc2.jpg")
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
-        let text = try Self.startupLines(["edit", folder, "--port", "0", "--export-dir", folder + "/square"], in: folder)
+        let text = try Self.startupLines(
+            ["edit", folder, "--port", "0", "--export-dir", folder + "/square"], in: folder)
         #expect(text.contains("cropkit edit: editing 2 photos at http://127.0.0.1:"), "\(text)")
-        #expect(text.contains("Crops are saved beside each photo as NAME.cropkit.json; Export all writes to \(folder)/square."),
-                "\(text)")
+        #expect(
+            text.contains(
+                "Crops are saved beside each photo as NAME.cropkit.json; Export all writes to \(folder)/square."),
+            "\(text)")
         let empty = folder + "/empty"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         let refused = try CLI.run(["edit", "empty"], in: folder)

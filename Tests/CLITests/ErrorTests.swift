@@ -11,7 +11,8 @@ import Testing
         return dir
     }
 
-    @Test("Output settings are refused as the library refuses them, named by their flags", arguments: OutputRuleCase.all)
+    @Test(
+        "Output settings are refused as the library refuses them, named by their flags", arguments: OutputRuleCase.all)
     func outputRules(_ rule: OutputRuleCase) throws {
         let dir = try setUp()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -42,7 +43,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let png = try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png"))
         try png.prefix(png.count / 2).write(to: URL(fileURLWithPath: dir + "/half.png"))
-        for command in [["resize", "half.png", "-o", "out.jpg", "--width", "50"], ["orient", "half.png", "-o", "out.jpg"]] {
+        for command in [
+            ["resize", "half.png", "-o", "out.jpg", "--width", "50"], ["orient", "half.png", "-o", "out.jpg"],
+        ] {
             let run = try CLI.run(command, in: dir)
             #expect(run.status == 1, "\(run)")
             #expect(run.stderr.hasPrefix("cropkit \(command[0]): half.png: "), "\(run)")
@@ -135,8 +138,9 @@ import Testing
     static let crashers = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../CropKitTests/Fixtures/corrupt").standardized.path
 
-    @Test("Each crasher exits 1 with the decoder's message, 25 runs each, and leaves no output",
-          arguments: ["png-bad-filter-thumbnail.png", "png-bad-filter-thumbnail-2.png"])
+    @Test(
+        "Each crasher exits 1 with the decoder's message, 25 runs each, and leaves no output",
+        arguments: ["png-bad-filter-thumbnail.png", "png-bad-filter-thumbnail-2.png"])
     func crasherExitsOne(_ name: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -145,7 +149,9 @@ import Testing
         for _ in 0..<25 {
             let run = try CLI.run(
                 ["thumbnail", input, "-o", "t.jpg", "--size", "32", "--force", "--progress", "none"], in: dir)
-            if run.status == 1, run.stderr == "cropkit thumbnail: \(input): corrupt PNG data: bad adaptive filter value\n" {
+            if run.status == 1,
+                run.stderr == "cropkit thumbnail: \(input): corrupt PNG data: bad adaptive filter value\n"
+            {
                 clean += 1
             } else {
                 Issue.record("\(run)")

@@ -11,7 +11,8 @@ import Testing
 
     /// The hostile files, from the manifest the script writes.
     static let files: [String] = {
-        let manifest = (try? String(contentsOfFile: CLI.root + "/Tests/Hostile/files/MANIFEST.txt", encoding: .utf8)) ?? ""
+        let manifest =
+            (try? String(contentsOfFile: CLI.root + "/Tests/Hostile/files/MANIFEST.txt", encoding: .utf8)) ?? ""
         return manifest.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
             $0.split(separator: "\t").first.map(String.init)
         }
@@ -20,21 +21,26 @@ import Testing
     /// The three commands of the issue, each as it is usually run, and a resize to GIF (an animation's every frame).
     static func commands(_ file: String, in dir: String) -> [[String]] {
         let file = dir + "/" + file
-        return [["info", file], ["convert", file, "-o", dir + "/out.png", "--force"],
-                ["thumbnail", file, "-o", dir + "/thumb.jpg", "--size", "64", "--force"],
-                ["resize", file, "-o", dir + "/frames.gif", "--width", "16", "--force"]]
+        return [
+            ["info", file], ["convert", file, "-o", dir + "/out.png", "--force"],
+            ["thumbnail", file, "-o", dir + "/thumb.jpg", "--size", "64", "--force"],
+            ["resize", file, "-o", dir + "/frames.gif", "--width", "16", "--force"],
+        ]
     }
 
     @Test("The hostile set is there: at least one file of each kind the issue lists")
     func setIsComplete() {
-        for prefix in ["png-", "jpeg-exif", "jpeg-icc", "jpeg-dht", "jpeg-dqt", "tiff-", "gif-", "webp-", "avif-", "heic-"] {
+        for prefix in [
+            "png-", "jpeg-exif", "jpeg-icc", "jpeg-dht", "jpeg-dqt", "tiff-", "gif-", "webp-", "avif-", "heic-",
+        ] {
             #expect(Self.files.contains { $0.hasPrefix(prefix) }, "no \(prefix) file in the manifest")
         }
         #expect(Self.files.count >= 40)
     }
 
-    @Test("Every hostile file: info, convert, thumbnail and a resize to GIF end with exit 0 or 1, one clear line, peak under 64 MB",
-          arguments: files)
+    @Test(
+        "Every hostile file: info, convert, thumbnail and a resize to GIF end with exit 0 or 1, one clear line, peak under 64 MB",
+        arguments: files)
     func hostileFile(_ name: String) throws {
         try Self.expectClean(name, limitKilobytes: Self.peakLimitKilobytes) { dir in Self.commands(name, in: dir) }
     }
@@ -43,12 +49,18 @@ import Testing
     /// its features (at most 24 bytes per pixel of a 3-megapixel copy, whatever the file claims).
     static let facePeakLimitKilobytes = 64 * 1024 + 24 * 3_000_000 / 1024
 
-    @Test("Every hostile file through analyze and a thumbnail by faces: exit 0 or 1, one clear line, peak under 64 MB plus the face detector's 72 MB",
-          arguments: files)
+    @Test(
+        "Every hostile file through analyze and a thumbnail by faces: exit 0 or 1, one clear line, peak under 64 MB plus the face detector's 72 MB",
+        arguments: files)
     func hostileFaces(_ name: String) throws {
         try Self.expectClean(name, limitKilobytes: Self.facePeakLimitKilobytes) { dir in
-            [["analyze", dir + "/" + name, "--json"],
-             ["thumbnail", dir + "/" + name, "-o", dir + "/face.jpg", "--size", "64", "--gravity", "face", "--force"]]
+            [
+                ["analyze", dir + "/" + name, "--json"],
+                [
+                    "thumbnail", dir + "/" + name, "-o", dir + "/face.jpg", "--size", "64", "--gravity", "face",
+                    "--force",
+                ],
+            ]
         }
     }
 
@@ -61,7 +73,9 @@ import Testing
         try FileManager.default.copyItem(atPath: CLI.root + "/Tests/Hostile/files/" + name, toPath: dir + "/" + name)
         for command in commands(dir) {
             let measured = try CLI.runMeasured(command, in: dir)
-            #expect(!measured.signalled && (measured.run.status == 0 || measured.run.status == 1), "\(command): \(measured)")
+            #expect(
+                !measured.signalled && (measured.run.status == 0 || measured.run.status == 1), "\(command): \(measured)"
+            )
             #expect(measured.peakKilobytes < limitKilobytes, "\(command): \(measured)")
             if measured.run.status == 1 {
                 let lines = measured.run.stderr.split(separator: "\n")
@@ -73,17 +87,21 @@ import Testing
         }
     }
 
-    @Test("libpng's two crashers (a 57-byte PNG claiming a 1 GiB chunk): exit 1, the same message for all commands, peak under 64 MB")
+    @Test(
+        "libpng's two crashers (a 57-byte PNG claiming a 1 GiB chunk): exit 1, the same message for all commands, peak under 64 MB"
+    )
     func libpngCrashers() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for (name, chunk) in [("png-huge_pCAL_chunk.png", "pCAL"), ("png-huge_sCAL_chunk.png", "sCAL")] {
-            try FileManager.default.copyItem(atPath: CLI.root + "/Tests/Hostile/files/" + name, toPath: dir + "/" + name)
+            try FileManager.default.copyItem(
+                atPath: CLI.root + "/Tests/Hostile/files/" + name, toPath: dir + "/" + name)
             for command in Self.commands(name, in: dir) {
                 let measured = try CLI.runMeasured(command, in: dir)
                 #expect(measured.run.status == 1, "\(command): \(measured)")
                 #expect(measured.peakKilobytes < Self.peakLimitKilobytes, "\(command): \(measured)")
-                let expected = "\(dir)/\(name): truncated PNG data: the \(chunk) chunk claims 1073741823 bytes, more than "
+                let expected =
+                    "\(dir)/\(name): truncated PNG data: the \(chunk) chunk claims 1073741823 bytes, more than "
                     + "the 12 left in the file (the file is truncated or corrupt)\n"
                 #expect(measured.run.stderr.hasSuffix(expected), "\(command): \(measured)")
             }

@@ -48,7 +48,9 @@ import Testing
         for (name, size) in expected {
             let path = dir + "/show/" + name
             let info = try ImageSource.file(path).info()
-            if let size { #expect(info.width == size.0 && info.height == size.1, "\(name): \(info.width)×\(info.height)") }
+            if let size {
+                #expect(info.width == size.0 && info.height == size.1, "\(name): \(info.width)×\(info.height)")
+            }
             #expect(info.orientation == .up)
             #expect(run.stdout.contains("  \(name) "), "\(name) is not listed")
         }
@@ -107,7 +109,8 @@ import Testing
         let flags = Set(options.matches(of: /(?m)^  (?:-[a-z], )?(--[a-z][a-z0-9-]*)/).map { String($0.output.1) })
         #expect(!flags.isEmpty)
         for flag in flags where flag != "--help" && flag != "--version" {
-            #expect(own.contains("`\(flag)") || common.contains("`\(flag)"),
+            #expect(
+                own.contains("`\(flag)") || common.contains("`\(flag)"),
                 "docs/cli.md does not list \(flag) of \(subcommand)")
         }
     }

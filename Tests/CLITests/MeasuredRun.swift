@@ -38,9 +38,9 @@ extension CLI {
         let fields = try String(contentsOfFile: usagePath, encoding: .utf8).split(separator: " ").compactMap { Int($0) }
         try #require(fields.count == 3, "the launcher wrote no usage: \(run)")
         #if canImport(Darwin)
-        let kilobytes = fields[0] / 1024  // bytes on Darwin
+            let kilobytes = fields[0] / 1024  // bytes on Darwin
         #else
-        let kilobytes = fields[0]
+            let kilobytes = fields[0]
         #endif
         var measured = run
         measured.status = Int32(fields[2] < 0 ? 128 - fields[2] : fields[2])

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The memory plan a service admits work by (`--memory-budget`), held against what a live `cropkit serve` process was
@@ -61,49 +61,53 @@ struct MemoryPlanTests {
     static let encoderQueries = ["format=webp", "width=600&format=avif", "width=600&format=heic"]
 
     #if os(Linux)
-    /// A field of `/proc/PID/status`, in kilobytes.
-    static func status(_ pid: Int32, _ field: String) throws -> Int {
-        let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(field + ":") })
-        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
-    }
-
-    @Test("Every format and path: the measured growth of the server's peak memory is at most the plan, and the plan at most 3x it plus 48 MB")
-    func plansHoldMeasuredPeaks() async throws {
-        let (folder, root) = try ServeCommandTests.photoFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let files = try Self.writeSources(to: root)
-        let server = try ServeCommandTests.Server(
-            root: root, arguments: ["--allow-unsigned", "--concurrency", "1", "--memory-budget", "4096"], environment: [:])
-        defer { _ = server.stop() }
-        let pid = server.process.processIdentifier
-
-        // Warm up: every decoder and encoder loaded once, so a library's code pages are not counted as a request's.
-        for file in files {
-            let (status, _, _) = try await ServeCommandTests.fetch(server.port, "/img/\(file)?width=64&format=jpeg")
-            #expect(status == 200)
-        }
-        for query in Self.queries + Self.encoderQueries {
-            _ = try await ServeCommandTests.fetch(server.port, "/img/photo.jpg?\(query)")
+        /// A field of `/proc/PID/status`, in kilobytes.
+        static func status(_ pid: Int32, _ field: String) throws -> Int {
+            let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(field + ":") })
+            return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
         }
 
-        var checked = 0
-        let requests = files.flatMap { file in Self.queries.map { "/img/\(file)?\($0)" } }
-            + Self.encoderQueries.map { "/img/photo.jpg?\($0)" }
-        for target in requests {
-            try "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)
-            let before = try Self.status(pid, "VmRSS")
-            let (status, _, headers) = try await ServeCommandTests.fetch(server.port, target)
-            let peak = try Self.status(pid, "VmHWM")
-            #expect(status == 200, "\(target)")
-            let header = headers.first { ($0.key as? String)?.lowercased() == "cropkit-memory-plan" }?.value
-            let plan = try #require((header as? String).flatMap { Int($0) }, "\(target): no plan header")
-            let grown = (peak - before) * 1024
-            #expect(grown <= plan, "\(target): grew \(grown >> 20) MB, planned \(plan >> 20) MB")
-            #expect(plan <= 3 * grown + (48 << 20), "\(target): planned \(plan >> 20) MB, grew \(grown >> 20) MB")
-            checked += 1
+        @Test(
+            "Every format and path: the measured growth of the server's peak memory is at most the plan, and the plan at most 3x it plus 48 MB"
+        )
+        func plansHoldMeasuredPeaks() async throws {
+            let (folder, root) = try ServeCommandTests.photoFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let files = try Self.writeSources(to: root)
+            let server = try ServeCommandTests.Server(
+                root: root, arguments: ["--allow-unsigned", "--concurrency", "1", "--memory-budget", "4096"],
+                environment: [:])
+            defer { _ = server.stop() }
+            let pid = server.process.processIdentifier
+
+            // Warm up: every decoder and encoder loaded once, so a library's code pages are not counted as a request's.
+            for file in files {
+                let (status, _, _) = try await ServeCommandTests.fetch(server.port, "/img/\(file)?width=64&format=jpeg")
+                #expect(status == 200)
+            }
+            for query in Self.queries + Self.encoderQueries {
+                _ = try await ServeCommandTests.fetch(server.port, "/img/photo.jpg?\(query)")
+            }
+
+            var checked = 0
+            let requests =
+                files.flatMap { file in Self.queries.map { "/img/\(file)?\($0)" } }
+                + Self.encoderQueries.map { "/img/photo.jpg?\($0)" }
+            for target in requests {
+                try "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)
+                let before = try Self.status(pid, "VmRSS")
+                let (status, _, headers) = try await ServeCommandTests.fetch(server.port, target)
+                let peak = try Self.status(pid, "VmHWM")
+                #expect(status == 200, "\(target)")
+                let header = headers.first { ($0.key as? String)?.lowercased() == "cropkit-memory-plan" }?.value
+                let plan = try #require((header as? String).flatMap { Int($0) }, "\(target): no plan header")
+                let grown = (peak - before) * 1024
+                #expect(grown <= plan, "\(target): grew \(grown >> 20) MB, planned \(plan >> 20) MB")
+                #expect(plan <= 3 * grown + (48 << 20), "\(target): planned \(plan >> 20) MB, grew \(grown >> 20) MB")
+                checked += 1
+            }
+            #expect(checked == files.count * Self.queries.count + Self.encoderQueries.count)
         }
-        #expect(checked == files.count * Self.queries.count + Self.encoderQueries.count)
-    }
     #endif
 }

@@ -11,12 +11,17 @@ import Testing
         return dir
     }
 
-    @Test("the JSON is the library's placeholder of the same steps, byte for byte, for every kind", arguments: Placeholder.Kind.allCases)
+    @Test(
+        "the JSON is the library's placeholder of the same steps, byte for byte, for every kind",
+        arguments: Placeholder.Kind.allCases)
     func matchesLibrary(_ kind: Placeholder.Kind) throws {
         let dir = try setUp()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let run = try CLI.run(
-            ["placeholder", "in.jpg", "--kind", kind.rawValue, "--aspect", "4:3", "--straighten", "5", "--width", "120"],
+            [
+                "placeholder", "in.jpg", "--kind", kind.rawValue, "--aspect", "4:3", "--straighten", "5", "--width",
+                "120",
+            ],
             in: dir)
         #expect(run.status == 0, "\(run)")
         let expected = try ImagePipeline().placeholder(
@@ -30,10 +35,14 @@ import Testing
     func outputAndErrors() throws {
         let dir = try setUp()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var run = try CLI.run(["placeholder", "in.jpg", "--kind", "thumbhash", "--size", "64x64", "--mode", "fill", "-o", "p.json"], in: dir)
+        var run = try CLI.run(
+            ["placeholder", "in.jpg", "--kind", "thumbhash", "--size", "64x64", "--mode", "fill", "-o", "p.json"],
+            in: dir)
         #expect(run.status == 0 && run.stdout.isEmpty, "\(run)")
         let written = try String(contentsOfFile: dir + "/p.json", encoding: .utf8)
-        #expect(written.hasPrefix(#"{"kind":"thumbhash","value":""#) && written.hasSuffix(#","width":64,"height":64}"# + "\n"))
+        #expect(
+            written.hasPrefix(#"{"kind":"thumbhash","value":""#)
+                && written.hasSuffix(#","width":64,"height":64}"# + "\n"))
         run = try CLI.run(["placeholder", "in.jpg", "-o", "p.json"], in: dir)
         #expect(run.status == 1 && run.stderr.contains("p.json already exists"), "\(run)")
         #expect(try String(contentsOfFile: dir + "/p.json", encoding: .utf8) == written)
@@ -61,22 +70,27 @@ import Testing
         try CLI.writePicture(dir + "/mark.png", width: 40, height: 20, alpha: true) { x, _ in
             [255, 255, 255, UInt8(x * 6)]
         }
-        let size: [String] = switch command {
-        case "crop": ["--max-size", "120"]
-        case "resize": ["--width", "120"]
-        case "thumbnail": ["--size", "96"]
-        default: []
-        }
-        let flags = ["--watermark", "mark.png", "--watermark-gravity", "top-right", "--watermark-scale", "0.4", "--watermark-opacity", "0.8"]
+        let size: [String] =
+            switch command {
+            case "crop": ["--max-size", "120"]
+            case "resize": ["--width", "120"]
+            case "thumbnail": ["--size", "96"]
+            default: []
+            }
+        let flags = [
+            "--watermark", "mark.png", "--watermark-gravity", "top-right", "--watermark-scale", "0.4",
+            "--watermark-opacity", "0.8",
+        ]
         let run = try CLI.run([command, "in.png", "-o", "out.png"] + size + flags, in: dir)
         #expect(run.status == 0, "\(run)")
         let mark = try Watermark(contentsOfFile: dir + "/mark.png", gravity: .topRight, scale: 0.4, opacity: 0.8)
-        let steps: [ImageOperation] = switch command {
-        case "crop": [.fit(within: PixelSize(validWidth: 120, height: 120))]
-        case "resize": [.resize(ResizeRequest(.width(120)))]
-        case "thumbnail": [.thumbnail(ThumbnailRequest(side: 96))]
-        default: []
-        }
+        let steps: [ImageOperation] =
+            switch command {
+            case "crop": [.fit(within: PixelSize(validWidth: 120, height: 120))]
+            case "resize": [.resize(ResizeRequest(.width(120)))]
+            case "thumbnail": [.thumbnail(ThumbnailRequest(side: 96))]
+            default: []
+            }
         let expected = try ImagePipeline().run(.file(dir + "/in.png"), steps + [.watermark(mark)])
         #expect(try CLI.load(dir + "/out.png") == expected.pixels)
     }
@@ -92,26 +106,33 @@ import Testing
         let size = command == "resize" ? ["--width", "160"] : ["--size", "96"]
         let run = try CLI.run(
             [command, "in.png", "-o", "out.png"] + size
-                + ["--watermark-text", "© Ada", "--font", Self.fontPath, "--watermark-color", "#FFCC00",
-                   "--watermark-outline", "black", "--watermark-shadow", "#00000080", "--watermark-scale", "0.5"],
+                + [
+                    "--watermark-text", "© Ada", "--font", Self.fontPath, "--watermark-color", "#FFCC00",
+                    "--watermark-outline", "black", "--watermark-shadow", "#00000080", "--watermark-scale", "0.5",
+                ],
             in: dir)
         #expect(run.status == 0, "\(run)")
         let line = try TextMark(
-            "© Ada", font: try FontFace(contentsOfFile: Self.fontPath), color: PixelColor(red: 255, green: 204, blue: 0),
+            "© Ada", font: try FontFace(contentsOfFile: Self.fontPath),
+            color: PixelColor(red: 255, green: 204, blue: 0),
             outline: .black, shadow: PixelColor(gray: 0, alpha: 128))
-        let steps: [ImageOperation] = command == "resize"
+        let steps: [ImageOperation] =
+            command == "resize"
             ? [.resize(ResizeRequest(.width(160)))] : [.thumbnail(ThumbnailRequest(side: 96))]
-        let expected = try ImagePipeline().run(.file(dir + "/in.png"), steps + [.watermark(try Watermark(text: line, scale: 0.5))])
+        let expected = try ImagePipeline().run(
+            .file(dir + "/in.png"), steps + [.watermark(try Watermark(text: line, scale: 0.5))])
         #expect(try CLI.load(dir + "/out.png") == expected.pixels)
     }
 
-    @Test("watermark options without a mark, or out of range, are usage errors; a missing mark file fails with its name")
+    @Test(
+        "watermark options without a mark, or out of range, are usage errors; a missing mark file fails with its name")
     func errors() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try CLI.writePicture(dir + "/in.png", width: 60, height: 40, color: positionColor)
         for flags in [
-            ["--watermark-tile"], ["--watermark", "in.png", "--watermark-scale", "0"], ["--watermark", "in.png", "--watermark-opacity", "2"],
+            ["--watermark-tile"], ["--watermark", "in.png", "--watermark-scale", "0"],
+            ["--watermark", "in.png", "--watermark-opacity", "2"],
             ["--watermark-text", "Ada"], ["--font", Self.fontPath], ["--watermark-color", "black"],
             ["--watermark", "in.png", "--watermark-text", "Ada", "--font", Self.fontPath],
             ["--watermark-text", "Ada", "--font", Self.fontPath, "--watermark-outline", "purple"],
@@ -123,10 +144,13 @@ import Testing
         #expect(run.status == 1 && run.stderr.contains("nope.png"), "\(run)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
         // A picture given as the font, and a character the font lacks: named, nothing written.
-        let notFont = try CLI.run(["resize", "in.png", "-o", "o.png", "--width", "30", "--watermark-text", "Ada", "--font", "in.png"], in: dir)
+        let notFont = try CLI.run(
+            ["resize", "in.png", "-o", "o.png", "--width", "30", "--watermark-text", "Ada", "--font", "in.png"], in: dir
+        )
         #expect(notFont.status == 1 && notFont.stderr.contains("cannot use the font in.png"), "\(notFont)")
         let missing = try CLI.run(
-            ["resize", "in.png", "-o", "o.png", "--width", "30", "--watermark-text", "Жук", "--font", Self.fontPath], in: dir)
+            ["resize", "in.png", "-o", "o.png", "--width", "30", "--watermark-text", "Жук", "--font", Self.fontPath],
+            in: dir)
         #expect(missing.status != 0 && missing.stderr.contains("U+0416"), "\(missing)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"))
     }

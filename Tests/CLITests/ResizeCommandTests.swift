@@ -35,13 +35,24 @@ import Testing
         #expect(out.width == width && out.height == height, "\(arguments): \(out.width)×\(out.height)")
     }
 
-    @Test("the rules between resize's flags are ResizeRequest's, in the flags' words", arguments: [
-        (["--width", "10", "--height", "10"], "--height: give one of width, height or size, not width and height."),
-        (["--size", "10x10", "--mode", "fill", "--background", "white"], "--background: applies only with mode pad."),
-        (["--size", "10x10", "--focus", "0.5,0.5"], "--focus: applies only with mode fill."),
-        (["--size", "10x10", "--mode", "pad", "--gravity", "entropy"], "--gravity: mode pad places the picture by an alignment"),
-        (["--width", "0"], "--width: 0 must be at least 1."),
-    ])
+    @Test(
+        "the rules between resize's flags are ResizeRequest's, in the flags' words",
+        arguments: [
+            (
+                ["--width", "10", "--height", "10"],
+                "--height: give one of width, height or size, not width and height."
+            ),
+            (
+                ["--size", "10x10", "--mode", "fill", "--background", "white"],
+                "--background: applies only with mode pad."
+            ),
+            (["--size", "10x10", "--focus", "0.5,0.5"], "--focus: applies only with mode fill."),
+            (
+                ["--size", "10x10", "--mode", "pad", "--gravity", "entropy"],
+                "--gravity: mode pad places the picture by an alignment"
+            ),
+            (["--width", "0"], "--width: 0 must be at least 1."),
+        ])
     func ruleWords(_ flags: [String], _ words: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -49,7 +60,9 @@ import Testing
         #expect(run.status != 0 && run.stderr.contains(words), "\(run)")
     }
 
-    @Test("an animated GIF: resize keeps its 10 frames and says so; --frames first writes one, silently; a PNG output warns that 9 frames were dropped")
+    @Test(
+        "an animated GIF: resize keeps its 10 frames and says so; --frames first writes one, silently; a PNG output warns that 9 frames were dropped"
+    )
     func animation() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -61,7 +74,9 @@ import Testing
         #expect(first.status == 0 && first.stderr.isEmpty && first.stdout.contains("(19×16, "), "\(first)")
         #expect(try ImageSource.file(dir + "/first.gif").info().frameCount == nil)
         let png = try CLI.run(["convert", input, "-o", "still.png"], in: dir)
-        #expect(png.status == 0 && png.stderr.contains("the first of the animation's 10 frames is written, 9 are dropped"), "\(png)")
+        #expect(
+            png.status == 0 && png.stderr.contains("the first of the animation's 10 frames is written, 9 are dropped"),
+            "\(png)")
         let wrong = try CLI.run(["resize", input, "-o", "x.gif", "--width", "19", "--frames", "some"], in: dir)
         #expect(wrong.status != 0 && wrong.stderr.contains("--frames"), "\(wrong)")
     }
@@ -82,31 +97,40 @@ import Testing
         }
     }
 
-    @Test("resize and thumbnail: --gravity attention and entropy keep an off-centre object, --focus keeps a point; pad refuses them, fit refuses any gravity")
+    @Test(
+        "resize and thumbnail: --gravity attention and entropy keep an off-centre object, --focus keeps a point; pad refuses them, fit refuses any gravity"
+    )
     func smartGravity() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let scene = try ImageCodec.encode(redDiscScene(x: 550, y: 150), as: .png)
         try Data(scene).write(to: URL(fileURLWithPath: dir + "/in.png"))
         let box = ["--size", "100x100", "--mode", "fill"]
-        for (name, extra) in [("attention", ["--gravity", "attention"]), ("entropy", ["--gravity", "entropy"]),
-                              ("focus", ["--focus", "0.9,0.5"]), ("center", [])] {
+        for (name, extra) in [
+            ("attention", ["--gravity", "attention"]), ("entropy", ["--gravity", "entropy"]),
+            ("focus", ["--focus", "0.9,0.5"]), ("center", []),
+        ] {
             let run = try CLI.run(["resize", "in.png", "-o", "\(name).png"] + box + extra, in: dir)
             #expect(run.status == 0, "\(run)")
             let red = redPixels(try CLI.load(dir + "/\(name).png"))
             if name == "center" { #expect(red == 0) } else { #expect(red > 250, "\(name): \(red) red pixels") }
         }
-        let thumbnail = try CLI.run(["thumbnail", "in.png", "-o", "t.png", "--size", "64", "--gravity", "attention"], in: dir)
+        let thumbnail = try CLI.run(
+            ["thumbnail", "in.png", "-o", "t.png", "--size", "64", "--gravity", "attention"], in: dir)
         #expect(thumbnail.status == 0, "\(thumbnail)")
         #expect(redPixels(try CLI.load(dir + "/t.png")) > 90)
-        let pad = try CLI.run(["resize", "in.png", "-o", "pad.png", "--size", "100x100", "--mode", "pad", "--gravity", "attention"], in: dir)
+        let pad = try CLI.run(
+            ["resize", "in.png", "-o", "pad.png", "--size", "100x100", "--mode", "pad", "--gravity", "attention"],
+            in: dir)
         #expect(pad.status == 64 && pad.stderr.contains("alignment"), "\(pad)")
         let badFocus = try CLI.run(["resize", "in.png", "-o", "f.png"] + box + ["--focus", "2,0.5"], in: dir)
         #expect(badFocus.status == 64, "\(badFocus)")
         // A fit keeps the whole picture: a gravity with it would be ignored, so it is refused, not dropped.
         let fit = try CLI.run(["resize", "in.png", "-o", "fit.png", "--size", "100x100", "--gravity", "face"], in: dir)
         #expect(fit.status == 64 && fit.stderr.contains("--gravity: applies only with mode fill or pad"), "\(fit)")
-        #expect(!FileManager.default.fileExists(atPath: dir + "/pad.png") && !FileManager.default.fileExists(atPath: dir + "/f.png"))
+        #expect(
+            !FileManager.default.fileExists(atPath: dir + "/pad.png")
+                && !FileManager.default.fileExists(atPath: dir + "/f.png"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/fit.png"))
     }
 

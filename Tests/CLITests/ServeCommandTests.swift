@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `cropkit serve` and `cropkit sign` as a user runs them: a real server process on loopback, real HTTP.
@@ -85,12 +85,15 @@ struct ServeCommandTests {
         let folder = try CLI.temporaryDirectory()
         let root = folder + "/photos"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLI.samples + "/waterfall-orientation6.jpg", toPath: root + "/fall.jpg")
+        try FileManager.default.copyItem(
+            atPath: CLI.samples + "/waterfall-orientation6.jpg", toPath: root + "/fall.jpg")
         return (folder, root)
     }
 
     /// GET `target` from the server: status and body.
-    static func fetch(_ port: Int, _ target: String, accept: String? = nil) async throws -> (Int, Data, [AnyHashable: Any]) {
+    static func fetch(_ port: Int, _ target: String, accept: String? = nil) async throws -> (
+        Int, Data, [AnyHashable: Any]
+    ) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(target)")!)
         if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
         let (data, response) = try await URLSession.shared.data(for: request)
@@ -123,45 +126,66 @@ struct ServeCommandTests {
         #expect(server.stop() == 0)
     }
 
-    @Test("one presets file for both: the CLI's convert and placeholder give the served bytes of the same preset; marks by name")
+    @Test(
+        "one presets file for both: the CLI's convert and placeholder give the served bytes of the same preset; marks by name"
+    )
     func presetsAndMarks() async throws {
         let (folder, root) = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try CLI.writePicture(folder + "/mark.png", width: 40, height: 20, alpha: true) { x, y in [255, 255, 255, UInt8(x * 6)] }
-        try "# both faces\navatar=size=96x96&mode=fill&gravity=attention&format=webp&quality=70\ncard=aspect=4:3&width=160&format=jpeg&watermark=logo&watermark-opacity=0.6\nsigned=width=160&format=png&watermark-text=%C2%A9%20Ada&font=sans&watermark-shadow=black\n"
+        try CLI.writePicture(folder + "/mark.png", width: 40, height: 20, alpha: true) { x, y in
+            [255, 255, 255, UInt8(x * 6)]
+        }
+        try
+            "# both faces\navatar=size=96x96&mode=fill&gravity=attention&format=webp&quality=70\ncard=aspect=4:3&width=160&format=jpeg&watermark=logo&watermark-opacity=0.6\nsigned=width=160&format=png&watermark-text=%C2%A9%20Ada&font=sans&watermark-shadow=black\n"
             .write(toFile: folder + "/presets.txt", atomically: true, encoding: .utf8)
         let server = try Server(
-            root: root, arguments: ["--allow-unsigned", "--presets", folder + "/presets.txt", "--watermark", "logo=" + folder + "/mark.png",
-                        "--font", "sans=" + WatermarkCommandTests.fontPath],
+            root: root,
+            arguments: [
+                "--allow-unsigned", "--presets", folder + "/presets.txt", "--watermark", "logo=" + folder + "/mark.png",
+                "--font", "sans=" + WatermarkCommandTests.fontPath,
+            ],
             environment: ["CROPKIT_SIGNING_KEY": ""])
         defer { _ = server.stop() }
         for (name, ext) in [("avatar", "webp"), ("card", "jpg"), ("signed", "png")] {
             let (status, served, _) = try await Self.fetch(server.port, "/img/fall.jpg?preset=\(name)")
             #expect(status == 200)
             let run = try CLI.run(
-                ["convert", "photos/fall.jpg", "-o", "\(name).\(ext)", "--presets", "presets.txt", "--preset", name,
-                 "--preset-watermark", "logo=mark.png", "--preset-font", "sans=" + WatermarkCommandTests.fontPath], in: folder)
+                [
+                    "convert", "photos/fall.jpg", "-o", "\(name).\(ext)", "--presets", "presets.txt", "--preset", name,
+                    "--preset-watermark", "logo=mark.png", "--preset-font", "sans=" + WatermarkCommandTests.fontPath,
+                ], in: folder)
             #expect(run.status == 0, "\(run)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/\(name).\(ext)")) == served, "\(name)")
             let (_, json, _) = try await Self.fetch(server.port, "/img/fall.jpg?preset=\(name)&placeholder=thumbhash")
             let line = try CLI.run(
-                ["placeholder", "photos/fall.jpg", "--kind", "thumbhash", "--presets", "presets.txt", "--preset", name,
-                 "--preset-watermark", "logo=mark.png", "--preset-font", "sans=" + WatermarkCommandTests.fontPath], in: folder)
+                [
+                    "placeholder", "photos/fall.jpg", "--kind", "thumbhash", "--presets", "presets.txt", "--preset",
+                    name,
+                    "--preset-watermark", "logo=mark.png", "--preset-font", "sans=" + WatermarkCommandTests.fontPath,
+                ], in: folder)
             #expect(line.stdout == String(decoding: json, as: UTF8.self) + "\n", "\(line)")
         }
         // Without the mark's file, the CLI says which name it does not know.
-        let card = try CLI.run(["convert", "photos/fall.jpg", "-o", "card.jpg", "--presets", "presets.txt", "--preset", "card"], in: folder)
+        let card = try CLI.run(
+            ["convert", "photos/fall.jpg", "-o", "card.jpg", "--presets", "presets.txt", "--preset", "card"], in: folder
+        )
         #expect(card.status == 1 && card.stderr.contains("watermark") && card.stderr.contains("logo"), "\(card)")
         let refused = try CLI.run(
-            ["convert", "photos/fall.jpg", "-o", "a.webp", "--presets", "presets.txt", "--preset", "avatar", "--quality", "50"], in: folder)
+            [
+                "convert", "photos/fall.jpg", "-o", "a.webp", "--presets", "presets.txt", "--preset", "avatar",
+                "--quality", "50",
+            ], in: folder)
         #expect(refused.status == 64, "\(refused)")
-        let wrongName = try CLI.run(["convert", "photos/fall.jpg", "-o", "a.jpg", "--presets", "presets.txt", "--preset", "avatar"], in: folder)
+        let wrongName = try CLI.run(
+            ["convert", "photos/fall.jpg", "-o", "a.jpg", "--presets", "presets.txt", "--preset", "avatar"], in: folder)
         #expect(wrongName.status != 0 && wrongName.stderr.contains(".webp"), "\(wrongName)")
-        let unknown = try CLI.run(["convert", "photos/fall.jpg", "-o", "a.jpg", "--presets", "presets.txt", "--preset", "nope"], in: folder)
+        let unknown = try CLI.run(
+            ["convert", "photos/fall.jpg", "-o", "a.jpg", "--presets", "presets.txt", "--preset", "nope"], in: folder)
         #expect(unknown.status == 1 && unknown.stderr.contains("nope"), "\(unknown)")
     }
 
-    @Test("--origin: a second instance fetches from the first over HTTP; a loopback origin needs --origin-allow-private")
+    @Test(
+        "--origin: a second instance fetches from the first over HTTP; a loopback origin needs --origin-allow-private")
     func origins() async throws {
         let (folder, root) = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -174,7 +198,8 @@ struct ServeCommandTests {
         let sign = try CLI.run(["sign", "/fetch?url=\(url)&width=90"], in: folder, environment: environment)
         let signed = sign.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let open = try Server(root: root, arguments: ["--origin", prefix, "--origin-allow-private"], environment: environment)
+        let open = try Server(
+            root: root, arguments: ["--origin", prefix, "--origin-allow-private"], environment: environment)
         let (status, body, _) = try await Self.fetch(open.port, signed)
         #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
         #expect(try Image(source: .data(Array(body))).size == PixelSize(validWidth: 90, height: 60))
@@ -186,11 +211,13 @@ struct ServeCommandTests {
         #expect(String(decoding: message, as: UTF8.self).contains("loopback"))
         #expect(guarded.stop() == 0)
 
-        let bad = try CLI.run(["serve", "--root", root, "--origin", "cdn.example.com"], in: folder, environment: environment)
+        let bad = try CLI.run(
+            ["serve", "--root", root, "--origin", "cdn.example.com"], in: folder, environment: environment)
         #expect(bad.status == 1 && bad.stderr.contains("cdn.example.com"), "\(bad)")
     }
 
-    @Test("SIGTERM drains: /ready turns 503 while images are still served for --drain-seconds, then the process exits 0")
+    @Test(
+        "SIGTERM drains: /ready turns 503 while images are still served for --drain-seconds, then the process exits 0")
     func drain() async throws {
         let (folder, root) = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -226,7 +253,8 @@ struct ServeCommandTests {
     func keyRequired() throws {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try CLI.run(["serve", "--root", folder, "--port", "0"], in: folder, environment: ["CROPKIT_SIGNING_KEY": ""])
+        let run = try CLI.run(
+            ["serve", "--root", folder, "--port", "0"], in: folder, environment: ["CROPKIT_SIGNING_KEY": ""])
         #expect(run.status == 1)
         #expect(run.stderr.contains("CROPKIT_SIGNING_KEY") && run.stderr.contains("--allow-unsigned"))
         let bad = try CLI.run(["serve", "--root", folder], in: folder, environment: ["CROPKIT_SIGNING_KEY": "xyz"])
@@ -236,12 +264,16 @@ struct ServeCommandTests {
         // --instance names a hosted editor's instance: it needs --editor and a name of a-z and 0-9.
         for (arguments, expected) in [
             (["--instance", "a1"], "--instance needs --editor"),
-            (["--editor", "--instance", "A-1"], "--instance 'A-1' must be 1 to 32 lowercase letters a-z and digits 0-9"),
+            (
+                ["--editor", "--instance", "A-1"],
+                "--instance 'A-1' must be 1 to 32 lowercase letters a-z and digits 0-9"
+            ),
         ] {
             let run = try CLI.run(["serve", "--root", folder, "--allow-unsigned"] + arguments, in: folder)
             #expect(run.status == 64 && run.stderr.contains(expected), "\(arguments): \(run)")
         }
-        let unsigned = try Server(root: folder, arguments: ["--allow-unsigned"], environment: ["CROPKIT_SIGNING_KEY": ""])
+        let unsigned = try Server(
+            root: folder, arguments: ["--allow-unsigned"], environment: ["CROPKIT_SIGNING_KEY": ""])
         #expect(unsigned.stop() == 0)
         let said = unsigned.output.wait { _ in false }  // all of it: the process has exited
         #expect(said.contains("WARNING") && said.contains("--allow-unsigned"))

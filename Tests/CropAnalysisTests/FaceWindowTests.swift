@@ -15,7 +15,9 @@ struct FaceWindowTests {
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
         }
-        mutating func next(_ range: ClosedRange<Double>) -> Double { range.lowerBound + next() * (range.upperBound - range.lowerBound) }
+        mutating func next(_ range: ClosedRange<Double>) -> Double {
+            range.lowerBound + next() * (range.upperBound - range.lowerBound)
+        }
     }
 
     static func inside(_ inner: Rect, _ outer: Rect) -> Bool {
@@ -23,7 +25,9 @@ struct FaceWindowTests {
             && inner.maxY <= outer.maxY + 1e-6
     }
 
-    @Test("over 3,000 seeded pictures: the window lies inside the picture at the asked size, keeps every face when the heads fit together, else keeps the largest face whole when its head fits, and reports exactly the faces it keeps")
+    @Test(
+        "over 3,000 seeded pictures: the window lies inside the picture at the asked size, keeps every face when the heads fit together, else keeps the largest face whole when its head fits, and reports exactly the faces it keeps"
+    )
     func invariants() {
         var random = Random(state: 44)
         var allKept = 0, largestKept = 0
@@ -32,8 +36,9 @@ struct FaceWindowTests {
             let faces = (0..<Int(random.next(1...8.99))).map { _ -> Face in
                 let side = random.next(20...300)
                 return Face(
-                    rect: Rect(x: random.next(0...(bounds.width - 20)), y: random.next(0...(bounds.height - 20)),
-                               width: side, height: side),
+                    rect: Rect(
+                        x: random.next(0...(bounds.width - 20)), y: random.next(0...(bounds.height - 20)),
+                        width: side, height: side),
                     confidence: random.next(0...3))
             }
             let size = Size(width: random.next(50...2200), height: random.next(50...2200))
@@ -52,7 +57,9 @@ struct FaceWindowTests {
                 #expect(kept.count == faces.count, "all \(faces.count) heads fit in \(window) but \(kept.count) kept")
                 allKept += 1
             }
-            let largest = faces.indices.max { faces[$0].rect.width * faces[$0].rect.height < faces[$1].rect.width * faces[$1].rect.height }!
+            let largest = faces.indices.max {
+                faces[$0].rect.width * faces[$0].rect.height < faces[$1].rect.width * faces[$1].rect.height
+            }!
             if heads[largest].width <= window.width && heads[largest].height <= window.height {
                 #expect(kept.contains(faces[largest]), "the largest face's head fits in \(window) but is not kept")
                 largestKept += 1
@@ -68,12 +75,14 @@ struct FaceWindowTests {
         #expect(face.head == Rect(x: 94, y: 170, width: 52, height: 99))
     }
 
-    @Test("two faces apart: a square too narrow for both keeps the larger, centred on its head; no face gives no window")
+    @Test(
+        "two faces apart: a square too narrow for both keeps the larger, centred on its head; no face gives no window")
     func group() throws {
         let small = Face(rect: Rect(x: 50, y: 100, width: 40, height: 40), confidence: 2)
         let large = Face(rect: Rect(x: 700, y: 300, width: 100, height: 100), confidence: 1)
         let bounds = Rect(x: 0, y: 0, width: 1000, height: 600)
-        let (window, kept) = try #require(Face.window(Size(width: 400, height: 400), keeping: [small, large], in: bounds))
+        let (window, kept) = try #require(
+            Face.window(Size(width: 400, height: 400), keeping: [small, large], in: bounds))
         #expect(kept == [large])
         #expect(abs(window.midX - large.head.midX) < 1e-9 && abs(window.midY - large.head.midY) < 1e-9)
         let both = try #require(Face.window(Size(width: 900, height: 500), keeping: [small, large], in: bounds))

@@ -14,7 +14,9 @@ struct GravityTests {
             background: { _, _ in (120, 120, 120) }, object: { _, _ in (200, 40, 30) })
     }
 
-    @Test("window(_:in:) places a fixed place and a focal point as place(_:in:) does, and a smart gravity where InterestMap finds the object (60 seeded discs)")
+    @Test(
+        "window(_:in:) places a fixed place and a focal point as place(_:in:) does, and a smart gravity where InterestMap finds the object (60 seeded discs)"
+    )
     func windowEvaluatesEveryGravity() throws {
         var rng = SplitMix64(seed: 32)
         for _ in 0..<60 {
@@ -22,14 +24,17 @@ struct GravityTests {
             let image = try Self.scene(cx: cx)
             let size = Size(width: 100, height: 100)
             let bounds = Rect(x: 0, y: 0, width: 300, height: 100)
-            for fixed in [Gravity.topLeft, .center, .bottomRight, .focus(Point(x: 0.8, y: 0.5)), .pixelFocus(Point(x: 40, y: 50))] {
+            for fixed in [
+                Gravity.topLeft, .center, .bottomRight, .focus(Point(x: 0.8, y: 0.5)), .pixelFocus(Point(x: 40, y: 50)),
+            ] {
                 #expect(try fixed.window(size, in: image) == fixed.place(size, in: bounds))
             }
             for smart in [Gravity.attention, .entropy] {
                 let window = try smart.window(size, in: image)
                 #expect(window.size == size)
                 // The disc (cx ± 14) lies inside the window, which place(_:in:) alone would put at 100…200.
-                #expect(window.minX <= Double(cx - 14) && window.maxX >= Double(cx + 15), "\(smart) cx \(cx): \(window)")
+                #expect(
+                    window.minX <= Double(cx - 14) && window.maxX >= Double(cx + 15), "\(smart) cx \(cx): \(window)")
                 let measure = try #require(InterestMap.measure(for: smart))
                 #expect(window == (try InterestMap(image, measure: measure).bestWindow(size).rect))
             }
@@ -51,7 +56,9 @@ struct GravityTests {
         let centred = try image.resized(width: 60, height: 60, mode: .fill(gravity: .center))
         var centredRed = 0
         for y in 0..<60 {
-            for x in 0..<60 where centred.pixel(x: x, y: y)[0] > 170 && centred.pixel(x: x, y: y)[1] < 80 { centredRed += 1 }
+            for x in 0..<60 where centred.pixel(x: x, y: y)[0] > 170 && centred.pixel(x: x, y: y)[1] < 80 {
+                centredRed += 1
+            }
         }
         #expect(centredRed == 0)
     }

@@ -1,9 +1,9 @@
 import CropGeometry
+import CropPixels
 import CropTestSupport
 import Testing
 
 @testable import CropAnalysis
-import CropPixels
 
 /// Synthetic scenes for the smart-crop measures: a background and one object whose box is known.
 enum Scene {
@@ -43,7 +43,8 @@ struct InterestMapTests {
             let radius = rng.int(12...30)
             let cx = rng.int(radius...(width - 1 - radius)), cy = rng.int(radius...(height - 1 - radius))
             let textured = case_ % 2 == 1, seed = UInt64(case_)
-            let object: (Int, Int) -> (Int, Int, Int) = case_ % 3 == 0
+            let object: (Int, Int) -> (Int, Int, Int) =
+                case_ % 3 == 0
                 ? { _, _ in (224, 164, 126) }  // skin-like
                 : { _, _ in (200, 40, 30) }  // saturated red
             let image = try Scene.make(
@@ -55,8 +56,10 @@ struct InterestMapTests {
             let side = Double(Swift.min(width, height))
             let map = try InterestMap(image, measure: .attention)
             let (window, share) = map.bestWindow(Size(width: side, height: side))
-            let object_ = Rect(x: Double(cx - radius), y: Double(cy - radius), width: Double(2 * radius + 1), height: Double(2 * radius + 1))
-            if !window.contains(object_) { misses.append("case \(case_): object \(object_) window \(window)") }
+            let disc = Rect(
+                x: Double(cx - radius), y: Double(cy - radius), width: Double(2 * radius + 1),
+                height: Double(2 * radius + 1))
+            if !window.contains(disc) { misses.append("case \(case_): object \(disc) window \(window)") }
             #expect(share > 0 && share <= 1)
         }
         #expect(misses.isEmpty, "\(misses.count) of 120 missed: \(misses.prefix(5))")
@@ -79,7 +82,9 @@ struct InterestMapTests {
                 })
             let side = Double(Swift.min(width, height))
             let (window, _) = try InterestMap(image, measure: .entropy).bestWindow(Size(width: side, height: side))
-            let patch = Rect(x: Double(cx - radius), y: Double(cy - radius), width: Double(2 * radius + 1), height: Double(2 * radius + 1))
+            let patch = Rect(
+                x: Double(cx - radius), y: Double(cy - radius), width: Double(2 * radius + 1),
+                height: Double(2 * radius + 1))
             if !window.contains(patch) { misses += 1 }
         }
         #expect(misses == 0)
@@ -87,7 +92,8 @@ struct InterestMapTests {
 
     @Test("a flat picture gets the centred window, with no share of interest")
     func flat() throws {
-        let image = try PixelBuffer(width: 300, height: 100, layout: .rgb, samples: [UInt8](repeating: 77, count: 300 * 100 * 3))
+        let image = try PixelBuffer(
+            width: 300, height: 100, layout: .rgb, samples: [UInt8](repeating: 77, count: 300 * 100 * 3))
         for measure in InterestMap.Measure.allCases {
             let (window, share) = try InterestMap(image, measure: measure).bestWindow(Size(width: 100, height: 100))
             #expect(window == Rect(x: 100, y: 0, width: 100, height: 100), "\(measure)")
@@ -95,7 +101,9 @@ struct InterestMapTests {
         }
     }
 
-    @Test("windows have the asked size, stay inside, and hold at least what any cell-aligned position holds (500 seeded maps)")
+    @Test(
+        "windows have the asked size, stay inside, and hold at least what any cell-aligned position holds (500 seeded maps)"
+    )
     func windowInvariants() {
         var rng = SplitMix64(seed: 17)
         for _ in 0..<500 {
@@ -116,15 +124,22 @@ struct InterestMapTests {
                 table.integral(x0: x / sx, y0: y / sy, x1: (x + window.width) / sx, y1: (y + window.height) / sy)
             }
             let best = held(window.minX, window.minY)
-            let xs = (0...w).map { Double($0) * sx }.filter { $0 <= source.width - window.width } + [source.width - window.width]
-            let ys = (0...h).map { Double($0) * sy }.filter { $0 <= source.height - window.height } + [source.height - window.height]
+            let xs =
+                (0...w).map { Double($0) * sx }.filter { $0 <= source.width - window.width } + [
+                    source.width - window.width
+                ]
+            let ys =
+                (0...h).map { Double($0) * sy }.filter { $0 <= source.height - window.height } + [
+                    source.height - window.height
+                ]
             for x in xs { for y in ys { #expect(held(x, y) <= best + 1e-9 * Swift.max(1, table.total)) } }
         }
     }
 
     @Test("the summed-area integral is exact for cut cells")
     func integral() {
-        let map = InterestMap(measure: .entropy, width: 2, height: 2, sourceSize: Size(width: 2, height: 2), values: [1, 2, 3, 4])
+        let map = InterestMap(
+            measure: .entropy, width: 2, height: 2, sourceSize: Size(width: 2, height: 2), values: [1, 2, 3, 4])
         let table = SummedArea(map)
         #expect(table.total == 10)
         #expect(abs(table.integral(x0: 0.5, y0: 0, x1: 1.5, y1: 1) - (0.5 * 1 + 0.5 * 2)) < 1e-12)

@@ -1,10 +1,10 @@
 import CropGeometry
+import CropPixels
 import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropAnalysis
-import CropPixels
 
 /// The projection-profile measure that auto-straighten asks when the lines are too few: long straight structures
 /// that are not edges, like a string of beads or a hanging chain.
@@ -25,7 +25,10 @@ struct ProjectionTiltTests {
             let cx = 512 + step * dx, cy = 384 + step * dy
             for y in Int(cy - radius - 1)...Int(cy + radius + 1) {
                 for x in Int(cx - radius - 1)...Int(cx + radius + 1) {
-                    let d = ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)).squareRoot()
+                    let d =
+                        ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy)
+                            * (Double(y) + 0.5 - cy))
+                        .squareRoot()
                     let cover = Swift.max(0, Swift.min(1, radius + 0.5 - d))
                     values[y * width + x] = Float(Double(values[y * width + x]) * (1 - cover) + 520 * cover)
                 }
@@ -34,13 +37,16 @@ struct ProjectionTiltTests {
         return LumaPlane(width: width, height: height, values: values)
     }
 
-    @Test("a string of beads turned by a seeded angle in −12…12° is levelled by the projection within 0.15°, confidently (12 cases, upright and level)")
+    @Test(
+        "a string of beads turned by a seeded angle in −12…12° is levelled by the projection within 0.15°, confidently (12 cases, upright and level)"
+    )
     func beadsLevelled() throws {
         var rng = SplitMix64(seed: 15)
         var wrong: [String] = []
         for index in 0..<12 {
             let degrees = rng.double(-12...12)
-            let estimate = StraightenDetector.estimate(Self.beads(degrees: degrees, vertical: index % 2 == 0, seed: rng.next()))
+            let estimate = StraightenDetector.estimate(
+                Self.beads(degrees: degrees, vertical: index % 2 == 0, seed: rng.next()))
             if estimate.measure != .projection || !estimate.isConfident() || abs(estimate.angle - degrees) > 0.15 {
                 wrong.append("\(index): \((degrees * 100).rounded() / 100)° → \(estimate)")
             }
@@ -59,9 +65,11 @@ struct ProjectionTiltTests {
         var values = Self.beads(degrees: 0, seed: 1).values.map { _ in Float(760 + Double(rng.next() % 7) - 3) }
         for _ in 0..<74 {
             let cx = 40 + Int(rng.next() % 944), cy = 40 + Int(rng.next() % 688)
-            for y in (cy - 3)...(cy + 3) { for x in (cx - 3)...(cx + 3) where (x - cx) * (x - cx) + (y - cy) * (y - cy) <= 10 {
-                values[y * 1024 + x] = 520
-            } }
+            for y in (cy - 3)...(cy + 3) {
+                for x in (cx - 3)...(cx + 3) where (x - cx) * (x - cx) + (y - cy) * (y - cy) <= 10 {
+                    values[y * 1024 + x] = 520
+                }
+            }
         }
         let scattered = try #require(ProjectionTilt.estimate(LumaPlane(width: 1024, height: 768, values: values)))
         #expect(scattered.prominence < 2.5, "\(scattered)")

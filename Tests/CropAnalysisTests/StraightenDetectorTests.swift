@@ -1,10 +1,10 @@
-import Foundation
 import CropGeometry
+import CropPixels
 import CropTestSupport
+import Foundation
 import Testing
 
 @testable import CropAnalysis
-import CropPixels
 
 @Suite("Line segments and the straighten estimate")
 struct StraightenDetectorTests {
@@ -34,7 +34,9 @@ struct StraightenDetectorTests {
         let a = Point(x: 20, y: 30), b = Point(x: 220, y: 62)
         let plane = Self.edgePlane(width: 260, height: 140, from: a, to: b)
         let segments = LineSegmentDetector().segments(in: plane)
-        let long = segments.filter { $0.length > 100 && abs($0.tiltFromAxis.degrees) < 45 && !$0.tiltFromAxis.isVertical }
+        let long = segments.filter {
+            $0.length > 100 && abs($0.tiltFromAxis.degrees) < 45 && !$0.tiltFromAxis.isVertical
+        }
         #expect(long.count == 1, "\(segments)")
         guard let s = long.first else { return }
         let expected = atan2(b.y - a.y, b.x - a.x) * 180 / .pi
@@ -48,7 +50,8 @@ struct StraightenDetectorTests {
     @Test("tilt from the axis: a vertical turned clockwise by t reads +t, as a horizontal does")
     func tiltConvention() {
         let t = 5.0 * Double.pi / 180
-        let vertical = LineSegment(start: Point(x: 100, y: 0), end: Point(x: 100 - 200 * sin(t), y: 200 * cos(t)), width: 1)
+        let vertical = LineSegment(
+            start: Point(x: 100, y: 0), end: Point(x: 100 - 200 * sin(t), y: 200 * cos(t)), width: 1)
         #expect(vertical.tiltFromAxis.isVertical)
         #expect(abs(vertical.tiltFromAxis.degrees - 5) < 1e-9, "\(vertical.tiltFromAxis)")
         let horizontal = LineSegment(start: Point(x: 0, y: 0), end: Point(x: 200 * cos(t), y: 200 * sin(t)), width: 1)
@@ -78,12 +81,14 @@ struct StraightenDetectorTests {
         #expect(abs(a.angle + b.angle) < 0.1, "\(a) vs \(b)")
     }
 
-    @Test("pictures without straight lines are not confident and apply 0° (16 seeded blotch scenes, noise, a flat field)")
+    @Test(
+        "pictures without straight lines are not confident and apply 0° (16 seeded blotch scenes, noise, a flat field)")
     func unsureWithoutLines() throws {
         var rng = SplitMix64(seed: 77)
         var confident: [String] = []
         for case_ in 0..<16 {
-            let scene = try tiltedScene(width: 384, height: 256, degrees: rng.double(-12...12), seed: rng.next(), lines: false)
+            let scene = try tiltedScene(
+                width: 384, height: 256, degrees: rng.double(-12...12), seed: rng.next(), lines: false)
             let estimate = try StraightenDetector.estimate(scene)
             if estimate.isConfident() || estimate.appliedAngle() != 0 { confident.append("case \(case_): \(estimate)") }
         }
@@ -148,13 +153,16 @@ struct StraightenDetectorTests {
         let central = TiltConsensus(lines: middle + level, side: side).best()
         #expect(central.isConfident() && abs(central.angle - 7.05) < 0.2, "\(central)")
         // Two parallel edges apart, one on each side, count in full wherever their mean lies.
-        let pair = [AxisLine(tilt: 2, isVertical: true, length: 0.5, x: -450, y: 0),
-                    AxisLine(tilt: 2, isVertical: true, length: 0.5, x: 10, y: 0)]
+        let pair = [
+            AxisLine(tilt: 2, isVertical: true, length: 0.5, x: -450, y: 0),
+            AxisLine(tilt: 2, isVertical: true, length: 0.5, x: 10, y: 0),
+        ]
         let weight = pair[0].weight + pair[1].weight
         #expect(abs(TiltConsensus(lines: pair, side: side).score(r: 2, convergence: 0) - weight) < 1e-9)
     }
 
-    @Test("a heavy edge and a faint one far off fix no vanishing point: the heaviest edge counts at most twice the rest")
+    @Test(
+        "a heavy edge and a faint one far off fix no vanishing point: the heaviest edge counts at most twice the rest")
     func heaviestEdgeIsCapped() {
         let side = 1024.0
         let consensus = TiltConsensus(lines: [], side: side)

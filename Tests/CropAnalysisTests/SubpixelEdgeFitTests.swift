@@ -1,10 +1,10 @@
 import CropGeometry
+import CropPixels
 import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropAnalysis
-import CropPixels
 
 @Suite("Sub-pixel refit of line segments")
 struct SubpixelEdgeFitTests {
@@ -46,13 +46,16 @@ struct SubpixelEdgeFitTests {
             let t = degrees * .pi / 180, m = refitted.center, c = 64.0
             let offset = vertical ? (m.x - c) * cos(t) + (m.y - c) * sin(t) : -(m.x - c) * sin(t) + (m.y - c) * cos(t)
             if abs(error) > 0.03 || abs(offset) > 0.1 || refitted.tiltFromAxis.isVertical != vertical {
-                failures.append("case \(case_): \(degrees)° \(vertical ? "V" : "H"): found \(segment.tiltFromAxis.degrees), refitted \(refitted.tiltFromAxis.degrees), offset \(offset)")
+                failures.append(
+                    "case \(case_): \(degrees)° \(vertical ? "V" : "H"): found \(segment.tiltFromAxis.degrees), refitted \(refitted.tiltFromAxis.degrees), offset \(offset)"
+                )
             }
         }
         #expect(failures.isEmpty, "\(failures.count) of 24: \(failures)")
     }
 
-    @Test("the refit measures how far the edge wanders from its line: < 0.1 px when straight, > 1 px when it waves ±2 px")
+    @Test(
+        "the refit measures how far the edge wanders from its line: < 0.1 px when straight, > 1 px when it waves ±2 px")
     func residual() throws {
         // A horizontal edge at y = 128 + amplitude · sin(2πx / 80) on a 256-pixel plane, dark below, supersampled; the
         // segment lies on it at half size (y = 64).
@@ -86,8 +89,10 @@ struct SubpixelEdgeFitTests {
         // Brightness rises along x only: nothing changes across a horizontal segment.
         let values = (0..<(128 * 128)).map { Float(400 + 2 * ($0 % 128)) }
         let fit = SubpixelEdgeFit(plane: LumaPlane(width: 128, height: 128, values: values))
-        #expect(fit.refit(LineSegment(start: Point(x: 10, y: 32), end: Point(x: 54, y: 32), width: 2), factor: 2) == nil)
-        #expect(fit.refit(LineSegment(start: Point(x: 70, y: 10), end: Point(x: 120, y: 10), width: 2), factor: 2) == nil)
+        #expect(
+            fit.refit(LineSegment(start: Point(x: 10, y: 32), end: Point(x: 54, y: 32), width: 2), factor: 2) == nil)
+        #expect(
+            fit.refit(LineSegment(start: Point(x: 70, y: 10), end: Point(x: 120, y: 10), width: 2), factor: 2) == nil)
     }
 
     @Test("the robust line ignores outliers: 40 points on s = 0.5 + 0.02 t with 8 far off")

@@ -26,7 +26,9 @@ struct ACSkippingDecoderTests {
             : try TestImages.smooth(width: width, height: height, layout: layout, seed: seed)
     }
 
-    @Test("160 seeded random files (sizes, qualities, subsamplings, gray, optimised tables, restart intervals) decode byte-identically to libjpeg at 1/8")
+    @Test(
+        "160 seeded random files (sizes, qualities, subsamplings, gray, optimised tables, restart intervals) decode byte-identically to libjpeg at 1/8"
+    )
     func randomFiles() throws {
         var rng = SplitMix64(seed: 2026_11_25)
         var skippedCount = 0
@@ -53,8 +55,9 @@ struct ACSkippingDecoderTests {
         #expect(skippedCount == 160)
     }
 
-    @Test("files libvips wrote with restart markers decode byte-identically",
-          arguments: ["sequential/r420.jpg", "sequential/r444.jpg", "sequential/gray.jpg"])
+    @Test(
+        "files libvips wrote with restart markers decode byte-identically",
+        arguments: ["sequential/r420.jpg", "sequential/r444.jpg", "sequential/gray.jpg"])
     func vipsFiles(_ name: String) throws {
         let data = try Fixtures.bytes(name)
         let (reference, _) = try Self.decode(data, libjpeg: true)
@@ -65,9 +68,12 @@ struct ACSkippingDecoderTests {
         #expect(decoder.warnings.isEmpty)
     }
 
-    @Test("every sequential JPEG fixture (camera EXIF samples, Adobe CMYK, restart markers) decodes byte-identically at 1/8 in both modes")
+    @Test(
+        "every sequential JPEG fixture (camera EXIF samples, Adobe CMYK, restart markers) decodes byte-identically at 1/8 in both modes"
+    )
     func fixtures() throws {
-        let names = ["cmyk-adobe.jpg", "exif/leica-orient8-ii.jpg", "sequential/r420.jpg"]
+        let names =
+            ["cmyk-adobe.jpg", "exif/leica-orient8-ii.jpg", "sequential/r420.jpg"]
             + (0...8).map { "exif/landscape-\($0)-mm.jpg" }
         for name in names {
             let data = try Fixtures.bytes(name)
@@ -80,7 +86,8 @@ struct ACSkippingDecoderTests {
         }
     }
 
-    @Test("only 1/8 of a single-scan sequential file uses it; other scales and progressive files keep libjpeg's decoder")
+    @Test(
+        "only 1/8 of a single-scan sequential file uses it; other scales and progressive files keep libjpeg's decoder")
     func whereItApplies() throws {
         let image = try TestImages.smooth(width: 120, height: 90, seed: 3)
         let baseline = try JPEGEncoder.encode(image, options: JPEGEncodeOptions(quality: 85, subsampling: .s420))
@@ -94,8 +101,9 @@ struct ACSkippingDecoderTests {
         #expect(try Self.decode(baseline, libjpeg: false).1.acSkipped)
     }
 
-    @Test("DC-only on a 4:2:0 file skips the chroma's AC too: the same pixels as the progressive DC-only decode of the same picture",
-          arguments: [ChromaSubsampling.s420, .s422, .s444])
+    @Test(
+        "DC-only on a 4:2:0 file skips the chroma's AC too: the same pixels as the progressive DC-only decode of the same picture",
+        arguments: [ChromaSubsampling.s420, .s422, .s444])
     func dcOnlyMatchesProgressive(_ subsampling: ChromaSubsampling) throws {
         let image = try TestImages.smooth(width: 203, height: 141, seed: 99)
         let baseline = try JPEGEncoder.encode(
@@ -143,14 +151,17 @@ struct ACSkippingDecoderTests {
                 data.removeLast(Int(rng.next() % UInt64(data.count - scanStart)))
             case 1:  // flipped bits
                 for _ in 0..<(1 + rng.next() % 6) {
-                    data[scanStart + Int(rng.next() % UInt64(data.count - scanStart - 2))] ^= UInt8(1 << (rng.next() % 8))
+                    data[scanStart + Int(rng.next() % UInt64(data.count - scanStart - 2))] ^= UInt8(
+                        1 << (rng.next() % 8))
                 }
             case 2:  // a marker (a restart marker, the wrong one, or EOI) inside the data
                 let at = scanStart + Int(rng.next() % UInt64(data.count - scanStart - 2))
                 data.insert(contentsOf: [0xFF, [0xD0, 0xD3, 0xD7, 0xD9, 0xC4][Int(rng.next() % 5)]], at: at)
             default:  // random bytes overwritten, 0xFF among them
                 let at = scanStart + Int(rng.next() % UInt64(data.count - scanStart - 8))
-                for i in 0..<Int(1 + rng.next() % 8) { data[at + i] = rng.next() % 3 == 0 ? 0xFF : UInt8(rng.next() & 0xFF) }
+                for i in 0..<Int(1 + rng.next() % 8) {
+                    data[at + i] = rng.next() % 3 == 0 ? 0xFF : UInt8(rng.next() & 0xFF)
+                }
             }
             let reference = Result { try Self.decode(data, libjpeg: true).0 }
             let fast = Result { try Self.decode(data, libjpeg: false).0 }

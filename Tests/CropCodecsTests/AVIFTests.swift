@@ -28,9 +28,12 @@ struct AVIFTests {
         try PNGDecoder.decode(Fixtures.bytes("avif/\(name).crop-200-300-128.png")).pixels
     }
 
-    @Test("rotated and mirrored kimono: stored pixels as encoded, each transform applied once, displayed as kimono.png",
-          arguments: [("kimono", Orientation.up, 722, 1024), ("kimono.rotate90", .rightTop, 1024, 722),
-                      ("kimono.mirror-horizontal", .topRight, 722, 1024)])
+    @Test(
+        "rotated and mirrored kimono: stored pixels as encoded, each transform applied once, displayed as kimono.png",
+        arguments: [
+            ("kimono", Orientation.up, 722, 1024), ("kimono.rotate90", .rightTop, 1024, 722),
+            ("kimono.mirror-horizontal", .topRight, 722, 1024),
+        ])
     func kimono(_ name: String, _ orientation: Orientation, _ width: Int, _ height: Int) throws {
         let (decoded, upright) = try Self.displayed(name)
         #expect(decoded.info.format == .avif)
@@ -41,8 +44,10 @@ struct AVIFTests {
         #expect(upright.width == 722 && upright.height == 1024)
         let shown = meanDifference(try Self.region(upright), try Self.reference("kimono"))
         #expect(shown <= 3.5, "displayed: mean difference \(shown) from kimono.png")
-        for wrong in Orientation.allCases where wrong != orientation && !wrong.swapsDimensions == !orientation.swapsDimensions {
-            let other = meanDifference(try Self.region(decoded.pixels.applyingOrientation(wrong)), try Self.reference("kimono"))
+        for wrong in Orientation.allCases
+        where wrong != orientation && !wrong.swapsDimensions == !orientation.swapsDimensions {
+            let other = meanDifference(
+                try Self.region(decoded.pixels.applyingOrientation(wrong)), try Self.reference("kimono"))
             #expect(other > 10, "\(wrong) gives \(other)")
         }
     }
@@ -54,7 +59,11 @@ struct AVIFTests {
         #expect(upright.width == 1204 && upright.height == 800)
         var narrowed = try PixelBuffer(width: 128, height: 128, format: .rgb8)
         let region = try Self.region(upright)
-        for y in 0..<128 { for x in 0..<128 { for c in 0..<3 { narrowed[x: x, y: y, channel: c] = (region[x: x, y: y, channel: c] + 128) / 257 } } }
+        for y in 0..<128 {
+            for x in 0..<128 {
+                for c in 0..<3 { narrowed[x: x, y: y, channel: c] = (region[x: x, y: y, channel: c] + 128) / 257 }
+            }
+        }
         let mean = meanDifference(narrowed, try Self.reference("fox"))
         #expect(mean <= 3.5, "mean difference \(mean)")
         #expect(decoded.pixels.samples.contains { $0 % 257 != 0 })
@@ -83,7 +92,8 @@ struct AVIFTests {
             let meta = box("meta", [0, 0, 0, 0] + box("pitm", [0, 0, 0, 0, 0, 1]) + box("iprp", ipco + ipma))
             return box("ftyp", Array("heicmif1".utf8)) + meta
         }
-        let irot90 = box("irot", [1]), imirH = box("imir", [0]), imirV = box("imir", [1])  // imirH: about the horizontal axis
+        // imirH: about the horizontal axis
+        let irot90 = box("irot", [1]), imirH = box("imir", [0]), imirV = box("imir", [1])
         #expect(HEIFTransforms(file([irot90], [1])).orientation == .leftBottom)
         #expect(HEIFTransforms(file([imirH], [1])).orientation == .bottomLeft)  // axis 0: top and bottom exchanged
         #expect(HEIFTransforms(file([imirV], [1])).orientation == .topRight)  // axis 1: left and right exchanged
@@ -100,7 +110,9 @@ struct AVIFTests {
         let good = file([irot90, imirV], [1, 2])
         for _ in 0..<2_000 {
             var bytes = good
-            for _ in 0..<rng.int(1...4) { bytes[rng.int(0...(bytes.count - 1))] = UInt8(truncatingIfNeeded: rng.next()) }
+            for _ in 0..<rng.int(1...4) {
+                bytes[rng.int(0...(bytes.count - 1))] = UInt8(truncatingIfNeeded: rng.next())
+            }
             _ = HEIFTransforms(Array(bytes.prefix(rng.int(0...bytes.count))))
         }
     }

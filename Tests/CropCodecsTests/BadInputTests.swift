@@ -13,7 +13,9 @@ struct BadInputTests {
     static var image: PixelBuffer { get throws { try imageResult.get() } }
     static let baselineResult = Result { try JPEGEncoder.encode(try image) }
     static var baseline: [UInt8] { get throws { try baselineResult.get() } }
-    static let progressiveResult = Result { try JPEGEncoder.encode(try image, options: JPEGEncodeOptions(progressive: true)) }
+    static let progressiveResult = Result {
+        try JPEGEncoder.encode(try image, options: JPEGEncodeOptions(progressive: true))
+    }
     static var progressive: [UInt8] { get throws { try progressiveResult.get() } }
     static let pngResult = Result { try PNGEncoder.encode(try image) }
     static var png: [UInt8] { get throws { try pngResult.get() } }
@@ -28,7 +30,10 @@ struct BadInputTests {
         #expect(throws: CodecError.notAnImage(reason: "Not a JPEG file: starts with 0x00 0x00")) {
             try JPEGDecoder.decode([0, 0, 0, 0])
         }
-        #expect(throws: CodecError.truncated(format: .jpeg, detail: "Premature end of JPEG data in the header (the file is truncated)")) {
+        #expect(
+            throws: CodecError.truncated(
+                format: .jpeg, detail: "Premature end of JPEG data in the header (the file is truncated)")
+        ) {
             try JPEGDecoder.decode([])
         }
         #expect(throws: CodecError.self) { try PNGDecoder.decode([]) }
@@ -37,10 +42,14 @@ struct BadInputTests {
     @Test("random bytes, bare or behind a valid signature, give typed errors")
     func randomBytes() throws {
         var rng = SplitMix64(seed: 1234)
-        let prefixes: [[UInt8]] = [[], [0xFF, 0xD8, 0xFF], [0xFF, 0xD8, 0xFF, 0xC0], Array(try Self.png.prefix(8)), Array(try Self.png.prefix(33))]
+        let prefixes: [[UInt8]] = [
+            [], [0xFF, 0xD8, 0xFF], [0xFF, 0xD8, 0xFF, 0xC0], Array(try Self.png.prefix(8)),
+            Array(try Self.png.prefix(33)),
+        ]
         for round in 0..<400 {
             let length = Int(rng.next() % 600)
-            let bytes = prefixes[round % prefixes.count] + (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let bytes =
+                prefixes[round % prefixes.count] + (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             do {
                 _ = try ImageCodec.decode(bytes)
                 Issue.record("random bytes decoded (round \(round))")
@@ -52,8 +61,9 @@ struct BadInputTests {
 
     static let cutFractions = [0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.97]
 
-    @Test("files cut at several points are reported as truncated",
-          arguments: ["baseline", "progressive", "png", "interlacedPNG"])
+    @Test(
+        "files cut at several points are reported as truncated",
+        arguments: ["baseline", "progressive", "png", "interlacedPNG"])
     func truncated(_ kind: String) throws {
         let data = [
             "baseline": try Self.baseline, "progressive": try Self.progressive, "png": try Self.png,
@@ -99,8 +109,9 @@ struct BadInputTests {
         }
     }
 
-    @Test("a file missing only its end marker decodes with a warning, and fails in strict mode",
-          arguments: ["baseline", "progressive", "png", "interlacedPNG"])
+    @Test(
+        "a file missing only its end marker decodes with a warning, and fails in strict mode",
+        arguments: ["baseline", "progressive", "png", "interlacedPNG"])
     func missingEndMarker(_ kind: String) throws {
         let data = [
             "baseline": try Self.baseline, "progressive": try Self.progressive, "png": try Self.png,
@@ -110,7 +121,8 @@ struct BadInputTests {
         let cut = Array(data.dropLast(format == .jpeg ? 2 : 12))
         let decoded = try ImageCodec.decode(cut)
         #expect(decoded.pixels == (try ImageCodec.decode(data).pixels))
-        #expect(decoded.warnings.contains { $0.message.contains(format == .jpeg ? "EOI" : "IEND") }, "\(decoded.warnings)")
+        #expect(
+            decoded.warnings.contains { $0.message.contains(format == .jpeg ? "EOI" : "IEND") }, "\(decoded.warnings)")
         #expect(throws: CodecError.self) { try ImageCodec.decode(cut, options: DecodeOptions(strict: true)) }
     }
 
@@ -118,7 +130,9 @@ struct BadInputTests {
     func mutations() throws {
         var rng = SplitMix64(seed: 555)
         var outcomes = [0, 0]
-        for (index, source) in [try Self.baseline, try Self.progressive, try Self.png, try Self.interlacedPNG].enumerated() {
+        for (index, source) in [try Self.baseline, try Self.progressive, try Self.png, try Self.interlacedPNG]
+            .enumerated()
+        {
             for _ in 0..<150 {
                 var bytes = source
                 for _ in 0..<(1 + Int(rng.next() % 6)) {
@@ -190,14 +204,17 @@ struct BadInputTests {
         #expect(throws: CodecError.tooManyPixels(width: 61, height: 47, limit: 61 * 47 - 1)) {
             try ImageCodec.decode(try Self.png, options: options)
         }
-        #expect(throws: Never.self) { try ImageCodec.decode(try Self.png, options: DecodeOptions(limits: PixelLimits(maxPixels: 61 * 47))) }
+        #expect(throws: Never.self) {
+            try ImageCodec.decode(try Self.png, options: DecodeOptions(limits: PixelLimits(maxPixels: 61 * 47)))
+        }
     }
 
     @Test("strict mode turns a JPEG corrupt-data warning into an error")
     func strictJPEG() throws {
         // Garbage between two header segments: libjpeg warns "3 extraneous bytes before marker 0xc0" and goes on.
         let sof = try #require(Bytes.jpegSegments(try Self.baseline).first { $0.marker == 0xC0 })
-        let bytes = Array(try Self.baseline[..<sof.start]) + [0x12, 0x34, 0x56] + Array(try Self.baseline[sof.start...])
+        let bytes =
+            Array(try Self.baseline[..<sof.start]) + [0x12, 0x34, 0x56] + Array(try Self.baseline[sof.start...])
         let lenient = try JPEGDecoder.decode(bytes)
         #expect(lenient.warnings.contains { $0.message.contains("extraneous bytes") }, "\(lenient.warnings)")
         #expect(lenient.pixels == (try JPEGDecoder.decode(try Self.baseline).pixels))
@@ -215,7 +232,10 @@ struct BadInputTests {
         // Corrupt entropy data: a warning, or an error when strict.
         var damaged = try Self.baseline
         let sos = try #require(Bytes.jpegSegments(damaged).first { $0.marker == 0xDA })
-        for i in stride(from: sos.end + 40, to: sos.end + 60, by: 2) { damaged[i] = 0xFF; damaged[i + 1] = 0xD3 }
+        for i in stride(from: sos.end + 40, to: sos.end + 60, by: 2) {
+            damaged[i] = 0xFF
+            damaged[i + 1] = 0xD3
+        }
         let recovered = try JPEGDecoder.decode(damaged)
         #expect(!recovered.warnings.isEmpty)
         #expect(throws: CodecError.self) { try JPEGDecoder.decode(damaged, options: DecodeOptions(strict: true)) }

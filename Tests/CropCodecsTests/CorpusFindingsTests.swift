@@ -1,6 +1,6 @@
 import CropPixels
-import Foundation
 import CropTestSupport
+import Foundation
 import Testing
 
 @testable import CropCodecs
@@ -18,14 +18,17 @@ import Testing
         #expect(decoded.pixels.width == 227 && decoded.pixels.height == 149)
     }
 
-    @Test("icc-after-SOF.jpg (Pillow): its profile, repeated after SOF, is read (7 bytes 'profile', as Pillow reads it)")
+    @Test(
+        "icc-after-SOF.jpg (Pillow): its profile, repeated after SOF, is read (7 bytes 'profile', as Pillow reads it)")
     func iccAfterSOF() throws {
         let decoded = try JPEGDecoder.decode(try Self.file("icc-after-SOF.jpg"))
         #expect(decoded.metadata.iccProfile == Array("profile".utf8))
         #expect(decoded.warnings.isEmpty, "\(decoded.warnings)")
     }
 
-    @Test("circle-trns-before-plte.png (Pillow): a truecolor tRNS before a suggested PLTE keeps its transparency (libpng drops it), streamed and whole")
+    @Test(
+        "circle-trns-before-plte.png (Pillow): a truecolor tRNS before a suggested PLTE keeps its transparency (libpng drops it), streamed and whole"
+    )
     func tRNSBeforePLTE() throws {
         let bytes = try Self.file("circle-trns-before-plte.png")
         let decoded = try PNGDecoder.decode(bytes)
@@ -41,10 +44,14 @@ import Testing
                 wrong += (isKey ? p[3] != 0 : p[3] != 255) ? 1 : 0
             }
         }
-        #expect(keyed > 1000 && keyed < 5000 && clear == keyed && wrong == 0, "\(keyed) keyed, \(clear) clear, \(wrong) wrong")
+        #expect(
+            keyed > 1000 && keyed < 5000 && clear == keyed && wrong == 0,
+            "\(keyed) keyed, \(clear) clear, \(wrong) wrong")
     }
 
-    @Test("clap is applied as libheif applies it: hevc32.heif is 32×32 (64×64 stored), pixel-identical to vips; rainbow-451x461.heic is 451×461 (452×462), and shrinks on load from the aperture")
+    @Test(
+        "clap is applied as libheif applies it: hevc32.heif is 32×32 (64×64 stored), pixel-identical to vips; rainbow-451x461.heic is 451×461 (452×462), and shrinks on load from the aperture"
+    )
     func cleanAperture() throws {
         let small = try HEIFDecoder(data: try Self.file("hevc32.heif"))
         #expect(small.info.width == 32 && small.info.height == 32 && small.warnings.isEmpty, "\(small.warnings)")
@@ -55,18 +62,22 @@ import Testing
         #expect(rainbow.info.width == 451 && rainbow.info.height == 461)
         let full = try rainbow.decodeAll()
         #expect(full.width == 451 && full.height == 461)
-        let half = try HEIFDecoder(data: try Self.file("rainbow-451x461.heic"), options: DecodeOptions(jpegScale: .half))
+        let half = try HEIFDecoder(
+            data: try Self.file("rainbow-451x461.heic"), options: DecodeOptions(jpegScale: .half))
         #expect(half.outputWidth == 226 && half.outputHeight == 231)
         #expect(try half.decodeAll() == HEIFShrinkOnLoadTests.boxAveraged(full, by: 2))
     }
 
-    @Test("the clean aperture's window: libheif's rounding, checked against exact fractions over 20,000 seeded cases; bad boxes give nothing")
+    @Test(
+        "the clean aperture's window: libheif's rounding, checked against exact fractions over 20,000 seeded cases; bad boxes give nothing"
+    )
     func cleanApertureWindow() throws {
         var rng = SplitMix64(seed: 33)
         for _ in 0..<20_000 {
             let picture = rng.int(1...300), sd = Int64(rng.int(1...4)), od = Int64(rng.int(1...4))
             let sn = Int64(rng.int(1...(picture * Int(sd) + 8))), on = Int64(rng.int(-2 * picture...2 * picture))
-            let aperture = CleanAperture(width: (sn, sd), height: (sn, sd), horizontalOffset: (on, od), verticalOffset: (on, od))
+            let aperture = CleanAperture(
+                width: (sn, sd), height: (sn, sd), horizontalOffset: (on, od), verticalOffset: (on, od))
             let got = aperture.window(pictureWidth: picture, pictureHeight: picture)
             // first = floor(offset + (picture − 1)/2 − (size − 1)/2), count = size rounded half up, clamped: in
             // reduced fractions (Doubles are off by one where thirds sum to a whole number).
@@ -80,13 +91,16 @@ import Testing
         }
         let bad = CleanAperture(width: (10, 0), height: (10, 1), horizontalOffset: (0, 1), verticalOffset: (0, 1))
         #expect(bad.window(pictureWidth: 20, pictureHeight: 20) == nil)
-        let huge = CleanAperture(width: (4_000_000_000, 1), height: (10, 1), horizontalOffset: (2_000_000_000, 4_000_000_000),
-                                 verticalOffset: (0, 1))
+        let huge = CleanAperture(
+            width: (4_000_000_000, 1), height: (10, 1), horizontalOffset: (2_000_000_000, 4_000_000_000),
+            verticalOffset: (0, 1))
         // (4·10⁹ − 1)·4·10⁹ overflows 64 bits: such a box is ignored, not trapped on.
         #expect(huge.window(pictureWidth: Int(Int32.max), pictureHeight: 20) == nil)
     }
 
-    @Test("input_256_matte.tiff (libvips' corpus): a palette TIFF's alpha sample is kept (libtiff's RGBA reader dropped it: alpha 255 everywhere), pixel-identical to vips")
+    @Test(
+        "input_256_matte.tiff (libvips' corpus): a palette TIFF's alpha sample is kept (libtiff's RGBA reader dropped it: alpha 255 everywhere), pixel-identical to vips"
+    )
     func paletteTIFFAlpha() throws {
         let decoded = try ImageCodec.decode(try Self.file("input_256_matte.tiff"))
         let reference = try PNGDecoder.decode(try Self.file("input_256_matte-vips.png")).pixels
@@ -96,12 +110,14 @@ import Testing
         #expect(alphas.min() == 0 && alphas.max() == 220)
     }
 
-    @Test("Pillow's 12-bit, signed 16-bit, 4-bit gray-with-alpha and 32-bit float TIFFs read (they were refused): as ImageMagick reads the first three, the float as Pillow's values on 0…1, clamped", arguments: [
-        ("12bit.cropped.tif", "12bit.cropped-magick.png", PixelFormat.gray16),
-        ("16bit.s.tif", "16bit.s-magick.png", .gray16),
-        ("input_gray_4bit_matte.tiff", "input_gray_4bit_matte-magick.png", .grayAlpha8),
-        ("10ct_32bit_128.tiff", "10ct_32bit_128-pillow-clamped.png", .gray16),
-    ])
+    @Test(
+        "Pillow's 12-bit, signed 16-bit, 4-bit gray-with-alpha and 32-bit float TIFFs read (they were refused): as ImageMagick reads the first three, the float as Pillow's values on 0…1, clamped",
+        arguments: [
+            ("12bit.cropped.tif", "12bit.cropped-magick.png", PixelFormat.gray16),
+            ("16bit.s.tif", "16bit.s-magick.png", .gray16),
+            ("input_gray_4bit_matte.tiff", "input_gray_4bit_matte-magick.png", .grayAlpha8),
+            ("10ct_32bit_128.tiff", "10ct_32bit_128-pillow-clamped.png", .gray16),
+        ])
     func sampleFormatTIFFs(_ name: String, _ reference: String, _ format: PixelFormat) throws {
         let decoded = try ImageCodec.decode(try Self.file(name)).pixels
         let theirs = try PNGDecoder.decode(try Self.file(reference)).pixels
@@ -109,8 +125,9 @@ import Testing
         #expect(decoded == theirs, "\(name)")
     }
 
-    @Test("CIELab TIFF (Pillow's lab.tif, lab-red.tif) is converted from D50 through Little CMS: L* 100 is (254, 255, 254), not libtiff's yellow (255, 252, 222); pixel-identical to Pillow's ImageCms (relative colorimetric)",
-          arguments: ["lab", "lab-red"])
+    @Test(
+        "CIELab TIFF (Pillow's lab.tif, lab-red.tif) is converted from D50 through Little CMS: L* 100 is (254, 255, 254), not libtiff's yellow (255, 252, 222); pixel-identical to Pillow's ImageCms (relative colorimetric)",
+        arguments: ["lab", "lab-red"])
     func cieLabTIFF(_ name: String) throws {
         let decoded = try ImageCodec.decode(try Self.file(name + ".tif"))
         let reference = try PNGDecoder.decode(try Self.file(name + "-pillow.png")).pixels
@@ -137,27 +154,38 @@ import Testing
         #expect(worst <= 1.01, "largest difference \(worst) of 255")
     }
 
-    @Test("tiff_strip_cmyk_16l_jpeg.tif (Pillow's corpus): 16-bit CMYK decodes (libtiff's RGBA reader said 'Sorry, can not handle image'); with no profile, to 16-bit RGB as Pillow converts it, within one 8-bit step")
+    @Test(
+        "tiff_strip_cmyk_16l_jpeg.tif (Pillow's corpus): 16-bit CMYK decodes (libtiff's RGBA reader said 'Sorry, can not handle image'); with no profile, to 16-bit RGB as Pillow converts it, within one 8-bit step"
+    )
     func cmyk16() throws {
         let decoded = try ImageCodec.decode(
             try Self.file("tiff_strip_cmyk_16l_jpeg.tif"), options: DecodeOptions(cmykFallback: .none))
         let reference = try PNGDecoder.decode(try Self.file("tiff_strip_cmyk_16l_jpeg-pillow.png")).pixels
         #expect(decoded.pixels.format == PixelFormat(.rgb, .sixteen))
         #expect(decoded.pixels.width == 100 && decoded.pixels.height == 100)
-        #expect(decoded.warnings.map(\.message) == ["CMYK TIFF without an ICC profile: converted to RGB without colour management"])
+        #expect(
+            decoded.warnings.map(\.message) == [
+                "CMYK TIFF without an ICC profile: converted to RGB without colour management"
+            ])
         #expect(Self.largestDifference(eight: reference, sixteen: decoded.pixels) <= 1.01)
-        #expect(reference.pixel(x: 0, y: 0) == [255, 13, 25], "the reference's first pixel, so that a blank reference fails")
+        #expect(
+            reference.pixel(x: 0, y: 0) == [255, 13, 25], "the reference's first pixel, so that a blank reference fails"
+        )
     }
 
-    @Test("16-bit CMYK TIFF without a profile decodes as its 8-bit twin does (libtiff's RGBA reader), within one 8-bit step, over 64 seeded inks")
+    @Test(
+        "16-bit CMYK TIFF without a profile decodes as its 8-bit twin does (libtiff's RGBA reader), within one 8-bit step, over 64 seeded inks"
+    )
     func cmyk16Naive() throws {
         let (narrow, wide) = try Self.cmykTwins(fallback: .none)
         #expect(narrow.format == PixelFormat.rgb8 && wide.format == PixelFormat(.rgb, .sixteen))
         #expect(Self.largestDifference(eight: narrow, sixteen: wide) <= 1.01)
     }
 
-    @Test("16-bit CMYK TIFF through the default CMYK profile (Little CMS, 16-bit in and out) decodes as its 8-bit twin does, within one 8-bit step, over 64 seeded inks",
-          .enabled(if: DefaultCMYKProfile.system != nil, "needs libgs-common's default_cmyk.icc (.ci/install-deps build)"))
+    @Test(
+        "16-bit CMYK TIFF through the default CMYK profile (Little CMS, 16-bit in and out) decodes as its 8-bit twin does, within one 8-bit step, over 64 seeded inks",
+        .enabled(if: DefaultCMYKProfile.system != nil, "needs libgs-common's default_cmyk.icc (.ci/install-deps build)")
+    )
     func cmyk16Profile() throws {
         let system = try #require(DefaultCMYKProfile.system)
         let (narrow, wide) = try Self.cmykTwins(fallback: .profile(path: system.path, bytes: system.bytes))
@@ -175,10 +203,14 @@ import Testing
         let wide = Self.uncompressedTIFF(
             width: 8, height: 8, bits: 16, photometric: 5, channels: 4, samples: inks.map { $0 * 257 })
         let options = DecodeOptions(cmykFallback: fallback)
-        return (try ImageCodec.decode(narrow, options: options).pixels, try ImageCodec.decode(wide, options: options).pixels)
+        return (
+            try ImageCodec.decode(narrow, options: options).pixels, try ImageCodec.decode(wide, options: options).pixels
+        )
     }
 
-    @Test("issue_2811.gif (Pillow's corpus): a GIF whose LZW minimum code size is 11, which giflib refuses, decodes pixel-identical to Pillow")
+    @Test(
+        "issue_2811.gif (Pillow's corpus): a GIF whose LZW minimum code size is 11, which giflib refuses, decodes pixel-identical to Pillow"
+    )
     func wideLZWCodeSize() throws {
         let decoded = try ImageCodec.decode(try Self.file("issue_2811.gif"))
         let reference = try PNGDecoder.decode(try Self.file("issue_2811-pillow.png")).pixels
@@ -187,7 +219,9 @@ import Testing
         #expect(decoded.warnings.isEmpty)
     }
 
-    @Test("GIF LZW with minimum code sizes 9, 10 and 11, written by the test (literal codes, a clear before the table would widen), interlaced or not, in 1 to 3 frames: 30 seeded pictures decode to exactly their indices' colours; every prefix ends in a picture or a CodecError")
+    @Test(
+        "GIF LZW with minimum code sizes 9, 10 and 11, written by the test (literal codes, a clear before the table would widen), interlaced or not, in 1 to 3 frames: 30 seeded pictures decode to exactly their indices' colours; every prefix ends in a picture or a CodecError"
+    )
     func wideLZWRoundTrip() throws {
         var rng = SplitMix64(seed: 11)
         for case_ in 0..<30 {
@@ -202,7 +236,8 @@ import Testing
             #expect(decoded.info.frameCount == (frames > 1 ? frames : nil))
             var mismatches = 0
             for y in 0..<height {
-                for x in 0..<width where decoded.pixels.pixel(x: x, y: y) != palette[indices[y * width + x]].map(Int.init) {
+                for x in 0..<width
+                where decoded.pixels.pixel(x: x, y: y) != palette[indices[y * width + x]].map(Int.init) {
                     mismatches += 1
                 }
             }
@@ -220,12 +255,17 @@ import Testing
     ) -> [UInt8] {
         var out = Array("GIF89a".utf8)
         func u16(_ v: Int) { out += [UInt8(v & 255), UInt8(v >> 8)] }
-        u16(width); u16(height); out += [0xF7, 0, 0]  // global table of 256
+        u16(width)
+        u16(height)
+        out += [0xF7, 0, 0]  // global table of 256
         for color in palette { out += color }
         // Rows in stored order: interlaced files store passes of every 8th row from 0, 4, then every 4th from 2,
         // every 2nd from 1.
-        let order = interlaced
-            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Swift.stride(from: start, to: height, by: step).map { $0 } }
+        let order =
+            interlaced
+            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in
+                Swift.stride(from: start, to: height, by: step).map { $0 }
+            }
             : Array(0..<height)
         let stored = order.flatMap { y in indices[(y * width)..<((y + 1) * width)] }
         let clear = 1 << minimum, perRun = (1 << (minimum + 1)) - clear - 2
@@ -239,11 +279,20 @@ import Testing
         for code in codes {
             bits |= code << have
             have += minimum + 1
-            while have >= 8 { packed.append(UInt8(bits & 255)); bits >>= 8; have -= 8 }
+            while have >= 8 {
+                packed.append(UInt8(bits & 255))
+                bits >>= 8
+                have -= 8
+            }
         }
         if have > 0 { packed.append(UInt8(bits & 255)) }
         for _ in 0..<frames {
-            out += [0x2C]; u16(0); u16(0); u16(width); u16(height); out += [interlaced ? 0x40 : 0, UInt8(minimum)]
+            out += [0x2C]
+            u16(0)
+            u16(0)
+            u16(width)
+            u16(height)
+            out += [interlaced ? 0x40 : 0, UInt8(minimum)]
             for start in Swift.stride(from: 0, to: packed.count, by: 255) {
                 let block = packed[start..<min(start + 255, packed.count)]
                 out += [UInt8(block.count)] + block
@@ -253,8 +302,9 @@ import Testing
         return out + [0x3B]
     }
 
-    @Test("AVIF alpha with irot, tied to the transform or not (libavif's abc_color_irot_alpha_*.avif, and what Debian's avifenc --irot writes): decoded through libavif, upright, pixel-identical to Pillow's libavif, alpha kept (libheif refused the first and dropped the others' alpha)",
-          arguments: ["abc_color_irot_alpha_irot", "abc_color_irot_alpha_NOirot", "avifenc0.11.1_irot1_alpha"])
+    @Test(
+        "AVIF alpha with irot, tied to the transform or not (libavif's abc_color_irot_alpha_*.avif, and what Debian's avifenc --irot writes): decoded through libavif, upright, pixel-identical to Pillow's libavif, alpha kept (libheif refused the first and dropped the others' alpha)",
+        arguments: ["abc_color_irot_alpha_irot", "abc_color_irot_alpha_NOirot", "avifenc0.11.1_irot1_alpha"])
     func avifAlphaWithTransforms(_ name: String) throws {
         let decoded = try ImageCodec.decode(try Self.file(name + ".avif"))
         let reference = try PNGDecoder.decode(try Self.file(name + "-pillow.png")).pixels
@@ -262,12 +312,14 @@ import Testing
         #expect(decoded.info.colorModel.contains("alpha with transforms (decoded by libavif)"))
         let upright = decoded.pixels.applyingOrientation(decoded.metadata.orientation)
         #expect(upright == reference)
-        let alphas = Set((0..<upright.height).flatMap { y in (0..<upright.width).map { upright.pixel(x: $0, y: y)[3] } })
+        let alphas = Set(
+            (0..<upright.height).flatMap { y in (0..<upright.width).map { upright.pixel(x: $0, y: y)[3] } })
         #expect(alphas.count > 1 && alphas.min()! < 200, "the alpha is there: \(alphas.sorted().prefix(4))")
     }
 
-    @Test("PNG gAMA and cHRM become an ICC profile, converted through on request: ArcTriomphe-cHRM-red-green-swap.png (libpng's corpus) within 1 level of the reference rendering (it came out green, up to 116 off); a 96×64 crop of kodim03_grayscale_gamma1.6.png (gray, gAMA 0.625) within 1.2 levels on average of Chrome's rendering (was 26.9 darker)",
-          arguments: [("ArcTriomphe-cHRM-red-green-swap", 1, 0.5), ("kodim03_grayscale_gamma1.6-crop", 8, 1.2)])
+    @Test(
+        "PNG gAMA and cHRM become an ICC profile, converted through on request: ArcTriomphe-cHRM-red-green-swap.png (libpng's corpus) within 1 level of the reference rendering (it came out green, up to 116 off); a 96×64 crop of kodim03_grayscale_gamma1.6.png (gray, gAMA 0.625) within 1.2 levels on average of Chrome's rendering (was 26.9 darker)",
+        arguments: [("ArcTriomphe-cHRM-red-green-swap", 1, 0.5), ("kodim03_grayscale_gamma1.6-crop", 8, 1.2)])
     func pngColorChunks(_ name: String, _ largest: Int, _ mean: Double) throws {
         let decoded = try ImageCodec.decode(try Self.file(name + ".png"))
         let reference = try PNGDecoder.decode(try Self.file(name + "-reference.png")).pixels
@@ -285,22 +337,31 @@ import Testing
                 let ours = converted.pixel(x: x, y: y), theirs = reference.pixel(x: x, y: y)
                 for c in 0..<3 {
                     let d = abs(ours[min(c, ours.count - 1)] - theirs[c])
-                    worst = max(worst, d); total += d; count += 1
+                    worst = max(worst, d)
+                    total += d
+                    count += 1
                 }
             }
         }
-        #expect(worst <= largest && Double(total) / Double(count) <= mean, "largest \(worst), mean \(Double(total) / Double(count))")
+        #expect(
+            worst <= largest && Double(total) / Double(count) <= mean,
+            "largest \(worst), mean \(Double(total) / Double(count))")
     }
 
-    @Test("gAMA 1/2.2 (within 1%) with sRGB's chromaticities or none, and an sRGB chunk, are sRGB: no profile is built; other gammas, and a gray picture's white point alone, build one")
+    @Test(
+        "gAMA 1/2.2 (within 1%) with sRGB's chromaticities or none, and an sRGB chunk, are sRGB: no profile is built; other gammas, and a gray picture's white point alone, build one"
+    )
     func pngColorChunksThatAreSRGB() throws {
         func png(gray: Bool, chunks: [(String, [UInt8])]) throws -> DecodedImage {
             try ImageCodec.decode(Self.png(gray ? [0, 255] : [0, 0, 0, 255, 255, 255], gray: gray, chunks: chunks))
         }
         let gamma22 = Self.bigEndian(45455), gamma1 = Self.bigEndian(100_000)
-        let srgbChromaticities = [31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000].flatMap { Self.bigEndian(UInt32($0)) }
+        let srgbChromaticities = [31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000].flatMap {
+            Self.bigEndian(UInt32($0))
+        }
         #expect(try png(gray: false, chunks: [("gAMA", gamma22)]).metadata.iccProfile == nil)
-        #expect(try png(gray: false, chunks: [("gAMA", gamma22), ("cHRM", srgbChromaticities)]).metadata.iccProfile == nil)
+        #expect(
+            try png(gray: false, chunks: [("gAMA", gamma22), ("cHRM", srgbChromaticities)]).metadata.iccProfile == nil)
         #expect(try png(gray: false, chunks: [("sRGB", [0]), ("gAMA", gamma1)]).metadata.iccProfile == nil)
         #expect(try png(gray: false, chunks: [("gAMA", gamma1)]).metadata.iccProfile != nil)
         let gray = try png(gray: true, chunks: [("gAMA", gamma1)])
@@ -308,11 +369,15 @@ import Testing
         #expect(try png(gray: true, chunks: [("gAMA", gamma22)]).metadata.iccProfile == nil)
     }
 
-    @Test("draw_points_idat_metasize0.avif (libavif's corpus: its 'meta' box has size 0, to the end of the file) decodes; it was refused with \"No 'meta' box\". alpha_noispe.avif (an alpha item without 'ispe') is refused by name, as avifdec refuses it, not decoded without its alpha")
+    @Test(
+        "draw_points_idat_metasize0.avif (libavif's corpus: its 'meta' box has size 0, to the end of the file) decodes; it was refused with \"No 'meta' box\". alpha_noispe.avif (an alpha item without 'ispe') is refused by name, as avifdec refuses it, not decoded without its alpha"
+    )
     func avifBoxes() throws {
         let points = try ImageCodec.decode(try Self.file("draw_points_idat_metasize0.avif"))
         #expect(points.info.format == .avif && points.pixels.width > 0 && points.pixels.height > 0)
-        let samples = Set((0..<points.pixels.height).flatMap { y in (0..<points.pixels.width).map { points.pixels.pixel(x: $0, y: y) } })
+        let samples = Set(
+            (0..<points.pixels.height).flatMap { y in (0..<points.pixels.width).map { points.pixels.pixel(x: $0, y: y) }
+            })
         #expect(samples.count > 1, "the points are drawn: \(samples.count) distinct pixels")
         do {
             _ = try ImageCodec.decode(try Self.file("alpha_noispe.avif"))
@@ -326,7 +391,9 @@ import Testing
         }
     }
 
-    @Test("pyramid_pymd.avif (libavif's corpus: a 'pymd' entity group of three resolutions) reads its primary 128×128 within 3/255 of avifdec; libheif 1.15 refused it with \"No 'meta' box\" for the group it does not know")
+    @Test(
+        "pyramid_pymd.avif (libavif's corpus: a 'pymd' entity group of three resolutions) reads its primary 128×128 within 3/255 of avifdec; libheif 1.15 refused it with \"No 'meta' box\" for the group it does not know"
+    )
     func avifPyramid() throws {
         let pyramid = try ImageCodec.decode(try Self.file("pyramid_pymd.avif"))
         let avifdec = try ImageCodec.decode(try Self.file("pyramid_pymd-avifdec.png")).pixels
@@ -342,14 +409,18 @@ import Testing
             }
         }
         // avifdec's chroma upsampling and libheif's differ by a rounding here and there.
-        #expect(worst <= 3 && Double(total) / Double(128 * 128 * 3) < 0.6, "max \(worst), mean \(Double(total) / Double(128 * 128 * 3))")
+        #expect(
+            worst <= 3 && Double(total) / Double(128 * 128 * 3) < 0.6,
+            "max \(worst), mean \(Double(total) / Double(128 * 128 * 3))")
         // Hiding the groups mends nothing else: with its handler box's size past the end, the file still fails.
         var broken = try Self.file("pyramid_pymd.avif")
         broken.replaceSubrange(40..<44, with: [0x7F, 0xFF, 0xFF, 0xFF])
         #expect(throws: CodecError.self) { try ImageCodec.decode(broken) }
     }
 
-    @Test("no_palette.gif (Pillow's corpus: no local and no global colour table) is read with a grey ramp, as Pillow reads it, and says so; it was refused")
+    @Test(
+        "no_palette.gif (Pillow's corpus: no local and no global colour table) is read with a grey ramp, as Pillow reads it, and says so; it was refused"
+    )
     func gifWithoutPalette() throws {
         let decoded = try ImageCodec.decode(try Self.file("no_palette.gif"))
         #expect(decoded.pixels.width == 1 && decoded.pixels.height == 1)
@@ -363,33 +434,51 @@ import Testing
         #expect(count == 2)
     }
 
-    @Test("a gray PNG's cICP rules over its gAMA too (kodim03_grayscale_cicp.png, Pillow's corpus, came out 27.9 levels too light): sRGB's curve needs no profile; PQ is kept as coded with a warning")
+    @Test(
+        "a gray PNG's cICP rules over its gAMA too (kodim03_grayscale_cicp.png, Pillow's corpus, came out 27.9 levels too light): sRGB's curve needs no profile; PQ is kept as coded with a warning"
+    )
     func grayCICP() throws {
         let gamma16 = Self.bigEndian(62500)  // gAMA 0.625, as the kodim03 gray files carry
-        let srgb = try ImageCodec.decode(Self.png([0, 128, 255], gray: true, chunks: [("cICP", [1, 13, 0, 1]), ("gAMA", gamma16)]))
+        let srgb = try ImageCodec.decode(
+            Self.png([0, 128, 255], gray: true, chunks: [("cICP", [1, 13, 0, 1]), ("gAMA", gamma16)]))
         #expect(srgb.metadata.iccProfile == nil && srgb.warnings.isEmpty)
         #expect(srgb.info.colorModel.contains("cICP") && !srgb.info.colorModel.contains("gAMA"))
-        let pq = try ImageCodec.decode(Self.png([0, 128, 255], gray: true, chunks: [("cICP", [9, 16, 0, 1]), ("gAMA", gamma16)]))
+        let pq = try ImageCodec.decode(
+            Self.png([0, 128, 255], gray: true, chunks: [("cICP", [9, 16, 0, 1]), ("gAMA", gamma16)]))
         #expect(pq.metadata.iccProfile == nil && pq.warnings.map(\.message).contains { $0.contains("kept as coded") })
         // Without cICP the gAMA still builds its profile.
-        #expect(try ImageCodec.decode(Self.png([0, 128, 255], gray: true, chunks: [("gAMA", gamma16)])).metadata.iccProfile != nil)
+        #expect(
+            try ImageCodec.decode(Self.png([0, 128, 255], gray: true, chunks: [("gAMA", gamma16)])).metadata.iccProfile
+                != nil)
     }
 
-    @Test("PNG cICP (third edition) rules the colour: Display P3 with the sRGB curve builds a profile, and 64 seeded P3 colours convert to sRGB within 2 levels of the matrix maths (P3 → XYZ → sRGB, both D65); BT.709 with the sRGB curve needs none; PQ is kept as coded with a warning")
+    @Test(
+        "PNG cICP (third edition) rules the colour: Display P3 with the sRGB curve builds a profile, and 64 seeded P3 colours convert to sRGB within 2 levels of the matrix maths (P3 → XYZ → sRGB, both D65); BT.709 with the sRGB curve needs none; PQ is kept as coded with a warning"
+    )
     func pngCICP() throws {
         var rng = SplitMix64(seed: 3)
         let colours = (0..<64).map { _ in (0..<3).map { _ in UInt8(rng.next() % 256) } }
         let bytes = Self.png(colours.flatMap { $0 }, gray: false, chunks: [("cICP", [12, 13, 0, 1])])
         let decoded = try ImageCodec.decode(bytes)
-        #expect(decoded.info.colorModel.hasSuffix("cICP (Display P3 primaries, sRGB curve), described by an ICC profile built from it"))
+        #expect(
+            decoded.info.colorModel.hasSuffix(
+                "cICP (Display P3 primaries, sRGB curve), described by an ICC profile built from it"))
         let profile = try #require(decoded.metadata.iccProfile)
         var converted = decoded.pixels
         let transform = try ColorTransform(profile: profile, layout: .rgb8, format: .png)
         converted.withUnsafeMutableRows { rows in transform.convert(rows.row(0), to: rows.row(0), pixels: rows.width) }
         func linear(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
-        func encoded(_ v: Double) -> Double { let c = min(1, max(0, v)); return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055 }
-        let p3ToXYZ = [[0.4865709, 0.2656677, 0.1982173], [0.2289746, 0.6917385, 0.0792869], [0.0, 0.0451134, 1.0439444]]
-        let xyzToSRGB = [[3.2404542, -1.5371385, -0.4985314], [-0.9692660, 1.8760108, 0.0415560], [0.0556434, -0.2040259, 1.0572252]]
+        func encoded(_ v: Double) -> Double {
+            let c = min(1, max(0, v))
+            return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055
+        }
+        let p3ToXYZ = [
+            [0.4865709, 0.2656677, 0.1982173], [0.2289746, 0.6917385, 0.0792869], [0.0, 0.0451134, 1.0439444],
+        ]
+        let xyzToSRGB = [
+            [3.2404542, -1.5371385, -0.4985314], [-0.9692660, 1.8760108, 0.0415560],
+            [0.0556434, -0.2040259, 1.0572252],
+        ]
         var worst = 0.0
         for (i, colour) in colours.enumerated() {
             let l = colour.map { linear(Double($0) / 255) }
@@ -471,11 +560,19 @@ import Testing
         func u32(_ v: UInt32) { out += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
         u16(UInt16(entries.count))
         for (tag, type, count, value) in entries {
-            u16(tag); u16(type); u32(count)
+            u16(tag)
+            u16(type)
+            u32(count)
             switch tag {
             case 258: u32(UInt32(bitsOffset))
             case 273: u32(UInt32(dataOffset))
-            default: if type == 3 { u16(UInt16(value)); u16(0) } else { u32(value) }
+            default:
+                if type == 3 {
+                    u16(UInt16(value))
+                    u16(0)
+                } else {
+                    u32(value)
+                }
             }
         }
         u32(0)
@@ -483,7 +580,9 @@ import Testing
         return out + data
     }
 
-    @Test("star.avifs (libavif's corpus): its alpha plane, coded in limited range, is expanded: the opaque star reads 255, not 235, as libavif and Pillow read it")
+    @Test(
+        "star.avifs (libavif's corpus): its alpha plane, coded in limited range, is expanded: the opaque star reads 255, not 235, as libavif and Pillow read it"
+    )
     func limitedRangeAlpha() throws {
         let bytes = try Self.file("star.avifs")
         #expect(ISOBoxReader(bytes: bytes).alphaIsLimitedRange() == true)
@@ -492,11 +591,15 @@ import Testing
         for y in 0..<decoded.pixels.height {
             for x in 0..<decoded.pixels.width { histogram[decoded.pixels.pixel(x: x, y: y)[3], default: 0] += 1 }
         }
-        #expect(histogram[255, default: 0] > 9000 && histogram[235, default: 0] == 0, "\(histogram.filter { $0.value > 100 })")
+        #expect(
+            histogram[255, default: 0] > 9000 && histogram[235, default: 0] == 0,
+            "\(histogram.filter { $0.value > 100 })")
         #expect(decoded.info.colorModel.contains("limited-range alpha"))
     }
 
-    @Test("star.avifs is an image sequence: info says 5 frames of 40 ms, playing for ever; AVIFFrames reads each as Pillow 13 does (its own libavif), within 1 level, alpha exact; the still decoders still give the primary item")
+    @Test(
+        "star.avifs is an image sequence: info says 5 frames of 40 ms, playing for ever; AVIFFrames reads each as Pillow 13 does (its own libavif), within 1 level, alpha exact; the still decoders still give the primary item"
+    )
     func avifSequence() throws {
         let bytes = try Self.file("star.avifs")
         let info = try ImageInfo.read(bytes)
@@ -516,11 +619,14 @@ import Testing
             }
             count += 1
         }
-        #expect(count == 5 && alphaWrong == 0 && worst <= 1, "\(count) frames, worst \(worst), alpha wrong \(alphaWrong)")
+        #expect(
+            count == 5 && alphaWrong == 0 && worst <= 1, "\(count) frames, worst \(worst), alpha wrong \(alphaWrong)")
         #expect(try frames.next()?.delayMilliseconds == nil)  // and stays ended
     }
 
-    @Test("AV1 sequence headers: star.avifs' monochrome alpha and 4:2:0 colour headers are limited range, the same with the range bit set full; short or foreign OBUs give nothing")
+    @Test(
+        "AV1 sequence headers: star.avifs' monochrome alpha and 4:2:0 colour headers are limited range, the same with the range bit set full; short or foreign OBUs give nothing"
+    )
     func av1ColorRange() throws {
         func hex(_ text: String) -> [UInt8] {
             stride(from: 0, to: text.count, by: 2).map { UInt8(text.dropFirst($0).prefix(2), radix: 16)! }
@@ -546,7 +652,9 @@ import Testing
         }
     }
 
-    @Test("a libtiff read past the data is said in CropKit's words (truncated: the data ends before the strip), libtiff's own after it with its negative count printed as such, not 18446744073709550836")
+    @Test(
+        "a libtiff read past the data is said in CropKit's words (truncated: the data ends before the strip), libtiff's own after it with its negative count printed as such, not 18446744073709550836"
+    )
     func negativeCount() throws {
         let bytes = try Self.file("crash-0c7e0e8e11ce787078f00b5b0ca409a167f070e0.tif")
         #expect {

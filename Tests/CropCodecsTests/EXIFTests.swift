@@ -7,8 +7,9 @@ import Testing
 @Suite("EXIF orientation")
 struct EXIFTests {
     /// Orientations 0…8 from the recurser sample set, in both TIFF byte orders.
-    @Test("orientation 0–8 is read from real files, big- and little-endian",
-          arguments: 0...8, ["mm", "ii"])
+    @Test(
+        "orientation 0–8 is read from real files, big- and little-endian",
+        arguments: 0...8, ["mm", "ii"])
     func readsFixtures(_ value: Int, _ byteOrder: String) throws {
         let data = try Fixtures.bytes("exif/landscape-\(value)-\(byteOrder).jpg")
         let tiff = try #require(exifBlock(of: data))
@@ -43,8 +44,9 @@ struct EXIFTests {
         }
     }
 
-    @Test("PNG eXIf chunks written by Pillow are read, both byte orders, and match the JPEG's pixels",
-          arguments: [(6, "mm"), (8, "ii"), (3, "ii")])
+    @Test(
+        "PNG eXIf chunks written by Pillow are read, both byte orders, and match the JPEG's pixels",
+        arguments: [(6, "mm"), (8, "ii"), (3, "ii")])
     func pngEXIf(_ value: Int, _ byteOrder: String) throws {
         let png = try PNGDecoder.decode(Fixtures.bytes("exif/landscape-\(value)-\(byteOrder).png"))
         let jpeg = try JPEGDecoder.decode(Fixtures.bytes("exif/landscape-\(value)-\(byteOrder).jpg"))
@@ -111,7 +113,9 @@ struct EXIFTests {
         var valueOutside = good
         valueOutside[17] = 0x09  // 9 SHORTs: stored at an offset
         valueOutside[21] = 0xFF
-        for block in [[], Array(good.prefix(7)), badOrder, badMagic, offsetOutside, tooManyEntries, wrongType, valueOutside] {
+        for block in [
+            [], Array(good.prefix(7)), badOrder, badMagic, offsetOutside, tooManyEntries, wrongType, valueOutside,
+        ] {
             let reading = EXIF.readOrientation(tiff: block)
             #expect(reading.orientation == .up)
             #expect(reading.warning != nil, "no warning for \(block)")
@@ -146,9 +150,11 @@ struct EXIFTests {
 
     @Test("seeded random corruption never crashes and rewriting stays consistent")
     func fuzz() throws {
-        let seeds = [try #require(exifBlock(of: Fixtures.bytes("exif/landscape-6-mm.jpg"))),
-                     try #require(exifBlock(of: Fixtures.bytes("exif/landscape-3-ii.jpg"))),
-                     EXIF.minimalBlock(orientation: .bottomRight)]
+        let seeds = [
+            try #require(exifBlock(of: Fixtures.bytes("exif/landscape-6-mm.jpg"))),
+            try #require(exifBlock(of: Fixtures.bytes("exif/landscape-3-ii.jpg"))),
+            EXIF.minimalBlock(orientation: .bottomRight),
+        ]
         var rng = SplitMix64(seed: 2024)
         for round in 0..<3000 {
             var block = seeds[round % seeds.count]
@@ -166,7 +172,9 @@ struct EXIFTests {
         }
     }
 
-    @Test("encoding writes EXIF back with the orientation the metadata carries", arguments: ImageFormat.writable.filter(\.holdsMetadata))
+    @Test(
+        "encoding writes EXIF back with the orientation the metadata carries",
+        arguments: ImageFormat.writable.filter(\.holdsMetadata))
     func encodeRewrites(_ format: ImageFormat) throws {
         let source = try JPEGDecoder.decode(Fixtures.bytes("exif/landscape-6-ii.jpg"))
         let original = try #require(source.metadata.exif)

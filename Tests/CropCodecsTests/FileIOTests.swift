@@ -82,7 +82,10 @@ struct FileIOTests {
             #expect(reason.contains("No such file"))
         }
         #expect(try Self.contents(dir).isEmpty)
-        #expect(throws: CodecError.ioFailure(path: dir + "/nope.jpg", operation: "open", reason: "No such file or directory")) {
+        #expect(
+            throws: CodecError.ioFailure(
+                path: dir + "/nope.jpg", operation: "open", reason: "No such file or directory")
+        ) {
             try FileIO.readFile(atPath: dir + "/nope.jpg")
         }
         #expect(throws: CodecError.ioFailure(path: dir, operation: "read", reason: "not a regular file")) {

@@ -1,13 +1,13 @@
+import CropPixels
 import Foundation
 import Testing
 
 @testable import CropCodecs
-import CropPixels
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Decoders reading files a chunk at a time and encoders writing into atomic files as they go: the same pixels and
@@ -55,14 +55,16 @@ struct FileStreamingTests {
         #expect(fileError == memoryError)
         try FileIO.writeAtomically(jpeg, toPath: dir + "/whole.jpg")
         let scaled = DecodeOptions(jpegScale: .quarter)
-        #expect(try ImageCodec.decode(fileAtPath: dir + "/whole.jpg", options: scaled).pixels
-            == ImageCodec.decode(jpeg, options: scaled).pixels)
+        #expect(
+            try ImageCodec.decode(fileAtPath: dir + "/whole.jpg", options: scaled).pixels
+                == ImageCodec.decode(jpeg, options: scaled).pixels)
     }
 
     /// Quality 95 everywhere: outputs of more than 64 KB, so that the encoders write to the file more than once.
     /// (JPEG XL lossless: its lossy file of the test picture is 16 KB.)
     static let fine = EncodeOptions(
-        jpeg: JPEGEncodeOptions(quality: 95), webp: WebPEncodeOptions(quality: 95), heif: HEIFEncodeOptions(quality: 95),
+        jpeg: JPEGEncodeOptions(quality: 95), webp: WebPEncodeOptions(quality: 95),
+        heif: HEIFEncodeOptions(quality: 95),
         jxl: JXLEncodeOptions(lossless: true, effort: 2))
 
     @Test("an encoder writing into an atomic file produces the bytes it would produce in memory (every format)")
@@ -85,7 +87,10 @@ struct FileStreamingTests {
             #expect(encoder.bytesWritten == written.count)
             #expect(written.count > 65536)
         }
-        #expect(try FileIOTests.contents(dir) == ["out.avif", "out.gif", "out.heic", "out.jpg", "out.jxl", "out.png", "out.webp"])
+        #expect(
+            try FileIOTests.contents(dir) == [
+                "out.avif", "out.gif", "out.heic", "out.jpg", "out.jxl", "out.png", "out.webp",
+            ])
     }
 
     @Test("an uncommitted atomic file leaves nothing; a closed one cannot commit; an existing name is kept")
@@ -102,7 +107,9 @@ struct FileStreamingTests {
         #expect(throws: CodecError.self) { try abandoned.commit() }
         #expect(try FileIOTests.contents(dir).isEmpty)
         try FileIO.writeAtomically([1], toPath: dir + "/c.bin")
-        #expect(throws: CodecError.fileExists(path: dir + "/c.bin")) { try AtomicFile(path: dir + "/c.bin", overwrite: false) }
+        #expect(throws: CodecError.fileExists(path: dir + "/c.bin")) {
+            try AtomicFile(path: dir + "/c.bin", overwrite: false)
+        }
         let racing = try AtomicFile(path: dir + "/d.bin", overwrite: false)
         try FileIO.writeAtomically([2], toPath: dir + "/d.bin")  // someone else took the name meanwhile
         #expect(throws: CodecError.fileExists(path: dir + "/d.bin")) { try racing.commit() }

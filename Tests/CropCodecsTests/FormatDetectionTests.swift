@@ -21,8 +21,10 @@ struct FormatDetectionTests {
 
     @Test("TIFF and BigTIFF, little- and big-endian, are TIFF; GIF87a and GIF89a are GIF")
     func tiffAndGIF() throws {
-        for head: [UInt8] in [[0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8],
-                              [0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0], [0x4D, 0x4D, 0x00, 0x2B, 0, 8, 0, 0]] {
+        for head: [UInt8] in [
+            [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8],
+            [0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0], [0x4D, 0x4D, 0x00, 0x2B, 0, 8, 0, 0],
+        ] {
             #expect(try ImageFormat.detect(head) == .tiff)
         }
         #expect(try ImageFormat.detect(Fixtures.bytes("tiff/rgb-lzw-strips.tif")) == .tiff)
@@ -38,17 +40,21 @@ struct FormatDetectionTests {
         }
     }
 
-    @Test("JPEG XL: a bare codestream (FF 0A) and the container's signature box; a cut container signature is truncated")
+    @Test(
+        "JPEG XL: a bare codestream (FF 0A) and the container's signature box; a cut container signature is truncated")
     func jpegXL() throws {
         #expect(try ImageFormat.detect([0xFF, 0x0A, 1, 2]) == .jxl)
         #expect(try ImageFormat.detect(Fixtures.bytes("jxl/photo-lossy.jxl")) == .jxl)
         #expect(try ImageFormat.detect(Fixtures.bytes("jxl/orientation6.jxl")) == .jxl)  // the container
-        #expect(throws: CodecError.truncated(
-            format: .jxl, detail: "only 8 bytes, not even a complete JPEG XL signature")) {
+        #expect(
+            throws: CodecError.truncated(
+                format: .jxl, detail: "only 8 bytes, not even a complete JPEG XL signature")
+        ) {
             try ImageFormat.detect([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20])
         }
         #expect(ImageFormat(pathExtensionOf: "a/b.JXL") == .jxl && ImageFormat.jxl.mimeType == "image/jxl")
-        #expect(ImageFormat.jxl.isWritable && ImageFormat.jxl.defaultOutput == .jxl && ImageFormat.jxl.defaultQuality == 75)
+        #expect(
+            ImageFormat.jxl.isWritable && ImageFormat.jxl.defaultOutput == .jxl && ImageFormat.jxl.defaultQuality == 75)
     }
 
     @Test("empty data is not an image")
@@ -91,8 +97,14 @@ struct FormatDetectionTests {
         ("Radiance HDR", Array("#?RADIANCE\n".utf8)),
         ("PDF", Array("%PDF-1.7\n".utf8)),
         ("SVG (a vector drawing)", Array("<svg xmlns=\"http://www.w3.org/2000/svg\">".utf8)),
-        ("video (MP4/QuickTime, brand isom)", [0, 0, 0, 0x20] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)),
-        ("ISO media, brand '\\xF3\\x80i\\x00'", [0, 0, 0, 0x10] + Array("ftyp".utf8) + [0xF3, 0x80, 0x69, 0x00, 0, 0, 0, 0]),
+        (
+            "video (MP4/QuickTime, brand isom)",
+            [0, 0, 0, 0x20] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)
+        ),
+        (
+            "ISO media, brand '\\xF3\\x80i\\x00'",
+            [0, 0, 0, 0x10] + Array("ftyp".utf8) + [0xF3, 0x80, 0x69, 0x00, 0, 0, 0, 0]
+        ),
         // Tiny headers of the formats the corpus (Pillow, ImageMagick, libvips …) holds that CropKit does not read.
         ("Truevision TGA", [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 64, 0, 32, 0, 24, 0x00]),
         ("Truevision TGA", [0, 1, 9, 0, 0, 0, 1, 24, 0, 0, 0, 0, 16, 0, 16, 0, 8, 0x20]),
@@ -121,8 +133,9 @@ struct FormatDetectionTests {
         }
     }
 
-    @Test("HEIF pictures libheif does not read say what they are: uncompressed ('unci'), JPEG-coded ('jpeg')",
-          arguments: [("uncompressed_comp_RGB.heif", "unci"), ("jpeg32.heif", "jpeg")])
+    @Test(
+        "HEIF pictures libheif does not read say what they are: uncompressed ('unci'), JPEG-coded ('jpeg')",
+        arguments: [("uncompressed_comp_RGB.heif", "unci"), ("jpeg32.heif", "jpeg")])
     func unreadHEIF(_ name: String, _ type: String) throws {
         let bytes = try Fixtures.bytes("corpus-findings/" + name)
         #expect(try ImageFormat.detect(bytes) == .heif)
@@ -132,7 +145,8 @@ struct FormatDetectionTests {
             // A libheif that reads the coding decodes it; then there is nothing to name.
         } catch {
             let text = error.description
-            #expect(text.hasPrefix("unsupported HEIF feature: ") && text.contains("'\(type)' items"), "\(name): \(text)")
+            #expect(
+                text.hasPrefix("unsupported HEIF feature: ") && text.contains("'\(type)' items"), "\(name): \(text)")
         }
     }
 
@@ -145,7 +159,9 @@ struct FormatDetectionTests {
     func libraryMessages() {
         #expect(ShimStatus.printableMessage(Array("a 64×64 tile".utf8)) == "a 64×64 tile")
         #expect(ShimStatus.printableMessage(Array("bad\ttab".utf8)) == "bad\\x09tab")
-        #expect(ShimStatus.printableMessage(Array("brand '".utf8) + [0xF3, 0x80, 0x80, 0x69, 0x27]) == "brand '\\xF3\\x80\\x80i'")
+        #expect(
+            ShimStatus.printableMessage(Array("brand '".utf8) + [0xF3, 0x80, 0x80, 0x69, 0x27])
+                == "brand '\\xF3\\x80\\x80i'")
     }
 
     @Test("random bytes are not an image and the message shows the first bytes")

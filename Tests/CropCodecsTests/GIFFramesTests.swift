@@ -14,13 +14,14 @@ import Testing
         return (frames, animation.info)
     }
 
-    @Test("every frame and delay equals Pillow's: disposal none, background and previous, transparent colours that change from frame to frame, frames smaller than the canvas; where a pixel is transparent only its alpha is compared. Disposal to background clears to transparent, as browsers do, where Pillow paints the background colour (dispose_bgnd: those pixels are counted apart)",
-          arguments: [
+    @Test(
+        "every frame and delay equals Pillow's: disposal none, background and previous, transparent colours that change from frame to frame, frames smaller than the canvas; where a pixel is transparent only its alpha is compared. Disposal to background clears to transparent, as browsers do, where Pillow paints the background colour (dispose_bgnd: those pixels are counted apart)",
+        arguments: [
             ("dispose_none", [1000, 1000, 1000, 1000, 1000]), ("dispose_bgnd", [1000, 1000, 1000, 1000, 1000]),
             ("dispose_prev", [0, 1000, 1000, 1000, 1000]), ("transparent_dispose", [100, 500, 500]),
             ("dispose_bgnd_transparency", [2000, 200, 200, 500, 100, 500, 100, 500, 100, 200]),
             ("different_transparency", [1000, 1000]), ("animated-5", [0, 0, 0, 0, 0]),
-          ])
+        ])
     func againstPillow(_ name: String, _ delays: [Int]) throws {
         let (frames, info) = try Self.frames(name)
         let count = delays.count
@@ -42,7 +43,8 @@ import Testing
             }
         }
         #expect(differing == 0, "\(differing) pixels differ from Pillow's frames")
-        #expect((cleared > 0) == (name == "dispose_bgnd"), "\(cleared) pixels cleared where Pillow paints the background")
+        #expect(
+            (cleared > 0) == (name == "dispose_bgnd"), "\(cleared) pixels cleared where Pillow paints the background")
     }
 
     @Test("the first frame is the still decoder's picture; the header's loop count and duration are Pillow's")
@@ -52,8 +54,9 @@ import Testing
         let first = frames[0].0
         for y in 0..<first.height {
             for x in 0..<first.width {
-                #expect(Array(first.pixel(x: x, y: y).prefix(still.format.channelCount == 4 ? 4 : 3))
-                    == still.pixel(x: x, y: y))
+                #expect(
+                    Array(first.pixel(x: x, y: y).prefix(still.format.channelCount == 4 ? 4 : 3))
+                        == still.pixel(x: x, y: y))
             }
         }
         #expect(info.playCount == 0 && info.duration == 4.0)
@@ -64,7 +67,9 @@ import Testing
         #expect(frames.map(\.1).reduce(0, +) == 4000)
     }
 
-    @Test("a file broken after two frames gives those two and then an error; every prefix of an animation ends in frames or an error, never a trap")
+    @Test(
+        "a file broken after two frames gives those two and then an error; every prefix of an animation ends in frames or an error, never a trap"
+    )
     func broken() throws {
         let animation = try GIFFrames(data: try Fixtures.bytes("gif/animated-broken-after-2.gif"))
         var decoded = 0

@@ -101,10 +101,14 @@ struct GIFTests {
             let i = indices[(y - 1) * 16 + (x - 2)]
             #expect(pixels.pixel(x: x, y: y) == [10 * i, 255 - 20 * i, 7 * i, 255])
         }
-        #expect(throws: CodecError.self) { try GIFDecoder(data: Self.fixture("past-screen-local-table.gif"), options: DecodeOptions(strict: true)) }
+        #expect(throws: CodecError.self) {
+            try GIFDecoder(data: Self.fixture("past-screen-local-table.gif"), options: DecodeOptions(strict: true))
+        }
     }
 
-    @Test("an animation gives frame one and counts its frames (no warning: the pipeline gives it): the real 3-frame file matches libvips's frame one")
+    @Test(
+        "an animation gives frame one and counts its frames (no warning: the pipeline gives it): the real 3-frame file matches libvips's frame one"
+    )
     func animation() throws {
         let decoder = try GIFDecoder(data: Self.fixture("animated-3-frames.gif"))
         #expect(decoder.info.frameCount == 3)

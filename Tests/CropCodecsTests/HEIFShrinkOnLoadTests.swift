@@ -37,8 +37,9 @@ struct HEIFShrinkOnLoadTests {
         return (decoder, try decoder.decodeAll())
     }
 
-    @Test("a 203×133 HEIC and AVIF (odd sizes: clipped blocks at the edges), by 2, 4 and 8",
-          arguments: ["heif/odd420.heic", "avif/odd709.avif"], [JPEGScale.half, .quarter, .eighth])
+    @Test(
+        "a 203×133 HEIC and AVIF (odd sizes: clipped blocks at the edges), by 2, 4 and 8",
+        arguments: ["heif/odd420.heic", "avif/odd709.avif"], [JPEGScale.half, .quarter, .eighth])
     func matchesTheFullDecodeAveraged(_ path: String, _ scale: JPEGScale) throws {
         let full = try Self.decode(path, .full).pixels
         #expect(full.width == 203 && full.height == 133)
@@ -47,7 +48,8 @@ struct HEIFShrinkOnLoadTests {
         #expect(decoder.outputWidth == size.width && decoder.outputHeight == size.height)
         #expect(shrunk.width == size.width && shrunk.height == size.height && shrunk.format == .rgb8)
         let reference = try Self.boxAveraged(full, by: scale.denominator)
-        #expect(shrunk == reference, "mean \(meanDifference(shrunk, reference)), max \(maxDifference(shrunk, reference))")
+        #expect(
+            shrunk == reference, "mean \(meanDifference(shrunk, reference)), max \(maxDifference(shrunk, reference))")
     }
 
     @Test("the iPhone photo decoded at 1/8 matches heif-convert's decode shrunk 8×8 by vips")
@@ -58,7 +60,8 @@ struct HEIFShrinkOnLoadTests {
         let mean = meanDifference(shrunk, reference), worst = maxDifference(shrunk, reference)
         #expect(mean < 0.6, "mean \(mean)")
         #expect(worst <= 3, "max \(worst)")
-        #expect(decoder.metadata.iccProfile != nil && decoder.info.storedSize == PixelSize(validWidth: 4032, height: 3024))
+        #expect(
+            decoder.metadata.iccProfile != nil && decoder.info.storedSize == PixelSize(validWidth: 4032, height: 3024))
     }
 
     @Test("pictures with alpha or more than 8 bits decode at full size whatever is asked")

@@ -25,7 +25,8 @@ struct HEIFTests {
         #expect(try ImageFormat.detect(Self.fixture("pug.heic")) == .heif)
     }
 
-    @Test("the iPhone 13 Pro photo: 4032×3024 from 512-px grid tiles, its Display P3 profile, as heif-convert decodes it")
+    @Test(
+        "the iPhone 13 Pro photo: 4032×3024 from 512-px grid tiles, its Display P3 profile, as heif-convert decodes it")
     func iPhoneGrid() throws {
         let decoded = try ImageCodec.decode(Self.fixture("pug.heic"))
         #expect(decoded.info.format == .heif && decoded.info.storedSize == PixelSize(validWidth: 4032, height: 3024))
@@ -42,7 +43,9 @@ struct HEIFTests {
         #expect(maxDifference(ours, reference) <= 3)
     }
 
-    @Test("10-bit HEIC: 16-bit rows within 0.1% of heif-convert's, more than 256 levels, a 16-bit PNG round trip is exact")
+    @Test(
+        "10-bit HEIC: 16-bit rows within 0.1% of heif-convert's, more than 256 levels, a 16-bit PNG round trip is exact"
+    )
     func tenBit() throws {
         let decoded = try ImageCodec.decode(Self.fixture("ten-bit.heic"))
         #expect(decoded.info.bitDepth == 10 && decoded.pixels.format == .rgb16)
@@ -100,14 +103,18 @@ struct HEIFTests {
         var rng = SplitMix64(seed: 41)
         for _ in 0..<150 {
             var edited = bytes
-            for _ in 0..<rng.int(1...4) { edited[rng.int(0...(edited.count - 1))] = UInt8(truncatingIfNeeded: rng.next()) }
+            for _ in 0..<rng.int(1...4) {
+                edited[rng.int(0...(edited.count - 1))] = UInt8(truncatingIfNeeded: rng.next())
+            }
             if let decoded = try? ImageCodec.decode(edited) {
                 #expect(decoded.pixels.width == decoded.info.width && decoded.pixels.height == decoded.info.height)
             }
         }
     }
 
-    @Test("FuzzHEIF's find stays fixed: a grid claiming more than its 64×48 ispe no longer makes libheif allocate gigabytes")
+    @Test(
+        "FuzzHEIF's find stays fixed: a grid claiming more than its 64×48 ispe no longer makes libheif allocate gigabytes"
+    )
     func gridLargerThanIspe() throws {
         // The fuzzer's first byte is its control byte; the rest is the file (a mutated ten-bit.heic whose grid
         // descriptor outgrew its ispe). libheif is now held to the checked size, so it refuses the grid at once.
@@ -141,8 +148,10 @@ struct HEIFTests {
         // A mutated alpha.heic (control byte first) whose decoder configuration gives no depth: heif-info aborts on
         // it (std::system_error from thread creation) and heif-convert refuses it; CropKit refuses it by name.
         let file = Array(try Self.fixture("crashers/undefined-bit-depth.bin").dropFirst())
-        #expect(throws: CodecError.corruptData(
-            format: .heif, message: "the primary image's bit depth is undefined (no pixi or decoder configuration)")) {
+        #expect(
+            throws: CodecError.corruptData(
+                format: .heif, message: "the primary image's bit depth is undefined (no pixi or decoder configuration)")
+        ) {
             try HEIFDecoder(data: file)
         }
     }
@@ -150,17 +159,20 @@ struct HEIFTests {
     @Test("a HEIC past the pixel limit is refused before decoding")
     func limits() throws {
         #expect(throws: CodecError.tooManyPixels(width: 4032, height: 3024, limit: 12_000_000)) {
-            try HEIFDecoder(data: Self.fixture("pug.heic"), options: DecodeOptions(limits: PixelLimits(maxPixels: 12_000_000)))
+            try HEIFDecoder(
+                data: Self.fixture("pug.heic"), options: DecodeOptions(limits: PixelLimits(maxPixels: 12_000_000)))
         }
     }
 
-    @Test("HEIC and AVIF encode: the right size, within the stated PSNR of the source, profile and EXIF orientation back",
-          arguments: [(ImageFormat.heif, 34.0), (.avif, 34.0)])
+    @Test(
+        "HEIC and AVIF encode: the right size, within the stated PSNR of the source, profile and EXIF orientation back",
+        arguments: [(ImageFormat.heif, 34.0), (.avif, 34.0)])
     func encodeRoundTrip(_ format: ImageFormat, _ floor: Double) throws {
         let image = try TestImages.smooth(width: 96, height: 64, seed: 21)
         let icc = try #require(ImageCodec.decode(Fixtures.bytes("webp/p3-icc.webp")).metadata.iccProfile)
         let bytes = try HEIFEncoder.encode(
-            image, as: format, metadata: ImageMetadata(orientation: .up, iccProfile: icc, exif: EXIF.minimalBlock(orientation: .rightTop)),
+            image, as: format,
+            metadata: ImageMetadata(orientation: .up, iccProfile: icc, exif: EXIF.minimalBlock(orientation: .rightTop)),
             options: HEIFEncodeOptions(quality: 90))
         #expect(try ImageFormat.detect(bytes) == format)
         let decoded = try ImageCodec.decode(bytes)
@@ -181,8 +193,9 @@ struct HEIFTests {
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }()
 
-    @Test("the 10-bit Sony cat.hif decodes to 16-bit rows with 10 bits of precision that a 16-bit PNG round trip keeps",
-          .enabled(if: sonyCat != nil, "needs ../shared/testdata/heif/cat.hif beside the checkout"))
+    @Test(
+        "the 10-bit Sony cat.hif decodes to 16-bit rows with 10 bits of precision that a 16-bit PNG round trip keeps",
+        .enabled(if: sonyCat != nil, "needs ../shared/testdata/heif/cat.hif beside the checkout"))
     func sonyTenBit() throws {
         let decoded = try ImageCodec.decode(FileIO.readFile(atPath: try #require(Self.sonyCat)))
         #expect(decoded.info.bitDepth == 10 && decoded.pixels.format == .rgb16)
@@ -195,11 +208,14 @@ struct HEIFTests {
         #expect(back.format == .rgb16 && maxDifference(back, crop) == 0)
     }
 
-    @Test("10-bit HEIC (libheif) and 10-bit AVIF (libavif 0.11) keep more than 8 bits of a 16-bit source",
-          arguments: [ImageFormat.heif, .avif])
+    @Test(
+        "10-bit HEIC (libheif) and 10-bit AVIF (libavif 0.11) keep more than 8 bits of a 16-bit source",
+        arguments: [ImageFormat.heif, .avif])
     func tenBitEncode(_ format: ImageFormat) throws {
         var wide = try PixelBuffer(width: 64, height: 32, format: .rgb16)
-        for y in 0..<32 { for x in 0..<64 { for c in 0..<3 { wide[x: x, y: y, channel: c] = (x * 1000 + y * 37 + c * 5000) % 65536 } } }
+        for y in 0..<32 {
+            for x in 0..<64 { for c in 0..<3 { wide[x: x, y: y, channel: c] = (x * 1000 + y * 37 + c * 5000) % 65536 } }
+        }
         let bytes = try HEIFEncoder.encode(wide, as: format, options: HEIFEncodeOptions(quality: 95, bitDepth: 10))
         let decoded = try ImageCodec.decode(bytes)
         #expect(decoded.info.bitDepth == 10 && decoded.pixels.format == .rgb16)
@@ -207,12 +223,15 @@ struct HEIFTests {
         #expect(meanDifference(decoded.pixels, wide) < 700, "mean \(meanDifference(decoded.pixels, wide)) of 65535")
     }
 
-    @Test("10-bit AVIF through libavif: alpha, ICC and EXIF kept, a smooth 16-bit picture within 0.2%, heif-convert agrees")
+    @Test(
+        "10-bit AVIF through libavif: alpha, ICC and EXIF kept, a smooth 16-bit picture within 0.2%, heif-convert agrees"
+    )
     func tenBitAVIFWithAlpha() throws {
         var image = try PixelBuffer(width: 48, height: 40, format: .rgba16)
         for y in 0..<40 {
             for x in 0..<48 {
-                image.setPixel(x: x, y: y, [x * 1300 + 100, y * 1500 + 200, (x + y) * 700 + 50, x < 24 ? 65535 : 30000])
+                image.setPixel(
+                    x: x, y: y, [x * 1300 + 100, y * 1500 + 200, (x + y) * 700 + 50, x < 24 ? 65535 : 30000])
             }
         }
         let profile = try #require(ColorTransform.sRGBProfile)
@@ -226,7 +245,9 @@ struct HEIFTests {
         #expect(decoded.metadata.iccProfile == profile && decoded.metadata.exif != nil)
         let mean = meanDifference(decoded.pixels, image)
         #expect(mean < 131, "mean \(mean) of 65535")
-        #expect(abs(decoded.pixels.pixel(x: 5, y: 5)[3] - 65535) <= 128 && abs(decoded.pixels.pixel(x: 40, y: 5)[3] - 30000) <= 128)
+        #expect(
+            abs(decoded.pixels.pixel(x: 5, y: 5)[3] - 65535) <= 128
+                && abs(decoded.pixels.pixel(x: 40, y: 5)[3] - 30000) <= 128)
         // Another decoder: heif-convert (libheif with dav1d or libaom) reads the same size and depth.
         if let heifConvert = ["/usr/bin/heif-convert", "/usr/local/bin/heif-convert"].first(where: {
             FileManager.default.isExecutableFile(atPath: $0)
@@ -252,19 +273,22 @@ struct HEIFTests {
     func alphaEncode(_ format: ImageFormat) throws {
         var image = try TestImages.smooth(width: 64, height: 32, layout: .rgba, seed: 3)
         for y in 0..<32 { for x in 0..<64 { image[x: x, y: y, channel: 3] = x < 32 ? 255 : 80 } }
-        let decoded = try ImageCodec.decode(HEIFEncoder.encode(image, as: format, options: HEIFEncodeOptions(quality: 95)))
+        let decoded = try ImageCodec.decode(
+            HEIFEncoder.encode(image, as: format, options: HEIFEncodeOptions(quality: 95)))
         #expect(decoded.pixels.format == .rgba8)
         #expect(abs(decoded.pixels[x: 10, y: 10, channel: 3] - 255) <= 3)
         #expect(abs(decoded.pixels[x: 50, y: 10, channel: 3] - 80) <= 3)
     }
 
-    @Test("a stored picture with an orientation is written upright, for all 8: no transform properties to misread",
-          arguments: [ImageFormat.avif, .heif])
+    @Test(
+        "a stored picture with an orientation is written upright, for all 8: no transform properties to misread",
+        arguments: [ImageFormat.avif, .heif])
     func orientationApplied(_ format: ImageFormat) throws {
         let image = try TestImages.smooth(width: 48, height: 32, seed: 6)
         for orientation in Orientation.allCases {
             let bytes = try HEIFEncoder.encode(
-                image, as: format, metadata: ImageMetadata(orientation: orientation), options: HEIFEncodeOptions(quality: 95))
+                image, as: format, metadata: ImageMetadata(orientation: orientation),
+                options: HEIFEncodeOptions(quality: 95))
             let decoded = try ImageCodec.decode(bytes)
             let expected = image.applyingOrientation(orientation)
             #expect(decoded.metadata.orientation == .up, "\(format) \(orientation)")
@@ -276,10 +300,12 @@ struct HEIFTests {
     @Test("encoder arguments outside their ranges are refused")
     func invalidEncodeArguments() throws {
         #expect(throws: CodecError.invalidArgument(name: "bit depth", reason: "12 is not 8 or 10")) {
-            try HEIFEncoder(format: .avif, width: 4, height: 4, inputFormat: .rgb8, options: HEIFEncodeOptions(bitDepth: 12))
+            try HEIFEncoder(
+                format: .avif, width: 4, height: 4, inputFormat: .rgb8, options: HEIFEncodeOptions(bitDepth: 12))
         }
         #expect(throws: CodecError.invalidArgument(name: "effort", reason: "10 is outside AVIF's 0…9")) {
-            try HEIFEncoder(format: .avif, width: 4, height: 4, inputFormat: .rgb8, options: HEIFEncodeOptions(effort: 10))
+            try HEIFEncoder(
+                format: .avif, width: 4, height: 4, inputFormat: .rgb8, options: HEIFEncodeOptions(effort: 10))
         }
         #expect(throws: CodecError.self) { try HEIFEncoder(format: .heif, width: 0, height: 4, inputFormat: .rgb8) }
     }

@@ -13,7 +13,9 @@ struct ImageFileTests {
         let back = try ImageCodec.decode(fileAtPath: dir + "/a.png")
         #expect(back.pixels == image)
         #expect(back.metadata.orientation == .leftTop)
-        #expect(throws: CodecError.fileExists(path: dir + "/a.png")) { try ImageCodec.write(image, toPath: dir + "/a.png") }
+        #expect(throws: CodecError.fileExists(path: dir + "/a.png")) {
+            try ImageCodec.write(image, toPath: dir + "/a.png")
+        }
         #expect(throws: CodecError.self) { try ImageCodec.write(image, toPath: dir + "/a.tiff") }
         try ImageCodec.write(image, toPath: dir + "/a.tiff", format: .jpeg)
         #expect(try ImageCodec.decode(fileAtPath: dir + "/a.tiff").pixels.format == .rgb8)

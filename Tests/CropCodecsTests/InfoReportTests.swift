@@ -9,24 +9,28 @@ struct InfoReportTests {
     func lines() throws {
         let dir = try FileIOTests.scratchDirectory()
         try FileIO.writeAtomically(Array("hello".utf8), toPath: dir + "/bad.jpg")
-        let paths = [Fixtures.path("exif/landscape-6-mm.jpg"), dir + "/bad.jpg", Fixtures.path("pngsuite/png/basi6a16.png"),
-                     dir + "/missing.png", Fixtures.path("cmyk-adobe.jpg")]
+        let paths = [
+            Fixtures.path("exif/landscape-6-mm.jpg"), dir + "/bad.jpg", Fixtures.path("pngsuite/png/basi6a16.png"),
+            dir + "/missing.png", Fixtures.path("cmyk-adobe.jpg"),
+        ]
         let result = InfoReport.run(paths: paths, json: false)
         #expect(result.failed)
-        #expect(result.errors == [
-            dir + "/bad.jpg: not an image: no known image signature (starts with 68 65 6C 6C 6F)",
-            dir + "/missing.png: cannot open " + dir + "/missing.png: No such file or directory",
-        ])
+        #expect(
+            result.errors == [
+                dir + "/bad.jpg: not an image: no known image signature (starts with 68 65 6C 6C 6F)",
+                dir + "/missing.png: cannot open " + dir + "/missing.png: No such file or directory",
+            ])
         let lines = result.output.split(separator: "\n").map(String.init)
-        #expect(lines == [
-            paths[0] + ": JPEG 43×64, orientation 6 (rotated 90° clockwise), displayed 64×43, 3 channels (RGB from "
-                + "YCbCr 4:2:0), 8-bit, no alpha, no ICC profile, baseline",
-            // PngSuite's files say gAMA 1.0 (linear): described by a profile built from it.
-            paths[2] + ": PNG 32×32, orientation 1 (normal), displayed 32×32, 4 channels (RGBA from RGBA, gAMA 1, "
-                + "described by an ICC profile built from them), 16-bit, alpha, ICC profile (564 bytes), interlaced",
-            paths[4] + ": JPEG 64×32, orientation 1 (normal), displayed 64×32, 3 channels (RGB from CMYK (Adobe, "
-                + "inverted)), 8-bit, no alpha, no ICC profile, baseline",
-        ])
+        #expect(
+            lines == [
+                paths[0] + ": JPEG 43×64, orientation 6 (rotated 90° clockwise), displayed 64×43, 3 channels (RGB from "
+                    + "YCbCr 4:2:0), 8-bit, no alpha, no ICC profile, baseline",
+                // PngSuite's files say gAMA 1.0 (linear): described by a profile built from it.
+                paths[2] + ": PNG 32×32, orientation 1 (normal), displayed 32×32, 4 channels (RGBA from RGBA, gAMA 1, "
+                    + "described by an ICC profile built from them), 16-bit, alpha, ICC profile (564 bytes), interlaced",
+                paths[4] + ": JPEG 64×32, orientation 1 (normal), displayed 64×32, 3 channels (RGB from CMYK (Adobe, "
+                    + "inverted)), 8-bit, no alpha, no ICC profile, baseline",
+            ])
     }
 
     @Test("JSON output is an array of objects with the same facts")
@@ -36,8 +40,9 @@ struct InfoReportTests {
         let path = dir + "/we\"ird\nname.jpg"
         let profile = try Fixtures.bytes("c2.icc")
         try FileIO.writeAtomically(
-            JPEGEncoder.encode(image, metadata: ImageMetadata(orientation: .leftBottom, iccProfile: profile),
-                               options: JPEGEncodeOptions(progressive: true)), toPath: path)
+            JPEGEncoder.encode(
+                image, metadata: ImageMetadata(orientation: .leftBottom, iccProfile: profile),
+                options: JPEGEncodeOptions(progressive: true)), toPath: path)
         let result = InfoReport.run(paths: [path, Fixtures.path("pngsuite/png/tbrn2c08.png")], json: true)
         #expect(!result.failed)
         let parsed = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
@@ -72,7 +77,8 @@ struct InfoReportTests {
             source = bytes
         } else {
             // Without the shared photos, fake one: a small progressive file's header with a patched size.
-            var bytes = try JPEGEncoder.encode(TestImages.smooth(width: 16, height: 16, seed: 2), options: JPEGEncodeOptions(progressive: true))
+            var bytes = try JPEGEncoder.encode(
+                TestImages.smooth(width: 16, height: 16, seed: 2), options: JPEGEncodeOptions(progressive: true))
             let sof = try #require(Bytes.jpegSegments(bytes).first { $0.marker == 0xC2 })
             bytes.replaceSubrange((sof.start + 5)..<(sof.start + 9), with: [0x0F, 0xA0, 0x17, 0x70])
             source = Array(bytes.prefix(sof.end + 300))

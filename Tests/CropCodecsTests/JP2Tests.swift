@@ -7,11 +7,14 @@ import Testing
 
 /// JPEG 2000 through OpenJPEG. The fixtures (Fixtures/jp2, made by make-jp2.sh with Debian's libopenjp2-tools 2.5)
 /// come with opj_decompress's decodes (`-opj.png`), the reference every test compares CropKit's pixels with.
-@Suite("JPEG 2000 through OpenJPEG: JP2 and J2K, lossless and lossy, tiles, 16-bit, alpha, sYCC 4:2:0, reduced decoding")
+@Suite(
+    "JPEG 2000 through OpenJPEG: JP2 and J2K, lossless and lossy, tiles, 16-bit, alpha, sYCC 4:2:0, reduced decoding")
 struct JP2Tests {
     static func fixture(_ name: String) throws -> [UInt8] { try Fixtures.bytes("jp2/" + name) }
 
-    static func reference(_ name: String) throws -> PixelBuffer { try PNGDecoder.decode(fixture(name + "-opj.png")).pixels }
+    static func reference(_ name: String) throws -> PixelBuffer {
+        try PNGDecoder.decode(fixture(name + "-opj.png")).pixels
+    }
 
     static let cases: [(file: String, format: PixelFormat, width: Int, height: Int, tolerance: Int)] = [
         ("photo-lossless.jp2", .rgb8, 128, 85, 0),
@@ -37,7 +40,8 @@ struct JP2Tests {
     func lossless() throws {
         let photo = try JP2Decoder(data: Self.fixture("photo-lossless.jp2"))
         #expect(photo.info.colorModel == "JP2, sRGB, 3 components, 6 resolution levels")
-        #expect(maxDifference(try photo.decodeAll(), try PNGDecoder.decode(Fixtures.bytes("photo-128.png")).pixels) == 0)
+        #expect(
+            maxDifference(try photo.decodeAll(), try PNGDecoder.decode(Fixtures.bytes("photo-128.png")).pixels) == 0)
         let rgba = try JP2Decoder(data: Self.fixture("rgba.jp2"))
         #expect(rgba.info.colorModel == "JP2, sRGB, 4 components, 6 resolution levels" && rgba.outputFormat == .rgba8)
         let tiled = try JP2Decoder(data: Self.fixture("photo-lossy.j2k"))
@@ -46,8 +50,9 @@ struct JP2Tests {
         #expect(sycc.info.colorModel.contains("subsampled"))
     }
 
-    @Test("shrink-on-load: 1/2, 1/4 and 1/8 decode only the levels they need, as opj_decompress -r 1, 2, 3 does",
-          arguments: [(JPEGScale.half, 1), (.quarter, 2), (.eighth, 3)])
+    @Test(
+        "shrink-on-load: 1/2, 1/4 and 1/8 decode only the levels they need, as opj_decompress -r 1, 2, 3 does",
+        arguments: [(JPEGScale.half, 1), (.quarter, 2), (.eighth, 3)])
     func reduced(_ scale: JPEGScale, _ levels: Int) throws {
         let decoder = try JP2Decoder(data: Self.fixture("photo-lossless.jp2"), options: DecodeOptions(jpegScale: scale))
         let s = scale.rawValue
@@ -58,8 +63,10 @@ struct JP2Tests {
 
     @Test("a cut file, a bare signature and noise are typed errors, never a crash; the detection and the names")
     func badInputAndDetection() throws {
-        for bytes in [try Self.fixture("truncated.jp2"), [0xFF, 0x4F, 0xFF, 0x51],
-                      [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + (0..<300).map { UInt8($0 * 37 % 256) }] {
+        for bytes in [
+            try Self.fixture("truncated.jp2"), [0xFF, 0x4F, 0xFF, 0x51],
+            [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + (0..<300).map { UInt8($0 * 37 % 256) },
+        ] {
             do {
                 _ = try JP2Decoder(data: bytes).decodeAll()
                 Issue.record("\(bytes.count) bytes decoded")

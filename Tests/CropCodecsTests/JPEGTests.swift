@@ -12,10 +12,12 @@ struct JPEGTests {
 
     /// Measured with libjpeg-turbo 2.1.5: 36.0 dB (4:4:4), 35.2 dB (4:2:2), 33.9 dB (4:2:0); the bounds leave about
     /// 1 dB for other libjpeg versions.
-    @Test("q90 round trip of a photo stays above the stated PSNR for each subsampling",
-          arguments: [(ChromaSubsampling.s444, 35.0), (.s422, 34.0), (.s420, 33.0)])
+    @Test(
+        "q90 round trip of a photo stays above the stated PSNR for each subsampling",
+        arguments: [(ChromaSubsampling.s444, 35.0), (.s422, 34.0), (.s420, 33.0)])
     func roundTripPSNR(_ subsampling: ChromaSubsampling, _ bound: Double) throws {
-        let bytes = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 90, subsampling: subsampling))
+        let bytes = try JPEGEncoder.encode(
+            try Self.photo, options: JPEGEncodeOptions(quality: 90, subsampling: subsampling))
         let decoded = try JPEGDecoder.decode(bytes)
         #expect(decoded.pixels.width == 128 && decoded.pixels.height == 85)
         #expect(decoded.pixels.format == .rgb8)
@@ -27,7 +29,9 @@ struct JPEGTests {
 
     @Test("quality orders file size and error: q50 < q90 < q100 in bytes, and the reverse in error")
     func qualityOrders() throws {
-        let sizes = try [50, 90, 100].map { try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: $0)) }
+        let sizes = try [50, 90, 100].map {
+            try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: $0))
+        }
         #expect(sizes[0].count < sizes[1].count && sizes[1].count < sizes[2].count)
         let errors = try sizes.map { Measure.psnr(try JPEGDecoder.decode($0).pixels, try Self.photo) }
         #expect(errors[0] < errors[1] && errors[1] < errors[2])
@@ -43,8 +47,10 @@ struct JPEGTests {
     @Test("progressive and optimised files decode to the same pixels as baseline ones")
     func progressiveAndOptimised() throws {
         let baseline = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 85))
-        let progressive = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 85, progressive: true))
-        let optimised = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 85, optimizeHuffman: true))
+        let progressive = try JPEGEncoder.encode(
+            try Self.photo, options: JPEGEncodeOptions(quality: 85, progressive: true))
+        let optimised = try JPEGEncoder.encode(
+            try Self.photo, options: JPEGEncodeOptions(quality: 85, optimizeHuffman: true))
         #expect(try !ImageInfo.read(baseline).isProgressive)
         #expect(try ImageInfo.read(progressive).isProgressive)
         #expect(optimised.count < baseline.count)
@@ -55,8 +61,9 @@ struct JPEGTests {
         // The progressive file's coefficients live in mapped stores (huge pages where offered) at every scale.
         for scale in [JPEGScale.half, .quarter, .eighth] {
             let options = DecodeOptions(jpegScale: scale, jpegEarlyStop: .off)
-            #expect(try JPEGDecoder.decode(progressive, options: options).pixels
-                        == JPEGDecoder.decode(baseline, options: options).pixels, "\(scale)")
+            #expect(
+                try JPEGDecoder.decode(progressive, options: options).pixels
+                    == JPEGDecoder.decode(baseline, options: options).pixels, "\(scale)")
         }
     }
 
@@ -73,7 +80,9 @@ struct JPEGTests {
         for y in 0..<16 {
             for x in 0..<16 { rgba.setPixel(x: x, y: y, x < 8 ? [200, 30, 30, 255] : [0, 0, 0, 0]) }
         }
-        let flat = try JPEGDecoder.decode(JPEGEncoder.encode(rgba, options: JPEGEncodeOptions(subsampling: .s444, background: 255))).pixels
+        let flat = try JPEGDecoder.decode(
+            JPEGEncoder.encode(rgba, options: JPEGEncodeOptions(subsampling: .s444, background: 255))
+        ).pixels
         #expect(flat.format == .rgb8)
         for (x, expected) in [(2, [200, 30, 30]), (13, [255, 255, 255])] {
             for (got, want) in zip(flat.pixel(x: x, y: 8), expected) { #expect(abs(got - want) <= 4) }
@@ -87,10 +96,12 @@ struct JPEGTests {
 
     @Test("Adobe CMYK without a profile, and no default profile, decodes naively with the inverted convention")
     func cmyk() throws {
-        let decoded = try JPEGDecoder.decode(Fixtures.bytes("cmyk-adobe.jpg"), options: DecodeOptions(cmykFallback: .none))
-        #expect(decoded.warnings.contains {
-            $0.message == "CMYK JPEG without an ICC profile: converted to RGB without colour management"
-        })
+        let decoded = try JPEGDecoder.decode(
+            Fixtures.bytes("cmyk-adobe.jpg"), options: DecodeOptions(cmykFallback: .none))
+        #expect(
+            decoded.warnings.contains {
+                $0.message == "CMYK JPEG without an ICC profile: converted to RGB without colour management"
+            })
         #expect(decoded.info.colorModel == "CMYK (Adobe, inverted)")
         #expect(decoded.pixels.format == .rgb8)
         // Patches (C, M, Y, K) → R = (255 − C)(255 − K)/255 and so on.
@@ -105,8 +116,9 @@ struct JPEGTests {
         }
     }
 
-    @Test("shrink-on-load gives the rounded-up size and approximates the full decode",
-          arguments: [JPEGScale.half, .quarter, .eighth])
+    @Test(
+        "shrink-on-load gives the rounded-up size and approximates the full decode",
+        arguments: [JPEGScale.half, .quarter, .eighth])
     func scaled(_ scale: JPEGScale) throws {
         let bytes = try JPEGEncoder.encode(try Self.photo, options: JPEGEncodeOptions(quality: 95))
         let full = try JPEGDecoder.decode(bytes).pixels
@@ -152,7 +164,10 @@ struct JPEGTests {
                 let n = try decoder.readRows(into: memory, bytesPerRow: stride, maxRows: chunk)
                 if n == 0 { break }
                 for i in 0..<n {
-                    rows.append((0..<decoder.outputWidth * 3).map { Int(memory.load(fromByteOffset: i * stride + $0, as: UInt8.self)) })
+                    rows.append(
+                        (0..<decoder.outputWidth * 3).map {
+                            Int(memory.load(fromByteOffset: i * stride + $0, as: UInt8.self))
+                        })
                 }
             }
             try decoder.finish()
@@ -179,7 +194,9 @@ struct JPEGTests {
         let decoder = try JPEGDecoder(data: JPEGEncoder.encode(try Self.photo))
         let memory = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 1)
         defer { memory.deallocate() }
-        #expect(throws: CodecError.invalidArgument(name: "bytesPerRow", reason: "100 is smaller than a row (384 bytes)")) {
+        #expect(
+            throws: CodecError.invalidArgument(name: "bytesPerRow", reason: "100 is smaller than a row (384 bytes)")
+        ) {
             try decoder.readRows(into: memory, bytesPerRow: 100, maxRows: 1)
         }
     }

@@ -6,7 +6,8 @@ import Testing
 
 /// libjxl's own tools, `cjxl` and `djxl` (Debian's `libjxl-tools`, installed by `.ci/install-deps tools`).
 private let jxlTools = ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"].first {
-    FileManager.default.isExecutableFile(atPath: $0 + "/cjxl") && FileManager.default.isExecutableFile(atPath: $0 + "/djxl")
+    FileManager.default.isExecutableFile(atPath: $0 + "/cjxl")
+        && FileManager.default.isExecutableFile(atPath: $0 + "/djxl")
 }
 
 /// The conformance sweep of issue 45: files `cjxl` makes from the fixtures' pictures in every kind it writes (lossy and
@@ -14,7 +15,9 @@ private let jxlTools = ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"].first
 /// libjxl names and one it cannot) decode within 1/255 (16-bit: 257/65535) of `djxl`'s decode of the same file.
 /// Animation and orientation are `JXLTests`' fixtures (`animated-disc.jxl`, `orientation6.jxl`), checked there against
 /// djxl the same way.
-@Suite("JPEG XL conformance: cjxl's files of every kind decode as djxl decodes them", .enabled(if: jxlTools != nil, "cjxl and djxl are not installed (.ci/install-deps tools)"))
+@Suite(
+    "JPEG XL conformance: cjxl's files of every kind decode as djxl decodes them",
+    .enabled(if: jxlTools != nil, "cjxl and djxl are not installed (.ci/install-deps tools)"))
 struct JXLConformanceTests {
     /// A source picture written as PNG for cjxl: which fixture, how it is changed, and the profile it carries.
     enum Source: String, CaseIterable {
@@ -30,7 +33,9 @@ struct JXLConformanceTests {
                 var samples: [UInt16] = []
                 for y in 0..<85 {
                     for x in 0..<128 {
-                        for value in photo.pixel(x: x, y: y) { samples.append(UInt16(value * 256 + (x * 7 + y * 3) % 256)) }
+                        for value in photo.pixel(x: x, y: y) {
+                            samples.append(UInt16(value * 256 + (x * 7 + y * 3) % 256))
+                        }
                     }
                 }
                 return (try PixelBuffer(width: 128, height: 85, layout: .rgb, samples: samples), .none)
@@ -43,11 +48,15 @@ struct JXLConformanceTests {
                         if self == .grayAlpha { gray.append(UInt8((x * 2 + y) % 256)) }
                     }
                 }
-                return (try PixelBuffer(width: 128, height: 85, layout: self == .gray ? .gray : .grayAlpha, samples: gray), .none)
+                return (
+                    try PixelBuffer(width: 128, height: 85, layout: self == .gray ? .gray : .grayAlpha, samples: gray),
+                    .none
+                )
             case .adobeRGB, .displayP3:
                 // Canon's Adobe RGB (1998) profile (adobe-rgb.icc, from the camera's JPEG), and the Display P3 one
                 // a WebP fixture carries.
-                let profile = self == .adobeRGB
+                let profile =
+                    self == .adobeRGB
                     ? try Fixtures.bytes("adobe-rgb.icc")
                     : try #require(try ImageCodec.decode(Fixtures.bytes("webp/p3-icc.webp")).metadata.iccProfile)
                 return (photo, ImageMetadata(iccProfile: profile))
@@ -74,7 +83,8 @@ struct JXLConformanceTests {
 
     @Test("each kind within one level of djxl", arguments: cases)
     func againstDjxl(_ source: Source, _ flags: [String]) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jxl-sweep-\(UInt64.random(in: 0...UInt64.max))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jxl-sweep-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let (picture, metadata) = try source.picture()

@@ -38,7 +38,8 @@ struct JXLTests {
         #expect(maxDifference(pixels, reference) <= (format.depth == .sixteen ? 257 : 1))
         // The RGBA source's PNG carries an ICC profile (the 3,144-byte sRGB one), which the lossless file keeps; the
         // others name sRGB and have none, as a JPEG without one.
-        let source = file == "rgba-lossless" ? try PNGDecoder.decode(Fixtures.bytes("webp/rgba-lossless-source.png")) : nil
+        let source =
+            file == "rgba-lossless" ? try PNGDecoder.decode(Fixtures.bytes("webp/rgba-lossless-source.png")) : nil
         #expect(decoder.metadata.iccProfile == source?.metadata.iccProfile)
     }
 
@@ -55,7 +56,9 @@ struct JXLTests {
         }
     }
 
-    @Test("a JPEG recompressed losslessly: orientation 6 reported and not applied, the Brotli-compressed Exif kept, close to libjpeg's decode")
+    @Test(
+        "a JPEG recompressed losslessly: orientation 6 reported and not applied, the Brotli-compressed Exif kept, close to libjpeg's decode"
+    )
     func recompressedJPEG() throws {
         let decoder = try JXLDecoder(data: Self.fixture("orientation6.jxl"))
         #expect(decoder.info.colorModel.contains("JPEG reconstruction data"))
@@ -66,7 +69,8 @@ struct JXLTests {
         #expect(exif.starts(with: Array("MM".utf8)) && EXIF.readOrientation(tiff: exif).orientation == .rightTop)
         let pixels = try decoder.decodeAll()
         // djxl applies the orientation; CropKit leaves it to the pipeline.
-        #expect(maxDifference(try Measure.displayed(pixels, orientation: .rightTop), try Self.djxl("orientation6")) <= 1)
+        #expect(
+            maxDifference(try Measure.displayed(pixels, orientation: .rightTop), try Self.djxl("orientation6")) <= 1)
         // The JPEG it came from, decoded by libjpeg-turbo: libjxl's float IDCT and chroma upsampling differ from
         // libjpeg-turbo's (measured with djxl and Pillow on three fixtures: at most 3 to 5, on average 0.3 to 0.6).
         let jpeg = try ImageCodec.decode(Fixtures.bytes("exif/landscape-6-mm.jpg")).pixels
@@ -86,12 +90,16 @@ struct JXLTests {
         #expect(try JXLDecoder(data: Self.fixture("photo-lossy.jxl")).info.frameCount == nil)
     }
 
-    @Test("an animation's frames one at a time: as djxl gives them (its frames, exactly), with their delays and play count")
+    @Test(
+        "an animation's frames one at a time: as djxl gives them (its frames, exactly), with their delays and play count"
+    )
     func frames() throws {
         let bytes = try Self.fixture("animated-disc.jxl")
         let info = try JXLDecoder(data: bytes).info
         // cjxl 0.7 does not carry the APNG's play count (2): the file says for ever (0), as djxl's APNG says.
-        #expect(info.frameCount == 4 && info.playCount == 0, "\(String(describing: info.frameCount)) frames, plays \(String(describing: info.playCount))")
+        #expect(
+            info.frameCount == 4 && info.playCount == 0,
+            "\(String(describing: info.frameCount)) frames, plays \(String(describing: info.playCount))")
         #expect(abs((info.duration ?? 0) - 0.4) < 1e-9)
         let frames = try JXLFrames(data: bytes)
         #expect(frames.width == 40 && frames.height == 30)
@@ -107,7 +115,9 @@ struct JXLTests {
 
     @Test("a cut file, a bare signature and noise are typed errors, never a crash")
     func badInput() throws {
-        for bytes in [try Self.fixture("truncated.jxl"), [0xFF, 0x0A], [0xFF, 0x0A] + (0..<200).map { UInt8($0 * 37 % 256) }] {
+        for bytes in [
+            try Self.fixture("truncated.jxl"), [0xFF, 0x0A], [0xFF, 0x0A] + (0..<200).map { UInt8($0 * 37 % 256) },
+        ] {
             do {
                 _ = try JXLDecoder(data: bytes).decodeAll()
                 Issue.record("\(bytes.count) bytes decoded")
@@ -125,7 +135,8 @@ struct JXLTests {
         let info = try ImageInfo.read(Self.fixture("photo-lossy.jxl"))
         #expect(info.format == .jxl && info.width == 128 && info.height == 85 && info.layout == .rgb)
         #expect(throws: CodecError.tooManyPixels(width: 128, height: 85, limit: 10_000)) {
-            try JXLDecoder(data: Self.fixture("photo-lossy.jxl"), options: DecodeOptions(limits: PixelLimits(maxPixels: 10_000)))
+            try JXLDecoder(
+                data: Self.fixture("photo-lossy.jxl"), options: DecodeOptions(limits: PixelLimits(maxPixels: 10_000)))
         }
     }
 
@@ -146,7 +157,8 @@ struct JXLTests {
 
     @Test("lossy files: quality maps to cjxl's distance, lower quality is smaller, and the picture stays close")
     func lossy() throws {
-        #expect(JXLEncodeOptions(quality: 90).distance == 1 && abs(JXLEncodeOptions(quality: 75).distance - 2.35) < 1e-5)
+        #expect(
+            JXLEncodeOptions(quality: 90).distance == 1 && abs(JXLEncodeOptions(quality: 75).distance - 2.35) < 1e-5)
         #expect(JXLEncodeOptions(quality: 100).distance == 0.1 && JXLEncodeOptions(quality: 1).distance == 25)
         let photo = try PNGDecoder.decode(Fixtures.bytes("photo-128.png")).pixels
         var sizes: [Int] = []
@@ -202,16 +214,19 @@ struct JXLTests {
         #expect(maxDifference(pixels, jpegPixels) <= 5 && Measure.meanAbsoluteDifference(pixels, jpegPixels) < 0.7)
         // About what cjxl 0.7 writes at the same effort (a 2 KB file gains a little: the container and its boxes).
         let jpeg = try Fixtures.bytes("exif/landscape-6-mm.jpg")
-        let ours = try JXLEncoder.recompress(jpeg: jpeg, effort: 7).count, cjxl = try Self.fixture("orientation6.jxl").count
+        let ours = try JXLEncoder.recompress(jpeg: jpeg, effort: 7).count,
+            cjxl = try Self.fixture("orientation6.jxl").count
         #expect(abs(ours - cjxl) * 20 < cjxl, "\(ours) against cjxl's \(cjxl) bytes")
         // A JPEG libjxl cannot represent is refused by name.
         #expect(throws: CodecError.self) { try JXLEncoder.recompress(jpeg: Fixtures.bytes("cmyk-adobe.jpg")) }
     }
 
-    @Test("djxl decodes our files to our pixels (within 1/255), and gives back a recompressed JPEG byte for byte",
-          .enabled(if: djxlTool != nil, "djxl is not installed (.ci/install-deps tools)"))
+    @Test(
+        "djxl decodes our files to our pixels (within 1/255), and gives back a recompressed JPEG byte for byte",
+        .enabled(if: djxlTool != nil, "djxl is not installed (.ci/install-deps tools)"))
     func djxlReadsOurFiles() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jxl-\(UInt64.random(in: 0...UInt64.max))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jxl-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         func run(_ arguments: [String]) throws {
@@ -226,7 +241,8 @@ struct JXLTests {
         let ours = try JXLEncoder.encode(photo, options: JXLEncodeOptions(quality: 80, effort: 3))
         try Data(ours).write(to: dir.appendingPathComponent("ours.jxl"))
         try run([dir.appendingPathComponent("ours.jxl").path, dir.appendingPathComponent("ours.png").path])
-        let reference = try PNGDecoder.decode(FileIO.readFile(atPath: dir.appendingPathComponent("ours.png").path)).pixels
+        let reference = try PNGDecoder.decode(FileIO.readFile(atPath: dir.appendingPathComponent("ours.png").path))
+            .pixels
         #expect(maxDifference(try JXLDecoder(data: ours).decodeAll(), reference) <= 1)
         let jpeg = try Fixtures.bytes("exif/landscape-6-mm.jpg")
         try Data(try JXLEncoder.recompress(jpeg: jpeg)).write(to: dir.appendingPathComponent("re.jxl"))

@@ -54,7 +54,9 @@ struct ICCTests {
     static let profileResult = Result { try Fixtures.bytes("c2.icc") }
     static var profile: [UInt8] { get throws { try profileResult.get() } }
 
-    @Test("the profile survives JPEG, PNG, WebP, HEIC and AVIF round trips; JPEG XL tags an sRGB-acting one sRGB", arguments: ImageFormat.writable.filter(\.holdsMetadata))
+    @Test(
+        "the profile survives JPEG, PNG, WebP, HEIC and AVIF round trips; JPEG XL tags an sRGB-acting one sRGB",
+        arguments: ImageFormat.writable.filter(\.holdsMetadata))
     func roundTrip(_ format: ImageFormat) throws {
         let image = try TestImages.smooth(width: 20, height: 12, seed: 4)
         let bytes = try ImageCodec.encode(image, as: format, metadata: ImageMetadata(iccProfile: try Self.profile))
@@ -99,7 +101,9 @@ struct ICCTests {
 
     @Test("ICC reassembly refuses payloads too short to be segments (found by FuzzICC: an empty one read past its end)")
     func iccShortPayloads() {
-        for payloads: [[UInt8]] in [[[]], [[0x49]], [Array("ICC_PROFILE".utf8) + [0]], [Array("ICC_PROFILE".utf8) + [0, 1]]] {
+        for payloads: [[UInt8]] in [
+            [[]], [[0x49]], [Array("ICC_PROFILE".utf8) + [0]], [Array("ICC_PROFILE".utf8) + [0, 1]],
+        ] {
             let (profile, warning) = ICCProfileChunks.assemble(payloads)
             #expect(profile == nil && warning != nil, "\(payloads)")
         }
@@ -109,7 +113,8 @@ struct ICCTests {
     func order() throws {
         let parts = try #require(ICCProfileChunks.split([UInt8](repeating: 7, count: 70_000) + [1, 2, 3]))
         #expect(parts.count == 2)
-        #expect(ICCProfileChunks.assemble(parts.reversed()).profile == [UInt8](repeating: 7, count: 70_000) + [1, 2, 3])
+        #expect(
+            ICCProfileChunks.assemble(parts.reversed()).profile == [UInt8](repeating: 7, count: 70_000) + [1, 2, 3])
     }
 
     @Test("inconsistent segment sets are rejected with a warning")

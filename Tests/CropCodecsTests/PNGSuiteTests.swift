@@ -34,17 +34,22 @@ struct PNGSuiteTests {
         let actual = rgba(pixels)
         #expect(actual.count == expected.count)
         let mismatches = zip(actual, expected).enumerated().filter { $0.element.0 != $0.element.1 }
-        #expect(mismatches.isEmpty, "\(mismatches.count) samples differ, first at \(mismatches.first.map { "\($0)" } ?? "")")
+        #expect(
+            mismatches.isEmpty, "\(mismatches.count) samples differ, first at \(mismatches.first.map { "\($0)" } ?? "")"
+        )
         // 16-bit files stay 16-bit; everything else decodes to 8 bits.
         #expect(pixels.format.depth == (decoded.info.bitDepth == 16 ? .sixteen : .eight))
     }
 
-    @Test("streaming row by row gives the same pixels as a whole decode", arguments: ["basn2c08", "basi0g04", "basi6a16", "s39i3p04", "tbbn3p08"])
+    @Test(
+        "streaming row by row gives the same pixels as a whole decode",
+        arguments: ["basn2c08", "basi0g04", "basi6a16", "s39i3p04", "tbbn3p08"])
     func streaming(_ name: String) throws {
         let data = try Fixtures.bytes("pngsuite/png/\(name).png")
         let whole = try PNGDecoder.decode(data).pixels
         let decoder = try PNGDecoder(data: data)
-        var buffer = try PixelBuffer(width: decoder.outputWidth, height: decoder.outputHeight, format: decoder.outputFormat)
+        var buffer = try PixelBuffer(
+            width: decoder.outputWidth, height: decoder.outputHeight, format: decoder.outputFormat)
         var y = 0
         while y < decoder.outputHeight {
             let n = try decoder.readRows(into: &buffer, startRow: y, maxRows: min(3, decoder.outputHeight - y))

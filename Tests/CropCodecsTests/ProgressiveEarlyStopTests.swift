@@ -22,8 +22,9 @@ struct ProgressiveEarlyStopTests {
         return (try decoder.decodeAll(), decoder)
     }
 
-    @Test("exact early stop is byte-identical to a full decode at 1/8 and skips the last scans",
-          arguments: [(ChromaSubsampling.s444, 7), (.s422, 7), (.s420, 9)])
+    @Test(
+        "exact early stop is byte-identical to a full decode at 1/8 and skips the last scans",
+        arguments: [(ChromaSubsampling.s444, 7), (.s422, 7), (.s420, 9)])
     func exact(_ subsampling: ChromaSubsampling, _ expectedScans: Int) throws {
         let data = try Self.progressive(subsampling)
         let (full, fullDecoder) = try Self.decode(data, .off)
@@ -64,8 +65,9 @@ struct ProgressiveEarlyStopTests {
         #expect(try Self.decode(data444, .dcOnly).0 == Self.decode(data444, .off).0)
     }
 
-    @Test("DC-only keeps 2 bytes per block instead of libjpeg's 128; its pixels equal a full decode wherever DC is all the IDCT reads",
-          arguments: [ChromaSubsampling.s444, .s422, .s420])
+    @Test(
+        "DC-only keeps 2 bytes per block instead of libjpeg's 128; its pixels equal a full decode wherever DC is all the IDCT reads",
+        arguments: [ChromaSubsampling.s444, .s422, .s420])
     func dcStore(_ subsampling: ChromaSubsampling) throws {
         let image = try TestImages.smooth(width: 1203, height: 805, seed: 7)
         let data = try JPEGEncoder.encode(
@@ -73,11 +75,12 @@ struct ProgressiveEarlyStopTests {
         let (full, fullDecoder) = try Self.decode(data, .off)
         let (dc, dcDecoder) = try Self.decode(data, .dcOnly)
         let lumaBlocks = 151 * 101
-        let chromaBlocks = switch subsampling {
-        case .s444: lumaBlocks
-        case .s422: 76 * 101
-        default: 76 * 51
-        }
+        let chromaBlocks =
+            switch subsampling {
+            case .s444: lumaBlocks
+            case .s422: 76 * 101
+            default: 76 * 51
+            }
         // libjpeg pads each component to whole MCUs; the exact figure is at least the blocks × 128 bytes.
         let fullBytes = try #require(fullDecoder.coefficientBytes)
         #expect(fullBytes >= (lumaBlocks + 2 * chromaBlocks) * 128)
@@ -107,7 +110,8 @@ struct ProgressiveEarlyStopTests {
         let data = try Self.progressive(.s420)
         for scale in [JPEGScale.full, .eighth] {
             let options = DecodeOptions(jpegScale: scale, maxProgressiveScans: 5)
-            #expect(throws: CodecError.resourceLimit(format: .jpeg, message: "Progressive JPEG has more than 5 scans")) {
+            #expect(throws: CodecError.resourceLimit(format: .jpeg, message: "Progressive JPEG has more than 5 scans"))
+            {
                 try JPEGDecoder.decode(data, options: options)
             }
         }

@@ -37,7 +37,9 @@ struct ShimStatusTableTests {
         #expect(Set(seen.values).count == seen.count, "two statuses share a number")
     }
 
-    @Test("every shim header names its statuses by the shared table (no number of its own), and the run-time ones can say their library is missing")
+    @Test(
+        "every shim header names its statuses by the shared table (no number of its own), and the run-time ones can say their library is missing"
+    )
     func headersAgree() throws {
         let shims = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { $0.hasPrefix("C") }
         var checked = 0, headers = 0
@@ -62,7 +64,9 @@ struct ShimStatusTableTests {
                 #expect(text.contains("#include \"ck_status.h\""), "\(file) does not include the shared table")
                 #expect(names.contains("OK"), "\(file) has no OK")
                 let runtime = text.contains("dlopen")
-                #expect(!runtime || names.contains("UNAVAILABLE"), "\(file) opens its library at run time but has no UNAVAILABLE")
+                #expect(
+                    !runtime || names.contains("UNAVAILABLE"),
+                    "\(file) opens its library at run time but has no UNAVAILABLE")
             }
         }
         // CJPEG, CPNG, CWebP, CHEIF, CAVIF, CGIF, CTIFF, CLCMS, CJXL, CJP2, CFont.

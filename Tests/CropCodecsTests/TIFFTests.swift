@@ -79,7 +79,9 @@ struct TIFFTests {
                 #expect(got[3] == alpha)
                 // Premultiplying to 8 bits loses up to 255 / (2 × alpha) per sample; alpha 0 keeps no colour.
                 let bound = alpha == 0 ? 255 : 255 / alpha + 1
-                for c in 0..<3 where alpha > 0 { #expect(abs(got[c] - straight[c]) <= bound, "(\(x), \(y)) channel \(c)") }
+                for c in 0..<3 where alpha > 0 {
+                    #expect(abs(got[c] - straight[c]) <= bound, "(\(x), \(y)) channel \(c)")
+                }
             }
         }
     }
@@ -110,7 +112,9 @@ struct TIFFTests {
     }
 
     /// The samples make-gif-tiff.py's `sample_formats` writes: a formula of x, y and the channel on 0…top.
-    static func stored(_ x: Int, _ y: Int, _ c: Int, _ top: Int) -> Int { (x * 37 + y * 91 + c * 53) * (top + 1) / 400 % (top + 1) }
+    static func stored(_ x: Int, _ y: Int, _ c: Int, _ top: Int) -> Int {
+        (x * 37 + y * 91 + c * 53) * (top + 1) / 400 % (top + 1)
+    }
 
     /// Where the value of `tag`'s entry sits in a little-endian TIFF's first IFD (for a test that alters it).
     static func tagOffset(_ data: [UInt8], _ tag: Int) -> Int? {
@@ -123,9 +127,11 @@ struct TIFFTests {
         return nil
     }
 
-    @Test("other sample formats are converted: 12 and 3-bit unsigned scaled to the full range, signed offset, 32-bit unsigned rounded to 16, half and single floats from 0…1 or their SMin/SMaxSampleValue, clamped", arguments: [
-        "uint12-rgb", "uint3-gray", "int8-rgba", "uint32-gray", "half-gray", "float-range-planar",
-    ])
+    @Test(
+        "other sample formats are converted: 12 and 3-bit unsigned scaled to the full range, signed offset, 32-bit unsigned rounded to 16, half and single floats from 0…1 or their SMin/SMaxSampleValue, clamped",
+        arguments: [
+            "uint12-rgb", "uint3-gray", "int8-rgba", "uint32-gray", "half-gray", "float-range-planar",
+        ])
     func sampleFormats(_ name: String) throws {
         let decoded = try ImageCodec.decode(try Self.fixture(name + ".tif"))
         let pixels = decoded.pixels
@@ -134,22 +140,27 @@ struct TIFFTests {
         for y in 0..<4 {
             for x in 0..<6 {
                 let got = pixels.pixel(x: x, y: y)
-                let expected: [Int] = switch name {
-                case "uint12-rgb": (0..<3).map { (Self.stored(x, y, $0, 4095) * 65535 + 2047) / 4095 }
-                case "uint3-gray": [(Self.stored(x, y, 0, 7) * 255 + 3) / 7]
-                case "int8-rgba": (0..<4).map { Self.stored(x, y, $0, 255) }  // stored − 128, read + 128
-                case "uint32-gray": [min(65535, Self.stored(x, y, 0, 65535) + ((x * 9000) % 65536 >= 32768 ? 1 : 0))]
-                case "half-gray":
-                    // Row 0 runs from below 0 to above 1; the first sample of row 1 is NaN.
-                    y == 0 ? [Int((min(1, max(0, halves[x])) * 65535).rounded())]
-                        : y == 1 && x == 0 ? [0] : [Int((Double(Float16(Double(x + 6 * y) / 24)) * 65535).rounded())]
-                default: (0..<3).map { Self.stored(x, y, $0, 255) * 257 }  // 0…255 by SMaxSampleValue
-                }
+                let expected: [Int] =
+                    switch name {
+                    case "uint12-rgb": (0..<3).map { (Self.stored(x, y, $0, 4095) * 65535 + 2047) / 4095 }
+                    case "uint3-gray": [(Self.stored(x, y, 0, 7) * 255 + 3) / 7]
+                    case "int8-rgba": (0..<4).map { Self.stored(x, y, $0, 255) }  // stored − 128, read + 128
+                    case "uint32-gray":
+                        [min(65535, Self.stored(x, y, 0, 65535) + ((x * 9000) % 65536 >= 32768 ? 1 : 0))]
+                    case "half-gray":
+                        // Row 0 runs from below 0 to above 1; the first sample of row 1 is NaN.
+                        y == 0
+                            ? [Int((min(1, max(0, halves[x])) * 65535).rounded())]
+                            : y == 1 && x == 0
+                                ? [0] : [Int((Double(Float16(Double(x + 6 * y) / 24)) * 65535).rounded())]
+                    default: (0..<3).map { Self.stored(x, y, $0, 255) * 257 }  // 0…255 by SMaxSampleValue
+                    }
                 #expect(got == expected, "\(name) (\(x), \(y)): \(got) vs \(expected)")
             }
         }
         let formats: [String: PixelFormat] = [
-            "uint12-rgb": .rgb16, "uint3-gray": .gray8, "int8-rgba": .rgba8, "uint32-gray": .gray16, "half-gray": .gray16,
+            "uint12-rgb": .rgb16, "uint3-gray": .gray8, "int8-rgba": .rgba8, "uint32-gray": .gray16,
+            "half-gray": .gray16,
             "float-range-planar": .rgb16,
         ]
         #expect(pixels.format == formats[name])
@@ -174,8 +185,12 @@ struct TIFFTests {
         let float = try ImageCodec.decode(try Self.fixture("float.tif")).pixels
         let photo = try PNGDecoder.decode(try Fixtures.bytes("photo-128.png")).pixels
         #expect(float.format == .rgb16 && float.width == 128 && float.height == 85)
-        #expect((0..<85).allSatisfy { y in (0..<128).allSatisfy { x in
-            float.pixel(x: x, y: y) == photo.pixel(x: x, y: y).map { $0 == 0 ? 0 : 65535 } } })
+        #expect(
+            (0..<85).allSatisfy { y in
+                (0..<128).allSatisfy { x in
+                    float.pixel(x: x, y: y) == photo.pixel(x: x, y: y).map { $0 == 0 ? 0 : 65535 }
+                }
+            })
         // Complex samples are named; a sample format TIFF does not define is libtiff's to refuse.
         var complex = try Self.fixture("half-gray.tif")
         let at = try #require(Self.tagOffset(complex, 339))
@@ -192,11 +207,14 @@ struct TIFFTests {
             }
         }
         #expect(throws: CodecError.tooManyPixels(width: 128, height: 85, limit: 5000)) {
-            try TIFFDecoder(data: Self.fixture("rgb-lzw-strips.tif"), options: DecodeOptions(limits: PixelLimits(maxPixels: 5000)))
+            try TIFFDecoder(
+                data: Self.fixture("rgb-lzw-strips.tif"), options: DecodeOptions(limits: PixelLimits(maxPixels: 5000)))
         }
     }
 
-    @Test("a bilevel (CCITT G4) page with a gray ICC profile is read as gray, so the profile stays valid and a PNG keeps it (PIL's pport_g4.tif lost it as RGB); the pixels are Pillow's")
+    @Test(
+        "a bilevel (CCITT G4) page with a gray ICC profile is read as gray, so the profile stays valid and a PNG keeps it (PIL's pport_g4.tif lost it as RGB); the pixels are Pillow's"
+    )
     func bilevelGrayProfile() throws {
         let bytes = try Self.fixture("g4-gray-icc.tif")
         let decoded = try ImageCodec.decode(bytes)

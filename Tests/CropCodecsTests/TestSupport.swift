@@ -1,10 +1,10 @@
 import CropGeometry
 import CropPixels
+@_exported import CropTestSupport  // the seeded generator, for every file of this target
 import Foundation
 import Testing
 
 @testable import CropCodecs
-@_exported import CropTestSupport  // the seeded generator, for every file of this target
 
 /// The fixtures folder copied into the test bundle.
 enum Fixtures {

@@ -25,8 +25,9 @@ import Testing
         }
     }
 
-    @Test("gif2webp of dispose_prev.gif and dispose_bgnd_transparency.gif (lossless, with blending and disposal): every frame equals GIFFrames' frame of the GIF wherever the pixel is not transparent; transparency agrees",
-          arguments: ["dispose_prev", "dispose_bgnd_transparency"])
+    @Test(
+        "gif2webp of dispose_prev.gif and dispose_bgnd_transparency.gif (lossless, with blending and disposal): every frame equals GIFFrames' frame of the GIF wherever the pixel is not transparent; transparency agrees",
+        arguments: ["dispose_prev", "dispose_bgnd_transparency"])
     func againstTheGIF(_ name: String) throws {
         let webp = try Self.frames("webp/\(name)-gif2webp.webp")
         let gif = try GIFFrames(data: try Fixtures.bytes("gif/\(name).gif"))
@@ -44,7 +45,9 @@ import Testing
         #expect(index == webp.count && differing == 0, "\(differing) pixels differ over \(index) frames")
     }
 
-    @Test("a still WebP is no animation to libwebpdemux's reader: one frame, the still decoder's picture; every prefix of an animation ends in frames or an error")
+    @Test(
+        "a still WebP is no animation to libwebpdemux's reader: one frame, the still decoder's picture; every prefix of an animation ends in frames or an error"
+    )
     func stillAndPrefixes() throws {
         let bytes = try Fixtures.bytes("webp/animated.webp")
         for length in 0..<bytes.count {

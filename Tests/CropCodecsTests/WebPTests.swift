@@ -60,13 +60,16 @@ struct WebPTests {
         #expect(pixels.width == 64 && pixels.height == 48 && pixels.format == .rgba8)
         let reference = try Self.png("animated-frame1-dwebp.png")
         var opaque = try PixelBuffer(width: 64, height: 48, format: .rgb8)
-        for y in 0..<48 { for x in 0..<64 { for c in 0..<3 { opaque[x: x, y: y, channel: c] = pixels[x: x, y: y, channel: c] } } }
+        for y in 0..<48 {
+            for x in 0..<64 { for c in 0..<3 { opaque[x: x, y: y, channel: c] = pixels[x: x, y: y, channel: c] } }
+        }
         #expect(maxDifference(opaque, reference) <= 1)
         #expect((0..<48).allSatisfy { y in (0..<64).allSatisfy { x in pixels[x: x, y: y, channel: 3] == 255 } })
     }
 
-    @Test("shrink-on-load: libwebp's rescaler decodes 1/2, 1/4, 1/8 straight to size, close to a full decode resized",
-          arguments: [JPEGScale.half, .quarter, .eighth])
+    @Test(
+        "shrink-on-load: libwebp's rescaler decodes 1/2, 1/4, 1/8 straight to size, close to a full decode resized",
+        arguments: [JPEGScale.half, .quarter, .eighth])
     func scaledDecode(_ scale: JPEGScale) throws {
         let bytes = try Self.fixture("orientation6.webp")
         let full = try ImageCodec.decode(bytes).pixels
@@ -98,8 +101,9 @@ struct WebPTests {
         }
     }
 
-    @Test("lossless encode round-trips every pixel format exactly (gray widened to RGB, 16-bit rounded to 8)",
-          arguments: [PixelFormat.gray8, .grayAlpha8, .rgb8, .rgba8, .gray16, .grayAlpha16, .rgb16, .rgba16])
+    @Test(
+        "lossless encode round-trips every pixel format exactly (gray widened to RGB, 16-bit rounded to 8)",
+        arguments: [PixelFormat.gray8, .grayAlpha8, .rgb8, .rgba8, .gray16, .grayAlpha16, .rgb16, .rgba16])
     func losslessRoundTrip(_ format: PixelFormat) throws {
         let image = try TestImages.random(width: 37, height: 23, format: format, seed: 5)
         let bytes = try WebPEncoder.encode(image, options: WebPEncodeOptions(quality: 50, lossless: true, exact: true))
@@ -112,7 +116,8 @@ struct WebPTests {
                     var value = image[x: x, y: y, channel: source]
                     if format.depth == .sixteen { value = (value * 255 + 32_767) / 65_535 }
                     if decoded.pixels[x: x, y: y, channel: c] != value {
-                        Issue.record("\(format) (\(x), \(y)) channel \(c): \(decoded.pixels[x: x, y: y, channel: c]) ≠ \(value)")
+                        Issue.record(
+                            "\(format) (\(x), \(y)) channel \(c): \(decoded.pixels[x: x, y: y, channel: c]) ≠ \(value)")
                         return
                     }
                 }
@@ -120,8 +125,9 @@ struct WebPTests {
         }
     }
 
-    @Test("lossy encode: PSNR against the source rises with quality and stays above the stated floor",
-          arguments: [(50, 30.0), (80, 34.0), (95, 38.0)])
+    @Test(
+        "lossy encode: PSNR against the source rises with quality and stays above the stated floor",
+        arguments: [(50, 30.0), (80, 34.0), (95, 38.0)])
     func lossyQuality(_ quality: Int, _ floor: Double) throws {
         let image = try TestImages.smooth(width: 96, height: 64, seed: 9)
         let bytes = try WebPEncoder.encode(image, options: WebPEncodeOptions(quality: quality))
@@ -135,9 +141,11 @@ struct WebPTests {
     func metadataRoundTrip() throws {
         let image = try TestImages.smooth(width: 31, height: 17, layout: .rgba, seed: 4)
         let icc = try #require(ImageCodec.decode(Self.fixture("p3-icc.webp")).metadata.iccProfile)
-        let metadata = ImageMetadata(orientation: .leftBottom, iccProfile: icc, exif: EXIF.minimalBlock(orientation: .up))
+        let metadata = ImageMetadata(
+            orientation: .leftBottom, iccProfile: icc, exif: EXIF.minimalBlock(orientation: .up))
         for lossless in [false, true] {
-            let bytes = try WebPEncoder.encode(image, metadata: metadata, options: WebPEncodeOptions(lossless: lossless))
+            let bytes = try WebPEncoder.encode(
+                image, metadata: metadata, options: WebPEncodeOptions(lossless: lossless))
             let container = try WebPContainer(bytes)
             #expect(container.chunks.first?.fourCC == "VP8X")
             #expect(container.canvas == PixelSize(validWidth: 31, height: 17))
@@ -149,8 +157,9 @@ struct WebPTests {
         }
     }
 
-    @Test("our encoder's files decode with dwebp to the right size and within 1 of our decode",
-          .enabled(if: dwebp != nil, "dwebp is not installed (.ci/install-deps tools)"))
+    @Test(
+        "our encoder's files decode with dwebp to the right size and within 1 of our decode",
+        .enabled(if: dwebp != nil, "dwebp is not installed (.ci/install-deps tools)"))
     func decodesWithDwebp() throws {
         let image = try TestImages.smooth(width: 50, height: 30, layout: .rgba, seed: 12)
         try withScratchFolder { folder in
@@ -193,7 +202,8 @@ struct WebPTests {
     @Test("a WebP past the pixel limit is refused before decoding")
     func pixelLimit() throws {
         #expect(throws: CodecError.tooManyPixels(width: 120, height: 180, limit: 10_000)) {
-            try WebPDecoder(data: Self.fixture("orientation6.webp"), options: DecodeOptions(limits: PixelLimits(maxPixels: 10_000)))
+            try WebPDecoder(
+                data: Self.fixture("orientation6.webp"), options: DecodeOptions(limits: PixelLimits(maxPixels: 10_000)))
         }
     }
 
@@ -226,7 +236,9 @@ struct WebPTests {
         let first = #expect(throws: CodecError.self) { try decoder.decodeAll() }
         var row = [UInt8](repeating: 0, count: decoder.outputWidth * 4)
         let again = #expect(throws: CodecError.self) {
-            try row.withUnsafeMutableBytes { _ = try decoder.readRows(into: $0.baseAddress!, bytesPerRow: $0.count, maxRows: 1) }
+            try row.withUnsafeMutableBytes {
+                _ = try decoder.readRows(into: $0.baseAddress!, bytesPerRow: $0.count, maxRows: 1)
+            }
         }
         #expect(first == again)
         #expect(decoder.rowsRead == 0)
@@ -243,7 +255,8 @@ struct WebPTests {
                 bytes[rng.int(0...(bytes.count - 1))] = UInt8(truncatingIfNeeded: rng.next())
             }
             do {
-                let decoder = try WebPDecoder(data: bytes, options: DecodeOptions(limits: PixelLimits(maxPixels: 4_000_000)))
+                let decoder = try WebPDecoder(
+                    data: bytes, options: DecodeOptions(limits: PixelLimits(maxPixels: 4_000_000)))
                 let pixels = try decoder.decodeAll()
                 #expect(pixels.width == decoder.outputWidth && pixels.height == decoder.outputHeight)
                 decoded += 1

@@ -7,8 +7,9 @@ import Testing
 @Suite struct EditedImageTests {
     @Test func previewKeepsTheStoredOrientationAndIsDownscaledOnce() throws {
         // Given a 160×240 JPEG stored sideways (orientation 6)
-        let image = try EditedImage(name: "dir/\(quadrantsName)", bytes: try fixture(quadrantsName),
-                                    previewMaximumSide: 120)
+        let image = try EditedImage(
+            name: "dir/\(quadrantsName)", bytes: try fixture(quadrantsName),
+            previewMaximumSide: 120)
         // Then the preview is the stored pixels (portrait), its longer side 120
         #expect(image.name == quadrantsName)
         #expect(image.info.orientation.exifValue == 6)
@@ -34,8 +35,9 @@ import Testing
         #expect(close(pixels.pixel(x: 50, y: 20), [20, 160, 160, 128], tolerance: 2))
     }
 
-    @Test("the preview's steps undo every EXIF orientation: the pipeline then renders the stored pixels",
-          arguments: Orientation.allCases)
+    @Test(
+        "the preview's steps undo every EXIF orientation: the pipeline then renders the stored pixels",
+        arguments: Orientation.allCases)
     func storedOrientationUndoesEveryOrientation(_ orientation: Orientation) throws {
         var info = try ImageSource.data(try fixture(quadrantsName)).info()
         info.orientation = orientation
@@ -90,16 +92,18 @@ import Testing
     }
 
     @Test func quotedBoundaryAndEmptyPart() throws {
-        let form = try MultipartForm(body: body([("image", nil, "")], boundary: "a b"),
-                                     contentType: "multipart/form-data; boundary=\"a b\"")
+        let form = try MultipartForm(
+            body: body([("image", nil, "")], boundary: "a b"),
+            contentType: "multipart/form-data; boundary=\"a b\"")
         #expect(try #require(form.part(named: "image")).body.isEmpty)
     }
 
     @Test(arguments: [
-        ("multipart/form-data", "--XyZ\r\n\r\n"),                                  // no boundary parameter
-        ("multipart/form-data; boundary=Q", "--XyZ\r\n"),                          // boundary never occurs
+        ("multipart/form-data", "--XyZ\r\n\r\n"),  // no boundary parameter
+        ("multipart/form-data; boundary=Q", "--XyZ\r\n"),  // boundary never occurs
         ("multipart/form-data; boundary=XyZ", "--XyZ\r\nContent-Disposition: form-data; name=\"a\""),  // no blank line
-        ("multipart/form-data; boundary=XyZ", "--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nabc"),  // no end
+        // no end
+        ("multipart/form-data; boundary=XyZ", "--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nabc"),
         ("multipart/form-data; boundary=XyZ", "--XyZ\r\nContent-Type: text/plain\r\n\r\nabc\r\n--XyZ--"),  // no name
     ])
     func malformedBodiesAreRefused(_ contentType: String, _ text: String) {
@@ -110,12 +114,12 @@ import Testing
 @Suite struct RenderQueueTests {
     @Test func refusesBeyondCapacityAndHandsSlotsOverInOrder() async throws {
         let queue = RenderQueue(concurrency: 1, capacity: 1)
-        try await queue.acquire()                       // running 1
+        try await queue.acquire()  // running 1
         let waiter = Task { try await queue.acquire() }  // waits (capacity 1)
         while await queue.waitingCount < 1 { await Task.yield() }
         await #expect(throws: EditorError.busy(queued: 1)) { try await queue.acquire() }
         #expect(await queue.refused == 1)
-        await queue.release()                           // hands the slot to the waiter
+        await queue.release()  // hands the slot to the waiter
         try await waiter.value
         #expect(await queue.runningCount == 1)
         await queue.release()

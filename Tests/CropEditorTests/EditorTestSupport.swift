@@ -56,9 +56,10 @@ extension TestResponse {
 
 /// Asserts an answer is the JSON error with `status` and `problem`, and returns its message.
 @discardableResult
-func expectError(_ response: TestResponse, _ status: HTTPResponse.Status, _ problem: String,
-                 sourceLocation: SourceLocation = #_sourceLocation) -> String
-{
+func expectError(
+    _ response: TestResponse, _ status: HTTPResponse.Status, _ problem: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> String {
     #expect(response.status == status, sourceLocation: sourceLocation)
     #expect(response.headers[.contentType]?.hasPrefix("application/json") == true, sourceLocation: sourceLocation)
     let body = response.errorBody

@@ -43,8 +43,11 @@ struct EmbedTests {
             try await server.makeApplication(logger: quietLogger).test(.live) { client in
                 try await client.execute(uri: "/", method: .get) { response in
                     let policy = response.headers[.contentSecurityPolicy] ?? ""
-                    #expect(policy.hasSuffix(hosts.isEmpty ? "frame-ancestors 'none'"
-                                             : "frame-ancestors https://app.example.com http://127.0.0.1:9"), "\(policy)")
+                    #expect(
+                        policy.hasSuffix(
+                            hosts.isEmpty
+                                ? "frame-ancestors 'none'"
+                                : "frame-ancestors https://app.example.com http://127.0.0.1:9"), "\(policy)")
                 }
                 try await client.execute(uri: "/embed.js", method: .get) { response in
                     #expect(response.status == .ok)
@@ -52,7 +55,8 @@ struct EmbedTests {
                     #expect(String(decoding: response.bytes, as: UTF8.self).contains("global.CropKitEditor = { open }"))
                 }
                 try await client.ws("/api/session") { inbound, outbound, _ in
-                    var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                    var talk = Conversation(
+                        inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                     let hello = try await talk.next()
                     #expect(hello.hostPages == (hosts.isEmpty ? nil : hosts))
                 }
@@ -70,7 +74,8 @@ struct EmbedTests {
             let notes = Notes()
             try await server.makeApplication(logger: quietLogger).test(.live) { client in
                 try await client.ws("/api/session") { inbound, outbound, _ in
-                    var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                    var talk = Conversation(
+                        inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                     await notes.set(session: try #require(try await talk.next().session))
                     _ = try await talk.send(WebSocketProtocolTests().viewport)
                     let straightened = try await talk.send(.straighten(angle: 4, isFinal: true))
@@ -80,7 +85,12 @@ struct EmbedTests {
                 let state = try #require(await notes.state)
                 let stated = try await client.execute(uri: "/api/sessions/\(id)/done", method: .post) { response in
                     #expect(response.status == .ok)
-                    struct Answer: Decodable { var recipe: Recipe; var width: Int; var height: Int; var url: String? }
+                    struct Answer: Decodable {
+                        var recipe: Recipe
+                        var width: Int
+                        var height: Int
+                        var url: String?
+                    }
                     let answer = try JSONDecoder().decode(Answer.self, from: Data(response.bytes))
                     #expect(answer.recipe == state.recipe)
                     #expect(answer.recipe.angle == 4)

@@ -13,7 +13,6 @@ import WSClient
 
 @testable import CropEditor
 
-
 /// A folder of photos in the editor: the listing, the saved crops beside the photos, copying a crop, Export all.
 @Suite("The editor on a folder of photos")
 struct FolderWorkflowTests {
@@ -37,21 +36,27 @@ struct FolderWorkflowTests {
     {
         var configuration = EditorServer.Configuration(previewMaximumSide: 200, constraints: constraints)
         configuration.renderConcurrency = 2
-        let library = EditorLibrary(files: try PhotoFolder.photos(in: folder), pipeline: configuration.pipeline,
-                                    previewMaximumSide: 200, start: start)
-        return EditorServer(library: library, configuration: configuration, page: try EditorPage(),
-                            exportFolder: folder + "/out")
+        let library = EditorLibrary(
+            files: try PhotoFolder.photos(in: folder), pipeline: configuration.pipeline,
+            previewMaximumSide: 200, start: start)
+        return EditorServer(
+            library: library, configuration: configuration, page: try EditorPage(),
+            exportFolder: folder + "/out")
     }
 
     static func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    @Test("a folder lists its photos by name as a person reads it (numbers by value), without hidden files, sidecars, folders or other files")
+    @Test(
+        "a folder lists its photos by name as a person reads it (numbers by value), without hidden files, sidecars, folders or other files"
+    )
     func listing() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cropkit-list-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder + "/sub.jpg", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for name in ["IMG_10.jpg", "IMG_2.JPG", "a.PNG", "b.heic", ".hidden.jpg", "notes.txt", "IMG_2.JPG.cropkit.json",
-                     "z.tiff", "y.webp"] {
+        for name in [
+            "IMG_10.jpg", "IMG_2.JPG", "a.PNG", "b.heic", ".hidden.jpg", "notes.txt", "IMG_2.JPG.cropkit.json",
+            "z.tiff", "y.webp",
+        ] {
             try Data([1]).write(to: URL(fileURLWithPath: folder + "/" + name))
         }
         let names = try PhotoFolder.photos(in: folder).map { ($0 as NSString).lastPathComponent }
@@ -59,18 +64,23 @@ struct FolderWorkflowTests {
         #expect(throws: EditorError.self) { try PhotoFolder.photos(in: folder + "/missing") }
     }
 
-    @Test("a sidecar is named after the whole photo name, round-trips a recipe, is written atomically, and a bad one is a named error")
+    @Test(
+        "a sidecar is named after the whole photo name, round-trips a recipe, is written atomically, and a bad one is a named error"
+    )
     func sidecars() throws {
         let folder = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let sidecar = RecipeSidecar(photo: folder + "/a.jpg")
         #expect(sidecar.path == folder + "/a.jpg.cropkit.json")
         #expect(try sidecar.read() == nil)
-        let recipe = try Recipe(cropCenter: Point(x: 0.4, y: 0.5), cropSize: Size(width: 0.3, height: 0.9), angle: 3.5,
-                                aspect: .ratio(try AspectRatio(1, 1)))
+        let recipe = try Recipe(
+            cropCenter: Point(x: 0.4, y: 0.5), cropSize: Size(width: 0.3, height: 0.9), angle: 3.5,
+            aspect: .ratio(try AspectRatio(1, 1)))
         try sidecar.write(recipe)
         #expect(try sidecar.read() == recipe)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp") || $0.hasPrefix(".") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.contains(".tmp") || $0.hasPrefix(".")
+        }
         #expect(leftovers.isEmpty, "\(leftovers)")
         try Data("{\"version\": 9}".utf8).write(to: URL(fileURLWithPath: sidecar.path))
         #expect {
@@ -86,15 +96,18 @@ struct FolderWorkflowTests {
         try sidecar.remove()  // nothing to remove: no error
     }
 
-    @Test("edit → sidecar beside the photo (photo untouched) → restored on reopen → copy to next and to all → Export all writes every cropped photo and names the failure → Cancel puts the saved crop back")
+    @Test(
+        "edit → sidecar beside the photo (photo untouched) → restored on reopen → copy to next and to all → Export all writes every cropped photo and names the failure → Cancel puts the saved crop back"
+    )
     func wholeFlow() async throws {
         let folder = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let originals = try ["a.jpg", "b.jpg", "c.png", "d-broken.jpg"].map { try Self.bytes(folder + "/" + $0) }
         let server = try Self.server(folder)
         let notes = Notes()
-        let viewport = CropEvent.viewport(size: Size(width: 800, height: 600),
-                                            insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
+        let viewport = CropEvent.viewport(
+            size: Size(width: 800, height: 600),
+            insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             // The strip's list: four photos in order, none cropped.
             let list = try await client.execute(uri: "/api/images", method: .get) { response in
@@ -115,7 +128,8 @@ struct FolderWorkflowTests {
 
             // Crop a.jpg to 1:1: the crop is saved beside it at once.
             try await client.ws("/api/session?image=0") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 let hello = try await talk.next()
                 await notes.set(session: try #require(hello.session))
                 let first = try await talk.send(viewport)
@@ -138,27 +152,33 @@ struct FolderWorkflowTests {
 
             // Reopened (a new session, as after restarting the editor): the saved crop comes back, said once.
             try await client.ws("/api/session?image=0") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 let hello = try await talk.next()
                 #expect(hello.restored == false)
                 let first = try await talk.send(viewport)
                 #expect(first.state?.outputSize == PixelSize(validWidth: 300, height: 300))
-                #expect(first.notice?.contains("Restored the saved crop (a.jpg.cropkit.json)") == true, "\(first.notice ?? "")")
+                #expect(
+                    first.notice?.contains("Restored the saved crop (a.jpg.cropkit.json)") == true,
+                    "\(first.notice ?? "")")
             }
 
             // Copy to next: b.jpg (400×600) gets a 1:1 crop of the same share of its area (a third of its area: a 282.8-px square).
             let session = await notes.session
-            let toNext = try await client.execute(uri: "/api/sessions/\(session)/copy?to=next", method: .post) { response in
+            let toNext = try await client.execute(uri: "/api/sessions/\(session)/copy?to=next", method: .post) {
+                response in
                 #expect(response.status == .ok)
                 return try JSONDecoder().decode(EditorServer.CopyOutcome.self, from: Data(response.bytes))
             }
             #expect(toNext.copied == ["b.jpg"] && toNext.failed.isEmpty && toNext.next == "1")
-            let b = try CropState(recipe: try #require(try RecipeSidecar(photo: folder + "/b.jpg").read()),
-                                  sourceSize: PixelSize(validWidth: 400, height: 600))
+            let b = try CropState(
+                recipe: try #require(try RecipeSidecar(photo: folder + "/b.jpg").read()),
+                sourceSize: PixelSize(validWidth: 400, height: 600))
             #expect(b.outputSize == PixelSize(validWidth: 282, height: 282))
 
             // Copy to all: c.png too; the file that is not a picture is named with why.
-            let toAll = try await client.execute(uri: "/api/sessions/\(session)/copy?to=all", method: .post) { response in
+            let toAll = try await client.execute(uri: "/api/sessions/\(session)/copy?to=all", method: .post) {
+                response in
                 try JSONDecoder().decode(EditorServer.CopyOutcome.self, from: Data(response.bytes))
             }
             #expect(toAll.copied == ["b.jpg", "c.png"])
@@ -177,9 +197,15 @@ struct FolderWorkflowTests {
             let done = await server.export?.wait()
             let progress = try #require(done)
             #expect(!progress.running && progress.done == 3 && progress.failed.isEmpty, "\(progress)")
-            let sizes = Dictionary(uniqueKeysWithValues: progress.written.map { ($0.name, PixelSize(validWidth: $0.width, height: $0.height)) })
-            #expect(sizes == ["a.jpg": PixelSize(validWidth: 300, height: 300), "b.jpg": PixelSize(validWidth: 282, height: 282),
-                              "c.png": PixelSize(validWidth: 288, height: 288)])
+            let sizes = Dictionary(
+                uniqueKeysWithValues: progress.written.map {
+                    ($0.name, PixelSize(validWidth: $0.width, height: $0.height))
+                })
+            #expect(
+                sizes == [
+                    "a.jpg": PixelSize(validWidth: 300, height: 300), "b.jpg": PixelSize(validWidth: 282, height: 282),
+                    "c.png": PixelSize(validWidth: 288, height: 288),
+                ])
             for written in progress.written {
                 let image = try Image(source: .file(written.file))
                 #expect(image.size == PixelSize(validWidth: written.width, height: written.height), "\(written.file)")
@@ -196,12 +222,15 @@ struct FolderWorkflowTests {
             let second = try #require(await server.export?.wait())
             #expect(second.total == 4 && second.written.count == 3)
             #expect(second.failed.map(\.name) == ["d-broken.jpg"])
-            #expect(second.failed.first?.message.contains("d-broken.jpg.cropkit.json cannot be read") == true, "\(second.failed)")
+            #expect(
+                second.failed.first?.message.contains("d-broken.jpg.cropkit.json cannot be read") == true,
+                "\(second.failed)")
 
             // Cancel: the photo's saved crop goes back to what it was when the session began.
             let before = try RecipeSidecar(photo: folder + "/c.png").read()
             try await client.ws("/api/session?image=2") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 let hello = try await talk.next()
                 await notes.set(session: try #require(hello.session))
                 _ = try await talk.send(viewport)
@@ -220,7 +249,9 @@ struct FolderWorkflowTests {
         }
     }
 
-    @Test("a folder with a proposal starts each photo there, and Export all renders every photo without a saved crop at it")
+    @Test(
+        "a folder with a proposal starts each photo there, and Export all renders every photo without a saved crop at it"
+    )
     func proposalForEveryPhoto() async throws {
         let folder = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -228,10 +259,13 @@ struct FolderWorkflowTests {
         let server = try Self.server(folder, start: [.aspectCrop(.square, gravity: .attention)])
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session?image=1") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 _ = try await talk.next()
-                let first = try await talk.send(CropEvent.viewport(
-                    size: Size(width: 800, height: 600), insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16)))
+                let first = try await talk.send(
+                    CropEvent.viewport(
+                        size: Size(width: 800, height: 600),
+                        insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16)))
                 #expect(first.state?.outputSize == PixelSize(validWidth: 400, height: 400))
                 #expect(first.notice?.hasPrefix("Proposed: the 1:1 crop with the most attention") == true)
             }
@@ -249,7 +283,8 @@ struct FolderWorkflowTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.removeItem(atPath: folder + "/d-broken.jpg")
         let constraints = try CropConstraints(outputSize: PixelSize(validWidth: 64, height: 64), isRound: true)
-        let server = try Self.server(folder, start: [.aspectCrop(.square, gravity: .attention)], constraints: constraints)
+        let server = try Self.server(
+            folder, start: [.aspectCrop(.square, gravity: .attention)], constraints: constraints)
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
             _ = try await client.execute(uri: "/api/export", method: .post) { $0.status }
             let progress = try #require(await server.export?.wait())
@@ -301,7 +336,9 @@ struct FolderWorkflowTests {
         #expect(try RecipeSidecar(photo: folder + "/a.jpg").read() == (try Recipe(angle: 2)))
     }
 
-    @Test("B1: a run of steps (no event at rest) is saved once the interval has passed with no further event, and at once on flush, by the injected clock")
+    @Test(
+        "B1: a run of steps (no event at rest) is saved once the interval has passed with no further event, and at once on flush, by the injected clock"
+    )
     func runIsSavedWithoutAnotherEvent() async throws {
         let folder = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -330,7 +367,9 @@ struct FolderWorkflowTests {
         #expect(await saver.hasPending == false, "the saved crop again is nothing to save")
     }
 
-    @Test("answers repeat their event's seq; a page reconnecting learns the last seq its session applied (another page load: none); flush and POST /api/sessions/ID/flush save the crop now")
+    @Test(
+        "answers repeat their event's seq; a page reconnecting learns the last seq its session applied (another page load: none); flush and POST /api/sessions/ID/flush save the crop now"
+    )
     func resynchronisingAndFlushing() async throws {
         let folder = try Self.photoFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -340,7 +379,8 @@ struct FolderWorkflowTests {
         let viewport = #"{"type":"viewport","width":800,"height":600,"#
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session?image=0&page=p1") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 let hello = try await talk.next()
                 #expect(hello.applied == nil)
                 await notes.set(session: try #require(hello.session))
@@ -358,7 +398,8 @@ struct FolderWorkflowTests {
             // The server notices the close on its own time: a reconnect before that would get a new session.
             while await server.sessions.isConnected(id) { try await Task.sleep(for: .milliseconds(10)) }
             try await client.ws("/api/session?image=0&page=p1&id=\(id)") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 let hello = try await talk.next()
                 #expect(hello.session == id && hello.applied == 5, "the same page load learns its last applied event")
                 _ = try await talk.send(viewport + #""seq":6}"#)
@@ -370,7 +411,8 @@ struct FolderWorkflowTests {
             }
             while await server.sessions.isConnected(id) { try await Task.sleep(for: .milliseconds(10)) }
             try await client.ws("/api/session?image=0&page=p2&id=\(id)") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 let hello = try await talk.next()
                 #expect(hello.applied == nil, "another page load's numbers are not this one's")
             }
@@ -391,12 +433,16 @@ struct FolderWorkflowTests {
             for await _ in gate.stream { break }
             throw EditorError.missingImage
         }
-        await #expect(throws: EditorError.exportRunning) { _ = try await export.start(jobs) { _, _, _ in throw EditorError.missingImage } }
+        await #expect(throws: EditorError.exportRunning) {
+            _ = try await export.start(jobs) { _, _, _ in throw EditorError.missingImage }
+        }
         gate.continuation.yield()
         let progress = await export.wait()
         #expect(progress.failed.map(\.name) == ["a.jpg"] && !progress.running)
         let names = FolderExport.outputNames(
-            ["a.jpg", "a.jpeg", "b.heic", "c.gif", "d.tif", "A.JPG"].map { FolderExport.Job(name: $0, source: "/x/" + $0, steps: .success([])) },
+            ["a.jpg", "a.jpeg", "b.heic", "c.gif", "d.tif", "A.JPG"].map {
+                FolderExport.Job(name: $0, source: "/x/" + $0, steps: .success([]))
+            },
             format: { $0.defaultOutput })
         // A GIF stays GIF (an animation keeps its frames); a TIFF, which CropKit does not write, becomes PNG.
         #expect(names == ["a.jpg", "a.jpeg.jpg", "b.heic", "c.gif", "d.png", "A.JPG.jpg"])

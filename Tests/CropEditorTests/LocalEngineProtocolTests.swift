@@ -98,11 +98,14 @@ struct LocalEngineProtocolTests {
         state.map(NumericViewState.numbers) ?? []
     }
 
-    @Test("a batch is answered once, with its last seq; the first state says how the session was made; the page's engine fed the same events is equal to the last bit")
+    @Test(
+        "a batch is answered once, with its last seq; the first state says how the session was made; the page's engine fed the same events is equal to the last bit"
+    )
     func batchesAndStart() async throws {
         let configuration = EditorServer.Configuration(previewMaximumSide: 120)
         let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
-        let image = try EditedImage(name: "disc.jpg", bytes: jpeg, pipeline: configuration.pipeline, previewMaximumSide: 120)
+        let image = try EditedImage(
+            name: "disc.jpg", bytes: jpeg, pipeline: configuration.pipeline, previewMaximumSide: 120)
         // A server that starts sessions at a proposal: the page must start from the same recipe.
         let start = try EditorStart.proposed(
             for: .data(jpeg), [.aspectCrop(.square, gravity: .attention)], pipeline: configuration.pipeline)
@@ -137,13 +140,16 @@ struct LocalEngineProtocolTests {
                     let answer = try await talk.send(try Self.batch([event], firstSeq: seq))
                     #expect(answer.seq == seq && answer.start == nil)
                     Self.apply(.event(event), to: &page)
-                    #expect(NumericViewState.numbers(page.session.viewState) == Self.numbers(answer.state?.state),
-                            "after \(EventMessage.type(of: event))")
+                    #expect(
+                        NumericViewState.numbers(page.session.viewState) == Self.numbers(answer.state?.state),
+                        "after \(EventMessage.type(of: event))")
                     seq += 1
                 }
 
                 // A refused event in a batch changes nothing and the rest apply, in the server and in the page.
-                let mixed: [CropEvent] = [.nudge(dx: 12, dy: -3), .zoom(factor: -1, anchor: .zero), .nudge(dx: 5, dy: 5)]
+                let mixed: [CropEvent] = [
+                    .nudge(dx: 12, dy: -3), .zoom(factor: -1, anchor: .zero), .nudge(dx: 5, dy: 5),
+                ]
                 let answer = try await talk.send(try Self.batch(mixed, firstSeq: seq))
                 #expect(answer.type == "state" && answer.seq == seq + 2 && answer.notice != nil)
                 #expect(mixed.map { Self.apply(.event($0), to: &page) } == [.applied, .refused, .applied])
@@ -153,8 +159,9 @@ struct LocalEngineProtocolTests {
                 let proposed = try await talk.send(#"{"type":"propose","seq":100}"#)
                 let decided = try #require(proposed.decided)
                 #expect(decided.type == "setCrop")
-                let rect = Rect(x: try #require(decided.x), y: try #require(decided.y),
-                                width: try #require(decided.width), height: try #require(decided.height))
+                let rect = Rect(
+                    x: try #require(decided.x), y: try #require(decided.y),
+                    width: try #require(decided.width), height: try #require(decided.height))
                 #expect(Self.apply(.setCrop(rect), to: &page) == .applied)
                 #expect(NumericViewState.numbers(page.session.viewState) == Self.numbers(proposed.state?.state))
 
@@ -168,7 +175,8 @@ struct LocalEngineProtocolTests {
     func autoStraightenDecides() async throws {
         let configuration = EditorServer.Configuration(previewMaximumSide: 120)
         let png = try ImageCodec.encode(tiltedScene(width: 360, height: 240, degrees: 5, seed: 2), as: .png)
-        let image = try EditedImage(name: "scene.png", bytes: png, pipeline: configuration.pipeline, previewMaximumSide: 120)
+        let image = try EditedImage(
+            name: "scene.png", bytes: png, pipeline: configuration.pipeline, previewMaximumSide: 120)
         let server = EditorServer(image: image, configuration: configuration, page: try EditorPage())
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in

@@ -14,7 +14,7 @@ import Testing
         #expect(await budget.reserved == 60 * Self.mb)
         let waiter = Task { try await budget.reserve(50 * Self.mb) }
         while await budget.waitingCount < 1 { await Task.yield() }
-        #expect(await budget.reserved == 60 * Self.mb)     // 60 + 50 > 100: it waits
+        #expect(await budget.reserved == 60 * Self.mb)  // 60 + 50 > 100: it waits
         await budget.release(60 * Self.mb)
         try await waiter.value
         #expect(await budget.reserved == 50 * Self.mb)
@@ -31,7 +31,7 @@ import Testing
         while await budget.waitingCount < 1 { await Task.yield() }
         let small = Task { try await budget.reserve(10 * Self.mb) }
         while await budget.waitingCount < 2 { await Task.yield() }
-        #expect(await budget.reserved == 70 * Self.mb)     // 10 would fit, but the large one came first
+        #expect(await budget.reserved == 70 * Self.mb)  // 10 would fit, but the large one came first
         await budget.release(70 * Self.mb)
         try await large.value
         try await small.value

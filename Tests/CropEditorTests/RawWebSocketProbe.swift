@@ -62,7 +62,8 @@ struct RawWebSocketProbe {
             }
         }
         guard connected == 0 else { throw Failure(description: "connect: \(errno)") }
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         let bytes = Array(request.utf8)
         guard send(fd, bytes, bytes.count, 0) == bytes.count else { throw Failure(description: "send: \(errno)") }
@@ -82,7 +83,10 @@ struct RawWebSocketProbe {
     /// The status line and the complete frames after the response head, or nil before the head is complete.
     static func parse(_ bytes: [UInt8]) -> (status: String, frames: [Frame])? {
         let end: [UInt8] = [13, 10, 13, 10]
-        guard let headEnd = (0...max(0, bytes.count - 4)).first(where: { Array(bytes[$0..<min($0 + 4, bytes.count)]) == end })
+        guard
+            let headEnd = (0...max(0, bytes.count - 4)).first(where: {
+                Array(bytes[$0..<min($0 + 4, bytes.count)]) == end
+            })
         else { return nil }
         let head = String(decoding: bytes[0..<headEnd], as: UTF8.self)
         var frames: [Frame] = []

@@ -11,7 +11,9 @@ import Testing
 /// Sharp at every zoom: `GET /api/images/{id}/region` renders part of the picture from the source.
 @Suite("Region renders")
 struct RegionRenderTests {
-    @Test("a preview rectangle comes back as the source's own pixels of it, at the asked size or the source's, never more")
+    @Test(
+        "a preview rectangle comes back as the source's own pixels of it, at the asked size or the source's, never more"
+    )
     func regions() async throws {
         // Stored 160×240 (quadrants red, green / blue, yellow); the preview is 80×120, half the source.
         let server = try makeServer()
@@ -43,7 +45,8 @@ struct RegionRenderTests {
             ) { response in
                 #expect(response.headers[HTTPField.Name("X-Region")!] == "20,0,140,31")
                 let image = try Image(source: .data(response.bytes))
-                #expect(image.size.width == 40 && (8...9).contains(image.size.height), "fitted within 40×40: \(image.size)")
+                #expect(
+                    image.size.width == 40 && (8...9).contains(image.size.height), "fitted within 40×40: \(image.size)")
             }
             for (query, name) in [
                 ("x=0&y=0&width=0&height=10&outWidth=10&outHeight=10", "width"),
@@ -70,7 +73,9 @@ struct RegionRenderTests {
 /// the browser takes it.
 @Suite("Stage-sized previews")
 struct StagePreviewTests {
-    @Test("a preview is fitted within the asked side rounded up to 128, AVIF when Accept names it (else WebP), never above the nominal preview, the same bytes again from the cache, and regions follow Accept too")
+    @Test(
+        "a preview is fitted within the asked side rounded up to 128, AVIF when Accept names it (else WebP), never above the nominal preview, the same bytes again from the cache, and regions follow Accept too"
+    )
     func stagePreviews() async throws {
         // Stored 160×240 (quadrants red, green / blue, yellow); the nominal preview is the whole 160×240.
         let server = try makeServer { $0.previewMaximumSide = 240 }
@@ -79,7 +84,8 @@ struct StagePreviewTests {
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
             var first: [UInt8] = []
             for (headers, type) in [(avif, "image/avif"), (webp, "image/webp")] {
-                try await client.execute(uri: "/api/images/0/preview?side=100", method: .get, headers: headers) { response in
+                try await client.execute(uri: "/api/images/0/preview?side=100", method: .get, headers: headers) {
+                    response in
                     #expect(response.status == .ok)
                     #expect(response.headers[.contentType] == type)
                     #expect(response.headers[.vary] == "Accept")
@@ -88,7 +94,8 @@ struct StagePreviewTests {
                     // aspect exact: 84×126).
                     #expect(image.size == PixelSize(validWidth: 84, height: 126), "\(type): \(image.size)")
                     let topLeft = try decodedPixel(response.bytes, x: 4, y: 4)
-                    let bottomRight = try decodedPixel(response.bytes, x: image.size.width - 4, y: image.size.height - 4)
+                    let bottomRight = try decodedPixel(
+                        response.bytes, x: image.size.width - 4, y: image.size.height - 4)
                     #expect(close(topLeft, red, tolerance: 24) && close(bottomRight, yellow, tolerance: 24))
                     if type == "image/avif" { first = response.bytes }
                 }

@@ -14,13 +14,14 @@ import Testing
 #if canImport(FoundationNetworking)
 #endif
 
-
 @Suite struct RenderAPITests {
     /// A quarter turn clockwise, then the bottom half of that upright picture (recipe fractions are of the upright
     /// picture): displayed 240×160 → upright 160×240 → output 160×120. The displayed picture (orientation 6 turns
     /// the stored one clockwise) has blue, red over yellow, green; turned once more, its bottom half is green, red.
     var bottomHalfTurned: Recipe {
-        get throws { try Recipe(cropCenter: Point(x: 0.5, y: 0.75), cropSize: Size(width: 1, height: 0.5), quarterTurns: 1) }
+        get throws {
+            try Recipe(cropCenter: Point(x: 0.5, y: 0.75), cropSize: Size(width: 1, height: 0.5), quarterTurns: 1)
+        }
     }
 
     private func multipart(_ parts: [(name: String, type: String, bytes: [UInt8])], boundary: String = "b0undary")
@@ -28,21 +29,26 @@ import Testing
     {
         var body: [UInt8] = []
         for part in parts {
-            body += Array(("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"; filename=\"f\"\r\n"
-                + "Content-Type: \(part.type)\r\n\r\n").utf8)
+            body += Array(
+                ("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"; filename=\"f\"\r\n"
+                    + "Content-Type: \(part.type)\r\n\r\n").utf8)
             body += part.bytes + Array("\r\n".utf8)
         }
         body += Array("--\(boundary)--\r\n".utf8)
         return ByteBuffer(bytes: body)
     }
 
-    @Test("an animated GIF renders every frame through the recipe: GIF by default, WebP when asked, the first frame with frames=first or as JPEG XL")
+    @Test(
+        "an animated GIF renders every frame through the recipe: GIF by default, WebP when asked, the first frame with frames=first or as JPEG XL"
+    )
     func animation() async throws {
         let server = try makeServer()
         let gif = try fixture("spin.gif")
         let turned = try Recipe(cropCenter: Point(x: 0.5, y: 0.5), cropSize: Size(width: 1, height: 1), quarterTurns: 1)
-        for (query, type, frames) in [("", "image/gif", 10), ("&format=webp", "image/webp", 10), ("&frames=first", "image/gif", 1),
-                                      ("&format=jxl", "image/jxl", 1)] {  // JPEG XL is written as a still
+        for (query, type, frames) in [
+            ("", "image/gif", 10), ("&format=webp", "image/webp", 10), ("&frames=first", "image/gif", 1),
+            ("&format=jxl", "image/jxl", 1),
+        ] {  // JPEG XL is written as a still
             try await server.makeApplication(logger: quietLogger).test(.router) { client in
                 try await client.execute(
                     uri: "/api/render?recipe=\(recipeQuery(turned))" + query, method: .post,
@@ -78,7 +84,8 @@ import Testing
         }
     }
 
-    @Test("straighten=auto levels the image (alone or on top of a recipe) and states the estimate in CropKit-Straighten")
+    @Test(
+        "straighten=auto levels the image (alone or on top of a recipe) and states the estimate in CropKit-Straighten")
     func autoStraighten() async throws {
         let server = try makeServer()
         let png = try ImageCodec.encode(tiltedScene(width: 360, height: 240, degrees: -4, seed: 9), as: .png)
@@ -97,7 +104,8 @@ import Testing
                 #expect(image.pixels == direct.pixels)
             }
             // With a recipe that turns a quarter: the angle is measured on the picture as shown, and turns with it.
-            let turned = try Recipe(cropCenter: Point(x: 0.5, y: 0.5), cropSize: Size(width: 1, height: 1), quarterTurns: 1)
+            let turned = try Recipe(
+                cropCenter: Point(x: 0.5, y: 0.5), cropSize: Size(width: 1, height: 1), quarterTurns: 1)
             try await client.execute(
                 uri: "/api/render?recipe=\(recipeQuery(turned))&straighten=auto", method: .post,
                 headers: [.contentType: "image/png"], body: ByteBuffer(bytes: png)
@@ -105,7 +113,8 @@ import Testing
                 #expect(response.status == .ok)
                 let image = try Image(source: .data(response.bytes))
                 // Portrait now, and as small as the levelled picture (the recipe's free aspect may keep a pixel more).
-                #expect(abs(image.size.width - direct.size.height) <= 3 && abs(image.size.height - direct.size.width) <= 3,
+                #expect(
+                    abs(image.size.width - direct.size.height) <= 3 && abs(image.size.height - direct.size.width) <= 3,
                     "\(image.size) against \(direct.size) turned")
             }
             try await client.execute(
@@ -164,8 +173,9 @@ import Testing
         let straightWhole = try Recipe(angle: 10)
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
             func post(_ uri: String, type: String = "image/jpeg", body: [UInt8]? = nil) async throws -> TestResponse {
-                try await client.execute(uri: uri, method: .post, headers: [.contentType: type],
-                                         body: ByteBuffer(bytes: body ?? jpeg))
+                try await client.execute(
+                    uri: uri, method: .post, headers: [.contentType: type],
+                    body: ByteBuffer(bytes: body ?? jpeg))
             }
             expectError(try await post("/api/render"), .badRequest, "missingRecipe")
             var message = expectError(try await post("/api/render?recipe=%7Bnope"), .badRequest, "invalidRecipe")
@@ -179,54 +189,67 @@ import Testing
             message = expectError(
                 try await post("/api/render?recipe=\(recipeQuery(straightWhole))"), .badRequest, "invalidRecipe")
             #expect(message.contains("straightened by 10.0°"))
-            message = expectError(try await post("/api/render?recipe=\(good)&format=tiff"), .badRequest,
-                                  "invalidParameter")
+            message = expectError(
+                try await post("/api/render?recipe=\(good)&format=tiff"), .badRequest,
+                "invalidParameter")
             #expect(message.contains("format"))
             // The output rules the render API takes (it has no strip flag), worded as the library words them.
             for rule in OutputRuleCase.all where rule.inURLs && rule.flag == nil {
-                message = expectError(try await post("/api/render?recipe=\(good)&\(rule.query)"), .badRequest, "invalidParameter")
+                message = expectError(
+                    try await post("/api/render?recipe=\(good)&\(rule.query)"), .badRequest, "invalidParameter")
                 #expect(message.contains("invalid \(rule.key): \(rule.reason)"), "\(rule): \(message)")
             }
             expectError(try await post("/api/render?recipe=\(good)&maxWidth=-3"), .badRequest, "invalidParameter")
-            expectError(try await post("/api/render?recipe=\(good)", type: "text/plain"), .unsupportedMediaType,
-                        "unsupportedMediaType")
+            expectError(
+                try await post("/api/render?recipe=\(good)", type: "text/plain"), .unsupportedMediaType,
+                "unsupportedMediaType")
             message = expectError(
-                try await post("/api/render?recipe=\(good)", body: Array("8BPS".utf8) + [UInt8](repeating: 0, count: 20)),
+                try await post(
+                    "/api/render?recipe=\(good)", body: Array("8BPS".utf8) + [UInt8](repeating: 0, count: 20)),
                 .unsupportedMediaType, "unsupportedImage")
             #expect(message.contains("Photoshop"))
             message = expectError(
                 try await post("/api/render?recipe=\(good)", body: Array("BM".utf8) + [UInt8](repeating: 0, count: 20)),
                 .unprocessableContent, "corruptImage")
             #expect(message.contains("BMP") && message.contains("info header"))
-            message = expectError(try await post("/api/render?recipe=\(good)", body: Array("GIF89a....".utf8)),
-                                  .unprocessableContent, "corruptImage")
+            message = expectError(
+                try await post("/api/render?recipe=\(good)", body: Array("GIF89a....".utf8)),
+                .unprocessableContent, "corruptImage")
             #expect(message.contains("GIF"))
-            expectError(try await post("/api/render?recipe=\(good)", body: Array("hello".utf8)),
-                        .unsupportedMediaType, "unsupportedImage")
-            message = expectError(try await post("/api/render?recipe=\(good)", body: Array(jpeg.prefix(jpeg.count / 2))),
-                                  .unprocessableContent, "corruptImage")
+            expectError(
+                try await post("/api/render?recipe=\(good)", body: Array("hello".utf8)),
+                .unsupportedMediaType, "unsupportedImage")
+            message = expectError(
+                try await post("/api/render?recipe=\(good)", body: Array(jpeg.prefix(jpeg.count / 2))),
+                .unprocessableContent, "corruptImage")
             #expect(message.contains("JPEG"))
             expectError(try await post("/api/render?recipe=\(good)", body: []), .badRequest, "missingImage")
             // Multipart without an image, with a bad boundary.
             expectError(
-                try await post("/api/render?recipe=\(good)", type: "multipart/form-data; boundary=b0undary",
-                               body: Array(multipart([("other", "text/plain", [1, 2])]).readableBytesView)),
+                try await post(
+                    "/api/render?recipe=\(good)", type: "multipart/form-data; boundary=b0undary",
+                    body: Array(multipart([("other", "text/plain", [1, 2])]).readableBytesView)),
                 .badRequest, "missingImage")
             expectError(
-                try await post("/api/render", type: "multipart/form-data; boundary=b0undary",
-                               body: Array(multipart([("image", "image/jpeg", jpeg)]).readableBytesView)),
+                try await post(
+                    "/api/render", type: "multipart/form-data; boundary=b0undary",
+                    body: Array(multipart([("image", "image/jpeg", jpeg)]).readableBytesView)),
                 .badRequest, "missingRecipe")
-            expectError(try await post("/api/render?recipe=\(good)", type: "multipart/form-data", body: jpeg),
-                        .badRequest, "malformedMultipart")
+            expectError(
+                try await post("/api/render?recipe=\(good)", type: "multipart/form-data", body: jpeg),
+                .badRequest, "malformedMultipart")
             // Over the size limit.
-            message = expectError(try await post("/api/render?recipe=\(good)", body: [UInt8](repeating: 0xFF, count: 70_000)),
-                                  .contentTooLarge, "requestTooLarge")
+            message = expectError(
+                try await post("/api/render?recipe=\(good)", body: [UInt8](repeating: 0xFF, count: 70_000)),
+                .contentTooLarge, "requestTooLarge")
             #expect(message.contains("65536 bytes"))
             // Unknown session.
-            expectError(try await client.execute(uri: "/api/sessions/nope/render", method: .post), .notFound,
-                        "unknownSession")
-            expectError(try await client.execute(uri: "/api/sessions/nope", method: .delete), .notFound,
-                        "unknownSession")
+            expectError(
+                try await client.execute(uri: "/api/sessions/nope/render", method: .post), .notFound,
+                "unknownSession")
+            expectError(
+                try await client.execute(uri: "/api/sessions/nope", method: .delete), .notFound,
+                "unknownSession")
         }
     }
 
@@ -266,7 +289,10 @@ import Testing
     @Test func aFullQueueAnswers503AndEverythingElseSucceeds() async throws {
         // One render at a time, one waiting: of 12 simultaneous requests some must be refused with 503, none may
         // fail otherwise.
-        let server = try makeServer { $0.renderConcurrency = 1; $0.renderQueueCapacity = 1 }
+        let server = try makeServer {
+            $0.renderConcurrency = 1
+            $0.renderQueueCapacity = 1
+        }
         let jpeg = try fixture(quadrantsName)
         let uri = "/api/render?recipe=\(recipeQuery(try bottomHalfTurned))"
         // Twelve connections at once through URLSession with a 10-minute timeout: the test client's fixed 15-s
@@ -287,8 +313,10 @@ import Testing
                         let (data, response) = try await session.upload(for: request, from: Data(jpeg))
                         let http = try #require(response as? HTTPURLResponse)
                         let problem = try? JSONDecoder().decode(ErrorBody.self, from: data).error.problem
-                        return (HTTPResponse.Status(code: http.statusCode), problem,
-                                http.value(forHTTPHeaderField: "Retry-After"))
+                        return (
+                            HTTPResponse.Status(code: http.statusCode), problem,
+                            http.value(forHTTPHeaderField: "Retry-After")
+                        )
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -304,7 +332,10 @@ import Testing
     }
 
     @Test func aRequestFindingEverySlotAndQueuePlaceTakenGets503() async throws {
-        let server = try makeServer { $0.renderConcurrency = 1; $0.renderQueueCapacity = 0 }
+        let server = try makeServer {
+            $0.renderConcurrency = 1
+            $0.renderQueueCapacity = 0
+        }
         try await server.renderQueue.acquire()  // a render in progress
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
             let response = try await client.execute(

@@ -10,7 +10,6 @@ import Testing
 
 @testable import CropEditor
 
-
 @Suite struct RouteTests {
     @Test func servesThePageItsAssetsAndNothingElse() async throws {
         let server = try makeServer()
@@ -43,21 +42,24 @@ import Testing
             // The engine in the page and the drop-in component: a stable path, a day's cache, the page may compile
             // WebAssembly and nothing else may run, and the module is the committed one, byte for byte.
             try await client.execute(uri: "/", method: .get) { response in
-                #expect(response.headers[.contentSecurityPolicy]?.contains("script-src 'self' 'wasm-unsafe-eval';") == true)
+                #expect(
+                    response.headers[.contentSecurityPolicy]?.contains("script-src 'self' 'wasm-unsafe-eval';") == true)
                 #expect(response.headers[.cacheControl] == "no-cache")
             }
             try await client.execute(uri: "/web/cropkit-engine.wasm", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/wasm")
                 #expect(response.headers[.cacheControl] == "public, max-age=86400")
-                let committed = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                    .appendingPathComponent("../../Sources/CropEditor/Resources/web/cropkit-engine.wasm"))
+                let committed = try Data(
+                    contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                        .appendingPathComponent("../../Sources/CropEditor/Resources/web/cropkit-engine.wasm"))
                 #expect(Data(buffer: response.body) == committed)
                 #expect(Array(Data(buffer: response.body).prefix(4)) == [0x00, 0x61, 0x73, 0x6D])  // "\0asm"
             }
             for script in ["/web/cropkit-engine.js", "/web/cropkit-cropper.js", "/web/cropkit-draw.js"] {
                 try await client.execute(uri: script, method: .get) { response in
-                    #expect(response.status == .ok && response.headers[.contentType] == "text/javascript; charset=utf-8")
+                    #expect(
+                        response.status == .ok && response.headers[.contentType] == "text/javascript; charset=utf-8")
                     #expect(response.headers[.cacheControl] == "public, max-age=86400")
                 }
             }
@@ -67,7 +69,9 @@ import Testing
         }
     }
 
-    @Test("the page's assets are gzip-compressed for a browser that accepts it (editor.js to under a third) and cacheable: a strong ETag per encoding, Vary: Accept-Encoding, and a matching If-None-Match gets 304 with no body")
+    @Test(
+        "the page's assets are gzip-compressed for a browser that accepts it (editor.js to under a third) and cacheable: a strong ETag per encoding, Vary: Accept-Encoding, and a matching If-None-Match gets 304 with no body"
+    )
     func compressedAndCacheableAssets() async throws {
         let server = try makeServer()
         let page = try EditorPage()
@@ -76,32 +80,42 @@ import Testing
         #expect(try #require(script.gzipped).count * 3 < script.bytes.count)
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
             var tag = ""
-            try await client.execute(uri: "/editor.js", method: .get, headers: [.acceptEncoding: "br, gzip;q=0.8"]) { response in
+            try await client.execute(uri: "/editor.js", method: .get, headers: [.acceptEncoding: "br, gzip;q=0.8"]) {
+                response in
                 #expect(response.status == .ok && response.headers[.contentEncoding] == "gzip")
                 #expect(response.headers[.vary] == "Accept-Encoding" && response.headers[.cacheControl] == "no-cache")
                 #expect(Gzip.decompress(Array(buffer: response.body)) == script.bytes)
                 tag = response.headers[.eTag] ?? ""
                 #expect(tag == script.gzippedEntityTag)
             }
-            try await client.execute(uri: "/editor.js", method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: tag]) { response in
+            try await client.execute(
+                uri: "/editor.js", method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: tag]
+            ) { response in
                 #expect(response.status == .notModified && response.body.readableBytes == 0)
             }
             // No gzip asked for (or refused with q=0): the bytes as they are, with their own tag.
             for accept in ["identity", "gzip;q=0"] {
-                try await client.execute(uri: "/editor.js", method: .get, headers: [.acceptEncoding: accept]) { response in
+                try await client.execute(uri: "/editor.js", method: .get, headers: [.acceptEncoding: accept]) {
+                    response in
                     #expect(response.status == .ok && response.headers[.contentEncoding] == nil)
                     #expect(Array(buffer: response.body) == script.bytes && response.headers[.eTag] == script.entityTag)
                 }
             }
-            try await client.execute(uri: "/editor.js", method: .get, headers: [.ifNoneMatch: script.gzippedEntityTag]) { response in
+            try await client.execute(uri: "/editor.js", method: .get, headers: [.ifNoneMatch: script.gzippedEntityTag])
+            { response in
                 #expect(response.status == .ok, "the gzip tag does not match the plain bytes")
             }
         }
-        #expect(EditorServer.acceptsGzip("deflate, GZIP") && !EditorServer.acceptsGzip("br") && EditorServer.acceptsGzip("*"))
+        #expect(
+            EditorServer.acceptsGzip("deflate, GZIP") && !EditorServer.acceptsGzip("br")
+                && EditorServer.acceptsGzip("*"))
     }
 
     @Test func healthAndImageDescription() async throws {
-        let server = try makeServer { $0.renderConcurrency = 3; $0.renderQueueCapacity = 5 }
+        let server = try makeServer {
+            $0.renderConcurrency = 3
+            $0.renderQueueCapacity = 5
+        }
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
             try await client.execute(uri: "/api/health", method: .get) { response in
                 #expect(response.status == .ok)
@@ -118,8 +132,11 @@ import Testing
                 #expect((image.storedWidth, image.storedHeight) == (160, 240))
                 #expect(image.orientation == 6)
                 #expect(image.id == "0")
-                #expect(image.preview == .init(url: "api/images/0/preview", width: 80, height: 120,
-                                               contentType: "image/webp"))
+                #expect(
+                    image.preview
+                        == .init(
+                            url: "api/images/0/preview", width: 80, height: 120,
+                            contentType: "image/webp"))
             }
             for path in ["/api/preview", "/api/images/0/preview"] {
                 try await client.execute(uri: path, method: .get) { response in
@@ -132,14 +149,21 @@ import Testing
         }
     }
 
-    @Test("POST /api/images opens another picture: 201 with its id and preview; bad, empty, oversized and unknown get JSON errors; the oldest upload goes when too many are open")
+    @Test(
+        "POST /api/images opens another picture: 201 with its id and preview; bad, empty, oversized and unknown get JSON errors; the oldest upload goes when too many are open"
+    )
     func openAnotherPicture() async throws {
-        let server = try makeServer { $0.maximumUploads = 2; $0.maximumRequestBytes = 200_000 }
+        let server = try makeServer {
+            $0.maximumUploads = 2
+            $0.maximumRequestBytes = 200_000
+        }
         let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
         try await server.makeApplication(logger: quietLogger).test(.router) { client in
             for n in 1...3 {
-                try await client.execute(uri: "/api/images?name=disc\(n).jpg", method: .post,
-                                         body: ByteBuffer(bytes: jpeg)) { response in
+                try await client.execute(
+                    uri: "/api/images?name=disc\(n).jpg", method: .post,
+                    body: ByteBuffer(bytes: jpeg)
+                ) { response in
                     #expect(response.status == .created)
                     let image = try JSONDecoder().decode(ImageDescription.self, from: Data(response.bytes))
                     #expect(image.id == "u\(n)" && image.name == "disc\(n).jpg")
@@ -161,16 +185,22 @@ import Testing
                 #expect(health?["images"] as? Int == 3)
             }
             let text = Array("not a picture at all".utf8)
-            let notImage = try await client.execute(uri: "/api/images?name=notes.txt", method: .post,
-                                                    body: ByteBuffer(bytes: text)) { $0 }
+            let notImage = try await client.execute(
+                uri: "/api/images?name=notes.txt", method: .post,
+                body: ByteBuffer(bytes: text)
+            ) { $0 }
             #expect(expectError(notImage, .unsupportedMediaType, "unsupportedImage").contains("not"))
             expectError(try await client.execute(uri: "/api/images", method: .post) { $0 }, .badRequest, "missingImage")
             let big = [UInt8](repeating: 0xFF, count: 300_000)
-            expectError(try await client.execute(uri: "/api/images?name=big.jpg", method: .post,
-                                                 body: ByteBuffer(bytes: big)) { $0 },
-                        .contentTooLarge, "requestTooLarge")
-            expectError(try await client.execute(uri: "/api/images/zz/preview", method: .get) { $0 }, .notFound,
-                        "unknownImage")
+            expectError(
+                try await client.execute(
+                    uri: "/api/images?name=big.jpg", method: .post,
+                    body: ByteBuffer(bytes: big)
+                ) { $0 },
+                .contentTooLarge, "requestTooLarge")
+            expectError(
+                try await client.execute(uri: "/api/images/zz/preview", method: .get) { $0 }, .notFound,
+                "unknownImage")
         }
     }
 

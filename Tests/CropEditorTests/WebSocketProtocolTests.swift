@@ -13,7 +13,6 @@ import WSClient
 
 @testable import CropEditor
 
-
 /// One decoded server message.
 struct Reply: Decodable {
     var type: String
@@ -60,7 +59,10 @@ struct Conversation {
 
     mutating func next() async throws -> Reply {
         let message = try #require(try await inbound.next())
-        guard case .text(let text) = message else { Issue.record("binary answer"); throw CancellationError() }
+        guard case .text(let text) = message else {
+            Issue.record("binary answer")
+            throw CancellationError()
+        }
         return try JSONDecoder().decode(Reply.self, from: Data(text.utf8))
     }
 
@@ -79,7 +81,8 @@ struct Conversation {
     func autoStraighten() async throws {
         func server(lines: Bool) throws -> EditorServer {
             let configuration = EditorServer.Configuration(previewMaximumSide: 120)
-            let png = try ImageCodec.encode(tiltedScene(width: 360, height: 240, degrees: 5, seed: 2, lines: lines), as: .png)
+            let png = try ImageCodec.encode(
+                tiltedScene(width: 360, height: 240, degrees: 5, seed: 2, lines: lines), as: .png)
             let image = try EditedImage(
                 name: "scene.png", bytes: png, pipeline: configuration.pipeline, previewMaximumSide: 120)
             return EditorServer(image: image, configuration: configuration, page: try EditorPage())
@@ -89,14 +92,17 @@ struct Conversation {
         #expect(abs(measured - 5) < 0.2)
         try await tilted.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 _ = try await talk.next()
                 let early = try await talk.send(#"{"type":"autoStraighten"}"#)
                 #expect(early.type == "error" && early.message?.contains("viewport") == true)
                 _ = try await talk.send(viewport)
                 let levelled = try await talk.send(#"{"type":"autoStraighten"}"#)
                 #expect(levelled.type == "state", "\(levelled.message ?? "")")
-                #expect(abs((levelled.state?.angle ?? 0) - measured) < 0.051, "\(String(describing: levelled.state?.angle))")
+                #expect(
+                    abs((levelled.state?.angle ?? 0) - measured) < 0.051, "\(String(describing: levelled.state?.angle))"
+                )
                 #expect(levelled.notice?.hasPrefix("Levelled: ") == true, "\(levelled.notice ?? "")")
                 // Flipped and back to 0°, Auto levels the mirrored picture; undo takes it back like any straighten.
                 _ = try await talk.send(.flip(.horizontal))
@@ -110,7 +116,8 @@ struct Conversation {
         let plain = try server(lines: false)
         try await plain.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 _ = try await talk.next()
                 let start = try await talk.send(viewport)
                 let unsure = try await talk.send(#"{"type":"autoStraighten"}"#)
@@ -127,9 +134,11 @@ struct Conversation {
         let configuration = EditorServer.Configuration(previewMaximumSide: 120)
         // 900×300, the red disc at (700, 150): the centred square misses it, the attention square keeps it.
         let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
-        let image = try EditedImage(name: "disc.jpg", bytes: jpeg, pipeline: configuration.pipeline, previewMaximumSide: 120)
+        let image = try EditedImage(
+            name: "disc.jpg", bytes: jpeg, pipeline: configuration.pipeline, previewMaximumSide: 120)
         let start = try EditorStart.proposed(
-            for: .data(jpeg), [.aspectCrop(.square, gravity: .attention), .autoStraighten()], pipeline: configuration.pipeline)
+            for: .data(jpeg), [.aspectCrop(.square, gravity: .attention), .autoStraighten()],
+            pipeline: configuration.pipeline)
         let proposal = try ImagePipeline().proposeCrop(.data(jpeg), aspect: .square, measure: .attention)
         #expect(start.recipe == proposal.state.recipe)  // a flat scene: auto-straighten is unsure and adds nothing
         let notice = try #require(start.notice)
@@ -139,7 +148,8 @@ struct Conversation {
         let notes = Notes()
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 await notes.set(session: try #require(try await talk.next().session))
                 let first = try await talk.send(viewport)
                 #expect(first.notice == notice)
@@ -162,7 +172,8 @@ struct Conversation {
         let plain = EditorServer(image: image, configuration: configuration, page: try EditorPage())
         try await plain.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 _ = try await talk.next()
                 let first = try await talk.send(viewport)
                 #expect(first.notice == nil && first.state?.outputSize == PixelSize(validWidth: 900, height: 300))
@@ -170,12 +181,15 @@ struct Conversation {
         }
     }
 
-    @Test("Suggest moves the crop onto the attention proposal at the crop's aspect, through turns and straighten, as one undo step")
+    @Test(
+        "Suggest moves the crop onto the attention proposal at the crop's aspect, through turns and straighten, as one undo step"
+    )
     func propose() async throws {
         let configuration = EditorServer.Configuration(previewMaximumSide: 120)
         // 900×300, the red disc at (700, 150): the centred square misses it, the attention square keeps it.
         let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
-        let image = try EditedImage(name: "disc.jpg", bytes: jpeg, pipeline: configuration.pipeline, previewMaximumSide: 120)
+        let image = try EditedImage(
+            name: "disc.jpg", bytes: jpeg, pipeline: configuration.pipeline, previewMaximumSide: 120)
         let server = EditorServer(image: image, configuration: configuration, page: try EditorPage())
         let proposal = try ImagePipeline().proposeCrop(.data(jpeg), aspect: .square, measure: .attention)
         let notes = Notes()
@@ -183,14 +197,16 @@ struct Conversation {
             /// The session's crop rendered now: its size and how many of the disc's pixels it shows.
             func rendered() async throws -> (PixelSize, Int) {
                 let id = await notes.session
-                return try await client.execute(uri: "/api/sessions/\(id)/render?format=png", method: .post) { response in
+                return try await client.execute(uri: "/api/sessions/\(id)/render?format=png", method: .post) {
+                    response in
                     #expect(response.status == .ok)
                     let image = try Image(source: .data(response.bytes))
                     return (image.size, redPixels(image.pixels))
                 }
             }
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 await notes.set(session: try #require(try await talk.next().session))
                 let early = try await talk.send(#"{"type":"propose"}"#)
                 #expect(early.type == "error" && early.message?.contains("not 'propose'") == true, "\(early)")
@@ -199,19 +215,23 @@ struct Conversation {
                 #expect(centred.state?.outputSize == PixelSize(validWidth: 300, height: 300))
                 let suggested = try await talk.send(#"{"type":"propose"}"#)
                 #expect(suggested.type == "state", "\(suggested.message ?? "")")
-                #expect(suggested.notice?.hasPrefix("Suggested: the 1:1 crop with the most attention (") == true,
-                        "\(suggested.notice ?? "")")
+                #expect(
+                    suggested.notice?.hasPrefix("Suggested: the 1:1 crop with the most attention (") == true,
+                    "\(suggested.notice ?? "")")
                 let got = try #require(suggested.state?.recipe), wanted = proposal.state.recipe
-                #expect(got.cropCenter.isApproximatelyEqual(to: wanted.cropCenter, tolerance: 1e-9)
-                            && got.cropSize.isApproximatelyEqual(to: wanted.cropSize, tolerance: 1e-9), "\(got)")
+                #expect(
+                    got.cropCenter.isApproximatelyEqual(to: wanted.cropCenter, tolerance: 1e-9)
+                        && got.cropSize.isApproximatelyEqual(to: wanted.cropSize, tolerance: 1e-9), "\(got)")
                 await notes.set(state: suggested.state)
                 let bad = try await talk.send(#"{"type":"propose","measure":"faces"}"#)
-                #expect(bad.type == "error" && bad.message?.contains("'faces' is not attention, entropy or face") == true,
-                        "\(bad)")
+                #expect(
+                    bad.type == "error" && bad.message?.contains("'faces' is not attention, entropy or face") == true,
+                    "\(bad)")
                 // No one in the picture: Suggest by faces says so and takes attention's crop (the same one).
                 let byFace = try await talk.send(#"{"type":"propose","measure":"face"}"#)
-                #expect(byFace.notice?.hasPrefix("No face found: the 1:1 crop with the most attention (") == true,
-                        "\(byFace.notice ?? "")")
+                #expect(
+                    byFace.notice?.hasPrefix("No face found: the 1:1 crop with the most attention (") == true,
+                    "\(byFace.notice ?? "")")
                 #expect(byFace.state?.recipe == suggested.state?.recipe)  // the same crop: no new undo step
                 let undone = try await talk.send(.undo)
                 #expect(undone.state?.recipe == centred.state?.recipe)
@@ -220,17 +240,20 @@ struct Conversation {
             let (size, red) = try await rendered()
             #expect(size == PixelSize(validWidth: 300, height: 300) && red < 50, "\(size), \(red) red pixels")
             try await client.ws("/api/session?id=\(await notes.session)") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 _ = try await talk.next()
                 _ = try await talk.send(viewport)
                 _ = try await talk.send(#"{"type":"propose"}"#)
             }
             let (suggestedSize, suggestedRed) = try await rendered()
-            #expect(suggestedSize == PixelSize(validWidth: 300, height: 300) && suggestedRed > 2500,
-                    "\(suggestedSize), \(suggestedRed) red pixels")
+            #expect(
+                suggestedSize == PixelSize(validWidth: 300, height: 300) && suggestedRed > 2500,
+                "\(suggestedSize), \(suggestedRed) red pixels")
             // Turned a quarter and straightened by 4°, Suggest still centres the crop on the disc (it shrinks to fit).
             try await client.ws("/api/session?id=\(await notes.session)") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 _ = try await talk.next()
                 _ = try await talk.send(viewport)
                 _ = try await talk.send(.rotate(.clockwise, aspectPolicy: .followPicture))
@@ -240,12 +263,15 @@ struct Conversation {
                 #expect(entropy.state?.angle == 4 && entropy.state?.quarterTurns == 1)
             }
             let (turnedSize, turnedRed) = try await rendered()
-            #expect(turnedSize.width == turnedSize.height && turnedSize.width < 300 && turnedRed > 2500,
-                    "\(turnedSize), \(turnedRed) red pixels")
+            #expect(
+                turnedSize.width == turnedSize.height && turnedSize.width < 300 && turnedRed > 2500,
+                "\(turnedSize), \(turnedRed) red pixels")
         }
     }
 
-    @Test("a host's constraints: the hello says them; the aspect and the minimum size hold; Done renders the exact size, round")
+    @Test(
+        "a host's constraints: the hello says them; the aspect and the minimum size hold; Done renders the exact size, round"
+    )
     func hostConstraints() async throws {
         #expect(throws: EditorError.self) { try CropConstraints(minimumCropSize: 0) }
         #expect(throws: EditorError.self) {
@@ -258,10 +284,14 @@ struct Conversation {
         let notes = Notes()
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 let hello = try await talk.next()
-                #expect(hello.constraints == Reply.Constraints(
-                    aspect: "1:1", minimumCropSize: 100, outputSize: PixelSize(validWidth: 64, height: 64), round: true))
+                #expect(
+                    hello.constraints
+                        == Reply.Constraints(
+                            aspect: "1:1", minimumCropSize: 100, outputSize: PixelSize(validWidth: 64, height: 64),
+                            round: true))
                 await notes.set(session: try #require(hello.session))
                 // Displayed 240×160: the largest square is 160×160.
                 let first = try await talk.send(viewport)
@@ -291,12 +321,15 @@ struct Conversation {
         let jpeg = try ImageCodec.encode(redDiscScene(x: 700, y: 150, width: 900, height: 300), as: .jpeg)
         let notes = Notes()
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
-            let id = try await client.execute(uri: "/api/images?name=disc.jpg", method: .post,
-                                              body: ByteBuffer(bytes: jpeg)) { response in
+            let id = try await client.execute(
+                uri: "/api/images?name=disc.jpg", method: .post,
+                body: ByteBuffer(bytes: jpeg)
+            ) { response in
                 try JSONDecoder().decode(ImageDescription.self, from: Data(response.bytes)).id
             }
             try await client.ws("/api/session?image=\(id)") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(), outbound: outbound)
                 let hello = try await talk.next()
                 #expect(hello.image?.id == id && hello.image?.name == "disc.jpg")
                 await notes.set(session: try #require(hello.session))
@@ -324,8 +357,9 @@ struct Conversation {
         }
     }
 
-    let viewport = CropEvent.viewport(size: Size(width: 800, height: 600),
-                                        insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
+    let viewport = CropEvent.viewport(
+        size: Size(width: 800, height: 600),
+        insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16))
 
     /// The session the server should be running, built here from the same engine.
     private func localSession(_ server: EditorServer) async throws -> CropSession {
@@ -333,9 +367,10 @@ struct Conversation {
         var configuration = server.configuration.session
         configuration.previewSize = image.previewSize
         let state = try CropState(sourceSize: image.info.storedSize, orientation: image.info.orientation)
-        return try CropSession(state: state, viewportSize: Size(width: 800, height: 600),
-                                 insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16),
-                                 configuration: configuration)
+        return try CropSession(
+            state: state, viewportSize: Size(width: 800, height: 600),
+            insets: EdgeInsets(top: 16, left: 16, bottom: 16, right: 16),
+            configuration: configuration)
     }
 
     @Test func scriptedEventsGiveTheEnginesStates() async throws {
@@ -384,8 +419,9 @@ struct Conversation {
         let notes = Notes()
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
-                                        outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                    outbound: outbound)
                 let hello = try await talk.next()
                 #expect(hello.type == "hello")
                 #expect(hello.restored == false)
@@ -396,7 +432,8 @@ struct Conversation {
                 #expect(first.state == expected[0])
                 for (index, event) in events.enumerated() {
                     let reply = try await talk.send(event)
-                    #expect(reply.type == "state", "event \(index) \(EventMessage.type(of: event)): \(reply.message ?? "")")
+                    #expect(
+                        reply.type == "state", "event \(index) \(EventMessage.type(of: event)): \(reply.message ?? "")")
                     #expect(reply.state == expected[index + 1], "event \(index) \(EventMessage.type(of: event))")
                 }
                 await notes.set(state: expected.last)
@@ -411,14 +448,17 @@ struct Conversation {
             #expect(last.aspect == (try AspectLock.ratio(3, 4)))
             try await client.execute(uri: "/api/sessions/\(session)/render?format=png", method: .post) { response in
                 #expect(response.status == .ok)
-                #expect(response.headers[.contentDisposition] == "attachment; filename=\"quadrants-orientation6-edited.png\"")
+                #expect(
+                    response.headers[.contentDisposition]
+                        == "attachment; filename=\"quadrants-orientation6-edited.png\"")
                 let image = try Image(source: .data(response.bytes))
                 #expect(image.size == last.outputSize)
                 // No fill in a straightened crop's corners: the picture there is one of the quadrant colours.
                 let w = image.size.width, h = image.size.height
                 for (x, y) in [(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)] {
                     let p = image.pixels.pixel(x: x, y: y)
-                    #expect([red, green, blue, yellow].contains { close(p, $0, tolerance: 40) }, "corner \(x),\(y): \(p)")
+                    #expect(
+                        [red, green, blue, yellow].contains { close(p, $0, tolerance: 40) }, "corner \(x),\(y): \(p)")
                 }
             }
         }
@@ -428,8 +468,9 @@ struct Conversation {
         let server = try makeServer()
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
-                                        outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                    outbound: outbound)
                 _ = try await talk.next()
                 var reply = try await talk.send(.rotate(.clockwise, aspectPolicy: .followPicture))
                 #expect(reply.type == "error")
@@ -461,19 +502,22 @@ struct Conversation {
         let notes = Notes()
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
-                                        outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                    outbound: outbound)
                 await notes.set(session: try #require(try await talk.next().session))
                 _ = try await talk.send(viewport)
                 _ = try await talk.send(.straighten(angle: 7.5, isFinal: true))
                 _ = try await talk.send(.aspect(.ratio(try AspectRatio(3, 2))))
-                await notes.set(state: try await talk.send(.rotate(.counterClockwise, aspectPolicy: .followPicture)).state)
+                await notes.set(
+                    state: try await talk.send(.rotate(.counterClockwise, aspectPolicy: .followPicture)).state)
             }
             let id = await notes.session
             let before = try #require(await notes.state)
             try await client.ws("/api/session?id=\(id)") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
-                                        outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                    outbound: outbound)
                 let hello = try await talk.next()
                 #expect(hello.session == id)
                 #expect(hello.restored == true)
@@ -487,8 +531,9 @@ struct Conversation {
                 #expect(response.status == .noContent)
             }
             try await client.ws("/api/session?id=\(id)") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
-                                        outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                    outbound: outbound)
                 let hello = try await talk.next()
                 #expect(hello.session != id)
                 #expect(hello.restored == false)
@@ -502,14 +547,16 @@ struct Conversation {
         let server = try makeServer()
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var first = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
-                                         outbound: outbound)
+                var first = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                    outbound: outbound)
                 let id = try #require(try await first.next().session)
                 _ = try await first.send(viewport)
                 let turned = try #require(try await first.send(.rotate(.clockwise, aspectPolicy: .followPicture)).state)
                 try await client.ws("/api/session?id=\(id)") { inbound2, outbound2, _ in
-                    var second = Conversation(inbound: inbound2.messages(maxSize: 1 << 20).makeAsyncIterator(),
-                                              outbound: outbound2)
+                    var second = Conversation(
+                        inbound: inbound2.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                        outbound: outbound2)
                     let hello = try await second.next()
                     #expect(hello.session != id)
                     #expect(hello.restored == true)
@@ -535,8 +582,9 @@ struct Conversation {
         let notes = Notes()
         try await server.makeApplication(logger: quietLogger).test(.live) { client in
             try await client.ws("/api/session") { inbound, outbound, _ in
-                var talk = Conversation(inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
-                                        outbound: outbound)
+                var talk = Conversation(
+                    inbound: inbound.messages(maxSize: 1 << 20).makeAsyncIterator(),
+                    outbound: outbound)
                 await notes.set(session: try #require(try await talk.next().session))
                 _ = try await talk.send(viewport)
             }

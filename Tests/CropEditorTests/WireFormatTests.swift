@@ -12,10 +12,14 @@ struct WireFormatTests {
     func eventJSON() throws {
         let decoder = JSONDecoder()
         let samples: [(String, CropEvent)] = [
-            (#"{"type":"pointerDown","id":1,"x":10,"y":20.5}"#,
-             .pointerDown(id: 1, location: Point(x: 10, y: 20.5), intent: .auto)),
-            (#"{"type":"pointerDown","id":2,"x":0,"y":0,"intent":"pan"}"#,
-             .pointerDown(id: 2, location: .zero, intent: .pan)),
+            (
+                #"{"type":"pointerDown","id":1,"x":10,"y":20.5}"#,
+                .pointerDown(id: 1, location: Point(x: 10, y: 20.5), intent: .auto)
+            ),
+            (
+                #"{"type":"pointerDown","id":2,"x":0,"y":0,"intent":"pan"}"#,
+                .pointerDown(id: 2, location: .zero, intent: .pan)
+            ),
             (#"{"type":"pointerMove","id":1,"x":1,"y":2}"#, .pointerMove(id: 1, location: Point(x: 1, y: 2))),
             (#"{"type":"pointerUp","id":1,"x":1,"y":2}"#, .pointerUp(id: 1, location: Point(x: 1, y: 2))),
             (#"{"type":"pointerCancel","id":1}"#, .pointerCancel(id: 1)),
@@ -23,34 +27,44 @@ struct WireFormatTests {
             (#"{"type":"straighten","angle":-3.5,"final":false}"#, .straighten(angle: -3.5, isFinal: false)),
             (#"{"type":"straighten","angle":2}"#, .straighten(angle: 2, isFinal: true)),
             (#"{"type":"straightenBy","delta":0.1}"#, .straightenBy(delta: 0.1)),
-            (#"{"type":"rotate","direction":"counterClockwise","aspectPolicy":"keepOutputRatio"}"#,
-             .rotate(.counterClockwise, aspectPolicy: .keepOutputRatio)),
+            (
+                #"{"type":"rotate","direction":"counterClockwise","aspectPolicy":"keepOutputRatio"}"#,
+                .rotate(.counterClockwise, aspectPolicy: .keepOutputRatio)
+            ),
             (#"{"type":"flip","axis":"vertical"}"#, .flip(.vertical)),
             (#"{"type":"aspect","aspect":"16:9"}"#, .aspect(try .ratio(16, 9))),
             (#"{"type":"aspect","aspect":"original"}"#, .aspect(.original)),
             (#"{"type":"swapAspect"}"#, .swapAspect),
             (#"{"type":"nudge","dx":-1,"dy":0}"#, .nudge(dx: -1, dy: 0)),
-            (#"{"type":"resizeBy","handle":"bottomRight","dx":10,"dy":-100}"#,
-             .resizeBy(handle: .bottomRight, dx: 10, dy: -100)),
+            (
+                #"{"type":"resizeBy","handle":"bottomRight","dx":10,"dy":-100}"#,
+                .resizeBy(handle: .bottomRight, dx: 10, dy: -100)
+            ),
             (#"{"type":"resetCrop"}"#, .resetCrop),
             (#"{"type":"reset"}"#, .reset),
             (#"{"type":"undo"}"#, .undo),
             (#"{"type":"redo"}"#, .redo),
-            (#"{"type":"viewport","width":800,"height":600}"#,
-             .viewport(size: Size(width: 800, height: 600), insets: .zero)),
-            (#"{"type":"viewport","width":800,"height":600,"insets":{"top":1,"left":2,"bottom":3,"right":4}}"#,
-             .viewport(size: Size(width: 800, height: 600), insets: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))),
+            (
+                #"{"type":"viewport","width":800,"height":600}"#,
+                .viewport(size: Size(width: 800, height: 600), insets: .zero)
+            ),
+            (
+                #"{"type":"viewport","width":800,"height":600,"insets":{"top":1,"left":2,"bottom":3,"right":4}}"#,
+                .viewport(size: Size(width: 800, height: 600), insets: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
+            ),
             (#"{"type":"mode","mode":"pan"}"#, .mode(.pan)),
         ]
         for (json, expected) in samples {
             let event = try decoder.decode(EventMessage.self, from: Data(json.utf8)).event
             #expect(event == expected, "\(json)")
-            #expect(try decoder.decode(EventMessage.self, from: JSONEncoder().encode(EventMessage(event))).event == event)
+            #expect(
+                try decoder.decode(EventMessage.self, from: JSONEncoder().encode(EventMessage(event))).event == event)
         }
-        for bad in [#"{"type":"explode"}"#, #"{"type":"rotate","direction":"clockwise"}"#, #"{"id":1}"#,
-                    #"{"type":"aspect","aspect":"0:1"}"#,
-                    #"{"type":"resizeBy","handle":"middle","dx":1,"dy":0}"#, #"{"type":"resizeBy","dx":1,"dy":0}"#]
-        {
+        for bad in [
+            #"{"type":"explode"}"#, #"{"type":"rotate","direction":"clockwise"}"#, #"{"id":1}"#,
+            #"{"type":"aspect","aspect":"0:1"}"#,
+            #"{"type":"resizeBy","handle":"middle","dx":1,"dy":0}"#, #"{"type":"resizeBy","dx":1,"dy":0}"#,
+        ] {
             #expect(throws: (any Error).self) { try decoder.decode(EventMessage.self, from: Data(bad.utf8)) }
         }
     }
@@ -60,15 +74,19 @@ struct WireFormatTests {
         var s = try CropSession(
             state: CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10),
             viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50),
-            configuration: .init(touchRadius: 20, handleSize: 16, tapSlop: 4, historyLimit: 50,
-                                 previewSize: PixelSize(validWidth: 1000, height: 750), maximumBoxFraction: 1))
+            configuration: .init(
+                touchRadius: 20, handleSize: 16, tapSlop: 4, historyLimit: 50,
+                previewSize: PixelSize(validWidth: 1000, height: 750), maximumBoxFraction: 1))
         try s.handle(.aspect(.square))
         let v = s.viewState
         let data = try JSONEncoder().encode(ViewStateMessage(v))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["viewport", "image", "cropBox", "handles", "pictureCorners", "showsGrid", "angle",
-                                     "quarterTurns", "flipped", "aspect", "outputSize", "canUndo", "canRedo", "mode",
-                                     "gesture", "recipe", "wantedBox", "minimumSide"])
+        #expect(
+            Set(object.keys) == [
+                "viewport", "image", "cropBox", "handles", "pictureCorners", "showsGrid", "angle",
+                "quarterTurns", "flipped", "aspect", "outputSize", "canUndo", "canRedo", "mode",
+                "gesture", "recipe", "wantedBox", "minimumSide",
+            ])
         let box = try #require(object["cropBox"] as? [String: Double])
         #expect(box == ["x": 150, "y": 50, "width": 600, "height": 600])
         // Unstraightened, the wanted crop is the box; the minimum side is 10 source pixels at 600/3000 points each.
@@ -84,7 +102,9 @@ struct WireFormatTests {
         #expect(try JSONDecoder().decode(ViewStateMessage.self, from: data).state == v)
     }
 
-    @Test("straightened, the view state's wanted box is the crop asked for: larger than the box, about the same centre, by the zoom that keeps the box free of fill")
+    @Test(
+        "straightened, the view state's wanted box is the crop asked for: larger than the box, about the same centre, by the zoom that keeps the box free of fill"
+    )
     func wantedBoxWhenStraightened() throws {
         var s = try CropSession(
             state: CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000)),

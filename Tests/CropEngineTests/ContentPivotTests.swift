@@ -1,7 +1,8 @@
-import Testing
 import CropGeometry
-@testable import CropEngine
 import CropTestSupport
+import Testing
+
+@testable import CropEngine
 
 /// Straightening turns the picture about the crop's centre: the content under the crop's centre stays under it.
 @Suite("Straighten pivots about the crop's content")
@@ -21,7 +22,9 @@ struct ContentPivotTests {
     }
 
     /// Tolerance for a content point of a picture up to `size` pixels after one trip through the frame.
-    func tolerance(_ s: CropState) -> Double { 1e-9 * max(1, Double(max(s.uprightSize.width, s.uprightSize.height)) / 1000) }
+    func tolerance(_ s: CropState) -> Double {
+        1e-9 * max(1, Double(max(s.uprightSize.width, s.uprightSize.height)) / 1000)
+    }
 
     @Test("the content point under the crop's centre is invariant under straighten changes (10,000 cases, 1e-9 px)")
     func contentInvariantUnderStraighten() throws {
@@ -85,7 +88,9 @@ struct ContentPivotTests {
             let moved = contentUnderCentre(s)
             if fits {
                 if moved.distance(to: expected) > tolerance(s) {
-                    Issue.record("case \(i): moving by \(d) at \(s.straightenAngle)° took \(before) to \(moved), not \(expected)")
+                    Issue.record(
+                        "case \(i): moving by \(d) at \(s.straightenAngle)° took \(before) to \(moved), not \(expected)"
+                    )
                     return
                 }
                 unclamped += 1
@@ -140,7 +145,8 @@ struct ContentPivotTests {
                 ok = max(dx, dy) <= tolerance(s)
             }
             if !ok {
-                Issue.record("case \(i): output centre → \(mapped), content centre at \(stored) (plan \(plan.straightenAngle)°)")
+                Issue.record(
+                    "case \(i): output centre → \(mapped), content centre at \(stored) (plan \(plan.straightenAngle)°)")
                 return
             }
         }
@@ -148,11 +154,14 @@ struct ContentPivotTests {
 
     @Test("a straightened plan pins the output centre on the content point exactly where the crop is off-centre")
     func renderPlanOffCentre() throws {
-        let s = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop,
-                              crop: Rect(x: 4000, y: 1000, width: 1500, height: 1000), straighten: 12)
+        let s = try CropState(
+            sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop,
+            crop: Rect(x: 4000, y: 1000, width: 1500, height: 1000), straighten: 12)
         let plan = s.renderPlan()
-        let centre = plan.outputToUpright.apply(to: Point(x: Double(plan.outputSize.width) / 2,
-                                                          y: Double(plan.outputSize.height) / 2))
+        let centre = plan.outputToUpright.apply(
+            to: Point(
+                x: Double(plan.outputSize.width) / 2,
+                y: Double(plan.outputSize.height) / 2))
         #expect(centre.isApproximatelyEqual(to: Point(x: 4750, y: 1500), tolerance: 1e-9))
         #expect(Invariants.all(s) == nil)
     }
@@ -172,9 +181,10 @@ struct StraightenPivotRegressionTests {
         #expect(s.crop.size == Size(width: 1000, height: 1000))  // it fits: no zoom needed
         // The box itself sits where the turned picture puts that content: 2000 px from the centre along 5°.
         let c = s.crop.center
-        #expect(c.isApproximatelyEqual(
-            to: Point(x: 3000 + 2000 * cos(5 * Double.pi / 180), y: 2000 - 2000 * sin(5 * Double.pi / 180)),
-            tolerance: 1e-9))
+        #expect(
+            c.isApproximatelyEqual(
+                to: Point(x: 3000 + 2000 * cos(5 * Double.pi / 180), y: 2000 - 2000 * sin(5 * Double.pi / 180)),
+                tolerance: 1e-9))
         // And the rendered output is centred on it.
         let plan = s.renderPlan()
         let centre = plan.transform.apply(to: Point(x: 500, y: 500))
@@ -210,9 +220,9 @@ struct StraightenPivotRegressionTests {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -1,8 +1,9 @@
+import CropGeometry
+import CropTestSupport
 import Foundation
 import Testing
-import CropGeometry
+
 @testable import CropEngine
-import CropTestSupport
 
 /// `CropState.copyCrop(from:)`: a crop copied to another picture keeps its turns, flip, angle and proportions, and
 /// every invariant, over seeded random pairs of pictures.
@@ -16,7 +17,8 @@ struct CopyCropTests {
         return s
     }
 
-    @Test("2,000 random pairs: same turns, flip and angle, the source crop's aspect within rounding, and every invariant")
+    @Test(
+        "2,000 random pairs: same turns, flip and angle, the source crop's aspect within rounding, and every invariant")
     func randomPairs() throws {
         var rng = SplitMix64(seed: 14)
         for i in 0..<2000 {
@@ -28,14 +30,16 @@ struct CopyCropTests {
             #expect(target.quarterTurns == source.quarterTurns, "\(context)")
             #expect(target.isFlipped == source.isFlipped, "\(context)")
             #expect(abs(target.straightenAngle - source.straightenAngle) < 1e-9, "\(context)")
-            let want = source.aspectRatio.map { Double($0.width) / Double($0.height) }
+            let want =
+                source.aspectRatio.map { Double($0.width) / Double($0.height) }
                 ?? source.crop.width / source.crop.height
             let got = target.crop.width / target.crop.height
             // A free source's ratio is its pixel size's, rounded: within half a pixel on either side.
             let slack = source.aspectRatio == nil ? 1 / min(source.crop.width, source.crop.height) + 1e-9 : 1e-6
-            #expect(abs(got / want - 1) <= slack * 2 || target.crop.width <= target.effectiveMinimumCropSize + 1e-6
-                        || target.crop.height <= target.effectiveMinimumCropSize + 1e-6,
-                    "\(context): ratio \(got) vs \(want)")
+            #expect(
+                abs(got / want - 1) <= slack * 2 || target.crop.width <= target.effectiveMinimumCropSize + 1e-6
+                    || target.crop.height <= target.effectiveMinimumCropSize + 1e-6,
+                "\(context): ratio \(got) vs \(want)")
             if case .ratio(let r) = source.aspectLock { #expect(target.aspectLock == .ratio(r), "\(context)") }
             if source.aspectLock == .free { #expect(target.aspectLock == .free, "\(context)") }
             if Invariants.all(target) != nil || target.quarterTurns != source.quarterTurns { return }
@@ -59,7 +63,8 @@ struct CopyCropTests {
         }
     }
 
-    @Test("a 1:1 centre-left crop of a 3000×2000 landscape lands centre-left on a 1200×1600 portrait, at the same share")
+    @Test(
+        "a 1:1 centre-left crop of a 3000×2000 landscape lands centre-left on a 1200×1600 portrait, at the same share")
     func landscapeToPortrait() throws {
         var source = try CropState(sourceSize: PixelSize(validWidth: 3000, height: 2000))
         let square = try AspectRatio(1, 1)

@@ -1,7 +1,8 @@
-import Testing
 import CropGeometry
-@testable import CropEngine
 import CropTestSupport
+import Testing
+
+@testable import CropEngine
 
 /// `CropState(sourceSize:orientation:crop:quarterTurns:flipHorizontal:flipVertical:straighten:aspect:)`, the
 /// command line's one-step constructor.
@@ -24,7 +25,8 @@ struct CropStateArgumentsTests {
     @Test("no arguments at all is the identity")
     func identity() throws {
         for orientation in Orientation.allCases {
-            let s = try CropState(sourceSize: PixelSize(validWidth: 4032, height: 3024), orientation: orientation, crop: nil)
+            let s = try CropState(
+                sourceSize: PixelSize(validWidth: 4032, height: 3024), orientation: orientation, crop: nil)
             #expect(s.isIdentity)
             #expect(s.outputSize == orientation.displayedSize(of: PixelSize(validWidth: 4032, height: 3024)))
             #expect(s.renderPlan().isPixelExact)
@@ -33,12 +35,15 @@ struct CropStateArgumentsTests {
 
     @Test("a rect with a 1:1 aspect gives the largest square centred in it; straightened it stays square")
     func squareInRect() throws {
-        var s = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000), crop: Rect(x: 1000, y: 500, width: 2000, height: 1200),
-                              aspect: .square)
+        var s = try CropState(
+            sourceSize: PixelSize(validWidth: 6000, height: 4000),
+            crop: Rect(x: 1000, y: 500, width: 2000, height: 1200),
+            aspect: .square)
         #expect(s.crop == Rect(x: 1400, y: 500, width: 1200, height: 1200))
         #expect(s.outputSize == PixelSize(validWidth: 1200, height: 1200))
-        s = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000), crop: Rect(x: 10, y: 20, width: 2000, height: 1200),
-                          straighten: -9, aspect: .square)
+        s = try CropState(
+            sourceSize: PixelSize(validWidth: 6000, height: 4000), crop: Rect(x: 10, y: 20, width: 2000, height: 1200),
+            straighten: -9, aspect: .square)
         #expect(s.outputSize.width == s.outputSize.height)
         #expect(s.cropContentCenter == Point(x: 1010, y: 620))
         #expect(Invariants.all(s) == nil)
@@ -48,8 +53,9 @@ struct CropStateArgumentsTests {
     func orderOfSteps() throws {
         // Stored sideways (EXIF 6): displayed 6000×4000.
         let rect = Rect(x: 600, y: 400, width: 3000, height: 2000)
-        let s = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop, crop: rect, quarterTurns: 1,
-                              flipHorizontal: true, straighten: 4)
+        let s = try CropState(
+            sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop, crop: rect, quarterTurns: 1,
+            flipHorizontal: true, straighten: 4)
         // The same steps in an editor.
         var e = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop)
         try e.setCrop(rect)
@@ -69,32 +75,37 @@ struct CropStateArgumentsTests {
         let three = try CropState(sourceSize: PixelSize(validWidth: 40, height: 30), crop: nil, quarterTurns: 3)
         #expect(left == three)
         let vertical = try CropState(sourceSize: PixelSize(validWidth: 40, height: 30), crop: nil, flipVertical: true)
-        let halfAndMirror = try CropState(sourceSize: PixelSize(validWidth: 40, height: 30), crop: nil, quarterTurns: 2,
-                                          flipHorizontal: true)
+        let halfAndMirror = try CropState(
+            sourceSize: PixelSize(validWidth: 40, height: 30), crop: nil, quarterTurns: 2,
+            flipHorizontal: true)
         #expect(vertical == halfAndMirror)
     }
 
     @Test("a rect without an aspect keeps its own proportions and the lock free")
     func freeRect() throws {
-        let s = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000), crop: Rect(x: 100, y: 100, width: 3001, height: 1999),
-                              straighten: 2)
+        let s = try CropState(
+            sourceSize: PixelSize(validWidth: 6000, height: 4000),
+            crop: Rect(x: 100, y: 100, width: 3001, height: 1999),
+            straighten: 2)
         #expect(s.aspectLock == .free)
         #expect(abs(s.crop.width / s.crop.height - 3001.0 / 1999) < 1e-12)
         #expect(s.cropContentCenter == Point(x: 1600.5, y: 1099.5))
     }
 
-    @Test("bad arguments throw GeometryError naming them", arguments: [
-        (Rect(x: -1, y: 0, width: 100, height: 100), 0.0, "crop"),
-        (Rect(x: 5000, y: 0, width: 1001, height: 100), 0, "crop"),
-        (Rect(x: 0, y: 3999, width: 10, height: 2), 0, "crop"),
-        (Rect(x: 10, y: 10, width: 0, height: 100), 0, "crop"),
-        (Rect(x: 10, y: 10, width: 100, height: -5), 0, "crop"),
-        (Rect(x: .nan, y: 10, width: 100, height: 100), 0, "crop"),
-        (Rect(x: 10, y: 10, width: 100, height: 100), 45.5, "straighten"),
-        (Rect(x: 10, y: 10, width: 100, height: 100), -90, "straighten"),
-        (Rect(x: 10, y: 10, width: 100, height: 100), .nan, "straighten"),
-        (Rect(x: 10, y: 10, width: 100, height: 100), .infinity, "straighten"),
-    ])
+    @Test(
+        "bad arguments throw GeometryError naming them",
+        arguments: [
+            (Rect(x: -1, y: 0, width: 100, height: 100), 0.0, "crop"),
+            (Rect(x: 5000, y: 0, width: 1001, height: 100), 0, "crop"),
+            (Rect(x: 0, y: 3999, width: 10, height: 2), 0, "crop"),
+            (Rect(x: 10, y: 10, width: 0, height: 100), 0, "crop"),
+            (Rect(x: 10, y: 10, width: 100, height: -5), 0, "crop"),
+            (Rect(x: .nan, y: 10, width: 100, height: 100), 0, "crop"),
+            (Rect(x: 10, y: 10, width: 100, height: 100), 45.5, "straighten"),
+            (Rect(x: 10, y: 10, width: 100, height: 100), -90, "straighten"),
+            (Rect(x: 10, y: 10, width: 100, height: 100), .nan, "straighten"),
+            (Rect(x: 10, y: 10, width: 100, height: 100), .infinity, "straighten"),
+        ])
     func badArguments(_ rect: Rect, _ angle: Double, _ name: String) {
         do {
             _ = try CropState(sourceSize: PixelSize(validWidth: 6000, height: 4000), crop: rect, straighten: angle)
@@ -111,11 +122,13 @@ struct CropStateArgumentsTests {
     @Test("the rect is checked against the displayed size, not the stored one")
     func displayedBounds() throws {
         // Stored 4000×6000, displayed 6000×4000: x up to 6000 is inside, y past 4000 is not.
-        _ = try CropState(sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop,
-                          crop: Rect(x: 5000, y: 0, width: 1000, height: 4000))
+        _ = try CropState(
+            sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop,
+            crop: Rect(x: 5000, y: 0, width: 1000, height: 4000))
         #expect(throws: GeometryError.self) {
-            try CropState(sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop,
-                          crop: Rect(x: 0, y: 4000, width: 1000, height: 1000))
+            try CropState(
+                sourceSize: PixelSize(validWidth: 4000, height: 6000), orientation: .rightTop,
+                crop: Rect(x: 0, y: 4000, width: 1000, height: 1000))
         }
     }
 }

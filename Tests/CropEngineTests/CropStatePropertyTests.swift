@@ -1,8 +1,9 @@
+import CropGeometry
+import CropTestSupport
 import Foundation
 import Testing
-import CropGeometry
+
 @testable import CropEngine
-import CropTestSupport
 
 /// Seeded random property tests: ≥ 10,000 cases each, every invariant after every operation.
 @Suite("CropState properties")
@@ -68,7 +69,9 @@ struct CropStatePropertyTests {
             if max(after.size.width / before.size.width, after.size.height / before.size.height) < 1 - 1e-9 {
                 return "\(lock): \(after.size) is not the largest in \(before.size)"
             }
-            if after.center.distance(to: before.center) > e { return "\(lock): centre moved \(before.center) → \(after.center)" }
+            if after.center.distance(to: before.center) > e {
+                return "\(lock): centre moved \(before.center) → \(after.center)"
+            }
             return nil
         }
         #expect(checked > Self.cases / 2)
@@ -149,7 +152,8 @@ struct CropStatePropertyTests {
             let anchor = t.crop.center
             try t.zoom(by: 1.25, anchor: anchor)
             try t.zoom(by: 0.8, anchor: anchor)
-            if !t.crop.isApproximatelyEqual(to: s.crop, tolerance: 1e-6 * max(1, s.crop.width)) && s.crop == s.wantedCrop
+            if !t.crop.isApproximatelyEqual(to: s.crop, tolerance: 1e-6 * max(1, s.crop.width))
+                && s.crop == s.wantedCrop
                 && min(s.crop.width, s.crop.height) * 0.8 >= s.minimumCropSize
             {
                 return "zoom there and back: \(t.crop) vs \(s.crop)"
@@ -199,8 +203,9 @@ struct CropStatePropertyTests {
             let back: CropState
             do {
                 recipe = try Recipe(json: json)
-                back = try CropState(recipe: recipe, sourceSize: s.sourceSize, orientation: s.sourceOrientation,
-                                     minimumCropSize: s.minimumCropSize)
+                back = try CropState(
+                    recipe: recipe, sourceSize: s.sourceSize, orientation: s.sourceOrientation,
+                    minimumCropSize: s.minimumCropSize)
             } catch {
                 return "\(error) for \(String(decoding: json, as: UTF8.self))"
             }

@@ -1,7 +1,8 @@
-import Testing
 import CropGeometry
-@testable import CropEngine
 import CropTestSupport
+import Testing
+
+@testable import CropEngine
 
 @Suite("CropState operations")
 struct CropStateTests {
@@ -9,11 +10,13 @@ struct CropStateTests {
         try CropState(sourceSize: PixelSize(validWidth: w, height: h), minimumCropSize: minimum)
     }
 
-    func expectRect(_ actual: Rect, _ expected: Rect, tolerance: Double = 1e-9,
-                    sourceLocation: SourceLocation = #_sourceLocation)
-    {
-        #expect(actual.isApproximatelyEqual(to: expected, tolerance: tolerance), "\(actual) ≠ \(expected)",
-                sourceLocation: sourceLocation)
+    func expectRect(
+        _ actual: Rect, _ expected: Rect, tolerance: Double = 1e-9,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            actual.isApproximatelyEqual(to: expected, tolerance: tolerance), "\(actual) ≠ \(expected)",
+            sourceLocation: sourceLocation)
     }
 
     // MARK: Validation
@@ -22,10 +25,14 @@ struct CropStateTests {
     func rejectsInvalidInput() throws {
         // A denormal minimum side (FuzzNumericEvents found 2.4e-314) made a zoom overflow into a NaN transform.
         for bad in [Double.nan, .infinity, -1, 0, 2.4e-314, .leastNonzeroMagnitude, 9.9e-7] {
-            #expect(throws: GeometryError.self) { try CropState(sourceSize: PixelSize(validWidth: 10, height: 10), minimumCropSize: bad) }
+            #expect(throws: GeometryError.self) {
+                try CropState(sourceSize: PixelSize(validWidth: 10, height: 10), minimumCropSize: bad)
+            }
         }
         #expect(throws: GeometryError.self) { try CropState(sourceSize: PixelSize(validWidth: 1 << 31, height: 10)) }
-        #expect(try CropState(sourceSize: PixelSize(validWidth: 10, height: 10), minimumCropSize: 1e-6).minimumCropSize == 1e-6)
+        #expect(
+            try CropState(sourceSize: PixelSize(validWidth: 10, height: 10), minimumCropSize: 1e-6).minimumCropSize
+                == 1e-6)
         var s = try state()
         try s.setCrop(Rect(x: 100, y: 100, width: 500, height: 400))
         let before = s
@@ -61,8 +68,10 @@ struct CropStateTests {
         #expect(s.wantedCrop == Rect(x: 0, y: 0, width: 4000, height: 3000))
         // Two corners touch the picture's top and bottom edges exactly, none is outside.
         #expect(s.cropIsInsidePicture(tolerance: 1e-9))
-        #expect(!s.uprightPicture.contains(Rect(center: s.crop.center, size: s.crop.size * 1.000_001),
-                                            tolerance: 1e-9))
+        #expect(
+            !s.uprightPicture.contains(
+                Rect(center: s.crop.center, size: s.crop.size * 1.000_001),
+                tolerance: 1e-9))
         try s.setStraightenAngle(0)
         #expect(s == (try state()))
     }
@@ -130,8 +139,12 @@ struct CropStateTests {
         expectRect(s.crop, expected)
         // Past the opposite side it stops at the minimum size instead of flipping over.
         try s.setCrop(start)
-        try s.resizeCrop(handle, to: handle.position(in: start) + Point(x: -5000 * Double(handle.horizontalDirection),
-                                                                         y: -5000 * Double(handle.verticalDirection)))
+        try s.resizeCrop(
+            handle,
+            to: handle.position(in: start)
+                + Point(
+                    x: -5000 * Double(handle.horizontalDirection),
+                    y: -5000 * Double(handle.verticalDirection)))
         if handle.horizontalDirection != 0 { #expect(abs(s.crop.width - 1) < 1e-9) }
         if handle.verticalDirection != 0 { #expect(abs(s.crop.height - 1) < 1e-9) }
     }
@@ -191,7 +204,13 @@ struct CropStateTests {
         #expect(s.crop == Rect(x: 2500, y: 0, width: 500, height: 1000))
         #expect(s.quarterTurns == 1 && !s.isFlipped)
         s.rotate(.counterClockwise, aspectPolicy: .followPicture)
-        #expect(s == (try { var t = try state(); try t.setCrop(Rect(x: 0, y: 0, width: 1000, height: 500)); return t }()))
+        #expect(
+            s
+                == (try {
+                    var t = try state()
+                    try t.setCrop(Rect(x: 0, y: 0, width: 1000, height: 500))
+                    return t
+                }()))
     }
 
     @Test("turn policies: followPicture turns a 3:2 lock to 2:3, keepOutputRatio keeps 3:2 at the same area")
@@ -277,9 +296,9 @@ struct CropStateTests {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

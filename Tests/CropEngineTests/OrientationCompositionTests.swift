@@ -1,12 +1,16 @@
-import Testing
 import CropGeometry
-@testable import CropEngine
 import CropTestSupport
+import Testing
+
+@testable import CropEngine
 
 @Suite("Orientation × quarter turn × flip × odd/even size")
 struct OrientationCompositionTests {
-    static let sizes = [PixelSize(validWidth: 4, height: 6), PixelSize(validWidth: 5, height: 7), PixelSize(validWidth: 4, height: 7), PixelSize(validWidth: 5, height: 6), PixelSize(validWidth: 1, height: 1),
-                        PixelSize(validWidth: 1, height: 2), PixelSize(validWidth: 3, height: 1)]
+    static let sizes = [
+        PixelSize(validWidth: 4, height: 6), PixelSize(validWidth: 5, height: 7), PixelSize(validWidth: 4, height: 7),
+        PixelSize(validWidth: 5, height: 6), PixelSize(validWidth: 1, height: 1),
+        PixelSize(validWidth: 1, height: 2), PixelSize(validWidth: 3, height: 1),
+    ]
 
     /// Every EXIF orientation, every number of user quarter turns, every flip.
     static var combinations: [(exif: Orientation, turns: Int, flip: FlipAxis?)] {
@@ -38,9 +42,10 @@ struct OrientationCompositionTests {
                 current = element.displayedSize(of: current)
                 #expect(combined.transform(storedSize: size.size) == stepwise)
                 // Integer rects map to integer rects and back, exactly.
-                for rect in [Rect(x: 0, y: 0, width: 1, height: 1), Rect(size: size.size),
-                             Rect(x: 0, y: 0, width: Double(size.width), height: 1)]
-                {
+                for rect in [
+                    Rect(x: 0, y: 0, width: 1, height: 1), Rect(size: size.size),
+                    Rect(x: 0, y: 0, width: Double(size.width), height: 1),
+                ] {
                     let shown = combined.displayedRect(fromStored: rect, storedSize: size.size)
                     #expect(shown.size == (swaps ? rect.size.transposed : rect.size))
                     #expect(combined.storedRect(fromDisplayed: shown, storedSize: size.size) == rect)
@@ -54,7 +59,8 @@ struct OrientationCompositionTests {
                     for i in 0..<plan.outputSize.width {
                         let p = plan.transform.apply(to: Point(x: Double(i) + 0.5, y: Double(j) + 0.5))
                         let (x, y) = (p.x - 0.5, p.y - 0.5)
-                        #expect(x == x.rounded() && y == y.rounded() && x >= 0 && y >= 0
+                        #expect(
+                            x == x.rounded() && y == y.rounded() && x >= 0 && y >= 0
                                 && Int(x) < size.width && Int(y) < size.height)
                         seen.insert(Int(y) * size.width + Int(x))
                     }
@@ -88,8 +94,9 @@ struct OrientationCompositionTests {
                     for _ in 0..<(((turns % 4) + 4) % 4) { stepwise = stepwise.rotatedClockwise() }
                     if flipH { stepwise = stepwise.flippedHorizontally() }
                     if flipV { stepwise = stepwise.flippedVertically() }
-                    #expect(CropState.compose(turns: turns, flipHorizontal: flipH, flipVertical: flipV) == stepwise,
-                            "turns \(turns) h \(flipH) v \(flipV)")
+                    #expect(
+                        CropState.compose(turns: turns, flipHorizontal: flipH, flipVertical: flipV) == stepwise,
+                        "turns \(turns) h \(flipH) v \(flipV)")
                 }
             }
         }

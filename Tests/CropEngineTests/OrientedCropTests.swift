@@ -1,7 +1,8 @@
-import Testing
 import CropGeometry
-@testable import CropEngine
 import CropTestSupport
+import Testing
+
+@testable import CropEngine
 
 /// `CropState.setCrop(orientedRect:)`: a rectangle chosen on the picture as shown becomes the crop of a turned,
 /// flipped or straightened state, centred on the same content, over seeded random states.
@@ -28,12 +29,14 @@ struct OrientedCropTests {
             // The content under the crop's centre is the rectangle's centre, unless the minimum size had to move it.
             let atMinimum = min(s.crop.width, s.crop.height) <= s.effectiveMinimumCropSize + 1e-6
             let centre = s.userTransform.apply(to: rect.center)
-            #expect(atMinimum || s.cropContentCenter.isApproximatelyEqual(to: centre, tolerance: 1e-6),
-                    "\(context): content centre \(s.cropContentCenter), wanted \(centre)")
+            #expect(
+                atMinimum || s.cropContentCenter.isApproximatelyEqual(to: centre, tolerance: 1e-6),
+                "\(context): content centre \(s.cropContentCenter), wanted \(centre)")
             // Never larger than the rectangle (in upright axes), unless grown to the minimum.
             let shown = s.userOrientation.swapsDimensions ? rect.size.transposed : rect.size
-            #expect(atMinimum || (s.crop.width <= shown.width + 1e-6 && s.crop.height <= shown.height + 1e-6),
-                    "\(context): crop \(s.crop.size) larger than \(shown)")
+            #expect(
+                atMinimum || (s.crop.width <= shown.width + 1e-6 && s.crop.height <= shown.height + 1e-6),
+                "\(context): crop \(s.crop.size) larger than \(shown)")
             if Invariants.all(s) != nil { return }
         }
     }
@@ -62,8 +65,9 @@ struct OrientedCropTests {
                 // Turning and flipping the untouched state afterwards must give the same crop.
                 for _ in 0..<turns { untouched.rotate(.clockwise, aspectPolicy: .followPicture) }
                 if flip { untouched.flip(.horizontal) }
-                #expect(edited.crop.isApproximatelyEqual(to: untouched.crop, tolerance: 1e-9),
-                        "\(turns) turns, flip \(flip): \(edited.crop) vs \(untouched.crop)")
+                #expect(
+                    edited.crop.isApproximatelyEqual(to: untouched.crop, tolerance: 1e-9),
+                    "\(turns) turns, flip \(flip): \(edited.crop) vs \(untouched.crop)")
             }
         }
     }
@@ -85,8 +89,10 @@ struct OrientedCropTests {
         var s = try CropState(sourceSize: PixelSize(validWidth: 300, height: 200))
         try s.setCrop(orientedRect: Rect(x: 10, y: 10, width: 50, height: 50))
         let before = s
-        for bad in [Rect(x: 400, y: 10, width: 50, height: 50), Rect(x: 10, y: 10, width: 0, height: 50),
-                    Rect(x: .nan, y: 10, width: 50, height: 50)] {
+        for bad in [
+            Rect(x: 400, y: 10, width: 50, height: 50), Rect(x: 10, y: 10, width: 0, height: 50),
+            Rect(x: .nan, y: 10, width: 50, height: 50),
+        ] {
             #expect(throws: GeometryError.self) { try s.setCrop(orientedRect: bad) }
             #expect(s == before)
         }

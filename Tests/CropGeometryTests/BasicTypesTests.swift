@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CropGeometry
 
 @Suite("Affine transform")
@@ -27,20 +28,22 @@ struct ContentModeTests {
     static let bounds = Rect(x: 10, y: 20, width: 200, height: 100)
     static let image = Size(width: 50, height: 40)
 
-    @Test("each mode gives the documented frame", arguments: [
-        (ContentMode.scaleToFill, Rect(x: 10, y: 20, width: 200, height: 100)),
-        (.aspectFit, Rect(x: 47.5, y: 20, width: 125, height: 100)),
-        (.aspectFill, Rect(x: 10, y: -10, width: 200, height: 160)),
-        (.center, Rect(x: 85, y: 50, width: 50, height: 40)),
-        (.top, Rect(x: 85, y: 20, width: 50, height: 40)),
-        (.bottom, Rect(x: 85, y: 80, width: 50, height: 40)),
-        (.left, Rect(x: 10, y: 50, width: 50, height: 40)),
-        (.right, Rect(x: 160, y: 50, width: 50, height: 40)),
-        (.topLeft, Rect(x: 10, y: 20, width: 50, height: 40)),
-        (.topRight, Rect(x: 160, y: 20, width: 50, height: 40)),
-        (.bottomLeft, Rect(x: 10, y: 80, width: 50, height: 40)),
-        (.bottomRight, Rect(x: 160, y: 80, width: 50, height: 40)),
-    ])
+    @Test(
+        "each mode gives the documented frame",
+        arguments: [
+            (ContentMode.scaleToFill, Rect(x: 10, y: 20, width: 200, height: 100)),
+            (.aspectFit, Rect(x: 47.5, y: 20, width: 125, height: 100)),
+            (.aspectFill, Rect(x: 10, y: -10, width: 200, height: 160)),
+            (.center, Rect(x: 85, y: 50, width: 50, height: 40)),
+            (.top, Rect(x: 85, y: 20, width: 50, height: 40)),
+            (.bottom, Rect(x: 85, y: 80, width: 50, height: 40)),
+            (.left, Rect(x: 10, y: 50, width: 50, height: 40)),
+            (.right, Rect(x: 160, y: 50, width: 50, height: 40)),
+            (.topLeft, Rect(x: 10, y: 20, width: 50, height: 40)),
+            (.topRight, Rect(x: 160, y: 20, width: 50, height: 40)),
+            (.bottomLeft, Rect(x: 10, y: 80, width: 50, height: 40)),
+            (.bottomRight, Rect(x: 160, y: 80, width: 50, height: 40)),
+        ])
     func frames(_ mode: ContentMode, _ expected: Rect) throws {
         #expect(mode.frame(imageSize: Self.image, in: Self.bounds) == expected)
         // Points and rects map view ↔ image both ways, the image's corners onto the frame's.
@@ -48,12 +51,14 @@ struct ContentModeTests {
         #expect(t.apply(to: Rect(size: Self.image)).isApproximatelyEqual(to: expected, tolerance: 1e-12))
         let p = Point(x: 12.5, y: 33)
         let view = try #require(mode.viewPoint(fromImage: p, imageSize: Self.image, in: Self.bounds))
-        #expect(mode.imagePoint(fromView: view, imageSize: Self.image, in: Self.bounds)?
-            .isApproximatelyEqual(to: p, tolerance: 1e-12) == true)
+        #expect(
+            mode.imagePoint(fromView: view, imageSize: Self.image, in: Self.bounds)?
+                .isApproximatelyEqual(to: p, tolerance: 1e-12) == true)
         let r = Rect(x: 3, y: 4, width: 20, height: 10)
         let viewRect = try #require(mode.viewRect(fromImage: r, imageSize: Self.image, in: Self.bounds))
-        #expect(mode.imageRect(fromView: viewRect, imageSize: Self.image, in: Self.bounds)?
-            .isApproximatelyEqual(to: r, tolerance: 1e-12) == true)
+        #expect(
+            mode.imageRect(fromView: viewRect, imageSize: Self.image, in: Self.bounds)?
+                .isApproximatelyEqual(to: r, tolerance: 1e-12) == true)
         #expect(mode.imageToViewTransform(imageSize: .zero, in: Self.bounds) == nil)
     }
 }
@@ -74,7 +79,9 @@ struct SmallTypesTests {
             #expect(try AspectLock(string: lock.description) == lock)
             #expect(try JSONDecoder().decode(AspectLock.self, from: JSONEncoder().encode(lock)) == lock)
         }
-        #expect(AspectLock.original.aspectRatio(uprightSize: PixelSize(validWidth: 4031, height: 3023)) == (try AspectRatio(4031, 3023)))
+        #expect(
+            AspectLock.original.aspectRatio(uprightSize: PixelSize(validWidth: 4031, height: 3023))
+                == (try AspectRatio(4031, 3023)))
         #expect(AspectLock.free.aspectRatio(uprightSize: PixelSize(validWidth: 4, height: 3)) == nil)
     }
 

@@ -4,11 +4,11 @@ import Testing
 @testable import CropGeometry
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The engine's own sine, cosine and arctangent (the same Swift natively and in the page's WebAssembly module)
@@ -21,9 +21,11 @@ struct EngineMathTests {
         return abs(value - reference) / max(reference.ulp, Double.leastNormalMagnitude)
     }
 
-    @Test("sin and cos within 1 ulp of the C library over 400,000 seeded arguments", arguments: [
-        0.0...0.8, 0.0...(Double.pi / 4 + 0.01), -7.0...7.0, -200.0...200.0, -1.0e5...1.0e5,
-    ])
+    @Test(
+        "sin and cos within 1 ulp of the C library over 400,000 seeded arguments",
+        arguments: [
+            0.0...0.8, 0.0...(Double.pi / 4 + 0.01), -7.0...7.0, -200.0...200.0, -1.0e5...1.0e5,
+        ])
     func sineCosine(range: ClosedRange<Double>) {
         var rng = SplitMix64(seed: UInt64(abs(range.upperBound * 1000)))
         var worst = 0.0

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CropGeometry
 
 @Suite("Orientation")
@@ -18,14 +19,16 @@ struct OrientationTests {
         }
     }
 
-    @Test("transform matches the EXIF definition for every orientation and odd/even size",
-          arguments: Orientation.allCases)
+    @Test(
+        "transform matches the EXIF definition for every orientation and odd/even size",
+        arguments: Orientation.allCases)
     func transformMatchesDefinition(_ o: Orientation) throws {
         for (w, h) in [(4.0, 3.0), (5.0, 3.0), (7.0, 8.0), (1.0, 9.0)] {
             let t = o.transform(storedSize: Size(width: w, height: h))
             for (x, y) in [(0.0, 0.0), (0.5, 0.5), (w, 0), (0, h), (1.25, 2.75)] {
-                #expect(t.apply(to: Point(x: x, y: y)).isApproximatelyEqual(
-                    to: Self.exifReference(o, x: x, y: y, w: w, h: h)))
+                #expect(
+                    t.apply(to: Point(x: x, y: y)).isApproximatelyEqual(
+                        to: Self.exifReference(o, x: x, y: y, w: w, h: h)))
             }
             let displayed = o.displayedSize(of: Size(width: w, height: h))
             #expect(displayed == (o.rawValue >= 5 ? Size(width: h, height: w) : Size(width: w, height: h)))

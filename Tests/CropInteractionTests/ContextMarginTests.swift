@@ -1,8 +1,10 @@
-import Testing
 import CropGeometry
+import CropTestSupport
+import Foundation
+import Testing
+
 @testable import CropEngine
 @testable import CropInteraction
-import CropTestSupport
 
 /// The display layout's context margin (`maximumBoxFraction`) and what the editor's view state gives a page.
 @Suite("Context margin and editor view state")
@@ -19,19 +21,23 @@ struct ContextMarginTests {
         return depth
     }
 
-    @Test("the box fits the inset area, never exceeds the fraction of the viewport, is centred and maximal (10,000 cases)")
+    @Test(
+        "the box fits the inset area, never exceeds the fraction of the viewport, is centred and maximal (10,000 cases)"
+    )
     func layoutProperties() throws {
         var rng = SplitMix64(seed: 51)
         for i in 0..<10_000 {
             let s = try Random.state(&rng)
             let viewport = Size(width: rng.double(50...2000), height: rng.double(50...2000))
-            let insets = EdgeInsets(top: rng.double(0...20), left: rng.double(0...20), bottom: rng.double(0...20),
-                                    right: rng.double(0...20))
+            let insets = EdgeInsets(
+                top: rng.double(0...20), left: rng.double(0...20), bottom: rng.double(0...20),
+                right: rng.double(0...20))
             let f = rng.pick([1, 0.8, rng.double(0.05...1)])
             let layout = try s.displayLayout(viewportSize: viewport, insets: insets, maximumBoxFraction: f)
             let box = layout.cropBox, available = insets.inset(Rect(size: viewport))
-            let limit = Size(width: min(available.width, f * viewport.width),
-                             height: min(available.height, f * viewport.height))
+            let limit = Size(
+                width: min(available.width, f * viewport.width),
+                height: min(available.height, f * viewport.height))
             let e = 1e-9 * max(viewport.width, viewport.height)
             var failures: [String] = []
             if box.width > limit.width + e || box.height > limit.height + e { failures.append("box exceeds \(limit)") }
@@ -75,8 +81,9 @@ struct ContextMarginTests {
                 #expect(name == "maximumBoxFraction")
             }
             #expect(throws: GeometryError.self) {
-                _ = try CropSession(state: s, viewportSize: Size(width: 100, height: 100),
-                                      configuration: .init(maximumBoxFraction: bad))
+                _ = try CropSession(
+                    state: s, viewportSize: Size(width: 100, height: 100),
+                    configuration: .init(maximumBoxFraction: bad))
             }
         }
     }
@@ -87,8 +94,9 @@ struct ContextMarginTests {
         let empty = try decoder.decode(CropSession.Configuration.self, from: Data("{}".utf8))
         #expect(empty == CropSession.Configuration())
         #expect(empty.maximumBoxFraction == 0.8)
-        let custom = CropSession.Configuration(touchRadius: 30, previewSize: PixelSize(validWidth: 100, height: 75),
-                                                 maximumBoxFraction: 0.6)
+        let custom = CropSession.Configuration(
+            touchRadius: 30, previewSize: PixelSize(validWidth: 100, height: 75),
+            maximumBoxFraction: 0.6)
         #expect(try decoder.decode(CropSession.Configuration.self, from: JSONEncoder().encode(custom)) == custom)
     }
 
@@ -113,7 +121,8 @@ struct ContextMarginTests {
         #expect(s.viewState.cropBox.isApproximatelyEqual(to: Rect(x: 90, y: 80, width: 720, height: 540)))
         // Draw a 1000×1000 crop inside the untouched box (it cannot move, so a drag draws).
         try drag(&s, [Point(x: 270, y: 170), Point(x: 450, y: 350)])
-        #expect(s.state.crop.isApproximatelyEqual(to: Rect(x: 1000, y: 500, width: 1000, height: 1000), tolerance: 1e-6))
+        #expect(
+            s.state.crop.isApproximatelyEqual(to: Rect(x: 1000, y: 500, width: 1000, height: 1000), tolerance: 1e-6))
         // Re-fitted at 0.56 (560 = 0.8 · 700), not 0.6: 70 points of picture remain above and below, 120 beside.
         let box = s.viewState.cropBox
         #expect(box.isApproximatelyEqual(to: Rect(x: 170, y: 70, width: 560, height: 560), tolerance: 1e-9))
@@ -122,8 +131,10 @@ struct ContextMarginTests {
         #expect(inBand.x > 0 && inBand.y > 0 && !s.state.crop.contains(inBand))
         // Drawing from the band makes a new box there.
         try drag(&s, [Point(x: 120, y: 100), Point(x: 100, y: 300)])
-        #expect(s.state.crop.isApproximatelyEqual(
-            to: Rect(x: 1000 - 70 / 0.56, y: 500 + 30 / 0.56, width: 20 / 0.56, height: 200 / 0.56), tolerance: 1e-6))
+        #expect(
+            s.state.crop.isApproximatelyEqual(
+                to: Rect(x: 1000 - 70 / 0.56, y: 500 + 30 / 0.56, width: 20 / 0.56, height: 200 / 0.56), tolerance: 1e-6
+            ))
         // A tap in the band clears the crop back to the whole picture.
         let band = s.viewState.cropBox
         try drag(&s, [Point(x: band.minX - 25, y: band.midY), Point(x: band.minX - 24, y: band.midY + 1)])
@@ -154,7 +165,8 @@ struct ContextMarginTests {
         #expect(s.state.crop == Rect(x: 0, y: 0, width: 4000, height: 3000))
     }
 
-    @Test("random sessions: the view state's recipe round-trips, the box lies inside the picture outline (5,000 states)")
+    @Test(
+        "random sessions: the view state's recipe round-trips, the box lies inside the picture outline (5,000 states)")
     func viewStateFuzz() throws {
         var rng = SplitMix64(seed: 52)
         var checked = 0
@@ -173,12 +185,17 @@ struct ContextMarginTests {
             for step in 0..<10 {
                 switch rng.int(0...9) {
                 case 0, 1, 2:
-                    try s.handle(.pointerDown(id: 1, location: viewPoint(), intent: rng.pick([PointerIntent.auto, .auto, .pan, .draw])))
+                    try s.handle(
+                        .pointerDown(
+                            id: 1, location: viewPoint(), intent: rng.pick([PointerIntent.auto, .auto, .pan, .draw])))
                     for _ in 0..<rng.int(0...3) { try s.handle(.pointerMove(id: 1, location: viewPoint())) }
                     try s.handle(.pointerUp(id: 1, location: viewPoint()))
                 case 3: try s.handle(.straighten(angle: rng.double(-45...45), isFinal: rng.bool()))
-                case 4: try s.handle(.rotate(rng.pick(QuarterTurn.allCases),
-                                             aspectPolicy: rng.pick(RotationAspectPolicy.allCases)))
+                case 4:
+                    try s.handle(
+                        .rotate(
+                            rng.pick(QuarterTurn.allCases),
+                            aspectPolicy: rng.pick(RotationAspectPolicy.allCases)))
                 case 5: try s.handle(.flip(rng.pick(FlipAxis.allCases)))
                 case 6: try s.handle(.aspect(rng.pick(Random.locks)))
                 case 7: try s.handle(.zoom(factor: rng.double(0.5...2), anchor: viewPoint()))
@@ -187,13 +204,16 @@ struct ContextMarginTests {
                 }
                 let v = s.viewState, state = s.state
                 var failures: [String] = []
-                let back = try CropState(recipe: v.recipe, sourceSize: state.sourceSize,
-                                         orientation: state.sourceOrientation, minimumCropSize: state.minimumCropSize)
+                let back = try CropState(
+                    recipe: v.recipe, sourceSize: state.sourceSize,
+                    orientation: state.sourceOrientation, minimumCropSize: state.minimumCropSize)
                 if back.outputSize != v.outputSize { failures.append("recipe renders \(back.outputSize)") }
                 if !back.crop.isApproximatelyEqual(to: state.crop, tolerance: 1e-6) {
                     failures.append("recipe crop \(back.crop) vs \(state.crop)")
                 }
-                if v.outputSize != state.renderPlan().outputSize { failures.append("output size differs from the plan") }
+                if v.outputSize != state.renderPlan().outputSize {
+                    failures.append("output size differs from the plan")
+                }
                 let tolerance = 1e-6 * max(1, v.cropBox.width, v.cropBox.height)
                 if let corner = v.cropBox.corners.first(where: { depth(of: $0, in: v.pictureCorners) < -tolerance }) {
                     failures.append("box corner \(corner) outside the picture \(v.pictureCorners)")
@@ -216,5 +236,3 @@ struct ContextMarginTests {
         #expect(checked == 5_000)
     }
 }
-
-import Foundation

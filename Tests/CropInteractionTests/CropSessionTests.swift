@@ -1,9 +1,10 @@
+import CropGeometry
+import CropTestSupport
 import Foundation
 import Testing
-import CropGeometry
+
 @testable import CropEngine
 @testable import CropInteraction
-import CropTestSupport
 
 /// Scripted event sequences. A 4000×3000 picture in a 900×700 viewport with 50-point insets and no context margin
 /// (`maximumBoxFraction` 1, so the insets alone set the box): the whole picture fits the 800×600 area at scale 0.2,
@@ -17,8 +18,9 @@ struct CropSessionTests {
         try CropSession(
             state: state ?? CropState(sourceSize: PixelSize(validWidth: 4000, height: 3000), minimumCropSize: 10),
             viewportSize: Size(width: 900, height: 700), insets: EdgeInsets(all: 50),
-            configuration: .init(touchRadius: 20, handleSize: 16, tapSlop: 4, historyLimit: 50, previewSize: preview,
-                                 maximumBoxFraction: boxFraction))
+            configuration: .init(
+                touchRadius: 20, handleSize: 16, tapSlop: 4, historyLimit: 50, previewSize: preview,
+                maximumBoxFraction: boxFraction))
     }
 
     func drag(_ s: inout CropSession, id: Int = 1, _ points: [Point], intent: PointerIntent = .auto) throws {
@@ -27,7 +29,8 @@ struct CropSessionTests {
         try s.handle(.pointerUp(id: id, location: points.last!))
     }
 
-    func expectRect(_ a: Rect, _ b: Rect, _ tolerance: Double = 1e-6, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRect(_ a: Rect, _ b: Rect, _ tolerance: Double = 1e-6, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         #expect(a.isApproximatelyEqual(to: b, tolerance: tolerance), "\(a) ≠ \(b)", sourceLocation: sourceLocation)
     }
 
@@ -37,11 +40,14 @@ struct CropSessionTests {
         let v = s.viewState
         expectRect(v.cropBox, Rect(x: 50, y: 50, width: 800, height: 600))
         #expect(v.imageSize == PixelSize(validWidth: 1000, height: 750))
-        #expect(v.imageTransform.isApproximatelyEqual(to: AffineTransform2D(a: 0.8, b: 0, c: 0, d: 0.8, tx: 50, ty: 50)))
+        #expect(
+            v.imageTransform.isApproximatelyEqual(to: AffineTransform2D(a: 0.8, b: 0, c: 0, d: 0.8, tx: 50, ty: 50)))
         #expect(v.handles.count == 8 && v.handles[0].handle == .topLeft)
         expectRect(v.handles[0].rect, Rect(x: 42, y: 42, width: 16, height: 16))
         #expect(!v.showsGrid && !v.canUndo && !v.canRedo && v.gesture == .none && v.mode == .crop)
-        #expect(v.outputSize == PixelSize(validWidth: 4000, height: 3000) && v.angle == 0 && v.quarterTurns == 0 && !v.flipped)
+        #expect(
+            v.outputSize == PixelSize(validWidth: 4000, height: 3000) && v.angle == 0 && v.quarterTurns == 0
+                && !v.flipped)
     }
 
     @Test("drag inside a box that cannot move draws a new one; the view is frozen during and re-fits after")
@@ -58,7 +64,9 @@ struct CropSessionTests {
         #expect(after.outputSize == PixelSize(validWidth: 1000, height: 1000))
     }
 
-    @Test("a finger (intent touch): a handle grabs within a 44-point square around each corner, a tap or a short slip outside leaves the crop, a real drag outside draws; a mouse's near-miss draws and its tap resets")
+    @Test(
+        "a finger (intent touch): a handle grabs within a 44-point square around each corner, a tap or a short slip outside leaves the crop, a real drag outside draws; a mouse's near-miss draws and its tap resets"
+    )
     func fingerRules() throws {
         var s = try session()
         try drag(&s, [Point(x: 250, y: 200), Point(x: 450, y: 400)])  // box (150, 50, 600, 600)
@@ -73,7 +81,9 @@ struct CropSessionTests {
         #expect(s.state.crop == start)
         // The same press from a mouse draws a new box.
         try s.handle(.pointerDown(id: 4, location: nearMiss, intent: .auto))
-        #expect(try s.handle(.pointerMove(id: 4, location: Point(x: nearMiss.x - 30, y: nearMiss.y + 30))).gesture == .drawing)
+        #expect(
+            try s.handle(.pointerMove(id: 4, location: Point(x: nearMiss.x - 30, y: nearMiss.y + 30))).gesture
+                == .drawing)
         try s.handle(.pointerCancel(id: 4))
         // A finger's tap and a 12-point slip outside the box change nothing; a 40-point drag draws.
         let outside = Point(x: box.minX - 60, y: box.midY)
@@ -107,7 +117,8 @@ struct CropSessionTests {
     @Test("drag outside draws in any direction; drag inside moves from the drag start; a tap outside resets")
     func drawMoveTap() throws {
         var s = try session()
-        try drag(&s, [Point(x: 250, y: 200), Point(x: 450, y: 400)])  // crop (1000, 750, 1000, 1000), box (150, 50, 600, 600)
+        // crop (1000, 750, 1000, 1000), box (150, 50, 600, 600)
+        try drag(&s, [Point(x: 250, y: 200), Point(x: 450, y: 400)])
         // Move: many moves, only the last counts. +60, +30 view points at scale 0.6 = +100, +50 pixels.
         try s.handle(.pointerDown(id: 2, location: Point(x: 450, y: 350), intent: .auto))
         try s.handle(.pointerMove(id: 2, location: Point(x: 800, y: 10)))
@@ -155,13 +166,15 @@ struct CropSessionTests {
         #expect(v.gesture == .pinching && v.showsGrid)
         expectRect(s.state.crop, Rect(x: 875, y: 625, width: 2000, height: 1500))
         expectRect(v.cropBox, Rect(x: 50, y: 50, width: 800, height: 600))  // the box stays, the picture zooms
-        #expect(s.layout.frameToView.apply(to: Point(x: 1750, y: 1250)).isApproximatelyEqual(
-            to: Point(x: 400, y: 300), tolerance: 1e-9))
+        #expect(
+            s.layout.frameToView.apply(to: Point(x: 1750, y: 1250)).isApproximatelyEqual(
+                to: Point(x: 400, y: 300), tolerance: 1e-9))
         // Moving both fingers pans: the frame point follows the midpoint.
         try s.handle(.pointerMove(id: 1, location: Point(x: 220, y: 320)))
         try s.handle(.pointerMove(id: 2, location: Point(x: 620, y: 320)))
-        #expect(s.layout.frameToView.apply(to: Point(x: 1750, y: 1250)).isApproximatelyEqual(
-            to: Point(x: 420, y: 320), tolerance: 1e-9))
+        #expect(
+            s.layout.frameToView.apply(to: Point(x: 1750, y: 1250)).isApproximatelyEqual(
+                to: Point(x: 420, y: 320), tolerance: 1e-9))
         try s.handle(.pointerUp(id: 2, location: Point(x: 620, y: 320)))
         try s.handle(.pointerMove(id: 1, location: Point(x: 10, y: 10)))  // the remaining finger does nothing
         try s.handle(.pointerUp(id: 1, location: Point(x: 10, y: 10)))
@@ -260,7 +273,8 @@ struct CropSessionTests {
         try s.handle(.pointerMove(id: 1, location: Point(x: 440, y: 300)))
         #expect(s.state != before.recipe.applied)
         try s.handle(.pointerCancel(id: 1))
-        #expect(s.viewState.cropBox == before.cropBox && s.state.crop == Rect(x: 1000, y: 750, width: 2000, height: 1500))
+        #expect(
+            s.viewState.cropBox == before.cropBox && s.state.crop == Rect(x: 1000, y: 750, width: 2000, height: 1500))
         // A third finger is ignored.
         try s.handle(.pointerDown(id: 1, location: Point(x: 300, y: 300), intent: .auto))
         try s.handle(.pointerDown(id: 2, location: Point(x: 500, y: 300), intent: .auto))
@@ -271,7 +285,8 @@ struct CropSessionTests {
 
     @Test("the image transform draws the crop region exactly under the crop box, straightened and turned")
     func imageTransformMatchesBox() throws {
-        var state = try CropState(sourceSize: PixelSize(validWidth: 3000, height: 4000), orientation: .rightTop, minimumCropSize: 10)
+        var state = try CropState(
+            sourceSize: PixelSize(validWidth: 3000, height: 4000), orientation: .rightTop, minimumCropSize: 10)
         try state.setStraightenAngle(-8)
         state.flip(.horizontal)
         state.rotate(.clockwise, aspectPolicy: .followPicture)

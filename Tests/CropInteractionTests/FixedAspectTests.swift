@@ -1,9 +1,10 @@
+import CropGeometry
+import CropTestSupport
 import Foundation
 import Testing
-import CropGeometry
+
 @testable import CropEngine
 @testable import CropInteraction
-import CropTestSupport
 
 /// `Configuration.fixedAspect`: a host's required ratio holds through every event.
 @Suite("Fixed aspect")
@@ -66,11 +67,17 @@ struct FixedAspectTests {
                     try s.handle(.pointerUp(id: 1, location: p()))
                 case 1: try s.handle(.aspect(rng.pick(Random.locks)))
                 case 2: try s.handle(.swapAspect)
-                case 3: try s.handle(.rotate(rng.pick(QuarterTurn.allCases), aspectPolicy: rng.pick(RotationAspectPolicy.allCases)))
+                case 3:
+                    try s.handle(
+                        .rotate(rng.pick(QuarterTurn.allCases), aspectPolicy: rng.pick(RotationAspectPolicy.allCases)))
                 case 4: try s.handle(.flip(rng.pick(FlipAxis.allCases)))
                 case 5: try s.handle(rng.bool() ? .reset : .resetCrop)
                 case 6: try s.handle(.straighten(angle: rng.double(-45...45), isFinal: true))
-                case 7: try s.handle(.resizeBy(handle: rng.pick(CropHandle.allCases), dx: rng.double(-300...300), dy: rng.double(-300...300)))
+                case 7:
+                    try s.handle(
+                        .resizeBy(
+                            handle: rng.pick(CropHandle.allCases), dx: rng.double(-300...300),
+                            dy: rng.double(-300...300)))
                 default: try s.handle(rng.bool() ? .undo : .redo)
                 }
                 var failures: [String] = []

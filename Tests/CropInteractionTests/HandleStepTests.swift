@@ -1,8 +1,9 @@
-import Testing
 import CropGeometry
+import CropTestSupport
+import Testing
+
 @testable import CropEngine
 @testable import CropInteraction
-import CropTestSupport
 
 /// `resizeBy`: the arrow keys on a focused handle move that corner or edge by source pixels.
 @Suite("Handle steps (resizeBy)")
@@ -49,8 +50,9 @@ struct HandleStepTests {
         let wide = s.state.crop
         try s.handle(.resizeBy(handle: .topRight, dx: 0, dy: 10))  // 10 px lower: 20 px narrower
         let narrower = s.state.crop
-        #expect(abs(narrower.height - (wide.height - 10)) < 1e-9 && abs(narrower.width - (wide.width - 20)) < 1e-9,
-                "\(wide) → \(narrower)")
+        #expect(
+            abs(narrower.height - (wide.height - 10)) < 1e-9 && abs(narrower.width - (wide.width - 20)) < 1e-9,
+            "\(wide) → \(narrower)")
         #expect(narrower.minX == wide.minX && narrower.maxY == wide.maxY, "the bottom-left corner stays")
         #expect(throws: GeometryError.self) { try s.handle(.resizeBy(handle: .top, dx: 0, dy: .infinity)) }
     }
@@ -85,8 +87,9 @@ struct HandleStepTests {
             let picture = Rect(size: s.state.uprightSize.size)
             let minimum = s.state.effectiveMinimumCropSize + 1
             if !locked, handle.isCorner, s.state.straightenAngle == 0, picture.contains(target) {
-                let o = Point(x: before.midX - Double(handle.horizontalDirection) * before.width / 2,
-                              y: before.midY - Double(handle.verticalDirection) * before.height / 2)
+                let o = Point(
+                    x: before.midX - Double(handle.horizontalDirection) * before.width / 2,
+                    y: before.midY - Double(handle.verticalDirection) * before.height / 2)
                 let w = (target.x - o.x) * Double(handle.horizontalDirection)
                 let h = (target.y - o.y) * Double(handle.verticalDirection)
                 if w > minimum, h > minimum {

@@ -1,15 +1,18 @@
+import CropGeometry
+import CropTestSupport
 import Foundation
 import Testing
-import CropGeometry
+
 @testable import CropEngine
 @testable import CropInteraction
-import CropTestSupport
 
 /// Seeded random property tests: ≥ 10,000 cases each, every invariant after every operation.
 @Suite("Hostile input")
 struct HostileInputTests {
-    static let extremes: [Double] = [.nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
-                                     1e300, -1e300, 0, -0.0, .leastNonzeroMagnitude, -1]
+    static let extremes: [Double] = [
+        .nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+        1e300, -1e300, 0, -0.0, .leastNonzeroMagnitude, -1,
+    ]
 
     @Test("extreme values either throw GeometryError or leave a valid state, in every model (10,000 cases)")
     func extremeValues() throws {
@@ -41,12 +44,15 @@ struct HostileInputTests {
             }
         }
         // The interaction models: events with extreme coordinates.
-        var selection = try RectangleSelection(imageSize: PixelSize(validWidth: 400, height: 300),
-                                               viewBounds: Rect(x: 0, y: 0, width: 200, height: 200))
-        var viewport = try ZoomViewport(imageSize: PixelSize(validWidth: 400, height: 300), viewportSize: Size(width: 300, height: 300),
-                                        cropFrame: Rect(x: 50, y: 50, width: 200, height: 200))
-        var session = try CropSession(state: CropState(sourceSize: PixelSize(validWidth: 400, height: 300)),
-                                        viewportSize: Size(width: 300, height: 300))
+        var selection = try RectangleSelection(
+            imageSize: PixelSize(validWidth: 400, height: 300),
+            viewBounds: Rect(x: 0, y: 0, width: 200, height: 200))
+        var viewport = try ZoomViewport(
+            imageSize: PixelSize(validWidth: 400, height: 300), viewportSize: Size(width: 300, height: 300),
+            cropFrame: Rect(x: 50, y: 50, width: 200, height: 200))
+        var session = try CropSession(
+            state: CropState(sourceSize: PixelSize(validWidth: 400, height: 300)),
+            viewportSize: Size(width: 300, height: 300))
         for _ in 0..<3_000 {
             let events: [RectangleSelection.Event] = [.began(point()), .moved(point()), .ended(point())]
             for e in events { try? selection.handle(e) }
@@ -62,10 +68,11 @@ struct HostileInputTests {
                 Issue.record("viewport became \(viewport)")
                 return
             }
-            for e: CropEvent in [.pointerDown(id: 1, location: point(), intent: .auto),
-                                   .pointerMove(id: 1, location: point()), .pointerUp(id: 1, location: point()),
-                                   .zoom(factor: value(), anchor: point()), .nudge(dx: value(), dy: value())]
-            {
+            for e: CropEvent in [
+                .pointerDown(id: 1, location: point(), intent: .auto),
+                .pointerMove(id: 1, location: point()), .pointerUp(id: 1, location: point()),
+                .zoom(factor: value(), anchor: point()), .nudge(dx: value(), dy: value()),
+            ] {
                 _ = try? session.handle(e)
             }
             if let failure = Invariants.all(session.state) {

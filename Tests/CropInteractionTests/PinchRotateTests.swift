@@ -1,8 +1,9 @@
-import Testing
 import CropGeometry
+import CropTestSupport
+import Testing
+
 @testable import CropEngine
 @testable import CropInteraction
-import CropTestSupport
 
 /// Two fingers that turn straighten the picture; the slider and the turn snap at 0°.
 @Suite("Two-finger rotate and snapping")
@@ -15,9 +16,10 @@ struct PinchRotateTests {
 
     /// Puts two fingers `radius` apart about `centre`, turns them by `degrees` (clockwise on screen when positive)
     /// in `steps` moves, and lifts them.
-    func twist(_ s: inout CropSession, by degrees: Double, about centre: Point = Point(x: 450, y: 350),
-               radius: Double = 100, steps: Int = 8, lift: Bool = true) throws
-    {
+    func twist(
+        _ s: inout CropSession, by degrees: Double, about centre: Point = Point(x: 450, y: 350),
+        radius: Double = 100, steps: Int = 8, lift: Bool = true
+    ) throws {
         func finger(_ sign: Double, _ t: Double) -> Point {
             let a = t * .pi / 180
             return Point(x: centre.x + sign * radius * cos(a), y: centre.y + sign * radius * sin(a))
@@ -88,7 +90,8 @@ struct PinchRotateTests {
         for _ in 0..<9 { try t.handle(.straightenBy(delta: 0.1)) }
         #expect(abs(t.state.straightenAngle - 0.3) < 1e-12)
         var off = try CropSession(
-            state: CropState(sourceSize: PixelSize(validWidth: 400, height: 300)), viewportSize: Size(width: 900, height: 700),
+            state: CropState(sourceSize: PixelSize(validWidth: 400, height: 300)),
+            viewportSize: Size(width: 900, height: 700),
             configuration: .init(straightenSnap: 0))
         try off.handle(.straighten(angle: 0.2, isFinal: true))
         #expect(off.state.straightenAngle == 0.2)
@@ -119,9 +122,9 @@ struct PinchRotateTests {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -1,8 +1,9 @@
-import Testing
 import CropGeometry
+import CropTestSupport
+import Testing
+
 @testable import CropEngine
 @testable import CropInteraction
-import CropTestSupport
 
 /// Scripted touch sequences. The 400×300 image is shown aspect-fit in a 200×200 view: scale ½, frame
 /// (0, 25, 200, 150), so view (x, y) is image (2x, 2(y − 25)).
@@ -12,7 +13,8 @@ struct RectangleSelectionTests {
         -> RectangleSelection
     {
         try RectangleSelection(
-            imageSize: PixelSize(validWidth: 400, height: 300), viewBounds: Rect(x: 0, y: 0, width: 200, height: 200), contentMode: mode,
+            imageSize: PixelSize(validWidth: 400, height: 300), viewBounds: Rect(x: 0, y: 0, width: 200, height: 200),
+            contentMode: mode,
             aspectLock: lock, configuration: .init(touchRadius: 10, tapSlop: 3, minimumSize: minimum))
     }
 
@@ -130,11 +132,13 @@ struct RectangleSelectionTests {
         #expect(throws: GeometryError.self) { try m.handle(.began(Point(x: .nan, y: 0))) }
         #expect(m == before)
         #expect(throws: GeometryError.self) {
-            try RectangleSelection(imageSize: PixelSize(validWidth: 4, height: 4), viewBounds: Rect(x: 0, y: 0, width: -1, height: 1))
+            try RectangleSelection(
+                imageSize: PixelSize(validWidth: 4, height: 4), viewBounds: Rect(x: 0, y: 0, width: -1, height: 1))
         }
         #expect(throws: GeometryError.self) {
-            try RectangleSelection(imageSize: PixelSize(validWidth: 4, height: 4), viewBounds: Rect(x: 0, y: 0, width: 10, height: 10),
-                                   configuration: .init(minimumSize: .nan))
+            try RectangleSelection(
+                imageSize: PixelSize(validWidth: 4, height: 4), viewBounds: Rect(x: 0, y: 0, width: 10, height: 10),
+                configuration: .init(minimumSize: .nan))
         }
     }
 }
@@ -143,16 +147,20 @@ struct RectangleSelectionTests {
 struct ZoomViewportTests {
     /// A 400×300 image under a 200×200 frame at (50, 50) in a 300×300 viewport.
     func viewport(_ mode: ZoomViewport.MinimumZoom = .cover) throws -> ZoomViewport {
-        try ZoomViewport(imageSize: PixelSize(validWidth: 400, height: 300), viewportSize: Size(width: 300, height: 300),
-                         cropFrame: Rect(x: 50, y: 50, width: 200, height: 200), minimumZoom: mode, maximumScale: 4)
+        try ZoomViewport(
+            imageSize: PixelSize(validWidth: 400, height: 300), viewportSize: Size(width: 300, height: 300),
+            cropFrame: Rect(x: 50, y: 50, width: 200, height: 200), minimumZoom: mode, maximumScale: 4)
     }
 
     @Test("the minimum zoom covers or fits the frame, centred")
     func minimumZoom() throws {
         let cover = try viewport(.cover)
         #expect(cover.zoomScale == 2.0 / 3.0)
-        #expect(cover.imageFrame.isApproximatelyEqual(to: Rect(x: 16.666666666666668, y: 50, width: 266.6666666666667,
-                                                               height: 200), tolerance: 1e-9))
+        #expect(
+            cover.imageFrame.isApproximatelyEqual(
+                to: Rect(
+                    x: 16.666666666666668, y: 50, width: 266.6666666666667,
+                    height: 200), tolerance: 1e-9))
         #expect(cover.cropRect.isApproximatelyEqual(to: Rect(x: 50, y: 0, width: 300, height: 300), tolerance: 1e-9))
         let fit = try viewport(.fit)
         #expect(fit.zoomScale == 0.5)
@@ -173,8 +181,10 @@ struct ZoomViewportTests {
         #expect(v.imageToView.apply(to: imagePoint).isApproximatelyEqual(to: anchor, tolerance: 1e-9))
         // Fingers moving together: the point follows the centroid.
         try v.handle(.changed(translation: Point(x: 10, y: -5), scale: 2.5))
-        #expect(v.imageToView.apply(to: imagePoint).isApproximatelyEqual(to: anchor + Point(x: 10, y: -5),
-                                                                         tolerance: 1e-9))
+        #expect(
+            v.imageToView.apply(to: imagePoint).isApproximatelyEqual(
+                to: anchor + Point(x: 10, y: -5),
+                tolerance: 1e-9))
         try v.handle(.ended)
         // A wheel zoom about another point.
         let other = Point(x: 200, y: 200), p2 = try #require(v.imageToView.inverted()).apply(to: other)
@@ -208,7 +218,8 @@ struct ZoomViewportTests {
         try v.show(Rect(x: 100, y: 100, width: 100, height: 100))
         #expect(v.zoomScale == 2)
         #expect(v.cropRect.isApproximatelyEqual(to: Rect(x: 100, y: 100, width: 100, height: 100), tolerance: 1e-9))
-        try v.resize(viewportSize: Size(width: 600, height: 600), cropFrame: Rect(x: 100, y: 100, width: 400, height: 400))
+        try v.resize(
+            viewportSize: Size(width: 600, height: 600), cropFrame: Rect(x: 100, y: 100, width: 400, height: 400))
         #expect(v.zoomScale == 4)
         #expect(v.cropRect.isApproximatelyEqual(to: Rect(x: 100, y: 100, width: 100, height: 100), tolerance: 1e-9))
         #expect(throws: GeometryError.self) { try v.zoom(by: .nan, anchor: .zero) }

@@ -1,9 +1,10 @@
+import CropGeometry
+import CropTestSupport
 import Foundation
 import Testing
-import CropGeometry
+
 @testable import CropEngine
 @testable import CropInteraction
-import CropTestSupport
 
 /// One test per bug that the best-known crop components ship, named after the bug.
 @Suite("Regressions")
@@ -21,14 +22,16 @@ struct RegressionTests {
             // Through a recipe made on a preview, and through an 'original' lock, still exact.
             var preview = try CropState(sourceSize: PixelSize(validWidth: 1008, height: 756), orientation: orientation)
             preview.setAspectLock(.original)
-            let back = try CropState(recipe: Recipe(json: preview.recipe.json()), sourceSize: PixelSize(validWidth: 4032, height: 3024),
-                                     orientation: orientation)
+            let back = try CropState(
+                recipe: Recipe(json: preview.recipe.json()), sourceSize: PixelSize(validWidth: 4032, height: 3024),
+                orientation: orientation)
             #expect(back.outputSize == upright)
             #expect(back.renderPlan().isPixelExact)
         }
         // And with every view-driven no-op: an editor session opened and closed with a tap inside.
-        var session = try CropSession(state: CropState(sourceSize: PixelSize(validWidth: 4032, height: 3024)),
-                                        viewportSize: Size(width: 390, height: 844))
+        var session = try CropSession(
+            state: CropState(sourceSize: PixelSize(validWidth: 4032, height: 3024)),
+            viewportSize: Size(width: 390, height: 844))
         try session.handle(.pointerDown(id: 1, location: Point(x: 195, y: 400), intent: .auto))
         try session.handle(.pointerUp(id: 1, location: Point(x: 195, y: 400)))
         #expect(session.state.outputSize == PixelSize(validWidth: 4032, height: 3024))
@@ -62,8 +65,9 @@ struct RegressionTests {
         state.rotate(.clockwise, aspectPolicy: .followPicture)
         try state.setCrop(Rect(x: 100, y: 200, width: 900, height: 1200))
         try state.setStraightenAngle(-7.5)
-        let restored = try CropState(recipe: Recipe(json: state.recipe.json()), sourceSize: state.sourceSize,
-                                     orientation: .rightTop)
+        let restored = try CropState(
+            recipe: Recipe(json: state.recipe.json()), sourceSize: state.sourceSize,
+            orientation: .rightTop)
         #expect(restored.isFlipped)
         #expect(restored.userOrientation == state.userOrientation)
         #expect(restored.straightenAngle == -7.5)
@@ -82,8 +86,12 @@ struct RegressionTests {
             let plan = state.renderPlan()
             let (w, h) = (plan.outputSize.width, plan.outputSize.height)
             var border: [Point] = []
-            for i in 0..<w { border += [Point(x: Double(i) + 0.5, y: 0.5), Point(x: Double(i) + 0.5, y: Double(h) - 0.5)] }
-            for j in 0..<h { border += [Point(x: 0.5, y: Double(j) + 0.5), Point(x: Double(w) - 0.5, y: Double(j) + 0.5)] }
+            for i in 0..<w {
+                border += [Point(x: Double(i) + 0.5, y: 0.5), Point(x: Double(i) + 0.5, y: Double(h) - 0.5)]
+            }
+            for j in 0..<h {
+                border += [Point(x: 0.5, y: Double(j) + 0.5), Point(x: Double(w) - 0.5, y: Double(j) + 0.5)]
+            }
             let inside = border.allSatisfy { corner in
                 let p = plan.transform.apply(to: corner)
                 return p.x >= 0 && p.y >= 0 && p.x <= 4032 && p.y <= 3024
@@ -104,8 +112,11 @@ struct RegressionTests {
         #expect(kept.aspectLock == (try .ratio(2, 3)))
         // The 2:3 crop of the turned region's area (4000×6000) is too tall for the 6000×4000 picture, so the minimal
         // zoom shrinks it to 2666.7×4000, which renders as the largest exact 2:3 multiple, 1333·(2, 3).
-        #expect(kept.crop.isApproximatelyEqual(to: Rect(x: 1666.6666666666667, y: 0, width: 2666.6666666666665,
-                                                        height: 4000), tolerance: 1e-9))
+        #expect(
+            kept.crop.isApproximatelyEqual(
+                to: Rect(
+                    x: 1666.6666666666667, y: 0, width: 2666.6666666666665,
+                    height: 4000), tolerance: 1e-9))
         #expect(kept.outputSize == PixelSize(validWidth: 2666, height: 3999))
         var followed = state
         followed.rotate(.clockwise, aspectPolicy: .followPicture)

@@ -41,7 +41,8 @@ struct AnimationPipelineTests {
             for y in 0..<80 {
                 for x in 0..<120 {
                     let inDisc = (Double(x) - cx) * (Double(x) - cx) + (Double(y) - 20) * (Double(y) - 20) < 144
-                    frame.setPixel(x: x, y: y, inDisc ? [250, 240, 60, 255] : [40 + x / 2 + 8 * k, 60 + y, 90, y < 8 ? 0 : 255])
+                    frame.setPixel(
+                        x: x, y: y, inDisc ? [250, 240, 60, 255] : [40 + x / 2 + 8 * k, 60 + y, 90, y < 8 ? 0 : 255])
                 }
             }
             try encoder.add(frame, delayMilliseconds: 40 + 10 * k)
@@ -69,11 +70,14 @@ struct AnimationPipelineTests {
         [.thumbnail(20, cornerRadius: 5)],
     ]
 
-    @Test("lossless WebP out: every frame equals that frame rendered alone (colour under alpha 0 aside), with the source's delays and play count; the aspect is exact on every frame",
-          arguments: [0, 1, 2, 3])
+    @Test(
+        "lossless WebP out: every frame equals that frame rendered alone (colour under alpha 0 aside), with the source's delays and play count; the aspect is exact on every frame",
+        arguments: [0, 1, 2, 3])
     func everyFrameAsAlone(_ stepIndex: Int) throws {
         let operations = Self.steps[stepIndex]
-        for source in [try FileIO.readFile(atPath: Self.gif), try FileIO.readFile(atPath: Self.webp), try Self.movingDisc()] {
+        for source in [
+            try FileIO.readFile(atPath: Self.gif), try FileIO.readFile(atPath: Self.webp), try Self.movingDisc(),
+        ] {
             let (input, info) = try Self.frames(source)
             let output = try ImagePipeline().run(
                 .data(source), operations, to: .data(SaveOptions(format: .webp, lossless: true)))
@@ -85,32 +89,41 @@ struct AnimationPipelineTests {
             for (frame, out) in zip(input, written) {
                 let oracle = try Self.alone(frame.picture, operations)
                 #expect(out.picture.width == oracle.width && out.picture.height == oracle.height)
-                #expect(Self.visibleDifference(out.picture.format == .rgba8 ? out.picture : out.picture.addingAlpha(),
-                                               oracle.format == .rgba8 ? oracle : oracle.addingAlpha()) == 0)
+                #expect(
+                    Self.visibleDifference(
+                        out.picture.format == .rgba8 ? out.picture : out.picture.addingAlpha(),
+                        oracle.format == .rgba8 ? oracle : oracle.addingAlpha()) == 0)
             }
             if stepIndex == 0 { #expect(written[0].picture.width * 3 == written[0].picture.height * 4) }
         }
     }
 
-    @Test("a smart gravity chooses one window for the whole animation, the one holding the most interest over all frames (the mean frame's), so the picture does not jump",
-          arguments: [Gravity.attention, .entropy])
+    @Test(
+        "a smart gravity chooses one window for the whole animation, the one holding the most interest over all frames (the mean frame's), so the picture does not jump",
+        arguments: [Gravity.attention, .entropy])
     func oneWindow(_ gravity: Gravity) throws {
         let source = try Self.movingDisc(count: 5)
         let operations: [ImageOperation] = [.aspectCrop(try AspectRatio(1, 1), gravity: gravity)]
-        let output = try ImagePipeline().run(.data(source), operations, to: .data(SaveOptions(format: .webp, lossless: true)))
+        let output = try ImagePipeline().run(
+            .data(source), operations, to: .data(SaveOptions(format: .webp, lossless: true)))
         let (input, _) = try Self.frames(source)
         let (written, _) = try Self.frames(output.bytes)
         // The mean of the five frames, measured alone, gives the animation's window.
         var sums = [Int](repeating: 0, count: 120 * 80 * 4)
         for frame in input {
-            for y in 0..<80 { for x in 0..<120 { for (c, v) in frame.picture.pixel(x: x, y: y).enumerated() { sums[(y * 120 + x) * 4 + c] += v } } }
+            for y in 0..<80 {
+                for x in 0..<120 {
+                    for (c, v) in frame.picture.pixel(x: x, y: y).enumerated() { sums[(y * 120 + x) * 4 + c] += v }
+                }
+            }
         }
         let mean = try PixelBuffer(width: 120, height: 80, layout: .rgba, samples: sums.map { UInt8(($0 + 2) / 5) })
         let window = try ImagePipeline().cropState(.data(try ImageCodec.encode(mean, as: .png)), operations)
         #expect(output.report.cropState == window)
         // The first and the last frame alone would each choose another window (the disc moves across).
         for index in [0, 4] {
-            let alone = try ImagePipeline().cropState(.data(try ImageCodec.encode(input[index].picture, as: .png)), operations)
+            let alone = try ImagePipeline().cropState(
+                .data(try ImageCodec.encode(input[index].picture, as: .png)), operations)
             #expect(alone != window, "frame \(index)")
         }
         for (frame, out) in zip(input, written) {
@@ -118,7 +131,9 @@ struct AnimationPipelineTests {
         }
     }
 
-    @Test("GIF out: frame count, delays (GIF's hundredths) and play count kept; colours within giflib's quantising of the frame rendered alone, alpha cut at 128")
+    @Test(
+        "GIF out: frame count, delays (GIF's hundredths) and play count kept; colours within giflib's quantising of the frame rendered alone, alpha cut at 128"
+    )
     func gifOut() throws {
         let source = try Self.movingDisc()
         let (input, _) = try Self.frames(source)
@@ -148,16 +163,20 @@ struct AnimationPipelineTests {
         }
     }
 
-    @Test("a still output gets the first frame and a warning that counts the dropped frames; frames: .first asks for it without one")
+    @Test(
+        "a still output gets the first frame and a warning that counts the dropped frames; frames: .first asks for it without one"
+    )
     func stillOutputs() throws {
         let source = try FileIO.readFile(atPath: Self.gif)
         let first = try Self.frames(source).frames[0].picture
         let png = try ImagePipeline().run(.data(source), [.fit(30, 30)], to: .data(SaveOptions(format: .png)))
         #expect(png.report.frames == 1)
-        #expect(png.report.warnings.map(\.description) == [
-            "PNG holds one picture: the first of the animation's 10 frames is written, 9 are dropped (GIF, WebP and AVIF keep them all)",
-        ])
-        #expect(Self.visibleDifference(try ImageCodec.decode(png.bytes).pixels, try Self.alone(first, [.fit(30, 30)])) == 0)
+        #expect(
+            png.report.warnings.map(\.description) == [
+                "PNG holds one picture: the first of the animation's 10 frames is written, 9 are dropped (GIF, WebP and AVIF keep them all)"
+            ])
+        #expect(
+            Self.visibleDifference(try ImageCodec.decode(png.bytes).pixels, try Self.alone(first, [.fit(30, 30)])) == 0)
         var options = SaveOptions(format: .webp, lossless: true)
         options.frames = .first
         let still = try ImagePipeline().run(.data(source), [.fit(30, 30)], to: .data(options))
@@ -167,24 +186,32 @@ struct AnimationPipelineTests {
         #expect(try ImagePipeline().run(.data(source), [.fit(30, 30)]).report.warnings.isEmpty)
     }
 
-    @Test("frames × canvas pixels past the animation limit is refused before any frame is decoded, and nothing is written")
+    @Test(
+        "frames × canvas pixels past the animation limit is refused before any frame is decoded, and nothing is written"
+    )
     func animationLimit() throws {
         try withScratchFolder { (folder: String) throws -> Void in
             // 10 frames × 38 × 32 = 12,160 pixels.
             let pipeline = ImagePipeline(limits: PixelLimits(maxAnimationPixels: 12_159))
             let path = folder + "/out.gif"
-            #expect(throws: CropKitError.pixels(.tooManyAnimationPixels(frames: 10, width: 38, height: 32, limit: 12_159))) {
+            #expect(
+                throws: CropKitError.pixels(.tooManyAnimationPixels(frames: 10, width: 38, height: 32, limit: 12_159))
+            ) {
                 try pipeline.run(.file(Self.gif), [.fit(20, 20)], to: .file(path))
             }
             #expect(!FileManager.default.fileExists(atPath: path))
             // At the limit it runs; a still output does not count frames.
             let fits = ImagePipeline(limits: PixelLimits(maxAnimationPixels: 12_160))
             #expect(try fits.run(.file(Self.gif), [.fit(20, 20)], to: .file(path)).report.frames == 10)
-            #expect(try pipeline.run(.file(Self.gif), [.fit(20, 20)], to: .data(SaveOptions(format: .png))).report.frames == 1)
+            #expect(
+                try pipeline.run(.file(Self.gif), [.fit(20, 20)], to: .data(SaveOptions(format: .png))).report.frames
+                    == 1)
         }
     }
 
-    @Test("the memory plan of an animation counts five canvases and an encoder holding every encoded frame; a still output of it does not")
+    @Test(
+        "the memory plan of an animation counts five canvases and an encoder holding every encoded frame; a still output of it does not"
+    )
     func memoryPlan() throws {
         let source = ImageSource.file(Self.gif)  // 10 frames of 38×32
         let animated = try ImagePipeline().memoryPlan(source, [.fit(20, 20)], to: .data(SaveOptions(format: .gif)))
@@ -194,7 +221,9 @@ struct AnimationPipelineTests {
         #expect(still.decoderBytes < animated.decoderBytes && still.peakBytes < animated.peakBytes)
     }
 
-    @Test("an AVIF image sequence (libavif's star.avifs, 5 frames) turned and resized stays a sequence: 5 frames of 40 ms, each within AV1's loss of that frame rendered alone; as WebP too")
+    @Test(
+        "an AVIF image sequence (libavif's star.avifs, 5 frames) turned and resized stays a sequence: 5 frames of 40 ms, each within AV1's loss of that frame rendered alone; as WebP too"
+    )
     func avifSequence() throws {
         let source = try FileIO.readFile(atPath: Fixtures.path("star.avifs"))
         let input = try AVIFFrames(data: source)
@@ -205,7 +234,8 @@ struct AnimationPipelineTests {
             let output = try ImagePipeline().run(
                 .data(source), operations, to: .data(SaveOptions(format: format, quality: 90)))
             #expect(output.format == format && output.report.frames == 5)
-            let reader: any AnimationFrames = format == .avif
+            let reader: any AnimationFrames =
+                format == .avif
                 ? try AVIFFrames(data: output.bytes) : try WebPFrames(data: output.bytes)
             var index = 0
             while let (picture, delay) = try reader.next() {
@@ -215,7 +245,10 @@ struct AnimationPipelineTests {
                 for y in 0..<80 {
                     for x in 0..<80 {
                         let p = picture.pixel(x: x, y: y), q = oracle.pixel(x: x, y: y)
-                        for c in 0..<4 where c == 3 || q[3] > 0 { sum += abs(p[c] - q[c]); n += 1 }
+                        for c in 0..<4 where c == 3 || q[3] > 0 {
+                            sum += abs(p[c] - q[c])
+                            n += 1
+                        }
                     }
                 }
                 #expect(Double(sum) / Double(n) < 3, "\(format) frame \(index): mean \(Double(sum) / Double(n))")
@@ -225,7 +258,9 @@ struct AnimationPipelineTests {
         }
     }
 
-    @Test("a JPEG XL animation (4 blended RGBA frames) stays an animation: as lossless WebP, every frame that frame rendered alone, with its delay; a still output gets the first frame and the dropped-frames warning")
+    @Test(
+        "a JPEG XL animation (4 blended RGBA frames) stays an animation: as lossless WebP, every frame that frame rendered alone, with its delay; a still output gets the first frame and the dropped-frames warning"
+    )
     func jxlAnimation() throws {
         let source = try FileIO.readFile(atPath: Fixtures.path("animated-disc.jxl"))
         let input = try JXLFrames(data: source)
@@ -248,12 +283,18 @@ struct AnimationPipelineTests {
         #expect(still.report.warnings.contains(.framesDropped(frames: 4, format: .png)), "\(still.report.warnings)")
     }
 
-    @Test("a GIF frame's colour table is as small as its colours allow: 100 two-colour frames of 4×4 take under 4 KB, and read back exactly")
+    @Test(
+        "a GIF frame's colour table is as small as its colours allow: 100 two-colour frames of 4×4 take under 4 KB, and read back exactly"
+    )
     func smallTables() throws {
         let encoder = try GIFAnimationEncoder(width: 4, height: 4, playCount: 0)
         var frame = try PixelBuffer(width: 4, height: 4, format: .rgba8)
         for k in 0..<100 {
-            for y in 0..<4 { for x in 0..<4 { frame.setPixel(x: x, y: y, (x + y + k) % 2 == 0 ? [200, 30, 40, 255] : [0, 0, 0, 0]) } }
+            for y in 0..<4 {
+                for x in 0..<4 {
+                    frame.setPixel(x: x, y: y, (x + y + k) % 2 == 0 ? [200, 30, 40, 255] : [0, 0, 0, 0])
+                }
+            }
             try encoder.add(frame, delayMilliseconds: 20)
         }
         let bytes = try encoder.finish()
@@ -277,7 +318,8 @@ struct AnimationPipelineTests {
                 try encoder.add(frame.addingAlpha(), delayMilliseconds: 100)
                 let info = try Self.frames(try encoder.finish()).info
                 // A GIF that plays once has no loop extension (nil); WebP writes its loop count, 1.
-                #expect(info.playCount == (playCount == 1 && format == .gif ? nil : playCount), "\(format) \(playCount)")
+                #expect(
+                    info.playCount == (playCount == 1 && format == .gif ? nil : playCount), "\(format) \(playCount)")
                 #expect(info.frameCount == 2)
             }
         }

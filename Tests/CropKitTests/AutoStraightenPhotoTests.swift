@@ -22,7 +22,9 @@ struct AutoStraightenPhotoTests {
     static let angles: [Double] = [-12, -7.5, -3, 0, 1.5, 4.5, 9, 12]
 
     /// The estimate for each turn of `name`, with its error against the turn.
-    static func measure(_ name: String, angles: [Double] = angles) throws -> [(turn: Double, estimate: StraightenEstimate)] {
+    static func measure(_ name: String, angles: [Double] = angles) throws -> [(
+        turn: Double, estimate: StraightenEstimate
+    )] {
         try angles.map { a in
             let file = "straighten/\(name)_\(a == a.rounded() ? String(Int(a)) : String(a)).jpg"
             return (a, try ImagePipeline().estimateStraighten(.file(Fixtures.path(file))))
@@ -42,8 +44,9 @@ struct AutoStraightenPhotoTests {
     ) throws {
         let rows = try Self.measure(name)
         let errors = rows.map { abs($0.estimate.angle - ($0.turn + ownTilt)) }.sorted()
-        #expect(rows.allSatisfy { $0.estimate.isConfident() && $0.estimate.measure == measure },
-                "\(name): \(Self.summary(rows))")
+        #expect(
+            rows.allSatisfy { $0.estimate.isConfident() && $0.estimate.measure == measure },
+            "\(name): \(Self.summary(rows))")
         let middle = (errors[3] + errors[4]) / 2
         #expect(middle <= median && errors.last! <= worst, "\(name): \(Self.summary(rows))")
     }
@@ -53,14 +56,18 @@ struct AutoStraightenPhotoTests {
         try Self.expectLevelled("waterfall", measure: .lines, median: 0.2, worst: 0.3)
     }
 
-    @Test("the hanging chain, which has no straight edge, is levelled by its projection profile: all 8 turns applied, median error ≤ 0.2°, worst ≤ 0.3°")
+    @Test(
+        "the hanging chain, which has no straight edge, is levelled by its projection profile: all 8 turns applied, median error ≤ 0.2°, worst ≤ 0.3°"
+    )
     func chain() throws {
         // The truth is the turn plus the chain's own lean in the photo, +0.1° (its centre line fitted at full
         // resolution; Benchmarks/straighten.sh).
         try Self.expectLevelled("leica", ownTilt: 0.1, measure: .projection, median: 0.2, worst: 0.3)
     }
 
-    @Test("the Grande Arche, shot from below so its verticals converge: all 8 turns applied, median error ≤ 0.2°, worst ≤ 0.4°")
+    @Test(
+        "the Grande Arche, shot from below so its verticals converge: all 8 turns applied, median error ≤ 0.2°, worst ≤ 0.4°"
+    )
     func convergingVerticals() throws {
         // The truth is the turn plus the phone's own roll, +3.2°: the direction of the vanishing point of the arch's
         // four vertical edges, measured by hand at full resolution (Benchmarks/straighten.sh).
@@ -70,7 +77,9 @@ struct AutoStraightenPhotoTests {
     /// Expects the turns −6, 0 and +8° of `name` all unsure, with the angle left at 0.
     static func expectLeftAlone(_ name: String) throws {
         let rows = try Self.measure(name, angles: [-6, 0, 8])
-        #expect(rows.allSatisfy { !$0.estimate.isConfident() && $0.estimate.appliedAngle() == 0 }, "\(name): \(Self.summary(rows))")
+        #expect(
+            rows.allSatisfy { !$0.estimate.isConfident() && $0.estimate.appliedAngle() == 0 },
+            "\(name): \(Self.summary(rows))")
     }
 
     @Test("no dominant lines: low confidence, angle left at 0", arguments: ["prachi", "clownfish"])
@@ -78,7 +87,9 @@ struct AutoStraightenPhotoTests {
         try Self.expectLeftAlone(name)
     }
 
-    @Test("one wall corner at the side, leaning because the camera looks up, is not taken for a roll: the pug, left alone")
+    @Test(
+        "one wall corner at the side, leaning because the camera looks up, is not taken for a roll: the pug, left alone"
+    )
     func loneEdge() throws {
         // Its strongest line is a wall corner at the picture's left, leaning +7°; read as a roll it turned all three
         // (confidence 0.81–0.85).

@@ -7,7 +7,6 @@ import Testing
 
 @testable import CropKit
 
-
 /// ``tiltedScene(width:height:degrees:seed:lines:)`` as a lossless PNG.
 func tiltedPNG(degrees: Double, seed: UInt64 = 5, lines: Bool = true) throws -> [UInt8] {
     try ImageCodec.encode(

@@ -5,7 +5,6 @@ import Testing
 
 @testable import CropKit
 
-
 /// Colour management through Little CMS, checked against libvips' `icc_transform` (lcms2 underneath) on the same files.
 /// Stated bound: mean absolute difference ≤ 0.05/255 and at most 1/255 on any sample (ΔE00 well below 1).
 @Suite("Colour: CMYK, Display P3 and Adobe RGB to sRGB")
@@ -46,13 +45,16 @@ struct ColorManagementTests {
         #expect(Self.profileDescription(image.image.metadata.iccProfile))
     }
 
-    @Test("a CMYK JPEG without a profile converts through the default CMYK profile (Ghostscript's SWOP), as vips does",
-          .enabled(if: DefaultCMYKProfile.system != nil, "needs libgs-common's default_cmyk.icc (.ci/install-deps build)"))
+    @Test(
+        "a CMYK JPEG without a profile converts through the default CMYK profile (Ghostscript's SWOP), as vips does",
+        .enabled(if: DefaultCMYKProfile.system != nil, "needs libgs-common's default_cmyk.icc (.ci/install-deps build)")
+    )
     func cmykDefaultProfile() throws {
         let source = ImageSource.file(Fixtures.path("color/canon-cmyk-107x71-noprofile.jpg"))
         let image = try ImagePipeline().run(source, [])
         let reference = try ImageCodec.decode(
-            FileIO.readFile(atPath: Fixtures.path("color/canon-cmyk-107x71-noprofile-vips-srgb.png"))).pixels
+            FileIO.readFile(atPath: Fixtures.path("color/canon-cmyk-107x71-noprofile-vips-srgb.png"))
+        ).pixels
         #expect(meanDifference(image.pixels, reference) <= 0.05, "mean \(meanDifference(image.pixels, reference))")
         #expect(maxDifference(image.pixels, reference) <= 1)
         #expect(Self.profileDescription(image.image.metadata.iccProfile))
@@ -61,7 +63,9 @@ struct ColorManagementTests {
         #expect(!DefaultCMYKProfile.isCMYKProfile(ColorTransform.sRGBProfile ?? []))
     }
 
-    @Test("an AVIF with nclx Display P3 gets an ICC profile built from it: kept by default, converted like Apple's P3 profile")
+    @Test(
+        "an AVIF with nclx Display P3 gets an ICC profile built from it: kept by default, converted like Apple's P3 profile"
+    )
     func nclx() throws {
         let path = Fixtures.path("color/canon-saturated-p3-nclx-107x71.avif")
         let info = try ImageSource.file(path).info()
@@ -69,10 +73,12 @@ struct ColorManagementTests {
         let kept = try ImagePipeline().run(.file(path), [])
         let profile = try #require(kept.image.metadata.iccProfile)
         #expect(String(decoding: profile.filter { $0 != 0 }, as: UTF8.self).contains("Display P3"))
-        let converted = try ImagePipeline().run(.file(path), [], to: .data(SaveOptions(format: .png, colorProfile: .sRGB)))
+        let converted = try ImagePipeline().run(
+            .file(path), [], to: .data(SaveOptions(format: .png, colorProfile: .sRGB)))
         let decoded = try ImageCodec.decode(converted.bytes)
         let reference = try ImageCodec.decode(
-            FileIO.readFile(atPath: Fixtures.path("color/canon-saturated-p3-nclx-107x71-vips-srgb.png"))).pixels
+            FileIO.readFile(atPath: Fixtures.path("color/canon-saturated-p3-nclx-107x71-vips-srgb.png"))
+        ).pixels
         #expect(Self.profileDescription(decoded.metadata.iccProfile))
         #expect(meanDifference(decoded.pixels, reference) <= 0.05, "mean \(meanDifference(decoded.pixels, reference))")
         #expect(maxDifference(decoded.pixels, reference) <= 1, "max \(maxDifference(decoded.pixels, reference))")
@@ -80,14 +86,16 @@ struct ColorManagementTests {
         #expect(meanDifference(kept.pixels, reference) > 2)
     }
 
-    @Test("--icc srgb converts Display P3 and Adobe RGB and embeds sRGB; the default keeps pixels and profile",
-          arguments: ["canon-saturated-p3", "canon-adobergb"])
+    @Test(
+        "--icc srgb converts Display P3 and Adobe RGB and embeds sRGB; the default keeps pixels and profile",
+        arguments: ["canon-saturated-p3", "canon-adobergb"])
     func rgbProfiles(_ name: String) throws {
         let reference = try Self.reference(name)
         let kept = try ImagePipeline().run(Self.source(name), [])
         #expect(meanDifference(kept.pixels, reference) > 2, "unconverted pixels differ: the fixture is wide-gamut")
         #expect(kept.image.metadata.iccProfile.map { ColorTransform.isSRGB($0) } == false)
-        let converted = try ImagePipeline().run(Self.source(name), [], to: .data(SaveOptions(format: .png, colorProfile: .sRGB)))
+        let converted = try ImagePipeline().run(
+            Self.source(name), [], to: .data(SaveOptions(format: .png, colorProfile: .sRGB)))
         let decoded = try ImageCodec.decode(converted.bytes)
         #expect(meanDifference(decoded.pixels, reference) <= 0.05, "mean \(meanDifference(decoded.pixels, reference))")
         #expect(maxDifference(decoded.pixels, reference) <= 1)
@@ -108,12 +116,19 @@ struct ColorManagementTests {
     func sixteenBit() throws {
         let p3 = try ImagePipeline().run(Self.source("canon-saturated-p3"), [])
         var wide = try PixelBuffer(width: 107, height: 71, format: .rgb16)
-        for y in 0..<71 { for x in 0..<107 { for c in 0..<3 { wide[x: x, y: y, channel: c] = p3.pixels[x: x, y: y, channel: c] * 257 } } }
-        let png = try ImageCodec.encode(wide, as: .png, metadata: ImageMetadata(iccProfile: p3.image.metadata.iccProfile))
-        let converted = try ImagePipeline().run(.data(png), [], to: .data(SaveOptions(format: .png, colorProfile: .sRGB)))
+        for y in 0..<71 {
+            for x in 0..<107 {
+                for c in 0..<3 { wide[x: x, y: y, channel: c] = p3.pixels[x: x, y: y, channel: c] * 257 }
+            }
+        }
+        let png = try ImageCodec.encode(
+            wide, as: .png, metadata: ImageMetadata(iccProfile: p3.image.metadata.iccProfile))
+        let converted = try ImagePipeline().run(
+            .data(png), [], to: .data(SaveOptions(format: .png, colorProfile: .sRGB)))
         let decoded = try ImageCodec.decode(converted.bytes).pixels
         let reference = try ImageCodec.decode(
-            FileIO.readFile(atPath: Fixtures.path("color/canon-saturated-p3-107x71-16bit-vips-srgb.png"))).pixels
+            FileIO.readFile(atPath: Fixtures.path("color/canon-saturated-p3-107x71-16bit-vips-srgb.png"))
+        ).pixels
         #expect(decoded.format == .rgb16 && reference.format == .rgb16)
         #expect(maxDifference(decoded, reference) <= 32, "max \(maxDifference(decoded, reference)) of 65535")
         #expect(meanDifference(decoded, reference) <= 4, "mean \(meanDifference(decoded, reference)) of 65535")
@@ -124,7 +139,8 @@ struct ColorManagementTests {
     func srgbUntouched() throws {
         let jpeg = try syntheticJPEG(width: 40, height: 30)
         let plain = try ImagePipeline().run(.data(jpeg), [])
-        let converted = try ImagePipeline().run(.data(jpeg), [], to: .data(SaveOptions(format: .png, colorProfile: .sRGB)))
+        let converted = try ImagePipeline().run(
+            .data(jpeg), [], to: .data(SaveOptions(format: .png, colorProfile: .sRGB)))
         #expect(try ImageCodec.decode(converted.bytes).pixels == plain.pixels)
         #expect(converted.report.warnings.isEmpty)
     }

@@ -1,8 +1,8 @@
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
 
 /// Files that fail partway down the picture, through every streaming path of the pipeline, in every concurrency mode,
 /// many times over. Each run must end with the decoder's error: no trap (a trap ends the whole test process), no
@@ -32,11 +32,15 @@ struct CorruptMidStreamTests {
         ("resize 1:1 (pixel copy → encoder)", [.resize(height: 10_000)]),
         ("round corners (collected, post-processed)", [.roundCorners(.circle)]),
         ("turn (collected, permuted)", [.turn(.clockwise)]),
-        ("fit with padding (collected)",
-         [.resize(ResizeRequest(.box(PixelSize(validWidth: 40, height: 40)), mode: .pad(background: .white)))]),
+        (
+            "fit with padding (collected)",
+            [.resize(ResizeRequest(.box(PixelSize(validWidth: 40, height: 40)), mode: .pad(background: .white)))]
+        ),
         ("straighten 7.5° (band scheduler)", [.straighten(7.5)]),
-        ("straighten 3° reduced (band scheduler, pre-shrink)",
-         [.straighten(3), .fit(within: PixelSize(validWidth: 20, height: 20))]),
+        (
+            "straighten 3° reduced (band scheduler, pre-shrink)",
+            [.straighten(3), .fit(within: PixelSize(validWidth: 20, height: 20))]
+        ),
         ("straighten, then round (band scheduler, collected)", [.straighten(-4), .roundCorners(.pixels(5))]),
     ]
 
@@ -56,8 +60,9 @@ struct CorruptMidStreamTests {
         }
     }
 
-    @Test("every streaming path ends with the decoder's error, 8 times per path, thread mode and sink",
-          arguments: cases)
+    @Test(
+        "every streaming path ends with the decoder's error, 8 times per path, thread mode and sink",
+        arguments: cases)
     func everyPathFailsCleanly(_ corrupt: Case) throws {
         let source = ImageSource.file(Fixtures.path("corrupt/\(corrupt.name)"))
         try withScratchFolder { dir in
@@ -67,8 +72,9 @@ struct CorruptMidStreamTests {
                     for sink in 0..<3 {
                         for _ in 0..<8 {
                             let error = Self.failure(pipeline, source, chain, sink: sink, file: dir + "/out.png")
-                            #expect(error?.description.contains(corrupt.message) == true,
-                                    "\(name), sink \(sink): \(error.map(String.init(describing:)) ?? "no error")")
+                            #expect(
+                                error?.description.contains(corrupt.message) == true,
+                                "\(name), sink \(sink): \(error.map(String.init(describing:)) ?? "no error")")
                             #expect(!FileManager.default.fileExists(atPath: dir + "/out.png"))
                         }
                     }

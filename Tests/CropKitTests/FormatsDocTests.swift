@@ -15,7 +15,10 @@ struct FormatsDocTests {
         let text = try String(contentsOf: root.appendingPathComponent("docs/formats.md"), encoding: .utf8)
         let section = try #require(text.components(separatedBy: "## Every format").dropFirst().first)
         let table = section.split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
-        #expect(table.first?.hasPrefix("| format | read | write | animation | alpha | ICC | shrink-on-load | default quality | library |") == true)
+        #expect(
+            table.first?.hasPrefix(
+                "| format | read | write | animation | alpha | ICC | shrink-on-load | default quality | library |")
+                == true)
         var rows: [String: [String]] = [:]
         for line in table.dropFirst(2) {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -24,8 +27,9 @@ struct FormatsDocTests {
         return rows
     }
 
-    @Test("one row per format, and each says what ImageFormat says: read, write, animation, default quality, shrink-on-load",
-          arguments: ImageFormat.allCases)
+    @Test(
+        "one row per format, and each says what ImageFormat says: read, write, animation, default quality, shrink-on-load",
+        arguments: ImageFormat.allCases)
     func row(_ format: ImageFormat) throws {
         let cells = try #require(try Self.rows()[format.displayName], "no row for \(format.displayName)")
         #expect(cells.count == 9)

@@ -51,7 +51,8 @@ struct HOGFaceDetectorTests {
         #expect(Self.labels.keys.sorted() == Self.photos)
     }
 
-    @Test("on the same pixels the detector finds dlib's faces: the same boxes, confidence within 1e-4", arguments: photos)
+    @Test(
+        "on the same pixels the detector finds dlib's faces: the same boxes, confidence within 1e-4", arguments: photos)
     func matchesDlib(_ name: String) throws {
         let reference = try String(contentsOfFile: Fixtures.path("faces/dlib-reference.txt"), encoding: .utf8)
             .split(separator: "\n").map { $0.split(separator: " ") }.filter { $0[0] == name }
@@ -115,8 +116,9 @@ struct FaceGravityTests {
         for (a, b) in zip(upright, turned) { #expect(Photos.iou(a.rect, b.rect) > 0.8, "\(a) \(b)") }
     }
 
-    @Test("a 1:1 crop by faces keeps the largest labelled face whole on every photo, and says faces placed it",
-          arguments: Photos.photos)
+    @Test(
+        "a 1:1 crop by faces keeps the largest labelled face whole on every photo, and says faces placed it",
+        arguments: Photos.photos)
     func avatar(_ name: String) throws {
         let proposal = try ImagePipeline().proposeCrop(
             .file(Fixtures.path("faces/\(name).jpg")), aspect: .square, measure: .face)
@@ -129,7 +131,9 @@ struct FaceGravityTests {
         #expect(rendered.pixels.width == Int(proposal.rect.width.rounded()))
     }
 
-    @Test("a thumbnail by faces of a group photo keeps both faces; of a photo without people it is attention's, pixel for pixel, with a warning")
+    @Test(
+        "a thumbnail by faces of a group photo keeps both faces; of a photo without people it is attention's, pixel for pixel, with a warning"
+    )
     func thumbnail() throws {
         let group = try ImagePipeline().run(
             .file(Fixtures.path("faces/2008_001009.jpg")), [.thumbnail(96, gravity: .face)])
@@ -150,7 +154,9 @@ struct FaceGravityTests {
 /// `ImageOperation.blurFaces`: the faces hidden, and nothing else changed.
 @Suite("Face blur")
 struct FaceBlurTests {
-    @Test("blurred or pixelated, only the faces' regions change: every pixel outside them is the unblurred output's", arguments: FaceBlur.Style.allCases)
+    @Test(
+        "blurred or pixelated, only the faces' regions change: every pixel outside them is the unblurred output's",
+        arguments: FaceBlur.Style.allCases)
     func onlyFaces(_ style: FaceBlur.Style) throws {
         let source = ImageSource.file(Fixtures.path("faces/2008_001322.jpg"))
         let plain = try ImagePipeline().run(source, [.resize(width: 400)]).pixels
@@ -163,12 +169,15 @@ struct FaceBlurTests {
         for y in 0..<plain.height {
             for x in 0..<plain.width {
                 let p = Point(x: Double(x) + 0.5, y: Double(y) + 0.5)
-                let covered = regions.contains { $0.minX - 1 <= p.x && p.x <= $0.maxX + 1 && $0.minY - 1 <= p.y && p.y <= $0.maxY + 1 }
+                let covered = regions.contains {
+                    $0.minX - 1 <= p.x && p.x <= $0.maxX + 1 && $0.minY - 1 <= p.y && p.y <= $0.maxY + 1
+                }
                 if covered {
                     inside += 1
                     if plain.pixel(x: x, y: y) != hidden.pixel(x: x, y: y) { changedInside += 1 }
                 } else {
-                    #expect(plain.pixel(x: x, y: y) == hidden.pixel(x: x, y: y), "(\(x), \(y)) changed outside the faces")
+                    #expect(
+                        plain.pixel(x: x, y: y) == hidden.pixel(x: x, y: y), "(\(x), \(y)) changed outside the faces")
                 }
             }
         }
@@ -187,7 +196,9 @@ struct FaceBlurTests {
 /// Animations: the faces are measured on the mean frame, like the other smart gravities, and every frame is kept.
 @Suite("Face gravity on animations")
 struct FaceAnimationTests {
-    @Test("a three-frame WebP of the group photo (the frames nearly alike, so the mean frame is the photo) keeps both faces in every frame, as the photo's crop does")
+    @Test(
+        "a three-frame WebP of the group photo (the frames nearly alike, so the mean frame is the photo) keeps both faces in every frame, as the photo's crop does"
+    )
     func meanFrame() throws {
         let photo = try ImagePipeline().run(.file(Fixtures.path("faces/2008_001009.jpg"))).pixels
         var rgba = try PixelBuffer(width: photo.width, height: photo.height, format: .rgba8)
@@ -195,7 +206,8 @@ struct FaceAnimationTests {
             for x in 0..<photo.width { rgba.setPixel(x: x, y: y, photo.pixel(x: x, y: y) + [255]) }
         }
         let encoder = try WebPAnimationEncoder(
-            width: photo.width, height: photo.height, playCount: 0, options: WebPEncodeOptions(quality: 50, lossless: true))
+            width: photo.width, height: photo.height, playCount: 0,
+            options: WebPEncodeOptions(quality: 50, lossless: true))
         for k in 0..<3 {
             // A different corner pixel each frame, so libwebp keeps three frames rather than one held longer.
             var frame = rgba
@@ -208,8 +220,11 @@ struct FaceAnimationTests {
         options.lossless = true
         let output = try ImagePipeline().run(.data(animation), [.thumbnail(96, gravity: .face)], to: .data(options))
         #expect(output.report.frames == 3)
-        #expect(output.report.faces?.placedBy == .face && output.report.faces?.kept == 2, "\(String(describing: output.report.faces))")
-        let still = try ImagePipeline().run(.file(Fixtures.path("faces/2008_001009.jpg")), [.thumbnail(96, gravity: .face)])
+        #expect(
+            output.report.faces?.placedBy == .face && output.report.faces?.kept == 2,
+            "\(String(describing: output.report.faces))")
+        let still = try ImagePipeline().run(
+            .file(Fixtures.path("faces/2008_001009.jpg")), [.thumbnail(96, gravity: .face)])
         #expect(still.report.faces?.faces.count == output.report.faces?.faces.count)
     }
 }

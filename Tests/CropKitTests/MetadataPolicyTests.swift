@@ -1,9 +1,9 @@
 import CropCodecs
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
 
 /// `SaveOptions.metadata`: keep, strip, or keep only the ICC profile and the EXIF copyright notice, in every format
 /// CropKit writes.
@@ -52,8 +52,9 @@ struct MetadataPolicyTests {
         #expect(EXIF.readCopyright(tiff: [0x49, 0x49, 0x2A, 0x00, 0xFF, 0, 0, 0]) == nil)
     }
 
-    @Test("icc-copyright keeps the profile and only the copyright notice, in every format written",
-          arguments: ImageFormat.writable.filter(\.holdsMetadata))
+    @Test(
+        "icc-copyright keeps the profile and only the copyright notice, in every format written",
+        arguments: ImageFormat.writable.filter(\.holdsMetadata))
     func iccAndCopyright(_ format: ImageFormat) throws {
         let bytes = try Self.image().encoded(options: SaveOptions(format: format, metadata: .iccAndCopyright))
         let decoded = try ImageCodec.decode(bytes)
@@ -65,14 +66,16 @@ struct MetadataPolicyTests {
         #expect(decoded.metadata.orientation == .up)
     }
 
-    @Test("keep writes the whole block (orientation reset to 1); strip writes neither profile nor EXIF",
-          arguments: ImageFormat.writable.filter(\.holdsMetadata))
+    @Test(
+        "keep writes the whole block (orientation reset to 1); strip writes neither profile nor EXIF",
+        arguments: ImageFormat.writable.filter(\.holdsMetadata))
     func keepAndStrip(_ format: ImageFormat) throws {
         let kept = try ImageCodec.decode(Self.image().encoded(options: SaveOptions(format: format)))
         #expect(kept.metadata.iccProfile == Self.profile)
         let exif = try #require(kept.metadata.exif)
         #expect(exif.count >= Self.sourceEXIF().count && EXIF.readCopyright(tiff: exif) == Array("© 2026 Ada".utf8))
-        let stripped = try ImageCodec.decode(Self.image().encoded(options: SaveOptions(format: format, metadata: .strip)))
+        let stripped = try ImageCodec.decode(
+            Self.image().encoded(options: SaveOptions(format: format, metadata: .strip)))
         #expect(stripped.metadata.iccProfile == nil && stripped.metadata.exif == nil)
         #expect(SaveOptions(metadata: .strip).stripMetadata && SaveOptions(stripMetadata: true).metadata == .strip)
     }
@@ -81,7 +84,8 @@ struct MetadataPolicyTests {
     func noNotice() throws {
         var image = try Self.image()
         image.metadata.exif = EXIF.minimalBlock(orientation: .up)
-        let decoded = try ImageCodec.decode(image.encoded(options: SaveOptions(format: .png, metadata: .iccAndCopyright)))
+        let decoded = try ImageCodec.decode(
+            image.encoded(options: SaveOptions(format: .png, metadata: .iccAndCopyright)))
         #expect(decoded.metadata.exif == nil && decoded.metadata.iccProfile == Self.profile)
     }
 }

@@ -6,7 +6,6 @@ import Testing
 
 @testable import CropKit
 
-
 /// Fixtures: tiny copies of the EXIF orientation sample set (64×43 displayed, EXIF blocks kept).
 enum Fixtures {
     static let root = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
@@ -55,8 +54,9 @@ struct PipelineOrientationTests {
         #expect(meanDifference(stored, try Self.reference) > 30)
     }
 
-    @Test("resize targets are displayed sizes: orientations 5–8 swap, and nothing is rotated twice",
-          arguments: 1...8)
+    @Test(
+        "resize targets are displayed sizes: orientations 5–8 swap, and nothing is rotated twice",
+        arguments: 1...8)
     func resizeUsesDisplayedSize(_ orientation: Int) throws {
         let result = try ImagePipeline().run(Fixtures.landscape(orientation), [.resize(width: 32)])
         let image = result.image
@@ -75,7 +75,8 @@ struct PipelineOrientationTests {
             #expect(info.hasEXIF)
             #expect(info.width == 64 && info.height == 43)
             let stripped = dir + "/stripped.jpg"
-            _ = try ImagePipeline().run(Fixtures.landscape(6), [], to: .file(stripped, options: SaveOptions(stripMetadata: true)))
+            _ = try ImagePipeline().run(
+                Fixtures.landscape(6), [], to: .file(stripped, options: SaveOptions(stripMetadata: true)))
             #expect(try !ImageInfo.read(fileAtPath: stripped).hasEXIF)
         }
     }
@@ -145,16 +146,32 @@ struct PipelineResizeTests {
         let jpeg = try syntheticJPEG(width: 200, height: 100)
         let p = ImagePipeline()
         func size(_ r: ResizeRequest) throws -> PixelSize { try p.run(.data(jpeg), [.resize(r)]).size }
-        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .fit)) == PixelSize(validWidth: 50, height: 25))
-        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .fill(gravity: .left))) == PixelSize(validWidth: 50, height: 50))
-        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .pad())) == PixelSize(validWidth: 50, height: 50))
-        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .stretch)) == PixelSize(validWidth: 50, height: 50))
+        #expect(
+            try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .fit))
+                == PixelSize(validWidth: 50, height: 25))
+        #expect(
+            try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .fill(gravity: .left)))
+                == PixelSize(validWidth: 50, height: 50))
+        #expect(
+            try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .pad()))
+                == PixelSize(validWidth: 50, height: 50))
+        #expect(
+            try size(ResizeRequest(.box(PixelSize(validWidth: 50, height: 50)), mode: .stretch))
+                == PixelSize(validWidth: 50, height: 50))
         #expect(try size(ResizeRequest(.height(20))) == PixelSize(validWidth: 40, height: 20))
         // Larger boxes: capped at the source's own pixels unless allowed.
-        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 800, height: 800)), mode: .fit)) == PixelSize(validWidth: 200, height: 100))
-        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 800, height: 800)), mode: .fit, allowUpscale: true)) == PixelSize(validWidth: 800, height: 400))
-        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 400, height: 400)), mode: .fill())) == PixelSize(validWidth: 100, height: 100))
-        #expect(try size(ResizeRequest(.box(PixelSize(validWidth: 300, height: 50)), mode: .stretch)) == PixelSize(validWidth: 200, height: 50))
+        #expect(
+            try size(ResizeRequest(.box(PixelSize(validWidth: 800, height: 800)), mode: .fit))
+                == PixelSize(validWidth: 200, height: 100))
+        #expect(
+            try size(ResizeRequest(.box(PixelSize(validWidth: 800, height: 800)), mode: .fit, allowUpscale: true))
+                == PixelSize(validWidth: 800, height: 400))
+        #expect(
+            try size(ResizeRequest(.box(PixelSize(validWidth: 400, height: 400)), mode: .fill()))
+                == PixelSize(validWidth: 100, height: 100))
+        #expect(
+            try size(ResizeRequest(.box(PixelSize(validWidth: 300, height: 50)), mode: .stretch))
+                == PixelSize(validWidth: 200, height: 50))
         #expect(try size(ResizeRequest(.width(400))) == PixelSize(validWidth: 200, height: 100))
     }
 
@@ -177,18 +194,21 @@ struct PipelineResizeTests {
         }
         // The case that was found: 203×133 to width 25 was 24×16.
         let request = ResizeRequest(.width(25)), shown = PixelSize(validWidth: 203, height: 133)
-        #expect(try request.plan(shown: shown, box: request.target.box(for: shown)).imageSize == PixelSize(validWidth: 25, height: 16))
+        #expect(
+            try request.plan(shown: shown, box: request.target.box(for: shown)).imageSize
+                == PixelSize(validWidth: 25, height: 16))
     }
 
     @Test("pad places the unenlarged picture in the full box on a transparent background")
     func padNoUpscale() throws {
         let jpeg = try syntheticJPEG(width: 40, height: 20)
-        let result = try ImagePipeline().run(.data(jpeg), [.resize(ResizeRequest(.box(PixelSize(validWidth: 100, height: 60)), mode: .pad()))])
+        let result = try ImagePipeline().run(
+            .data(jpeg), [.resize(ResizeRequest(.box(PixelSize(validWidth: 100, height: 60)), mode: .pad()))])
         let image = result.pixels
         #expect(result.size == PixelSize(validWidth: 100, height: 60))
         #expect(image.format == .rgba8)
-        #expect(image[x: 0, y: 0, channel: 3] == 0)            // padding
-        #expect(image[x: 50, y: 30, channel: 3] == 255)        // picture: 40×20 centred at (30…70, 20…40)
+        #expect(image[x: 0, y: 0, channel: 3] == 0)  // padding
+        #expect(image[x: 50, y: 30, channel: 3] == 255)  // picture: 40×20 centred at (30…70, 20…40)
         #expect(image[x: 29, y: 30, channel: 3] == 0 && image[x: 30, y: 30, channel: 3] == 255)
     }
 
@@ -215,10 +235,10 @@ struct PipelineThumbnailTests {
         let result = try ImagePipeline().run(.data(jpeg), [.thumbnail(64, border: 4, cornerRadius: 12)])
         let image = result.pixels
         #expect(result.size == PixelSize(validWidth: 64, height: 64) && image.format == .rgba8)
-        #expect(image[x: 2, y: 32, channel: 3] == 0)          // border
-        #expect(image[x: 5, y: 5, channel: 3] == 0)           // rounded-off corner
-        #expect(image[x: 32, y: 32, channel: 3] == 255)       // inside
-        #expect(result.report.decodeScale == 4)                      // 600/56 ≈ 10.7 → 1/4 leaves 2.7×
+        #expect(image[x: 2, y: 32, channel: 3] == 0)  // border
+        #expect(image[x: 5, y: 5, channel: 3] == 0)  // rounded-off corner
+        #expect(image[x: 32, y: 32, channel: 3] == 255)  // inside
+        #expect(result.report.decodeScale == 4)  // 600/56 ≈ 10.7 → 1/4 leaves 2.7×
     }
 
     @Test("a plain thumbnail of an opaque photo stays opaque RGB")
@@ -244,7 +264,8 @@ struct PipelineRenderTests {
     func identityIsExact(_ orientation: Int) throws {
         let source = Fixtures.landscape(orientation)
         let info = try source.info()
-        let state = try CropState(sourceSize: PixelSize(validWidth: info.width, height: info.height), orientation: info.orientation)
+        let state = try CropState(
+            sourceSize: PixelSize(validWidth: info.width, height: info.height), orientation: info.orientation)
         let rendered = try ImagePipeline().run(source, [.cropState(state)]).pixels
         let upright = try Image(source: source).pixels
         #expect(rendered == upright)
@@ -270,19 +291,23 @@ struct PipelineRenderTests {
         try state.setStraightenAngle(angle)
         let piped = try ImagePipeline().run(.data(jpeg), [.cropState(state)]).pixels
         let plan = state.renderPlan()
-        let direct = try AffineRenderer(sourceSize: plan.sourceSize, outputSize: plan.outputSize, transform: plan.transform)
-            .render(try ImageCodec.decode(jpeg).pixels)
+        let direct = try AffineRenderer(
+            sourceSize: plan.sourceSize, outputSize: plan.outputSize, transform: plan.transform
+        )
+        .render(try ImageCodec.decode(jpeg).pixels)
         #expect(piped == direct)
     }
 
-    @Test("a wide straightened render streams through a window smaller than the rows it reads, with the same pixels",
-          arguments: [2.0, -6.5])
+    @Test(
+        "a wide straightened render streams through a window smaller than the rows it reads, with the same pixels",
+        arguments: [2.0, -6.5])
     func windowWraps(angle: Double) throws {
         let jpeg = try syntheticJPEG(width: 1400, height: 700)
         var state = try CropState(sourceSize: PixelSize(validWidth: 1400, height: 700))
         try state.setStraightenAngle(angle)
         let plan = state.renderPlan()
-        let renderer = try AffineRenderer(sourceSize: plan.sourceSize, outputSize: plan.outputSize, transform: plan.transform)
+        let renderer = try AffineRenderer(
+            sourceSize: plan.sourceSize, outputSize: plan.outputSize, transform: plan.transform)
         let height = plan.outputSize.height
         let bandRows = stride(from: 0, to: height, by: ImagePipeline.renderBandRows)
             .map { renderer.sourceRows(forOutputRows: $0..<min($0 + ImagePipeline.renderBandRows, height)) }
@@ -299,7 +324,8 @@ struct PipelineRenderTests {
         try state.setStraightenAngle(5)
         try withScratchFolder { dir throws in
             #expect(throws: CropKitError.self) {
-                try ImagePipeline().run(.data(Array(jpeg.prefix(jpeg.count * 2 / 3))), [.cropState(state)], to: .file(dir + "/o.jpg"))
+                try ImagePipeline().run(
+                    .data(Array(jpeg.prefix(jpeg.count * 2 / 3))), [.cropState(state)], to: .file(dir + "/o.jpg"))
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
         }
@@ -313,7 +339,8 @@ struct PipelineRenderTests {
         try state.setCrop(Rect(x: 60, y: 40, width: 120, height: 90))
         let recipe = state.recipe
         let fromSmall = try ImagePipeline().run(.data(small), [.recipe(recipe)]).pixels
-        let fromLarge = try ImagePipeline().run(.data(large), [.recipe(recipe), .fit(within: PixelSize(validWidth: 120, height: 90))])
+        let fromLarge = try ImagePipeline().run(
+            .data(large), [.recipe(recipe), .fit(within: PixelSize(validWidth: 120, height: 90))])
         #expect(fromSmall.width == 120 && fromSmall.height == 90)
         #expect(fromLarge.size == PixelSize(validWidth: 120, height: 90))
         #expect(meanDifference(fromSmall, fromLarge.pixels) < 4)
@@ -331,7 +358,8 @@ struct PipelineErrorTests {
                 try ImagePipeline().run(Fixtures.landscape(1), [], to: .file(out))
             }
             #expect(try String(contentsOfFile: out, encoding: .utf8) == "keep me")
-            _ = try ImagePipeline().run(Fixtures.landscape(1), [], to: .file(out, options: SaveOptions(overwrite: true)))
+            _ = try ImagePipeline().run(
+                Fixtures.landscape(1), [], to: .file(out, options: SaveOptions(overwrite: true)))
             #expect(try ImageInfo.read(fileAtPath: out).width == 64)
         }
     }
@@ -369,18 +397,23 @@ struct PipelineErrorTests {
         }
     }
 
-    @Test("the short forms build the requests they name, and run as them: .thumbnail(256, cornerRadius: 32), .fit(1024, 1024), .fill(40, 30, gravity: .attention), .resize(width:), .resize(height:); a side below 1 is refused naming it")
+    @Test(
+        "the short forms build the requests they name, and run as them: .thumbnail(256, cornerRadius: 32), .fit(1024, 1024), .fill(40, 30, gravity: .attention), .resize(width:), .resize(height:); a side below 1 is refused naming it"
+    )
     func shortForms() throws {
         #expect(ImageOperation.thumbnail(256, cornerRadius: 32) == .thumbnail(256, cornerRadius: 32))
         #expect(ImageOperation.fit(1024, 768) == .fit(1024, 768))
-        #expect(ImageOperation.fill(40, 30, gravity: .attention)
-            == .resize(ResizeRequest(.box(PixelSize(validWidth: 40, height: 30)), mode: .fill(gravity: .attention))))
+        #expect(
+            ImageOperation.fill(40, 30, gravity: .attention)
+                == .resize(ResizeRequest(.box(PixelSize(validWidth: 40, height: 30)), mode: .fill(gravity: .attention)))
+        )
         #expect(ImageOperation.resize(width: 32, allowUpscale: true) == .resize(width: 32, allowUpscale: true))
         #expect(ImageOperation.resize(height: 20) == .resize(height: 20))
         let photo = ImageSource.file(Fixtures.path("landscape-6-mm.jpg"))
         let short = try ImagePipeline().run(photo, [.fill(40, 30, gravity: .top)]).pixels
         let long = try ImagePipeline().run(
-            photo, [.fill(40, 30, gravity: .top)]).pixels
+            photo, [.fill(40, 30, gravity: .top)]
+        ).pixels
         #expect(short == long && short.width == 40 && short.height == 30)
         #expect(throws: CropKitError.invalidRequest(name: "height", reason: "0 must be at least 1")) {
             try ImagePipeline().run(photo, [.fit(10, 0)])

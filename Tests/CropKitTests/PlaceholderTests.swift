@@ -1,10 +1,10 @@
 import CropCodecs
 import CropPixels
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
 
 /// Placeholders: BlurHash and ThumbHash byte for byte as the reference encoders make them, of the finished picture
 /// (its crop, straighten and resize), with that picture's size, from a small copy; previews within their limit.
@@ -18,9 +18,11 @@ struct PlaceholderTests {
         return try JSONDecoder().decode([String: [String: String]].self, from: data)
     }
 
-    @Test("each fixture hashes exactly as the reference encoders hash it", arguments: [
-        "photo-100x67.png", "gray-45x60.png", "alpha-64x31.png",
-    ])
+    @Test(
+        "each fixture hashes exactly as the reference encoders hash it",
+        arguments: [
+            "photo-100x67.png", "gray-45x60.png", "alpha-64x31.png",
+        ])
     func referenceHashes(_ name: String) throws {
         let expected = try #require(try Self.reference()[name])
         let source = ImageSource.file(Fixtures.path(Self.folder + name))
@@ -42,10 +44,13 @@ struct PlaceholderTests {
         let side = 40 + Int(random.next() % 400)
         switch random.next() % 5 {
         case 0: steps.append(.fit(within: PixelSize(validWidth: side, height: side)))
-        case 1: steps.append(.resize(ResizeRequest(.box(PixelSize(validWidth: side, height: side / 2 + 1)), mode: .fill())))
+        case 1:
+            steps.append(.resize(ResizeRequest(.box(PixelSize(validWidth: side, height: side / 2 + 1)), mode: .fill())))
         case 2:
-            steps.append(.resize(ResizeRequest(
-                .box(PixelSize(validWidth: side, height: side)), mode: .pad(background: .white))))
+            steps.append(
+                .resize(
+                    ResizeRequest(
+                        .box(PixelSize(validWidth: side, height: side)), mode: .pad(background: .white))))
         case 3: steps.append(.thumbnail(ThumbnailRequest(side: side)))
         default: break
         }
@@ -53,7 +58,8 @@ struct PlaceholderTests {
         return steps
     }
 
-    @Test("over 24 seeded chains the placeholder reports the finished picture's size, and its colours are that picture's")
+    @Test(
+        "over 24 seeded chains the placeholder reports the finished picture's size, and its colours are that picture's")
     func finishedPicture() throws {
         let source = ImageSource.data(try syntheticJPEG(width: 640, height: 480))
         var random = SplitMix64(seed: 41)
@@ -76,7 +82,10 @@ struct PlaceholderTests {
     @Test("a BlurHash's average colour is the finished picture's mean in linear light, within 3/255")
     func blurHashAverage() throws {
         let source = ImageSource.data(try syntheticJPEG(width: 640, height: 480))
-        let steps: [ImageOperation] = [.aspect(.ratio(try AspectRatio(4, 3))), .straighten(7.5), .fit(within: PixelSize(validWidth: 300, height: 300))]
+        let steps: [ImageOperation] = [
+            .aspect(.ratio(try AspectRatio(4, 3))), .straighten(7.5),
+            .fit(within: PixelSize(validWidth: 300, height: 300)),
+        ]
         let full = try ImagePipeline().run(source, steps)
         let hash = try ImagePipeline().placeholder(source, steps, kind: .blurhash)
         #expect(hash.value.count == 6 + 2 * (4 * 3 - 1))  // 4×3 components for 4:3
@@ -90,7 +99,9 @@ struct PlaceholderTests {
     @Test("a preview is a WebP data URL within the limit, with the finished picture's proportions and colours")
     func preview() throws {
         let source = ImageSource.data(try syntheticJPEG(width: 640, height: 480))
-        let steps: [ImageOperation] = [.resize(ResizeRequest(.box(PixelSize(validWidth: 400, height: 200)), mode: .fill()))]
+        let steps: [ImageOperation] = [
+            .resize(ResizeRequest(.box(PixelSize(validWidth: 400, height: 200)), mode: .fill()))
+        ]
         let preview = try ImagePipeline().placeholder(source, steps, kind: .preview)
         #expect(preview.width == 400 && preview.height == 200)
         #expect(preview.value.count <= Placeholder.previewLimit)
@@ -104,14 +115,18 @@ struct PlaceholderTests {
         #expect((0..<3).allSatisfy { abs(a[$0] - b[$0]) <= 4 / 255 }, "\(a) vs \(b)")
     }
 
-    @Test("a Display P3 photo's placeholder is in sRGB: its average matches libvips' sRGB conversion, not the raw values")
+    @Test(
+        "a Display P3 photo's placeholder is in sRGB: its average matches libvips' sRGB conversion, not the raw values")
     func colourManaged() throws {
         let source = ImageSource.file(Fixtures.path("color/canon-saturated-p3-107x71.jpg"))
         // The pixels every placeholder is computed from, against libvips' conversion of the same file, pixel by pixel.
         let rendered = try ImagePipeline().run(source)
         let converted = try ImagePipeline.sRGBA(rendered.image).rgba8Samples()
-        let vips = try ImageCodec.decode(try FileIO.readFile(atPath: Fixtures.path(
-            "color/canon-saturated-p3-107x71-vips-srgb.png"))).pixels.rgba8Samples()
+        let vips = try ImageCodec.decode(
+            try FileIO.readFile(
+                atPath: Fixtures.path(
+                    "color/canon-saturated-p3-107x71-vips-srgb.png"))
+        ).pixels.rgba8Samples()
         let raw = rendered.pixels.rgba8Samples()
         try #require(converted.count == vips.count && raw.count == vips.count)
         let error = zip(converted, vips).map { abs(Int($0) - Int($1)) }.max()!
@@ -127,12 +142,16 @@ struct PlaceholderTests {
         let bytes = try #require(Data(base64Encoded: hash.value))
         #expect(bytes[2] & 0x80 != 0)
         for bad in [(0, 3), (4, 10)] {
-            #expect(throws: CropKitError.invalidRequest(name: "components", reason: "\(bad.0)×\(bad.1) is outside 1…9 per side")) {
+            #expect(
+                throws: CropKitError.invalidRequest(
+                    name: "components", reason: "\(bad.0)×\(bad.1) is outside 1…9 per side")
+            ) {
                 try ImagePipeline().placeholder(source, kind: .blurhash, components: bad)
             }
         }
-        #expect(Placeholder(kind: .preview, value: "data:image/webp;base64,AA/+", width: 3, height: 2).json
-            == #"{"kind":"preview","value":"data:image/webp;base64,AA/+","width":3,"height":2}"#)
+        #expect(
+            Placeholder(kind: .preview, value: "data:image/webp;base64,AA/+", width: 3, height: 2).json
+                == #"{"kind":"preview","value":"data:image/webp;base64,AA/+","width":3,"height":2}"#)
     }
 
     // MARK: The reference decoders' arithmetic, for the checks above
@@ -141,7 +160,8 @@ struct PlaceholderTests {
     static func thumbHashAverage(_ base64: String) -> [Double]? {
         guard let hash = Data(base64Encoded: base64), hash.count >= 5 else { return nil }
         let header = Int(hash[0]) | Int(hash[1]) << 8 | Int(hash[2]) << 16
-        let l = Double(header & 63) / 63, p = Double(header >> 6 & 63) / 31.5 - 1, q = Double(header >> 12 & 63) / 31.5 - 1
+        let l = Double(header & 63) / 63, p = Double(header >> 6 & 63) / 31.5 - 1,
+            q = Double(header >> 12 & 63) / 31.5 - 1
         let b = l - 2 / 3 * p, r = (3 * l - b + q) / 2, g = r - q
         return [r, g, b].map { max(0, min(1, $0)) }
     }

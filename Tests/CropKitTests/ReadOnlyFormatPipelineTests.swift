@@ -1,9 +1,9 @@
 import CropCodecs
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
 
 /// GIF and TIFF, which CropKit reads but does not write, through the pipeline. The fixtures are copies of
 /// CropCodecsTests' `gif/transparent-offset.gif` (a 21×13 frame at (6, 5) on a 40×30 screen, colour 3 transparent)
@@ -13,7 +13,9 @@ struct ReadOnlyFormatPipelineTests {
     static let gif = ImageSource.file(Fixtures.path("transparent-offset.gif"))
     static let tiff = ImageSource.file(Fixtures.path("gray16-be-orientation6.tif"))
 
-    @Test("the TIFF Orientation tag is applied once: upright 4×6, each pixel from where orientation 6 puts it, 16-bit kept")
+    @Test(
+        "the TIFF Orientation tag is applied once: upright 4×6, each pixel from where orientation 6 puts it, 16-bit kept"
+    )
     func tiffOrientation() throws {
         let image = try ImagePipeline().run(Self.tiff, [])
         #expect(image.size == PixelSize(validWidth: 4, height: 6) && image.pixels.format == .gray16)
@@ -27,7 +29,8 @@ struct ReadOnlyFormatPipelineTests {
         }
     }
 
-    @Test("a GIF crops with its transparency and is written as PNG or GIF as the name says; TIFF output is refused early")
+    @Test(
+        "a GIF crops with its transparency and is written as PNG or GIF as the name says; TIFF output is refused early")
     func gifToPNG() throws {
         try withScratchFolder { folder in
             let output = folder + "/out.png"
@@ -41,7 +44,8 @@ struct ReadOnlyFormatPipelineTests {
             #expect(decoded.pixels.pixel(x: 0, y: 0)[3] == 0)
             #expect(decoded.pixels.pixel(x: 8, y: 4) == [250, 200, 20, 255])
             // As GIF: the same pixels (8 colours need no quantising), the transparency kept.
-            try ImagePipeline().run(Self.gif, [.crop(Rect(x: 4, y: 4, width: 20, height: 10))], to: .file(folder + "/out.gif"))
+            try ImagePipeline().run(
+                Self.gif, [.crop(Rect(x: 4, y: 4, width: 20, height: 10))], to: .file(folder + "/out.gif"))
             let gif = try ImageCodec.decode(FileIO.readFile(atPath: folder + "/out.gif"))
             #expect(gif.pixels.width == 20 && gif.pixels.height == 10 && gif.pixels.format == .rgba8)
             #expect(gif.pixels.pixel(x: 0, y: 0)[3] == 0)

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (its examples are the README's Swift blocks, line for line, as the README shows them to a reader)
 import Foundation
 import Testing
 

@@ -5,9 +5,12 @@ import Testing
 
 /// One helper finds every target's resources in SwiftPM's Linux and Apple layouts and in an installed `share/cropkit`.
 @Suite struct ResourceBundleTests {
-    @Test("the places looked in: Linux .resources, Apple .bundle (flat and Contents/Resources), share/cropkit, the source")
+    @Test(
+        "the places looked in: Linux .resources, Apple .bundle (flat and Contents/Resources), share/cropkit, the source"
+    )
     func candidates() {
-        let places = ResourceBundle.candidates(package: "CropKit", target: "CropCLI", subfolder: "Samples", source: "/src/Samples")
+        let places = ResourceBundle.candidates(
+            package: "CropKit", target: "CropCLI", subfolder: "Samples", source: "/src/Samples")
         #expect(places.contains { $0.hasSuffix("/CropKit_CropCLI.resources/Samples") })
         #expect(places.contains { $0.hasSuffix("/CropKit_CropCLI.bundle/Samples") })
         #expect(places.contains { $0.hasSuffix("/CropKit_CropCLI.bundle/Contents/Resources/Samples") })
@@ -22,7 +25,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/marker.txt"))
-        #expect(ResourceBundle.directory(target: "Nothing", subfolder: "X", marker: "marker.txt", source: folder) == folder)
-        #expect(ResourceBundle.directory(target: "Nothing", subfolder: "X", marker: "absent.txt", source: folder) == nil)
+        #expect(
+            ResourceBundle.directory(target: "Nothing", subfolder: "X", marker: "marker.txt", source: folder) == folder)
+        #expect(
+            ResourceBundle.directory(target: "Nothing", subfolder: "X", marker: "absent.txt", source: folder) == nil)
     }
 }

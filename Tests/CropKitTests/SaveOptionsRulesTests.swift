@@ -1,10 +1,10 @@
 import CropCodecs
 import CropPixels
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
 
 /// `SaveOptions` owns the output rules: every range and every format's capability from `ImageFormat`'s one table,
 /// checked before anything is decoded. `OutputRuleCase.all` is the table the command line's and the services' tests
@@ -27,7 +27,9 @@ struct SaveOptionsRulesTests {
         return (options, format)
     }
 
-    @Test("each rule is refused before any work, naming the setting, by validate and by a run", arguments: OutputRuleCase.all)
+    @Test(
+        "each rule is refused before any work, naming the setting, by validate and by a run",
+        arguments: OutputRuleCase.all)
     func refusals(_ rule: OutputRuleCase) throws {
         let (options, format) = try Self.options(rule)
         let setting = try #require(SaveOptions.Setting(rawValue: rule.key))
@@ -61,7 +63,9 @@ struct SaveOptionsRulesTests {
             if let range = format.effortRange {
                 try SaveOptions(effort: range.lowerBound).validate(for: format)
                 try SaveOptions(effort: range.upperBound).validate(for: format)
-                #expect(throws: CropKitError.self) { try SaveOptions(effort: range.upperBound + 1).validate(for: format) }
+                #expect(throws: CropKitError.self) {
+                    try SaveOptions(effort: range.upperBound + 1).validate(for: format)
+                }
             } else {
                 try SaveOptions(effort: 9).validate(for: format)  // JPEG, PNG and GIF have no effort to spend
             }

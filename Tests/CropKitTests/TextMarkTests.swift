@@ -1,10 +1,10 @@
 import CropCodecs
 import CropPixels
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
 
 /// Text watermarks: FreeType's and HarfBuzz's drawing of a line against another stack's (uharfbuzz shaping,
 /// freetype-py drawing; `Fixtures/text/make-reference.sh`), the mark's colours, outline and shadow on real pixels,
@@ -21,10 +21,13 @@ struct TextMarkTests {
     }
 
     static func references() throws -> [Reference] {
-        try JSONDecoder().decode([Reference].self, from: Data(try FileIO.readFile(atPath: Fixtures.path("text/reference.json"))))
+        try JSONDecoder().decode(
+            [Reference].self, from: Data(try FileIO.readFile(atPath: Fixtures.path("text/reference.json"))))
     }
 
-    @Test("a line's coverage is the other stack's within 1/255 at 40 and 13 pixels, its advance within 1/64 pixel, its ligature one glyph")
+    @Test(
+        "a line's coverage is the other stack's within 1/255 at 40 and 13 pixels, its advance within 1/64 pixel, its ligature one glyph"
+    )
     func againstReference() throws {
         let font = try Self.font()
         #expect(font.family == "CropKit Test Sans" && font.style == "Bold")
@@ -34,7 +37,9 @@ struct TextMarkTests {
             let ours = try font.coverage(
                 of: reference.text, pixelSize: reference.size, width: reference.width, height: reference.height,
                 x: reference.x, baseline: reference.baseline)
-            let theirs = try ImageCodec.decode(try FileIO.readFile(atPath: Fixtures.path("text/reference-\(reference.name).png"))).pixels
+            let theirs = try ImageCodec.decode(
+                try FileIO.readFile(atPath: Fixtures.path("text/reference-\(reference.name).png"))
+            ).pixels
             try #require(theirs.width == reference.width && theirs.height == reference.height)
             var worst = 0, total = 0, inked = 0
             for y in 0..<reference.height {
@@ -54,9 +59,12 @@ struct TextMarkTests {
         // "ffi" is one glyph (the font's ligature), so the line has two glyphs fewer than characters.
         #expect(try font.measure("ffi", pixelSize: 20).glyphs == 1)
         // Unhinted, a line scales with its size: its advance at 10 × the size is 10 × its advance.
-        let small = try font.measure("Wafer AVAT", pixelSize: 12), large = try font.measure("Wafer AVAT", pixelSize: 120)
+        let small = try font.measure("Wafer AVAT", pixelSize: 12),
+            large = try font.measure("Wafer AVAT", pixelSize: 120)
         // (Each glyph's advance is rounded to 1/64 pixel at each size.)
-        #expect(abs(large.advance - 10 * small.advance) <= Double(small.glyphs) * 10 / 128, "\(small.advance) → \(large.advance)")
+        #expect(
+            abs(large.advance - 10 * small.advance) <= Double(small.glyphs) * 10 / 128,
+            "\(small.advance) → \(large.advance)")
         // Kerning pulls "AV" closer than "A" and "V" apart.
         let pair = try font.measure("AV", pixelSize: 100).advance
         let apart = try font.measure("A", pixelSize: 100).advance + font.measure("V", pixelSize: 100).advance
@@ -75,7 +83,9 @@ struct TextMarkTests {
             text: try TextMark("HIH", font: font, color: yellow, shadow: .black), gravity: .center, scale: 0.5)
         func count(_ picture: PixelBuffer, _ pixel: [Int]) -> Int {
             var n = 0
-            for y in 0..<picture.height { for x in 0..<picture.width where picture.pixel(x: x, y: y) == pixel { n += 1 } }
+            for y in 0..<picture.height {
+                for x in 0..<picture.width where picture.pixel(x: x, y: y) == pixel { n += 1 }
+            }
             return n
         }
         func centroid(_ picture: PixelBuffer, where test: ([Int]) -> Bool) -> (x: Double, y: Double, count: Int) {
@@ -186,27 +196,42 @@ struct TextMarkTests {
         }
         // Not a font, cut short, a face the file lacks, nothing at all.
         let png = Fixtures.path("watermark/mark.png")
-        #expect(reason { _ = try FontFace(contentsOfFile: png) }.hasPrefix("cannot use the font \(png): FreeType cannot read it as a font"))
+        #expect(
+            reason { _ = try FontFace(contentsOfFile: png) }.hasPrefix(
+                "cannot use the font \(png): FreeType cannot read it as a font"))
         let bytes = try FileIO.readFile(atPath: Self.fontPath)
-        #expect(reason { _ = try FontFace(data: Array(bytes.prefix(3000)), name: "cut.ttf") }.hasPrefix("cannot use the font cut.ttf:"))
-        #expect(reason { _ = try FontFace(contentsOfFile: Self.fontPath, faceIndex: 3) }.contains("no face with that index"))
+        #expect(
+            reason { _ = try FontFace(data: Array(bytes.prefix(3000)), name: "cut.ttf") }.hasPrefix(
+                "cannot use the font cut.ttf:"))
+        #expect(
+            reason { _ = try FontFace(contentsOfFile: Self.fontPath, faceIndex: 3) }.contains("no face with that index")
+        )
         #expect(reason { _ = try FontFace(data: [], name: "empty.ttf") }.hasPrefix("cannot use the font empty.ttf:"))
         #expect(reason { _ = try FontFace(contentsOfFile: "/nonexistent/font.ttf") }.contains("/nonexistent/font.ttf"))
         // Lines: a character the font lacks (named), a line break, nothing, too much, only spaces.
-        #expect(reason { _ = try TextMark("Привет", font: font) } == "invalid watermark-text: the font CropKit Test Sans has no glyph for 'П' (U+041F)")
+        #expect(
+            reason { _ = try TextMark("Привет", font: font) }
+                == "invalid watermark-text: the font CropKit Test Sans has no glyph for 'П' (U+041F)")
         #expect(reason { _ = try TextMark("two\nlines", font: font) }.contains("U+000A"))
         #expect(reason { _ = try TextMark("", font: font) }.hasPrefix("invalid watermark-text:"))
-        #expect(reason { _ = try TextMark(String(repeating: "a", count: 1001), font: font) }.contains("1001 characters"))
-        #expect(reason { _ = try TextMark("   ", font: font) } == "invalid watermark-text: '   ' draws nothing in CropKit Test Sans")
+        #expect(
+            reason { _ = try TextMark(String(repeating: "a", count: 1001), font: font) }.contains("1001 characters"))
+        #expect(
+            reason { _ = try TextMark("   ", font: font) }
+                == "invalid watermark-text: '   ' draws nothing in CropKit Test Sans")
         // Sizes and planes out of range.
         #expect(throws: CodecError.self) { try font.measure("a", pixelSize: 0.5) }
-        #expect(throws: CodecError.self) { try font.coverage(of: "a", pixelSize: 10, width: 40_000, height: 10, x: 0, baseline: 8) }
+        #expect(throws: CodecError.self) {
+            try font.coverage(of: "a", pixelSize: 10, width: 40_000, height: 10, x: 0, baseline: 8)
+        }
         // A line drawn past the plane's edges is clipped, not written out of bounds.
         let clipped = try font.coverage(of: "WWWW", pixelSize: 200, width: 50, height: 30, x: -40, baseline: 100)
         #expect(clipped.count == 1500 && clipped.contains { $0 > 0 })
     }
 
-    @Test("40 seeded hostile fonts (bits flipped in the tables and outlines, cut short) are refused or drawn clipped, never crash")
+    @Test(
+        "40 seeded hostile fonts (bits flipped in the tables and outlines, cut short) are refused or drawn clipped, never crash"
+    )
     func hostileFonts() throws {
         let original = try FileIO.readFile(atPath: Self.fontPath)
         var state: UInt64 = 0x5EED
@@ -234,17 +259,20 @@ struct TextMarkTests {
         #expect(refused >= 1 && drawn >= 1, "\(refused) refused, \(drawn) drawn")
     }
 
-    @Test("the service's parameters: watermark-text with a named font and colours, refused when unknown or contradictory")
+    @Test(
+        "the service's parameters: watermark-text with a named font and colours, refused when unknown or contradictory")
     func query() throws {
         let fonts = ["sans": try Self.font()]
         let query = try ImageQuery(
-            query: "width=300&watermark-text=%C2%A9%20Ada&font=sans&watermark-color=%23FFCC00&watermark-shadow=black&watermark-scale=0.4",
+            query:
+                "width=300&watermark-text=%C2%A9%20Ada&font=sans&watermark-color=%23FFCC00&watermark-shadow=black&watermark-scale=0.4",
             fonts: fonts)
         guard case .watermark(let mark)? = query.operations.last, case .text(let line) = mark.content else {
             Issue.record("no text mark in \(query.operations)")
             return
         }
-        #expect(line.text == "© Ada" && line.color == PixelColor(red: 255, green: 204, blue: 0) && line.shadow == .black)
+        #expect(
+            line.text == "© Ada" && line.color == PixelColor(red: 255, green: 204, blue: 0) && line.shadow == .black)
         #expect(line.outline == nil && mark.scale == 0.4)
         #expect(query.canonical.contains("font-digest=" + String(fonts["sans"]!.fingerprint, radix: 16)))
         // One font configured: font= may be left out.
@@ -252,11 +280,23 @@ struct TextMarkTests {
         #expect(alone.operations.contains { if case .watermark = $0 { true } else { false } }, "\(alone.operations)")
         for (text, expected) in [
             ("watermark-text=Ada&font=serif", "invalid font: no font named 'serif' (sans)"),
-            ("watermark-text=Ada", "invalid font: no font is configured for watermark-text (cropkit serve --font NAME=FILE)"),
+            (
+                "watermark-text=Ada",
+                "invalid font: no font is configured for watermark-text (cropkit serve --font NAME=FILE)"
+            ),
             ("watermark-color=black", "invalid watermark-color: applies only with watermark-text=TEXT"),
-            ("watermark=logo&watermark-text=Ada", "invalid watermark-text: applies only with watermark-text=TEXT, not with watermark=NAME"),
-            ("watermark-text=Ada&font=sans&watermark-outline=purple", "invalid watermark-outline: 'purple' is not a colour (#RGB, #RRGGBB, #RRGGBBAA, white or black)"),
-            ("watermark-text=%D0%96&font=sans", "invalid watermark-text: the font CropKit Test Sans has no glyph for 'Ж' (U+0416)"),
+            (
+                "watermark=logo&watermark-text=Ada",
+                "invalid watermark-text: applies only with watermark-text=TEXT, not with watermark=NAME"
+            ),
+            (
+                "watermark-text=Ada&font=sans&watermark-outline=purple",
+                "invalid watermark-outline: 'purple' is not a colour (#RGB, #RRGGBB, #RRGGBBAA, white or black)"
+            ),
+            (
+                "watermark-text=%D0%96&font=sans",
+                "invalid watermark-text: the font CropKit Test Sans has no glyph for 'Ж' (U+0416)"
+            ),
         ] {
             let given = text.contains("font=sans") || text == "watermark-text=Ada&font=serif" ? fonts : [:]
             let logo = try Watermark(image: try WatermarkTests.fixture("mark.png"))

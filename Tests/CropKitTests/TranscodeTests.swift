@@ -5,7 +5,6 @@ import Testing
 
 @testable import CropKit
 
-
 /// `ImagePipeline.transcode`: re-encoding as stored, rows streaming from decoder to encoder.
 @Suite("Transcode")
 struct TranscodeTests {
@@ -28,22 +27,28 @@ struct TranscodeTests {
     @Test("format from the extension or the option; PNG keeps 16 bits; strip drops all metadata")
     func formats() throws {
         var rgba16 = try PixelBuffer(width: 9, height: 7, format: .rgba16)
-        for y in 0..<7 { for x in 0..<9 { for c in 0..<4 { rgba16[x: x, y: y, channel: c] = (x * 7001 + y * 313 + c * 97) % 65536 } } }
+        for y in 0..<7 {
+            for x in 0..<9 { for c in 0..<4 { rgba16[x: x, y: y, channel: c] = (x * 7001 + y * 313 + c * 97) % 65536 } }
+        }
         let png16 = try ImageCodec.encode(rgba16, as: .png)
         try withScratchFolder { dir throws in
             _ = try ImagePipeline().transcode(.data(png16), to: .file(dir + "/a.png"))
             #expect(try Image(source: .file(dir + "/a.png")).pixels == rgba16)
-            _ = try ImagePipeline().transcode(.data(png16), to: .file(dir + "/b.out", options: SaveOptions(format: .jpeg)))
+            _ = try ImagePipeline().transcode(
+                .data(png16), to: .file(dir + "/b.out", options: SaveOptions(format: .jpeg)))
             #expect(try ImageSource.file(dir + "/b.out").info().format == .jpeg)
-            #expect(throws: CropKitError.self) { try ImagePipeline().transcode(.data(png16), to: .file(dir + "/c.out")) }
+            #expect(throws: CropKitError.self) {
+                try ImagePipeline().transcode(.data(png16), to: .file(dir + "/c.out"))
+            }
             let stripped = try ImagePipeline().transcode(
                 Fixtures.landscape(8), to: .data(SaveOptions(format: .png, stripMetadata: true)))
             #expect(try Image(source: .data(stripped.bytes), appliesOrientation: false).metadata == .none)
         }
     }
 
-    @Test("with no quality, each lossy format gets its own default (JPEG and WebP 80, AVIF and HEIC 50): the same bytes as asking for it, and not those of 90; an asked quality wins",
-          arguments: [(ImageFormat.jpeg, 80), (.webp, 80), (.avif, 50), (.heif, 50)])
+    @Test(
+        "with no quality, each lossy format gets its own default (JPEG and WebP 80, AVIF and HEIC 50): the same bytes as asking for it, and not those of 90; an asked quality wins",
+        arguments: [(ImageFormat.jpeg, 80), (.webp, 80), (.avif, 50), (.heif, 50)])
     func defaultQuality(_ format: ImageFormat, _ expected: Int) throws {
         #expect(format.defaultQuality == expected)
         let source = ImageSource.file(Fixtures.path("landscape-6-mm.jpg"))
@@ -75,7 +80,8 @@ struct TranscodeTests {
                 try ImagePipeline().transcode(Fixtures.landscape(1), to: .file(out))
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data([1, 2, 3]))
-            _ = try ImagePipeline().transcode(Fixtures.landscape(1), to: .file(out, options: SaveOptions(overwrite: true)))
+            _ = try ImagePipeline().transcode(
+                Fixtures.landscape(1), to: .file(out, options: SaveOptions(overwrite: true)))
             #expect(try ImageSource.file(out).info().width == 64)
         }
     }
@@ -91,7 +97,9 @@ struct TranscodeTests {
         }
     }
 
-    @Test("a JPEG transcoded to JPEG XL with nothing changed is recompressed losslessly and says so; asking a quality re-encodes it")
+    @Test(
+        "a JPEG transcoded to JPEG XL with nothing changed is recompressed losslessly and says so; asking a quality re-encodes it"
+    )
     func jpegToJPEGXL() throws {
         let input = Fixtures.path("landscape-6-mm.jpg")
         try withScratchFolder { dir throws in

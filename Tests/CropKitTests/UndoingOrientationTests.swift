@@ -5,8 +5,9 @@ import Testing
 
 @Suite("Undoing the EXIF orientation")
 struct UndoingOrientationTests {
-    @Test("ImageOperation.undoing(orientation) renders the stored pixels, for every EXIF orientation of the sample set",
-          arguments: 1...8)
+    @Test(
+        "ImageOperation.undoing(orientation) renders the stored pixels, for every EXIF orientation of the sample set",
+        arguments: 1...8)
     func storedPixels(_ value: Int) throws {
         let source = Fixtures.landscape(value)
         let orientation = try source.info().orientation

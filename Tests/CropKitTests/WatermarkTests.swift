@@ -1,10 +1,10 @@
 import CropCodecs
 import CropPixels
+import CropTestSupport
 import Foundation
 import Testing
 
 @testable import CropKit
-import CropTestSupport
 
 /// Watermarks: the composite against libvips' `composite2` (mode over) on an opaque and a transparent background,
 /// the placement, tiling, the premultiplied resample (no fringe), the place in the pipeline (after the resize and the
@@ -29,10 +29,12 @@ struct WatermarkTests {
         return Int(worst.rounded(.up))
     }
 
-    @Test("the composite is libvips' composite2 over within 1/255, on an opaque and on a transparent background", arguments: [
-        ("opaque", "mark", 1.0), ("alpha", "mark", 1.0), ("opaque", "mark-half", 1.0), ("alpha", "mark-half", 1.0),
-        ("opaque", "mark", 0.5), ("alpha", "mark", 0.5),
-    ])
+    @Test(
+        "the composite is libvips' composite2 over within 1/255, on an opaque and on a transparent background",
+        arguments: [
+            ("opaque", "mark", 1.0), ("alpha", "mark", 1.0), ("opaque", "mark-half", 1.0), ("alpha", "mark-half", 1.0),
+            ("opaque", "mark", 0.5), ("alpha", "mark", 0.5),
+        ])
     func againstVips(_ base: String, _ mark: String, _ opacity: Double) throws {
         let picture = try Self.fixture("base-\(base).png"), overlay = try Self.fixture(mark + ".png")
         let ours = try picture.composited(overlay, x: 33, y: 30, opacity: opacity)
@@ -100,7 +102,10 @@ struct WatermarkTests {
         for steps in [
             [ImageOperation.fit(within: PixelSize(validWidth: 300, height: 300))],
             [.straighten(5), .fit(within: PixelSize(validWidth: 250, height: 250))],
-            [.straighten(7.5), .resize(ResizeRequest(.box(PixelSize(validWidth: 200, height: 200)), mode: .pad(background: .white)))],
+            [
+                .straighten(7.5),
+                .resize(ResizeRequest(.box(PixelSize(validWidth: 200, height: 200)), mode: .pad(background: .white))),
+            ],
             [.thumbnail(ThumbnailRequest(side: 128, border: 4, cornerRadius: 16))],
         ] {
             let plain = try ImagePipeline().run(source, steps).pixels
@@ -108,12 +113,14 @@ struct WatermarkTests {
                 let marked = try ImagePipeline().run(source, steps + [.watermark(chosen)]).pixels
                 #expect(marked == (try chosen.apply(to: plain)), "\(steps)")
                 #expect(marked != plain)
-                let encoded = try ImagePipeline().run(source, steps + [.watermark(chosen)], to: .data(SaveOptions(format: .png)))
+                let encoded = try ImagePipeline().run(
+                    source, steps + [.watermark(chosen)], to: .data(SaveOptions(format: .png)))
                 #expect(try ImageCodec.decode(encoded.bytes).pixels == marked)
             }
         }
         // Before another pixel step is an order error, as for any step; after them it is the last.
-        let withRound = try ImagePipeline().run(source, [.fit(120, 120), .roundCorners(.circle), .watermark(mark)]).pixels
+        let withRound = try ImagePipeline().run(source, [.fit(120, 120), .roundCorners(.circle), .watermark(mark)])
+            .pixels
         let rounded = try ImagePipeline().run(source, [.fit(120, 120), .roundCorners(.circle)]).pixels
         #expect(withRound == (try mark.apply(to: rounded)))
     }
@@ -136,13 +143,21 @@ struct WatermarkTests {
     @Test("a mark's ICC profile is honoured; out-of-range settings and hostile files are refused by name")
     func loadingAndErrors() throws {
         let p3 = try Watermark(contentsOfFile: Fixtures.path("color/canon-saturated-p3-107x71.jpg"))
-        let vips = try ImageCodec.decode(try FileIO.readFile(atPath: Fixtures.path(
-            "color/canon-saturated-p3-107x71-vips-srgb.png"))).pixels
-        guard case .image(let converted) = p3.content else { Issue.record("not a picture"); return }
+        let vips = try ImageCodec.decode(
+            try FileIO.readFile(
+                atPath: Fixtures.path(
+                    "color/canon-saturated-p3-107x71-vips-srgb.png"))
+        ).pixels
+        guard case .image(let converted) = p3.content else {
+            Issue.record("not a picture")
+            return
+        }
         #expect(Self.difference(converted, vips) <= 3)
         let image = try Self.fixture("mark.png")
-        for (scale, opacity, margin, name) in [(0.0, 1.0, 0.0, "watermark-scale"), (1.5, 1, 0, "watermark-scale"),
-                                              (0.2, 1.2, 0, "watermark-opacity"), (0.2, 1, 0.7, "watermark-margin")] {
+        for (scale, opacity, margin, name) in [
+            (0.0, 1.0, 0.0, "watermark-scale"), (1.5, 1, 0, "watermark-scale"),
+            (0.2, 1.2, 0, "watermark-opacity"), (0.2, 1, 0.7, "watermark-margin"),
+        ] {
             #expect {
                 try Watermark(image: image, scale: scale, opacity: opacity, margin: margin)
             } throws: { error in
@@ -152,10 +167,12 @@ struct WatermarkTests {
         }
         try withScratchFolder { folder in
             let corrupt = folder + "/mark.png"
-            try Data(try FileIO.readFile(atPath: Fixtures.path("watermark/mark.png")).prefix(60)).write(to: URL(fileURLWithPath: corrupt))
+            try Data(try FileIO.readFile(atPath: Fixtures.path("watermark/mark.png")).prefix(60)).write(
+                to: URL(fileURLWithPath: corrupt))
             #expect(throws: CropKitError.self) { try Watermark(contentsOfFile: corrupt) }
             #expect(throws: CropKitError.self) {
-                try Watermark(contentsOfFile: Fixtures.path("watermark/base-alpha.png"), limits: PixelLimits(maxPixels: 1000))
+                try Watermark(
+                    contentsOfFile: Fixtures.path("watermark/base-alpha.png"), limits: PixelLimits(maxPixels: 1000))
             }
         }
     }

@@ -5,14 +5,14 @@ import Testing
 
 @testable import CropKit
 
-
 @Suite("Pipelines with WebP in and out")
 struct WebPPipelineTests {
     /// 120×180 stored with EXIF orientation 6 (cwebp -q 80 -metadata exif), so 180×120 displayed.
     static let photo = ImageSource.file(Fixtures.path("landscape-6.webp"))
 
-    @Test("a WebP source shrinks on load like a JPEG and comes out upright, close to the full decode resized",
-          arguments: [(90, 1), (45, 2), (22, 4)])
+    @Test(
+        "a WebP source shrinks on load like a JPEG and comes out upright, close to the full decode resized",
+        arguments: [(90, 1), (45, 2), (22, 4)])
     func shrinkOnLoad(_ width: Int, _ scale: Int) throws {
         let result = try ImagePipeline().run(Self.photo, [.resize(width: width)])
         #expect(result.report.decodeScale == scale)
@@ -31,13 +31,17 @@ struct WebPPipelineTests {
             let bytes = try FileIO.readFile(atPath: output)
             #expect(try ImageFormat.detect(bytes) == .webp)
             let decoded = try ImageCodec.decode(bytes)
-            #expect(decoded.pixels.width == written.report.size.width && decoded.pixels.height == written.report.size.height)
+            #expect(
+                decoded.pixels.width == written.report.size.width && decoded.pixels.height == written.report.size.height
+            )
             #expect(written.report.size.width * 2 == written.report.size.height * 3)
             #expect(decoded.metadata.orientation == .up)
             let reference = try ImagePipeline().run(
-                Fixtures.landscape(6), [.straighten(5), .aspect(try .ratio(3, 2))]).pixels
+                Fixtures.landscape(6), [.straighten(5), .aspect(try .ratio(3, 2))]
+            ).pixels
             // Lossy WebP at its default quality, 80: about 4 levels.
-            #expect(meanDifference(decoded.pixels, reference) < 5.5, "mean \(meanDifference(decoded.pixels, reference))")
+            #expect(
+                meanDifference(decoded.pixels, reference) < 5.5, "mean \(meanDifference(decoded.pixels, reference))")
         }
     }
 

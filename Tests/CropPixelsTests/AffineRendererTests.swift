@@ -1,6 +1,7 @@
 import CropGeometry
 import Foundation
 import Testing
+
 @testable import CropPixels
 
 @Suite("AffineRenderer")
@@ -23,7 +24,8 @@ struct AffineRendererTests {
             let r = try AffineRenderer(sourceSize: size, outputSize: o.displayedSize(of: size), transform: t)
             #expect(r.path == .copy(o), "\(o)")
             let scaled = try AffineRenderer(
-                sourceSize: size, outputSize: PixelSize(validWidth: o.swapsDimensions ? 15 : 20, height: o.swapsDimensions ? 20 : 15),
+                sourceSize: size,
+                outputSize: PixelSize(validWidth: o.swapsDimensions ? 15 : 20, height: o.swapsDimensions ? 20 : 15),
                 transform: AffineTransform2D.scale(x: 2, y: 2).concatenating(t))
             #expect(scaled.path == .separable(o), "\(o)")
         }
@@ -47,13 +49,15 @@ struct AffineRendererTests {
         let expected = crop.applyingOrientation(o)
         let t = o.inverseTransform(storedSize: Size(width: 15, height: 11)).translatedBy(x: 3, y: 2)
         let renderer = try AffineRenderer(
-            sourceSize: PixelSize(validWidth: 23, height: 17), outputSize: PixelSize(validWidth: expected.width, height: expected.height), transform: t)
+            sourceSize: PixelSize(validWidth: 23, height: 17),
+            outputSize: PixelSize(validWidth: expected.width, height: expected.height), transform: t)
         #expect(renderer.path == .copy(o))
         #expect(try renderer.render(image) == expected)
     }
 
-    @Test("axis-aligned scaling is the separable resize of the source rectangle, then the permutation",
-          arguments: Orientation.allCases)
+    @Test(
+        "axis-aligned scaling is the separable resize of the source rectangle, then the permutation",
+        arguments: Orientation.allCases)
     func separablePath(_ o: Orientation) throws {
         let image = try randomBuffer(width: 41, height: 29, format: .rgb8, seed: 12)
         let rect = Rect(x: 2.5, y: 1.25, width: 36, height: 24)
@@ -63,7 +67,8 @@ struct AffineRendererTests {
         let t = o.inverseTransform(storedSize: Size(width: 15, height: 10))
             .scaledBy(x: 36.0 / 15, y: 24.0 / 10).translatedBy(x: 2.5, y: 1.25)
         let renderer = try AffineRenderer(
-            sourceSize: PixelSize(validWidth: 41, height: 29), outputSize: PixelSize(validWidth: expected.width, height: expected.height), transform: t)
+            sourceSize: PixelSize(validWidth: 41, height: 29),
+            outputSize: PixelSize(validWidth: expected.width, height: expected.height), transform: t)
         #expect(renderer.path == .separable(o))
         let out = try renderer.render(image)
         #expect(maxDifference(out, expected) <= 1, "\(o)")
@@ -75,14 +80,28 @@ struct AffineRendererTests {
         let image = try randomBuffer(width: 50, height: 40, format: .rgb8, seed: 5)
         let size = PixelSize(validWidth: 50, height: 40)
         let transforms: [(AffineTransform2D, PixelSize)] = [
-            (Self.plan(angle: 0.3, scale: 0.8, output: (30, 22), center: Point(x: 25, y: 20)), PixelSize(validWidth: 30, height: 22)),
-            (Self.plan(angle: -0.7, scale: 0.35, output: (12, 9), center: Point(x: 24, y: 21)), PixelSize(validWidth: 12, height: 9)),
+            (
+                Self.plan(angle: 0.3, scale: 0.8, output: (30, 22), center: Point(x: 25, y: 20)),
+                PixelSize(validWidth: 30, height: 22)
+            ),
+            (
+                Self.plan(angle: -0.7, scale: 0.35, output: (12, 9), center: Point(x: 24, y: 21)),
+                PixelSize(validWidth: 12, height: 9)
+            ),
             // A 6.7× reduction: the source is pre-shrunk 3× in blocks, which band windows must respect.
-            (Self.plan(angle: 0.25, scale: 0.15, output: (7, 6), center: Point(x: 25, y: 20)), PixelSize(validWidth: 7, height: 6)),
-            (Orientation.rightTop.inverseTransform(storedSize: Size(width: 30, height: 20)).translatedBy(x: 10, y: 10),
-             PixelSize(validWidth: 20, height: 30)),
-            (Orientation.bottomLeft.inverseTransform(storedSize: Size(width: 20, height: 15))
-                .scaledBy(x: 2, y: 2).translatedBy(x: 5, y: 4), PixelSize(validWidth: 20, height: 15)),
+            (
+                Self.plan(angle: 0.25, scale: 0.15, output: (7, 6), center: Point(x: 25, y: 20)),
+                PixelSize(validWidth: 7, height: 6)
+            ),
+            (
+                Orientation.rightTop.inverseTransform(storedSize: Size(width: 30, height: 20)).translatedBy(
+                    x: 10, y: 10),
+                PixelSize(validWidth: 20, height: 30)
+            ),
+            (
+                Orientation.bottomLeft.inverseTransform(storedSize: Size(width: 20, height: 15))
+                    .scaledBy(x: 2, y: 2).translatedBy(x: 5, y: 4), PixelSize(validWidth: 20, height: 15)
+            ),
         ]
         for (t, outSize) in transforms {
             for filter in [ResamplingFilter.catmullRom, .lanczos3] {
@@ -95,9 +114,12 @@ struct AffineRendererTests {
                     let needed = renderer.sourceRows(forOutputRows: y..<(y + n))
                     let window = try image.cropped(x: 0, y: needed.lowerBound, width: 50, height: needed.count)
                     let band = try renderer.render(window, sourceFirstRow: needed.lowerBound, outputRows: y..<(y + n))
-                    #expect(band == (try whole.cropped(x: 0, y: y, width: outSize.width, height: n)), "\(renderer.path) rows \(y)..<\(y + n)")
+                    #expect(
+                        band == (try whole.cropped(x: 0, y: y, width: outSize.width, height: n)),
+                        "\(renderer.path) rows \(y)..<\(y + n)")
                     if needed.count > 1 {
-                        let short = try image.cropped(x: 0, y: needed.lowerBound + 1, width: 50, height: needed.count - 1)
+                        let short = try image.cropped(
+                            x: 0, y: needed.lowerBound + 1, width: 50, height: needed.count - 1)
                         #expect(throws: PixelError.self) {
                             try renderer.render(short, sourceFirstRow: needed.lowerBound + 1, outputRows: y..<(y + n))
                         }
@@ -108,20 +130,26 @@ struct AffineRendererTests {
         }
     }
 
-    @Test("the SSE2 and the portable 8-bit kernels give identical pixels, at the edges too",
-          arguments: [PixelFormat.gray8, .grayAlpha8, .rgb8, .rgba8])
+    @Test(
+        "the SSE2 and the portable 8-bit kernels give identical pixels, at the edges too",
+        arguments: [PixelFormat.gray8, .grayAlpha8, .rgb8, .rgba8])
     func kernelsAgree(_ format: PixelFormat) throws {
         let image = try randomBuffer(width: 37, height: 29, format: format, seed: 31)
-        for (angle, scale, filter) in [(0.3, 1.0, ResamplingFilter.catmullRom), (-0.6, 0.45, .lanczos3), (0.1, 1.3, .mitchell),
-                                       (0.05, 0.8, .nearest)] {
+        for (angle, scale, filter) in [
+            (0.3, 1.0, ResamplingFilter.catmullRom), (-0.6, 0.45, .lanczos3), (0.1, 1.3, .mitchell),
+            (0.05, 0.8, .nearest),
+        ] {
             // Larger than the picture, so that many taps are clamped at the edges.
             let t = Self.plan(angle: angle, scale: scale, output: (40, 33), center: Point(x: 18.5, y: 14.5))
             var renderer = try AffineRenderer(
-                sourceSize: PixelSize(validWidth: 37, height: 29), outputSize: PixelSize(validWidth: 40, height: 33), transform: t, rotationFilter: filter)
+                sourceSize: PixelSize(validWidth: 37, height: 29), outputSize: PixelSize(validWidth: 40, height: 33),
+                transform: t, rotationFilter: filter)
             let fast = try renderer.render(image)
             renderer.forcesPortableKernel = true
             let portable = try renderer.render(image)
-            #expect(fast == portable, "\(format) \(filter) angle \(angle) scale \(scale): differ by \(maxDifference(fast, portable))")
+            #expect(
+                fast == portable,
+                "\(format) \(filter) angle \(angle) scale \(scale): differ by \(maxDifference(fast, portable))")
         }
     }
 
@@ -132,11 +160,16 @@ struct AffineRendererTests {
         for (w, h) in [(1, 1), (2, 1), (1, 3)] {
             let image = try makeBuffer(width: w, height: h, format: format) { _, _, c in values[c] }
             for (angle, scale) in [(0.4, 1.0), (-0.2, 3.0), (0.9, 0.5)] {
-                let t = Self.plan(angle: angle, scale: scale, output: (3, 2), center: Point(x: Double(w) / 2, y: Double(h) / 2))
-                let out = try AffineRenderer(sourceSize: PixelSize(validWidth: w, height: h), outputSize: PixelSize(validWidth: 3, height: 2), transform: t).render(image)
+                let t = Self.plan(
+                    angle: angle, scale: scale, output: (3, 2), center: Point(x: Double(w) / 2, y: Double(h) / 2))
+                let out = try AffineRenderer(
+                    sourceSize: PixelSize(validWidth: w, height: h), outputSize: PixelSize(validWidth: 3, height: 2),
+                    transform: t
+                ).render(image)
                 let expected = (0..<6).flatMap { _ in (0..<format.channelCount).map { values[$0] } }
-                #expect(zip(out.samples, expected).allSatisfy { abs($0 - $1) <= 1 },
-                        "\(format) \(w)×\(h) angle \(angle): \(out.samples)")
+                #expect(
+                    zip(out.samples, expected).allSatisfy { abs($0 - $1) <= 1 },
+                    "\(format) \(w)×\(h) angle \(angle): \(out.samples)")
             }
         }
     }
@@ -144,7 +177,9 @@ struct AffineRendererTests {
     @Test("an all-white picture stays white through 300 random straighten, scale and crop plans")
     func whiteStaysWhite() throws {
         var rng = SplitMix64(seed: 4242)
-        func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * Double(rng.next() >> 11) / Double(1 << 53) }
+        func uniform(_ lo: Double, _ hi: Double) -> Double {
+            lo + (hi - lo) * Double(rng.next() >> 11) / Double(1 << 53)
+        }
         let formats: [PixelFormat] = [.rgb8, .rgba8, .gray8, .grayAlpha8, .rgb16]
         var rendered = 0
         for trial in 0..<300 {
@@ -170,17 +205,21 @@ struct AffineRendererTests {
             }
             guard inside(t, outW, outH) else { continue }
             let renderer = try AffineRenderer(
-                sourceSize: PixelSize(validWidth: w, height: h), outputSize: PixelSize(validWidth: outW, height: outH), transform: t, rotationFilter: filter)
+                sourceSize: PixelSize(validWidth: w, height: h), outputSize: PixelSize(validWidth: outW, height: outH),
+                transform: t, rotationFilter: filter)
             let out = try renderer.render(white)
             let darkest = out.samples.min()!
-            #expect(darkest == format.depth.maxValue, "trial \(trial): \(format) \(filter) angle \(angle) scale \(scale) → \(darkest)")
+            #expect(
+                darkest == format.depth.maxValue,
+                "trial \(trial): \(format) \(filter) angle \(angle) scale \(scale) → \(darkest)")
             rendered += 1
         }
         #expect(rendered >= 250)
     }
 
-    @Test("no halo: a white shape on transparent black stays white when rotated and reduced",
-          arguments: [PixelFormat.rgba8, .grayAlpha8, .rgba16])
+    @Test(
+        "no halo: a white shape on transparent black stays white when rotated and reduced",
+        arguments: [PixelFormat.rgba8, .grayAlpha8, .rgba16])
     func noHaloRotated(_ format: PixelFormat) throws {
         let disc = try ResamplerTests.whiteDisc(size: 64, format: format)
         for (angle, scale) in [(0.5, 1.0), (-0.3, 0.7), (0.7, 0.3), (0.2, 1.6), (-0.4, 0.15), (0.1, 0.12)] {
@@ -188,7 +227,8 @@ struct AffineRendererTests {
                 let size = max(4, Int(64 * scale * 0.9))
                 let t = Self.plan(angle: angle, scale: scale, output: (size, size), center: Point(x: 32, y: 32))
                 let renderer = try AffineRenderer(
-                    sourceSize: PixelSize(validWidth: 64, height: 64), outputSize: PixelSize(validWidth: size, height: size), transform: t, rotationFilter: filter)
+                    sourceSize: PixelSize(validWidth: 64, height: 64),
+                    outputSize: PixelSize(validWidth: size, height: size), transform: t, rotationFilter: filter)
                 let out = try renderer.render(disc)
                 #expect(ResamplerTests.haloFree(out), "\(format) \(filter) angle \(angle) scale \(scale)")
             }
@@ -199,9 +239,13 @@ struct AffineRendererTests {
     func rotatedRamp() throws {
         for format in [PixelFormat.gray8, .rgb16] {
             let k = format.depth == .eight ? 1.0 : 257.0
-            let ramp = try makeBuffer(width: 80, height: 60, format: format) { x, y, _ in Int((Double(x + 2 * y) * k).rounded()) }
+            let ramp = try makeBuffer(width: 80, height: 60, format: format) { x, y, _ in
+                Int((Double(x + 2 * y) * k).rounded())
+            }
             let t = Self.plan(angle: 0.4, scale: 1, output: (30, 20), center: Point(x: 40, y: 30))
-            let renderer = try AffineRenderer(sourceSize: PixelSize(validWidth: 80, height: 60), outputSize: PixelSize(validWidth: 30, height: 20), transform: t)
+            let renderer = try AffineRenderer(
+                sourceSize: PixelSize(validWidth: 80, height: 60), outputSize: PixelSize(validWidth: 30, height: 20),
+                transform: t)
             let out = try renderer.render(ramp)
             var worst = 0.0
             for y in 0..<20 {
@@ -216,14 +260,17 @@ struct AffineRendererTests {
         }
     }
 
-    @Test("rotated 4× and 8× reductions of a zone plate: the stretched kernel (and the box pre-shrink) stay below 4 levels RMS aliasing, nearest does not")
+    @Test(
+        "rotated 4× and 8× reductions of a zone plate: the stretched kernel (and the box pre-shrink) stay below 4 levels RMS aliasing, nearest does not"
+    )
     func rotatedAliasing() throws {
         let (image, k) = try ResamplerTests.zonePlate(size: 384)
         func aliasing(_ filter: ResamplingFilter, scale: Double) throws -> Double {
             let side = Int(320 * scale)
             let t = Self.plan(angle: 0.2, scale: scale, output: (side, side), center: Point(x: 192, y: 192))
             let renderer = try AffineRenderer(
-                sourceSize: PixelSize(validWidth: 384, height: 384), outputSize: PixelSize(validWidth: side, height: side), transform: t, rotationFilter: filter)
+                sourceSize: PixelSize(validWidth: 384, height: 384),
+                outputSize: PixelSize(validWidth: side, height: side), transform: t, rotationFilter: filter)
             let out = try renderer.render(image)
             var values: [Int] = []
             for y in 0..<side {

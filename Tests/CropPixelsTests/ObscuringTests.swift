@@ -13,7 +13,9 @@ struct ObscuringTests {
         return try PixelBuffer(width: width, height: height, layout: layout, samples: samples)
     }
 
-    @Test("over 200 seeded rectangles and both styles: pixels outside are untouched, inside are smoothed", arguments: [ChannelLayout.rgb, .rgba, .gray])
+    @Test(
+        "over 200 seeded rectangles and both styles: pixels outside are untouched, inside are smoothed",
+        arguments: [ChannelLayout.rgb, .rgba, .gray])
     func outsideUntouched(_ layout: ChannelLayout) throws {
         let image = try Self.random(width: 37, height: 29, layout: layout, seed: 7)
         var state: UInt64 = 99
@@ -23,7 +25,8 @@ struct ObscuringTests {
         }
         for round in 0..<200 {
             let x = next(45) - 4, y = next(35) - 4, w = next(30), h = next(30)
-            let style: PixelBuffer.ObscureStyle = round % 2 == 0 ? .blur(sigma: 1 + Double(next(5))) : .pixelate(block: 1 + next(6))
+            let style: PixelBuffer.ObscureStyle =
+                round % 2 == 0 ? .blur(sigma: 1 + Double(next(5))) : .pixelate(block: 1 + next(6))
             let result = image.obscuring(x: x, y: y, width: w, height: h, style: style)
             for py in 0..<image.height {
                 for px in 0..<image.width where !(px >= x && px < x + w && py >= y && py < y + h) {

@@ -1,7 +1,8 @@
+import CropAnalysis
 import CropGeometry
 import Foundation
-import CropAnalysis
 import Testing
+
 @testable import CropPixels
 
 @Suite("Buffer operations")
@@ -18,9 +19,11 @@ struct OperationsTests {
         #expect(b.width == 2 && b.height == 2 && b.pixel(x: 1, y: 1) == image.pixel(x: 1, y: 5))
         let c = try image.cropped(to: Rect(x: 2.0000001, y: 1, width: 3, height: 2))  // noise snaps to the pixel
         #expect(c.width == 3 && c.pixel(x: 0, y: 0) == image.pixel(x: 2, y: 1))
-        for bad in [Rect(x: 1, y: 1, width: 0, height: 3), Rect(x: 11, y: 0, width: 2, height: 2),
-                    Rect(x: .nan, y: 0, width: 2, height: 2), Rect(x: 0, y: 0, width: .infinity, height: 2),
-                    Rect(x: 3, y: 3, width: -2, height: 2)] {
+        for bad in [
+            Rect(x: 1, y: 1, width: 0, height: 3), Rect(x: 11, y: 0, width: 2, height: 2),
+            Rect(x: .nan, y: 0, width: 2, height: 2), Rect(x: 0, y: 0, width: .infinity, height: 2),
+            Rect(x: 3, y: 3, width: -2, height: 2),
+        ] {
             #expect(throws: PixelError.self) { try image.cropped(to: bad) }
         }
         #expect(throws: PixelError.self) { try image.cropped(x: 8, y: 0, width: 3, height: 1) }
@@ -28,14 +31,17 @@ struct OperationsTests {
 
     // MARK: Orientation
 
-    @Test("orientation bake agrees with Orientation.transform for all 8 cases, odd sizes and every pixel size",
-          arguments: Orientation.allCases)
+    @Test(
+        "orientation bake agrees with Orientation.transform for all 8 cases, odd sizes and every pixel size",
+        arguments: Orientation.allCases)
     func orientationBake(_ orientation: Orientation) throws {
         for format in [PixelFormat.gray8, .grayAlpha8, .rgb8, .rgba8, .gray16, .rgb16, .rgba16] {
             for (w, h) in [(5, 3), (7, 4), (1, 9), (70, 67), (129, 3)] {
                 // Every pixel unique: x in channel 0, y in the last channel (or both in one gray sample).
                 let image = try makeBuffer(width: w, height: h, format: format) { x, y, c in
-                    format.channelCount == 1 ? (x + y * w) % (format.depth.maxValue + 1) : (c == 0 ? x : (c == format.channelCount - 1 ? y : x ^ y)) % 256
+                    format.channelCount == 1
+                        ? (x + y * w) % (format.depth.maxValue + 1)
+                        : (c == 0 ? x : (c == format.channelCount - 1 ? y : x ^ y)) % 256
                 }
                 let out = image.applyingOrientation(orientation)
                 let t = orientation.transform(storedSize: Size(width: w, height: h))
@@ -81,12 +87,15 @@ struct OperationsTests {
             let layout = try mode.layout(sourceWidth: sw, sourceHeight: sh, width: bw, height: bh)
             #expect(layout.outputSize == PixelSize(validWidth: ow, height: oh), "\(mode) \(sw)×\(sh) in \(bw)×\(bh)")
         }
-        #expect(throws: PixelError.self) { try ResizeMode.fit.layout(sourceWidth: 10, sourceHeight: 10, width: 0, height: 5) }
+        #expect(throws: PixelError.self) {
+            try ResizeMode.fit.layout(sourceWidth: 10, sourceHeight: 10, width: 0, height: 5)
+        }
         let wide = try Self.ramp(wide: true)
         let stretched = try wide.resized(width: 20, height: 20, mode: .stretch)
         #expect(stretched.width == 20 && stretched.height == 20)
         // Stretch: output pixel (10, 10) samples the source at (31.5, 15.75): red 4·31 = 124, green 4·15.25 = 61.
-        #expect(abs(stretched[x: 10, y: 10, channel: 0] - 124) <= 2 && abs(stretched[x: 10, y: 10, channel: 1] - 61) <= 2)
+        #expect(
+            abs(stretched[x: 10, y: 10, channel: 0] - 124) <= 2 && abs(stretched[x: 10, y: 10, channel: 1] - 61) <= 2)
         let fitted = try wide.resized(width: 20, height: 20, mode: .fit)
         #expect(fitted.width == 20 && fitted.height == 10 && fitted.format == .rgb8)
     }
@@ -167,7 +176,9 @@ struct OperationsTests {
             let expected = 40.0 * 30 - (4 - Double.pi) * 100
             #expect(abs(area - expected) < 0.1, "\(format): \(area) vs \(expected)")
             // Symmetric under both mirrors, and the straight edges stay fully opaque.
-            #expect(rounded.applyingOrientation(.topRight) == rounded && rounded.applyingOrientation(.bottomLeft) == rounded)
+            #expect(
+                rounded.applyingOrientation(.topRight) == rounded && rounded.applyingOrientation(.bottomLeft) == rounded
+            )
             #expect(rounded[x: 20, y: 0, channel: c - 1] == format.depth.maxValue)
             #expect(rounded[x: 0, y: 0, channel: c - 1] == 0 && rounded.pixel(x: 0, y: 0).allSatisfy { $0 == 0 })
         }
@@ -178,7 +189,8 @@ struct OperationsTests {
         let image = try makeBuffer(width: 41, height: 31, format: .rgba8) { _, _, c in c == 3 ? 255 : 90 }
         let circle = try image.circleCropped()
         #expect(circle.width == 31 && circle.height == 31)
-        let area = Double((0..<31).flatMap { y in (0..<31).map { x in circle[x: x, y: y, channel: 3] } }.reduce(0, +)) / 255
+        let area =
+            Double((0..<31).flatMap { y in (0..<31).map { x in circle[x: x, y: y, channel: 3] } }.reduce(0, +)) / 255
         #expect(abs(area - Double.pi * 15.5 * 15.5) < 0.1)
         #expect(circle[x: 15, y: 15, channel: 3] == 255 && circle[x: 0, y: 0, channel: 3] == 0)
         // Edge pixels are partly covered (anti-aliased), and colour is untouched where alpha remains.
@@ -217,16 +229,21 @@ struct OperationsTests {
         let framed = try rgb.addingTransparentBorder(3)
         #expect(framed.width == 11 && framed.height == 10 && framed.format == .rgba8)
         #expect(framed.pixel(x: 0, y: 0) == [0, 0, 0, 0] && framed.pixel(x: 10, y: 9) == [0, 0, 0, 0])
-        #expect(framed.pixel(x: 3, y: 3) == rgba.pixel(x: 0, y: 0) && framed.pixel(x: 7, y: 6) == rgba.pixel(x: 4, y: 3))
+        #expect(
+            framed.pixel(x: 3, y: 3) == rgba.pixel(x: 0, y: 0) && framed.pixel(x: 7, y: 6) == rgba.pixel(x: 4, y: 3))
         #expect(throws: PixelError.self) { try rgb.addingTransparentBorder(-1) }
 
-        let halfWhite = try makeBuffer(width: 2, height: 1, format: .rgba8) { x, _, c in c == 3 ? (x == 0 ? 128 : 0) : 255 }
+        let halfWhite = try makeBuffer(width: 2, height: 1, format: .rgba8) { x, _, c in
+            c == 3 ? (x == 0 ? 128 : 0) : 255
+        }
         let flat = halfWhite.flattened(over: PixelColor(red: 0, green: 0, blue: 100))
         #expect(flat.format == .rgb8)
         #expect(flat.pixel(x: 0, y: 0) == [128, 128, 178] && flat.pixel(x: 1, y: 0) == [0, 0, 100])
         let grayAlpha = try makeBuffer(width: 1, height: 1, format: .grayAlpha16) { _, _, c in c == 0 ? 65535 : 0 }
         let grayFlat = grayAlpha.flattened(over: PixelColor(red: 255, green: 0, blue: 0))
-        #expect(grayFlat.format == .gray16 && grayFlat.pixel(x: 0, y: 0) == [Int(PixelColor(red: 255, green: 0, blue: 0).luminance)])
+        #expect(
+            grayFlat.format == .gray16
+                && grayFlat.pixel(x: 0, y: 0) == [Int(PixelColor(red: 255, green: 0, blue: 0).luminance)])
         #expect(rgb.flattened(over: .white) == rgb)
     }
 
@@ -254,10 +271,13 @@ struct OperationsTests {
                 image.applyingOrientation(.rightTop),
             ]
             for r in results { #expect(r.format == format) }
-            let withAlpha = [try image.roundedCorners(radius: 3), try image.addingTransparentBorder(1), image.addingAlpha(),
-                             try image.thumbnail(side: 8, border: 1)]
+            let withAlpha = [
+                try image.roundedCorners(radius: 3), try image.addingTransparentBorder(1), image.addingAlpha(),
+                try image.thumbnail(side: 8, border: 1),
+            ]
             for r in withAlpha { #expect(r.format == format.with(layout: format.layout.withAlpha)) }
-            #expect(image.addingAlpha().flattened(over: .white).format == format.with(layout: format.layout.withoutAlpha))
+            #expect(
+                image.addingAlpha().flattened(over: .white).format == format.with(layout: format.layout.withoutAlpha))
         }
     }
 }

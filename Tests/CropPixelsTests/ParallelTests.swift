@@ -26,7 +26,7 @@ struct ParallelTests {
             }
             // Unequal work, so threads finish out of turn.
             var x = UInt64(item)
-            for _ in 0..<cost { x = x &* 6364136223846793005 &+ 1442695040888963407 }
+            for _ in 0..<cost { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
             lock.locked {
                 running -= 1
                 results[item] = x
@@ -34,9 +34,11 @@ struct ParallelTests {
         }
     }
 
-    @Test("forEachTaken runs every item exactly once, on at most the threads asked for", arguments: [
-        (0, 2), (1, 2), (5, 1), (7, 2), (100, 2), (100, 8), (3, 8),
-    ])
+    @Test(
+        "forEachTaken runs every item exactly once, on at most the threads asked for",
+        arguments: [
+            (0, 2), (1, 2), (5, 1), (7, 2), (100, 2), (100, 8), (3, 8),
+        ])
     func takenOnce(_ count: Int, _ threads: Int) {
         let tally = Tally(count)
         Parallel.forEachTaken(count, threads: threads) { tally.run($0, cost: ($0 * 7919) % 20_000) }

@@ -1,6 +1,7 @@
 import CropGeometry
 import Foundation
 import Testing
+
 @testable import CropPixels
 
 @Suite("Resampler")
@@ -33,17 +34,24 @@ struct ResamplerTests {
     func constantStaysConstant(_ filter: ResamplingFilter) throws {
         for format in allFormats {
             let maxValue = format.depth.maxValue
-            let values = format.layout.hasAlpha ? [maxValue / 3, maxValue * 2 / 5, maxValue * 5 / 7, maxValue * 37 / 255]
+            let values =
+                format.layout.hasAlpha
+                ? [maxValue / 3, maxValue * 2 / 5, maxValue * 5 / 7, maxValue * 37 / 255]
                 : [maxValue / 3, maxValue * 2 / 5, maxValue * 5 / 7]
             let image = try makeBuffer(width: 13, height: 9, format: format) { _, _, c in values[c % values.count] }
             for linear in [false, true] {
                 let options = ResampleOptions(filter: filter, linearLight: linear)
                 let tolerance = linear ? 1 : 0
-                for (w, h, rect) in [(5, 4, nil), (31, 20, nil), (6, 7, Rect(x: 1.5, y: 0.25, width: 10.75, height: 8.5))] {
-                    let out = try rect.map { try image.resized(width: w, height: h, from: $0, options: options) }
+                for (w, h, rect) in [
+                    (5, 4, nil), (31, 20, nil), (6, 7, Rect(x: 1.5, y: 0.25, width: 10.75, height: 8.5)),
+                ] {
+                    let out =
+                        try rect.map { try image.resized(width: w, height: h, from: $0, options: options) }
                         ?? image.resized(width: w, height: h, options: options)
                     #expect(out.format == format && out.width == w && out.height == h)
-                    let expected = (0..<(w * h)).flatMap { _ in (0..<format.channelCount).map { values[$0 % values.count] } }
+                    let expected = (0..<(w * h)).flatMap { _ in
+                        (0..<format.channelCount).map { values[$0 % values.count] }
+                    }
                     let diff = zip(out.samples, expected).map { abs($0 - $1) }.max()!
                     #expect(diff <= tolerance, "\(format) \(filter) linear \(linear) → \(w)×\(h): off by \(diff)")
                 }
@@ -58,15 +66,24 @@ struct ResamplerTests {
         let image = try makeBuffer(width: 9, height: 7, format: .rgb8) { x, y, c in
             [(x * 37 + y * 11) % 256, (x * x * 5 + y * 23) % 256, (x + y) % 2 == 1 ? 255 : 0][c]
         }
-        let lanczos = [30, 18, 125, 112, 52, 128, 202, 157, 128, 64, 117, 125, 55, 70, 129, 144, 115, 127, 197, 180,
-                       127, 70, 99, 129, 78, 122, 125, 182, 179, 128, 157, 120, 128, 53, 120, 125]
-        let bicubic = [33, 20, 125, 114, 58, 128, 196, 153, 128, 64, 114, 125, 58, 72, 128, 141, 113, 127, 195, 177,
-                       127, 72, 103, 128, 83, 124, 125, 172, 171, 128, 160, 124, 128, 60, 123, 125]
-        let bilinear = [40, 26, 125, 115, 65, 128, 181, 144, 128, 70, 114, 125, 64, 75, 129, 139, 114, 127, 185, 167,
-                        127, 79, 109, 129, 88, 124, 125, 163, 161, 128, 160, 129, 128, 66, 122, 125]
-        let boxed = [73, 33, 128, 130, 71, 127, 223, 162, 127, 100, 140, 128, 96, 81, 127, 158, 123, 128, 226, 211,
-                     128, 98, 104, 127, 118, 130, 128, 199, 190, 127, 183, 138, 127, 35, 81, 128]
-        for (filter, expected) in [(ResamplingFilter.lanczos3, lanczos), (.catmullRom, bicubic), (.bilinear, bilinear)] {
+        let lanczos = [
+            30, 18, 125, 112, 52, 128, 202, 157, 128, 64, 117, 125, 55, 70, 129, 144, 115, 127, 197, 180,
+            127, 70, 99, 129, 78, 122, 125, 182, 179, 128, 157, 120, 128, 53, 120, 125,
+        ]
+        let bicubic = [
+            33, 20, 125, 114, 58, 128, 196, 153, 128, 64, 114, 125, 58, 72, 128, 141, 113, 127, 195, 177,
+            127, 72, 103, 128, 83, 124, 125, 172, 171, 128, 160, 124, 128, 60, 123, 125,
+        ]
+        let bilinear = [
+            40, 26, 125, 115, 65, 128, 181, 144, 128, 70, 114, 125, 64, 75, 129, 139, 114, 127, 185, 167,
+            127, 79, 109, 129, 88, 124, 125, 163, 161, 128, 160, 129, 128, 66, 122, 125,
+        ]
+        let boxed = [
+            73, 33, 128, 130, 71, 127, 223, 162, 127, 100, 140, 128, 96, 81, 127, 158, 123, 128, 226, 211,
+            128, 98, 104, 127, 118, 130, 128, 199, 190, 127, 183, 138, 127, 35, 81, 128,
+        ]
+        for (filter, expected) in [(ResamplingFilter.lanczos3, lanczos), (.catmullRom, bicubic), (.bilinear, bilinear)]
+        {
             let out = try image.resized(width: 4, height: 3, options: ResampleOptions(filter: filter))
             let diff = zip(out.samples, expected).map { abs($0 - $1) }.max()!
             #expect(diff <= 1, "\(filter): off by \(diff)")
@@ -182,8 +199,9 @@ struct ResamplerTests {
         return true
     }
 
-    @Test("no halo: a white shape on transparent black stays white wherever alpha > 0",
-          arguments: [PixelFormat.rgba8, .grayAlpha8, .rgba16, .grayAlpha16])
+    @Test(
+        "no halo: a white shape on transparent black stays white wherever alpha > 0",
+        arguments: [PixelFormat.rgba8, .grayAlpha8, .rgba16, .grayAlpha16])
     func noHalo(_ format: PixelFormat) throws {
         let disc = try Self.whiteDisc(size: 64, format: format)
         for filter in [ResamplingFilter.lanczos3, .catmullRom, .mitchell, .bilinear] {
@@ -193,9 +211,10 @@ struct ResamplerTests {
                     let out = try disc.resized(width: w, height: h, options: options)
                     #expect(Self.haloFree(out), "\(format) \(filter) linear \(linear) → \(w)×\(h)")
                     // Some partly transparent edge pixels exist, so the check is not vacuous.
-                    #expect(out.samples.enumerated().contains { i, v in
-                        i % format.channelCount == format.channelCount - 1 && v > 0 && v < format.depth.maxValue
-                    })
+                    #expect(
+                        out.samples.enumerated().contains { i, v in
+                            i % format.channelCount == format.channelCount - 1 && v > 0 && v < format.depth.maxValue
+                        })
                 }
             }
         }
@@ -208,7 +227,8 @@ struct ResamplerTests {
             let stripes = try makeBuffer(width: 64, height: 16, format: format) { x, _, _ in x % 2 == 0 ? 0 : maxValue }
             for filter in [ResamplingFilter.lanczos3, .box, .bilinear] {
                 let plain = try stripes.resized(width: 32, height: 8, options: ResampleOptions(filter: filter))
-                let linear = try stripes.resized(width: 32, height: 8, options: ResampleOptions(filter: filter, linearLight: true))
+                let linear = try stripes.resized(
+                    width: 32, height: 8, options: ResampleOptions(filter: filter, linearLight: true))
                 let scale = Double(maxValue) / 255
                 // Columns away from the left and right edges (where renormalised weights see fewer stripes).
                 for y in 0..<8 {
@@ -245,19 +265,25 @@ struct ResamplerTests {
     func degenerateSizes(_ format: PixelFormat) throws {
         let maxValue = format.depth.maxValue
         for (sw, sh, ow, oh) in [(1, 1, 5, 3), (7, 1, 1, 1), (1, 9, 4, 2), (300, 2, 1, 7), (2, 2, 1, 1)] {
-            let image = try makeBuffer(width: sw, height: sh, format: format) { x, y, c in (x * 31 + y * 17 + c * 5) % (maxValue + 1) }
+            let image = try makeBuffer(width: sw, height: sh, format: format) { x, y, c in
+                (x * 31 + y * 17 + c * 5) % (maxValue + 1)
+            }
             for filter in ResamplingFilter.allCases {
                 let out = try image.resized(width: ow, height: oh, options: ResampleOptions(filter: filter))
                 #expect(out.width == ow && out.height == oh && out.format == format)
                 // Every output sample lies within the source's range (filters are normalised, overshoot clamped).
                 let (lo, hi) = (image.samples.min()!, image.samples.max()!)
                 if !format.hasAlpha, filter != .lanczos3, filter != .catmullRom {
-                    #expect(out.samples.allSatisfy { $0 >= lo && $0 <= hi }, "\(format) \(filter) \(sw)×\(sh) → \(ow)×\(oh)")
+                    #expect(
+                        out.samples.allSatisfy { $0 >= lo && $0 <= hi }, "\(format) \(filter) \(sw)×\(sh) → \(ow)×\(oh)"
+                    )
                 }
             }
         }
         // A single pixel enlarged is that pixel everywhere.
-        let dot = try makeBuffer(width: 1, height: 1, format: format) { _, _, c in [maxValue / 3, maxValue / 2, maxValue / 5, maxValue][c] }
+        let dot = try makeBuffer(width: 1, height: 1, format: format) { _, _, c in
+            [maxValue / 3, maxValue / 2, maxValue / 5, maxValue][c]
+        }
         let big = try dot.resized(width: 6, height: 4)
         #expect((0..<4).allSatisfy { y in (0..<6).allSatisfy { x in big.pixel(x: x, y: y) == dot.pixel(x: 0, y: 0) } })
     }
@@ -266,8 +292,14 @@ struct ResamplerTests {
     func invalidArguments() throws {
         let image = try randomBuffer(width: 8, height: 8, format: .rgb8, seed: 1)
         #expect(throws: PixelError.self) { try image.resized(width: 0, height: 4) }
-        #expect(throws: PixelError.self) { try image.resized(width: 4, height: 4, from: Rect(x: 0, y: 0, width: 0, height: 3)) }
-        #expect(throws: PixelError.self) { try image.resized(width: 4, height: 4, from: Rect(x: 4, y: 4, width: 8, height: 3)) }
-        #expect(throws: PixelError.self) { try image.resized(width: 4, height: 4, from: Rect(x: .nan, y: 0, width: 2, height: 3)) }
+        #expect(throws: PixelError.self) {
+            try image.resized(width: 4, height: 4, from: Rect(x: 0, y: 0, width: 0, height: 3))
+        }
+        #expect(throws: PixelError.self) {
+            try image.resized(width: 4, height: 4, from: Rect(x: 4, y: 4, width: 8, height: 3))
+        }
+        #expect(throws: PixelError.self) {
+            try image.resized(width: 4, height: 4, from: Rect(x: .nan, y: 0, width: 2, height: 3))
+        }
     }
 }

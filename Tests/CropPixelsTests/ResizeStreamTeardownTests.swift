@@ -1,5 +1,6 @@
 import CropGeometry
 import Testing
+
 @testable import CropPixels
 
 /// A stream abandoned mid-picture (its producer failed) must be torn down cleanly on whatever thread lets go of it
@@ -7,8 +8,9 @@ import Testing
 /// worker, whose `deinit` then waited for its own queue: a libdispatch trap (SIGILL) instead of the decoder's error.
 @Suite("ResizeStream teardown")
 struct ResizeStreamTeardownTests {
-    @Test("a stream dropped right after a push tears down without a trap, in every concurrency mode",
-          arguments: [ResizeStream.Concurrency.background, .parallel])
+    @Test(
+        "a stream dropped right after a push tears down without a trap, in every concurrency mode",
+        arguments: [ResizeStream.Concurrency.background, .parallel])
     func droppedMidPicture(_ concurrency: ResizeStream.Concurrency) throws {
         // Wide rows make each background block slow to filter, so the caller lets go while the worker still runs:
         // the worker then holds the last reference.

@@ -1,5 +1,6 @@
 import CropGeometry
 import Testing
+
 @testable import CropPixels
 
 @Suite("ResizeStream")
@@ -45,15 +46,21 @@ struct ResizeStreamTests {
             for filter in [ResamplingFilter.lanczos3, .nearest, .mitchell, .box] {
                 for linear in [false, true] {
                     let options = ResampleOptions(filter: filter, linearLight: linear, maxThreads: Int(rng.next() % 3))
-                    for (w, h, rect) in [(17, 11, nil), (50, 61, nil), (9, 14, Rect(x: 2.5, y: 7.25, width: 30, height: 20.5))] {
-                        let whole = try rect.map { try image.resized(width: w, height: h, from: $0, options: options) }
+                    for (w, h, rect) in [
+                        (17, 11, nil), (50, 61, nil), (9, 14, Rect(x: 2.5, y: 7.25, width: 30, height: 20.5)),
+                    ] {
+                        let whole =
+                            try rect.map { try image.resized(width: w, height: h, from: $0, options: options) }
                             ?? image.resized(width: w, height: h, options: options)
                         let group = [8, 16, 24][Int(rng.next() % 3)]
                         for concurrency in [ResizeStream.Concurrency.parallel, .background] {
                             let streamed = try Self.streamed(
                                 image, width: w, height: h, rect: rect, options: options, groupRows: group,
                                 concurrency: concurrency, rng: &rng)
-                            #expect(streamed == whole, "\(format) \(filter) linear \(linear) \(concurrency) → \(w)×\(h) rect \(String(describing: rect))")
+                            #expect(
+                                streamed == whole,
+                                "\(format) \(filter) linear \(linear) \(concurrency) → \(w)×\(h) rect \(String(describing: rect))"
+                            )
                         }
                     }
                 }

@@ -1,6 +1,7 @@
 import CropGeometry
 import Dispatch
 import Testing
+
 @testable import CropPixels
 
 @Suite("SourceRowWindow")
@@ -35,7 +36,11 @@ struct SourceRowWindowTests {
         #expect(window.publishedRows == 110)
         let tail = try window.rows(100..<110)
         for y in tail.range { #expect(tail.row(y).load(as: UInt8.self) == UInt8(y)) }
-        #expect(try window.write(maxRows: 5) { _ in Issue.record("no rows left to write"); return 0 } == 0)
+        #expect(
+            try window.write(maxRows: 5) { _ in
+                Issue.record("no rows left to write")
+                return 0
+            } == 0)
     }
 
     @Test("unpublished or released rows are refused")

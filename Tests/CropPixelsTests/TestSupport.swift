@@ -1,6 +1,7 @@
 import CropGeometry
-@testable import CropPixels
 @_exported import CropTestSupport  // the seeded generator, for every file of this target
+
+@testable import CropPixels
 
 /// Every channel layout at both depths.
 let allFormats: [PixelFormat] = BitDepth.allCases.flatMap { d in ChannelLayout.allCases.map { PixelFormat($0, d) } }

@@ -17,11 +17,14 @@ struct AspectCropServiceTests {
         let scene = try redDiscScene(x: 700, y: 150, width: 900, height: 300)
         try Data(ImageCodec.encode(scene, as: .jpeg, options: EncodeOptions(jpeg: JPEGEncodeOptions(quality: 92))))
             .write(to: folder.appendingPathComponent("disc.jpg"))
-        let service = ImageService(configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: folder.path), signer: nil))
-        for (query, keepsDisc) in [("aspect=1:1", false), ("aspect=1:1&gravity=attention", true),
-                                   ("aspect=1:1&gravity=entropy", true), ("aspect=1:1&gravity=right", true),
-                                   ("aspect=1:1&gravity=left", false), ("aspect=1:1&focus=700,150px", true),
-                                   ("aspect=1:1&focus=0.78,0.5", true)] {
+        let service = ImageService(
+            configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: folder.path), signer: nil))
+        for (query, keepsDisc) in [
+            ("aspect=1:1", false), ("aspect=1:1&gravity=attention", true),
+            ("aspect=1:1&gravity=entropy", true), ("aspect=1:1&gravity=right", true),
+            ("aspect=1:1&gravity=left", false), ("aspect=1:1&focus=700,150px", true),
+            ("aspect=1:1&focus=0.78,0.5", true),
+        ] {
             let answer = try await get(service, "/img/disc.jpg?\(query)")
             #expect(answer.status == .ok, "\(query): \(message(answer.body))")
             let image = try Image(source: .data(answer.body))
@@ -30,9 +33,11 @@ struct AspectCropServiceTests {
             // π·30² ≈ 2,827 pixels when the whole disc is kept.
             #expect(keepsDisc ? red > 2500 : red == 0, "\(query): \(red) red pixels")
         }
-        for (query, name) in [("gravity=attention", "gravity"), ("focus=0.5,0.5", "focus"),
-                              ("aspect=original&gravity=top", "gravity"), ("aspect=1:1&rect=0,0,900,300&gravity=top", "gravity"),
-                              ("aspect=1:1&mode=fill", "mode"), ("aspect=1:1&focus=900,150", "focus")] {
+        for (query, name) in [
+            ("gravity=attention", "gravity"), ("focus=0.5,0.5", "focus"),
+            ("aspect=original&gravity=top", "gravity"), ("aspect=1:1&rect=0,0,900,300&gravity=top", "gravity"),
+            ("aspect=1:1&mode=fill", "mode"), ("aspect=1:1&focus=900,150", "focus"),
+        ] {
             let answer = try await get(service, "/img/disc.jpg?\(query)")
             #expect(answer.status == .badRequest, "\(query)")
             #expect(message(answer.body).contains("invalid \(name)"), "\(query): \(message(answer.body))")

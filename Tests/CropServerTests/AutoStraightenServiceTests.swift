@@ -13,10 +13,12 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         for (name, lines) in [("facade.png", true), ("blotches.png", false)] {
-            let png = try ImageCodec.encode(tiltedScene(width: 480, height: 320, degrees: 6, seed: 3, lines: lines), as: .png)
+            let png = try ImageCodec.encode(
+                tiltedScene(width: 480, height: 320, degrees: 6, seed: 3, lines: lines), as: .png)
             try Data(png).write(to: dir.appendingPathComponent(name))
         }
-        let service = ImageService(configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: dir.path), signer: nil))
+        let service = ImageService(
+            configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: dir.path), signer: nil))
 
         let levelled = try await get(service, "/img/facade.png?straighten=auto&format=png")
         #expect(levelled.status == .ok)

@@ -13,7 +13,8 @@ import Testing
 
 /// The folder the tests serve: `beach.jpg` (202×151 JPEG) and `sub/logo.png` (110×52 RGBA).
 enum ServedFolder {
-    static let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("photos").path
+    static let path = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("photos")
+        .path
     static let key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
     static let oldKey = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
 
@@ -60,7 +61,10 @@ func get(_ service: ImageService, _ uri: String, headers: HTTPFields = [:]) asyn
 /// The `problem` of a JSON error body.
 func problem(_ body: [UInt8]) -> String? {
     struct Body: Decodable {
-        struct Detail: Decodable { var problem: String; var message: String }
+        struct Detail: Decodable {
+            var problem: String
+            var message: String
+        }
         var error: Detail
     }
     return try? JSONDecoder().decode(Body.self, from: Data(body)).error.problem
@@ -70,7 +74,9 @@ func message(_ body: [UInt8]) -> String { String(decoding: body, as: UTF8.self) 
 
 @Suite("cropkit serve: signed image URLs")
 struct ImageServiceTests {
-    @Test("memory: each answer says its planned peak; a request planning more than the per-request limit is 413 before decoding")
+    @Test(
+        "memory: each answer says its planned peak; a request planning more than the per-request limit is 413 before decoding"
+    )
     func memoryAdmission() async throws {
         let service = try ServedFolder.service { $0.memoryBudget = 64 << 20 }
         let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?width=100"))
@@ -81,7 +87,10 @@ struct ImageServiceTests {
         #expect(metrics.contains("cropkit_memory_budget_bytes 67108864"), "\(metrics)")
         #expect(metrics.contains("cropkit_memory_peak_reserved_bytes \(planned)"), "\(metrics)")
 
-        let tight = try ServedFolder.service { $0.memoryBudget = 64 << 20; $0.memoryPerRequest = planned - 1 }
+        let tight = try ServedFolder.service {
+            $0.memoryBudget = 64 << 20
+            $0.memoryPerRequest = planned - 1
+        }
         let refused = try await get(tight, try ServedFolder.signed("/img/beach.jpg?width=100"))
         #expect(refused.status == .contentTooLarge)
         #expect(problem(refused.body) == "needsTooMuchMemory", "\(message(refused.body))")
@@ -154,37 +163,46 @@ struct ImageServiceTests {
 
     @Test("traversal, encoded or not, symlinks out of the folder, folders and missing files are all 404")
     func traversal() async throws {
-        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("cropkit-serve-\(UUID().uuidString)")
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cropkit-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: outside) }
         let served = outside.appendingPathComponent("served").path
         try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: ServedFolder.path + "/beach.jpg", toPath: outside.path + "/secret.jpg")
         try FileManager.default.copyItem(atPath: ServedFolder.path + "/beach.jpg", toPath: served + "/inside.jpg")
-        try FileManager.default.createSymbolicLink(atPath: served + "/escape.jpg", withDestinationPath: outside.path + "/secret.jpg")
-        try FileManager.default.createSymbolicLink(atPath: served + "/alias.jpg", withDestinationPath: served + "/inside.jpg")
-        let service = ImageService(configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: served), signer: nil))
-        for path in ["../secret.jpg", "%2e%2e/secret.jpg", "%2E%2E%2Fsecret.jpg", "sub/../../secret.jpg", "escape.jpg",
-                     "./inside.jpg", "/inside.jpg", "", "missing.jpg", "inside.jpg%00.png", "..%5csecret.jpg"] {
+        try FileManager.default.createSymbolicLink(
+            atPath: served + "/escape.jpg", withDestinationPath: outside.path + "/secret.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: served + "/alias.jpg", withDestinationPath: served + "/inside.jpg")
+        let service = ImageService(
+            configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: served), signer: nil))
+        for path in [
+            "../secret.jpg", "%2e%2e/secret.jpg", "%2E%2E%2Fsecret.jpg", "sub/../../secret.jpg", "escape.jpg",
+            "./inside.jpg", "/inside.jpg", "", "missing.jpg", "inside.jpg%00.png", "..%5csecret.jpg",
+        ] {
             let answer = try await get(service, "/img/" + path)
             #expect(answer.status == .notFound, "\(path): \(answer.status)")
             #expect(problem(answer.body) == "notFound")
         }
         #expect(try await get(service, "/img/inside.jpg").status == .ok)
         #expect(try await get(service, "/img/alias.jpg").status == .ok)  // a link that stays inside is fine
-        let folder = ImageService(configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: outside.path), signer: nil))
+        let folder = ImageService(
+            configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: outside.path), signer: nil))
         #expect(try await get(folder, "/img/served").status == .notFound)
         #expect(try await get(folder, "/img/served/inside.jpg").status == .ok)
     }
 
-    @Test("every option: the CLI's names and values, with exact sizes", arguments: [
-        ("width=101", 101, 76), ("height=50", 67, 50), ("size=60x60", 60, 45), ("size=60x60&mode=fill", 60, 60),
-        ("size=60x60&mode=pad&background=white", 60, 60), ("size=60x40&mode=stretch", 60, 40),
-        ("size=60x60&mode=fill&gravity=top-left&filter=mitchell&linear", 60, 60),
-        ("turn=90", 151, 202), ("turn=-90&flip=horizontal,vertical", 151, 202), ("rect=10,20,100,50", 100, 50),
-        ("aspect=1:1", 151, 151), ("aspect=16:9&width=160", 160, 90), ("straighten=5&aspect=3:2&width=90", 90, 60),
-        ("flip=vertical&flip=horizontal&width=40", 40, 30),
-    ])
+    @Test(
+        "every option: the CLI's names and values, with exact sizes",
+        arguments: [
+            ("width=101", 101, 76), ("height=50", 67, 50), ("size=60x60", 60, 45), ("size=60x60&mode=fill", 60, 60),
+            ("size=60x60&mode=pad&background=white", 60, 60), ("size=60x40&mode=stretch", 60, 40),
+            ("size=60x60&mode=fill&gravity=top-left&filter=mitchell&linear", 60, 60),
+            ("turn=90", 151, 202), ("turn=-90&flip=horizontal,vertical", 151, 202), ("rect=10,20,100,50", 100, 50),
+            ("aspect=1:1", 151, 151), ("aspect=16:9&width=160", 160, 90), ("straighten=5&aspect=3:2&width=90", 90, 60),
+            ("flip=vertical&flip=horizontal&width=40", 40, 30),
+        ])
     func options(_ query: String, _ width: Int, _ height: Int) async throws {
         let service = try ServedFolder.service()
         let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?" + query))
@@ -196,27 +214,34 @@ struct ImageServiceTests {
     @Test("a recipe (base64url JSON) gives the same pixels as the same crop in flags")
     func recipe() async throws {
         let service = try ServedFolder.service()
-        let recipe = try Recipe(cropCenter: Point(x: 0.5, y: 0.5), cropSize: Size(width: 0.5, height: 0.5), quarterTurns: 1)
+        let recipe = try Recipe(
+            cropCenter: Point(x: 0.5, y: 0.5), cropSize: Size(width: 0.5, height: 0.5), quarterTurns: 1)
         let encoded = try recipe.json().base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?recipe=\(encoded)&format=png"))
         #expect(answer.status == .ok, "\(message(answer.body))")
-        let direct = try ImagePipeline().run(.file(ServedFolder.path + "/beach.jpg"), [.recipe(recipe), .fit(within: PixelSize(validWidth: 8192, height: 8192))])
+        let direct = try ImagePipeline().run(
+            .file(ServedFolder.path + "/beach.jpg"),
+            [.recipe(recipe), .fit(within: PixelSize(validWidth: 8192, height: 8192))])
         let served = try Image(source: .data(answer.body))
         #expect(served.pixels == direct.pixels)
         let both = try await get(service, try ServedFolder.signed("/img/beach.jpg?recipe=\(encoded)&turn=90"))
         #expect(both.status == .badRequest && message(both.body).contains("turn"))
     }
 
-    @Test("unknown or invalid options get 400 with a JSON error naming the parameter", arguments: [
-        ("colour=red", "colour"), ("width=0", "width"), ("width=abc", "width"), ("width=9000", "width"),
-        ("size=10x", "size"), ("width=10&height=10", "height"), ("turn=45", "turn"), ("flip=diagonal", "flip"),
-        ("straighten=60", "straighten"), ("aspect=wide", "aspect"), ("rect=1,2,3", "rect"), ("mode=zoom&size=9x9", "mode"),
-        ("gravity=middle&width=9", "gravity"), ("filter=sinc&width=9", "filter"), ("format=bmp", "format"),
-        ("quality=101", "quality"), ("icc=p3", "icc"), ("metadata=some", "metadata"), ("linear=maybe&width=9", "linear"),
-        ("mode=fill", "mode"), ("background=white&width=9", "background"), ("recipe=!!", "recipe"),
-        ("preset=none", "preset"), ("strip&metadata=keep", "strip"),
-    ])
+    @Test(
+        "unknown or invalid options get 400 with a JSON error naming the parameter",
+        arguments: [
+            ("colour=red", "colour"), ("width=0", "width"), ("width=abc", "width"), ("width=9000", "width"),
+            ("size=10x", "size"), ("width=10&height=10", "height"), ("turn=45", "turn"), ("flip=diagonal", "flip"),
+            ("straighten=60", "straighten"), ("aspect=wide", "aspect"), ("rect=1,2,3", "rect"),
+            ("mode=zoom&size=9x9", "mode"),
+            ("gravity=middle&width=9", "gravity"), ("filter=sinc&width=9", "filter"), ("format=bmp", "format"),
+            ("quality=101", "quality"), ("icc=p3", "icc"), ("metadata=some", "metadata"),
+            ("linear=maybe&width=9", "linear"),
+            ("mode=fill", "mode"), ("background=white&width=9", "background"), ("recipe=!!", "recipe"),
+            ("preset=none", "preset"), ("strip&metadata=keep", "strip"),
+        ])
     func invalidOptions(_ query: String, _ name: String) async throws {
         let service = try ServedFolder.service()
         let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?" + query))
@@ -225,24 +250,28 @@ struct ImageServiceTests {
         #expect(message(answer.body).contains(name), "\(query): \(message(answer.body))")
     }
 
-    @Test("output settings are refused as the library refuses them, named by their query keys",
-          arguments: OutputRuleCase.all.filter(\.inURLs))
+    @Test(
+        "output settings are refused as the library refuses them, named by their query keys",
+        arguments: OutputRuleCase.all.filter(\.inURLs))
     func outputRules(_ rule: OutputRuleCase) async throws {
         let service = try ServedFolder.service()
         let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?width=40&" + rule.query))
         #expect(answer.status == .badRequest, "\(rule): \(answer.status)")
         #expect(problem(answer.body) == "invalidParameter")
-        #expect(message(answer.body).contains("invalid \(rule.key): \(rule.reason)"), "\(rule): \(message(answer.body))")
+        #expect(
+            message(answer.body).contains("invalid \(rule.key): \(rule.reason)"), "\(rule): \(message(answer.body))")
     }
 
-    @Test("format=auto follows Accept (AVIF, JPEG XL when named, WebP, then JPEG, or PNG for alpha) and says Vary: Accept", arguments: [
-        ("beach.jpg", "image/avif,image/webp,*/*", ImageFormat.avif), ("beach.jpg", "image/webp,*/*;q=0.8", .webp),
-        ("beach.jpg", "image/avif;q=0,image/webp", .webp), ("beach.jpg", "*/*", .jpeg), ("beach.jpg", "", .jpeg),
-        ("sub/logo.png", "*/*", .png), ("sub/logo.png", "image/webp", .webp), ("beach.jpg", "image/*", .avif),
-        ("beach.jpg", "image/jxl,image/webp,*/*", .jxl), ("beach.jpg", "image/avif,image/jxl,*/*", .avif),
-        ("beach.jpg", "image/avif;q=0,image/webp,image/*", .webp), ("sub/logo.png", "image/jxl", .jxl),
-        ("beach.jpg", "image/jxl;q=0,image/webp", .webp),
-    ])
+    @Test(
+        "format=auto follows Accept (AVIF, JPEG XL when named, WebP, then JPEG, or PNG for alpha) and says Vary: Accept",
+        arguments: [
+            ("beach.jpg", "image/avif,image/webp,*/*", ImageFormat.avif), ("beach.jpg", "image/webp,*/*;q=0.8", .webp),
+            ("beach.jpg", "image/avif;q=0,image/webp", .webp), ("beach.jpg", "*/*", .jpeg), ("beach.jpg", "", .jpeg),
+            ("sub/logo.png", "*/*", .png), ("sub/logo.png", "image/webp", .webp), ("beach.jpg", "image/*", .avif),
+            ("beach.jpg", "image/jxl,image/webp,*/*", .jxl), ("beach.jpg", "image/avif,image/jxl,*/*", .avif),
+            ("beach.jpg", "image/avif;q=0,image/webp,image/*", .webp), ("sub/logo.png", "image/jxl", .jxl),
+            ("beach.jpg", "image/jxl;q=0,image/webp", .webp),
+        ])
     func formatAuto(_ file: String, _ accept: String, _ format: ImageFormat) async throws {
         let service = try ServedFolder.service()
         let uri = try ServedFolder.signed("/img/\(file)?width=40&format=auto")
@@ -264,31 +293,46 @@ struct ImageServiceTests {
         #expect(padded.headers[.contentType] == "image/png")
     }
 
-    @Test("an animated GIF keeps its frames: GIF by default, WebP or GIF with format=auto; frames=first or a still format gives one; past the animation limit 413")
+    @Test(
+        "an animated GIF keeps its frames: GIF by default, WebP or GIF with format=auto; frames=first or a still format gives one; past the animation limit 413"
+    )
     func animation() async throws {
         let service = try ServedFolder.service()
-        func answer(_ query: String, accept: String? = nil) async throws -> (format: String?, frames: Int?, size: PixelSize) {
+        func answer(_ query: String, accept: String? = nil) async throws -> (
+            format: String?, frames: Int?, size: PixelSize
+        ) {
             let answer = try await get(
-                service, try ServedFolder.signed("/img/sub/spin.gif?" + query), headers: accept.map { [.accept: $0] } ?? [:])
+                service, try ServedFolder.signed("/img/sub/spin.gif?" + query),
+                headers: accept.map { [.accept: $0] } ?? [:])
             #expect(answer.status == .ok, "\(message(answer.body))")
             let info = try ImageSource.data(answer.body).info()
             return (answer.headers[.contentType], info.frameCount, info.displayedSize)
         }
         let own = try await answer("width=19")
         #expect(own.format == "image/gif" && own.frames == 10 && own.size == PixelSize(validWidth: 19, height: 16))
-        #expect(try await answer("width=19&format=auto", accept: "image/avif,image/webp,*/*") == ("image/webp", 10, own.size))
+        #expect(
+            try await answer("width=19&format=auto", accept: "image/avif,image/webp,*/*") == (
+                "image/webp", 10, own.size
+            ))
         #expect(try await answer("width=19&format=auto", accept: "*/*") == ("image/gif", 10, own.size))
         #expect(try await answer("width=19&frames=first") == ("image/gif", nil, own.size))
         #expect(try await answer("width=19&format=png") == ("image/png", nil, own.size))
-        #expect(try await answer("width=19&format=auto&frames=first", accept: "image/avif,*/*") == ("image/avif", nil, own.size))
-        let few = try ServedFolder.service { $0.pixelLimits = PixelLimits(maxPixels: 10_000, maxAnimationPixels: 12_159) }
+        #expect(
+            try await answer("width=19&format=auto&frames=first", accept: "image/avif,*/*") == (
+                "image/avif", nil, own.size
+            ))
+        let few = try ServedFolder.service {
+            $0.pixelLimits = PixelLimits(maxPixels: 10_000, maxAnimationPixels: 12_159)
+        }
         let refused = try await get(few, try ServedFolder.signed("/img/sub/spin.gif?width=19"))
         #expect(refused.status == .contentTooLarge && problem(refused.body) == "tooManyAnimationPixels")
         let invalid = try await get(service, try ServedFolder.signed("/img/sub/spin.gif?frames=some"))
         #expect(invalid.status == .badRequest && message(invalid.body).contains("frames"))
     }
 
-    @Test("round: the circle inscribed in the output, transparent outside; a JPEG source becomes PNG, format=jpeg is refused")
+    @Test(
+        "round: the circle inscribed in the output, transparent outside; a JPEG source becomes PNG, format=jpeg is refused"
+    )
     func round() async throws {
         let service = try ServedFolder.service()
         let round = try await get(service, try ServedFolder.signed("/img/beach.jpg?size=60x60&mode=fill&round"))
@@ -314,12 +358,16 @@ struct ImageServiceTests {
         #expect(again.headers[.vary] == "Accept")
         let jpeg = try await get(service, uri, headers: [.ifNoneMatch: etag])
         #expect(jpeg.status == .ok && jpeg.headers[.eTag] != etag)  // another format, another ETag
-        let other = try await get(service, try ServedFolder.signed("/img/beach.jpg?width=65&format=auto"), headers: [.accept: "image/webp"])
+        let other = try await get(
+            service, try ServedFolder.signed("/img/beach.jpg?width=65&format=auto"), headers: [.accept: "image/webp"])
         #expect(other.headers[.eTag] != etag)
-        #expect(try await get(service, uri, headers: [.accept: "image/webp", .ifNoneMatch: "*"]).status == .notModified)
+        #expect(
+            try await get(service, uri, headers: [.accept: "image/webp", .ifNoneMatch: "*"]).status == .notModified)
     }
 
-    @Test("limits: a source over the byte limit is 413, over the pixel limit 413, past the output side 400; the cap fits an unsized output")
+    @Test(
+        "limits: a source over the byte limit is 413, over the pixel limit 413, past the output side 400; the cap fits an unsized output"
+    )
     func limits() async throws {
         let small = try ServedFolder.service { $0.maximumSourceBytes = 1000 }
         let tooBig = try await get(small, try ServedFolder.signed("/img/beach.jpg?width=10"))
@@ -331,7 +379,8 @@ struct ImageServiceTests {
         #expect(try await get(capped, try ServedFolder.signed("/img/beach.jpg?width=101")).status == .badRequest)
         let fitted = try await get(capped, try ServedFolder.signed("/img/beach.jpg"))
         let expected = try ImagePipeline().run(
-            .file(ServedFolder.path + "/beach.jpg"), [.fit(within: PixelSize(validWidth: 100, height: 100))]).size
+            .file(ServedFolder.path + "/beach.jpg"), [.fit(within: PixelSize(validWidth: 100, height: 100))]
+        ).size
         #expect(expected.width == 100)
         #expect(try Image(source: .data(fitted.body)).size == expected)
     }
@@ -344,7 +393,10 @@ struct ImageServiceTests {
         }
         let thumb = try await get(service, try ServedFolder.signed("/img/beach.jpg?preset=thumb"))
         #expect(try Image(source: .data(thumb.body)).size == PixelSize(validWidth: 40, height: 40))
-        let only = try ServedFolder.service { $0.presets = ["thumb": "size=40x40&mode=fill"]; $0.onlyPresets = true }
+        let only = try ServedFolder.service {
+            $0.presets = ["thumb": "size=40x40&mode=fill"]
+            $0.onlyPresets = true
+        }
         #expect(try await get(only, try ServedFolder.signed("/img/beach.jpg?preset=thumb")).status == .ok)
         let refused = try await get(only, try ServedFolder.signed("/img/beach.jpg?preset=thumb&width=9"))
         #expect(refused.status == .badRequest && message(refused.body).contains("width"))
@@ -354,14 +406,21 @@ struct ImageServiceTests {
 
     @Test("a full queue answers 503 busy with Retry-After; a processing timeout answers 503 timedOut")
     func backPressure() async throws {
-        let service = try ServedFolder.service { $0.concurrency = 1; $0.queueCapacity = 0 }
+        let service = try ServedFolder.service {
+            $0.concurrency = 1
+            $0.queueCapacity = 0
+        }
         try await service.queue.acquire()  // the only slot is taken
         let busy = try await get(service, try ServedFolder.signed("/img/beach.jpg?width=20"))
         #expect(busy.status == .serviceUnavailable && problem(busy.body) == "busy")
         #expect(busy.headers[.retryAfter] == "1")
         // A 304 needs no slot.
-        let etag = try #require(try await get(try ServedFolder.service(), try ServedFolder.signed("/img/beach.jpg?width=20")).headers[.eTag])
-        #expect(try await get(service, try ServedFolder.signed("/img/beach.jpg?width=20"), headers: [.ifNoneMatch: etag]).status == .notModified)
+        let etag = try #require(
+            try await get(try ServedFolder.service(), try ServedFolder.signed("/img/beach.jpg?width=20")).headers[.eTag]
+        )
+        #expect(
+            try await get(service, try ServedFolder.signed("/img/beach.jpg?width=20"), headers: [.ifNoneMatch: etag])
+                .status == .notModified)
         await service.queue.release()
         #expect(try await get(service, try ServedFolder.signed("/img/beach.jpg?width=20")).status == .ok)
         // A straightened 2000-pixel render takes far longer than 1 ms, whatever the scheduler does with the timer (a
@@ -377,9 +436,16 @@ struct ImageServiceTests {
         // deadline is still timed out, and work that ends before it is answered.
         let clock = StalledClock()
         await #expect(throws: EditorError.timedOut(seconds: 1)) {
-            try await ImageService.withTimeout(1, clock: clock) { clock.advance(by: .seconds(2)); return 1 }
+            try await ImageService.withTimeout(1, clock: clock) {
+                clock.advance(by: .seconds(2))
+                return 1
+            }
         }
-        #expect(try await ImageService.withTimeout(1, clock: clock) { clock.advance(by: .milliseconds(500)); return 7 } == 7)
+        #expect(
+            try await ImageService.withTimeout(1, clock: clock) {
+                clock.advance(by: .milliseconds(500))
+                return 7
+            } == 7)
         #expect(try await ImageService.withTimeout(30) { 7 } == 7)
     }
 
@@ -390,7 +456,9 @@ struct ImageServiceTests {
             let uri = try ServedFolder.signed("/img/beach.jpg?width=30")
             var etag = ""
             try await client.execute(uri: uri, method: .get) { etag = $0.headers[.eTag] ?? "" }
-            try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag]) { #expect($0.status == .notModified) }
+            try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag]) {
+                #expect($0.status == .notModified)
+            }
             try await client.execute(uri: "/img/beach.jpg?width=30", method: .get) { #expect($0.status == .forbidden) }
             try await client.execute(uri: "/health", method: .get) { _ in }
             try await client.execute(uri: "/metrics", method: .get) { response in
@@ -409,7 +477,9 @@ struct ImageServiceTests {
                 ] {
                     #expect(text.contains(line + "\n"), "\(line) not in\n\(text)")
                 }
-                #expect(text.contains("cropkit_response_bytes_total ") && !text.contains("cropkit_response_bytes_total 0\n"))
+                #expect(
+                    text.contains("cropkit_response_bytes_total ") && !text.contains("cropkit_response_bytes_total 0\n")
+                )
             }
         }
     }
@@ -417,27 +487,34 @@ struct ImageServiceTests {
     @Test("gravity=attention|entropy and focus=x,y reach the pipeline; bad or contradicting values are 400")
     func smartGravity() async throws {
         let service = try ServedFolder.service()
-        for query in ["size=60x60&mode=fill&gravity=attention", "size=60x60&mode=fill&gravity=entropy",
-                      "size=60x60&mode=fill&focus=0.2,0.8", "size=60x60&mode=fill"] {
+        for query in [
+            "size=60x60&mode=fill&gravity=attention", "size=60x60&mode=fill&gravity=entropy",
+            "size=60x60&mode=fill&focus=0.2,0.8", "size=60x60&mode=fill",
+        ] {
             let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?\(query)"))
             #expect(answer.status == .ok, "\(query): \(message(answer.body))")
             #expect(try Image(source: .data(answer.body)).size == PixelSize(validWidth: 60, height: 60))
         }
-        for (query, name) in [("size=60x60&mode=fill&focus=2,0.5", "focus"), ("size=60x60&mode=fill&focus=0.5", "focus"),
-                              ("size=60x60&mode=fill&focus=0.5,0.5&gravity=top", "focus"),
-                              ("size=60x60&mode=pad&gravity=entropy", "gravity"), ("size=60x60&gravity=faces", "gravity"),
-                              ("size=60x60&gravity=face", "gravity"), ("width=60&gravity=top", "gravity"),
-                              ("size=60x60&mode=stretch&gravity=attention", "gravity")] {
+        for (query, name) in [
+            ("size=60x60&mode=fill&focus=2,0.5", "focus"), ("size=60x60&mode=fill&focus=0.5", "focus"),
+            ("size=60x60&mode=fill&focus=0.5,0.5&gravity=top", "focus"),
+            ("size=60x60&mode=pad&gravity=entropy", "gravity"), ("size=60x60&gravity=faces", "gravity"),
+            ("size=60x60&gravity=face", "gravity"), ("width=60&gravity=top", "gravity"),
+            ("size=60x60&mode=stretch&gravity=attention", "gravity"),
+        ] {
             let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?\(query)"))
             #expect(answer.status == .badRequest, "\(query)")
             #expect(message(answer.body).contains("invalid \(name)"), "\(query): \(message(answer.body))")
         }
     }
 
-    @Test("gravity=face keeps the people and says so (CropKit-Faces); blur=faces hides them and changes nothing else; bad blur values are 400")
+    @Test(
+        "gravity=face keeps the people and says so (CropKit-Faces); blur=faces hides them and changes nothing else; bad blur values are 400"
+    )
     func faces() async throws {
         let service = try ServedFolder.service()
-        let avatar = try await get(service, try ServedFolder.signed("/img/group.jpg?size=96x96&mode=fill&gravity=face&format=png"))
+        let avatar = try await get(
+            service, try ServedFolder.signed("/img/group.jpg?size=96x96&mode=fill&gravity=face&format=png"))
         #expect(avatar.status == .ok, "\(message(avatar.body))")
         #expect(avatar.headers[ImageService.facesHeader] == "found=2; kept=2; placed-by=face")
         let direct = try ImagePipeline(shrinkOnLoadHeadroom: 1).run(
@@ -447,17 +524,22 @@ struct ImageServiceTests {
         #expect(beach.headers[ImageService.facesHeader] == "found=0; kept=0; placed-by=attention")
 
         let plain = try await get(service, try ServedFolder.signed("/img/group.jpg?width=300&format=png"))
-        let hidden = try await get(service, try ServedFolder.signed("/img/group.jpg?width=300&format=png&blur=faces&blur-style=pixelate"))
+        let hidden = try await get(
+            service, try ServedFolder.signed("/img/group.jpg?width=300&format=png&blur=faces&blur-style=pixelate"))
         #expect(hidden.status == .ok, "\(message(hidden.body))")
         let before = try Image(source: .data(plain.body)).pixels, after = try Image(source: .data(hidden.body)).pixels
         let changed = (0..<before.height).flatMap { y in (0..<before.width).map { x in (x, y) } }
             .filter { before.pixel(x: $0.0, y: $0.1) != after.pixel(x: $0.0, y: $0.1) }
         #expect(changed.count > 2000 && changed.count < before.pixelCount / 2, "\(changed.count) pixels changed")
         #expect(plain.headers[.eTag] != hidden.headers[.eTag])
-        for (query, name) in [("blur=all", "blur"), ("blur=faces&blur-strength=5", "blur-strength"),
-                              ("blur-style=pixelate", "blur-style")] {
+        for (query, name) in [
+            ("blur=all", "blur"), ("blur=faces&blur-strength=5", "blur-strength"),
+            ("blur-style=pixelate", "blur-style"),
+        ] {
             let answer = try await get(service, try ServedFolder.signed("/img/group.jpg?width=100&\(query)"))
-            #expect(answer.status == .badRequest && message(answer.body).contains("invalid \(name)"), "\(query): \(message(answer.body))")
+            #expect(
+                answer.status == .badRequest && message(answer.body).contains("invalid \(name)"),
+                "\(query): \(message(answer.body))")
         }
     }
 
@@ -488,7 +570,8 @@ struct ImageServiceTests {
         try Data("not an image".utf8).write(to: folder.appendingPathComponent("text.jpg"))
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: ServedFolder.path + "/beach.jpg"))
         try jpeg.prefix(jpeg.count / 2).write(to: folder.appendingPathComponent("cut.jpg"))
-        let service = ImageService(configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: folder.path), signer: nil))
+        let service = ImageService(
+            configuration: ServiceConfiguration.forTests(root: try SourceFolder(root: folder.path), signer: nil))
         let text = try await get(service, "/img/text.jpg?width=10")
         #expect(text.status == .unsupportedMediaType && problem(text.body) == "unsupportedImage")
         let cut = try await get(service, "/img/cut.jpg?width=10")

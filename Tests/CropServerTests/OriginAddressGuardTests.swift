@@ -4,24 +4,32 @@ import Testing
 
 @Suite("The origin address guard (no traffic leaves loopback)")
 struct OriginAddressGuardTests {
-    @Test("private, loopback, link-local and reserved addresses are refused; public ones pass", arguments: [
-        ("127.0.0.1", "loopback"), ("127.255.0.9", "loopback"), ("::1", "loopback"), ("[::1]", "loopback"),
-        ("10.1.2.3", "private"), ("172.16.0.1", "private"), ("172.31.255.255", "private"), ("192.168.1.1", "private"),
-        ("fc00::1", "private"), ("fd12:3456::1", "private"), ("169.254.169.254", "link-local"), ("fe80::1%eth0", "link-local"),
-        ("100.64.0.1", "carrier-grade NAT"), ("0.0.0.0", "unspecified"), ("::", "unspecified"), ("224.0.0.1", "multicast"),
-        ("ff02::1", "multicast"), ("255.255.255.255", "broadcast"), ("240.0.0.1", "reserved"), ("192.0.2.10", "reserved"),
-        ("2001:db8::1", "reserved"), ("::ffff:127.0.0.1", "loopback"), ("::ffff:10.0.0.1", "private"),
-        ("64:ff9b::a9fe:a9fe", "link-local"), ("2002:c0a8:0101::1", "private"), ("::7f00:1", "loopback"),
-        ("localhost", "not an IP address"), ("1.2.3", "not an IP address"),
-    ])
+    @Test(
+        "private, loopback, link-local and reserved addresses are refused; public ones pass",
+        arguments: [
+            ("127.0.0.1", "loopback"), ("127.255.0.9", "loopback"), ("::1", "loopback"), ("[::1]", "loopback"),
+            ("10.1.2.3", "private"), ("172.16.0.1", "private"), ("172.31.255.255", "private"),
+            ("192.168.1.1", "private"),
+            ("fc00::1", "private"), ("fd12:3456::1", "private"), ("169.254.169.254", "link-local"),
+            ("fe80::1%eth0", "link-local"),
+            ("100.64.0.1", "carrier-grade NAT"), ("0.0.0.0", "unspecified"), ("::", "unspecified"),
+            ("224.0.0.1", "multicast"),
+            ("ff02::1", "multicast"), ("255.255.255.255", "broadcast"), ("240.0.0.1", "reserved"),
+            ("192.0.2.10", "reserved"),
+            ("2001:db8::1", "reserved"), ("::ffff:127.0.0.1", "loopback"), ("::ffff:10.0.0.1", "private"),
+            ("64:ff9b::a9fe:a9fe", "link-local"), ("2002:c0a8:0101::1", "private"), ("::7f00:1", "loopback"),
+            ("localhost", "not an IP address"), ("1.2.3", "not an IP address"),
+        ])
     func refused(_ address: String, _ reason: String) {
         #expect(OriginAddressGuard().refusal(of: address)?.rawValue == reason, "\(address)")
     }
 
-    @Test("public addresses pass, and everything passes when private origins are allowed", arguments: [
-        "93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1", "192.169.0.1", "2606:4700::6810:85e5",
-        "::ffff:93.184.216.34", "2002:5db8:d822::1",
-    ])
+    @Test(
+        "public addresses pass, and everything passes when private origins are allowed",
+        arguments: [
+            "93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1", "192.169.0.1", "2606:4700::6810:85e5",
+            "::ffff:93.184.216.34", "2002:5db8:d822::1",
+        ])
     func allowed(_ address: String) {
         #expect(OriginAddressGuard().refusal(of: address) == nil, "\(address)")
     }

@@ -27,23 +27,27 @@ final class LoopbackOrigin: Sendable {
         let photo = ByteBuffer(bytes: self.photo)
         router.middlewares.add(Recorder(origin: self))
         router.get("/photos/beach.jpg") { _, _ in
-            Response(status: .ok, headers: [.contentType: "image/jpeg", .eTag: "\"v1\""], body: .init(byteBuffer: photo))
+            Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .eTag: "\"v1\""], body: .init(byteBuffer: photo))
         }
         router.get("/photos/no-etag.jpg") { _, _ in Response(status: .ok, body: .init(byteBuffer: photo)) }
         router.get("/photos/redirect") { _, _ in Response(status: .found, headers: [.location: "beach.jpg"]) }
         router.get("/photos/redirect-out") { _, _ in
             Response(status: .movedPermanently, headers: [.location: "/private/beach.jpg"])
         }
-        router.get("/photos/loop") { _, _ in Response(status: .temporaryRedirect, headers: [.location: "/photos/loop"]) }
+        router.get("/photos/loop") { _, _ in Response(status: .temporaryRedirect, headers: [.location: "/photos/loop"])
+        }
         router.get("/photos/big.jpg") { _, _ in
             Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0xFF, count: 300_000)))
         }
         router.get("/photos/big-stream.jpg") { _, _ in
             // No Content-Length: the cap must stop the body as it arrives.
-            Response(status: .ok, body: ResponseBody { writer in
-                for _ in 0..<30 { try await writer.write(ByteBuffer(repeating: 0xFF, count: 10_000)) }
-                try await writer.finish(nil)
-            })
+            Response(
+                status: .ok,
+                body: ResponseBody { writer in
+                    for _ in 0..<30 { try await writer.write(ByteBuffer(repeating: 0xFF, count: 10_000)) }
+                    try await writer.finish(nil)
+                })
         }
         router.get("/photos/slow.jpg") { _, _ in
             try await Task.sleep(for: .seconds(6))
@@ -52,12 +56,16 @@ final class LoopbackOrigin: Sendable {
         router.get("/photos/broken.jpg") { _, _ in Response(status: .internalServerError) }
         router.get("/photos/gone.jpg") { _, _ in Response(status: .gone) }
         router.get("/private/beach.jpg") { _, _ in Response(status: .ok, body: .init(byteBuffer: photo)) }
-        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: quietLogger)
+        return Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: quietLogger)
     }
 
     struct Recorder: RouterMiddleware {
         let origin: LoopbackOrigin
-        func handle(_ request: Request, context: BasicRequestContext, next: (Request, BasicRequestContext) async throws -> Response)
+        func handle(
+            _ request: Request, context: BasicRequestContext,
+            next: (Request, BasicRequestContext) async throws -> Response
+        )
             async throws -> Response
         {
             origin.seen.withLock { $0.append((request.uri.path, request.head.authority ?? "")) }
@@ -87,7 +95,8 @@ struct OriginFetchTests {
     }
 
     static func fetch(_ url: String, _ options: String = "&width=100") throws -> String {
-        let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._~")))!
+        let encoded = url.addingPercentEncoding(
+            withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._~")))!
         return try ServedFolder.signed("/fetch?url=\(encoded)\(options)")
     }
 
@@ -131,8 +140,10 @@ struct OriginFetchTests {
         try await origin.live { port in
             let base = "http://127.0.0.1:\(port)"
             let service = try Self.service([base + "/photos/"])
-            for outside in [base + "/private/beach.jpg", "http://127.0.0.1:\(port + 1)/photos/beach.jpg",
-                            "https://127.0.0.1:\(port)/photos/beach.jpg", base + "/photosbeach.jpg"] {
+            for outside in [
+                base + "/private/beach.jpg", "http://127.0.0.1:\(port + 1)/photos/beach.jpg",
+                "https://127.0.0.1:\(port)/photos/beach.jpg", base + "/photosbeach.jpg",
+            ] {
                 let answer = try await get(service, try Self.fetch(outside))
                 #expect(answer.status == .forbidden, "\(outside)")
                 #expect(problem(answer.body) == "forbidden")
@@ -213,7 +224,8 @@ struct OriginFetchTests {
         let missing = try await get(service, try ServedFolder.signed("/fetch?width=10"))
         #expect(missing.status == .badRequest)
         #expect(message(missing.body).contains("url"))
-        let twice = try await get(service, try ServedFolder.signed("/fetch?url=http://127.0.0.1:9/a.jpg&url=http://127.0.0.1:9/b.jpg"))
+        let twice = try await get(
+            service, try ServedFolder.signed("/fetch?url=http://127.0.0.1:9/a.jpg&url=http://127.0.0.1:9/b.jpg"))
         #expect(twice.status == .badRequest)
         let relative = try await get(service, try ServedFolder.signed("/fetch?url=/etc/passwd"))
         #expect(relative.status == .badRequest)
@@ -227,21 +239,28 @@ struct OriginFetchTests {
 
 @Suite("Origin URLs and the allowlist")
 struct OriginAllowlistTests {
-    @Test("only absolute http(s) URLs without user information or dot segments parse", arguments: [
-        ("https://cdn.example.com/a/b.jpg?x=1", "https://cdn.example.com/a/b.jpg?x=1"),
-        ("HTTP://CDN.Example.com:80/a.jpg", "http://cdn.example.com/a.jpg"),
-        ("http://[::1]:8080/a.jpg", "http://[::1]:8080/a.jpg"), ("http://cdn.example.com", "http://cdn.example.com/"),
-    ])
+    @Test(
+        "only absolute http(s) URLs without user information or dot segments parse",
+        arguments: [
+            ("https://cdn.example.com/a/b.jpg?x=1", "https://cdn.example.com/a/b.jpg?x=1"),
+            ("HTTP://CDN.Example.com:80/a.jpg", "http://cdn.example.com/a.jpg"),
+            ("http://[::1]:8080/a.jpg", "http://[::1]:8080/a.jpg"),
+            ("http://cdn.example.com", "http://cdn.example.com/"),
+        ])
     func parses(_ text: String, _ canonical: String) throws {
         #expect(try #require(OriginURL(text)).description == canonical)
     }
 
-    @Test("refused URLs", arguments: [
-        "ftp://cdn.example.com/a.jpg", "file:///etc/passwd", "/relative.jpg", "http://user:pw@cdn.example.com/a.jpg",
-        "http://cdn.example.com/a/../../admin", "http://cdn.example.com/a/%2e%2e/admin", "http://cdn.example.com/./a",
-        "http://cdn.example.com/a%2fb", "http:///a.jpg", "http://cdn.example.com:0/a", "http://cdn.example.com/a b",
-        "http://cdn.example.com/a\\b", "javascript:alert(1)",
-    ])
+    @Test(
+        "refused URLs",
+        arguments: [
+            "ftp://cdn.example.com/a.jpg", "file:///etc/passwd", "/relative.jpg",
+            "http://user:pw@cdn.example.com/a.jpg",
+            "http://cdn.example.com/a/../../admin", "http://cdn.example.com/a/%2e%2e/admin",
+            "http://cdn.example.com/./a",
+            "http://cdn.example.com/a%2fb", "http:///a.jpg", "http://cdn.example.com:0/a", "http://cdn.example.com/a b",
+            "http://cdn.example.com/a\\b", "javascript:alert(1)",
+        ])
     func refuses(_ text: String) {
         #expect(OriginURL(text) == nil, "\(text)")
     }
@@ -249,16 +268,24 @@ struct OriginAllowlistTests {
     @Test("a URL is allowed by scheme, host, port and a path prefix on a segment boundary")
     func allowlist() throws {
         let list = try OriginAllowlist(["https://cdn.example.com/photos/", "http://media.example.org:8080/shop"])
-        let allowed = ["https://cdn.example.com/photos/a.jpg", "https://CDN.example.com:443/photos/x/y.jpg?v=2",
-                       "http://media.example.org:8080/shop", "http://media.example.org:8080/shop/a.jpg"]
-        let refused = ["http://cdn.example.com/photos/a.jpg", "https://cdn.example.com:8443/photos/a.jpg",
-                       "https://cdn.example.com/photosecret.jpg", "https://cdn.example.com/admin",
-                       "https://evil.example.com/photos/a.jpg", "https://cdn.example.com.evil.net/photos/a.jpg",
-                       "http://media.example.org:8080/shopping.jpg", "http://media.example.org/shop/a.jpg"]
+        let allowed = [
+            "https://cdn.example.com/photos/a.jpg", "https://CDN.example.com:443/photos/x/y.jpg?v=2",
+            "http://media.example.org:8080/shop", "http://media.example.org:8080/shop/a.jpg",
+        ]
+        let refused = [
+            "http://cdn.example.com/photos/a.jpg", "https://cdn.example.com:8443/photos/a.jpg",
+            "https://cdn.example.com/photosecret.jpg", "https://cdn.example.com/admin",
+            "https://evil.example.com/photos/a.jpg", "https://cdn.example.com.evil.net/photos/a.jpg",
+            "http://media.example.org:8080/shopping.jpg", "http://media.example.org/shop/a.jpg",
+        ]
         for url in allowed { #expect(list.allows(try #require(OriginURL(url))), "\(url)") }
         for url in refused { #expect(!list.allows(try #require(OriginURL(url))), "\(url)") }
-        #expect(throws: ServiceSetupError.badOrigin("cdn.example.com/photos")) { try OriginAllowlist(["cdn.example.com/photos"]) }
-        #expect(throws: ServiceSetupError.badOrigin("https://cdn.example.com/?a=1")) { try OriginAllowlist(["https://cdn.example.com/?a=1"]) }
+        #expect(throws: ServiceSetupError.badOrigin("cdn.example.com/photos")) {
+            try OriginAllowlist(["cdn.example.com/photos"])
+        }
+        #expect(throws: ServiceSetupError.badOrigin("https://cdn.example.com/?a=1")) {
+            try OriginAllowlist(["https://cdn.example.com/?a=1"])
+        }
     }
 
     @Test("redirect locations resolve against the URL and are parsed again")

@@ -9,7 +9,9 @@ import Testing
 /// `ETag`, cacheable like the picture. The library is run with the service's shrink-on-load headroom, as the service
 /// runs it.
 @Suite struct PlaceholderServiceTests {
-    @Test("each kind answers the library's JSON for the same steps, with an ETag that a repeat matches", arguments: Placeholder.Kind.allCases)
+    @Test(
+        "each kind answers the library's JSON for the same steps, with an ETag that a repeat matches",
+        arguments: Placeholder.Kind.allCases)
     func answers(_ kind: Placeholder.Kind) async throws {
         let service = try ServedFolder.service()
         let uri = try ServedFolder.signed("/img/beach.jpg?aspect=4:3&width=120&placeholder=\(kind.rawValue)")
@@ -17,7 +19,8 @@ import Testing
         #expect(answer.status == .ok, "\(message(answer.body))")
         #expect(answer.headers[.contentType] == "application/json; charset=utf-8")
         let expected = try ImagePipeline(shrinkOnLoadHeadroom: ImageQuery.serviceShrinkOnLoadHeadroom).placeholder(
-            .file(ServedFolder.path + "/beach.jpg"), [.aspect(.ratio(try AspectRatio(4, 3))), .resize(ResizeRequest(.width(120)))],
+            .file(ServedFolder.path + "/beach.jpg"),
+            [.aspect(.ratio(try AspectRatio(4, 3))), .resize(ResizeRequest(.width(120)))],
             kind: kind)
         #expect(message(answer.body) == expected.json)
         let etag = try #require(answer.headers[.eTag])
@@ -32,7 +35,8 @@ import Testing
     @Test("a preset's placeholder is the preset's picture's; output parameters are ignored; bad values are 400 by name")
     func presetsAndErrors() async throws {
         let service = try ServedFolder.service { $0.presets = ["card": "size=160x90&mode=fill&format=webp&quality=70"] }
-        let answer = try await get(service, try ServedFolder.signed("/img/beach.jpg?preset=card&placeholder=blurhash&components=3x3"))
+        let answer = try await get(
+            service, try ServedFolder.signed("/img/beach.jpg?preset=card&placeholder=blurhash&components=3x3"))
         #expect(answer.status == .ok, "\(message(answer.body))")
         let expected = try ImagePipeline(shrinkOnLoadHeadroom: ImageQuery.serviceShrinkOnLoadHeadroom).placeholder(
             .file(ServedFolder.path + "/beach.jpg"),
@@ -45,7 +49,9 @@ import Testing
         ] {
             let refused = try await get(service, try ServedFolder.signed("/img/beach.jpg?" + query))
             #expect(refused.status == .badRequest, "\(query)")
-            #expect(problem(refused.body) == "invalidParameter" && message(refused.body).contains(name), "\(query): \(message(refused.body))")
+            #expect(
+                problem(refused.body) == "invalidParameter" && message(refused.body).contains(name),
+                "\(query): \(message(refused.body))")
         }
         // Unsigned, it is refused like any image URL.
         let unsigned = try await get(service, "/img/beach.jpg?placeholder=blurhash")

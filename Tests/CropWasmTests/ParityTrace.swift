@@ -44,7 +44,8 @@ struct ParityTrace {
                     // Apply now, so later events of the sequence aim at the state they will meet.
                     var state = [Double](repeating: 0, count: NumericViewState.count)
                     let status = events.last!.withUnsafeBufferPointer { e in
-                        state.withUnsafeMutableBufferPointer { s in session.apply(e.baseAddress!, state: s.baseAddress!) }
+                        state.withUnsafeMutableBufferPointer { s in session.apply(e.baseAddress!, state: s.baseAddress!)
+                        }
                     }
                     if status != .applied { state = NumericViewState.numbers(session.session.viewState) }
                     events[events.count - 1] += [Double(status.rawValue)] + state
@@ -57,8 +58,10 @@ struct ParityTrace {
                     if after.angle != 0 { trace.straightenedStates += 1 }
                     if trace.eventCount % 97 == 0 {
                         let json = try JSONEncoder().encode(ViewStateMessage(after))
-                        views.append(["session": sessionIndex, "event": events.count - 1,
-                                      "view": try JSONSerialization.jsonObject(with: json)])
+                        views.append([
+                            "session": sessionIndex, "event": events.count - 1,
+                            "view": try JSONSerialization.jsonObject(with: json),
+                        ])
                     }
                 }
             }
@@ -78,9 +81,11 @@ struct ParityTrace {
                 width: rng.pick([1, 2, 3, 17, 640, 1000, 4032, 6000, rng.int(1...8000)]),
                 height: rng.pick([1, 2, 5, 480, 750, 3024, 4000, rng.int(1...8000)]))
             let viewport = Size(width: rng.double(200...1600), height: rng.double(150...1200))
-            let insets = rng.int(0...2) == 0
-                ? EdgeInsets(top: rng.double(0...40), left: rng.double(0...40), bottom: rng.double(0...80),
-                             right: rng.double(0...40))
+            let insets =
+                rng.int(0...2) == 0
+                ? EdgeInsets(
+                    top: rng.double(0...40), left: rng.double(0...40), bottom: rng.double(0...80),
+                    right: rng.double(0...40))
                 : .zero
             var configuration = CropSession.Configuration(
                 touchRadius: rng.double(8...40), handleSize: rng.double(10...30), tapSlop: rng.double(0...10),
@@ -100,7 +105,8 @@ struct ParityTrace {
                     flipHorizontal: rng.bool(), aspect: rng.pick([.free, .original]))
             }
             let numbers = SessionParameters.numbers(
-                source: source, orientation: Orientation(rawValue: orientation)!, minimumCropSize: rng.pick([1, 0.5, 10, 64]),
+                source: source, orientation: Orientation(rawValue: orientation)!,
+                minimumCropSize: rng.pick([1, 0.5, 10, 64]),
                 viewport: viewport, insets: insets, configuration: configuration, recipe: recipe)
             let made = numbers.withUnsafeBufferPointer { p in
                 Result { () throws(SessionParameters.Failure) in try NumericSession(parameters: p.baseAddress!) }
@@ -117,10 +123,12 @@ struct ParityTrace {
             let handle = rng.pick(view.handles).rect
             return Point(x: handle.midX + rng.double(-12...12), y: handle.midY + rng.double(-12...12))
         case 2, 3:
-            return Point(x: rng.double(box.minX...max(box.minX, box.maxX)), y: rng.double(box.minY...max(box.minY, box.maxY)))
+            return Point(
+                x: rng.double(box.minX...max(box.minX, box.maxX)), y: rng.double(box.minY...max(box.minY, box.maxY)))
         default:
-            return Point(x: rng.double(-20...(view.viewportSize.width + 20)),
-                         y: rng.double(-20...(view.viewportSize.height + 20)))
+            return Point(
+                x: rng.double(-20...(view.viewportSize.width + 20)),
+                y: rng.double(-20...(view.viewportSize.height + 20)))
         }
     }
 
@@ -151,14 +159,17 @@ struct ParityTrace {
             return events
         case 4:  // a two-finger pinch: zoom, pan and turn
             var a = target(&rng, view), b = target(&rng, view)
-            var events: [NumericEvent.Decoded] = [.event(.pointerDown(id: 1, location: a, intent: .touch)),
-                                                   .event(.pointerDown(id: 2, location: b, intent: .touch))]
+            var events: [NumericEvent.Decoded] = [
+                .event(.pointerDown(id: 1, location: a, intent: .touch)),
+                .event(.pointerDown(id: 2, location: b, intent: .touch)),
+            ]
             for _ in 0..<rng.int(1...6) {
                 let angle = rng.double(-0.3...0.3), scale = rng.double(0.7...1.4)
                 let mid = Point(x: (a.x + b.x) / 2 + rng.double(-20...20), y: (a.y + b.y) / 2 + rng.double(-20...20))
                 func turned(_ p: Point) -> Point {
                     let (dx, dy) = ((p.x - mid.x) * scale, (p.y - mid.y) * scale)
-                    return Point(x: mid.x + dx * cos(angle) - dy * sin(angle), y: mid.y + dx * sin(angle) + dy * cos(angle))
+                    return Point(
+                        x: mid.x + dx * cos(angle) - dy * sin(angle), y: mid.y + dx * sin(angle) + dy * cos(angle))
                 }
                 (a, b) = (turned(a), turned(b))
                 events.append(.event(.pointerMove(id: rng.pick([1, 2]), location: rng.bool() ? a : b)))
@@ -188,29 +199,40 @@ struct ParityTrace {
         case 2: event = .pointerUp(id: rng.int(1...3), location: p)
         case 3: event = .pointerCancel(id: rng.int(1...3))
         case 4: event = .zoom(factor: rng.pick([rng.double(0.5...2), rng.double(1...1.2), 1e-3, 1000]), anchor: p)
-        case 5: event = .straighten(angle: rng.pick([rng.double(-45...45), rng.double(-0.6...0.6), 44.9, 60]), isFinal: rng.bool())
+        case 5:
+            event = .straighten(
+                angle: rng.pick([rng.double(-45...45), rng.double(-0.6...0.6), 44.9, 60]), isFinal: rng.bool())
         case 6: event = .straightenBy(delta: rng.pick([0.1, -0.1, 1, -1, rng.double(-30...30)]))
         case 7: event = .rotate(rng.pick(QuarterTurn.allCases), aspectPolicy: rng.pick(RotationAspectPolicy.allCases))
         case 8: event = .flip(rng.pick(FlipAxis.allCases))
         case 9: event = .aspect(lock)
         case 10: event = .swapAspect
         case 11: event = .nudge(dx: rng.double(-80...80), dy: rng.double(-80...80))
-        case 12: event = .resizeBy(handle: rng.pick(CropHandle.allCases), dx: rng.double(-80...80), dy: rng.double(-80...80))
+        case 12:
+            event = .resizeBy(handle: rng.pick(CropHandle.allCases), dx: rng.double(-80...80), dy: rng.double(-80...80))
         case 13: event = .resetCrop
         case 14: event = .reset
         case 15, 16: event = rng.bool() ? .undo : .redo
         case 17:
-            let viewport = rng.int(0...15) == 0
+            let viewport =
+                rng.int(0...15) == 0
                 ? Size(width: 0, height: rng.double(100...900))
                 : Size(width: rng.double(120...1800), height: rng.double(100...1300))
-            event = .viewport(size: viewport, insets: rng.bool() ? .zero : EdgeInsets(top: rng.double(0...30), left: 0,
-                                                                                     bottom: rng.double(0...60), right: 0))
+            event = .viewport(
+                size: viewport,
+                insets: rng.bool()
+                    ? .zero
+                    : EdgeInsets(
+                        top: rng.double(0...30), left: 0,
+                        bottom: rng.double(0...60), right: 0))
         case 18: event = .mode(rng.pick(InteractionMode.allCases))
         default:
             let side = max(size.width, size.height)
             let w = rng.double(1...max(1, side)), h = rng.double(1...max(1, side))
-            return .setCrop(Rect(x: rng.double(0...max(1, side - w)) * 0.9, y: rng.double(0...max(1, side - h)) * 0.9,
-                                 width: w * 0.8, height: h * 0.8))
+            return .setCrop(
+                Rect(
+                    x: rng.double(0...max(1, side - w)) * 0.9, y: rng.double(0...max(1, side - h)) * 0.9,
+                    width: w * 0.8, height: h * 0.8))
         }
         return .event(event)
     }

@@ -27,7 +27,9 @@ struct ParityTraceTests {
 
         // The trace covers what it claims to: every event kind, the 8 orientations, locks, fixed aspects, refusals.
         #expect(trace.eventCount >= 10_000)
-        #expect(trace.kinds == Set(0..<NumericEvent.kinds.count), "kinds never generated: \(Set(0..<20).subtracting(trace.kinds))")
+        #expect(
+            trace.kinds == Set(0..<NumericEvent.kinds.count),
+            "kinds never generated: \(Set(0..<20).subtracting(trace.kinds))")
         #expect(trace.orientations == Set(1...8))
         #expect(trace.gestures.isSuperset(of: [.drawing, .moving, .resizing, .panning, .pinching, .straightening]))
         #expect(trace.refused > 0 && trace.refused < trace.eventCount / 10, "refused \(trace.refused)")
@@ -45,10 +47,12 @@ struct ParityTraceTests {
             #expect(ProcessInfo.processInfo.environment["CI"] == nil, "CI needs node for the WebAssembly parity replay")
             return
         }
-        let result = try NodeRunner.run(node, [
-            Self.root.appendingPathComponent("Tests/Wasm/replay.mjs").path,
-            Self.traceFolder.appendingPathComponent("trace.bin").path,
-        ])
+        let result = try NodeRunner.run(
+            node,
+            [
+                Self.root.appendingPathComponent("Tests/Wasm/replay.mjs").path,
+                Self.traceFolder.appendingPathComponent("trace.bin").path,
+            ])
         #expect(result.status == 0, "replay failed:\n\(result.output)")
         #expect(result.output.contains("parity: \(trace.eventCount) events"), "\(result.output)")
     }
@@ -64,8 +68,9 @@ struct ParityTraceTests {
         let handles = CropHandle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         #expect(js.contains("export const HANDLES = [\(handles)];"))
         let gestures = CropGesture.allCases.map { "\"\($0.rawValue)\"" }
-        #expect(js.replacingOccurrences(of: "\n  ", with: " ").contains(
-            "export const GESTURES = [\(gestures.joined(separator: ", "))];"))
+        #expect(
+            js.replacingOccurrences(of: "\n  ", with: " ").contains(
+                "export const GESTURES = [\(gestures.joined(separator: ", "))];"))
         #expect(js.contains("export const STATE_COUNT = \(NumericViewState.count);"))
         #expect(js.contains("const PARAMETER_COUNT = \(SessionParameters.count);"))
     }
@@ -114,9 +119,20 @@ struct ParityTraceTests {
         #expect(make { $0[1] = 1.5 } == .invalidParameter(index: 1))
         #expect(make { $0[2] = 9 } == .invalidParameter(index: 2))
         #expect(make { $0[13] = -1 } == .invalidParameter(index: 13))
-        #expect(make { $0[19] = 3; $0[20] = 0 } == .invalidParameter(index: 19))
+        #expect(
+            make {
+                $0[19] = 3
+                $0[20] = 0
+            } == .invalidParameter(index: 19))
         if case .refused? = make({ $0[4] = -5 }) {} else { Issue.record("a negative viewport must be refused") }
-        if case .refused? = make({ $0[21] = 1; $0[22] = 0.5; $0[23] = 0.5; $0[24] = 1; $0[25] = 1; $0[26] = 60 }) {
+        if case .refused? = make({
+            $0[21] = 1
+            $0[22] = 0.5
+            $0[23] = 0.5
+            $0[24] = 1
+            $0[25] = 1
+            $0[26] = 60
+        }) {
         } else {
             Issue.record("a recipe angle of 60° must be refused")
         }

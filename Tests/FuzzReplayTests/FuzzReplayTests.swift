@@ -18,7 +18,9 @@ import Testing
         guard let body = fuzzTargets[target] else { return -1 }
         return bytes.withUnsafeBufferPointer { buffer in
             // libFuzzer never passes a null pointer, even for an empty input.
-            guard let base = buffer.baseAddress else { return [UInt8(0)].withUnsafeBufferPointer { body($0.baseAddress!, 0) } }
+            guard let base = buffer.baseAddress else {
+                return [UInt8(0)].withUnsafeBufferPointer { body($0.baseAddress!, 0) }
+            }
             return body(base, buffer.count)
         }
     }

@@ -1,7 +1,6 @@
 import CropEngine
 import CropGeometry
 
-
 /// Random states and operations for the property tests.
 public enum Random {
     public static let locks: [AspectLock] = [
@@ -68,8 +67,9 @@ public enum Random {
             s.resetCrop()
             return "resetCrop"
         case 9:
-            let r = Rect(x: rng.double(-0.2...0.9) * u.width, y: rng.double(-0.2...0.9) * u.height,
-                         width: rng.double(0.001...1.2) * u.width, height: rng.double(0.001...1.2) * u.height)
+            let r = Rect(
+                x: rng.double(-0.2...0.9) * u.width, y: rng.double(-0.2...0.9) * u.height,
+                width: rng.double(0.001...1.2) * u.width, height: rng.double(0.001...1.2) * u.height)
             try s.setCrop(r)
             return "setCrop"
         case 10:

@@ -27,17 +27,24 @@ public struct OutputRuleCase: Sendable, CustomStringConvertible {
 
     /// Every rule ``SaveOptions`` holds, one case each.
     public static let all: [OutputRuleCase] = [
-        OutputRuleCase(key: "quality", value: "0", format: "jpeg", flag: nil, reason: "0 is outside 1…100", inURLs: true),
-        OutputRuleCase(key: "quality", value: "101", format: "webp", flag: nil, reason: "101 is outside 1…100", inURLs: true),
-        OutputRuleCase(key: "effort", value: "7", format: "webp", flag: nil, reason: "7 is outside WebP's 0…6", inURLs: false),
-        OutputRuleCase(key: "effort", value: "10", format: "avif", flag: nil, reason: "10 is outside 0…9", inURLs: false),
-        OutputRuleCase(key: "effort", value: "0", format: "jxl", flag: nil, reason: "0 is outside JPEG XL's 1…9", inURLs: false),
+        OutputRuleCase(
+            key: "quality", value: "0", format: "jpeg", flag: nil, reason: "0 is outside 1…100", inURLs: true),
+        OutputRuleCase(
+            key: "quality", value: "101", format: "webp", flag: nil, reason: "101 is outside 1…100", inURLs: true),
+        OutputRuleCase(
+            key: "effort", value: "7", format: "webp", flag: nil, reason: "7 is outside WebP's 0…6", inURLs: false),
+        OutputRuleCase(
+            key: "effort", value: "10", format: "avif", flag: nil, reason: "10 is outside 0…9", inURLs: false),
+        OutputRuleCase(
+            key: "effort", value: "0", format: "jxl", flag: nil, reason: "0 is outside JPEG XL's 1…9", inURLs: false),
         OutputRuleCase(
             key: "bit-depth", value: "12", format: "avif", flag: nil, reason: "12 is not 8 or 10", inURLs: false),
         OutputRuleCase(
-            key: "bit-depth", value: "10", format: "png", flag: nil, reason: "PNG takes no bit depth; 10 bits are for HEIF or AVIF",
+            key: "bit-depth", value: "10", format: "png", flag: nil,
+            reason: "PNG takes no bit depth; 10 bits are for HEIF or AVIF",
             inURLs: false),
-        OutputRuleCase(key: "compression", value: "10", format: "png", flag: nil, reason: "10 is outside 0…9", inURLs: false),
+        OutputRuleCase(
+            key: "compression", value: "10", format: "png", flag: nil, reason: "10 is outside 0…9", inURLs: false),
         OutputRuleCase(
             key: "metadata", value: "icc-copyright", format: "jpeg", flag: "strip",
             reason: "strip contradicts metadata icc-copyright", inURLs: true),

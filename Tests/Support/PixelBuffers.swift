@@ -1,7 +1,8 @@
 import CropPixels
 
 /// A buffer whose every sample is `f(x, y, channel)`.
-public func makeBuffer(width: Int, height: Int, format: PixelFormat, _ f: (Int, Int, Int) -> Int) throws -> PixelBuffer {
+public func makeBuffer(width: Int, height: Int, format: PixelFormat, _ f: (Int, Int, Int) -> Int) throws -> PixelBuffer
+{
     var b = try PixelBuffer(width: width, height: height, format: format)
     for y in 0..<height {
         for x in 0..<width {

@@ -6,7 +6,9 @@ import Foundation
 /// little deterministic noise. The straighten that levels it is `+degrees` (counter-clockwise).
 ///
 /// With `lines: false` the same noise and shading, but blotches (discs) instead of straight edges.
-public func tiltedScene(width: Int, height: Int, degrees: Double, seed: UInt64, lines: Bool = true) throws -> PixelBuffer {
+public func tiltedScene(width: Int, height: Int, degrees: Double, seed: UInt64, lines: Bool = true) throws
+    -> PixelBuffer
+{
     var rng = SplitMix64(seed: seed)
     let cx = Double(width) / 2, cy = Double(height) / 2
     let span = Double(max(width, height)) * 1.5

@@ -29,7 +29,9 @@ extension Face {
             Swift.min(Swift.max(value, low), low + extent - length)
         }
         func placed(_ x: Double, _ y: Double) -> Rect {
-            Rect(x: inside(x, bounds.minX, w, bounds.width), y: inside(y, bounds.minY, h, bounds.height), width: w, height: h)
+            Rect(
+                x: inside(x, bounds.minX, w, bounds.width), y: inside(y, bounds.minY, h, bounds.height), width: w,
+                height: h)
         }
         // A tolerance of a thousandth of a pixel, so a head exactly as wide as the window still fits.
         let slack = 1e-3
@@ -47,7 +49,8 @@ extension Face {
                 let members = heads.indices.filter { contains(window, heads[$0]) }
                 let subject = members.contains(largest)
                 let total = members.reduce(0) { $0 + area($1) }
-                let better = subject != best.subject
+                let better =
+                    subject != best.subject
                     ? subject : members.count != best.count ? members.count > best.count : total > best.area
                 if better { best = (subject, members.count, total, members) }
             }

@@ -85,7 +85,8 @@ public struct HOGFaceDetector: FaceDetecting, Hashable {
 
     public func faces(in image: PixelBuffer) throws(PixelError) -> [Face] {
         let size = inputSize(for: PixelSize(validWidth: image.width, height: image.height))
-        let copy = size.width == image.width && size.height == image.height
+        let copy =
+            size.width == image.width && size.height == image.height
             ? image
             : try image.resized(width: size.width, height: size.height, options: ResampleOptions(filter: .lanczos3))
         let sx = Double(image.width) / Double(size.width), sy = Double(image.height) / Double(size.height)

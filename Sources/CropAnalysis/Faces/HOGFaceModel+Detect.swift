@@ -151,9 +151,10 @@ extension HOGFaceModel {
                     for _ in 0..<level { d = d * (6.0 / 5.0) + 0.3 }
                     return Int((d + 0.5).rounded(.down))
                 }
-                found.append(HOGDetection(
-                    left: up(x0), top: up(y0), right: up(x1), bottom: up(y1),
-                    confidence: Double(saliency[r * columns + c]) - filter.threshold, filter: index))
+                found.append(
+                    HOGDetection(
+                        left: up(x0), top: up(y0), right: up(x1), bottom: up(y1),
+                        confidence: Double(saliency[r * columns + c]) - filter.threshold, filter: index))
             }
         }
         return found

@@ -8,7 +8,9 @@ extension HOGFaceModel {
         cellSize: 8, windowWidth: 80, windowHeight: 80, filterRows: 10, filterColumns: 10,
         minimumLayerWidth: 64, minimumLayerHeight: 64,
         overlapIoU: 0.33008212188056446, overlapCovered: 0.78857142857142859,
-        thresholds: [3.2744957766996508, 3.9868216360740241, 3.8959356750348184, 3.5148690352596796, 3.5580290258303688],
+        thresholds: [
+            3.2744957766996508, 3.9868216360740241, 3.8959356750348184, 3.5148690352596796, 3.5580290258303688,
+        ],
         taps: """
             AAAAQL9Mz70PLR0+MORnPl3/fz69k5+8R28WveXpD76Z3+29gsGbPTzRqT3mY5c+AXWEPkCHr7zmZQs8R0oQvGUR8bwCUYO8Q3rFvYZhL746fba8
             hqKJvXWm1L18vAa9szJrPRco/73DQI69GaLeOydkJD0dyyA9C4K6ujFJfTyb2ga86VHpvEz0673h0vO9uQ6tveBQqD11Hqk8YYU9PAOfaTwAAABA

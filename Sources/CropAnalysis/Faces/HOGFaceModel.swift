@@ -61,10 +61,12 @@ package struct HOGFaceModel: Sendable {
             return Array(values[next..<next + count])
         }
         filters = thresholds.map { threshold in
-            Filter(threshold: threshold, planes: (0..<Self.planeCount).map { _ in
-                let terms = Int(take(1)[0])
-                return (0..<terms).map { _ in Term(row: take(filterColumns), column: take(filterRows)) }
-            })
+            Filter(
+                threshold: threshold,
+                planes: (0..<Self.planeCount).map { _ in
+                    let terms = Int(take(1)[0])
+                    return (0..<terms).map { _ in Term(row: take(filterColumns), column: take(filterRows)) }
+                })
         }
         precondition(next == values.count, "model taps: \(values.count) values, \(next) read")
     }
@@ -87,7 +89,8 @@ package struct HOGFaceModel: Sendable {
         bytes.reserveCapacity(sextets.count * 3 / 4)
         var i = 0
         while i + 1 < sextets.count {
-            let n = (UInt32(sextets[i]) << 18) | (UInt32(sextets[i + 1]) << 12)
+            let n =
+                (UInt32(sextets[i]) << 18) | (UInt32(sextets[i + 1]) << 12)
                 | (i + 2 < sextets.count ? UInt32(sextets[i + 2]) << 6 : 0)
                 | (i + 3 < sextets.count ? UInt32(sextets[i + 3]) : 0)
             bytes.append(UInt8(truncatingIfNeeded: n >> 16))

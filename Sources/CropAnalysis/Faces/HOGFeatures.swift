@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Felzenszwalb's HOG features of a picture as dlib's `extract_fhog_features` computes them: per cell of
@@ -53,75 +53,77 @@ package struct HOGFeatures {
         }
 
         image.pixels.withUnsafeBufferPointer { img in
-          planes.withUnsafeBufferPointer { planes in
-            hist.withUnsafeMutableBufferPointer { hist in
-                let base = UnsafeRawPointer(planes.baseAddress!)
-                for y in 1..<Swift.max(visibleRows, 1) {
-                    let yp = Float((Double(y) + 0.5) / Double(cellSize) - 0.5)
-                    let iyp = Int(yp.rounded(.down))
-                    let vy0 = yp - Float(iyp), vy1 = 1 - vy0
-                    let up = (y - 1) * width * 3, here = y * width * 3, down = (y + 1) * width * 3
-                    let histRow0 = (iyp + 1) * histColumns * 18, histRow1 = (iyp + 2) * histColumns * 18
+            planes.withUnsafeBufferPointer { planes in
+                hist.withUnsafeMutableBufferPointer { hist in
+                    let base = UnsafeRawPointer(planes.baseAddress!)
+                    for y in 1..<Swift.max(visibleRows, 1) {
+                        let yp = Float((Double(y) + 0.5) / Double(cellSize) - 0.5)
+                        let iyp = Int(yp.rounded(.down))
+                        let vy0 = yp - Float(iyp), vy1 = 1 - vy0
+                        let up = (y - 1) * width * 3, here = y * width * 3, down = (y + 1) * width * 3
+                        let histRow0 = (iyp + 1) * histColumns * 18, histRow1 = (iyp + 2) * histColumns * 18
 
-                    // Eight samples of one channel plane from column `x` of row `row`.
-                    @inline(__always) func load(_ plane: Int, _ row: Int, _ x: Int) -> SIMD8<Int32> {
-                        SIMD8<Int32>(truncatingIfNeeded: (base + (plane * pixelCount + row * width + x))
-                            .loadUnaligned(as: SIMD8<UInt8>.self))
-                    }
-
-                    var x = 1
-                    // dlib's 8-wide loop: x from 1 while x < visibleColumns - 7, the channel with the strongest
-                    // gradient chosen as its SIMD code does (ties go to the later channel).
-                    while x < visibleColumns - 7 {
-                        var gx = load(0, y, x + 1) &- load(0, y, x - 1), gy = load(0, y + 1, x) &- load(0, y - 1, x)
-                        var len = gx &* gx &+ gy &* gy
-                        for c in 1..<3 {
-                            let cx = load(c, y, x + 1) &- load(c, y, x - 1), cy = load(c, y + 1, x) &- load(c, y - 1, x)
-                            let clen = cx &* cx &+ cy &* cy
-                            let keep = len .> clen
-                            gx.replace(with: cx, where: .!keep)
-                            gy.replace(with: cy, where: .!keep)
-                            len.replace(with: clen, where: .!keep)
+                        // Eight samples of one channel plane from column `x` of row `row`.
+                        @inline(__always) func load(_ plane: Int, _ row: Int, _ x: Int) -> SIMD8<Int32> {
+                            SIMD8<Int32>(
+                                truncatingIfNeeded: (base + (plane * pixelCount + row * width + x))
+                                    .loadUnaligned(as: SIMD8<UInt8>.self))
                         }
-                        let fx = SIMD8<Float>(gx), fy = SIMD8<Float>(gy)
-                        let bestO = orientations(fx, fy)
-                        let magnitude = SIMD8<Float>(len).squareRoot()
-                        for k in 0..<8 {
-                            let o = Int(bestO[k]), v = magnitude[k]
-                            let xp = (Float(x + k) + 0.5) / cell + 0.5
-                            let ixp = Int(xp)
+
+                        var x = 1
+                        // dlib's 8-wide loop: x from 1 while x < visibleColumns - 7, the channel with the strongest
+                        // gradient chosen as its SIMD code does (ties go to the later channel).
+                        while x < visibleColumns - 7 {
+                            var gx = load(0, y, x + 1) &- load(0, y, x - 1), gy = load(0, y + 1, x) &- load(0, y - 1, x)
+                            var len = gx &* gx &+ gy &* gy
+                            for c in 1..<3 {
+                                let cx = load(c, y, x + 1) &- load(c, y, x - 1),
+                                    cy = load(c, y + 1, x) &- load(c, y - 1, x)
+                                let clen = cx &* cx &+ cy &* cy
+                                let keep = len .> clen
+                                gx.replace(with: cx, where: .!keep)
+                                gy.replace(with: cy, where: .!keep)
+                                len.replace(with: clen, where: .!keep)
+                            }
+                            let fx = SIMD8<Float>(gx), fy = SIMD8<Float>(gy)
+                            let bestO = orientations(fx, fy)
+                            let magnitude = SIMD8<Float>(len).squareRoot()
+                            for k in 0..<8 {
+                                let o = Int(bestO[k]), v = magnitude[k]
+                                let xp = (Float(x + k) + 0.5) / cell + 0.5
+                                let ixp = Int(xp)
+                                let vx0 = xp - Float(ixp), vx1 = 1 - vx0
+                                let vx1v = vx1 * v, vx0v = vx0 * v
+                                hist[histRow0 + ixp * 18 + o] += vy1 * vx1v
+                                hist[histRow1 + ixp * 18 + o] += vy0 * vx1v
+                                hist[histRow0 + (ixp + 1) * 18 + o] += vy1 * vx0v
+                                hist[histRow1 + (ixp + 1) * 18 + o] += vy0 * vx0v
+                            }
+                            x += 8
+                        }
+                        // dlib's loop over the last columns: ties go to the earlier channel.
+                        while x < visibleColumns {
+                            var gxi = 0, gyi = 0, leni = -1
+                            for c in 0..<3 {
+                                let dx = Int(img[here + (x + 1) * 3 + c]) - Int(img[here + (x - 1) * 3 + c])
+                                let dy = Int(img[down + x * 3 + c]) - Int(img[up + x * 3 + c])
+                                let l = dx * dx + dy * dy
+                                if l > leni { (gxi, gyi, leni) = (dx, dy, l) }
+                            }
+                            let o = orientation(Float(gxi), Float(gyi))
+                            let v = Float(leni).squareRoot()
+                            let xp = Float((Double(x) + 0.5) / Double(cellSize) - 0.5)
+                            let ixp = Int(xp.rounded(.down))
                             let vx0 = xp - Float(ixp), vx1 = 1 - vx0
-                            let vx1v = vx1 * v, vx0v = vx0 * v
-                            hist[histRow0 + ixp * 18 + o] += vy1 * vx1v
-                            hist[histRow1 + ixp * 18 + o] += vy0 * vx1v
-                            hist[histRow0 + (ixp + 1) * 18 + o] += vy1 * vx0v
-                            hist[histRow1 + (ixp + 1) * 18 + o] += vy0 * vx0v
+                            hist[histRow0 + (ixp + 1) * 18 + o] += vy1 * vx1 * v
+                            hist[histRow1 + (ixp + 1) * 18 + o] += vy0 * vx1 * v
+                            hist[histRow0 + (ixp + 2) * 18 + o] += vy1 * vx0 * v
+                            hist[histRow1 + (ixp + 2) * 18 + o] += vy0 * vx0 * v
+                            x += 1
                         }
-                        x += 8
-                    }
-                    // dlib's loop over the last columns: ties go to the earlier channel.
-                    while x < visibleColumns {
-                        var gxi = 0, gyi = 0, leni = -1
-                        for c in 0..<3 {
-                            let dx = Int(img[here + (x + 1) * 3 + c]) - Int(img[here + (x - 1) * 3 + c])
-                            let dy = Int(img[down + x * 3 + c]) - Int(img[up + x * 3 + c])
-                            let l = dx * dx + dy * dy
-                            if l > leni { (gxi, gyi, leni) = (dx, dy, l) }
-                        }
-                        let o = orientation(Float(gxi), Float(gyi))
-                        let v = Float(leni).squareRoot()
-                        let xp = Float((Double(x) + 0.5) / Double(cellSize) - 0.5)
-                        let ixp = Int(xp.rounded(.down))
-                        let vx0 = xp - Float(ixp), vx1 = 1 - vx0
-                        hist[histRow0 + (ixp + 1) * 18 + o] += vy1 * vx1 * v
-                        hist[histRow1 + (ixp + 1) * 18 + o] += vy0 * vx1 * v
-                        hist[histRow0 + (ixp + 2) * 18 + o] += vy1 * vx0 * v
-                        hist[histRow1 + (ixp + 2) * 18 + o] += vy0 * vx0 * v
-                        x += 1
                     }
                 }
             }
-          }
         }
 
         // The energy of each cell, summed over orientations.
@@ -152,12 +154,15 @@ package struct HOGFeatures {
                             let z1 = SIMD4<Float>(at(y + 1, x + 1), at(y, x + 1), at(y + 1, x), at(y, x))
                             let z2 = SIMD4<Float>(at(y + 1, x + 2), at(y, x + 2), at(y + 1, x + 1), at(y, x + 1))
                             let z3 = SIMD4<Float>(at(y + 2, x + 1), at(y + 1, x + 1), at(y + 2, x), at(y + 1, x))
-                            let z4 = SIMD4<Float>(at(y + 2, x + 2), at(y + 1, x + 2), at(y + 2, x + 1), at(y + 1, x + 1))
+                            let z4 = SIMD4<Float>(
+                                at(y + 2, x + 2), at(y + 1, x + 2), at(y + 2, x + 1), at(y + 1, x + 1))
                             var s = z1 + z2
                             s += z3
                             s += z4
                             s += SIMD4(repeating: 0.0001)
-                            let nn = Float(0.2) * SIMD4(s[0].squareRoot(), s[1].squareRoot(), s[2].squareRoot(), s[3].squareRoot())
+                            let nn =
+                                Float(0.2)
+                                * SIMD4(s[0].squareRoot(), s[1].squareRoot(), s[2].squareRoot(), s[3].squareRoot())
                             let scale = Float(0.1) / nn
                             let h = ((y + 2) * histColumns + x + 2) * 18
                             let o = yy * stride + x + columnOffset
@@ -220,6 +225,7 @@ private func consider(
     best.replace(with: dot, where: better)
     index.replace(with: o, where: better)
     dot = -dot
+    // swift-format-ignore: NoAssignmentInExpressions
     better = dot .> best
     best.replace(with: dot, where: better)
     index.replace(with: o + 9, where: better)

@@ -53,8 +53,9 @@ package struct RGBImage: Sendable, Equatable {
     /// aligned, samples truncated), step for step, so a pyramid level is the one dlib scans.
     package func dlibResized(width outWidth: Int, height outHeight: Int) -> RGBImage {
         guard outWidth > 0, outHeight > 0, width > 0, height > 0 else {
-            return RGBImage(width: Swift.max(0, outWidth), height: Swift.max(0, outHeight),
-                            pixels: [UInt8](repeating: 0, count: Swift.max(0, outWidth) * Swift.max(0, outHeight) * 3))
+            return RGBImage(
+                width: Swift.max(0, outWidth), height: Swift.max(0, outHeight),
+                pixels: [UInt8](repeating: 0, count: Swift.max(0, outWidth) * Swift.max(0, outHeight) * 3))
         }
         let xScale = Double(width - 1) / Double(Swift.max(outWidth - 1, 1))
         let yScale = Double(height - 1) / Double(Swift.max(outHeight - 1, 1))
@@ -99,7 +100,8 @@ package struct RGBImage: Sendable, Equatable {
                         let tlf = invTB * invLR, trf = invTB * lr, blf = tb * invLR, brf = tb * lr
                         let l = lefts[c] * 3, o = outRow + c * 3
                         for ch in 0..<3 {
-                            let value = tlf * Float(src[topRow + l + ch]) + trf * Float(src[topRow + l + 3 + ch])
+                            let value =
+                                tlf * Float(src[topRow + l + ch]) + trf * Float(src[topRow + l + 3 + ch])
                                 + blf * Float(src[bottomRow + l + ch]) + brf * Float(src[bottomRow + l + 3 + ch])
                             dst[o + ch] = UInt8(truncatingIfNeeded: Int32(value))
                         }
@@ -109,8 +111,10 @@ package struct RGBImage: Sendable, Equatable {
                         let lrFrac = tailFractions[i]
                         for ch in 0..<3 {
                             let tl = Double(src[topRow + left * 3 + ch]), tr = Double(src[topRow + right * 3 + ch])
-                            let bl = Double(src[bottomRow + left * 3 + ch]), br = Double(src[bottomRow + right * 3 + ch])
-                            let value = (1 - tbFrac) * ((1 - lrFrac) * tl + lrFrac * tr)
+                            let bl = Double(src[bottomRow + left * 3 + ch]),
+                                br = Double(src[bottomRow + right * 3 + ch])
+                            let value =
+                                (1 - tbFrac) * ((1 - lrFrac) * tl + lrFrac * tr)
                                 + tbFrac * ((1 - lrFrac) * bl + lrFrac * br)
                             dst[outRow + c * 3 + ch] = UInt8(truncatingIfNeeded: Int(value))
                         }

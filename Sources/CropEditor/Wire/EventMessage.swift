@@ -117,8 +117,9 @@ package struct EventMessage: Codable, Hashable, Sendable {
             event = .redo
         case "viewport":
             event = .viewport(
-                size: Size(width: try c.decode(Double.self, forKey: .width),
-                           height: try c.decode(Double.self, forKey: .height)),
+                size: Size(
+                    width: try c.decode(Double.self, forKey: .width),
+                    height: try c.decode(Double.self, forKey: .height)),
                 insets: try c.decodeIfPresent(EdgeInsets.self, forKey: .insets) ?? .zero)
         case "mode":
             event = .mode(try c.decode(InteractionMode.self, forKey: .mode))

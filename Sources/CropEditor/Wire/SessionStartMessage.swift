@@ -1,7 +1,7 @@
-import Foundation
 import CropEngine
 import CropGeometry
 import CropInteraction
+import Foundation
 
 /// How the server made a connection's session: what a page needs to run the very same session in its own copy of
 /// the engine (the WebAssembly module, `web/cropkit-engine.js`), sent once, with the state that answers the

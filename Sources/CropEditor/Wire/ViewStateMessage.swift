@@ -96,10 +96,12 @@ struct ViewStateMessage: Codable, Hashable, Sendable {
             Image(width: state.imageSize.width, height: state.imageSize.height, transform: state.imageTransform),
             forKey: .image)
         try c.encode(FlatRect(state.cropBox), forKey: .cropBox)
-        try c.encode(state.handles.map {
-            FlatHandle(handle: $0.handle, x: $0.rect.minX, y: $0.rect.minY, width: $0.rect.width,
-                       height: $0.rect.height)
-        }, forKey: .handles)
+        try c.encode(
+            state.handles.map {
+                FlatHandle(
+                    handle: $0.handle, x: $0.rect.minX, y: $0.rect.minY, width: $0.rect.width,
+                    height: $0.rect.height)
+            }, forKey: .handles)
         try c.encode(state.pictureCorners, forKey: .pictureCorners)
         try c.encode(state.showsGrid, forKey: .showsGrid)
         try c.encode(state.angle, forKey: .angle)
