@@ -53,13 +53,22 @@ extension ImagePipeline {
     }
 
     /// The shrink-on-load denominator for a render that reduces by `reduction` (source pixels per output pixel): the
-    /// largest of 8, 4, 2 that still leaves the final filter a reduction of ``shrinkOnLoadHeadroom``, else 1; 1 for
-    /// pictures that do not shrink on load (``ImageInfo/shrinksOnLoad``).
+    /// largest of 8, 4, 2 that still leaves the final filter a reduction of ``shrinkOnLoadHeadroom`` (less
+    /// ``headroomSlack``), else 1; 1 for pictures that do not shrink on load (``ImageInfo/shrinksOnLoad``).
     func decodeScale(for source: OpenedSource, reduction: Double) -> Int {
         guard shrinkOnLoad, source.info.shrinksOnLoad else { return 1 }
-        let headroom = Swift.max(1, shrinkOnLoadHeadroom)
+        // The slack never lets a decode fall below the output's size: headroom 1 stays exact.
+        let headroom = Swift.max(1, Swift.max(1, shrinkOnLoadHeadroom) * (1 - Self.headroomSlack))
         return [8, 4, 2].first { $0 <= source.info.largestShrinkOnLoad && reduction / Double($0) >= headroom } ?? 1
     }
+
+    /// How far short of the headroom the final filter's reduction may fall: 5%. A square 256 px thumbnail of a
+    /// 6000×4000 photo crops 4000×4000, which at 1/8 leaves the filter 1.95×: 2.5% short of the default 2, and the
+    /// decode at 1/4 it would otherwise take reads every scan of a progressive file (0.07 s and 95 MB against 0.03 s and
+    /// 24 MB). A DCT-scaled decode is itself low-passed (each 1/8 sample is its block's mean), so the filter's last
+    /// few percent of reduction make no difference that shows; measured on the square thumbnail, see
+    /// `Benchmarks/compare.py`'s T1s and the note of issue 42.
+    static let headroomSlack = 0.05
 
     func makeDecoder(_ source: OpenedSource, scale: JPEGScale, earlyStop: JPEGEarlyStop? = nil) throws(CropKitError)
         -> any ImageRowDecoder

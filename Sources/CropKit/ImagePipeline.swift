@@ -40,8 +40,9 @@ public struct ImagePipeline: Sendable {
     /// The reduction shrink-on-load leaves to the final resampling filter: it picks the largest of 1/8, 1/4, 1/2 by
     /// which the output is still at least this many times smaller.
     ///
-    /// - `2` (the default, as libvips' `thumbnail`): the filter always reduces by 2× or more, so the result is
-    ///   within about 1/255 on average of a full decode.
+    /// - `2` (the default, as libvips' `thumbnail`): the filter always reduces by about 2× or more (a reduction 5%
+    ///   short still counts: a 4000×4000 square to 256 px decodes at 1/8, leaving 1.95×), so the result is within about
+    ///   1/255 on average of a full decode.
     /// - `1` (as imgproxy and Pillow's `draft`): decode to the smallest scale that still covers the output. Faster
     ///   (a 12-megapixel JPEG fitted in 500 pixels decodes at 1/8 rather than 1/4), a little softer.
     ///

@@ -99,11 +99,15 @@ struct PipelineResizeTests {
         let jpeg = try syntheticJPEG(width: 1600, height: 1200)
         let pipeline = ImagePipeline()
         // (target width, expected scale): 1600/100 = 16 → 1/8 leaves 2×; 1600/300 ≈ 5.3 → 1/2; 1600/600 → none.
-        for (width, scale) in [(100, 8), (199, 4), (300, 2), (600, 1)] {
+        // A reduction up to 5% short of the headroom counts: 1600/104 at 1/8 leaves 1.92×, 1600/107 only 1.87×.
+        for (width, scale) in [(100, 8), (104, 8), (107, 4), (199, 4), (300, 2), (600, 1)] {
             let result = try pipeline.run(.data(jpeg), [.resize(width: width)])
             #expect(result.report.decodeScale == scale, "width \(width)")
             #expect(result.size.width == width)
         }
+        // A square thumbnail's centre square (here 1200×1200 to 77 px: 1.95× at 1/8) decodes at 1/8 as the fit does.
+        let square = try pipeline.run(.data(jpeg), [.thumbnail(ThumbnailRequest(side: 77))])
+        #expect(square.report.decodeScale == 8 && square.size == PixelSize(validWidth: 77, height: 77))
     }
 
     @Test("a shrink-on-load headroom of 1 decodes at the smallest scale that still covers the output")
