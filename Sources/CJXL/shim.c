@@ -434,6 +434,20 @@ int ck_jxl_open(const uint8_t *data, size_t size, size_t max_memory, ck_jxl **ou
   return CK_JXL_OK;
 }
 
+/// Hands libjxl `output` for the picture (`format`'s channels and row stride, the basic info's height), after checking
+/// that libjxl needs no more than that.
+static int set_output(ck_jxl *jxl, const JxlPixelFormat *format, uint8_t *output, char *message) {
+  const size_t needed = format->align * jxl->basic.ysize;
+  size_t size = 0;
+  if (lib.out_buffer_size(jxl->decoder, format, &size) != DEC_SUCCESS || size > needed ||
+      lib.set_out_buffer(jxl->decoder, format, output, needed) != DEC_SUCCESS) {
+    say(message, "libjxl refused a %u×%u buffer of %u channels, %zu bytes a row", jxl->basic.xsize, jxl->basic.ysize,
+        format->num_channels, format->align);
+    return CK_JXL_ERR_USAGE;
+  }
+  return CK_JXL_OK;
+}
+
 int ck_jxl_decode(ck_jxl *jxl, uint8_t *output, size_t stride, int channels, int sixteen, int threads, char *message) {
   if (!jxl || !jxl->data || channels < 1 || channels > 4) {
     say(message, "ck_jxl_decode called without an open file or with %d channels", channels);
@@ -448,21 +462,14 @@ int ck_jxl_decode(ck_jxl *jxl, uint8_t *output, size_t stride, int channels, int
     if (runner) lib.set_runner(jxl->decoder, threads_lib.run, runner);
   }
   const JxlPixelFormat format = {(uint32_t)channels, sixteen ? TYPE_UINT16 : TYPE_UINT8, NATIVE_ENDIAN, stride};
-  const size_t needed = stride * jxl->basic.ysize;
   for (;;) {
     int event = lib.process(jxl->decoder);
     if (event == DEC_COLOR_ENCODING) {
       jxl->prefer_srgb = 0;
       prefer_srgb_if_needed(jxl);
     } else if (event == DEC_NEED_IMAGE_OUT_BUFFER) {
-      size_t size = 0;
-      if (lib.out_buffer_size(jxl->decoder, &format, &size) != DEC_SUCCESS || size > needed ||
-          lib.set_out_buffer(jxl->decoder, &format, output, needed) != DEC_SUCCESS) {
-        say(message, "libjxl refused a %u×%u buffer of %d channels, %zu bytes a row", jxl->basic.xsize,
-            jxl->basic.ysize, channels, stride);
-        status = CK_JXL_ERR_USAGE;
-        break;
-      }
+      status = set_output(jxl, &format, output, message);
+      if (status != CK_JXL_OK) break;
     } else if (event == DEC_FULL_IMAGE) {
       status = CK_JXL_OK;
       break;
@@ -540,7 +547,6 @@ int ck_jxl_frames_next(ck_jxl *jxl, uint8_t *output, size_t stride, int32_t *del
     return CK_JXL_ERR_USAGE;
   }
   const JxlPixelFormat format = {4, TYPE_UINT8, NATIVE_ENDIAN, stride};
-  const size_t needed = stride * jxl->basic.ysize;
   for (;;) {
     int event = lib.process(jxl->decoder);
     if (event == DEC_COLOR_ENCODING) {
@@ -551,12 +557,8 @@ int ck_jxl_frames_next(ck_jxl *jxl, uint8_t *output, size_t stride, int32_t *del
       if (lib.frame_header(jxl->decoder, &header) != DEC_SUCCESS) return failure(jxl, DEC_ERROR, "reading a frame header", message);
       jxl->frame_ticks = header.duration;
     } else if (event == DEC_NEED_IMAGE_OUT_BUFFER) {
-      size_t size = 0;
-      if (lib.out_buffer_size(jxl->decoder, &format, &size) != DEC_SUCCESS || size > needed ||
-          lib.set_out_buffer(jxl->decoder, &format, output, needed) != DEC_SUCCESS) {
-        say(message, "libjxl refused a %u×%u RGBA buffer of %zu bytes a row", jxl->basic.xsize, jxl->basic.ysize, stride);
-        return CK_JXL_ERR_USAGE;
-      }
+      int status = set_output(jxl, &format, output, message);
+      if (status != CK_JXL_OK) return status;
     } else if (event == DEC_FULL_IMAGE) {
       *delay = milliseconds(jxl, jxl->frame_ticks);
       *decoded = 1;

@@ -456,9 +456,12 @@ static void convert_samples(const ck_tiff *t, const uint8_t *run, size_t count, 
   for (size_t k = 0; k < count; k++) {
     double unit;  // the sample on 0…1
     if (format == SAMPLEFORMAT_UINT && bits <= 16) {
-      uint32_t v = 0;
-      size_t at = k * (size_t)bits;
-      for (int b = 0; b < bits; b++, at++) v = (v << 1) | ((run[at >> 3] >> (7 - (at & 7))) & 1u);
+      // The sample's bits lie in at most three bytes (a shift of up to 7 and up to 16 bits); the bytes it does
+      // not reach are not read, so the run's last byte is the last one touched.
+      size_t at = k * (size_t)bits, first = at >> 3, last = (at + (size_t)bits - 1) >> 3;
+      uint32_t window = 0;
+      for (size_t byte = first; byte <= last; byte++) window = (window << 8) | run[byte];
+      uint32_t v = (window >> ((last + 1) * 8 - (at + (size_t)bits))) & ((1u << bits) - 1);
       uint32_t max = (1u << bits) - 1;
       if (eight) out[k] = (uint8_t)((v * 255u + max / 2) / max);
       else wide[k] = (uint16_t)((v * 65535ull + max / 2) / max);

@@ -1,6 +1,5 @@
 import CropCodecs
 import CropPixels
-import Foundation
 
 /// A line of text for a ``Watermark``: drawn in a font the caller (or the service's operator) gives, in a colour,
 /// optionally with an outline or a soft shadow, at the size each output needs (never resampled).
@@ -205,52 +204,27 @@ public struct TextMark: Hashable, Sendable {
         }
     }
 
-    /// `coverage` moved `offset` pixels right and down (bilinearly, for a fractional offset) and blurred.
+    /// `coverage` moved `offset` pixels right and down (bilinearly, for a fractional offset) and blurred by
+    /// CropPixels' Gaussian (the one face blurring uses), in 8 bits: a shadow's alpha needs no more.
     static func shadowed(_ coverage: [Float], width: Int, height: Int, offset: Double, sigma: Double) -> [Float] {
         let whole = Int(offset.rounded(.down)), part = Float(offset - Double(whole))
         func at(_ x: Int, _ y: Int) -> Float {
             x >= 0 && y >= 0 && x < width && y < height ? coverage[y * width + x] : 0
         }
-        var moved = [Float](repeating: 0, count: width * height)
+        var moved = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
                 let sx = x - whole, sy = y - whole
-                moved[y * width + x] =
+                let value =
                     at(sx, sy) * (1 - part) * (1 - part) + at(sx - 1, sy) * part * (1 - part)
                     + at(sx, sy - 1) * (1 - part) * part + at(sx - 1, sy - 1) * part * part
+                moved[y * width + x] = UInt8((value * 255).rounded())
             }
         }
-        return gaussianBlurred(moved, width: width, height: height, sigma: sigma)
-    }
-
-    /// A separable Gaussian of `sigma` pixels (zero outside the plane).
-    static func gaussianBlurred(_ plane: [Float], width: Int, height: Int, sigma: Double) -> [Float] {
-        guard sigma >= 0.3 else { return plane }
-        let radius = Int((3 * sigma).rounded(.up))
-        var weights = (-radius...radius).map { Float(exp(-Double($0 * $0) / (2 * sigma * sigma))) }
-        let total = weights.reduce(0, +)
-        weights = weights.map { $0 / total }
-        var across = [Float](repeating: 0, count: plane.count), out = across
-        for y in 0..<height {
-            for x in 0..<width {
-                var sum: Float = 0
-                for (i, w) in weights.enumerated() {
-                    let sx = x + i - radius
-                    if sx >= 0 && sx < width { sum += plane[y * width + sx] * w }
-                }
-                across[y * width + x] = sum
-            }
-        }
-        for y in 0..<height {
-            for x in 0..<width {
-                var sum: Float = 0
-                for (i, w) in weights.enumerated() {
-                    let sy = y + i - radius
-                    if sy >= 0 && sy < height { sum += across[sy * width + x] * w }
-                }
-                out[y * width + x] = sum
-            }
-        }
-        return out
+        // The box leaves 3σ beyond the shadow on every side it can reach, so the blur's clamped edges read zeros.
+        guard sigma >= 0.3, var plane = try? PixelBuffer(width: width, height: height, layout: .gray, samples: moved)
+        else { return moved.map { Float($0) / 255 } }
+        plane.obscure(x: 0, y: 0, width: width, height: height, style: .blur(sigma: sigma))
+        return plane.samples.map { Float($0) / 255 }
     }
 }
