@@ -18,6 +18,7 @@ mounts=()
 cleanup() {
   for m in "${mounts[@]}"; do umount -l "$m" 2>/dev/null || true; done
   pkill -f "$work/.*cropkit serve" 2>/dev/null || true
+  pkill -f "cropkit-server serve --root /srv/photos --host 127.0.0.1 --port 808[12]" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -75,6 +76,59 @@ for file in cropkit-cropper.js cropkit-draw.js cropkit-engine.js cropkit-engine.
     || fail "/usr/share/cropkit/web/$file is missing or not the repository's"
 done
 say "clean root: /usr/share/cropkit/web/ holds <cropkit-cropper> and the engine ($(stat -c %s "$root/usr/share/cropkit/web/cropkit-engine.wasm")-byte module)"
+
+# docs/deploy.md's systemd steps, as the page writes them (scripts/run-examples --print-clean-root), run as root in
+# the clean root from a copy of deploy/. What the root lacks is stood in for: deploy/build-static.sh prints the
+# static binary this test was given (its resources beside it); sudo runs the command; openssl's `rand -hex N` reads
+# /dev/urandom; systemctl (no systemd runs in a chroot) starts each enabled unit's ExecStart as its User and Group
+# (setpriv), with %i replaced. Then each instance must answer a URL signed with the key the steps wrote, run as the
+# cropkit user, and stop on SIGTERM.
+static="$(cd "$(dirname "${binary[1]:-$(deploy/build-static.sh)}")" && pwd -P)"
+src="$root/opt/cropkit-src" stubs="$root/opt/stubs"
+mkdir -p "$src/deploy" "$root/opt/cropkit-build" "$stubs"
+cp deploy/cropkit-serve@.service "$src/deploy/"
+cp -R "$static/cropkit" "$static/cropkit-server" "$static"/*.resources "$root/opt/cropkit-build/"
+printf '#!/bin/sh\necho /opt/cropkit-build/cropkit\n' >"$src/deploy/build-static.sh"
+printf '#!/bin/sh\nexec "$@"\n' >"$stubs/sudo"
+printf '#!/bin/sh\n[ "$1 $2" = "rand -hex" ] || exit 1\nod -An -tx1 -N"$3" /dev/urandom | tr -d " \\n"; echo\n' \
+  >"$stubs/openssl"
+cat >"$stubs/systemctl" <<'EOF'
+#!/bin/bash
+# systemctl daemon-reload | enable --now UNIT@INSTANCE…: starts each unit's ExecStart as its User and Group.
+set -euo pipefail
+[ "$1" = daemon-reload ] && exit 0
+[ "$1 $2" = "enable --now" ] || { echo "systemctl stub: $*" >&2; exit 1; }
+shift 2
+for unit in "$@"; do
+  file="/etc/systemd/system/${unit%@*}@.service" instance="${unit#*@}"
+  user="$(sed -n 's/^User=//p' "$file")" group="$(sed -n 's/^Group=//p' "$file")"
+  exec_start="$(sed -n 's/^ExecStart=//p' "$file" | sed "s/%i/$instance/g")"
+  setpriv --reuid="$user" --regid="$group" --init-groups -- sh -c "exec $exec_start" >"/var/log/$unit.log" 2>&1 &
+  echo $! >"/run/$unit.pid"
+done
+EOF
+chmod 755 "$src/deploy/build-static.sh" "$stubs"/*
+scripts/run-examples --print-clean-root >"$src/steps.sh"
+chroot "$root" env PATH=/opt/stubs:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  bash -euo pipefail -c 'cd /opt/cropkit-src && . ./steps.sh' || fail "docs/deploy.md's systemd steps"
+keys="$(chroot "$root" stat -c '%a %U:%G' /etc/cropkit/keys)"  # names from the root's own /etc/group
+[ "$keys" = "640 root:cropkit" ] || fail "/etc/cropkit/keys is $keys, not 640 root:cropkit"
+cp "$root/usr/share/cropkit/CropKit_CropCLI.resources/Samples/waterfall-orientation6.jpg" "$root/srv/photos/"
+key="$(head -1 "$root/etc/cropkit/keys")"
+running() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat"; }  # a zombie has stopped
+for port in 8081 8082; do
+  pid="$(cat "$root/run/cropkit-serve@$port.pid")"
+  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.1; done
+  url="$(chroot "$root" env CROPKIT_SIGNING_KEY="$key" /usr/local/bin/cropkit sign "/img/waterfall-orientation6.jpg?width=200")"
+  status="$(curl -s -o "$work/unit.jpg" -w '%{http_code}' "http://127.0.0.1:$port$url")"
+  [ "$status" = 200 ] || { cat "$root/var/log/cropkit-serve@$port.log" >&2; fail "cropkit-serve@$port answered $status"; }
+  [ "$(stat -c %u "/proc/$pid")" = "$(chroot "$root" id -u cropkit)" ] || fail "cropkit-serve@$port runs as uid $(stat -c %u "/proc/$pid")"
+  kill -TERM "$pid"
+  for _ in $(seq 1 100); do running "$pid" || break; sleep 0.1; done
+  ! running "$pid" || fail "cropkit-serve@$port did not stop on SIGTERM"
+  grep -q "cropkit serve" "$root/var/log/cropkit-serve@$port.log" || fail "cropkit-serve@$port logged nothing"
+done
+say "clean root: docs/deploy.md's systemd steps ran as written; cropkit-serve@8081 and @8082 ran as cropkit, answered a URL signed with /etc/cropkit/keys (640 root:cropkit) and stopped on SIGTERM"
 
 # The image's root filesystem, unpacked from the OCI archive.
 image="$work/image"

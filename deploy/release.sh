@@ -30,6 +30,7 @@ while [ $# -gt 0 ]; do
 done
 version="$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/CropKit/CropKitRelease.swift)"
 [ -n "$version" ] || { echo "release: no version in Sources/CropKit/CropKitRelease.swift" >&2; exit 1; }
+deb_version="${version/-/\~}"  # Debian orders 0.10.0~dev before 0.10.0, as semantic versioning orders -dev
 # The page's engine ships as committed; a release never carries a module its sources no longer build.
 scripts/build-wasm --check >&2
 [ -n "$binary" ] || binary="$(deploy/build-static.sh)"
@@ -80,7 +81,7 @@ mkdir -p "$deb/DEBIAN"
 size_kb=$(du -sk "$deb/usr" | cut -f1)
 cat >"$deb/DEBIAN/control" <<EOF
 Package: cropkit
-Version: $version
+Version: $deb_version
 Architecture: amd64
 Maintainer: CropKit <cropkit@users.noreply.github.com>
 Installed-Size: $size_kb
@@ -95,7 +96,7 @@ Description: crop, straighten, rotate and resize photos; image service and crop 
  TIFF and writes JPEG, PNG, WebP, AVIF and HEIC. "cropkit serve" is an image
  service with signed URLs; "cropkit edit" a crop editor in the browser.
 EOF
-debfile="$out/cropkit_${version}_amd64.deb"
+debfile="$out/cropkit_${deb_version}_amd64.deb"
 dpkg-deb --root-owner-group -Z"${CROPKIT_DEB_COMPRESSION:-xz}" --build "$deb" "$debfile" >/dev/null
 
 # 3. The OCI image of `cropkit serve`.

@@ -21,6 +21,7 @@ package struct ApplyCommand: ParsableCommand {
             recipe that cannot be read is an error before any file is touched.
 
             Examples:
+              cropkit crop photo.jpg -o level.jpg --straighten 4 --save-recipe crop.json
               cropkit apply crop.json original.jpg -o cropped.jpg
               cropkit apply crop.json shoot/*.jpg --out-dir cropped --max-size 2048
             """)

@@ -218,3 +218,72 @@ extension Double {
         self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }
+
+// The library's own enums, spelled as the flags take them (the values `--help` lists).
+
+/// `--scale 1|2|4|8`.
+extension JPEGScale: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let denominator = Int(argument), let scale = JPEGScale(rawValue: denominator) else { return nil }
+        self = scale
+    }
+
+    public static var allValueStrings: [String] { allCases.map { String($0.rawValue) } }
+}
+
+/// `--early-stop off|exact|dc`.
+extension JPEGEarlyStop: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let stop = argument == "dc" ? .dcOnly : JPEGEarlyStop(rawValue: argument), argument != "dcOnly" else {
+            return nil
+        }
+        self = stop
+    }
+
+    public static var allValueStrings: [String] { allCases.map { $0 == .dcOnly ? "dc" : $0.rawValue } }
+}
+
+/// `--subsampling auto|444|422|420`: a chroma subsampling, or `auto` (nil: the encoder's choice by quality,
+/// `ChromaSubsampling.automatic(quality:)`).
+package struct SubsamplingArgument: ExpressibleByArgument, CustomStringConvertible {
+    /// The subsampling; nil for `auto`.
+    package let value: ChromaSubsampling?
+
+    package static let automatic = SubsamplingArgument(value: nil)
+
+    private init(value: ChromaSubsampling?) { self.value = value }
+
+    package init?(argument: String) {
+        if argument == "auto" {
+            value = nil
+            return
+        }
+        guard let subsampling = ChromaSubsampling.allCases.first(where: { Self.name(of: $0) == argument }) else {
+            return nil
+        }
+        value = subsampling
+    }
+
+    /// `444` for 4:4:4: the digits of the ratio.
+    private static func name(of subsampling: ChromaSubsampling) -> String { subsampling.rawValue.filter(\.isNumber) }
+
+    package static var allValueStrings: [String] { ["auto"] + ChromaSubsampling.allCases.map(name(of:)) }
+
+    package var description: String { value.map(Self.name(of:)) ?? "auto" }
+}
+
+extension ColorProfilePolicy: ExpressibleByArgument {}
+
+extension MetadataPolicy: ExpressibleByArgument {}
+
+extension FrameSelection: ExpressibleByArgument {}
+
+extension ImageFormat: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let format = OptionValue.format(argument) else { return nil }
+        self = format
+    }
+
+    /// The formats CropKit writes (TIFF and BMP are read only).
+    public static var allValueStrings: [String] { OptionValue.formatNames }
+}

@@ -13,7 +13,7 @@ package struct CommonOptions: ParsableArguments {
     package var quality: Int?
 
     @Option(help: "JPEG chroma subsampling: 444, 422, 420 or auto (4:4:4 from quality 90 up, else 4:2:0).")
-    package var subsampling: SubsamplingChoice = .auto
+    package var subsampling: SubsamplingArgument = .automatic
 
     @Flag(help: "Write a progressive JPEG.")
     package var progressive = false

@@ -35,13 +35,13 @@ package struct ConvertCommand: ParsableCommand {
     package var output: String
 
     @Option(help: "Shrink a JPEG on load by 1, 2, 4 or 8 (libjpeg DCT scaling).")
-    package var scale: ScaleChoice = .one
+    package var scale: JPEGScale = .full
 
     @Option(
         help:
             "Progressive JPEG at --scale 8: stop reading once the output is final (exact), after the DC scans (dc), or never (off)."
     )
-    package var earlyStop: EarlyStopChoice = .exact
+    package var earlyStop: JPEGEarlyStop = .exact
 
     @Flag(help: .hidden)  // Benchmarks/eighth.sh: libjpeg's Huffman decoder instead of CropKit's AC-skipping one
     package var libjpegEntropy = false
@@ -60,7 +60,7 @@ package struct ConvertCommand: ParsableCommand {
             (common.format != nil, "--format"), (common.quality != nil, "--quality"),
             (common.effort != nil, "--effort"),
             (common.lossless, "--lossless"), (common.strip, "--strip"), (common.metadata != nil, "--metadata"),
-            (common.bitDepth != nil, "--bit-depth"), (scale != .one, "--scale"), (blur.blurFaces, "--blur-faces"),
+            (common.bitDepth != nil, "--bit-depth"), (scale != .full, "--scale"), (blur.blurFaces, "--blur-faces"),
             (mark.watermark != nil, "--watermark"),
         ]
         if let flag = given.first(where: \.0)?.1 {
@@ -85,7 +85,7 @@ package struct ConvertCommand: ParsableCommand {
                 return Written(try common.pipeline(threads: 0).run(.file(input), steps, to: sink))
             }
             return Written(
-                try pipeline.transcode(.file(input), scale: scale.value, earlyStop: earlyStop.value, to: sink))
+                try pipeline.transcode(.file(input), scale: scale, earlyStop: earlyStop, to: sink))
         }
     }
 }
@@ -111,67 +111,4 @@ extension ConvertCommand {
             Written(try pipeline.run(.file(input), query.operations, to: .file(output, options: options)))
         }
     }
-}
-
-/// The `--scale` values.
-package enum ScaleChoice: String, ExpressibleByArgument, CaseIterable {
-    case one = "1"
-    case two = "2"
-    case four = "4"
-    case eight = "8"
-
-    package var value: JPEGScale {
-        switch self {
-        case .one: .full
-        case .two: .half
-        case .four: .quarter
-        case .eight: .eighth
-        }
-    }
-}
-
-/// The `--early-stop` values.
-package enum EarlyStopChoice: String, ExpressibleByArgument, CaseIterable {
-    case off, exact, dc
-
-    package var value: JPEGEarlyStop {
-        switch self {
-        case .off: .off
-        case .exact: .exact
-        case .dc: .dcOnly
-        }
-    }
-}
-
-/// The `--subsampling` values.
-package enum SubsamplingChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto
-    case s444 = "444"
-    case s422 = "422"
-    case s420 = "420"
-
-    package var value: ChromaSubsampling? {
-        switch self {
-        case .auto: nil
-        case .s444: .s444
-        case .s422: .s422
-        case .s420: .s420
-        }
-    }
-}
-
-extension ColorProfilePolicy: ExpressibleByArgument {}
-
-extension MetadataPolicy: ExpressibleByArgument {}
-
-extension FrameSelection: ExpressibleByArgument {}
-
-extension ImageFormat: ExpressibleByArgument {
-    public init?(argument: String) {
-        guard let format = OptionValue.format(argument) else { return nil }
-        self = format
-    }
-
-    /// The formats CropKit writes (TIFF and BMP are read only).
-    public static var allValueStrings: [String] { OptionValue.formatNames }
 }

@@ -34,7 +34,7 @@ package struct CropCommand: ParsableCommand {
 
             Examples:
               cropkit crop photo.jpg -o straight.jpg --straighten 7.5
-              cropkit crop horizon.jpg -o level.jpg --straighten auto --save-recipe level.json
+              cropkit crop sea.jpg -o level.jpg --straighten auto --save-recipe level.json
               cropkit crop photo.jpg -o face.jpg --rect 1200,400,800,800 --max-size 512
               cropkit crop photo.jpg -o banner.jpg --aspect 16:9 --save-recipe b.json
               cropkit crop photo.jpg -o square.jpg --aspect 1:1 --gravity attention

@@ -34,10 +34,24 @@ package struct InfoCommand: ParsableCommand {
         if files.isEmpty { throw ValidationError("Give at least one image file.") }
     }
 
+    /// Reads every file's header (no pixel decoding); a file that fails is named on standard error and the others
+    /// are still reported.
     package func run() throws {
-        let result = InfoReport.run(paths: files, json: json, strict: strict)
-        print(result.output, terminator: "")
-        for message in result.errors { printError("cropkit info: \(message)") }
-        if result.failed { throw ExitCode.failure }
+        var entries: [(path: String, info: ImageInfo)] = []
+        var failed = false
+        for path in files {
+            do {
+                entries.append((path, try ImageInfo.read(fileAtPath: path, strict: strict)))
+            } catch {
+                printError("cropkit info: \(path): \(error)")
+                failed = true
+            }
+        }
+        if json {
+            print(ImageInfo.json(entries))
+        } else {
+            for (path, info) in entries { print("\(path): \(info.summary)") }
+        }
+        if failed { throw ExitCode.failure }
     }
 }

@@ -22,7 +22,7 @@ package struct ResizeCommand: ParsableCommand {
               cropkit resize photo.jpg -o small.jpg --width 1920
               cropkit resize photo.jpg -o thumb.jpg --size 256x256 --mode fit --quality 85
               cropkit resize photo.jpg -o sq.jpg --size 800x800 --mode fill --gravity top
-              cropkit resize logo.png -o pad.png --size 400x400 --mode pad --background white
+              cropkit resize logo.png -o p.png --size 400x400 --mode pad --background white
               cropkit resize photo.jpg -o big.jpg --width 8000 --allow-upscale
             """)
 

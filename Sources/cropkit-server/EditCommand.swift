@@ -42,8 +42,9 @@ struct EditCommand: ParsableCommand {
               cropkit edit photo.jpg --open
               cropkit edit shoot/ --aspect 4:5 --gravity attention --export-dir shoot/4x5
               cropkit edit photo.jpg --aspect 1:1 --gravity attention --straighten auto
-              cropkit edit portrait.jpg --aspect 1:1 --gravity face --output-size 256x256 --round
-              cropkit edit photo.jpg --recipe level.json
+              cropkit edit portrait.jpg --aspect 1:1 --gravity face --round
+              cropkit crop sea.jpg -o level.jpg --straighten auto --save-recipe level.json
+              cropkit edit sea.jpg --recipe level.json
               cropkit edit avatar.jpg --output-size 256x256 --round --min-size 128
               cropkit edit --port 8080
             """)

@@ -23,9 +23,10 @@ struct ServeCommand: ParsableCommand {
             then the listener closes and in-flight requests finish before the process exits 0.
 
             Examples:
-              CROPKIT_SIGNING_KEY=$(openssl rand -hex 32) cropkit serve --root photos --port 8080
-              cropkit sign "/img/beach.jpg?width=500&format=auto"
-              curl "http://127.0.0.1:8080$(cropkit sign '/img/beach.jpg?width=500')"
+              export CROPKIT_SIGNING_KEY=$(openssl rand -hex 32)
+              cropkit serve --root photos --port 8080 &
+              url=$(cropkit sign "/img/beach.jpg?width=500&format=auto")
+              curl -H "Accept: image/webp" -o beach.webp "http://127.0.0.1:8080$url"
             """)
 
     @Option(help: "The folder images are served from.")

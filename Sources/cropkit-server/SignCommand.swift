@@ -13,6 +13,12 @@ struct SignCommand: ParsableCommand {
         discussion: """
             TARGET is the path and query as the client will send them, e.g. "/img/a.jpg?width=500". The key is the \
             first of CROPKIT_SIGNING_KEY or --key-file.
+
+            Examples:
+              export CROPKIT_SIGNING_KEY=$(openssl rand -hex 32)
+              cropkit sign "/img/beach.jpg?width=500&format=auto"
+              openssl rand -hex 32 > keys
+              cropkit sign --key-file keys "/img/team/ada.jpg?size=256x256&mode=fill"
             """)
 
     @Argument(help: "The path and query to sign (starting with /img/).")

@@ -16,6 +16,27 @@ import Testing
         #expect(RectArgument(argument: "10,20.5,300,200")?.description == "10,20.5,300,200")
     }
 
+    @Test("--scale, --early-stop and --subsampling read the library's own enums, spelled as --help lists them")
+    func libraryEnums() throws {
+        #expect(JPEGScale.allValueStrings == ["1", "2", "4", "8"])
+        #expect(["1", "2", "4", "8"].map { JPEGScale(argument: $0) } == [.full, .half, .quarter, .eighth])
+        for bad in ["3", "16", "0", "1/2", "half", ""] { #expect(JPEGScale(argument: bad) == nil, "\(bad)") }
+
+        #expect(JPEGEarlyStop.allValueStrings == ["off", "exact", "dc"])
+        #expect(["off", "exact", "dc"].map { JPEGEarlyStop(argument: $0) } == [.off, .exact, .dcOnly])
+        for bad in ["dcOnly", "DC", "on", ""] { #expect(JPEGEarlyStop(argument: bad) == nil, "\(bad)") }
+
+        #expect(SubsamplingArgument.allValueStrings == ["auto", "444", "422", "420"])
+        #expect(
+            ["auto", "444", "422", "420"].map { SubsamplingArgument(argument: $0)?.value } == [
+                nil, .s444, .s422, .s420,
+            ])
+        #expect(
+            ["auto", "444", "422", "420"].map { SubsamplingArgument(argument: $0)?.description }
+                == SubsamplingArgument.allValueStrings)
+        for bad in ["4:4:4", "411", "none", ""] { #expect(SubsamplingArgument(argument: bad) == nil, "\(bad)") }
+    }
+
     @Test("--size parses WxH and W×H")
     func size() throws {
         #expect(SizeArgument(argument: "800x600")?.size == PixelSize(validWidth: 800, height: 600))

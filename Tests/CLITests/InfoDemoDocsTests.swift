@@ -31,6 +31,27 @@ import Testing
         #expect(entries[1]["width"] as? Int == 30 && entries[1]["alpha"] as? Bool == false)
     }
 
+    @Test("docs/cli.md names exactly the fields info --json prints")
+    func infoJSONFieldsDocumented() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try CLI.writePicture(dir + "/flat.jpg", width: 30, height: 20, color: positionColor)
+        let run = try CLI.run(["info", "--json", "flat.jpg"], in: dir)
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run)")
+        let printed = Set(try #require(entries.first).keys)
+
+        let docs = try String(contentsOfFile: CLI.root + "/docs/cli.md", encoding: .utf8)
+        let info = try #require(docs.components(separatedBy: "## cropkit info").dropFirst().first)
+        let row = try #require(info.split(separator: "\n").first { $0.hasPrefix("| `--json` |") })
+        let documented = Set(
+            row.dropFirst("| `--json` |".count).matches(of: /`([A-Za-z]+)`/).map { String($0.output.1) })
+
+        #expect(printed.count >= 20)
+        #expect(printed.subtracting(documented).isEmpty, "printed, not documented: \(printed.subtracting(documented))")
+        #expect(documented.subtracting(printed).isEmpty, "documented, not printed: \(documented.subtracting(printed))")
+    }
+
     @Test("demo writes every file it promises and lists each with its size and time")
     func demo() throws {
         let dir = try CLI.temporaryDirectory()

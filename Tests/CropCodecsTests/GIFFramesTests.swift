@@ -60,9 +60,8 @@ import Testing
             }
         }
         #expect(info.playCount == 0 && info.duration == 4.0)
-        let line = InfoReport.run(paths: [Fixtures.path("gif/dispose_prev.gif")], json: false).output
-        #expect(line.hasSuffix("5 frames, looping forever, 4 s\n"), "\(line)")
-        let json = InfoReport.run(paths: [Fixtures.path("gif/dispose_prev.gif")], json: true).output
+        #expect(info.summary.hasSuffix("5 frames, looping forever, 4 s"), "\(info.summary)")
+        let json = ImageInfo.json([("dispose_prev.gif", info)])
         #expect(json.contains("\"frames\": 5, \"playCount\": 0, \"durationSeconds\": 4"), "\(json)")
         #expect(frames.map(\.1).reduce(0, +) == 4000)
     }

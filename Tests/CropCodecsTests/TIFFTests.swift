@@ -108,7 +108,7 @@ struct TIFFTests {
         let pixels = try decoder.decodeAll()
         let photo = try PNGDecoder.decode(Fixtures.bytes("photo-128.png")).pixels
         #expect(maxDifference(pixels, photo) == 0)
-        #expect(InfoReport.line(for: decoder.info, path: "p.tif").hasSuffix("2 pages (the first is read)"))
+        #expect(decoder.info.summary.hasSuffix("2 pages (the first is read)"))
     }
 
     /// The samples make-gif-tiff.py's `sample_formats` writes: a formula of x, y and the channel on 0…top.

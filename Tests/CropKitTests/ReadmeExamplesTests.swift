@@ -137,9 +137,23 @@ struct ReadmeExamplesTests {
                                                                 .product(name: "CropGeometry", package: "cropkit")])]
         """
 
-    @Test("the install snippet names this release")
-    func installSnippetVersion() {
-        #expect(Self.packageSnippet.contains("from: \"\(CropKitRelease.version)\")"))
+    @Test("the install snippet names the published release; between releases the version says -dev")
+    func installSnippetVersion() throws {
+        #expect(Self.packageSnippet.contains("from: \"\(CropKitRelease.published)\")"))
+        let changelog = try String(
+            contentsOf: Self.readme.deletingLastPathComponent().appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let release = try Regex(#"\n## \[(\d+\.\d+\.\d+)\] - "#)
+        let newest = changelog.firstMatch(of: release).flatMap { $0.output[1].substring.map(String.init) }
+        #expect(newest == CropKitRelease.published, "CHANGELOG.md's newest release: \(newest ?? "none")")
+        let unreleased = changelog.components(separatedBy: "## [Unreleased]").dropFirst().first?
+            .components(separatedBy: "\n## [").first ?? ""
+        if unreleased.contains("\n- ") {
+            #expect(CropKitRelease.version.hasSuffix("-dev") && CropKitRelease.version != CropKitRelease.published + "-dev")
+        } else {
+            #expect(CropKitRelease.version == CropKitRelease.published)
+        }
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        #expect(readme.contains("`\(CropKitRelease.version)`"), "the README does not name the version main builds")
     }
 
     @Test("every Swift block of the README is in this file")

@@ -1,36 +1,11 @@
-/// The text and JSON that `cropkit info` prints, kept here so that it can be tested without running the binary.
-package enum InfoReport {
-    /// The result of reporting on a list of files.
-    package struct Result: Sendable {
-        /// What goes to standard output: one line per readable file, or a JSON array of them.
-        package var output: String
-        /// One message per file that could not be read, naming the file and the problem.
-        package var errors: [String]
-        /// Whether any file failed.
-        package var failed: Bool { !errors.isEmpty }
-    }
-
-    /// Reads every file's header (no pixel decoding) and formats the report. Files that fail are reported in
-    /// ``Result/errors``; the others are still reported.
-    package static func run(paths: [String], json: Bool, strict: Bool = false) -> Result {
-        var entries: [(path: String, info: ImageInfo)] = []
-        var errors: [String] = []
-        for path in paths {
-            do {
-                entries.append((path, try ImageInfo.read(fileAtPath: path, strict: strict)))
-            } catch {
-                errors.append("\(path): \(error)")
-            }
-        }
-        let output =
-            json ? self.json(entries) + "\n" : entries.map { line(for: $0.info, path: $0.path) + "\n" }.joined()
-        return Result(output: output, errors: errors)
-    }
-
-    /// One line about one file, e.g.
-    /// `a.jpg: JPEG 6000×4000, orientation 6 (rotated 90° clockwise), displayed 4000×6000, 3 channels (RGB from
+/// How `cropkit info` words an image's facts: one line, or a JSON object per file. Kept beside ``ImageInfo`` so
+/// that each codec's tests can check how its facts read without running the binary.
+extension ImageInfo {
+    /// The facts in one line, as `cropkit info` prints them after the file's name, e.g.
+    /// `JPEG 6000×4000, orientation 6 (rotated 90° clockwise), displayed 4000×6000, 3 channels (RGB from
     /// YCbCr 4:2:0), 8-bit, no alpha, ICC profile (540 bytes), progressive`.
-    package static func line(for info: ImageInfo, path: String) -> String {
+    package var summary: String {
+        let info = self
         var parts: [String] = []
         parts.append("\(info.format.displayName) \(info.width)×\(info.height)")
         parts.append("orientation \(info.orientation)")
@@ -53,13 +28,14 @@ package enum InfoReport {
         case .webp, .gif, .avif:
             if let frames = info.frameCount { parts.append("\(frames) frames") }
             if let plays = info.playCount { parts.append(plays == 0 ? "looping forever" : "playing \(plays) times") }
-            if let duration = info.duration { parts.append("\(seconds(duration)) s") }
+            if let duration = info.duration { parts.append("\(Self.seconds(duration)) s") }
         case .tiff: if let pages = info.frameCount { parts.append("\(pages) pages (the first is read)") }
         }
-        return "\(path): " + parts.joined(separator: ", ")
+        return parts.joined(separator: ", ")
     }
 
-    /// A JSON array with one object per file (keys in a fixed order).
+    /// A JSON array with one object per file: the same facts as ``summary``, keys in a fixed order (`cropkit info
+    /// --json`; docs/cli.md lists them).
     package static func json(_ entries: [(path: String, info: ImageInfo)]) -> String {
         let objects = entries.map { entry -> String in
             let info = entry.info

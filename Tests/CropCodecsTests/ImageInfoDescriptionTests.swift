@@ -4,7 +4,18 @@ import Testing
 @testable import CropCodecs
 
 @Suite("cropkit info report")
-struct InfoReportTests {
+struct ImageInfoDescriptionTests {
+    /// What `cropkit info` prints for each file: `PATH: SUMMARY`, or `PATH: ERROR` on standard error.
+    static func report(_ paths: [String]) -> (lines: [String], errors: [String]) {
+        var lines: [String] = [], errors: [String] = []
+        for path in paths {
+            do { lines.append("\(path): \(try ImageInfo.read(fileAtPath: path).summary)") } catch {
+                errors.append("\(path): \(error)")
+            }
+        }
+        return (lines, errors)
+    }
+
     @Test("one line per file with every fact; bad files are errors and the rest still reported")
     func lines() throws {
         let dir = try FileIOTests.scratchDirectory()
@@ -13,14 +24,12 @@ struct InfoReportTests {
             Fixtures.path("exif/landscape-6-mm.jpg"), dir + "/bad.jpg", Fixtures.path("pngsuite/png/basi6a16.png"),
             dir + "/missing.png", Fixtures.path("cmyk-adobe.jpg"),
         ]
-        let result = InfoReport.run(paths: paths, json: false)
-        #expect(result.failed)
+        let (lines, errors) = Self.report(paths)
         #expect(
-            result.errors == [
+            errors == [
                 dir + "/bad.jpg: not an image: no known image signature (starts with 68 65 6C 6C 6F)",
                 dir + "/missing.png: cannot open " + dir + "/missing.png: No such file or directory",
             ])
-        let lines = result.output.split(separator: "\n").map(String.init)
         #expect(
             lines == [
                 paths[0] + ": JPEG 43×64, orientation 6 (rotated 90° clockwise), displayed 64×43, 3 channels (RGB from "
@@ -43,9 +52,11 @@ struct InfoReportTests {
             JPEGEncoder.encode(
                 image, metadata: ImageMetadata(orientation: .leftBottom, iccProfile: profile),
                 options: JPEGEncodeOptions(progressive: true)), toPath: path)
-        let result = InfoReport.run(paths: [path, Fixtures.path("pngsuite/png/tbrn2c08.png")], json: true)
-        #expect(!result.failed)
-        let parsed = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        let png = Fixtures.path("pngsuite/png/tbrn2c08.png")
+        let output = ImageInfo.json([
+            (path, try ImageInfo.read(fileAtPath: path)), (png, try ImageInfo.read(fileAtPath: png)),
+        ])
+        let parsed = try #require(JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
         #expect(parsed.count == 2)
         let jpeg = parsed[0]
         #expect(jpeg["file"] as? String == path)
@@ -60,12 +71,12 @@ struct InfoReportTests {
         #expect(jpeg["iccBytes"] as? Int == profile.count)
         #expect(jpeg["progressive"] as? Bool == true)
         #expect(jpeg["exif"] as? Bool == true)
-        let png = parsed[1]
-        #expect(png["layout"] as? String == "rgba")
-        #expect(png["colorModel"] as? String == "RGB + tRNS, gAMA 1, described by an ICC profile built from them")
-        #expect(png["alpha"] as? Bool == true)
-        #expect(png["iccBytes"] as? Int == 564)
-        #expect(InfoReport.run(paths: [], json: true).output == "[]\n")
+        let second = parsed[1]
+        #expect(second["layout"] as? String == "rgba")
+        #expect(second["colorModel"] as? String == "RGB + tRNS, gAMA 1, described by an ICC profile built from them")
+        #expect(second["alpha"] as? Bool == true)
+        #expect(second["iccBytes"] as? Int == 564)
+        #expect(ImageInfo.json([]) == "[]")
     }
 
     @Test("reading info never decodes pixels: a 24-megapixel photo's header is read from its first bytes")
