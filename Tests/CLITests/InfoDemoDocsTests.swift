@@ -75,6 +75,14 @@ import Testing
             #expect(info.orientation == .up)
             #expect(run.stdout.contains("  \(name) "), "\(name) is not listed")
         }
+        // docs/cli.md's table of the demo's files names exactly the files it wrote.
+        let docs = try String(contentsOfFile: CLI.root + "/docs/cli.md", encoding: .utf8)
+        let demoSection =
+            try #require(docs.components(separatedBy: "## cropkit demo").dropFirst().first)
+            .components(separatedBy: "\n## ").first ?? ""
+        let documented = Set(demoSection.matches(of: /(?m)^\| `([a-z0-9.-]+\.[a-z]+)` \|/).map { String($0.output.1) })
+        let written = Set(try FileManager.default.contentsOfDirectory(atPath: dir + "/show"))
+        #expect(documented == written, "documented \(documented.sorted()), written \(written.sorted())")
         // The straightened crop: the largest 3:2 rectangle at 7.5°, at full resolution.
         let straight = try ImageSource.file(dir + "/show/straightened-7.5.jpg").info()
         #expect(straight.width * 2 == straight.height * 3 && straight.width > 1400, "\(straight.width)")
