@@ -234,13 +234,14 @@ extension JPEGScale: ExpressibleByArgument {
 /// `--early-stop off|exact|dc`.
 extension JPEGEarlyStop: ExpressibleByArgument {
     public init?(argument: String) {
-        guard let stop = argument == "dc" ? .dcOnly : JPEGEarlyStop(rawValue: argument), argument != "dcOnly" else {
-            return nil
-        }
+        guard let stop = Self.allCases.first(where: { Self.flagName(of: $0) == argument }) else { return nil }
         self = stop
     }
 
-    public static var allValueStrings: [String] { allCases.map { $0 == .dcOnly ? "dc" : $0.rawValue } }
+    public static var allValueStrings: [String] { allCases.map(flagName(of:)) }
+
+    /// The flag's spelling: the case's name, `dc` for ``dcOnly``.
+    private static func flagName(of stop: JPEGEarlyStop) -> String { stop == .dcOnly ? "dc" : stop.rawValue }
 }
 
 /// `--subsampling auto|444|422|420`: a chroma subsampling, or `auto` (nil: the encoder's choice by quality,
