@@ -67,6 +67,12 @@ for i, p in enumerate(sequential):
     start = len(jpegs) + 3 * len(progressive)
     write(d, f"{start + 2 * i:02}-{os.path.basename(p)}", bytes([3 | 32 | 64]) + read(p))
     write(d, f"{start + 2 * i + 1:02}-{os.path.basename(p)}", bytes([3 | 1 << 2 | 32]) + read(p))
+# Progressive files with several scan scripts, decoded by one thread and by two and compared (bit 7), at full size,
+# at 1/2 (and strict).
+scans = sorted(glob.glob(os.path.join(CODECS, "scans/*.jpg")))
+for i, p in enumerate(scans):
+    start = len(jpegs) + 3 * len(progressive) + 2 * len(sequential)
+    write(d, f"{start + i:02}-scans-{os.path.basename(p)}", bytes([128 | (i % 2) | (16 if i % 3 == 0 else 0)]) + read(p))
 d = reset("FuzzPNG")
 for i, p in enumerate(pngs):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i % 4]) + read(p))

@@ -4,7 +4,9 @@ import CropPixels
 // early stop and strict mode, reading some or all rows, then finishing. Any crash, trap or sanitizer report is a bug;
 // errors are the expected outcome for most inputs. Options come from the first byte, the file from the rest.
 // With bit 64 set the input is decoded at 1/8 twice, by the AC-skipping entropy decoder and by libjpeg's, and the
-// target traps unless both fail or both give the same pixels (a differential check of the skipping decoder).
+// target traps unless both fail or both give the same pixels (a differential check of the skipping decoder). With bit
+// 128 set a progressive file is decoded by one thread and by two (its scans split between them, even when small), and
+// the target traps unless both give the same outcome and pixels (a differential check of the split).
 import Foundation
 
 /// One input of `FuzzJPEG`; libFuzzer calls it through `CropKitFuzz`, and `FuzzReplayTests` with every seed.
@@ -17,6 +19,10 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let options = DecodeOptions(
         limits: PixelLimits(maxPixels: 4_000_000), strict: control & 16 != 0, jpegScale: scale, jpegEarlyStop: earlyStop
     )
+    if control & 128 != 0 {
+        compareParallelScans(bytes, scale: scale, strict: control & 16 != 0)
+        return 0
+    }
     if control & 64 != 0 {
         compareEntropyDecoders(bytes, earlyStop: earlyStop)
         return 0
@@ -39,5 +45,23 @@ private func compareEntropyDecoders(_ bytes: [UInt8], earlyStop: JPEGEarlyStop) 
     guard skipping == reference else {
         fatalError(
             "the AC-skipping decoder gives \(String(describing: skipping)), libjpeg \(String(describing: reference))")
+    }
+}
+
+/// Decodes `bytes` whole with every scan on one thread, then with the scans split between two; traps unless both
+/// fail or both give the same pixels and warning count. (In strict mode each thread stops at the first damage in its
+/// own scans, so only success and failure are compared.)
+private func compareParallelScans(_ bytes: [UInt8], scale: JPEGScale, strict: Bool) {
+    func decode(_ mode: JPEGParallelScans) -> (PixelBuffer, Int)? {
+        var options = DecodeOptions(
+            limits: PixelLimits(maxPixels: 4_000_000), strict: strict, jpegScale: scale, jpegEarlyStop: .off)
+        options.jpegParallelScans = mode
+        guard let decoder = try? JPEGDecoder(data: bytes, options: options), let pixels = try? decoder.decodeAll()
+        else { return nil }
+        return (pixels, decoder.warnings.count)
+    }
+    let serial = decode(.off), parallel = decode(.always)
+    guard (serial == nil) == (parallel == nil), strict || serial?.0 == parallel?.0, serial?.1 == parallel?.1 else {
+        fatalError("one thread gives \(String(describing: serial)), two \(String(describing: parallel))")
     }
 }

@@ -131,10 +131,12 @@ void ck_use_dc_store(ck_jpeg_decoder *dec) {
 // MADV_HUGEPAGE memory, a kernel set to defragment for it ("madvise") may compact memory on the first faults.
 //
 // Invariant: every store on `dec->mapped` is malloc'd and owns `length` bytes at `base` (NULL until realized) until
-// ck_free_mapped_stores; `row_pointers` (in libjpeg's image pool) points at its `rows` block rows once realized.
-// libjpeg's memory limit applies as to its own arrays: more than max_memory_to_use bytes of them is
+// ck_free_mapped_stores; `row_pointers` (in libjpeg's image pool) points at its `rows` block rows once realized. A
+// helper decoder's store (one with a `lender`) owns nothing: its `base` stays NULL and its `row_pointers` are the
+// lender's. libjpeg's memory limit applies as to its own arrays: more than max_memory_to_use bytes of them is
 // JERR_NO_BACKING_STORE.
 typedef struct ck_mapped_store {
+  int index;  // the order of its request: libjpeg's coefficient controller asks for one array per component, in order
   JDIMENSION blocks_per_row, rows, max_access;
   size_t row_bytes;  // blocks_per_row blocks
   JBLOCKARRAY row_pointers;
@@ -156,14 +158,34 @@ static jvirt_barray_ptr ck_mapped_request(j_common_ptr cinfo, int pool_id, boole
   store->rows = rows;
   store->max_access = max_access;
   store->row_bytes = (size_t)blocks_per_row * sizeof(JBLOCK);
+  store->index = dec->mapped_requests++;
   store->next = dec->mapped;
   dec->mapped = store;
   return (jvirt_barray_ptr)(void *)store;
 }
 
+// A helper decoder's stores (parallel_scans.c) are the decoder's: the same memory, written at other coefficients.
+// Each points at the lender's store of the same index, which must have the same shape and exist already.
+static void ck_mapped_borrow(j_common_ptr cinfo, ck_jpeg_decoder *dec) {
+  for (ck_mapped_store *s = dec->mapped; s != NULL; s = s->next) {
+    if (s->row_pointers != NULL) continue;
+    const ck_mapped_store *lent = dec->lender->mapped;
+    while (lent != NULL && lent->index != s->index) lent = lent->next;
+    if (lent == NULL || lent->row_pointers == NULL || lent->blocks_per_row != s->blocks_per_row ||
+        lent->rows != s->rows) {
+      ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);
+    }
+    s->row_pointers = lent->row_pointers;  // the lender's image pool outlives the helper
+  }
+}
+
 static void ck_mapped_realize(j_common_ptr cinfo) {
   ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
   dec->libjpeg_realize(cinfo);  // any arrays libjpeg manages itself (none while decoding without quantization)
+  if (dec->lender != NULL) {
+    ck_mapped_borrow(cinfo, dec);
+    return;
+  }
   size_t total = 0;
   for (ck_mapped_store *s = dec->mapped; s != NULL; s = s->next) {
     if (s->base != NULL) continue;
@@ -187,6 +209,7 @@ static void ck_mapped_realize(j_common_ptr cinfo) {
     s->row_pointers = (JBLOCKARRAY)(*cinfo->mem->alloc_large)(cinfo, JPOOL_IMAGE, s->rows * sizeof(JBLOCKROW));
     for (JDIMENSION r = 0; r < s->rows; r++) s->row_pointers[r] = (JBLOCKROW)((char *)base + r * s->row_bytes);
   }
+  ck_split_launch(dec);  // a helper reading some of the scans can start now that the arrays exist
 }
 
 static JBLOCKARRAY ck_mapped_access(j_common_ptr cinfo, jvirt_barray_ptr ptr, JDIMENSION start_row,

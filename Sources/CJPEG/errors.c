@@ -77,6 +77,7 @@ void ck_record_warning(ck_error_mgr *err, const char *message) {
 static void ck_emit_message(j_common_ptr cinfo, int msg_level) {
   ck_error_mgr *err = (ck_error_mgr *)cinfo->err;
   if (msg_level >= 0) return;  // trace messages: ignored
+  if (err->ignore_bogus_progression && err->pub.msg_code == JWRN_BOGUS_PROGRESSION) return;
   char buffer[JMSG_LENGTH_MAX];
   (*cinfo->err->format_message)(cinfo, buffer);
   err->pub.num_warnings++;

@@ -163,6 +163,7 @@ static ck_jpeg_decoder *ck_decoder_new(const uint8_t *data, size_t size, int fd,
   dec->data = data;
   dec->size = size;
   dec->fd = fd;
+  dec->fd_origin = fd >= 0 ? lseek(fd, 0, SEEK_CUR) : -1;
   dec->cinfo.err = &dec->err.pub;
   if (setjmp(dec->err.jump)) {
     free(dec->marker_buffer);
@@ -198,6 +199,7 @@ ck_jpeg_decoder *ck_jpeg_decoder_create_fd(int fd, int strict) {
 
 void ck_jpeg_decoder_destroy(ck_jpeg_decoder *dec) {
   if (dec == NULL) return;
+  ck_split_free(dec);  // first: a helper may still be writing into this decoder's coefficient arrays
   if (dec->created) {
     // jpeg_destroy only frees memory pools; it cannot fail, but guard anyway so no longjmp can escape.
     if (setjmp(dec->err.jump) == 0) jpeg_destroy_decompress(&dec->cinfo);
@@ -320,7 +322,10 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
   struct jpeg_decompress_struct *c = &dec->cinfo;
   dec->phase = PHASE_DATA;
   dec->err.in_data_phase = 1;
-  if (setjmp(dec->err.jump)) return dec->err.status;
+  if (setjmp(dec->err.jump)) {
+    ck_split_join(dec, 0);  // a failed decode leaves no thread behind
+    return dec->err.status;
+  }
 
   switch (c->jpeg_color_space) {
     case JCS_GRAYSCALE:
@@ -396,8 +401,10 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     output->scans_read = c->input_scan_number;
     (void)jpeg_start_output(c, c->input_scan_number);
   } else {
+    (void)ck_split_begin(dec, max_memory);
     ck_use_mapped_store(dec);
     (void)jpeg_start_decompress(c);
+    if (dec->split != NULL) ck_split_finish(dec, output);
     if (c->progressive_mode || c->buffered_image) dec->coefficient_bytes = ck_full_coefficient_bytes(c);
     // Multi-scan files were read completely by jpeg_start_decompress. Running out of data there is truncation
     // unless the progression was already complete (then only the EOI marker is missing).
@@ -405,13 +412,15 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
       ck_fail(&dec->err, CK_JPEG_ERR_TRUNCATED, JERR_INPUT_EOF,
               "Premature end of JPEG data: scans are missing (the file is truncated)");
     }
-    output->scans_read = c->input_scan_number;
+    if (dec->split == NULL) output->scans_read = c->input_scan_number;
     if (scale_denom == 8 && !dec->libjpeg_entropy) {
       output->ac_skipped = ck_install_ac_skipping_decoder(c, early_stop == CK_JPEG_EARLY_STOP_DC);
     }
   }
-  uint64_t total = dec->fd >= 0 ? dec->file_read : (uint64_t)dec->size;
-  output->bytes_consumed = total - (dec->err.eof_hit ? 0 : (uint64_t)c->src->bytes_in_buffer);
+  if (dec->split == NULL) {
+    uint64_t total = dec->fd >= 0 ? dec->file_read : (uint64_t)dec->size;
+    output->bytes_consumed = total - (dec->err.eof_hit ? 0 : (uint64_t)c->src->bytes_in_buffer);
+  }
   if (dec->cmyk) {
     if (c->output_components != 4) ck_fail(&dec->err, CK_JPEG_ERR_UNSUPPORTED, -1, "Unexpected CMYK output layout");
     dec->scratch = (uint8_t *)malloc((size_t)c->output_width * 4);
@@ -445,6 +454,10 @@ static void ck_cmyk_to_rgb(const uint8_t *src, uint8_t *dst, uint32_t width, int
 }
 
 void ck_jpeg_decoder_use_libjpeg_entropy(ck_jpeg_decoder *dec, int enabled) { dec->libjpeg_entropy = enabled ? 1 : 0; }
+
+void ck_jpeg_decoder_set_parallel_scans(ck_jpeg_decoder *dec, int mode) {
+  if (mode >= CK_JPEG_PARALLEL_SCANS_OFF && mode <= CK_JPEG_PARALLEL_SCANS_ALWAYS) dec->parallel_scans = mode;
+}
 
 void ck_jpeg_decoder_set_cmyk_converter(ck_jpeg_decoder *dec, ck_jpeg_cmyk_converter converter, void *context) {
   dec->cmyk_converter = converter;

@@ -9,6 +9,7 @@
 
 #include <jerror.h>
 #include <setjmp.h>
+#include <sys/types.h>
 
 // MARK: - Error manager shared by the decoder and the encoder
 
@@ -25,6 +26,9 @@ typedef struct {
   // means the entropy decoder needed bytes that are not there, i.e. the file is truncated.
   int eof_hit;
   int in_data_phase;
+  // Set in the helper decoder of a progressive file read by two (parallel_scans.c): libjpeg's warning that a
+  // component's AC scan came before its DC scan is then about the split, not the file, and is dropped.
+  int ignore_bogus_progression;
 } ck_error_mgr;
 
 /// Records a failure (`status`, libjpeg's message `code` and text) in `err` and longjmps to its guard.
@@ -50,6 +54,7 @@ struct ck_jpeg_decoder {
   const uint8_t *data;
   size_t size;
   int fd;              // >= 0: read the input from this file, through `input`
+  off_t fd_origin;     // where `fd` stood when the decoder was made (-1: not seekable, or no file)
   uint8_t *input;      // CK_JPEG_IO_CHUNK bytes, for fd input
   uint64_t file_read;  // bytes read (or skipped) from `fd` so far
   int phase;
@@ -75,6 +80,11 @@ struct ck_jpeg_decoder {
   uint64_t coefficient_bytes;  // see ck_jpeg_output
   struct ck_mapped_store *mapped;  // the whole-image coefficient arrays of a multi-scan file (see ck_use_mapped_store)
   void (*libjpeg_realize)(j_common_ptr);  // the memory manager's own realize_virt_arrays
+  int mapped_requests;  // the mapped stores requested so far (libjpeg asks for one per component, in order)
+  int parallel_scans;   // CK_JPEG_PARALLEL_SCANS_*
+  struct ck_split *split;  // a progressive file read by two decoders (parallel_scans.c), or NULL
+  // A helper decoder's: the decoder whose coefficient arrays it writes into (its own stores borrow them).
+  struct ck_jpeg_decoder *lender;
 };
 
 /// Routes the coefficient controller's whole-image arrays to DC stores (the DC-only early stop). Call before
@@ -86,3 +96,25 @@ void ck_use_mapped_store(ck_jpeg_decoder *dec);
 
 /// Unmaps and frees the decoder's mapped stores.
 void ck_free_mapped_stores(ck_jpeg_decoder *dec);
+
+// MARK: - Progressive scans on two cores (parallel_scans.c)
+
+struct ck_split;
+
+/// Call after jpeg_read_header, before jpeg_start_decompress of a full read: when the file qualifies, plans which
+/// scans a helper decoder reads, makes the helper, and switches `dec` to its copy of the file without them. Returns
+/// 1 when it did. Needs no guard: it never longjmps.
+int ck_split_begin(ck_jpeg_decoder *dec, long max_memory);
+
+/// Starts the helper's thread; the mapped store calls it once the decoder's coefficient arrays exist.
+void ck_split_launch(ck_jpeg_decoder *dec);
+
+/// Waits for the helper's thread; with `run_unlaunched`, runs the helper here if no thread could be started.
+void ck_split_join(ck_jpeg_decoder *dec, int run_unlaunched);
+
+/// Call once the decoder has read its scans (jpeg_start_decompress returned): waits for the helper, takes its
+/// warnings, fails with its error (longjmps), and completes `output`.
+void ck_split_finish(ck_jpeg_decoder *dec, ck_jpeg_output *output);
+
+/// Waits for the helper's thread, if any, and frees everything the split holds.
+void ck_split_free(ck_jpeg_decoder *dec);

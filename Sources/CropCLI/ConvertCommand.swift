@@ -74,7 +74,7 @@ package struct ConvertCommand: ParsableCommand {
             try runPreset(query)
             return
         }
-        var pipeline = common.pipeline(threads: 1)
+        var pipeline = common.pipeline(threads: common.jobs ?? 0)
         pipeline.libjpegEntropy = libjpegEntropy
         let sink = ImageSink.file(output, options: common.saveOptions)
         try runSingleFile("convert", FileJob(input: input, output: output), options: common) {
@@ -82,7 +82,7 @@ package struct ConvertCommand: ParsableCommand {
             if !steps.isEmpty {
                 // Faces to hide or a mark to lay: the whole pipeline (one decode, the steps, one encode) instead of a
                 // transcode.
-                return Written(try common.pipeline(threads: 0).run(.file(input), steps, to: sink))
+                return Written(try pipeline.run(.file(input), steps, to: sink))
             }
             return Written(
                 try pipeline.transcode(.file(input), scale: scale, earlyStop: earlyStop, to: sink))

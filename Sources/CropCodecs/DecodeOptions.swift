@@ -1,3 +1,4 @@
+import CJPEG
 import CropGeometry
 import CropPixels
 
@@ -16,6 +17,9 @@ package struct DecodeOptions: Sendable {
     /// gives the same pixels, except with ``JPEGEarlyStop/dcOnly``, about twice as fast). For comparisons; default
     /// `false`.
     package var jpegLibjpegEntropy = false
+    /// Whether a progressive JPEG read whole reads its scans on two threads (see ``JPEGParallelScans``). Default
+    /// ``JPEGParallelScans/automatic``; a pipeline limited to one thread turns it off.
+    package var jpegParallelScans = JPEGParallelScans.automatic
     /// The most scans a progressive JPEG may have (a guard against files built to burn CPU). Default 500.
     package var maxProgressiveScans: Int
     /// Where the profile comes from that CMYK pixels are converted through when their file embeds none.
@@ -52,5 +56,29 @@ package struct DecodeOptions: Sendable {
         self.jpegScale = jpegScale
         self.jpegEarlyStop = jpegEarlyStop
         self.maxProgressiveScans = maxProgressiveScans
+    }
+}
+
+/// Whether a progressive JPEG decoded whole reads its scans on two threads.
+///
+/// A progressive file's scans each add some coefficients of the picture, and reading them (the entropy decoding) is
+/// most of its decoding time, all of it before the first row. Scans that touch different coefficients do not depend
+/// on each other: a second thread reads one set into the same coefficient arrays while the decoder reads the other,
+/// balanced by their bytes. The output is byte-identical and no memory is duplicated but the file's bytes.
+package enum JPEGParallelScans: Sendable, CaseIterable {
+    /// One thread reads every scan.
+    case off
+    /// Two threads, when the file parses cleanly, its progression completes, and the second thread gets at least
+    /// 64 KiB of scans (a few milliseconds of decoding).
+    case automatic
+    /// Two threads whenever the file qualifies, however little the second gets (for tests).
+    case always
+
+    var shimMode: Int32 {
+        switch self {
+        case .off: Int32(CK_JPEG_PARALLEL_SCANS_OFF)
+        case .automatic: Int32(CK_JPEG_PARALLEL_SCANS_AUTO)
+        case .always: Int32(CK_JPEG_PARALLEL_SCANS_ALWAYS)
+        }
     }
 }

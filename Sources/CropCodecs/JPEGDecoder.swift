@@ -40,6 +40,9 @@ package final class JPEGDecoder: ImageRowDecoder {
     /// Whether a sequential file's AC coefficients that the output never reads were skipped rather than decoded
     /// (the AC-skipping entropy decoder, at 1/8; set once decoding started).
     public private(set) var acSkipped = false
+    /// How many of a progressive file's scans a second thread read (``DecodeOptions/jpegParallelScans``; set once
+    /// decoding started): 0 when one thread read them all.
+    public private(set) var scansReadInParallel = 0
 
     private let handle: OpaquePointer
     private let input: DecoderInput
@@ -200,6 +203,7 @@ package final class JPEGDecoder: ImageRowDecoder {
         started = true
         var output = ck_jpeg_output()
         if options.jpegLibjpegEntropy { ck_jpeg_decoder_use_libjpeg_entropy(handle, 1) }
+        ck_jpeg_decoder_set_parallel_scans(handle, options.jpegParallelScans.shimMode)
         let mode: Int32 =
             switch options.jpegEarlyStop {
             case .off: Int32(CK_JPEG_EARLY_STOP_OFF)
@@ -225,6 +229,17 @@ package final class JPEGDecoder: ImageRowDecoder {
         scansRead = Int(output.scans_read)
         coefficientBytes = Int(output.coefficient_bytes)
         acSkipped = output.ac_skipped != 0
+        scansReadInParallel = Int(output.helper_scans)
+    }
+
+    /// How the scans of the progressive file in `data` would be split between two threads
+    /// (``DecodeOptions/jpegParallelScans``, with no minimum): each side's scan count, or `nil` when the file does not
+    /// qualify. Reads nothing but `data`.
+    package static func parallelScanPlan(_ data: UnsafeBufferPointer<UInt8>) -> (decoder: Int, helper: Int)? {
+        guard let base = data.baseAddress else { return nil }
+        var decoderScans: Int32 = 0, helperScans: Int32 = 0
+        guard ck_jpeg_plan_parallel_scans(base, data.count, &decoderScans, &helperScans) != 0 else { return nil }
+        return (Int(decoderScans), Int(helperScans))
     }
 
     private func fail(_ status: Int32) -> CodecError { fail(Self.error(status, handle, path: input.path)) }

@@ -78,6 +78,7 @@ extension ImagePipeline {
             limits: limits, strict: strict, jpegScale: scale,
             jpegEarlyStop: earlyStop ?? (scale == .eighth && fastThumbnailDecode ? .dcOnly : .exact))
         options.jpegLibjpegEntropy = libjpegEntropy
+        options.jpegParallelScans = maxThreads == 1 ? .off : .automatic
         return try mappingErrors { try ImageCodec.makeDecoder(input: source.input(), options: options) }
     }
 

@@ -30,26 +30,17 @@ struct ACSkippingDecoderTests {
         "160 seeded random files (sizes, qualities, subsamplings, gray, optimised tables, restart intervals) decode byte-identically to libjpeg at 1/8"
     )
     func randomFiles() throws {
-        var rng = SplitMix64(seed: 2026_11_25)
         var skippedCount = 0
-        for index in 0..<160 {
-            let width = 1 + Int(rng.next() % 300), height = 1 + Int(rng.next() % 200)
-            let layout: ChannelLayout = rng.next() % 5 == 0 ? .gray : .rgb
-            let subsampling = [ChromaSubsampling.s444, .s422, .s420][Int(rng.next() % 3)]
-            var options = JPEGEncodeOptions(
-                quality: 20 + Int(rng.next() % 81), subsampling: subsampling, optimizeHuffman: rng.next() % 2 == 0)
-            options.restartInterval = rng.next() % 3 == 0 ? 1 + Int(rng.next() % 12) : 0
-            let image = try Self.picture(
-                width: width, height: height, layout: layout, noisy: rng.next() % 3 == 0, seed: UInt64(index))
-            let data = try JPEGEncoder.encode(image, options: options)
-
+        let files = try TestImages.randomJPEGs(
+            160, seed: 2026_11_25, maxWidth: 300, maxHeight: 200, progressive: false, noise: true)
+        for (index, (data, width, height, description)) in files.enumerated() {
             let (reference, referenceDecoder) = try Self.decode(data, libjpeg: true)
             let (fast, fastDecoder) = try Self.decode(data, libjpeg: false)
             #expect(!referenceDecoder.acSkipped)
             #expect(fastDecoder.acSkipped, "file \(index) was not read by the AC-skipping decoder")
             if fastDecoder.acSkipped { skippedCount += 1 }
             #expect(fast.width == (width + 7) / 8 && fast.height == (height + 7) / 8)
-            #expect(fast == reference, "file \(index): \(width)×\(height) \(layout) \(subsampling) \(options)")
+            #expect(fast == reference, "file \(index): \(description)")
             #expect(fastDecoder.warnings.isEmpty && referenceDecoder.warnings.isEmpty)
         }
         #expect(skippedCount == 160)

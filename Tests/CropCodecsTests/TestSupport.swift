@@ -19,6 +19,38 @@ enum Fixtures {
 
 /// Builders for synthetic test images.
 enum TestImages {
+    /// `count` seeded random JPEGs for invariant tests: each up to `maxWidth`×`maxHeight`, gray one time in five, any
+    /// subsampling, quality 20–100, optimised Huffman tables one time in two (baseline only), restart intervals one
+    /// time in three, of a smooth scene or (with `noise`, one time in three) seeded noise.
+    static func randomJPEGs(
+        _ count: Int, seed: UInt64, maxWidth: Int, maxHeight: Int, progressive: Bool, noise: Bool = false
+    ) throws -> [(data: [UInt8], width: Int, height: Int, description: String)] {
+        var rng = SplitMix64(seed: seed)
+        return try (0..<count).map { index in
+            try randomJPEG(
+                &rng, seed: UInt64(index), maxWidth: maxWidth, maxHeight: maxHeight,
+                progressive: progressive, noise: noise)
+        }
+    }
+
+    private static func randomJPEG(
+        _ rng: inout SplitMix64, seed: UInt64, maxWidth: Int, maxHeight: Int, progressive: Bool, noise: Bool
+    ) throws -> (data: [UInt8], width: Int, height: Int, description: String) {
+        let width = 1 + Int(rng.next() % UInt64(maxWidth)), height = 1 + Int(rng.next() % UInt64(maxHeight))
+        let layout: ChannelLayout = rng.next() % 5 == 0 ? .gray : .rgb
+        let subsampling = [ChromaSubsampling.s444, .s422, .s420][Int(rng.next() % 3)]
+        var options = JPEGEncodeOptions(
+            quality: 20 + Int(rng.next() % 81), subsampling: subsampling, progressive: progressive,
+            optimizeHuffman: !progressive && rng.next() % 2 == 0)
+        options.restartInterval = rng.next() % 3 == 0 ? 1 + Int(rng.next() % 12) : 0
+        let image =
+            noise && rng.next() % 3 == 0
+            ? try random(width: width, height: height, format: PixelFormat(layout), seed: seed)
+            : try smooth(width: width, height: height, layout: layout, seed: seed)
+        let data = try JPEGEncoder.encode(image, options: options)
+        return (data, width, height, "\(width)×\(height) \(layout) \(subsampling) \(options)")
+    }
+
     /// Random samples (full range) in any format.
     static func random(width: Int, height: Int, format: PixelFormat, seed: UInt64) throws -> PixelBuffer {
         var rng = SplitMix64(seed: seed)

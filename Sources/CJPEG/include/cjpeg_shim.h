@@ -99,7 +99,21 @@ typedef struct {
   /// 1 when a sequential file's AC coefficients that the scaled IDCT never reads were skipped rather than decoded
   /// (the AC-skipping entropy decoder; 1/8 scale only), else 0.
   int32_t ac_skipped;
+  /// Scans read on a second thread, by the helper decoder (see ck_jpeg_decoder_set_parallel_scans); 0 when one
+  /// thread read them all.
+  int32_t helper_scans;
 } ck_jpeg_output;
+
+/// Whether a progressive file read whole is read on two threads (ck_jpeg_decoder_set_parallel_scans).
+enum {
+  /// One thread reads every scan.
+  CK_JPEG_PARALLEL_SCANS_OFF = 0,
+  /// A second thread reads the scans of some coefficients while the first reads the others, when the file parses
+  /// cleanly, is complete, and gives the second at least 64 KiB of scans.
+  CK_JPEG_PARALLEL_SCANS_AUTO = 1,
+  /// As AUTO, however few bytes the second thread gets (for tests).
+  CK_JPEG_PARALLEL_SCANS_ALWAYS = 2,
+};
 
 typedef struct ck_jpeg_decoder ck_jpeg_decoder;
 
@@ -137,6 +151,15 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
 /// byte-identical (except with CK_JPEG_EARLY_STOP_DC, whose chroma then comes from DC alone) and about twice as
 /// fast. For comparisons; call before ck_jpeg_decoder_start.
 void ck_jpeg_decoder_use_libjpeg_entropy(ck_jpeg_decoder *dec, int enabled);
+/// Sets whether a progressive file read whole is read on two threads (a CK_JPEG_PARALLEL_SCANS_* value; the default
+/// is OFF). Scans that touch disjoint coefficients are independent: a helper decoder on a second thread reads one set
+/// into the decoder's own coefficient arrays while the decoder reads the other, and the output is byte-identical.
+/// Call before ck_jpeg_decoder_start.
+void ck_jpeg_decoder_set_parallel_scans(ck_jpeg_decoder *dec, int mode);
+/// Plans how the scans of the progressive JPEG in `data` would be split between two threads (with no minimum):
+/// returns 1 and each side's scan count when the file qualifies, else 0. Reads nothing but `data` (for the fuzz
+/// target and tests).
+int ck_jpeg_plan_parallel_scans(const uint8_t *data, size_t size, int *decoder_scans, int *helper_scans);
 
 /// Converts one row of `pixels` CMYK samples (4 bytes each, as stored: inverted in Adobe files) to RGB (3 bytes each).
 /// It runs inside ck_jpeg_decoder_read_rows, between libjpeg calls, so it must be C that never longjmps.
