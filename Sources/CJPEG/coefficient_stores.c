@@ -214,10 +214,15 @@ static void ck_mapped_realize(j_common_ptr cinfo) {
 
 static JBLOCKARRAY ck_mapped_access(j_common_ptr cinfo, jvirt_barray_ptr ptr, JDIMENSION start_row,
                                     JDIMENSION num_rows, boolean writable) {
-  (void)writable;
   ck_mapped_store *store = (ck_mapped_store *)(void *)ptr;
   if (store->row_pointers == NULL) ERREXIT(cinfo, JERR_BAD_VIRTUAL_ACCESS);  // not realized
   ck_check_access(cinfo, store->rows, store->max_access, start_row, num_rows);
+  ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
+  if (dec->lender != NULL && writable) {
+    ck_split_progress(dec, store->index, start_row);  // a helper reading its scans
+  } else if (dec->split != NULL && !writable) {
+    ck_split_wait(dec, store->index, start_row + num_rows);  // the output pass, behind the helper
+  }
   return store->row_pointers + start_row;
 }
 

@@ -13,6 +13,12 @@
 // Each decoder reads a copy of the file with the other's scans cut out. The tables (DHT, DQT, DRI) stay in both, in
 // their order, so every scan is decoded with the tables it was written with.
 //
+// The decoder's output pass does not wait for the helper to end: it reads a component the helper writes once the
+// helper's last scan of it has moved past the rows it needs (the helper publishes its progress as it goes), so the
+// output pass (IDCT, colour conversion, and whatever the caller does with the rows) overlaps the helper's last scan.
+// The helper's warnings join the decoder's when the decode finishes; its error, if any, fails the first row read
+// that needs its coefficients (or the finish), with the message a serial decode gives.
+//
 // Only a file that parses cleanly gets split: one progressive Huffman frame, every segment where it should be, a
 // progression libjpeg would not warn about, and every coefficient final by the end (a file that stops early is
 // smoothed by libjpeg, which needs every scan). Anything else is read serially, and libjpeg reports what is wrong.
@@ -20,7 +26,9 @@
 #include "shim_internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -275,9 +283,19 @@ struct ck_split {
   size_t helper_size;
   ck_jpeg_decoder *helper;
   long max_memory;
-  int status;  // the helper's outcome
   int launched, joined;
   pthread_t thread;
+  // The helper's progress. `last_scan[c]`: the helper's scan number (1-based, in its own file) of its last scan of
+  // component c, 0 when it has none. `done_rows[c]`: the block rows of component c it has finished (stored by the
+  // helper with release order, read by the decoder with acquire order). `status` and `finished` are set once, at its
+  // end, under `lock`; `advanced` is signalled at each publication.
+  int last_scan[4];
+  _Atomic JDIMENSION done_rows[4];
+  pthread_mutex_t lock;
+  pthread_cond_t advanced;
+  int finished;
+  int status;  // the helper's outcome, once finished
+  int synchronised;  // `lock` and `advanced` were made
 };
 
 // Copies the segments `keep` selects into `out` after an SOI; appends the EOI. Returns the bytes written.
@@ -329,13 +347,10 @@ static uint8_t *ck_read_whole_file(const ck_jpeg_decoder *dec, size_t *size) {
   return bytes;
 }
 
-static void *ck_split_run(void *argument) {
-  struct ck_split *split = (struct ck_split *)argument;
+// Reads the helper's scans into the decoder's arrays; returns its status.
+static int ck_split_read(struct ck_split *split) {
   ck_jpeg_decoder *helper = split->helper;
-  if (setjmp(helper->err.jump)) {
-    split->status = helper->err.status;
-    return NULL;
-  }
+  if (setjmp(helper->err.jump)) return helper->err.status;
   helper->phase = PHASE_HEADER;
   (void)jpeg_read_header(&helper->cinfo, TRUE);
   helper->phase = PHASE_DATA;
@@ -343,8 +358,47 @@ static void *ck_split_run(void *argument) {
   helper->cinfo.mem->max_memory_to_use = split->max_memory;
   ck_use_mapped_store(helper);
   (void)jpeg_read_coefficients(&helper->cinfo);
-  split->status = helper->err.eof_hit ? CK_JPEG_ERR_TRUNCATED : CK_JPEG_OK;
+  return helper->err.eof_hit ? CK_JPEG_ERR_TRUNCATED : CK_JPEG_OK;
+}
+
+static void *ck_split_run(void *argument) {
+  struct ck_split *split = (struct ck_split *)argument;
+  int status = ck_split_read(split);
+  pthread_mutex_lock(&split->lock);
+  split->status = status;
+  split->finished = 1;
+  if (status == CK_JPEG_OK) {
+    for (int c = 0; c < 4; c++) atomic_store_explicit(&split->done_rows[c], UINT_MAX, memory_order_release);
+  }
+  pthread_cond_broadcast(&split->advanced);
+  pthread_mutex_unlock(&split->lock);
   return NULL;
+}
+
+void ck_split_progress(ck_jpeg_decoder *helper, int component, JDIMENSION start_row) {
+  struct ck_split *split = helper->lender->split;
+  if (component < 0 || component >= 4 || helper->cinfo.input_scan_number != split->last_scan[component]) return;
+  // The helper's last scan of the component asks for rows from `start_row`: every row above is final.
+  atomic_store_explicit(&split->done_rows[component], start_row, memory_order_release);
+  pthread_mutex_lock(&split->lock);
+  pthread_cond_broadcast(&split->advanced);
+  pthread_mutex_unlock(&split->lock);
+}
+
+void ck_split_wait(ck_jpeg_decoder *dec, int component, JDIMENSION end_row) {
+  struct ck_split *split = dec->split;
+  if (component < 0 || component >= 4 || split->last_scan[component] == 0) return;
+  if (atomic_load_explicit(&split->done_rows[component], memory_order_acquire) >= end_row) return;
+  pthread_mutex_lock(&split->lock);
+  while (!split->finished && atomic_load_explicit(&split->done_rows[component], memory_order_acquire) < end_row) {
+    pthread_cond_wait(&split->advanced, &split->lock);
+  }
+  int failed = split->finished && split->status != CK_JPEG_OK;
+  pthread_mutex_unlock(&split->lock);
+  if (failed) {
+    ck_jpeg_decoder *helper = split->helper;
+    ck_fail(&dec->err, split->status, helper->err.message_code, helper->err.message);
+  }
 }
 
 int ck_split_begin(ck_jpeg_decoder *dec, long max_memory) {
@@ -383,9 +437,25 @@ int ck_split_begin(ck_jpeg_decoder *dec, long max_memory) {
     }
   }
   if (planned) {
+    for (int i = 0, number = 0; i < plan->count; i++) {
+      const ck_segment *segment = &plan->segments[i];
+      if (segment->kind != CK_SEGMENT_SCAN || !segment->helper) continue;
+      number++;
+      for (int ci = 0; ci < plan->num_components; ci++) {
+        if (segment->components & (1u << ci)) split->last_scan[ci] = number;
+      }
+    }
     split->stream = (uint8_t *)malloc(size + 2);
     split->helper_stream = (uint8_t *)malloc(size + 4);
     planned = split->stream != NULL && split->helper_stream != NULL;
+  }
+  if (planned) {
+    planned = pthread_mutex_init(&split->lock, NULL) == 0;
+    if (planned && pthread_cond_init(&split->advanced, NULL) != 0) {
+      pthread_mutex_destroy(&split->lock);
+      planned = 0;
+    }
+    split->synchronised = planned;
   }
   if (planned) {
     size_t stream_size = ck_copy_segments(whole, plan, 0, split->stream);
@@ -410,6 +480,10 @@ int ck_split_begin(ck_jpeg_decoder *dec, long max_memory) {
   if (!planned) {
     ck_plan_free(plan);
     if (split->helper != NULL) ck_jpeg_decoder_destroy(split->helper);
+    if (split->synchronised) {
+      pthread_cond_destroy(&split->advanced);
+      pthread_mutex_destroy(&split->lock);
+    }
     free(split->stream);
     free(split->helper_stream);
     free(split);
@@ -439,16 +513,28 @@ void ck_split_join(ck_jpeg_decoder *dec, int run_unlaunched) {
   split->joined = 1;
 }
 
-void ck_split_finish(ck_jpeg_decoder *dec, ck_jpeg_output *output) {
+void ck_split_started(ck_jpeg_decoder *dec, ck_jpeg_output *output) {
   struct ck_split *split = dec->split;
+  if (!split->launched) {
+    // No second thread: the helper's scans are read here, before the output pass, as a serial decode would.
+    ck_split_join(dec, 1);
+    if (split->status != CK_JPEG_OK) {
+      ck_fail(&dec->err, split->status, split->helper->err.message_code, split->helper->err.message);
+    }
+  }
+  output->scans_read = split->plan.scans;
+  output->helper_scans = split->plan.helper_scans;
+  output->bytes_consumed = split->plan.eoi + 2;  // through the EOI, as a serial read
+}
+
+void ck_split_finish(ck_jpeg_decoder *dec) {
+  struct ck_split *split = dec->split;
+  if (split->joined && split->helper == NULL) return;  // finished already
   ck_split_join(dec, 1);
   ck_jpeg_decoder *helper = split->helper;
   int kept = helper->err.warning_count < CK_JPEG_MAX_WARNINGS ? helper->err.warning_count : CK_JPEG_MAX_WARNINGS;
   for (int i = 0; i < kept; i++) ck_record_warning(&dec->err, helper->err.warnings[i]);
   dec->err.warning_count += helper->err.warning_count - kept;
-  if (split->status != CK_JPEG_OK) {
-    ck_fail(&dec->err, split->status, helper->err.message_code, helper->err.message);
-  }
   // The decoder's record of the progression, completed with the helper's part (nothing reads it but checks).
   struct jpeg_decompress_struct *c = &dec->cinfo;
   if (c->coef_bits != NULL && helper->cinfo.coef_bits != NULL) {
@@ -458,16 +544,21 @@ void ck_split_finish(ck_jpeg_decoder *dec, ck_jpeg_output *output) {
       }
     }
   }
-  output->scans_read = split->plan.scans;
-  output->helper_scans = split->plan.helper_scans;
-  output->bytes_consumed = split->plan.eoi + 2;  // through the EOI, as a serial read
+  int status = split->status, code = helper->err.message_code;
+  char message[CK_JPEG_MESSAGE_LENGTH];
+  memcpy(message, helper->err.message, sizeof message);
+  ck_jpeg_decoder_destroy(helper);  // its memory now; it borrowed the arrays, so they stay
+  split->helper = NULL;
+  if (status != CK_JPEG_OK) ck_fail(&dec->err, status, code, message);
 }
 
 void ck_split_free(ck_jpeg_decoder *dec) {
   struct ck_split *split = dec->split;
   if (split == NULL) return;
   ck_split_join(dec, 0);
-  ck_jpeg_decoder_destroy(split->helper);
+  if (split->helper != NULL) ck_jpeg_decoder_destroy(split->helper);
+  pthread_cond_destroy(&split->advanced);
+  pthread_mutex_destroy(&split->lock);
   ck_plan_free(&split->plan);
   free(split->stream);
   free(split->helper_stream);

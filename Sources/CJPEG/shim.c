@@ -404,7 +404,7 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     (void)ck_split_begin(dec, max_memory);
     ck_use_mapped_store(dec);
     (void)jpeg_start_decompress(c);
-    if (dec->split != NULL) ck_split_finish(dec, output);
+    if (dec->split != NULL) ck_split_started(dec, output);
     if (c->progressive_mode || c->buffered_image) dec->coefficient_bytes = ck_full_coefficient_bytes(c);
     // Multi-scan files were read completely by jpeg_start_decompress. Running out of data there is truncation
     // unless the progression was already complete (then only the EOI marker is missing).
@@ -503,6 +503,7 @@ int ck_jpeg_decoder_finish(ck_jpeg_decoder *dec) {
   int state = dec->state;
   dec->state = STATE_DONE;
   if (setjmp(dec->err.jump)) return dec->err.status;
+  if (dec->split != NULL) ck_split_finish(dec);  // first: the helper writes into libjpeg's image memory
   if (state != STATE_STARTED || c->output_scanline < c->output_height || dec->output.early_stopped) {
     // Nothing more to check: abandon the image (frees libjpeg's image memory, keeps the object).
     jpeg_abort_decompress(c);

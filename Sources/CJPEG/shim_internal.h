@@ -97,6 +97,7 @@ void ck_use_mapped_store(ck_jpeg_decoder *dec);
 /// Unmaps and frees the decoder's mapped stores.
 void ck_free_mapped_stores(ck_jpeg_decoder *dec);
 
+
 // MARK: - Progressive scans on two cores (parallel_scans.c)
 
 struct ck_split;
@@ -112,9 +113,21 @@ void ck_split_launch(ck_jpeg_decoder *dec);
 /// Waits for the helper's thread; with `run_unlaunched`, runs the helper here if no thread could be started.
 void ck_split_join(ck_jpeg_decoder *dec, int run_unlaunched);
 
-/// Call once the decoder has read its scans (jpeg_start_decompress returned): waits for the helper, takes its
-/// warnings, fails with its error (longjmps), and completes `output`.
-void ck_split_finish(ck_jpeg_decoder *dec, ck_jpeg_output *output);
+/// Call once the decoder has read its scans (jpeg_start_decompress returned): reads the helper's scans here if its
+/// thread could not start (longjmps on its error), and completes `output`.
+void ck_split_started(ck_jpeg_decoder *dec, ck_jpeg_output *output);
+
+/// The helper's coefficient stores call this on each access: in its last scan of `component`, the rows above
+/// `start_row` are final.
+void ck_split_progress(ck_jpeg_decoder *helper, int component, JDIMENSION start_row);
+
+/// The decoder's coefficient stores call this before the output pass reads rows of `component` up to `end_row`:
+/// waits until the helper has finished them; longjmps with the helper's error if it failed.
+void ck_split_wait(ck_jpeg_decoder *dec, int component, JDIMENSION end_row);
+
+/// Call when the decode finishes (or is abandoned): waits for the helper, takes its warnings, frees it, and fails
+/// (longjmps) with its error, if any. Does nothing the second time.
+void ck_split_finish(ck_jpeg_decoder *dec);
 
 /// Waits for the helper's thread, if any, and frees everything the split holds.
 void ck_split_free(ck_jpeg_decoder *dec);

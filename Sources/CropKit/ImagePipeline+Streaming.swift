@@ -83,20 +83,28 @@ extension ImagePipeline {
     }
 
     /// Decodes rows `0 ..< end` in bands and hands each band to `body` with the index of its first row.
+    ///
+    /// The bands take turns in `buffers` buffers: a `body` that hands its band to another thread (a
+    /// ``RowSink/writeLater(_:)``) gets a buffer that thread has most likely let go of by the time it comes round
+    /// again, so the decoder writes into it without a copy.
     static func pump(
-        _ decoder: any ImageRowDecoder, upTo end: Int,
+        _ decoder: any ImageRowDecoder, upTo end: Int, buffers: Int = 1,
         _ body: (PixelBuffer, _ firstRow: Int, _ count: Int) throws -> Void
     ) throws {
-        var band = try PixelBuffer(
-            width: decoder.outputWidth, height: bandRows, format: decoder.outputFormat, limits: .unlimited)
+        var bands = try (0..<Swift.max(1, buffers)).map { _ in
+            try PixelBuffer(
+                width: decoder.outputWidth, height: bandRows, format: decoder.outputFormat, limits: .unlimited)
+        }
+        var turn = 0
         while decoder.rowsRead < end {
             let first = decoder.rowsRead
-            let n = try decoder.readRows(into: &band, startRow: 0, maxRows: Swift.min(bandRows, end - first))
+            let n = try decoder.readRows(into: &bands[turn], startRow: 0, maxRows: Swift.min(bandRows, end - first))
             guard n > 0 else {
                 throw CodecError.truncated(
                     format: decoder.info.format, detail: "the decoder stopped after \(first) of \(end) rows")
             }
-            try body(band, first, n)
+            try body(bands[turn], first, n)
+            turn = (turn + 1) % bands.count
         }
     }
 

@@ -30,11 +30,17 @@ extension ImagePipeline {
                 ? scale : .full
             let decoder = try makeDecoder(opened, scale: applied, earlyStop: earlyStop)
             let size = PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight)
+            // With a second thread, the encoder runs on it while this one decodes: the decode's output pass and the
+            // encode overlap.
+            let overlapped = maxThreads != 1
             let writer = try SinkWriter(
                 sink, size: size, pixelFormat: decoder.outputFormat,
-                metadata: decoder.metadata)
-            try Self.pump(decoder, upTo: decoder.outputHeight) { band, _, count in
-                try writer.rows.write(band, start: 0, count: count)
+                metadata: decoder.metadata, asynchronous: overlapped)
+            defer { writer.rows.drain() }
+            try Self.pump(decoder, upTo: decoder.outputHeight, buffers: overlapped ? 4 : 1) { band, _, count in
+                guard overlapped else { return try writer.rows.write(band, start: 0, count: count) }
+                try writer.rows.writeLater(
+                    count == band.height ? band : try band.cropped(x: 0, y: 0, width: band.width, height: count))
             }
             try decoder.finish()
             let untouched = try CropState(sourceSize: opened.storedSize, orientation: opened.info.orientation)

@@ -55,7 +55,8 @@ final class PixelCollector: RowSink {
     }
 }
 
-/// Feeds output rows to an encoder, optionally on a serial queue of its own so encoding overlaps the caller's work.
+/// Feeds output rows to an encoder, optionally on a serial queue of its own so encoding overlaps the caller's work
+/// (with at most ``queuedBands`` bands waiting for it).
 final class EncodingSink: RowSink, @unchecked Sendable {
     // @unchecked Sendable: `writeLater` hands `self` to `queue`; after that, `encoder`, `rowsWritten` and
     // `deferredError` are touched only on the queue until `drain()` (a `queue.sync`) returns, which orders every
@@ -64,6 +65,10 @@ final class EncodingSink: RowSink, @unchecked Sendable {
     let format: ImageFormat
     private let queue: DispatchQueue?
     private var deferredError: CropKitError?
+    /// How many handed-over bands may wait for the encoder: `writeLater` waits for a free slot, so a decoder faster
+    /// than the encoder is held back instead of filling memory with bands.
+    static let queuedBands = 4
+    private let slots = DispatchSemaphore(value: queuedBands)
 
     /// - Parameter output: the file to write into as rows are encoded (`nil`: encode into memory).
     init(
@@ -85,7 +90,9 @@ final class EncodingSink: RowSink, @unchecked Sendable {
 
     func writeLater(_ rows: PixelBuffer) throws(CropKitError) {
         guard let queue else { return try write(rows, start: 0, count: rows.height) }
+        slots.wait()
         queue.async {
+            defer { self.slots.signal() }
             guard self.deferredError == nil else { return }
             do { try self.write(rows, start: 0, count: rows.height) } catch let error as CropKitError {
                 self.deferredError = error

@@ -119,6 +119,31 @@ struct ParallelScansTests {
     }
 
     @Test(
+        "rows read while the second thread may still be reading are final, and a decode abandoned after a few rows finishes cleanly"
+    )
+    func partialReads() throws {
+        let data = try Fixtures.bytes("scans/refine.jpg")
+        guard case .decoded(let whole, _) = Self.decode(data, .off).0 else {
+            Issue.record("refine.jpg does not decode")
+            return
+        }
+        var options = DecodeOptions(jpegEarlyStop: .off)
+        options.jpegParallelScans = .always
+        for rows in [1, 8, 16, 100, 213] {
+            let decoder = try JPEGDecoder(data: data, options: options)
+            var band = try PixelBuffer(width: 320, height: rows, format: decoder.outputFormat)
+            var read = 0
+            while read < rows {
+                read += try decoder.readRows(into: &band, startRow: read, maxRows: rows - read)
+            }
+            #expect(decoder.scansReadInParallel > 0)
+            #expect(band == (try whole.cropped(x: 0, y: 0, width: 320, height: rows)), "\(rows) rows")
+            try decoder.finish()
+            #expect(decoder.warnings.isEmpty)
+        }
+    }
+
+    @Test(
         "120 seeded random progressive files (sizes, qualities, subsamplings, gray, restart intervals) decode byte-identically on two threads"
     )
     func randomFiles() throws {
