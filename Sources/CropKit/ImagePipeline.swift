@@ -57,7 +57,8 @@ public struct ImagePipeline: Sendable {
     /// sequential file is read whole either way, by an entropy decoder that walks past the AC coefficients the
     /// output never reads (about twice as fast as libjpeg's); this setting adds the 4:2:0 chroma's. Default on.
     public var fastThumbnailDecode: Bool
-    /// The most threads one run uses; 0 for one per core.
+    /// The most threads one run uses; 0 for one per core. With 1, a progressive JPEG's scans are all read by one
+    /// thread (otherwise a second thread reads some of them) and a re-encode encodes on the decoding thread.
     public var maxThreads: Int
     /// What finds the faces a `Gravity.face` step keeps whole (a `HOGFaceDetector` finding faces
     /// from 6% of the short side by default; its `smallestFace` trades time for smaller faces).
