@@ -7,7 +7,7 @@
 // other. So the scans are split into two sets, balanced by their bytes: the decoder reads every DC scan and the AC
 // scans of some components, and a helper decoder on a second thread reads the AC scans of the others into the same
 // coefficient arrays. Each writes only its own coefficients (an AC scan writes its component's blocks, and never a
-// DC term), so nothing is shared but memory, and no coefficient array is duplicated. Once both are done the output pass runs as it
+// DC term), so nothing is shared but memory, and no coefficient array is duplicated. The output pass runs as it
 // always does, over the coefficients a serial decode would have: the output is byte-identical.
 //
 // Each decoder reads a copy of the file with the other's scans cut out. The tables (DHT, DQT, DRI) stay in both, in
@@ -298,7 +298,9 @@ struct ck_split {
   int synchronised;  // `lock` and `advanced` were made
 };
 
-// Copies the segments `keep` selects into `out` after an SOI; appends the EOI. Returns the bytes written.
+// Writes one decoder's copy of the file into `out` and returns its length: for the decoder (`for_helper` 0), the
+// bytes up to the first scan as they are, then every segment but the helper's scans; for the helper, an SOI and every
+// segment but APPn, COM and the decoder's scans. Both end with an EOI.
 static size_t ck_copy_segments(const uint8_t *d, const ck_scan_plan *plan, int for_helper, uint8_t *out) {
   size_t at = 0;
   if (for_helper) {
