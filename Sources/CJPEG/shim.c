@@ -546,13 +546,14 @@ struct ck_jpeg_encoder {
   uint64_t written; // bytes written to `fd`
   int created;
   int state;
+  struct ck_stripes *stripes;  // a striped encode (striped_encoder.c), or NULL
 };
 
-// Writes `length` bytes of the buffer to the output file. Fails on a write error.
-static void ck_dest_write(ck_jpeg_encoder *enc, size_t length) {
+// Writes `length` bytes from `bytes` to the output file. Fails on a write error.
+static void ck_write_all(ck_jpeg_encoder *enc, const uint8_t *bytes, size_t length) {
   size_t done = 0;
   while (done < length) {
-    ssize_t n = write(enc->fd, enc->buffer + done, length - done);
+    ssize_t n = write(enc->fd, bytes + done, length - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       char buffer[CK_JPEG_MESSAGE_LENGTH];
@@ -563,6 +564,9 @@ static void ck_dest_write(ck_jpeg_encoder *enc, size_t length) {
   }
   enc->written += length;
 }
+
+// Writes `length` bytes of the buffer to the output file. Fails on a write error.
+static void ck_dest_write(ck_jpeg_encoder *enc, size_t length) { ck_write_all(enc, enc->buffer, length); }
 
 static void ck_grow(ck_jpeg_encoder *enc, size_t minimum) {
   size_t capacity = enc->capacity ? enc->capacity : 65536;
@@ -612,6 +616,20 @@ static void ck_dest_term(j_compress_ptr cinfo) {
   }
 }
 
+// A striped encode's bytes, in order: into the file, or appended to the memory output. Longjmps on a failure.
+static int ck_encoder_emit(void *context, const uint8_t *bytes, size_t length) {
+  ck_jpeg_encoder *enc = (ck_jpeg_encoder *)context;
+  if (enc->fd >= 0) {
+    ck_write_all(enc, bytes, length);
+  } else {
+    if (length > SIZE_MAX - enc->length) ck_fail(&enc->err, CK_JPEG_ERR_MEMORY, JERR_OUT_OF_MEMORY, "Insufficient memory");
+    ck_grow(enc, enc->length + length);
+    memcpy(enc->buffer + enc->length, bytes, length);
+    enc->length += length;
+  }
+  return CK_JPEG_OK;
+}
+
 static ck_jpeg_encoder *ck_encoder_new(int fd) {
   ck_jpeg_encoder *enc = (ck_jpeg_encoder *)calloc(1, sizeof(ck_jpeg_encoder));
   if (enc == NULL) return NULL;
@@ -642,6 +660,7 @@ uint64_t ck_jpeg_encoder_written(const ck_jpeg_encoder *enc) {
 
 void ck_jpeg_encoder_destroy(ck_jpeg_encoder *enc) {
   if (enc == NULL) return;
+  ck_stripes_destroy(enc->stripes);
   if (enc->created) {
     if (setjmp(enc->err.jump) == 0) jpeg_destroy_compress(&enc->cinfo);
   }
@@ -653,6 +672,10 @@ int ck_jpeg_encoder_start(ck_jpeg_encoder *enc, const ck_jpeg_encode_params *p) 
   if (enc->state != STATE_NEW) return CK_JPEG_ERR_USAGE;
   if (p->components != 1 && p->components != 3) return CK_JPEG_ERR_USAGE;
   if (p->quality < 1 || p->quality > 100 || p->subsampling < 0 || p->subsampling > 2) return CK_JPEG_ERR_USAGE;
+  if (p->stripes != CK_JPEG_STRIPES_OFF && (enc->stripes = ck_stripes_create(p, ck_encoder_emit, enc)) != NULL) {
+    enc->state = STATE_STARTED;
+    return CK_JPEG_OK;
+  }
   if (setjmp(enc->err.jump)) {
     enc->state = STATE_DONE;
     return enc->err.status;
@@ -682,6 +705,8 @@ int ck_jpeg_encoder_start(ck_jpeg_encoder *enc, const ck_jpeg_encode_params *p) 
 }
 
 int ck_jpeg_encoder_write_marker(ck_jpeg_encoder *enc, int marker, const uint8_t *data, size_t length) {
+  if (enc->stripes != NULL) return enc->state == STATE_STARTED ? ck_stripes_marker(enc->stripes, marker, data, length)
+                                                                 : CK_JPEG_ERR_USAGE;
   if (enc->state != STATE_STARTED || enc->cinfo.next_scanline != 0 || length > 65533) return CK_JPEG_ERR_USAGE;
   if (setjmp(enc->err.jump)) {
     enc->state = STATE_DONE;
@@ -693,6 +718,15 @@ int ck_jpeg_encoder_write_marker(ck_jpeg_encoder *enc, int marker, const uint8_t
 
 int ck_jpeg_encoder_write_rows(ck_jpeg_encoder *enc, const uint8_t *src, size_t stride, uint32_t rows) {
   if (enc->state != STATE_STARTED) return CK_JPEG_ERR_USAGE;
+  if (enc->stripes != NULL) {
+    if (setjmp(enc->err.jump)) {  // the output could not be written
+      enc->state = STATE_DONE;
+      return enc->err.status;
+    }
+    int status = ck_stripes_write(enc->stripes, src, stride, rows, enc->err.message);
+    if (status != CK_JPEG_OK && status != CK_JPEG_ERR_USAGE) enc->state = STATE_DONE;
+    return status;
+  }
   struct jpeg_compress_struct *c = &enc->cinfo;
   if (rows > c->image_height - c->next_scanline) return CK_JPEG_ERR_USAGE;
   if (setjmp(enc->err.jump)) {
@@ -712,8 +746,21 @@ int ck_jpeg_encoder_write_rows(ck_jpeg_encoder *enc, const uint8_t *src, size_t 
   return CK_JPEG_OK;
 }
 
+// Finishes a striped encode: the last stripes and the EOI go to the output.
+static int ck_encoder_finish_stripes(ck_jpeg_encoder *enc) {
+  if (setjmp(enc->err.jump)) {
+    enc->state = STATE_DONE;
+    return enc->err.status;
+  }
+  int status = ck_stripes_finish(enc->stripes, enc->err.message);
+  if (status == CK_JPEG_ERR_USAGE) return status;  // rows are missing
+  enc->state = STATE_DONE;
+  return status;
+}
+
 int ck_jpeg_encoder_finish(ck_jpeg_encoder *enc) {
   if (enc->state != STATE_STARTED) return CK_JPEG_ERR_USAGE;
+  if (enc->stripes != NULL) return ck_encoder_finish_stripes(enc);
   if (enc->cinfo.next_scanline != enc->cinfo.image_height) return CK_JPEG_ERR_USAGE;
   if (setjmp(enc->err.jump)) {
     enc->state = STATE_DONE;

@@ -131,3 +131,27 @@ void ck_split_finish(ck_jpeg_decoder *dec);
 
 /// Waits for the helper's thread, if any, and frees everything the split holds.
 void ck_split_free(ck_jpeg_decoder *dec);
+
+// MARK: - Striped encoding (striped_encoder.c)
+
+struct ck_stripes;
+
+/// Where a striped encode's bytes go, in order; returns a status (or longjmps through the encoder's guard).
+typedef int (*ck_stripes_emit)(void *context, const uint8_t *bytes, size_t length);
+
+/// Sets up a striped encode of `params` whose bytes go to `emit` (NULL when it does not qualify or its threads
+/// cannot start).
+struct ck_stripes *ck_stripes_create(const ck_jpeg_encode_params *params, ck_stripes_emit emit, void *context);
+
+/// Keeps a marker (APPn) for the file's header; before the first row.
+int ck_stripes_marker(struct ck_stripes *stripes, int marker, const uint8_t *data, size_t length);
+
+/// Copies `rows` rows into stripes, handing each full one to the workers and the finished ones, in order, to `emit`;
+/// on a failure, returns its status and writes its message into `message` (CK_JPEG_MESSAGE_LENGTH bytes).
+int ck_stripes_write(struct ck_stripes *stripes, const uint8_t *src, size_t stride, uint32_t rows, char *message);
+
+/// After the last row: waits for the workers and hands the remaining stripes and the EOI to `emit`.
+int ck_stripes_finish(struct ck_stripes *stripes, char *message);
+
+/// Stops the workers and frees everything.
+void ck_stripes_destroy(struct ck_stripes *stripes);

@@ -1,3 +1,4 @@
+import CJPEG
 import CropGeometry
 import CropPixels
 
@@ -16,6 +17,9 @@ package struct JPEGEncodeOptions: Hashable, Sendable {
     /// MCUs between restart markers (0, the default: none; at most 65535). Restart markers let a decoder resume
     /// after damaged data; cameras write them.
     package var restartInterval: Int = 0
+    /// Whether a baseline picture is encoded in stripes on two threads (see ``JPEGStripes``). Default
+    /// ``JPEGStripes/off``; a pipeline that may use more than one thread asks for ``JPEGStripes/automatic``.
+    package var stripes = JPEGStripes.off
 
     /// Creates options.
     package init(
@@ -73,5 +77,28 @@ package struct EncodeOptions: Hashable, Sendable {
         self.png = png
         self.webp = webp
         self.heif = heif
+    }
+}
+
+/// Whether a baseline JPEG is encoded in stripes on two threads.
+///
+/// The picture is cut into stripes of about 64 rows, one restart interval each; two worker threads encode them as
+/// pictures of their own, and the stripes are joined in order. The file is byte-identical to libjpeg's own encode with
+/// that restart interval, so the pixels are those of an encode without one, for about 2.5 bytes of markers a stripe.
+/// Only for standard Huffman tables, no progression and no restart interval of the caller's.
+package enum JPEGStripes: Sendable, Hashable, CaseIterable {
+    /// One thread.
+    case off
+    /// Stripes for pictures of a megapixel or more (and more than two stripes).
+    case automatic
+    /// Stripes whenever there are more than two (for tests).
+    case always
+
+    var shimMode: Int32 {
+        switch self {
+        case .off: Int32(CK_JPEG_STRIPES_OFF)
+        case .automatic: Int32(CK_JPEG_STRIPES_AUTO)
+        case .always: Int32(CK_JPEG_STRIPES_ALWAYS)
+        }
     }
 }

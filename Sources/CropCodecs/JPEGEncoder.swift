@@ -55,15 +55,11 @@ package final class JPEGEncoder: ImageRowEncoder {
         params.height = UInt32(height)
         params.components = Int32(target.channelCount)
         params.quality = Int32(options.quality)
-        params.subsampling =
-            switch options.effectiveSubsampling {
-            case .s444: 0
-            case .s422: 1
-            case .s420: 2
-            }
+        params.subsampling = Self.shimSubsampling(options)
         params.progressive = options.progressive ? 1 : 0
         params.optimize_coding = options.optimizeHuffman ? 1 : 0
         params.restart_interval = Int32(clamping: min(max(options.restartInterval, 0), 65535))
+        params.stripes = options.stripes.shimMode
         try check(ck_jpeg_encoder_start(handle, &params))
         try writeMetadata(metadata)
     }
@@ -96,6 +92,33 @@ package final class JPEGEncoder: ImageRowEncoder {
                 ck_jpeg_encoder_write_rows(
                     handle, source.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(count)))
             rowsWritten += count
+        }
+    }
+
+    /// The stripes a striped encode of a `width`×`height` picture with `options` uses (``JPEGStripes``): their
+    /// height in pixel rows and the restart interval that makes one encoder write the same file; `nil` when such a
+    /// picture cannot be striped.
+    package static func stripeLayout(width: Int, height: Int, options: JPEGEncodeOptions, components: Int = 3)
+        -> (rows: Int, restartInterval: Int)?
+    {
+        var params = ck_jpeg_encode_params()
+        params.width = UInt32(clamping: width)
+        params.height = UInt32(clamping: height)
+        params.components = Int32(components)
+        params.subsampling = shimSubsampling(options)
+        var mcusPerRow: UInt32 = 0
+        let rows = Int(ck_jpeg_stripe_rows(&params, &mcusPerRow))
+        guard rows > 0, height > 2 * rows else { return nil }
+        let mcuHeight = components == 3 && options.effectiveSubsampling == .s420 ? 16 : 8
+        return (rows, rows / mcuHeight * Int(mcusPerRow))
+    }
+
+    /// The shim's code for the options' subsampling (its luma's sampling factor).
+    private static func shimSubsampling(_ options: JPEGEncodeOptions) -> Int32 {
+        switch options.effectiveSubsampling {
+        case .s444: 0
+        case .s422: 1
+        case .s420: 2
         }
     }
 

@@ -31,11 +31,12 @@ extension ImagePipeline {
             let decoder = try makeDecoder(opened, scale: applied, earlyStop: earlyStop)
             let size = PixelSize(validWidth: decoder.outputWidth, height: decoder.outputHeight)
             // With a second thread, the encoder runs on it while this one decodes: the decode's output pass and the
-            // encode overlap.
+            // encode overlap. A large baseline JPEG output is then encoded in stripes on two threads (6000×4000 at q90:
+            // 118 → 103 ms).
             let overlapped = maxThreads != 1
             let writer = try SinkWriter(
                 sink, size: size, pixelFormat: decoder.outputFormat,
-                metadata: decoder.metadata, asynchronous: overlapped)
+                metadata: decoder.metadata, asynchronous: overlapped, threads: overlapped)
             defer { writer.rows.drain() }
             try Self.pump(decoder, upTo: decoder.outputHeight, buffers: overlapped ? 4 : 1) { band, _, count in
                 guard overlapped else { return try writer.rows.write(band, start: 0, count: count) }

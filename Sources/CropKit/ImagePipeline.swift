@@ -58,7 +58,8 @@ public struct ImagePipeline: Sendable {
     /// output never reads (about twice as fast as libjpeg's); this setting adds the 4:2:0 chroma's. Default on.
     public var fastThumbnailDecode: Bool
     /// The most threads one run uses; 0 for one per core. With 1, a progressive JPEG's scans are all read by one
-    /// thread (otherwise a second thread reads some of them) and a re-encode encodes on the decoding thread.
+    /// thread (otherwise a second thread reads some of them), a re-encode encodes on the decoding thread, and a JPEG
+    /// output is encoded by one thread (otherwise a large one is encoded in stripes on two).
     public var maxThreads: Int
     /// What finds the faces a `Gravity.face` step keeps whole (a `HOGFaceDetector` finding faces
     /// from 6% of the short side by default; its `smallestFace` trades time for smaller faces).

@@ -70,16 +70,21 @@ final class EncodingSink: RowSink, @unchecked Sendable {
     static let queuedBands = 4
     private let slots = DispatchSemaphore(value: queuedBands)
 
-    /// - Parameter output: the file to write into as rows are encoded (`nil`: encode into memory).
+    /// - Parameters:
+    ///   - output: the file to write into as rows are encoded (`nil`: encode into memory).
+    ///   - threads: whether the encoder may use threads of its own (a large baseline JPEG is then encoded in stripes
+    ///     on two; see `JPEGStripes`).
     init(
         format: ImageFormat, size: PixelSize, pixelFormat: PixelFormat, metadata: ImageMetadata, options: SaveOptions,
-        output: AtomicFile? = nil, asynchronous: Bool
+        output: AtomicFile? = nil, asynchronous: Bool, threads: Bool = false
     ) throws(CropKitError) {
         self.format = format
+        var encodeOptions = options.encodeOptions
+        if threads { encodeOptions.jpeg.stripes = .automatic }
         encoder = try mappingErrors {
             try ImageCodec.makeEncoder(
                 format: format, width: size.width, height: size.height, inputFormat: pixelFormat, metadata: metadata,
-                options: options.encodeOptions, output: output)
+                options: encodeOptions, output: output)
         }
         queue = asynchronous ? DispatchQueue(label: "CropKit.EncodingSink") : nil
     }
@@ -134,9 +139,10 @@ struct SinkWriter<Output: Sendable> {
     ///     carry uprighted metadata); see ``OutputColor``.
     ///   - options: the sink's options with choices made for this output (automatic subsampling resolved).
     ///   - asynchronous: encode on a queue of its own (rows handed over with `writeLater`).
+    ///   - threads: whether the encoder may use threads of its own (see `EncodingSink`).
     init(
         _ sink: ImageSink<Output>, size: PixelSize, pixelFormat: PixelFormat, metadata source: ImageMetadata,
-        options resolved: SaveOptions? = nil, asynchronous: Bool = false
+        options resolved: SaveOptions? = nil, asynchronous: Bool = false, threads: Bool = false
     ) throws(CropKitError) {
         self.pixelFormat = pixelFormat
         let color = OutputColor(metadata: source, pixelFormat: pixelFormat, options: resolved ?? sink.options)
@@ -154,7 +160,7 @@ struct SinkWriter<Output: Sendable> {
             let options = resolved ?? given
             let encoding = try EncodingSink(
                 format: options.format ?? .jpeg, size: size, pixelFormat: pixelFormat, metadata: metadata,
-                options: options, asynchronous: asynchronous)
+                options: options, asynchronous: asynchronous, threads: threads)
             target = encoding
             complete = { report throws(CropKitError) in
                 let bytes = try encoding.finish { bytes throws(CodecError) in Array(bytes.bindMemory(to: UInt8.self)) }
@@ -168,7 +174,7 @@ struct SinkWriter<Output: Sendable> {
             let file = try mappingErrors { try AtomicFile(path: path, overwrite: options.overwrite) }
             let encoding = try EncodingSink(
                 format: format, size: size, pixelFormat: pixelFormat, metadata: metadata, options: options,
-                output: file, asynchronous: asynchronous)
+                output: file, asynchronous: asynchronous, threads: threads)
             target = encoding
             complete = { report throws(CropKitError) in
                 try encoding.finish { _ throws(CodecError) in }

@@ -24,6 +24,33 @@ struct TranscodeTests {
         }
     }
 
+    @Test(
+        "a JPEG of a megapixel or more, re-encoded with threads, is encoded in stripes (a restart marker every stripe) with the pixels of one thread's encode, in memory and in a file"
+    )
+    func stripedEncode() throws {
+        var picture = try PixelBuffer(width: 1400, height: 900, format: .rgb8)
+        for y in 0..<900 {
+            for x in 0..<1400 {
+                for c in 0..<3 { picture[x: x, y: y, channel: c] = (x * (c + 1) / 7 + y / 3 + (x * y) % 13) % 256 }
+            }
+        }
+        let png = try ImageCodec.encode(picture, as: .png)
+        let options = SaveOptions(format: .jpeg, quality: 90)
+        let striped = try ImagePipeline().transcode(.data(png), to: .data(options)).bytes
+        let single = try ImagePipeline(maxThreads: 1).transcode(.data(png), to: .data(options)).bytes
+        func hasRestartInterval(_ bytes: [UInt8]) -> Bool {
+            (0..<(bytes.count - 1)).contains { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDD }
+        }
+        #expect(hasRestartInterval(striped) && !hasRestartInterval(single))
+        #expect(striped.count > single.count && striped.count - single.count < 200)
+        let pixels = try Image(source: .data(single)).pixels
+        #expect(try Image(source: .data(striped)).pixels == pixels)
+        try withScratchFolder { dir throws in
+            _ = try ImagePipeline().transcode(.data(png), to: .file(dir + "/striped.jpg", options: options))
+            #expect(try FileIO.readFile(atPath: dir + "/striped.jpg") == striped)
+        }
+    }
+
     @Test("format from the extension or the option; PNG keeps 16 bits; strip drops all metadata")
     func formats() throws {
         var rgba16 = try PixelBuffer(width: 9, height: 7, format: .rgba16)

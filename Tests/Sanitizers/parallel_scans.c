@@ -1,4 +1,4 @@
-// The JPEG shim's progressive scans on two threads, under the sanitizers (scripts/sanitize-jpeg-scans builds it with
+// The JPEG shim's progressive scans on two threads, under the sanitizers (scripts/sanitize-jpeg builds it with
 // Sources/CJPEG under ThreadSanitizer, then AddressSanitizer and UBSan). Each file given, intact and with 59 seeded
 // damages (1 to 3 bits flipped past its headers), is decoded by one thread and by two, at 1/1, 1/2 and 1/4, lenient
 // and strict, whole or a third of the rows; both must fail or both give the same pixels. Exits 1 on a mismatch; a

@@ -201,7 +201,25 @@ typedef struct {
   int32_t optimize_coding;
   /// MCUs between restart markers (0: none), ≤ 65535.
   int32_t restart_interval;
+  /// Whether to encode in stripes on two threads (a CK_JPEG_STRIPES_* value; 0 is OFF).
+  int32_t stripes;
 } ck_jpeg_encode_params;
+
+/// Whether a baseline JPEG is encoded in stripes on two threads (ck_jpeg_encode_params.stripes). The picture is cut
+/// into stripes of about 64 rows, one restart interval each, encoded by two worker threads as pictures of their own
+/// and joined: the file is byte-identical to libjpeg's single-threaded encode with that restart interval (DRI), so
+/// the pixels are those of an encode without one. Only for standard Huffman tables, no progression, no restart
+/// interval asked for, and more than two stripes.
+enum {
+  CK_JPEG_STRIPES_OFF = 0,
+  /// Stripes for pictures of a megapixel or more.
+  CK_JPEG_STRIPES_AUTO = 1,
+  /// Stripes whatever the size (for tests).
+  CK_JPEG_STRIPES_ALWAYS = 2,
+};
+
+/// The stripe height (pixel rows) and the MCUs per row a striped encode of `params` uses; 0 when it cannot stripe.
+int ck_jpeg_stripe_rows(const ck_jpeg_encode_params *params, uint32_t *mcus_per_row);
 
 typedef struct ck_jpeg_encoder ck_jpeg_encoder;
 
