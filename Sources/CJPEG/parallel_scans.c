@@ -64,7 +64,7 @@ typedef struct {
   size_t first_scan_data;   // where its entropy-coded data starts
   size_t eoi;
   int scans, helper_scans;
-  size_t scan_bytes[2];          // bytes of scans for the decoder [0] and the helper [1]
+  size_t helper_bytes;           // bytes of the helper's scans
   uint8_t helper_owns[4][DCTSIZE2];  // (component, zigzag index) the helper's scans write
 } ck_scan_plan;
 
@@ -238,8 +238,7 @@ static void ck_assign_scans(ck_scan_plan *plan) {
     to_helper[largest] = bins[1] < bins[0];
     bins[to_helper[largest]] += component_bytes[largest];
   }
-  plan->scan_bytes[0] = bins[0];
-  plan->scan_bytes[1] = bins[1];
+  plan->helper_bytes = bins[1];
   for (int i = 0; i < plan->count; i++) {
     ck_segment *segment = &plan->segments[i];
     if (segment->kind != CK_SEGMENT_SCAN || segment->ss == 0) continue;
@@ -257,7 +256,7 @@ static int ck_plan_split(const uint8_t *d, size_t n, size_t min_helper_bytes, ck
   memset(plan, 0, sizeof *plan);
   if (!ck_parse_segments(d, n, plan)) return 0;
   ck_assign_scans(plan);
-  return plan->helper_scans > 0 && plan->scan_bytes[1] >= min_helper_bytes;
+  return plan->helper_scans > 0 && plan->helper_bytes >= min_helper_bytes;
 }
 
 static void ck_plan_free(ck_scan_plan *plan) {
@@ -280,7 +279,6 @@ struct ck_split {
   ck_scan_plan plan;
   uint8_t *stream;  // the decoder's copy: the file without the helper's scans
   uint8_t *helper_stream;  // SOI, the markers but APPn and COM, the helper's scans, EOI
-  size_t helper_size;
   ck_jpeg_decoder *helper;
   long max_memory;
   int launched, joined;
@@ -461,8 +459,8 @@ int ck_split_begin(ck_jpeg_decoder *dec, long max_memory) {
   }
   if (planned) {
     size_t stream_size = ck_copy_segments(whole, plan, 0, split->stream);
-    split->helper_size = ck_copy_segments(whole, plan, 1, split->helper_stream);
-    split->helper = ck_jpeg_decoder_create(split->helper_stream, split->helper_size, dec->err.strict);
+    size_t helper_size = ck_copy_segments(whole, plan, 1, split->helper_stream);
+    split->helper = ck_jpeg_decoder_create(split->helper_stream, helper_size, dec->err.strict);
     planned = split->helper != NULL;
     if (planned) {
       split->max_memory = max_memory;

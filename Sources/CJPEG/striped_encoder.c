@@ -38,7 +38,7 @@ typedef struct {
 
 struct ck_stripes {
   ck_jpeg_encode_params params;  // one stripe's: its height is set per stripe
-  uint32_t width, height, stripe_rows, stripe_count, mcus_per_row, mcu_rows_per_stripe;
+  uint32_t height, stripe_rows, stripe_count;
   size_t stride;
   // Markers (APPn) for the first stripe's header, in order: concatenated (marker, 2-byte length, payload) records.
   uint8_t *markers;
@@ -64,15 +64,18 @@ struct ck_stripes {
   uint32_t emitted;  // stripes handed on
 };
 
-int ck_jpeg_stripe_rows(const ck_jpeg_encode_params *p, uint32_t *mcus_per_row) {
+int ck_jpeg_stripe_layout(const ck_jpeg_encode_params *p, uint32_t *stripe_rows, uint32_t *restart_interval) {
+  *stripe_rows = 0;
+  *restart_interval = 0;
   uint32_t mcu_width = p->components == 3 && p->subsampling > 0 ? 16 : 8;
   uint32_t mcu_height = p->components == 3 && p->subsampling == 2 ? 16 : 8;
   uint32_t per_row = (p->width + mcu_width - 1) / mcu_width;
-  if (mcus_per_row != NULL) *mcus_per_row = per_row;
   if (per_row == 0 || per_row > 65535) return 0;
   uint32_t mcu_rows = CK_STRIPE_TARGET_ROWS / mcu_height;
   if (mcu_rows * per_row > 65535) mcu_rows = 65535 / per_row;
-  return (int)(mcu_rows * mcu_height);
+  *stripe_rows = mcu_rows * mcu_height;
+  *restart_interval = mcu_rows * per_row;
+  return p->height > 2 * *stripe_rows;
 }
 
 // Encodes one stripe into a fresh buffer with a memory encoder; on failure records the first error.
@@ -127,24 +130,20 @@ static void *ck_stripes_work(void *argument) {
 }
 
 struct ck_stripes *ck_stripes_create(const ck_jpeg_encode_params *p, ck_stripes_emit emit, void *context) {
-  uint32_t per_row = 0;
-  int stripe_rows = ck_jpeg_stripe_rows(p, &per_row);
-  if (stripe_rows <= 0 || p->progressive || p->optimize_coding || p->restart_interval != 0 ||
-      p->height <= 2 * (uint32_t)stripe_rows) {
+  uint32_t stripe_rows = 0, restart_interval = 0;
+  if (!ck_jpeg_stripe_layout(p, &stripe_rows, &restart_interval) || p->progressive || p->optimize_coding ||
+      p->restart_interval != 0) {
     return NULL;
   }
   if (p->stripes != CK_JPEG_STRIPES_ALWAYS && (uint64_t)p->width * p->height < CK_STRIPES_MIN_PIXELS) return NULL;
   struct ck_stripes *s = (struct ck_stripes *)calloc(1, sizeof(struct ck_stripes));
   if (s == NULL) return NULL;
   s->params = *p;
-  s->params.restart_interval = (int32_t)((uint32_t)stripe_rows / (p->components == 3 && p->subsampling == 2 ? 16 : 8) *
-                                         per_row);
+  s->params.restart_interval = (int32_t)restart_interval;
   s->params.stripes = CK_JPEG_STRIPES_OFF;
-  s->width = p->width;
   s->height = p->height;
-  s->stripe_rows = (uint32_t)stripe_rows;
+  s->stripe_rows = stripe_rows;
   s->stripe_count = (p->height + s->stripe_rows - 1) / s->stripe_rows;
-  s->mcus_per_row = per_row;
   s->stride = (size_t)p->width * (size_t)p->components;
   s->filling = -1;
   s->emit = emit;

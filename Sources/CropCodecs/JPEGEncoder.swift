@@ -106,11 +106,9 @@ package final class JPEGEncoder: ImageRowEncoder {
         params.height = UInt32(clamping: height)
         params.components = Int32(components)
         params.subsampling = shimSubsampling(options)
-        var mcusPerRow: UInt32 = 0
-        let rows = Int(ck_jpeg_stripe_rows(&params, &mcusPerRow))
-        guard rows > 0, height > 2 * rows else { return nil }
-        let mcuHeight = components == 3 && options.effectiveSubsampling == .s420 ? 16 : 8
-        return (rows, rows / mcuHeight * Int(mcusPerRow))
+        var rows: UInt32 = 0, restartInterval: UInt32 = 0
+        guard ck_jpeg_stripe_layout(&params, &rows, &restartInterval) != 0 else { return nil }
+        return (Int(rows), Int(restartInterval))
     }
 
     /// The shim's code for the options' subsampling (its luma's sampling factor).

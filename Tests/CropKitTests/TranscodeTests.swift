@@ -28,11 +28,8 @@ struct TranscodeTests {
         "a JPEG of a megapixel or more, re-encoded with threads, is encoded in stripes (a restart marker every stripe) with the pixels of one thread's encode, in memory and in a file"
     )
     func stripedEncode() throws {
-        var picture = try PixelBuffer(width: 1400, height: 900, format: .rgb8)
-        for y in 0..<900 {
-            for x in 0..<1400 {
-                for c in 0..<3 { picture[x: x, y: y, channel: c] = (x * (c + 1) / 7 + y / 3 + (x * y) % 13) % 256 }
-            }
+        let picture = try makeBuffer(width: 1400, height: 900, format: .rgb8) { x, y, c in
+            (x * (c + 1) / 7 + y / 3 + (x * y) % 13) % 256
         }
         let png = try ImageCodec.encode(picture, as: .png)
         let options = SaveOptions(format: .jpeg, quality: 90)

@@ -59,13 +59,11 @@ int main(void) {
     size_t stride = (size_t)p.width * (size_t)p.components;
     uint8_t *pixels = malloc(stride * p.height);
     for (size_t i = 0; i < stride * p.height; i++) pixels[i] = (uint8_t)((i * 7 + (i / stride) * 3) % 251 + next() % 5);
-    uint32_t per_row = 0;
-    int stripe_rows = ck_jpeg_stripe_rows(&p, &per_row);
-    int stripes = stripe_rows > 0 && p.height > 2 * (uint32_t)stripe_rows;
+    uint32_t stripe_rows = 0, restart_interval = 0;
+    int stripes = ck_jpeg_stripe_layout(&p, &stripe_rows, &restart_interval);
     ck_jpeg_encode_params single = p;
     single.stripes = CK_JPEG_STRIPES_OFF;
-    uint32_t mcu_height = p.components == 3 && p.subsampling == 2 ? 16 : 8;
-    single.restart_interval = stripes ? (int32_t)((uint32_t)stripe_rows / mcu_height * per_row) : 0;
+    single.restart_interval = stripes ? (int32_t)restart_interval : 0;
     size_t a_length = 0, b_length = 0;
     uint8_t *a = encode(&p, pixels, &a_length, trial % 4 == 0), *b = encode(&single, pixels, &b_length, 0);
     striped += stripes;

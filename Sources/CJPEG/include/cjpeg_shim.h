@@ -218,8 +218,10 @@ enum {
   CK_JPEG_STRIPES_ALWAYS = 2,
 };
 
-/// The stripe height (pixel rows) and the MCUs per row a striped encode of `params` uses; 0 when it cannot stripe.
-int ck_jpeg_stripe_rows(const ck_jpeg_encode_params *params, uint32_t *mcus_per_row);
+/// The stripes a striped encode of `params` uses: their height in pixel rows and the restart interval (MCUs) that
+/// makes one encoder write the same file. Returns 1 when the picture has more than two stripes, else 0 (its size
+/// alone; the other conditions are the encoder's).
+int ck_jpeg_stripe_layout(const ck_jpeg_encode_params *params, uint32_t *stripe_rows, uint32_t *restart_interval);
 
 typedef struct ck_jpeg_encoder ck_jpeg_encoder;
 
