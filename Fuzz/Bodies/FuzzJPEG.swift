@@ -3,8 +3,9 @@ import CropPixels
 // libFuzzer target: JPEG decoding through CropKit's shim, at every DCT scale, with and without the progressive
 // early stop and strict mode, reading some or all rows, then finishing. Any crash, trap or sanitizer report is a bug;
 // errors are the expected outcome for most inputs. Options come from the first byte, the file from the rest.
-// With bit 64 set the input is decoded at 1/8 twice, by the AC-skipping entropy decoder and by libjpeg's, and the
-// target traps unless both fail or both give the same pixels (a differential check of the skipping decoder). With bit
+// With bit 64 set the input is decoded twice at the control byte's scale, by CropKit's entropy decoder for sequential
+// files and by libjpeg's, and the target traps unless both fail or both give the same pixels (a differential check
+// of CropKit's decoder, value tables and AC skipping alike). With bit
 // 128 set a progressive file is decoded by one thread and by two (its scans split between them, even when small), and
 // the target traps unless both give the same outcome and pixels (a differential check of the split).
 import Foundation
@@ -24,7 +25,7 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         return 0
     }
     if control & 64 != 0 {
-        compareEntropyDecoders(bytes, earlyStop: earlyStop)
+        compareEntropyDecoders(bytes, scale: scale, earlyStop: earlyStop)
         return 0
     }
     guard let decoder = try? JPEGDecoder(data: bytes, options: options) else { return 0 }
@@ -32,19 +33,19 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-/// Decodes `bytes` at 1/8 (lenient) with both entropy decoders; traps when their outcomes or pixels differ.
-private func compareEntropyDecoders(_ bytes: [UInt8], earlyStop: JPEGEarlyStop) {
+/// Decodes `bytes` at `scale` (lenient) with both entropy decoders; traps when their outcomes or pixels differ.
+private func compareEntropyDecoders(_ bytes: [UInt8], scale: JPEGScale, earlyStop: JPEGEarlyStop) {
     // DC-only changes the 4:2:0 chroma on purpose; compare the exact paths.
     let stop: JPEGEarlyStop = earlyStop == .dcOnly ? .exact : earlyStop
     func decode(libjpeg: Bool) -> PixelBuffer? {
-        var options = DecodeOptions(limits: PixelLimits(maxPixels: 4_000_000), jpegScale: .eighth, jpegEarlyStop: stop)
+        var options = DecodeOptions(limits: PixelLimits(maxPixels: 4_000_000), jpegScale: scale, jpegEarlyStop: stop)
         options.jpegLibjpegEntropy = libjpeg
         return try? JPEGDecoder(data: bytes, options: options).decodeAll()
     }
     let skipping = decode(libjpeg: false), reference = decode(libjpeg: true)
     guard skipping == reference else {
         fatalError(
-            "the AC-skipping decoder gives \(String(describing: skipping)), libjpeg \(String(describing: reference))")
+            "CropKit's entropy decoder gives \(String(describing: skipping)), libjpeg \(String(describing: reference))")
     }
 }
 

@@ -1,4 +1,5 @@
-// The AC-skipping entropy decoder (see ac_skipping_decoder.h).
+// CropKit's entropy decoder for sequential JPEGs, which skips the AC coefficients a 1/8 output never reads (see
+// ac_skipping_decoder.h).
 //
 // Invariants of the bit reader (ck_reader):
 // - `buffer` holds the next `count` bits of entropy-coded data, most significant first; 0 <= count <= 63. Bits below
@@ -32,7 +33,7 @@ typedef struct {
 #define CK_LOOKAHEAD 11
 // The skip table reads this many bits: every AC symbol whose code lies in them (the last one's value bits may go
 // past them, as skipping needs only their count).
-#define CK_SKIP_BITS 12
+#define CK_SKIP_BITS 13
 // A skip-table entry: bits used (the low 6 bits, so that a shift by the whole entry needs no mask on x86-64: see
 // CK_SKIP_SHIFT), coefficient positions advanced (6 bits), and whether an end of block ends them. CK_SKIP_NONE
 // (no code fits) advances 63, so that one comparison (k + advance > 63) sends it to the one-symbol path.
@@ -55,9 +56,17 @@ typedef struct {
   uint8_t values[256];
 } ck_huffman_code;
 
+// An AC value-table entry, for a CK_AC_VALUE_BITS-bit window holding a whole symbol, code and value bits: the bits it
+// takes (low 5 bits), its run of zeros (bits 5-8: 15 for a run of sixteen zeros, whose value is 0), whether it ends
+// the block (CK_AC_VALUE_END), and the coefficient (the top 16 bits, signed). 0 when the symbol does not fit.
+#define CK_AC_VALUE_BITS 12
+#define CK_AC_VALUE_END 0x200u
+_Static_assert(CK_AC_VALUE_BITS >= CK_LOOKAHEAD, "windows are read through the lookup");
+
 typedef struct {
   ck_huffman_code code;
-  uint16_t skip[1 << CK_SKIP_BITS];  // see CK_SKIP_*
+  uint16_t skip[1 << CK_SKIP_BITS];       // see CK_SKIP_*
+  int32_t values[1 << CK_AC_VALUE_BITS];  // see CK_AC_VALUE_*
 } ck_ac_code;
 
 // A DC table with the differences themselves: for each CK_DC_BITS-bit window whose code and value bits fit in it,
@@ -277,6 +286,26 @@ static void ck_build_differences(ck_dc_code *dc) {
   }
 }
 
+// For each CK_AC_VALUE_BITS-bit window whose first symbol fits in it, code and value bits: the symbol decoded.
+static void ck_build_values(ck_ac_code *ac) {
+  for (uint32_t window = 0; window < (1u << CK_AC_VALUE_BITS); window++) {
+    unsigned int e = ac->code.lookup[window >> (CK_AC_VALUE_BITS - CK_LOOKAHEAD)];
+    unsigned int length = e & 31, symbol = e >> 5, size = symbol & 15, run = symbol >> 4;
+    int32_t entry = 0;
+    if (e != 0 && length + size <= CK_AC_VALUE_BITS) {
+      if (size != 0) {
+        int value = ck_extend((uint64_t)window << (64 - CK_AC_VALUE_BITS + length), (int)size);
+        entry = (int32_t)((uint32_t)value << 16 | run << 5 | (length + size));
+      } else if (run == 15) {
+        entry = (int32_t)(15u << 5 | length);  // sixteen zeros: the value 0 at the run's last position
+      } else {
+        entry = (int32_t)(CK_AC_VALUE_END | length);  // libjpeg reads every other size-0 symbol as the block's end
+      }
+    }
+    ac->values[window] = entry;
+  }
+}
+
 // For each CK_SKIP_BITS-bit window: how many bits the AC symbols whose codes lie in it take (value bits included,
 // up to CK_SKIP_BITS + 15), how far they move the coefficient position, and whether they end with an end of block.
 static void ck_build_skip(ck_ac_code *ac) {
@@ -378,8 +407,19 @@ static boolean ck_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
       if (block != NULL) block[0] = (JCOEF)dc;
 
       if (plan->decode_ac && block != NULL) {
+        const int32_t *values = plan->ac->values;
         for (int k = 1; k < 64; k++) {
           if (r.count < 32) CK_REFILL(r);
+          int32_t known_ac = values[r.buffer >> (64 - CK_AC_VALUE_BITS)];
+          if (CK_LIKELY(known_ac != 0)) {
+            CK_DROP(r, known_ac & 31);
+            if (known_ac & CK_AC_VALUE_END) break;
+            // A run of sixteen zeros writes its value 0 over a zero: positions after k are untouched in this block,
+            // and a run past the end lands on ck_natural_order's guard entries, as libjpeg's does.
+            k += (known_ac >> 5) & 15;
+            block[ck_natural_order[k]] = (JCOEF)(known_ac >> 16);
+            continue;
+          }
           int symbol;
           CK_DECODE(r, &plan->ac->code, symbol);
           int run = symbol >> 4;
@@ -472,6 +512,7 @@ static void ck_start_pass(j_decompress_ptr cinfo) {
     if (!d->ac_built[ac_table]) {
       ck_build_code(cinfo, &d->ac_codes[ac_table].code, cinfo->ac_huff_tbl_ptrs[ac_table]);
       ck_build_skip(&d->ac_codes[ac_table]);
+      ck_build_values(&d->ac_codes[ac_table]);
       d->ac_built[ac_table] = 1;
     }
     d->plan[b].dc = &d->dc_codes[dc_table];
@@ -491,11 +532,6 @@ int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
   if (cinfo->comps_in_scan < 1 || cinfo->comps_in_scan != cinfo->num_components) return 0;
   if (cinfo->comps_in_scan > MAX_COMPS_IN_SCAN || cinfo->blocks_in_MCU > D_MAX_BLOCKS_IN_MCU) return 0;
   if (cinfo->entropy == NULL || cinfo->input_iMCU_row != 0 || cinfo->output_scanline != 0) return 0;
-  int skips = 0;
-  for (int ci = 0; ci < cinfo->comps_in_scan; ci++) {
-    if (dc_only || cinfo->cur_comp_info[ci]->DCT_scaled_size == 1) skips = 1;
-  }
-  if (!skips) return 0;
   ck_ac_skipping_decoder *d = (ck_ac_skipping_decoder *)(*cinfo->mem->alloc_small)(
       (j_common_ptr)cinfo, JPOOL_IMAGE, sizeof(ck_ac_skipping_decoder));
   memset(d, 0, sizeof *d);

@@ -1,17 +1,20 @@
 // The AC-skipping entropy decoder: libjpeg-turbo's Huffman decoder for one interleaved sequential scan, replaced by
-// one that does not decode what the scaled output never reads.
+// a faster one that also does not decode what the scaled output never reads.
 //
 // At 1/8 scale libjpeg's IDCT of a component whose DCT_scaled_size is 1 reads the DC coefficient only, yet its
 // Huffman decoder still walks every AC symbol one at a time. This decoder walks them several symbols per table
 // lookup (the lookup gives the bits and the coefficient positions the symbols take, not their values), which makes
 // the whole entropy pass of a 12-megapixel photo about twice as fast. Components the IDCT reads more of are decoded
-// in full, so the output is byte-identical to libjpeg's, unless `dc_only` asks for every component's DC alone (the
-// chroma approximation of CK_JPEG_EARLY_STOP_DC).
+// in full, most symbols with one lookup that gives the coefficient itself (code and value bits in a 12-bit window,
+// where libjpeg looks up the code and then reads the value): 20-25% less time than libjpeg's at 1/2 and 1/4 on
+// camera photos, 10-20% at full size. The output is byte-identical to libjpeg's, unless `dc_only` asks for every
+// component's DC alone (the chroma approximation of CK_JPEG_EARLY_STOP_DC, at 1/8).
 //
 // It keeps libjpeg's semantics on damaged data: a code longer than 16 bits reads as symbol 0 after 17 bits, a marker
 // inside the data ends it (zero bits follow; reading into them warns once with JWRN_HIT_MARKER and leaves the rest of
-// the restart interval gray), and restart markers are matched or resynchronised through the source manager's
-// resync_to_restart. Warnings go through the error manager like libjpeg's own.
+// the restart interval gray), a run past the block's end writes to the last coefficient, and restart markers are
+// matched or resynchronised through the source manager's resync_to_restart. Warnings go through the error manager
+// like libjpeg's own.
 
 #pragma once
 #include <stdio.h>
@@ -22,8 +25,8 @@ extern "C" {
 #endif
 
 /// Replaces `cinfo`'s entropy decoder, after jpeg_start_decompress and before the first row is read, when the file
-/// is a single interleaved sequential Huffman scan of 8-bit samples and some component needs no AC coefficients
-/// (DCT_scaled_size 1, or every component when `dc_only`). Returns 1 when installed, 0 when the file does not
+/// is a single interleaved sequential Huffman scan of 8-bit samples. It skips the AC coefficients of components with
+/// DCT_scaled_size 1, or of every component when `dc_only`. Returns 1 when installed, 0 when the file does not
 /// qualify (libjpeg's decoder then stays). Its memory comes from libjpeg's image pool and goes with it.
 int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only);
 

@@ -413,8 +413,10 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
               "Premature end of JPEG data: scans are missing (the file is truncated)");
     }
     if (dec->split == NULL) output->scans_read = c->input_scan_number;
-    if (scale_denom == 8 && !dec->libjpeg_entropy) {
-      output->ac_skipped = ck_install_ac_skipping_decoder(c, early_stop == CK_JPEG_EARLY_STOP_DC);
+    if (!dec->libjpeg_entropy) {
+      // DC alone is an approximation meant for 1/8 only, as for progressive files.
+      output->ac_skipped =
+          ck_install_ac_skipping_decoder(c, early_stop == CK_JPEG_EARLY_STOP_DC && scale_denom == 8);
     }
   }
   if (dec->split == NULL) {

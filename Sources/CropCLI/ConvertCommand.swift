@@ -43,7 +43,7 @@ package struct ConvertCommand: ParsableCommand {
     )
     package var earlyStop: JPEGEarlyStop = .exact
 
-    @Flag(help: .hidden)  // Benchmarks/eighth.sh: libjpeg's Huffman decoder instead of CropKit's AC-skipping one
+    @Flag(help: .hidden)  // Benchmarks/eighth.sh: libjpeg's Huffman decoder instead of CropKit's
     package var libjpegEntropy = false
 
     @OptionGroup var blur: FaceBlurOptions

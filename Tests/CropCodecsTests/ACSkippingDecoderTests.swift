@@ -3,9 +3,9 @@ import Testing
 
 @testable import CropCodecs
 
-/// The AC-skipping entropy decoder that reads sequential JPEGs at 1/8: it must give exactly libjpeg's pixels
-/// (``JPEGEarlyStop/exact``), on any file, damaged ones included.
-@Suite("AC-skipping JPEG entropy decoder")
+/// CropKit's entropy decoder for sequential JPEGs, at every scale (value tables; at 1/8 it skips the AC coefficients
+/// too): it must give exactly libjpeg's pixels (``JPEGEarlyStop/exact``), on any file, damaged ones included.
+@Suite("CropKit's JPEG entropy decoder (sequential files)")
 struct ACSkippingDecoderTests {
     static func decode(
         _ data: [UInt8], _ stop: JPEGEarlyStop = .exact, libjpeg: Bool, strict: Bool = false,
@@ -27,23 +27,26 @@ struct ACSkippingDecoderTests {
     }
 
     @Test(
-        "160 seeded random files (sizes, qualities, subsamplings, gray, optimised tables, restart intervals) decode byte-identically to libjpeg at 1/8"
+        "160 seeded random files (sizes, qualities, subsamplings, gray, optimised tables, restart intervals) decode byte-identically to libjpeg at 1/8 and at one other scale each"
     )
     func randomFiles() throws {
-        var skippedCount = 0
+        var ownCount = 0
         let files = try TestImages.randomJPEGs(
             160, seed: 2026_11_25, maxWidth: 300, maxHeight: 200, progressive: false, noise: true)
         for (index, (data, width, height, description)) in files.enumerated() {
-            let (reference, referenceDecoder) = try Self.decode(data, libjpeg: true)
-            let (fast, fastDecoder) = try Self.decode(data, libjpeg: false)
-            #expect(!referenceDecoder.acSkipped)
-            #expect(fastDecoder.acSkipped, "file \(index) was not read by the AC-skipping decoder")
-            if fastDecoder.acSkipped { skippedCount += 1 }
-            #expect(fast.width == (width + 7) / 8 && fast.height == (height + 7) / 8)
-            #expect(fast == reference, "file \(index): \(description)")
-            #expect(fastDecoder.warnings.isEmpty && referenceDecoder.warnings.isEmpty)
+            for scale in [JPEGScale.eighth, [.full, .half, .quarter][index % 3]] {
+                let (reference, referenceDecoder) = try Self.decode(data, libjpeg: true, scale: scale)
+                let (fast, fastDecoder) = try Self.decode(data, libjpeg: false, scale: scale)
+                #expect(!referenceDecoder.ownEntropyDecoder)
+                #expect(fastDecoder.ownEntropyDecoder, "file \(index) at \(scale) was not read by CropKit's decoder")
+                if fastDecoder.ownEntropyDecoder { ownCount += 1 }
+                let size = scale.scaledSize(width: width, height: height)
+                #expect(fast.width == size.width && fast.height == size.height)
+                #expect(fast == reference, "file \(index) at \(scale): \(description)")
+                #expect(fastDecoder.warnings.isEmpty && referenceDecoder.warnings.isEmpty)
+            }
         }
-        #expect(skippedCount == 160)
+        #expect(ownCount == 320)
     }
 
     @Test(
@@ -53,43 +56,50 @@ struct ACSkippingDecoderTests {
         let data = try Fixtures.bytes(name)
         let (reference, _) = try Self.decode(data, libjpeg: true)
         let (fast, decoder) = try Self.decode(data, libjpeg: false)
-        #expect(decoder.acSkipped)
+        #expect(decoder.ownEntropyDecoder)
         #expect(fast.width == 16 && fast.height == 11)
         #expect(fast == reference)
         #expect(decoder.warnings.isEmpty)
     }
 
     @Test(
-        "every sequential JPEG fixture (camera EXIF samples, Adobe CMYK, restart markers) decodes byte-identically at 1/8 in both modes"
+        "every sequential JPEG fixture (camera EXIF samples, Adobe CMYK, restart markers) decodes byte-identically at every scale, at 1/8 in both modes"
     )
     func fixtures() throws {
         let names =
             ["cmyk-adobe.jpg", "exif/leica-orient8-ii.jpg", "sequential/r420.jpg"]
             + (0...8).map { "exif/landscape-\($0)-mm.jpg" }
+        let cases: [(JPEGScale, JPEGEarlyStop)] = [
+            (.eighth, .exact), (.eighth, .off), (.quarter, .exact), (.half, .exact), (.full, .exact),
+        ]
         for name in names {
             let data = try Fixtures.bytes(name)
-            for stop in [JPEGEarlyStop.exact, .off] {
-                let (reference, _) = try Self.decode(data, stop, libjpeg: true)
-                let (fast, decoder) = try Self.decode(data, stop, libjpeg: false)
-                #expect(decoder.acSkipped, "\(name)")
-                #expect(fast == reference, "\(name) \(stop)")
+            for (scale, stop) in cases {
+                let (reference, _) = try Self.decode(data, stop, libjpeg: true, scale: scale)
+                let (fast, decoder) = try Self.decode(data, stop, libjpeg: false, scale: scale)
+                #expect(decoder.ownEntropyDecoder, "\(name)")
+                #expect(fast == reference, "\(name) \(scale) \(stop)")
             }
         }
     }
 
     @Test(
-        "only 1/8 of a single-scan sequential file uses it; other scales and progressive files keep libjpeg's decoder")
+        "a single-scan sequential file uses it at every scale; progressive files keep libjpeg's decoder; DC-only approximates at 1/8 alone"
+    )
     func whereItApplies() throws {
         let image = try TestImages.smooth(width: 120, height: 90, seed: 3)
         let baseline = try JPEGEncoder.encode(image, options: JPEGEncodeOptions(quality: 85, subsampling: .s420))
-        for scale in [JPEGScale.full, .half, .quarter] {
-            let (_, decoder) = try Self.decode(baseline, libjpeg: false, scale: scale)
-            #expect(!decoder.acSkipped, "\(scale)")
+        for scale in JPEGScale.allCases {
+            let (pixels, decoder) = try Self.decode(baseline, .dcOnly, libjpeg: false, scale: scale)
+            #expect(decoder.ownEntropyDecoder, "\(scale)")
+            // At 1/8 the 4:2:0 chroma comes from DC alone; other scales ignore DC-only and stay exact.
+            let (exact, _) = try Self.decode(baseline, .exact, libjpeg: true, scale: scale)
+            #expect((pixels == exact) == (scale != .eighth), "\(scale)")
         }
         let progressive = try JPEGEncoder.encode(image, options: JPEGEncodeOptions(quality: 85, progressive: true))
-        let (_, progressiveDecoder) = try Self.decode(progressive, libjpeg: false)
-        #expect(!progressiveDecoder.acSkipped)
-        #expect(try Self.decode(baseline, libjpeg: false).1.acSkipped)
+        for scale in JPEGScale.allCases {
+            #expect(try !Self.decode(progressive, libjpeg: false, scale: scale).1.ownEntropyDecoder, "\(scale)")
+        }
     }
 
     @Test(
@@ -104,7 +114,7 @@ struct ACSkippingDecoderTests {
         let (fromBaseline, decoder) = try Self.decode(baseline, .dcOnly, libjpeg: false)
         let (fromProgressive, _) = try Self.decode(progressive, .dcOnly, libjpeg: false)
         let (exact, _) = try Self.decode(baseline, .exact, libjpeg: true)
-        #expect(decoder.acSkipped)
+        #expect(decoder.ownEntropyDecoder)
         // Both encoders quantise the same coefficients, so DC alone gives the same picture either way.
         #expect(fromBaseline == fromProgressive)
         if subsampling == .s420 {
@@ -118,7 +128,7 @@ struct ACSkippingDecoderTests {
 
     /// Files cut short, with bytes flipped, with markers dropped into the data: the decoder must not crash and must
     /// give libjpeg's pixels and outcome whatever the damage.
-    @Test("600 seeded damaged files give libjpeg's pixels and outcome")
+    @Test("600 seeded damaged files give libjpeg's pixels and outcome, at every scale")
     func damagedFiles() throws {
         var rng = SplitMix64(seed: 8)
         var sources: [[UInt8]] = []
@@ -135,6 +145,8 @@ struct ACSkippingDecoderTests {
         var differing: [Int] = []
         var failures = 0
         for trial in 0..<600 {
+            // Every source at every scale: the value tables (full, 1/2, 1/4) and the skipping (1/8).
+            let scale = JPEGScale.allCases[trial / sources.count % 4]
             var data = sources[trial % sources.count]
             let scanStart = Self.scanStart(data)
             switch rng.next() % 4 {
@@ -154,8 +166,8 @@ struct ACSkippingDecoderTests {
                     data[at + i] = rng.next() % 3 == 0 ? 0xFF : UInt8(rng.next() & 0xFF)
                 }
             }
-            let reference = Result { try Self.decode(data, libjpeg: true).0 }
-            let fast = Result { try Self.decode(data, libjpeg: false).0 }
+            let reference = Result { try Self.decode(data, libjpeg: true, scale: scale).0 }
+            let fast = Result { try Self.decode(data, libjpeg: false, scale: scale).0 }
             switch (reference, fast) {
             case (.success(let a), .success(let b)):
                 if a != b { differing.append(trial) }
@@ -187,7 +199,7 @@ struct ACSkippingDecoderTests {
         var marked = data
         marked.insert(contentsOf: [0xFF, 0xD3], at: Self.scanStart(data) + (data.count - Self.scanStart(data)) / 2)
         let (pixels, decoder) = try Self.decode(marked, libjpeg: false)
-        #expect(decoder.acSkipped)
+        #expect(decoder.ownEntropyDecoder)
         #expect(decoder.warnings.contains { $0.message.contains("premature end of data segment") })
         #expect(pixels.width == 20 && pixels.height == 15)
         #expect(pixels[x: 19, y: 14, channel: 0] == 128 && pixels[x: 19, y: 14, channel: 2] == 128)
