@@ -13,6 +13,7 @@
 #include "ac_skipping_decoder.h"
 
 #include <jerror.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -96,6 +97,8 @@ typedef struct {
   uintptr_t fast_limit;
 } ck_reader;
 
+enum { CK_BUILT_CODE = 1, CK_BUILT_SKIP = 2, CK_BUILT_VALUES = 4 };
+
 typedef struct {
   ck_entropy_interface pub;  // first, so that cinfo->entropy points at it
   ck_reader reader;          // between MCUs `next`/`end` live in the source manager
@@ -106,7 +109,8 @@ typedef struct {
   int blocks;
   ck_block_plan plan[D_MAX_BLOCKS_IN_MCU];
   int dc_built[NUM_HUFF_TBLS];
-  int ac_built[NUM_HUFF_TBLS];
+  int ac_built[NUM_HUFF_TBLS];  // CK_BUILT_* of each table
+  // The tables, about 200 KB: only the parts a scan uses are built, and so touched.
   ck_dc_code dc_codes[NUM_HUFF_TBLS];
   ck_ac_code ac_codes[NUM_HUFF_TBLS];
 } ck_ac_skipping_decoder;
@@ -383,9 +387,12 @@ static boolean ck_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
     r.next = cinfo->src->next_input_byte;
     r.end = r.next + cinfo->src->bytes_in_buffer;
     ck_reader_limit(&r, cinfo);
+    JBLOCK scratch;
     for (int b = 0; b < d->blocks; b++) {
       const ck_block_plan *plan = &d->plan[b];
-      JCOEF *block = MCU_data != NULL ? MCU_data[b][0] : NULL;
+      // Without MCU_data (libjpeg's jpeg_skip_scanlines) the coefficients go to a scratch block, so that a block
+      // whose AC is decoded never needs the skip table.
+      JCOEF *block = MCU_data != NULL ? MCU_data[b][0] : scratch;
       if (r.count < 32) CK_REFILL(r);
       int size;
       int difference = 0;
@@ -404,9 +411,9 @@ static boolean ck_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
       // Unsigned, as libjpeg's sum wraps on data that keeps adding ±2047.
       int dc = (int)((unsigned int)d->last_dc[plan->component] + (unsigned int)difference);
       d->last_dc[plan->component] = dc;
-      if (block != NULL) block[0] = (JCOEF)dc;
+      block[0] = (JCOEF)dc;
 
-      if (plan->decode_ac && block != NULL) {
+      if (plan->decode_ac) {
         const int32_t *values = plan->ac->values;
         for (int k = 1; k < 64; k++) {
           if (r.count < 32) CK_REFILL(r);
@@ -509,16 +516,23 @@ static void ck_start_pass(j_decompress_ptr cinfo) {
       ck_build_differences(&d->dc_codes[dc_table]);
       d->dc_built[dc_table] = 1;
     }
-    if (!d->ac_built[ac_table]) {
+    int decode_ac = !d->dc_only && comp->component_needed && comp->DCT_scaled_size > 1;
+    int *built = &d->ac_built[ac_table];
+    if (!(*built & CK_BUILT_CODE)) {
       ck_build_code(cinfo, &d->ac_codes[ac_table].code, cinfo->ac_huff_tbl_ptrs[ac_table]);
-      ck_build_skip(&d->ac_codes[ac_table]);
+      *built |= CK_BUILT_CODE;
+    }
+    if (decode_ac && !(*built & CK_BUILT_VALUES)) {
       ck_build_values(&d->ac_codes[ac_table]);
-      d->ac_built[ac_table] = 1;
+      *built |= CK_BUILT_VALUES;
+    } else if (!decode_ac && !(*built & CK_BUILT_SKIP)) {
+      ck_build_skip(&d->ac_codes[ac_table]);
+      *built |= CK_BUILT_SKIP;
     }
     d->plan[b].dc = &d->dc_codes[dc_table];
     d->plan[b].ac = &d->ac_codes[ac_table];
     d->plan[b].component = ci;
-    d->plan[b].decode_ac = !d->dc_only && comp->component_needed && comp->DCT_scaled_size > 1;
+    d->plan[b].decode_ac = decode_ac;
   }
   memset(&d->reader, 0, sizeof d->reader);
   memset(d->last_dc, 0, sizeof d->last_dc);
@@ -534,7 +548,7 @@ int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
   if (cinfo->entropy == NULL || cinfo->input_iMCU_row != 0 || cinfo->output_scanline != 0) return 0;
   ck_ac_skipping_decoder *d = (ck_ac_skipping_decoder *)(*cinfo->mem->alloc_small)(
       (j_common_ptr)cinfo, JPOOL_IMAGE, sizeof(ck_ac_skipping_decoder));
-  memset(d, 0, sizeof *d);
+  memset(d, 0, offsetof(ck_ac_skipping_decoder, dc_codes));  // the tables are written whole when built
   d->pub.start_pass = ck_start_pass;
   d->pub.decode_mcu = ck_decode_mcu;
   d->dc_only = dc_only;
