@@ -73,6 +73,10 @@ scans = sorted(glob.glob(os.path.join(CODECS, "scans/*.jpg")))
 for i, p in enumerate(scans):
     start = len(jpegs) + 3 * len(progressive) + 2 * len(sequential)
     write(d, f"{start + i:02}-scans-{os.path.basename(p)}", bytes([128 | (i % 2) | (16 if i % 3 == 0 else 0)]) + read(p))
+# The same sequential files at full size, 1/2 and 1/4 through both entropy decoders (bit 6): the value tables.
+for i, p in enumerate(sequential):
+    start = len(jpegs) + 3 * len(progressive) + 2 * len(sequential) + len(scans)
+    write(d, f"{start + i:02}-entropy-{os.path.basename(p)}", bytes([i % 3 | 32 | 64]) + read(p))
 d = reset("FuzzPNG")
 for i, p in enumerate(pngs):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i % 4]) + read(p))
