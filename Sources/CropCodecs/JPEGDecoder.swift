@@ -39,8 +39,8 @@ package final class JPEGDecoder: ImageRowDecoder {
     /// Bytes held for DCT coefficients once decoding started: libjpeg's whole-image arrays (128 per 8×8 block) for
     /// a progressive file, 2 per block plus a few rows of blocks with ``JPEGEarlyStop/dcOnly``, 0 for a baseline file.
     public private(set) var coefficientBytes: Int?
-    /// Whether a sequential file was read by CropKit's entropy decoder rather than libjpeg's, which decodes only
-    /// the coefficients the scaled output reads (set once decoding started).
+    /// Whether a sequential file was read by CropKit's entropy decoder rather than libjpeg's (set once decoding
+    /// started).
     public private(set) var ownEntropyDecoder = false
     /// How many of a progressive file's scans a second thread read (``DecodeOptions/jpegParallelScans``; set once
     /// decoding started): 0 when one thread read them all.
@@ -230,7 +230,7 @@ package final class JPEGDecoder: ImageRowDecoder {
         bytesConsumedBeforeOutput = Int(output.bytes_consumed)
         scansRead = Int(output.scans_read)
         coefficientBytes = Int(output.coefficient_bytes)
-        ownEntropyDecoder = output.ac_skipped != 0
+        ownEntropyDecoder = output.own_entropy != 0
         scansReadInParallel = Int(output.helper_scans)
     }
 

@@ -96,9 +96,9 @@ typedef struct {
   /// Bytes held for coefficients: libjpeg's whole-image arrays (64 per block) for progressive files, or the DC
   /// store of CK_JPEG_EARLY_STOP_DC; 0 for baseline files, which keep no coefficients.
   uint64_t coefficient_bytes;
-  /// 1 when a sequential file's AC coefficients that the scaled IDCT never reads were skipped rather than decoded
-  /// (the AC-skipping entropy decoder; 1/8 scale only), else 0.
-  int32_t ac_skipped;
+  /// 1 when a sequential file is read by CropKit's entropy decoder (ac_skipping_decoder.c) rather than libjpeg's,
+  /// else 0.
+  int32_t own_entropy;
   /// Scans read on a second thread, by the helper decoder (see ck_jpeg_decoder_set_parallel_scans); 0 when one
   /// thread read them all.
   int32_t helper_scans;
@@ -141,15 +141,16 @@ int ck_jpeg_decoder_icc_segments_dropped(const ck_jpeg_decoder *dec);
 
 /// Chooses the output (scale 1/scale_denom with scale_denom 1, 2, 4 or 8) and starts decompression. For a
 /// progressive file this reads the scans into libjpeg's coefficient buffer (stopping early as `early_stop` allows
-/// when scale_denom is 8). A single-scan sequential file at 1/8 is read by the AC-skipping entropy decoder, which
-/// with CK_JPEG_EARLY_STOP_DC skips every component's AC coefficients (the same chroma approximation). `max_memory` caps libjpeg's working memory in bytes (0: no cap); `max_scans` caps the
+/// when scale_denom is 8). A single-scan sequential file is read by CropKit's entropy decoder at every scale, which
+/// at 1/8 with CK_JPEG_EARLY_STOP_DC skips every component's AC coefficients (the same chroma approximation).
+/// `max_memory` caps libjpeg's working memory in bytes (0: no cap); `max_scans` caps the
 /// number of scans of a progressive file (0: no cap). Call after ck_jpeg_decoder_read_header.
 int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop, long max_memory, int max_scans,
                           ck_jpeg_output *output);
 
-/// Makes the decoder keep libjpeg's own Huffman decoder at 1/8 scale instead of the AC-skipping one, which is
-/// byte-identical (except with CK_JPEG_EARLY_STOP_DC, whose chroma then comes from DC alone) and about twice as
-/// fast. For comparisons; call before ck_jpeg_decoder_start.
+/// Makes the decoder keep libjpeg's own Huffman decoder for sequential files instead of CropKit's, which is
+/// byte-identical (except with CK_JPEG_EARLY_STOP_DC at 1/8, whose chroma then comes from DC alone) and faster:
+/// about twice at 1/8, 15-29% less time at the other scales. For comparisons; call before ck_jpeg_decoder_start.
 void ck_jpeg_decoder_use_libjpeg_entropy(ck_jpeg_decoder *dec, int enabled);
 /// Sets whether a progressive file read whole is read on two threads (a CK_JPEG_PARALLEL_SCANS_* value; the default
 /// is OFF). Scans that touch disjoint coefficients are independent: a helper decoder on a second thread reads one set
