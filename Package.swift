@@ -67,7 +67,10 @@ let package = Package(
         .target(name: "CropWasm", dependencies: ["CropInteraction", "CropEngine", "CropGeometry"]),
 
         // The pixel buffer, resampling and every pixel operation.
-        .target(name: "CropPixels", dependencies: ["CropGeometry"]),
+        .target(name: "CropPixels", dependencies: ["CropGeometry", "CPixelKernels"]),
+        // Its kernels for instruction sets beyond the baseline (AVX2), in C for the per-function target attribute
+        // Swift lacks; chosen at run time, the portable Swift kernels kept as the reference they must match.
+        .target(name: "CPixelKernels"),
 
         // Image analysis: photo-tuned heuristics that look at a picture to decide geometry (auto-straighten, smart
         // crop). They read only PixelBuffer's public face; the pixel floor never calls up into them.
@@ -287,6 +290,9 @@ if Context.environment["CROPKIT_PORTABLE"] != nil {
     for target in package.targets where target.name == "CropPixels" {
         target.swiftSettings = [.define("CROPKIT_PORTABLE")]
     }
+    for target in package.targets where target.name == "CPixelKernels" {
+        target.cSettings = [.define("CROPKIT_PORTABLE")]
+    }
 }
 
 // CROPKIT_OPTIMIZE=1 (CI's build and test steps, .ci/run) compiles the pixel, analysis, codec, engine and pipeline
@@ -297,5 +303,9 @@ if Context.environment["CROPKIT_OPTIMIZE"] != nil {
     let optimized: Set<String> = ["CropGeometry", "CropEngine", "CropPixels", "CropAnalysis", "CropCodecs", "CropKit"]
     for target in package.targets where optimized.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-assert-config", "Debug"])]
+    }
+    // The pixel floor's C kernels with it: at -O0 every intrinsic would go through the stack.
+    for target in package.targets where target.name == "CPixelKernels" {
+        target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-O2"])]
     }
 }

@@ -8,6 +8,11 @@
 // rows of 16-bit samples.
 //
 // Vertical: two ring rows at a time are interleaved and multiplied by a coefficient pair, 8 samples per step.
+//
+// On x86-64 processors with AVX2 both filters run as `CPixelKernels`' AVX2 kernels instead, which compute the same
+// integers (`SIMDKernelsTests` compares them on seeded random resizes).
+
+import CPixelKernels
 
 extension ResampleEngine {
     /// The largest intermediate sample: 255 with 7 fractional bits.
@@ -33,6 +38,13 @@ extension ResampleEngine {
             taps.pairs.withUnsafeBufferPointer { pairCount in
                 taps.offset.withUnsafeBufferPointer { offset in
                     taps.coefficients.withUnsafeBufferPointer { coefficients in
+                        if plan.kernels == .avx2 {
+                            ck_resample_horizontal_fixed_avx2(
+                                packed, plane, Int32(c), Int32(plan.outputWidth), start.baseAddress!,
+                                pairCount.baseAddress!, offset.baseAddress!, coefficients.baseAddress!, Self.fixedMax,
+                                w.tile.typed(Int16.self))
+                            return
+                        }
                         for x in 0..<plan.outputWidth {
                             let p0 = Int(start[x]), np = Int(pairCount[x])
                             let coefficient = coefficients.baseAddress! + Int(offset[x])
@@ -179,7 +191,20 @@ extension ResampleEngine {
         let rows = w.rows
         taps.coefficients.withUnsafeBufferPointer { all in
             let coefficient = all.baseAddress! + Int(taps.offset[y])
-            if !plan.hasAlpha {
+            if plan.kernels == .avx2 {
+                let rows = UnsafeRawPointer(rows).assumingMemoryBound(to: UnsafePointer<Int16>?.self)
+                if !plan.hasAlpha {
+                    ck_resample_vertical_fixed_avx2(
+                        rows, coefficient, Int32(np), Int32(samples), 21, 1, 255, destination)
+                } else {
+                    ck_resample_vertical_fixed_avx2(
+                        rows, coefficient, Int32(np), Int32(samples), 14, 0, Self.fixedMax, w.temp.pointer)
+                    Self.unpremultiplyFixed(
+                        UnsafeRawPointer(w.temp.pointer).assumingMemoryBound(to: Int16.self),
+                        channels: plan.channels, width: plan.outputWidth,
+                        into: destination.assumingMemoryBound(to: UInt8.self))
+                }
+            } else if !plan.hasAlpha {
                 // Straight to 8-bit: 14 coefficient bits + 7 sample bits.
                 var s = 0
                 while s < samples {

@@ -1,3 +1,5 @@
+import CPixelKernels
+
 /// How a resize samples and filters.
 ///
 /// The resampler is separable (a horizontal pass, then a vertical one) with weights computed once per output
@@ -25,6 +27,9 @@ public struct ResampleOptions: Hashable, Sendable {
     public var linearLight: Bool
     /// The most threads a whole-buffer operation may use; `0` means one per active processor core.
     public var maxThreads: Int
+    /// Which implementation of the fixed-point kernels runs: the fastest this processor supports, unless a test
+    /// asks for the portable reference.
+    var kernels: KernelSet = .fastest
 
     /// Creates options.
     public init(filter: ResamplingFilter = .lanczos3, linearLight: Bool = false, maxThreads: Int = 0) {
@@ -40,4 +45,25 @@ public struct ResampleOptions: Hashable, Sendable {
     func usesFloat(for format: PixelFormat) -> Bool {
         format.depth == .sixteen || linearLight
     }
+}
+
+/// The implementations of the fixed-point resampler's filters. Each computes the same integers; they differ only in
+/// the instructions they use.
+enum KernelSet: Hashable, Sendable {
+    /// The Swift kernels: SSE2 on x86-64, NEON on arm64 (whatever the baseline lowers the standard SIMD types to).
+    case portable
+    /// The AVX2 kernels of `CPixelKernels`, on x86-64 processors that have it.
+    case avx2
+
+    /// Whether this build has the AVX2 kernels (x86-64, not the portable build).
+    static var avx2Built: Bool {
+        #if arch(x86_64) && !CROPKIT_PORTABLE
+            true
+        #else
+            false
+        #endif
+    }
+
+    /// The fastest set this processor runs.
+    static let fastest: KernelSet = avx2Built && ck_pixel_kernels_avx2() != 0 ? .avx2 : .portable
 }

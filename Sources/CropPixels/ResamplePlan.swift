@@ -35,6 +35,8 @@ final class ResamplePlan: @unchecked Sendable {
     let ringStride: Int
     /// The most source rows any output row reads.
     let verticalTaps: Int
+    /// The fixed-point kernels' implementation.
+    let kernels: KernelSet
 
     /// Plans a resize of the `sourceRect` part of a `sourceWidth × sourceHeight` image to `outputWidth ×
     /// outputHeight`. The caller has validated the sizes and that `sourceRect` lies inside the source.
@@ -77,6 +79,7 @@ final class ResamplePlan: @unchecked Sendable {
         self.horizontal = horizontal
         self.vertical = vertical
         verticalTaps = vertical.stride
+        kernels = options.kernels
         rowSamples = outputWidth * channels
         let columns = horizontal.sourceRange(for: 0..<outputWidth)
         windowStart = columns.lowerBound
