@@ -46,6 +46,58 @@ __attribute__((target("avx2"))) static inline __m128i finish8(__m256i sum, int s
     return _mm_min_epi16(_mm_max_epi16(v, _mm_setzero_si128()), max);
 }
 
+/// Stage one of a byte transpose: bytes of rows a and b interleaved, then as 16-bit lanes.
+#define CK_UNPACK8(lo, hi, a, b) \
+    const __m256i lo = _mm256_unpacklo_epi8(a, b), hi = _mm256_unpackhi_epi8(a, b)
+
+__attribute__((target("avx2"))) void ck_resample_pack_columns_avx2(
+    const uint8_t *const *rows, size_t offset, int byte_count, uint8_t *columns) {
+    int j = 0;
+    for (; j + 32 <= byte_count; j += 32) {
+        __m256i r[8];
+        for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_si256((const __m256i *)(rows[k] + offset + j));
+        // Within each 128-bit lane (bytes 0-15 and 16-31), the SSE2 transpose: after three rounds of interleaves,
+        // register k holds columns 2k and 2k + 1 of its lane, 8 rows each.
+        CK_UNPACK8(a0, a1, r[0], r[1]);
+        CK_UNPACK8(a2, a3, r[2], r[3]);
+        CK_UNPACK8(a4, a5, r[4], r[5]);
+        CK_UNPACK8(a6, a7, r[6], r[7]);
+        const __m256i b0 = _mm256_unpacklo_epi16(a0, a2), b1 = _mm256_unpackhi_epi16(a0, a2);
+        const __m256i b2 = _mm256_unpacklo_epi16(a1, a3), b3 = _mm256_unpackhi_epi16(a1, a3);
+        const __m256i b4 = _mm256_unpacklo_epi16(a4, a6), b5 = _mm256_unpackhi_epi16(a4, a6);
+        const __m256i b6 = _mm256_unpacklo_epi16(a5, a7), b7 = _mm256_unpackhi_epi16(a5, a7);
+        const __m256i c[8] = {
+            _mm256_unpacklo_epi32(b0, b4), _mm256_unpackhi_epi32(b0, b4), _mm256_unpacklo_epi32(b1, b5),
+            _mm256_unpackhi_epi32(b1, b5), _mm256_unpacklo_epi32(b2, b6), _mm256_unpackhi_epi32(b2, b6),
+            _mm256_unpacklo_epi32(b3, b7), _mm256_unpackhi_epi32(b3, b7),
+        };
+        uint8_t *d = columns + (size_t)j * 8;
+        for (int k = 0; k < 8; k += 2) {
+            _mm256_storeu_si256((__m256i *)(d + k * 16), _mm256_permute2x128_si256(c[k], c[k + 1], 0x20));
+            _mm256_storeu_si256((__m256i *)(d + 128 + k * 16), _mm256_permute2x128_si256(c[k], c[k + 1], 0x31));
+        }
+    }
+    for (; j < byte_count; j++) {
+        for (int k = 0; k < 8; k++) columns[(size_t)j * 8 + k] = rows[k][offset + j];
+    }
+}
+
+__attribute__((target("avx2"))) void ck_resample_pack_opaque_avx2(
+    const uint8_t *columns, int channels, int pairs, int16_t *packed) {
+    for (int ch = 0; ch < channels; ch++) {
+        int16_t *out = packed + (size_t)ch * pairs * 16;
+        const uint8_t *src = columns + (size_t)ch * 8;
+        const size_t step = (size_t)channels * 8;
+        for (int p = 0; p < pairs; p++) {
+            const __m128i x = _mm_loadl_epi64((const __m128i *)src), y = _mm_loadl_epi64((const __m128i *)(src + step));
+            const __m256i v = _mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm_unpacklo_epi8(x, y)), 7);
+            _mm256_storeu_si256((__m256i *)out, v);
+            out += 16;
+            src += 2 * step;
+        }
+    }
+}
+
 __attribute__((target("avx2"))) void ck_resample_horizontal_fixed_avx2(
     const int16_t *packed, size_t plane_samples, int channels, int output_width, const int32_t *start,
     const int32_t *pairs, const int32_t *offset, const uint32_t *coefficients, int16_t max_value, int16_t *tile) {
@@ -149,6 +201,14 @@ __attribute__((target("avx2"))) void ck_resample_vertical_fixed_avx2(
 #else
 
 int ck_pixel_kernels_avx2(void) { return 0; }
+
+void ck_resample_pack_columns_avx2(const uint8_t *const *rows, size_t offset, int byte_count, uint8_t *columns) {
+    (void)rows, (void)offset, (void)byte_count, (void)columns;
+}
+
+void ck_resample_pack_opaque_avx2(const uint8_t *columns, int channels, int pairs, int16_t *packed) {
+    (void)columns, (void)channels, (void)pairs, (void)packed;
+}
 
 void ck_resample_horizontal_fixed_avx2(
     const int16_t *packed, size_t plane_samples, int channels, int output_width, const int32_t *start,

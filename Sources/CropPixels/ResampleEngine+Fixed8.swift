@@ -9,8 +9,8 @@
 //
 // Vertical: two ring rows at a time are interleaved and multiplied by a coefficient pair, 8 samples per step.
 //
-// On x86-64 processors with AVX2 both filters run as `CPixelKernels`' AVX2 kernels instead, which compute the same
-// integers (`SIMDKernelsTests` compares them on seeded random resizes).
+// On x86-64 processors with AVX2 both filters, and the packing of an opaque batch, run as `CPixelKernels`' AVX2
+// kernels instead, which compute the same integers (`SIMDKernelsTests` compares them on seeded random resizes).
 
 import CPixelKernels
 
@@ -103,6 +103,12 @@ extension ResampleEngine {
         let offset = plan.windowStart * c
         let dst = w.columnBytes.pointer
         let r = w.rows
+        if plan.kernels == .avx2 {
+            ck_resample_pack_columns_avx2(
+                UnsafeRawPointer(r).assumingMemoryBound(to: UnsafePointer<UInt8>?.self), offset, Int32(byteCount),
+                dst.assumingMemoryBound(to: UInt8.self))
+            return
+        }
         var j = 0
         while j + 16 <= byteCount {
             let o = offset + j
@@ -133,6 +139,12 @@ extension ResampleEngine {
         let c = plan.channels
         let src = UnsafeRawPointer(w.columnBytes.pointer)
         let dst = w.packed.pointer
+        if plan.kernels == .avx2 {
+            ck_resample_pack_opaque_avx2(
+                src.assumingMemoryBound(to: UInt8.self), Int32(c), Int32(pairs), dst.assumingMemoryBound(to: Int16.self)
+            )
+            return
+        }
         for ch in 0..<c {
             var out = dst + ch * pairs * 32
             var s0 = ch

@@ -26,6 +26,14 @@ extern "C" {
 /// operating system), otherwise 0. Cheap after the first call.
 int ck_pixel_kernels_avx2(void);
 
+/// Transposes bytes `offset ..< offset + byte_count` of 8 rows so that `columns[j · 8 + r]` is byte `offset + j` of
+/// `rows[r]`: the first step of packing a batch.
+void ck_resample_pack_columns_avx2(const uint8_t *const *rows, size_t offset, int byte_count, uint8_t *columns);
+
+/// Builds a packed batch of an image without alpha from its transposed bytes: for each channel and column pair,
+/// the 8 rows' two samples interleaved and scaled by 128. Plane `ch` starts at `packed + ch · pairs · 16`.
+void ck_resample_pack_opaque_avx2(const uint8_t *columns, int channels, int pairs, int16_t *packed);
+
 /// The horizontal pass of the fixed-point resampler for one batch of 8 rows.
 ///
 /// For each output column `x` (`0 ..< output_width`) and channel `ch` (`0 ..< channels`, 1…4), sums `pairs[x]`
