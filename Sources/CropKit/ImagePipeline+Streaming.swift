@@ -160,8 +160,20 @@ extension ImagePipeline {
                 // On a decoding error, let the background filtering finish before the error propagates: a run
                 // leaves no work running behind it.
                 defer { stream.waitUntilFiltered() }
-                try Self.pump(decoder, upTo: stream.sourceRowsNeeded.upperBound) { band, _, count in
-                    try band.withUnsafeRows { rows in try stream.push(rows.prefix(count)) }
+                // Rows above the ones the resize reads are decoded and skipped; the rest are decoded straight into
+                // the stream's blocks.
+                if stream.sourceRowsNeeded.lowerBound > 0 {
+                    try Self.pump(decoder, upTo: stream.sourceRowsNeeded.lowerBound) { band, _, count in
+                        try band.withUnsafeRows { rows in try stream.push(rows.prefix(count)) }
+                    }
+                }
+                let end = stream.sourceRowsNeeded.upperBound
+                while stream.rowsPushed < end {
+                    let y = decoder.rowsRead
+                    let n = try stream.write(maxRows: Self.bandRows) { rows throws(CodecError) in
+                        try decoder.readRows(into: rows, startRow: 0, maxRows: rows.height)
+                    }
+                    guard n > 0 else { throw Self.stopped(decoder, at: y, of: end) }
                     while let out = try stream.pull() { try output.rows.writeLater(out) }
                 }
                 stream.waitUntilFiltered()

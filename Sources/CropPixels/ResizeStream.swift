@@ -210,6 +210,39 @@ package final class ResizeStream {
         stagedCount = total - count
     }
 
+    /// Lets `fill` write the next source rows straight into the stream's own memory, saving the copy ``push(_:)-
+    /// (UnsafePixelRows)`` makes: a decoder reads its rows into the rows `fill` is given (at most `maxRows`, fewer at
+    /// the end of a block or of the rows the resize reads) and returns how many it wrote.
+    ///
+    /// Rows above ``sourceRowsNeeded`` must have been pushed (or skipped by pushing them) first; once every row the
+    /// resize reads is in, `fill` is not called and the result is 0.
+    ///
+    /// - Returns: the rows `fill` wrote (its result, clamped to the rows it was given).
+    package func write<E: Error>(maxRows: Int, _ fill: (UnsafePixelRows) throws(E) -> Int) throws(E) -> Int {
+        precondition(rowsPushed >= neededRows.lowerBound, "push the rows above the ones the resize reads first")
+        let count = Swift.min(maxRows, groupRows - stagedCount, neededRows.upperBound - rowsPushed)
+        guard count > 0 else { return 0 }
+        let target = UnsafePixelRows(
+            base: staging.pointer + stagedCount * sourceRowBytes, bytesPerRow: sourceRowBytes, width: sourceWidth,
+            height: count, format: format)
+        let written = Swift.min(Swift.max(try fill(target), 0), count)
+        rowsPushed += written
+        stagedCount += written
+        if stagedCount == groupRows || rowsPushed == neededRows.upperBound {
+            if concurrency == .background {
+                handOverBlock()
+            } else {
+                // groupRows is a multiple of 8: a full block filters whole batches; the last one filters what it has.
+                withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: stagedCount) { pointers in
+                    for i in 0..<stagedCount { pointers[i] = UnsafeRawPointer(staging.pointer + i * sourceRowBytes) }
+                    filter(pointers.baseAddress!, count: stagedCount)
+                }
+                stagedCount = 0
+            }
+        }
+        return written
+    }
+
     /// Pushes every row of `buffer`. See ``push(_:)-(UnsafePixelRows)``.
     package func push(_ buffer: PixelBuffer) throws(PixelError) {
         try buffer.withUnsafeRows { rows throws(PixelError) in try push(rows) }
@@ -264,28 +297,31 @@ package final class ResizeStream {
         for i in range {
             (staging.pointer + stagedCount * sourceRowBytes).copyMemory(from: rows.row(i), byteCount: sourceRowBytes)
             stagedCount += 1
-            if stagedCount == groupRows || (isLast && i == range.upperBound - 1) {
-                let block = staging, count = stagedCount
-                // The block is handed over whole: `push` takes another one and never touches this one again until the
-                // job returns it to `freeBlocks` (under the lock); the stream's filtering state is only used by the
-                // one serial worker in background mode.
-                let job = UncheckedSendable((self, block))
-                guard let worker else { return }
-                worker.async {
-                    let (stream, block) = job.value
-                    withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: count) { pointers in
-                        for r in 0..<count { pointers[r] = UnsafeRawPointer(block.pointer + r * stream.sourceRowBytes) }
-                        stream.filter(pointers.baseAddress!, count: count)
-                    }
-                    stream.lock.locked { stream.freeBlocks.append(block) }
-                    stream.freeBlockCount.signal()
-                }
-                // Take a free block (the other one, or this one once the background thread is done with it).
-                freeBlockCount.wait()
-                staging = lock.locked { freeBlocks.removeLast() }
-                stagedCount = 0
-            }
+            if stagedCount == groupRows || (isLast && i == range.upperBound - 1) { handOverBlock() }
         }
+    }
+
+    /// Hands the block being filled to the background thread and takes a free one.
+    private func handOverBlock() {
+        let block = staging, count = stagedCount
+        // The block is handed over whole: `push` takes another one and never touches this one again until the job
+        // returns it to `freeBlocks` (under the lock); the stream's filtering state is only used by the one serial
+        // worker in background mode.
+        let job = UncheckedSendable((self, block))
+        guard let worker else { return }
+        worker.async {
+            let (stream, block) = job.value
+            withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: count) { pointers in
+                for r in 0..<count { pointers[r] = UnsafeRawPointer(block.pointer + r * stream.sourceRowBytes) }
+                stream.filter(pointers.baseAddress!, count: count)
+            }
+            stream.lock.locked { stream.freeBlocks.append(block) }
+            stream.freeBlockCount.signal()
+        }
+        // Take a free block (the other one, or this one once the background thread is done with it).
+        freeBlockCount.wait()
+        staging = lock.locked { freeBlocks.removeLast() }
+        stagedCount = 0
     }
 
     /// Filters source rows `nextRow ..< nextRow + count` (`rows[i]` is row `nextRow + i`) and produces every

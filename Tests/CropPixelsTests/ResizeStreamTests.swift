@@ -5,10 +5,12 @@ import Testing
 
 @Suite("ResizeStream")
 struct ResizeStreamTests {
-    /// Pushes `image` in random chunks, pulls at random moments, and returns the assembled output.
+    /// Pushes `image` in random chunks (or, `inPlace`, pushes the rows above the ones the resize reads and writes
+    /// the rest into the stream with ``ResizeStream/write(maxRows:_:)``, in random chunks of which the writer fills
+    /// a random part), pulls at random moments, and returns the assembled output.
     static func streamed(
         _ image: PixelBuffer, width: Int, height: Int, rect: Rect?, options: ResampleOptions, groupRows: Int,
-        concurrency: ResizeStream.Concurrency = .parallel, rng: inout SplitMix64
+        concurrency: ResizeStream.Concurrency = .parallel, inPlace: Bool = false, rng: inout SplitMix64
     ) throws -> PixelBuffer {
         let stream = try ResizeStream(
             sourceWidth: image.width, sourceHeight: image.height, format: image.format, outputWidth: width,
@@ -16,11 +18,31 @@ struct ResizeStreamTests {
         var output = try PixelBuffer(width: width, height: height, format: image.format)
         var pulled = 0
         var y = 0
-        while y < image.height {
-            let n = min(Int(rng.next() % 7) + 1, image.height - y)
+        let pushedEnd = inPlace ? stream.sourceRowsNeeded.lowerBound : image.height
+        while y < pushedEnd {
+            let n = min(Int(rng.next() % 7) + 1, pushedEnd - y)
             try stream.push(try image.cropped(x: 0, y: y, width: image.width, height: n))
             y += n
             if rng.next() % 3 == 0 { pulled += try stream.pull(into: &output, startRow: pulled) }
+        }
+        if inPlace {
+            while true {
+                let maxRows = Int(rng.next() % 20) + 1, wanted = Int(rng.next() % 20) + 1
+                let n = stream.write(maxRows: maxRows) { rows in
+                    #expect(rows.height >= 1 && rows.height <= maxRows && rows.width == image.width)
+                    let count = min(wanted, rows.height)
+                    image.withUnsafeRows { src in
+                        for i in 0..<count {
+                            rows.row(i).copyMemory(from: src.row(y + i), byteCount: image.bytesPerPackedRow)
+                        }
+                    }
+                    return count
+                }
+                if n == 0 { break }
+                y += n
+                if rng.next() % 3 == 0 { pulled += try stream.pull(into: &output, startRow: pulled) }
+            }
+            #expect(y == stream.sourceRowsNeeded.upperBound)
         }
         #expect(stream.hasAllSourceRows)
         stream.waitUntilFiltered()
@@ -38,7 +60,9 @@ struct ResizeStreamTests {
         return output
     }
 
-    @Test("streamed output is identical to the whole-buffer resize, for every format and filter")
+    @Test(
+        "streamed output is identical to the whole-buffer resize, for every format and filter, pushed or written in place"
+    )
     func identicalToWholeBuffer() throws {
         var rng = SplitMix64(seed: 2024)
         for format in allFormats {
@@ -54,13 +78,15 @@ struct ResizeStreamTests {
                             ?? image.resized(width: w, height: h, options: options)
                         let group = [8, 16, 24][Int(rng.next() % 3)]
                         for concurrency in [ResizeStream.Concurrency.parallel, .background] {
-                            let streamed = try Self.streamed(
-                                image, width: w, height: h, rect: rect, options: options, groupRows: group,
-                                concurrency: concurrency, rng: &rng)
-                            #expect(
-                                streamed == whole,
-                                "\(format) \(filter) linear \(linear) \(concurrency) → \(w)×\(h) rect \(String(describing: rect))"
-                            )
+                            for inPlace in [false, true] {
+                                let streamed = try Self.streamed(
+                                    image, width: w, height: h, rect: rect, options: options, groupRows: group,
+                                    concurrency: concurrency, inPlace: inPlace, rng: &rng)
+                                #expect(
+                                    streamed == whole,
+                                    "\(format) \(filter) linear \(linear) \(concurrency) in place \(inPlace) → \(w)×\(h) rect \(String(describing: rect))"
+                                )
+                            }
                         }
                     }
                 }
