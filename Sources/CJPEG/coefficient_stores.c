@@ -234,6 +234,49 @@ void ck_use_mapped_store(ck_jpeg_decoder *dec) {
   dec->cinfo.mem->access_virt_barray = ck_mapped_access;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels refuse it (EINVAL) and nothing is populated
+#endif
+
+// The first scan of a progressive file touches every block of every array, top to bottom, and its thread spends most
+// of that scan in the kernel, faulting and clearing the fresh pages (on a virtual machine whose host backs memory
+// lazily, a cold 2 MiB page costs far more than its clear). The helper thread, which has scans of its own to read
+// later, first faults the arrays in from their ends backwards, 2 MiB at a time and every array in proportion, until it
+// meets pages the decoder has touched: the two threads share the faults instead of one thread taking them all.
+void ck_populate_mapped_stores_backwards(ck_jpeg_decoder *dec) {
+  enum { MAX_STORES = 4 };
+  ck_mapped_store *stores[MAX_STORES];
+  size_t chunks[MAX_STORES], next[MAX_STORES];  // next: chunks still to populate, from the end
+  int n = 0;
+  size_t most = 0;
+  for (ck_mapped_store *s = dec->mapped; s != NULL && n < MAX_STORES; s = s->next) {
+    if (s->base == NULL || s->length == 0) continue;
+    stores[n] = s;
+    chunks[n] = next[n] = s->length / CK_HUGE_PAGE;
+    if (chunks[n] > most) most = chunks[n];
+    n++;
+  }
+  for (size_t step = 1; step <= most; step++) {
+    int active = 0;
+    for (int i = 0; i < n; i++) {
+      // This store's share of the first `step` of `most` steps, counted from its end.
+      size_t until = chunks[i] - (chunks[i] * step + most - 1) / most;
+      while (next[i] > until) {
+        char *chunk = (char *)stores[i]->base + (next[i] - 1) * (size_t)CK_HUGE_PAGE;
+        unsigned char resident = 0;
+        if (mincore(chunk, 1, &resident) != 0 || (resident & 1) ||
+            madvise(chunk, CK_HUGE_PAGE, MADV_POPULATE_WRITE) != 0) {
+          next[i] = 0;  // met the decoder's pages (or the kernel said no): this array is done
+          break;
+        }
+        next[i]--;
+      }
+      if (next[i] > 0) active = 1;
+    }
+    if (!active) break;
+  }
+}
+
 void ck_free_mapped_stores(ck_jpeg_decoder *dec) {
   while (dec->mapped != NULL) {
     ck_mapped_store *next = dec->mapped->next;

@@ -363,6 +363,7 @@ static int ck_split_read(struct ck_split *split) {
 
 static void *ck_split_run(void *argument) {
   struct ck_split *split = (struct ck_split *)argument;
+  ck_populate_mapped_stores_backwards(split->helper->lender);  // stops at once when run after the decoder's scans
   int status = ck_split_read(split);
   pthread_mutex_lock(&split->lock);
   split->status = status;

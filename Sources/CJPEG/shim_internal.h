@@ -96,6 +96,8 @@ void ck_use_mapped_store(ck_jpeg_decoder *dec);
 
 /// Unmaps and frees the decoder's mapped stores.
 void ck_free_mapped_stores(ck_jpeg_decoder *dec);
+// Faults in `dec`'s realized arrays from their ends backwards (see coefficient_stores.c); called by the helper thread.
+void ck_populate_mapped_stores_backwards(ck_jpeg_decoder *dec);
 
 
 // MARK: - Progressive scans on two cores (parallel_scans.c)
