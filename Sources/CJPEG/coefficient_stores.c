@@ -234,7 +234,7 @@ void ck_use_mapped_store(ck_jpeg_decoder *dec) {
   dec->cinfo.mem->access_virt_barray = ck_mapped_access;
 }
 
-#ifndef MADV_POPULATE_WRITE
+#if defined(__linux__) && !defined(MADV_POPULATE_WRITE)
 #define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels refuse it (EINVAL) and nothing is populated
 #endif
 
@@ -244,6 +244,9 @@ void ck_use_mapped_store(ck_jpeg_decoder *dec) {
 // later, first faults the arrays in from their ends backwards, 2 MiB at a time and every array in proportion, until it
 // meets pages the decoder has touched: the two threads share the faults instead of one thread taking them all.
 void ck_populate_mapped_stores_backwards(ck_jpeg_decoder *dec) {
+#ifndef MADV_POPULATE_WRITE
+  (void)dec;  // not Linux: the decoder takes the faults
+#else
   enum { MAX_STORES = 4 };
   ck_mapped_store *stores[MAX_STORES];
   size_t chunks[MAX_STORES], next[MAX_STORES];  // next: chunks still to populate, from the end
@@ -275,6 +278,7 @@ void ck_populate_mapped_stores_backwards(ck_jpeg_decoder *dec) {
     }
     if (!active) break;
   }
+#endif
 }
 
 void ck_free_mapped_stores(ck_jpeg_decoder *dec) {
