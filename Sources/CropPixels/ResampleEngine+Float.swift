@@ -39,35 +39,106 @@ extension ResampleEngine {
     }
 
     /// Normalises, linearises and premultiplies the batch into `packed[channel · columns + column][row]`.
+    ///
+    /// The 8 rows' samples are transposed 16 bytes at a time (16 samples of 8 bits, 8 of 16 bits), so that each
+    /// sample's 8 rows convert as one vector; the samples past the last whole group are gathered one by one. Colour is
+    /// then multiplied by its pixel's alpha. Every value is the same float operation as a sample-by-sample loop
+    /// would do.
     private func packFloat(worker w: Worker) {
         let plan = self.plan
         let c = plan.channels
         let columns = plan.windowColumns
-        let packed = w.packed.typed(Float.self)
-        let alpha = plan.hasAlpha
-        let colorChannels = alpha ? c - 1 : c
+        let packed = w.packed.typed(SIMD8<Float>.self)
+        let colorChannels = plan.hasAlpha ? c - 1 : c
         let sixteen = plan.format.depth == .sixteen
         let table: [Float] = plan.linear ? (sixteen ? SRGB.decode16 : SRGB.decode8) : []
         let scale: Float = sixteen ? 1 / 65535 : 1 / 255
+        let rows = w.rows
+        let sampleCount = columns * c
+        let first = plan.windowStart * c
         table.withUnsafeBufferPointer { decode in
             let linear = !decode.isEmpty
-            for r in 0..<8 {
-                let row = w.rows[r]
-                for xi in 0..<columns {
-                    let x = plan.windowStart + xi
-                    var values = SIMD4<Float>()
-                    for ch in 0..<c {
-                        let raw =
-                            sixteen
-                            ? Int(row.load(fromByteOffset: (x * c + ch) * 2, as: UInt16.self))
-                            : Int(row.load(fromByteOffset: x * c + ch, as: UInt8.self))
-                        values[ch] = linear && ch < colorChannels ? decode[raw] : Float(raw) * scale
-                    }
-                    if alpha {
-                        for ch in 0..<colorChannels { values[ch] *= values[c - 1] }
-                    }
-                    for ch in 0..<c { packed[((ch * columns) + xi) * 8 + r] = values[ch] }
+            // Sample j of the window (pixel j / c, channel j % c) for the 8 rows, as raw values.
+            @inline(__always)
+            func store(_ raw: SIMD8<Int32>, pixel xi: Int, channel ch: Int) {
+                if linear && ch < colorChannels {
+                    packed[ch * columns + xi] = SIMD8(
+                        decode[Int(raw[0])], decode[Int(raw[1])], decode[Int(raw[2])], decode[Int(raw[3])],
+                        decode[Int(raw[4])], decode[Int(raw[5])], decode[Int(raw[6])], decode[Int(raw[7])])
+                } else {
+                    packed[ch * columns + xi] = SIMD8<Float>(raw) * scale
                 }
+            }
+            var j = 0, xi = 0, ch = 0
+            withUnsafeTemporaryAllocation(of: SIMD8<UInt8>.self, capacity: 16) { group in
+                let bytes = UnsafeMutableRawPointer(group.baseAddress!)
+                if !sixteen {
+                    while j + 16 <= sampleCount {
+                        let o = first + j
+                        transpose8x16Bytes(
+                            rows[0].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+                            rows[1].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+                            rows[2].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+                            rows[3].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+                            rows[4].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+                            rows[5].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+                            rows[6].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+                            rows[7].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+                            to: bytes)
+                        for t in 0..<16 {
+                            store(SIMD8<Int32>(truncatingIfNeeded: group[t]), pixel: xi, channel: ch)
+                            ch += 1
+                            if ch == c {
+                                ch = 0
+                                xi += 1
+                            }
+                        }
+                        j += 16
+                    }
+                } else {
+                    while j + 8 <= sampleCount {
+                        let o = (first + j) * 2
+                        transpose8x8(
+                            rows[0].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+                            rows[1].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+                            rows[2].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+                            rows[3].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+                            rows[4].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+                            rows[5].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+                            rows[6].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+                            rows[7].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self)
+                        ) { t, v in
+                            // Samples t of the group, rows 0…7 (unsigned).
+                            let raw = SIMD8<Int32>(truncatingIfNeeded: unsafeBitCast(v, to: SIMD8<UInt16>.self))
+                            store(raw, pixel: (j + t) / c, channel: (j + t) % c)
+                        }
+                        j += 8
+                    }
+                    xi = j / c
+                    ch = j % c
+                }
+            }
+            while j < sampleCount {
+                var raw = SIMD8<Int32>()
+                for r in 0..<8 {
+                    raw[r] =
+                        sixteen
+                        ? Int32(rows[r].load(fromByteOffset: (first + j) * 2, as: UInt16.self))
+                        : Int32(rows[r].load(fromByteOffset: first + j, as: UInt8.self))
+                }
+                store(raw, pixel: xi, channel: ch)
+                ch += 1
+                if ch == c {
+                    ch = 0
+                    xi += 1
+                }
+                j += 1
+            }
+        }
+        if plan.hasAlpha {
+            for xi in 0..<columns {
+                let a = packed[(c - 1) * columns + xi]
+                for ch in 0..<colorChannels { packed[ch * columns + xi] *= a }
             }
         }
     }
