@@ -1,9 +1,10 @@
-// The fixed-point resampler's two filters with AVX2 (see include/ck_pixel_kernels.h for the layouts).
+// The fixed-point resampler's two filters, and the packing of an opaque batch, with AVX2 (see
+// include/ck_pixel_kernels.h for the layouts).
 //
 // SSE2's `pmaddwd` filters a column pair of 8 rows in two halves; AVX2's `vpmaddwd` takes the whole pair (32 bytes)
 // at once, and the horizontal filter shares one coefficient broadcast between every channel of the column. The
-// vertical filter does 16 samples per step instead of 8. The arithmetic is the portable kernels', operation for
-// operation, so the results are identical.
+// vertical filter does 16 samples per step instead of 8, and the packing transposes 32 columns of the 8 rows at a
+// time. The arithmetic is the portable kernels', operation for operation, so the results are identical.
 //
 // Other architectures, and the portable build (CROPKIT_PORTABLE, see Package.swift), get the stubs at the end: the
 // check says no and the kernels are never called.
