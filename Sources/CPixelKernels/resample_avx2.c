@@ -99,67 +99,36 @@ __attribute__((target("avx2"))) void ck_resample_pack_opaque_avx2(
     }
 }
 
+/// One output column of the horizontal filter, every channel at once (`channels` is a constant at each call, so the
+/// accumulators stay in registers and the channel loops unroll).
+__attribute__((target("avx2"), always_inline)) static inline void filter_column(
+    const int16_t *packed, size_t plane_samples, const int channels, size_t first, int n, const uint32_t *k,
+    __m128i max, int16_t *out) {
+    __m256i a[4];
+    for (int ch = 0; ch < channels; ch++) a[ch] = _mm256_set1_epi32(1 << 13);
+    for (int q = 0; q < n; q++) {
+        const __m256i c = _mm256_set1_epi32((int)k[q]);
+        for (int ch = 0; ch < channels; ch++) {
+            const __m256i *pair = (const __m256i *)(packed + ch * plane_samples + first) + q;
+            a[ch] = _mm256_add_epi32(a[ch], _mm256_madd_epi16(_mm256_loadu_si256(pair), c));
+        }
+    }
+    for (int ch = 0; ch < channels; ch++) _mm_storeu_si128((__m128i *)out + ch, finish8(a[ch], 14, max));
+}
+
 __attribute__((target("avx2"))) void ck_resample_horizontal_fixed_avx2(
     const int16_t *packed, size_t plane_samples, int channels, int output_width, const int32_t *start,
     const int32_t *pairs, const int32_t *offset, const uint32_t *coefficients, int16_t max_value, int16_t *tile) {
-    const __m256i round = _mm256_set1_epi32(1 << 13);
     const __m128i max = _mm_set1_epi16(max_value);
-    const int16_t *p0 = packed, *p1 = packed + plane_samples, *p2 = packed + 2 * plane_samples,
-                  *p3 = packed + 3 * plane_samples;
     for (int x = 0; x < output_width; x++) {
         const size_t first = (size_t)start[x] * 16;
-        const int n = pairs[x];
         const uint32_t *k = coefficients + offset[x];
         int16_t *out = tile + (size_t)x * channels * 8;
         switch (channels) {
-        case 1: {
-            __m256i a0 = round;
-            for (int q = 0; q < n; q++) {
-                const __m256i c = _mm256_set1_epi32((int)k[q]);
-                a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p0 + first) + q), c));
-            }
-            _mm_storeu_si128((__m128i *)out, finish8(a0, 14, max));
-            break;
-        }
-        case 2: {
-            __m256i a0 = round, a1 = round;
-            for (int q = 0; q < n; q++) {
-                const __m256i c = _mm256_set1_epi32((int)k[q]);
-                a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p0 + first) + q), c));
-                a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p1 + first) + q), c));
-            }
-            _mm_storeu_si128((__m128i *)out, finish8(a0, 14, max));
-            _mm_storeu_si128((__m128i *)out + 1, finish8(a1, 14, max));
-            break;
-        }
-        case 3: {
-            __m256i a0 = round, a1 = round, a2 = round;
-            for (int q = 0; q < n; q++) {
-                const __m256i c = _mm256_set1_epi32((int)k[q]);
-                a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p0 + first) + q), c));
-                a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p1 + first) + q), c));
-                a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p2 + first) + q), c));
-            }
-            _mm_storeu_si128((__m128i *)out, finish8(a0, 14, max));
-            _mm_storeu_si128((__m128i *)out + 1, finish8(a1, 14, max));
-            _mm_storeu_si128((__m128i *)out + 2, finish8(a2, 14, max));
-            break;
-        }
-        default: {
-            __m256i a0 = round, a1 = round, a2 = round, a3 = round;
-            for (int q = 0; q < n; q++) {
-                const __m256i c = _mm256_set1_epi32((int)k[q]);
-                a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p0 + first) + q), c));
-                a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p1 + first) + q), c));
-                a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p2 + first) + q), c));
-                a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(p3 + first) + q), c));
-            }
-            _mm_storeu_si128((__m128i *)out, finish8(a0, 14, max));
-            _mm_storeu_si128((__m128i *)out + 1, finish8(a1, 14, max));
-            _mm_storeu_si128((__m128i *)out + 2, finish8(a2, 14, max));
-            _mm_storeu_si128((__m128i *)out + 3, finish8(a3, 14, max));
-            break;
-        }
+        case 1: filter_column(packed, plane_samples, 1, first, pairs[x], k, max, out); break;
+        case 2: filter_column(packed, plane_samples, 2, first, pairs[x], k, max, out); break;
+        case 3: filter_column(packed, plane_samples, 3, first, pairs[x], k, max, out); break;
+        default: filter_column(packed, plane_samples, 4, first, pairs[x], k, max, out); break;
         }
     }
 }

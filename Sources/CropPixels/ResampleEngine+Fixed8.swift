@@ -111,17 +111,7 @@ extension ResampleEngine {
         }
         var j = 0
         while j + 16 <= byteCount {
-            let o = offset + j
-            transpose8x16Bytes(
-                r[0].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                r[1].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                r[2].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                r[3].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                r[4].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                r[5].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                r[6].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                r[7].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                to: dst + j * 8)
+            transposeRows8x16Bytes(r, byteOffset: offset + j, to: dst + j * 8)
             j += 16
         }
         while j < byteCount {

@@ -74,17 +74,7 @@ extension ResampleEngine {
                 let bytes = UnsafeMutableRawPointer(group.baseAddress!)
                 if !sixteen {
                     while j + 16 <= sampleCount {
-                        let o = first + j
-                        transpose8x16Bytes(
-                            rows[0].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                            rows[1].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                            rows[2].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                            rows[3].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                            rows[4].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                            rows[5].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                            rows[6].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                            rows[7].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
-                            to: bytes)
+                        transposeRows8x16Bytes(rows, byteOffset: first + j, to: bytes)
                         for t in 0..<16 {
                             store(SIMD8<Int32>(truncatingIfNeeded: group[t]), pixel: xi, channel: ch)
                             ch += 1
@@ -97,17 +87,7 @@ extension ResampleEngine {
                     }
                 } else {
                     while j + 8 <= sampleCount {
-                        let o = (first + j) * 2
-                        transpose8x8(
-                            rows[0].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
-                            rows[1].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
-                            rows[2].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
-                            rows[3].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
-                            rows[4].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
-                            rows[5].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
-                            rows[6].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
-                            rows[7].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self)
-                        ) { t, v in
+                        transposeRows8x8(rows, byteOffset: (first + j) * 2) { t, v in
                             // Samples t of the group, rows 0…7 (unsigned).
                             let raw = SIMD8<Int32>(truncatingIfNeeded: unsafeBitCast(v, to: SIMD8<UInt16>.self))
                             store(raw, pixel: (j + t) / c, channel: (j + t) % c)

@@ -233,10 +233,7 @@ package final class ResizeStream {
                 handOverBlock()
             } else {
                 // groupRows is a multiple of 8: a full block filters whole batches; the last one filters what it has.
-                withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: stagedCount) { pointers in
-                    for i in 0..<stagedCount { pointers[i] = UnsafeRawPointer(staging.pointer + i * sourceRowBytes) }
-                    filter(pointers.baseAddress!, count: stagedCount)
-                }
+                filter(block: staging, count: stagedCount)
                 stagedCount = 0
             }
         }
@@ -311,10 +308,7 @@ package final class ResizeStream {
         guard let worker else { return }
         worker.async {
             let (stream, block) = job.value
-            withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: count) { pointers in
-                for r in 0..<count { pointers[r] = UnsafeRawPointer(block.pointer + r * stream.sourceRowBytes) }
-                stream.filter(pointers.baseAddress!, count: count)
-            }
+            stream.filter(block: block, count: count)
             stream.lock.locked { stream.freeBlocks.append(block) }
             stream.freeBlockCount.signal()
         }
@@ -322,6 +316,14 @@ package final class ResizeStream {
         freeBlockCount.wait()
         staging = lock.locked { freeBlocks.removeLast() }
         stagedCount = 0
+    }
+
+    /// Filters the first `count` rows of `block` (rows of `sourceRowBytes`) as the next source rows.
+    private func filter(block: ScratchBuffer, count: Int) {
+        withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: count) { pointers in
+            for r in 0..<count { pointers[r] = UnsafeRawPointer(block.pointer + r * sourceRowBytes) }
+            filter(pointers.baseAddress!, count: count)
+        }
     }
 
     /// Filters source rows `nextRow ..< nextRow + count` (`rows[i]` is row `nextRow + i`) and produces every

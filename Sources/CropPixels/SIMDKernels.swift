@@ -118,3 +118,38 @@ func transpose8x16Bytes(
     dst.storeBytes(of: interleaveLow32(b3, b7), toByteOffset: 96, as: SIMD8<Int16>.self)
     dst.storeBytes(of: interleaveHigh32(b3, b7), toByteOffset: 112, as: SIMD8<Int16>.self)
 }
+
+/// Transposes bytes `byteOffset ..< byteOffset + 16` of the 8 rows `rows[0…7]` into 16 columns of 8 bytes at `dst`:
+/// `dst[j · 8 + r]` is byte `byteOffset + j` of row `r`.
+@inline(__always)
+func transposeRows8x16Bytes(
+    _ rows: UnsafeMutablePointer<UnsafeRawPointer>, byteOffset o: Int, to dst: UnsafeMutableRawPointer
+) {
+    transpose8x16Bytes(
+        rows[0].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+        rows[1].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+        rows[2].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+        rows[3].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+        rows[4].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+        rows[5].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+        rows[6].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+        rows[7].loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+        to: dst)
+}
+
+/// Transposes the 8 16-bit samples at `byteOffset` of the 8 rows `rows[0…7]`: `store(t, v)` gets sample `t`'s
+/// values in rows 0…7.
+@inline(__always)
+func transposeRows8x8(
+    _ rows: UnsafeMutablePointer<UnsafeRawPointer>, byteOffset o: Int, _ store: (Int, SIMD8<Int16>) -> Void
+) {
+    transpose8x8(
+        rows[0].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+        rows[1].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+        rows[2].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+        rows[3].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+        rows[4].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+        rows[5].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+        rows[6].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self),
+        rows[7].loadUnaligned(fromByteOffset: o, as: SIMD8<Int16>.self), store)
+}
