@@ -166,13 +166,18 @@ let package = Package(
         // The command-line tool: its commands (CropCLI, with the bundled samples) and two binaries, so that `cropkit`
         // builds without the web stack: `cropkit` itself, and `cropkit-server` (serve, edit, sign), which `cropkit
         // serve|edit|sign` runs in its place.
+        //
+        // `cropkit` starts with FoundationEssentials alone (loading Foundation, its internationalisation and ICU cost
+        // each run 3-4 ms): its modules import FoundationEssentials where it exists, and the bundled samples are a C
+        // target's resources (SwiftPM gives a Swift target with resources an accessor that imports Foundation).
         .target(
             name: "CropCLI",
             dependencies: [
-                "CropKit", "CropCodecs", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            resources: [.copy("Samples")]
+                "CropKit", "CropCodecs", "CropSamples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
+        .target(name: "CropSamples", resources: [.copy("Samples")]),
         .executableTarget(name: "cropkit", dependencies: ["CropCLI"]),
         .executableTarget(
             name: "cropkit-server",

@@ -26,8 +26,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Python"))
 from editor_client import memory, start_server  # noqa: E402
 
-PHOTO = os.path.join(ROOT, "Sources", "CropCLI", "Samples", "waterfall-orientation6.jpg")
-RGBA = os.path.join(ROOT, "Sources", "CropCLI", "Samples", "watercolor-rgba.png")
+PHOTO = os.path.join(ROOT, "Sources", "CropSamples", "Samples", "waterfall-orientation6.jpg")
+RGBA = os.path.join(ROOT, "Sources", "CropSamples", "Samples", "watercolor-rgba.png")
 
 
 def recipes(rng):

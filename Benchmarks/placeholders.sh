@@ -32,7 +32,7 @@ compare_as "P3 preview" placeholder thumbnail "$cropkit" placeholder "$photo" --
 # rendition without it (goal ≤ 1.1×) and against vips resize + composite2 (goal ≤ 0.8×). vips has no opacity for
 # composite2: its mark gets its alpha halved first (outside the timing), which is what opacity 0.5 composites.
 echo
-mark=Sources/CropCLI/Samples/watercolor-rgba.png
+mark=Sources/CropSamples/Samples/watercolor-rgba.png
 "$cropkit" resize "$mark" -o "$work/mark576.png" --width 576 --quiet --force
 vips linear "$work/mark576.png" "$work/mark-half.png" "1 1 1 0.5" "0 0 0 0" --uchar
 mh=$(vipsheader -f height "$work/mark-half.png")

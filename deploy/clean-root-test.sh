@@ -69,7 +69,7 @@ chroot "$root" sh -c 'cd /tmp && /usr/bin/cropkit demo' >"$work/demo.log" 2>&1 |
 written="$(ls "$root/tmp/cropkit-demo" | wc -l)"
 [ "$written" -ge 8 ] || { cat "$work/demo.log" >&2; fail "cropkit demo wrote $written files"; }
 say "clean root: cropkit demo wrote $written files ($(tail -1 "$work/demo.log"))"
-serve_check "$root" root /usr/share/cropkit/CropKit_CropCLI.resources/Samples waterfall-orientation6.jpg
+serve_check "$root" root /usr/share/cropkit/CropKit_CropSamples.resources/Samples waterfall-orientation6.jpg
 # The web component ships as static files beside the resources, the committed module byte for byte.
 for file in cropkit-cropper.js cropkit-draw.js cropkit-engine.js cropkit-engine.wasm; do
   cmp -s "$root/usr/share/cropkit/web/$file" "Sources/CropEditor/Resources/web/$file" \
@@ -113,7 +113,7 @@ chroot "$root" env PATH=/opt/stubs:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr
   bash -euo pipefail -c 'cd /opt/cropkit-src && . ./steps.sh' || fail "docs/deploy.md's systemd steps"
 keys="$(chroot "$root" stat -c '%a %U:%G' /etc/cropkit/keys)"  # names from the root's own /etc/group
 [ "$keys" = "640 root:cropkit" ] || fail "/etc/cropkit/keys is $keys, not 640 root:cropkit"
-cp "$root/usr/share/cropkit/CropKit_CropCLI.resources/Samples/waterfall-orientation6.jpg" "$root/srv/photos/"
+cp "$root/usr/share/cropkit/CropKit_CropSamples.resources/Samples/waterfall-orientation6.jpg" "$root/srv/photos/"
 key="$(head -1 "$root/etc/cropkit/keys")"
 running() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat"; }  # a zombie has stopped
 for port in 8081 8082; do
@@ -144,6 +144,6 @@ entry="$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1])
 [ "$user" = 10001:10001 ] || fail "the image runs as '$user', not 10001:10001 (cropkit)"
 say "image: $(du -sh "$oci" | cut -f1) archive, user $user, entrypoint: $entry"
 mount -t proc proc "$image/proc" && mounts+=("$image/proc")
-cp "$root/usr/share/cropkit/CropKit_CropCLI.resources/Samples/waterfall-orientation6.jpg" "$image/srv/images/"
+cp "$root/usr/share/cropkit/CropKit_CropSamples.resources/Samples/waterfall-orientation6.jpg" "$image/srv/images/"
 serve_check "$image" "$user" /srv/images waterfall-orientation6.jpg
 say "passed"

@@ -50,7 +50,7 @@ stage() {  # stage PREFIX
   install -m 755 "$binary" "$prefix/bin/cropkit"
   install -m 755 "$server" "$prefix/bin/cropkit-server"
   strip --strip-debug "$prefix/bin/cropkit" "$prefix/bin/cropkit-server"  # symbols stay (backtraces name functions)
-  for bundle in CropKit_CropCLI.resources CropKit_CropEditor.resources; do
+  for bundle in CropKit_CropSamples.resources CropKit_CropEditor.resources; do
     [ -d "$(dirname "$binary")/$bundle" ] || { echo "release: $bundle is not beside $binary" >&2; exit 1; }
     cp -R "$(dirname "$binary")/$bundle" "$prefix/share/cropkit/"
   done

@@ -29,7 +29,7 @@ trap 'echo "scaleout: stopped at line $LINENO; nginx said: $(tail -3 "$work/erro
 fail() { echo "scaleout: FAILED: $*" >&2; exit 1; }
 
 mkdir -p "$work/photos"
-cp Sources/CropCLI/Samples/waterfall-orientation6.jpg "$work/photos/fall.jpg"
+cp Sources/CropSamples/Samples/waterfall-orientation6.jpg "$work/photos/fall.jpg"
 key="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
 export CROPKIT_SIGNING_KEY="$key"
 read -r port_a port_b port_nginx < <(python3 -c '

@@ -1,7 +1,12 @@
 import ArgumentParser
 import CropCodecs
 import CropKit
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `cropkit analyze IMAGE [--aspect W:H] [--json]`: the straighten, the faces and the crops CropKit would choose,
 /// with their confidence, scores and recipes.
@@ -94,7 +99,7 @@ package struct AnalyzeCommand: ParsableCommand {
             }
             for proposal in proposals {
                 let r = proposal.rect
-                let name = proposal.measure.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                let name = Console.padded(proposal.measure.rawValue, to: 9)
                 let share =
                     proposal.faces.map {
                         $0.placedBy == .face

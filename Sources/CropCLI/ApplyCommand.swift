@@ -1,7 +1,12 @@
 import ArgumentParser
 import CropCodecs
 import CropKit
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `cropkit apply RECIPE.json IN... (-o OUT | --out-dir DIR) [--max-size N]`.
 package struct ApplyCommand: ParsableCommand {

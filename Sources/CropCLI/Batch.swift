@@ -1,6 +1,13 @@
 import ArgumentParser
 import CropKit
-import Foundation
+import CropPixels
+import Dispatch
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Runs one operation over many files in parallel, reporting progress, and never letting one bad file stop the
 /// others.
@@ -26,21 +33,20 @@ package struct Batch {
         }
         let dir = destination.outDir ?? "."
         do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try Console.createFolder(dir)
         } catch {
-            printError("cropkit \(command): cannot create the folder \(dir): \(error.localizedDescription)")
+            printError("cropkit \(command): \(error)")
             throw ExitCode.failure
         }
         var jobs: [FileJob] = []
         var errors: [Int: CommandError] = [:]
         var owners: [String: String] = [:]
         for (index, input) in inputs.enumerated() {
-            let name = (input as NSString).lastPathComponent
-            let stem = (name as NSString).deletingPathExtension
+            let name = Paths.lastComponent(input)
+            let (stem, nameExtension) = Paths.splitExtension(name)
             let wanted = format(input)
-            let ext =
-                ImageFormat(pathExtensionOf: name) == wanted ? (name as NSString).pathExtension : wanted.fileExtension
-            let output = (dir as NSString).appendingPathComponent(stem.isEmpty ? name : "\(stem).\(ext)")
+            let ext = ImageFormat(pathExtensionOf: name) == wanted ? nameExtension : wanted.fileExtension
+            let output = Paths.joined(dir, stem.isEmpty ? name : "\(stem).\(ext)")
             if let owner = owners[output] {
                 errors[index] = CommandError("its output \(output) is also the output of \(owner)")
             } else {
@@ -70,7 +76,7 @@ package struct Batch {
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
-            let thread = Thread {
+            Parallel.detach(stackSize: 4 << 20) {
                 while let index = queue.next() {
                     let job = jobs[index]
                     do {
@@ -83,8 +89,6 @@ package struct Batch {
                 }
                 group.leave()
             }
-            thread.stackSize = 4 << 20
-            thread.start()
         }
         group.wait()
         if reporter.finish() > 0 { throw ExitCode.failure }
@@ -94,7 +98,7 @@ package struct Batch {
 /// Hands out job indices 0, 1, 2 … to worker threads.
 private final class JobQueue: @unchecked Sendable {
     // @unchecked Sendable: `nextIndex` is only read and written with `lock` held.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var nextIndex = 0
     private let count: Int
 
@@ -104,10 +108,10 @@ private final class JobQueue: @unchecked Sendable {
 
     /// The next index, or `nil` when all have been handed out.
     package func next() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard nextIndex < count else { return nil }
-        nextIndex += 1
-        return nextIndex - 1
+        lock.locked {
+            guard nextIndex < count else { return nil }
+            nextIndex += 1
+            return nextIndex - 1
+        }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CropKit
-import Foundation
 
 /// A problem the command line itself finds (an output that is its input, a rectangle outside the picture …),
 /// reported like the library's errors: one line naming the file.

@@ -1,5 +1,10 @@
 import CropKit
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Darwin)
     import Darwin
@@ -40,16 +45,36 @@ package enum Console {
         }
     }
 
+    /// Creates the folder `path` and any missing parents.
+    ///
+    /// - Throws: a `CommandError` naming the folder and the system's reason ("cannot create the folder out: Not a
+    ///   directory").
+    package static func createFolder(_ path: String) throws(CommandError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            let reason = ((error as? CocoaError)?.underlying as? POSIXError).map {
+                String(cString: strerror($0.code.rawValue))
+            }
+            throw CommandError("cannot create the folder \(path)" + (reason.map { ": " + $0 } ?? ""))
+        }
+    }
+
+    /// `text` cut or filled with spaces to `width` characters, for columns (Foundation's `padding(toLength:…)`).
+    package static func padded(_ text: String, to width: Int) -> String {
+        String(text.prefix(width)) + String(repeating: " ", count: Swift.max(0, width - text.count))
+    }
+
     /// `1.4 MB`, `312 KB`, `87 B`.
     package static func bytes(_ count: Int) -> String {
-        if count >= 1_000_000 { return String(format: "%.1f MB", Double(count) / 1_000_000) }
+        if count >= 1_000_000 { return "\((Double(count) / 1_000_000).decimal(places: 1)) MB" }
         if count >= 1_000 { return "\(Int((Double(count) / 1_000).rounded())) KB" }
         return "\(count) B"
     }
 
     /// `38 ms`, `1.25 s`.
     package static func duration(_ seconds: Double) -> String {
-        seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.2f s", seconds)
+        seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : "\(seconds.decimal(places: 2)) s"
     }
 
     /// `1800×1200`.
@@ -63,7 +88,7 @@ package enum Console {
     }
 
     /// `0.71`: a fraction to two places.
-    package static func fraction(_ value: Double) -> String { String(format: "%.2f", value) }
+    package static func fraction(_ value: Double) -> String { value.decimal(places: 2) }
 }
 
 /// `write(2)`, named so that it does not clash with `Console.write`.

@@ -1,7 +1,12 @@
 import ArgumentParser
 import CropCodecs
 import CropKit
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `cropkit crop IN -o OUT [--rect] [--straighten] [--turn] [--flip] [--aspect] [--max-size]`.
 package struct CropCommand: ParsableCommand {

@@ -1,7 +1,12 @@
 import ArgumentParser
 import CropCodecs
 import CropKit
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `cropkit demo [--out-dir DIR]`: every operation once, on the bundled samples.
 package struct DemoCommand: ParsableCommand {
@@ -53,7 +58,7 @@ package struct DemoCommand: ParsableCommand {
         let samples: String
         do {
             samples = try Samples.directory()
-            try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+            try Console.createFolder(outDir)
         } catch {
             printError("cropkit demo: \(describe(error))")
             throw ExitCode.failure
@@ -132,13 +137,13 @@ package struct DemoCommand: ParsableCommand {
         var failed = 0, skipped = 0
         let total = Stopwatch()
         for step in steps {
-            let path = (outDir as NSString).appendingPathComponent(step.name)
+            let path = Paths.joined(outDir, step.name)
             let clock = Stopwatch()
             do {
                 let written = try step.make(path)
                 if !quiet {
-                    let name = step.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-                    let size = Console.size(written.size).padding(toLength: 10, withPad: " ", startingAt: 0)
+                    let name = Console.padded(step.name, to: nameWidth)
+                    let size = Console.padded(Console.size(written.size), to: 10)
                     let bytes = Console.bytes(written.byteCount)
                     let time = Console.duration(clock.elapsed)
                     Console.out(

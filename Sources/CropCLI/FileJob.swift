@@ -1,6 +1,19 @@
 import ArgumentParser
 import CropKit
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// One input turned into one output, and what happened.
 package struct FileJob: Sendable {

@@ -1,6 +1,11 @@
 import ArgumentParser
 import CropKit
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a finished job reports.
 package struct FileOutcome: Sendable {

@@ -1,7 +1,12 @@
 import ArgumentParser
 import CropCodecs
 import CropKit
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `cropkit placeholder IN --kind blurhash|thumbhash|preview [crop and resize options] [-o OUT]`.
 package struct PlaceholderCommand: ParsableCommand {

@@ -1,7 +1,12 @@
 import ArgumentParser
 import CropCodecs
 import CropKit
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `--presets FILE --preset NAME`: the image service's presets file (`cropkit serve --presets`), so a team that renders
 /// at build time with the command line and on demand with the service keeps one definition of "avatar" (`convert`,

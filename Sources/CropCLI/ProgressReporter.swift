@@ -1,4 +1,11 @@
-import Foundation
+import CropKit
+import CropPixels
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reports a batch's progress, safely from many threads.
 ///
@@ -20,7 +27,7 @@ package final class ProgressReporter: @unchecked Sendable {
     private let command: String
     private let total: Int
     private let style: Style
-    private let lock = NSLock()
+    private let lock = Lock()
     private let clock = Stopwatch()
     private var done = 0
     private var failed = 0
@@ -48,51 +55,51 @@ package final class ProgressReporter: @unchecked Sendable {
 
     /// Records a finished file (`outcome`) or a failed one (`error`).
     package func finished(_ job: FileJob, outcome: FileOutcome?, error: (any Error)?) {
-        lock.lock()
-        defer { lock.unlock() }
-        done += 1
-        var errorLines: [String] = []
-        if let error {
-            failed += 1
-            errorLines.append("cropkit \(command): \(job.input): \(describe(error))")
-        }
-        for warning in outcome?.warnings ?? [] {
-            errorLines.append("cropkit \(command): warning: \(job.input): \(warning)")
-        }
-        if style == .bar && !errorLines.isEmpty { Console.out("\r\u{1B}[K") }
-        for line in errorLines { printError(line) }
-        switch style {
-        case .bar:
-            draw(force: !errorLines.isEmpty || done == total)
-        case .lines:
-            let counter =
-                "[\(String(repeating: " ", count: max(0, "\(total)".count - "\(done)".count)))\(done)/\(total)]"
-            if let outcome {
-                Console.out(
-                    "\(counter) \(job.input) → \(job.output) \(outcome.sizeDescription) "
-                        + "\(Console.bytes(outcome.byteCount)) \(Console.duration(outcome.seconds))\n")
-            } else {
-                Console.out("\(counter) \(job.input) failed\n")
+        lock.locked {
+            done += 1
+            var errorLines: [String] = []
+            if let error {
+                failed += 1
+                errorLines.append("cropkit \(command): \(job.input): \(describe(error))")
             }
-        case .none:
-            break
+            for warning in outcome?.warnings ?? [] {
+                errorLines.append("cropkit \(command): warning: \(job.input): \(warning)")
+            }
+            if style == .bar && !errorLines.isEmpty { Console.out("\r\u{1B}[K") }
+            for line in errorLines { printError(line) }
+            switch style {
+            case .bar:
+                draw(force: !errorLines.isEmpty || done == total)
+            case .lines:
+                let counter =
+                    "[\(String(repeating: " ", count: max(0, "\(total)".count - "\(done)".count)))\(done)/\(total)]"
+                if let outcome {
+                    Console.out(
+                        "\(counter) \(job.input) → \(job.output) \(outcome.sizeDescription) "
+                            + "\(Console.bytes(outcome.byteCount)) \(Console.duration(outcome.seconds))\n")
+                } else {
+                    Console.out("\(counter) \(job.input) failed\n")
+                }
+            case .none:
+                break
+            }
         }
     }
 
     /// Ends the report with a summary line (unless the style is `none`) and returns the number of failed files.
     package func finish() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        let seconds = clock.elapsed
-        if style == .bar { Console.out("\n") }
-        if style != .none {
-            let rate = seconds > 0 ? String(format: "%.1f", Double(done) / seconds) : "–"
-            let outcome = failed == 0 ? "\(done - failed) written" : "\(done - failed) written, \(failed) failed"
-            Console.out(
-                "\(total) \(total == 1 ? "file" : "files"): \(outcome) in \(Console.duration(seconds)) "
-                    + "(\(rate) files/s)\n")
+        lock.locked {
+            let seconds = clock.elapsed
+            if style == .bar { Console.out("\n") }
+            if style != .none {
+                let rate = seconds > 0 ? (Double(done) / seconds).decimal(places: 1) : "–"
+                let outcome = failed == 0 ? "\(done - failed) written" : "\(done - failed) written, \(failed) failed"
+                Console.out(
+                    "\(total) \(total == 1 ? "file" : "files"): \(outcome) in \(Console.duration(seconds)) "
+                        + "(\(rate) files/s)\n")
+            }
+            return failed
         }
-        return failed
     }
 
     /// Redraws the bar; called with the lock held.
@@ -105,7 +112,7 @@ package final class ProgressReporter: @unchecked Sendable {
         var line = "\r[\(bar)] \(done)/\(total) files"
         if done > 0 && now > 0 {
             let rate = Double(done) / now
-            line += String(format: "  %.1f files/s", rate)
+            line += "  \(rate.decimal(places: 1)) files/s"
             if done < total { line += "  ETA \(Self.clockTime(Double(total - done) / rate))" }
         }
         if failed > 0 { line += "  \(failed) failed" }
@@ -116,7 +123,8 @@ package final class ProgressReporter: @unchecked Sendable {
     package static func clockTime(_ seconds: Double) -> String {
         let s = Int(seconds.rounded(.up))
         if s < 60 { return "\(s) s" }
-        if s < 3600 { return String(format: "%d:%02d", s / 60, s % 60) }
-        return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+        func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        if s < 3600 { return "\(s / 60):\(twoDigits(s % 60))" }
+        return "\(s / 3600):\(twoDigits(s / 60 % 60)):\(twoDigits(s % 60))"
     }
 }

@@ -1,5 +1,10 @@
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -40,19 +45,16 @@ package enum ServerFace {
         let asksHelp = arguments.count >= 3 && arguments[1] == "help" && commands.contains(arguments[2])
         guard arguments.count >= 2, commands.contains(arguments[1]) || asksHelp else { return }
         guard let server = binary() else {
-            FileHandle.standardError.write(
-                Data(
-                    """
-                    cropkit \(asksHelp ? arguments[2] : arguments[1]): the web faces are in a second binary, cropkit-server, which is not beside \
-                    this cropkit nor on the PATH (swift build builds it; the release tarball and package install it)
-
-                    """.utf8))
+            printError(
+                """
+                cropkit \(asksHelp ? arguments[2] : arguments[1]): the web faces are in a second binary, cropkit-server, which is not beside \
+                this cropkit nor on the PATH (swift build builds it; the release tarball and package install it)
+                """)
             exit(1)
         }
         var argv = ([server] + arguments.dropFirst()).map { strdup($0) } + [nil]
         execv(server, &argv)
-        FileHandle.standardError.write(
-            Data("cropkit \(arguments[1]): cannot run \(server): \(String(cString: strerror(errno)))\n".utf8))
+        printError("cropkit \(arguments[1]): cannot run \(server): \(String(cString: strerror(errno)))")
         exit(1)
     }
 }

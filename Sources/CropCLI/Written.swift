@@ -1,6 +1,11 @@
 import ArgumentParser
 import CropKit
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What an operation wrote: a pipeline's file, or the CLI's own (a recipe).
 package struct Written: Sendable {

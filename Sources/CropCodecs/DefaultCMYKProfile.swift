@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The CMYK profile that CMYK pixels are converted through when their file embeds none (a CMYK JPEG or TIFF without
 /// an ICC profile).

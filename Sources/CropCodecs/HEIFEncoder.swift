@@ -2,7 +2,12 @@ import CAVIF
 import CHEIF
 import CropGeometry
 import CropPixels
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A HEIC (HEVC) and AVIF (AV1) encoder over libheif (loaded at run time by the CHEIF shim; the codecs are the ones
 /// libheif was built with: x265 and libaom on Debian).

@@ -1,6 +1,11 @@
 import CropPixels
 import Dispatch
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Renders and encodes a straightened output band by band on two workers while the source is still being decoded.
 ///
@@ -18,7 +23,7 @@ final class BandScheduler: @unchecked Sendable {
     /// Rendered bands allowed to wait for the encoder before renderers pause.
     static let maximumPendingBands = 2
 
-    private let condition = NSCondition()
+    private let condition = Condition()
     private let bands: [Range<Int>]
     /// For each band, how many source rows (counted from the first the render reads) must be decoded before it can
     /// be rendered.

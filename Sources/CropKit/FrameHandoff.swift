@@ -1,6 +1,12 @@
 import CropCodecs
 import CropPixels
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An animation's frames decoded on a thread of their own and handed over through a queue of at most `capacity`
 /// frames, so that decoding the next frame overlaps rendering and encoding this one (on two cores, the slower of the
@@ -11,7 +17,7 @@ import Foundation
 final class FrameHandoff: @unchecked Sendable {
     // @unchecked Sendable: `queue`, `ended`, `failure` and `cancelled` are touched only under `condition`; the reader
     // only by the decoding thread until `close()` has joined it.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var queue: [(picture: PixelBuffer, delayMilliseconds: Int)] = []
     private var ended = false
     private var failure: CodecError?
@@ -23,9 +29,7 @@ final class FrameHandoff: @unchecked Sendable {
     init(_ frames: any AnimationFrames, capacity: Int = 2) {
         self.capacity = Swift.max(1, capacity)
         let reader = UncheckedFrames(frames)
-        let thread = Thread { [self] in decode(reader.frames) }
-        thread.name = "CropKit.FrameHandoff"
-        thread.start()
+        Parallel.detach { [self] in decode(reader.frames) }
     }
 
     private func decode(_ frames: any AnimationFrames) {

@@ -1,5 +1,10 @@
 import CropCodecs
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The options of an image URL, `GET /img/<path>?<options>&sig=…`: the `cropkit` command line's flags as query
 /// parameters, with the same names and values (`OptionValue`), applied as one pipeline run.
@@ -376,13 +381,39 @@ public struct ImageQuery: Sendable {
         if case .fixed(let fixed) = format { try saveOptions.validate(for: fixed) } else { try saveOptions.validate() }
     }
 
+    /// `text` with its `%XX` escapes decoded, as Apple's Foundation's `removingPercentEncoding` does: `nil` when a `%`
+    /// is not followed by two hex digits or the bytes are not UTF-8 (where Linux's Foundation put U+FFFD).
+    package static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var rest = text.utf8[...]
+        func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        while let byte = rest.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = rest.popFirst().flatMap(hexValue), let low = rest.popFirst().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(bytes: bytes, encoding: .utf8)
+    }
+
     /// The `name=value` pairs of a query, percent-decoded (a `+` stays a plus).
     package static func items(_ query: String) throws(CropKitError) -> [(name: String, value: String)] {
         var items: [(name: String, value: String)] = []
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = String(parts[0]).removingPercentEncoding,
-                let value = String(parts.count > 1 ? parts[1] : "").removingPercentEncoding
+            guard let name = percentDecoded(parts[0]), let value = percentDecoded(parts.count > 1 ? parts[1] : "")
             else {
                 throw .invalidRequest(name: String(parts[0]), reason: "bad percent-encoding")
             }

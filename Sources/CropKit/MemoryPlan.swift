@@ -39,7 +39,7 @@ package struct MemoryPlan: Hashable, Sendable, CustomStringConvertible {
     }
 
     package var description: String {
-        func mb(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
+        func mb(_ bytes: Int) -> String { (Double(bytes) / 1_048_576).decimal(places: 1) }
         return
             "\(mb(peakBytes)) MB (source \(mb(sourceBytes)), decoder \(mb(decoderBytes)), render \(mb(renderBytes)), "
             + "encoder \(mb(encoderBytes)), analysis \(mb(analysisBytes)))"

@@ -3,7 +3,12 @@ import CropCodecs
 import CropEngine
 import CropGeometry
 import CropPixels
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The text forms of CropKit's option values, shared by every face that takes options as text: the `cropkit` command
 /// line's flags and `cropkit serve`'s URL parameters read a rectangle, a size, a turn, a colour, a gravity or a filter
@@ -163,7 +168,7 @@ package enum OptionValue {
     package static func base64URLDecoded(_ text: String) -> Data? {
         guard text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), text.allSatisfy(\.isASCII)
         else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = text.replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         return Data(base64Encoded: base64)
     }

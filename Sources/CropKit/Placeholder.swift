@@ -1,6 +1,11 @@
 import CropCodecs
 import CropPixels
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a page shows while a picture loads: a BlurHash, a ThumbHash or a tiny preview image of the *finished* picture
 /// (after its crop, straighten and resize), with that picture's size so the page can reserve its box.

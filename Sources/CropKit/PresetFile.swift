@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The presets file of `cropkit serve --presets` and of the command line's `--presets`: one preset per line, `NAME=QUERY` (the query as in a URL, e.g.
 /// `thumb=size=300x300&mode=fill&format=auto`); blank lines and lines starting with `#` are ignored.
@@ -10,7 +14,12 @@ public enum PresetFile {
     public static func parse(_ text: String) throws(CropKitError) -> [String: String] {
         var presets: [String: String] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            // Spaces and tabs around the line go (Foundation's `CharacterSet.whitespaces`: tab and Unicode's Zs).
+            func isBlank(_ c: Character) -> Bool {
+                c == "\t" || c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+            }
+            let start = raw.firstIndex { !isBlank($0) } ?? raw.endIndex
+            let line = raw[start..<(raw.lastIndex { !isBlank($0) }.map(raw.index(after:)) ?? start)]
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             guard let equals = line.firstIndex(of: "="), equals > line.startIndex else {
                 throw .invalidRequest(name: "presets", reason: "line \(index + 1) is not NAME=QUERY")

@@ -2,7 +2,12 @@ import CropAnalysis
 import CropEngine
 import CropGeometry
 import CropPixels
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a pipeline run did, beside its output.
 public struct RenderReport: Sendable {
@@ -54,7 +59,7 @@ extension RenderReport {
     /// whether it was applied, as the services' `CropKit-Straighten` header states it; `nil` without one.
     public var autoStraightenSummary: String? {
         guard let estimate = autoStraighten, let applied = autoStraightenApplied else { return nil }
-        func places(_ x: Double) -> String { String(format: "%.2f", x) }
+        func places(_ x: Double) -> String { x.decimal(places: 2) }
         return "angle=\(places(estimate.angle)); confidence=\(places(estimate.confidence)); lines=\(estimate.lines); "
             + "measure=\(estimate.measure.rawValue); applied=\(applied ? 1 : 0)"
     }

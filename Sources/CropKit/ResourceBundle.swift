@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Finds a target's resources wherever SwiftPM or an installer put them, the one way every face does.
 ///
@@ -27,8 +31,14 @@ package enum ResourceBundle {
         let name = "\(package)_\(target)"
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
             .deletingLastPathComponent()
+        #if canImport(FoundationEssentials)
+            // What `Bundle.main.bundleURL` is on Linux: the folder of the running program's file.
+            let main = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        #else
+            let main = Bundle.main.bundleURL
+        #endif
         var places: [URL] = []
-        for base in [executable, Bundle.main.bundleURL] {
+        for base in [executable, main] {
             places += [
                 base.appendingPathComponent("\(name).resources"),
                 base.appendingPathComponent("\(name).bundle"),

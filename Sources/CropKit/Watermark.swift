@@ -1,6 +1,11 @@
 import CropCodecs
 import CropPixels
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A picture laid over every output, for a shop's or a photographer's mark: placed by an alignment and a margin,
 /// sized relative to the output, with an opacity, or tiled over the whole output.

@@ -9,12 +9,13 @@ import Dispatch
     import Musl
 #endif
 
-/// A mutual-exclusion lock (a pthread mutex; Foundation's `NSLock` without Foundation).
-final class Lock: @unchecked Sendable {
+/// A mutual-exclusion lock (a pthread mutex; Foundation's `NSLock` without Foundation, so that the modules the
+/// `cropkit` command links need only FoundationEssentials and start without loading Foundation's ICU).
+package final class Lock: @unchecked Sendable {
     // @unchecked Sendable: the mutex is only touched through pthread calls, which synchronise.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
@@ -26,7 +27,7 @@ final class Lock: @unchecked Sendable {
 
     /// Runs `body` with the lock held.
     @inline(__always)
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
+    package func locked<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

@@ -18,6 +18,38 @@ package enum Parallel {
         maxThreads <= 0 ? coreCount : Swift.min(maxThreads, coreCount)
     }
 
+    /// Runs `body` on a thread of its own with a stack of `stackSize` bytes, and returns at once (Foundation's
+    /// `Thread` without Foundation). For long work that blocks, which should not hold one of Dispatch's workers.
+    package static func detach(stackSize: Int = 8 << 20, _ body: @escaping @Sendable () -> Void) {
+        let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, stackSize)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        #if canImport(Darwin)
+            var thread: pthread_t?
+        #else
+            var thread = pthread_t()
+        #endif
+        let started = pthread_create(
+            &thread, &attributes,
+            { context in
+                #if canImport(Darwin)
+                    let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
+                #else
+                    let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+                #endif
+                body.run()
+                return nil
+            }, context)
+        if started != 0 {
+            // No thread to be had (the process's limit): one of Dispatch's workers runs it instead.
+            let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
+            DispatchQueue.global().async { body.run() }
+        }
+    }
+
     /// Runs `body(0..<count)`, on up to `threads` threads (all of them by default). Returns when every call has
     /// returned.
     package static func forEach(_ count: Int, threads: Int = .max, _ body: (Int) -> Void) {
@@ -70,4 +102,10 @@ package enum Parallel {
             (range.lowerBound + range.count * i / n)..<(range.lowerBound + range.count * (i + 1) / n)
         }
     }
+}
+
+/// A closure carried to a new thread through pthread's context pointer.
+private final class ThreadBody: Sendable {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// BlurHash (Wolt's compact placeholder: a few cosine components of the picture, as base-83 text), computed exactly as
 /// the reference encoder (woltapp/blurhash's C and TypeScript, PyPI's `blurhash`) computes it, so any BlurHash decoder

@@ -37,7 +37,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SAMPLE = os.path.join(ROOT, "Sources", "CropCLI", "Samples", "waterfall-orientation6.jpg")
+SAMPLE = os.path.join(ROOT, "Sources", "CropSamples", "Samples", "waterfall-orientation6.jpg")
 
 STATE = "return document.getElementById('cropper').state"
 

@@ -414,7 +414,7 @@ def measure_delay(driver, base_port, rtt_ms, image_url_path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cropkit", default=os.path.join(ROOT, ".build", "release", "cropkit"))
-    parser.add_argument("--image", default=os.path.join(ROOT, "Sources", "CropCLI", "Samples", "waterfall-orientation6.jpg"))
+    parser.add_argument("--image", default=os.path.join(ROOT, "Sources", "CropSamples", "Samples", "waterfall-orientation6.jpg"))
     parser.add_argument("--delays", default="0,40,100", help="round trips in ms, comma-separated")
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed at 100 ms")
     parser.add_argument("--json", help="write the figures here")

@@ -525,7 +525,7 @@ def folder_flow(driver, args, axe_source):
     import hashlib
     import tempfile
     folder = tempfile.mkdtemp(prefix="cropkit-folder-")
-    sample = os.path.join(ROOT, "Sources", "CropCLI", "Samples")
+    sample = os.path.join(ROOT, "Sources", "CropSamples", "Samples")
     photo = next(os.path.join(sample, f) for f in sorted(os.listdir(sample)) if f.lower().endswith(".jpg"))
     shutil.copy(os.path.join(FIXTURES, "quadrants-orientation6.jpg"), os.path.join(folder, "a-quadrants.jpg"))
     shutil.copy(os.path.join(FIXTURES, "halves-rgba.png"), os.path.join(folder, "b-halves.png"))
@@ -898,7 +898,7 @@ def embed_flow(driver, args, axe_source):
     check(page in open(os.path.join(ROOT, "docs", "embed.md")).read(), "docs/embed.md shows the shipped host page verbatim")
     host = HostPages()
     root = tempfile.mkdtemp(prefix="cropkit-embed-")
-    shutil.copy(os.path.join(ROOT, "Sources", "CropCLI", "Samples", "waterfall-orientation6.jpg"),
+    shutil.copy(os.path.join(ROOT, "Sources", "CropSamples", "Samples", "waterfall-orientation6.jpg"),
                 os.path.join(root, "photo.jpg"))
     env = dict(os.environ, CROPKIT_SIGNING_KEY="5e" * 32)
     service, base = start_command([args.cropkit, "serve", "--root", root, "--port", "0", "--editor",

@@ -33,7 +33,7 @@ enum CLI {
 
     /// The bundled samples folder in the source tree.
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Sources/CropCLI/Samples").standardized.path
+        .appendingPathComponent("../../Sources/CropSamples/Samples").standardized.path
 
     /// The repository's root.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

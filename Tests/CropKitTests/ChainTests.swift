@@ -36,7 +36,7 @@ struct ChainTests {
     static func landscape(_ orientation: Int) -> ImageSource { Fixtures.landscape(orientation) }
     static let rgba = ImageSource.file(
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/CropCLI/Samples/watercolor-rgba.png").standardized.path)
+            .appendingPathComponent("../../Sources/CropSamples/Samples/watercolor-rgba.png").standardized.path)
     static func box(_ w: Int, _ h: Int) -> PixelSize { PixelSize(validWidth: w, height: h) }
 
     /// The chain that replaces each golden call.

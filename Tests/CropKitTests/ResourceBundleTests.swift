@@ -10,11 +10,11 @@ import Testing
     )
     func candidates() {
         let places = ResourceBundle.candidates(
-            package: "CropKit", target: "CropCLI", subfolder: "Samples", source: "/src/Samples")
-        #expect(places.contains { $0.hasSuffix("/CropKit_CropCLI.resources/Samples") })
-        #expect(places.contains { $0.hasSuffix("/CropKit_CropCLI.bundle/Samples") })
-        #expect(places.contains { $0.hasSuffix("/CropKit_CropCLI.bundle/Contents/Resources/Samples") })
-        #expect(places.contains { $0.hasSuffix("/share/cropkit/CropKit_CropCLI.resources/Samples") })
+            package: "CropKit", target: "CropSamples", subfolder: "Samples", source: "/src/Samples")
+        #expect(places.contains { $0.hasSuffix("/CropKit_CropSamples.resources/Samples") })
+        #expect(places.contains { $0.hasSuffix("/CropKit_CropSamples.bundle/Samples") })
+        #expect(places.contains { $0.hasSuffix("/CropKit_CropSamples.bundle/Contents/Resources/Samples") })
+        #expect(places.contains { $0.hasSuffix("/share/cropkit/CropKit_CropSamples.resources/Samples") })
         #expect(places.last == "/src/Samples")
         #expect(Set(places).count == places.count)
     }

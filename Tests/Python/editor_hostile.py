@@ -34,7 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from editor_client import WebSocket, memory, start_server  # noqa: E402
 
-PHOTO = os.path.join(ROOT, "Sources", "CropCLI", "Samples", "waterfall-orientation6.jpg")
+PHOTO = os.path.join(ROOT, "Sources", "CropSamples", "Samples", "waterfall-orientation6.jpg")
 # A small picture for the opens (a debug build takes seconds to make a 1600-px preview of the photo).
 SMALL = os.path.join(ROOT, "Tests", "CropEditorTests", "Fixtures", "quadrants-orientation6.jpg")
 EVENT_TYPES = ["pointerDown", "pointerMove", "pointerUp", "pointerCancel", "zoom", "straighten", "straightenBy",

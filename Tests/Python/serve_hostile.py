@@ -38,7 +38,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from editor_client import memory, start_process  # noqa: E402
 
-PHOTO = os.path.join(ROOT, "Sources", "CropCLI", "Samples", "waterfall-orientation6.jpg")
+PHOTO = os.path.join(ROOT, "Sources", "CropSamples", "Samples", "waterfall-orientation6.jpg")
 HOSTILE = os.path.join(ROOT, "Tests", "Hostile", "files")
 
 

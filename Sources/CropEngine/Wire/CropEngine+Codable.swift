@@ -3,7 +3,11 @@ import CropGeometry
 // The engine's Codable conformances and the recipe's JSON, which the full toolchain compiles and Embedded Swift (the
 // WebAssembly build, scripts/build-wasm) leaves out: Codable needs run-time reflection and JSON needs Foundation.
 #if !hasFeature(Embedded)
-    import Foundation
+    #if canImport(FoundationEssentials)
+        import FoundationEssentials
+    #else
+        import Foundation
+    #endif
 
     extension Recipe: Codable {
         private enum Key: String, CodingKey {

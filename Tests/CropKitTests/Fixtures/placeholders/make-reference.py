@@ -16,7 +16,7 @@ import thumbhash
 from PIL import Image, ImageOps
 
 here = os.path.dirname(os.path.abspath(__file__))
-samples = os.path.join(here, "../../../../Sources/CropCLI/Samples")
+samples = os.path.join(here, "../../../../Sources/CropSamples/Samples")
 
 
 def make():

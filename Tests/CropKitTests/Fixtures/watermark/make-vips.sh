@@ -8,7 +8,7 @@
 #   vips-*.png            vips composite2 BASE MARK over --x 33 --y 30
 set -euo pipefail
 cd "$(dirname "$0")"
-samples=../../../../Sources/CropCLI/Samples
+samples=../../../../Sources/CropSamples/Samples
 /usr/bin/python3 - "$samples" <<'PY'
 import sys
 from PIL import Image, ImageDraw, ImageOps
