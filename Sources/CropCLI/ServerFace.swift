@@ -1,4 +1,5 @@
 import ArgumentParser
+import CropKit
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -25,10 +26,7 @@ package enum ServerFace {
     /// Where `cropkit-server` is: beside this binary (its real path: `/proc/self/exe` on Linux, else the path it was
     /// started by), else on the `PATH`; `nil` when none has it.
     package static func binary() -> String? {
-        var folders: [URL] = []
-        if FileManager.default.fileExists(atPath: "/proc/self/exe") {
-            folders.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
-        }
+        var folders: [URL] = ResourceBundle.programFolder.map { [$0] } ?? []
         if let first = CommandLine.arguments.first, first.contains("/") {
             folders.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
         }

@@ -26,19 +26,26 @@ package enum ResourceBundle {
         }
     }
 
+    /// The folder of the running program's file, symbolic links resolved (`/proc/self/exe`'s); `nil` where the
+    /// system does not show it.
+    package static var programFolder: URL? {
+        guard FileManager.default.fileExists(atPath: "/proc/self/exe") else { return nil }
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
     /// Every place ``directory(package:target:subfolder:marker:source:)`` looks, in order.
     package static func candidates(package: String, target: String, subfolder: String, source: String) -> [String] {
         let name = "\(package)_\(target)"
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
             .deletingLastPathComponent()
         #if canImport(FoundationEssentials)
-            // What `Bundle.main.bundleURL` is on Linux: the folder of the running program's file.
-            let main = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            // What `Bundle.main.bundleURL` is on Linux.
+            let main = programFolder
         #else
-            let main = Bundle.main.bundleURL
+            let main: URL? = Bundle.main.bundleURL
         #endif
         var places: [URL] = []
-        for base in [executable, main] {
+        for base in [executable] + (main.map { [$0] } ?? []) {
             places += [
                 base.appendingPathComponent("\(name).resources"),
                 base.appendingPathComponent("\(name).bundle"),
