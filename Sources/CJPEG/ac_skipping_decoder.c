@@ -86,6 +86,7 @@ typedef struct {
   const ck_ac_code *ac;
   int component;  // index in cur_comp_info
   int decode_ac;  // 1: the IDCT reads AC coefficients, so they are decoded into the block; 0: they are skipped
+  int one_pixel;  // 1: the component's DCT_scaled_size is 1 (ck_decompress_eighth writes the pixel itself)
 } ck_block_plan;
 
 typedef struct {
@@ -379,10 +380,16 @@ static void ck_process_restart(j_decompress_ptr cinfo, ck_ac_skipping_decoder *d
   if (cinfo->unread_marker == 0) d->pub.insufficient_data = FALSE;
 }
 
-static boolean ck_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
-  ck_ac_skipping_decoder *d = (ck_ac_skipping_decoder *)(void *)cinfo->entropy;
+// One MCU: its blocks' coefficients into MCU_data (or a scratch block when it is NULL). Returns 0 when nothing was
+// decoded because the data ran out earlier in the restart interval (libjpeg then leaves the MCU as it was zeroed),
+// else 1. Inlined into libjpeg's entry point (ck_decode_mcu) and into the 1/8 output pass (ck_decompress_eighth).
+static inline __attribute__((always_inline)) int ck_decode_mcu_blocks(j_decompress_ptr cinfo,
+                                                                      ck_ac_skipping_decoder *d,
+                                                                      JBLOCKROW *MCU_data) {
+  int decoded = 0;
   if (cinfo->restart_interval != 0 && d->restarts_to_go == 0) ck_process_restart(cinfo, d);
   if (!d->pub.insufficient_data) {
+    decoded = 1;
     ck_reader r = d->reader;
     r.next = cinfo->src->next_input_byte;
     r.end = r.next + cinfo->src->bytes_in_buffer;
@@ -496,7 +503,139 @@ static boolean ck_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
     d->reader = r;
   }
   if (cinfo->restart_interval != 0) d->restarts_to_go--;
+  return decoded;
+}
+
+static boolean ck_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
+  (void)ck_decode_mcu_blocks(cinfo, (ck_ac_skipping_decoder *)(void *)cinfo->entropy, MCU_data);
   return TRUE;
+}
+
+// MARK: - The output pass at 1/8
+
+// At 1/8 scale a block whose component has DCT_scaled_size 1 is one pixel, (DC × its quantizer) / 8 through the
+// range limit: libjpeg's jpeg_idct_1x1. libjpeg's one-pass coefficient controller (jdcoefct.c's decompress_onepass)
+// still zeroes every MCU's 128-byte blocks, has the entropy decoder fill them, and calls the IDCT through a pointer
+// for each block: for a 12-megapixel baseline photo about a sixth of the whole decode. ck_decompress_eighth replaces
+// it: it decodes each MCU straight into a few blocks of its own and writes those pixels itself, the same arithmetic
+// as jpeg_idct_1x1; blocks of other components (4:2:0 chroma, which libjpeg scales up by a 2×2 IDCT instead of
+// upsampling) are zeroed, decoded and handed to libjpeg's IDCT as before. Same pixels, byte for byte.
+//
+// It replaces only the decompress_data method, and keeps no state of its own between calls: CropKit's source never
+// suspends, so each call decodes one whole iMCU row from its start (the controller's MCU_ctr and MCU_vert_offset
+// stay 0), and the rows it counts are cinfo's input_iMCU_row and output_iMCU_row, as decompress_onepass's.
+
+// The public parts of libjpeg's coefficient controller, input controller and IDCT (jpegint.h, not installed): the
+// same members, in this order, in every libjpeg since 6b (libjpeg-turbo 3 appends its 12- and 16-bit methods).
+typedef struct {
+  void (*start_input_pass)(j_decompress_ptr cinfo);
+  int (*consume_data)(j_decompress_ptr cinfo);
+  void (*start_output_pass)(j_decompress_ptr cinfo);
+  int (*decompress_data)(j_decompress_ptr cinfo, JSAMPIMAGE output_buf);
+} ck_coefficient_interface;
+
+typedef struct {
+  int (*consume_input)(j_decompress_ptr cinfo);
+  void (*reset_input_controller)(j_decompress_ptr cinfo);
+  void (*start_input_pass)(j_decompress_ptr cinfo);
+  void (*finish_input_pass)(j_decompress_ptr cinfo);
+} ck_input_interface;
+
+typedef void (*ck_inverse_dct_method)(j_decompress_ptr cinfo, jpeg_component_info *compptr, JCOEFPTR coef_block,
+                                      JSAMPARRAY output_buf, JDIMENSION output_col);
+typedef struct {
+  void (*start_pass)(j_decompress_ptr cinfo);
+  ck_inverse_dct_method inverse_DCT[MAX_COMPONENTS];
+} ck_inverse_dct_interface;
+
+// libjpeg's IDCT_range_limit and RANGE_MASK (jdct.h).
+#define CK_RANGE_MASK (MAXJSAMPLE * 4 + 3)
+
+static int ck_decompress_eighth(j_decompress_ptr cinfo, JSAMPIMAGE output_buf) {
+  ck_ac_skipping_decoder *d = (ck_ac_skipping_decoder *)(void *)cinfo->entropy;
+  const ck_inverse_dct_interface *idct = (const ck_inverse_dct_interface *)(const void *)cinfo->idct;
+  const JSAMPLE *range_limit = cinfo->sample_range_limit + CENTERJSAMPLE;
+  JDIMENSION last_MCU_col = cinfo->MCUs_per_row - 1;
+  JDIMENSION last_iMCU_row = cinfo->total_iMCU_rows - 1;
+  int last_row = cinfo->input_iMCU_row >= last_iMCU_row;
+  // jdcoefct.c's start_iMCU_row: an interleaved scan has one MCU row per iMCU row, a single component's scan one
+  // per block row of the component.
+  const jpeg_component_info *first = cinfo->cur_comp_info[0];
+  int MCU_rows = cinfo->comps_in_scan > 1 ? 1 : last_row ? first->last_row_height : first->v_samp_factor;
+  JBLOCK blocks[D_MAX_BLOCKS_IN_MCU];
+  JBLOCKROW mcu[D_MAX_BLOCKS_IN_MCU];
+  for (int b = 0; b < d->blocks; b++) mcu[b] = &blocks[b];
+  for (int yoffset = 0; yoffset < MCU_rows; yoffset++) {
+    for (JDIMENSION column = 0; column <= last_MCU_col; column++) {
+      // Blocks that go to libjpeg's IDCT must be zero where nothing is decoded, as decompress_onepass leaves them;
+      // a one-pixel block reads only its DC, which ck_decode_mcu_blocks writes (or which is 0 if it decodes none).
+      for (int b = 0; b < d->blocks; b++) {
+        if (!d->plan[b].one_pixel) memset(blocks[b], 0, sizeof(JBLOCK));
+      }
+      int decoded = ck_decode_mcu_blocks(cinfo, d, mcu);
+      int b = 0;
+      for (int ci = 0; ci < cinfo->comps_in_scan; ci++) {
+        jpeg_component_info *compptr = cinfo->cur_comp_info[ci];
+        if (!compptr->component_needed) {
+          b += compptr->MCU_blocks;
+          continue;
+        }
+        int scaled = compptr->DCT_scaled_size;
+        int useful_width = column < last_MCU_col ? compptr->MCU_width : compptr->last_col_width;
+        JSAMPARRAY rows = output_buf[compptr->component_index] + yoffset * scaled;
+        JDIMENSION start = column * (JDIMENSION)compptr->MCU_sample_width;
+        // What jpeg_idct_1x1 reads from dct_table, checked at installation.
+        int quantizer = compptr->quant_table->quantval[0];
+        for (int y = 0; y < compptr->MCU_height; y++, b += compptr->MCU_width, rows += scaled) {
+          if (last_row && yoffset + y >= compptr->last_row_height) continue;  // dummy blocks below the picture
+          if (scaled == 1) {
+            for (int x = 0; x < useful_width; x++) {
+              int dc = decoded ? blocks[b + x][0] * quantizer : 0;
+              rows[0][start + (JDIMENSION)x] = range_limit[((dc + 4) >> 3) & CK_RANGE_MASK];
+            }
+          } else {
+            ck_inverse_dct_method inverse = idct->inverse_DCT[compptr->component_index];
+            for (int x = 0; x < useful_width; x++) {
+              inverse(cinfo, compptr, blocks[b + x], rows, start + (JDIMENSION)(x * scaled));
+            }
+          }
+        }
+      }
+    }
+  }
+  // decompress_onepass's end of an iMCU row.
+  cinfo->output_iMCU_row++;
+  if (++cinfo->input_iMCU_row < cinfo->total_iMCU_rows) return JPEG_ROW_COMPLETED;
+  (*((ck_input_interface *)(void *)cinfo->inputctl)->finish_input_pass)(cinfo);
+  return JPEG_SCAN_COMPLETED;
+}
+
+// Installs ck_decompress_eighth when some component is output one pixel per block and libjpeg's IDCT table holds
+// what ck_decompress_eighth multiplies by. jpeg_idct_1x1 multiplies the DC coefficient by dct_table[0], of
+// jdct.h's ISLOW_MULT_TYPE: short or int, depending on how libjpeg was built, and in either a quantizer of at most
+// 32767 is the quantization table's own, read back here as its low 16 bits. Returns 1 when installed.
+static int ck_install_eighth_output(j_decompress_ptr cinfo, ck_ac_skipping_decoder *d) {
+  ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
+  if (coef == NULL || coef->decompress_data == NULL || cinfo->idct == NULL || cinfo->inputctl == NULL) return 0;
+  // Not for a picture cropped with jpeg_crop_scanline (CropKit never crops in libjpeg): its first column is not 0.
+  JDIMENSION full_width =
+      (JDIMENSION)(((unsigned long)cinfo->image_width * (unsigned long)cinfo->min_DCT_scaled_size + DCTSIZE - 1) /
+                   DCTSIZE);
+  if (cinfo->output_width != full_width) return 0;
+  int one_pixel = 0;
+  for (int b = 0; b < d->blocks; b++) {
+    const jpeg_component_info *compptr = cinfo->cur_comp_info[d->plan[b].component];
+    if (!d->plan[b].one_pixel) continue;
+    one_pixel = 1;
+    if (compptr->dct_table == NULL || compptr->quant_table == NULL) return 0;
+    unsigned int q = compptr->quant_table->quantval[0];
+    int16_t low;
+    memcpy(&low, compptr->dct_table, sizeof low);
+    if (q > 32767 || low != (int16_t)q) return 0;
+  }
+  if (!one_pixel) return 0;
+  coef->decompress_data = ck_decompress_eighth;
+  return 1;
 }
 
 // Plans the scan's blocks and builds the tables they use; resets the bit reader and the DC predictions.
@@ -533,6 +672,7 @@ static void ck_start_pass(j_decompress_ptr cinfo) {
     d->plan[b].ac = &d->ac_codes[ac_table];
     d->plan[b].component = ci;
     d->plan[b].decode_ac = decode_ac;
+    d->plan[b].one_pixel = comp->DCT_scaled_size == 1;
   }
   memset(&d->reader, 0, sizeof d->reader);
   memset(d->last_dc, 0, sizeof d->last_dc);
@@ -554,7 +694,7 @@ int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
   d->dc_only = dc_only;
   cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d;
   ck_start_pass(cinfo);
-  return 1;
+  return CK_OWN_ENTROPY | (ck_install_eighth_output(cinfo, d) ? CK_OWN_OUTPUT : 0);
 }
 
 #else

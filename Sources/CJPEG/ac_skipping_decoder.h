@@ -24,10 +24,20 @@
 extern "C" {
 #endif
 
+/// What ck_install_ac_skipping_decoder installed.
+enum {
+  /// The entropy decoder.
+  CK_OWN_ENTROPY = 1,
+  /// The output pass at 1/8, which writes the pixels of one-pixel blocks itself (see ck_decompress_eighth).
+  CK_OWN_OUTPUT = 2,
+};
+
 /// Replaces `cinfo`'s entropy decoder, after jpeg_start_decompress and before the first row is read, when the file
 /// is a single interleaved sequential Huffman scan of 8-bit samples. It skips the AC coefficients of components with
-/// DCT_scaled_size 1, or of every component when `dc_only`. Returns 1 when installed, 0 when the file does not
-/// qualify (libjpeg's decoder then stays). Its memory comes from libjpeg's image pool and goes with it.
+/// DCT_scaled_size 1, or of every component when `dc_only`. When some component is output one pixel per block (1/8
+/// scale), the coefficient controller's decompress_data is replaced too, unless the picture was cropped with
+/// jpeg_crop_scanline. Returns CK_OWN_ENTROPY, with CK_OWN_OUTPUT when the output pass was replaced, or 0 when the
+/// file does not qualify (libjpeg's decoder then stays). Its memory comes from libjpeg's image pool and goes with it.
 int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only);
 
 #ifdef __cplusplus

@@ -415,8 +415,9 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     if (dec->split == NULL) output->scans_read = c->input_scan_number;
     if (!dec->libjpeg_entropy) {
       // DC alone is an approximation meant for 1/8 only, as for progressive files.
-      output->own_entropy =
-          ck_install_ac_skipping_decoder(c, early_stop == CK_JPEG_EARLY_STOP_DC && scale_denom == 8);
+      int installed = ck_install_ac_skipping_decoder(c, early_stop == CK_JPEG_EARLY_STOP_DC && scale_denom == 8);
+      output->own_entropy = (installed & CK_OWN_ENTROPY) != 0;
+      output->own_output = (installed & CK_OWN_OUTPUT) != 0;
     }
   }
   if (dec->split == NULL) {

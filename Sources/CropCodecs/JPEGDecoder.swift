@@ -42,6 +42,9 @@ package final class JPEGDecoder: ImageRowDecoder {
     /// Whether a sequential file was read by CropKit's entropy decoder rather than libjpeg's (set once decoding
     /// started).
     public private(set) var ownEntropyDecoder = false
+    /// Whether, at 1/8, that decoder also ran the output pass, writing each one-pixel block itself instead of
+    /// through libjpeg's coefficient controller and IDCT (same pixels; set once decoding started).
+    public private(set) var ownOutputPass = false
     /// How many of a progressive file's scans a second thread read (``DecodeOptions/jpegParallelScans``; set once
     /// decoding started): 0 when one thread read them all.
     public private(set) var scansReadInParallel = 0
@@ -231,6 +234,7 @@ package final class JPEGDecoder: ImageRowDecoder {
         scansRead = Int(output.scans_read)
         coefficientBytes = Int(output.coefficient_bytes)
         ownEntropyDecoder = output.own_entropy != 0
+        ownOutputPass = output.own_output != 0
         scansReadInParallel = Int(output.helper_scans)
     }
 

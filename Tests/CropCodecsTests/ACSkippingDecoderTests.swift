@@ -31,6 +31,7 @@ struct ACSkippingDecoderTests {
     )
     func randomFiles() throws {
         var ownCount = 0
+        var ownOutputCount = 0
         let files = try TestImages.randomJPEGs(
             160, seed: 2026_11_25, maxWidth: 300, maxHeight: 200, progressive: false, noise: true)
         for (index, (data, width, height, description)) in files.enumerated() {
@@ -39,7 +40,11 @@ struct ACSkippingDecoderTests {
                 let (fast, fastDecoder) = try Self.decode(data, libjpeg: false, scale: scale)
                 #expect(!referenceDecoder.ownEntropyDecoder)
                 #expect(fastDecoder.ownEntropyDecoder, "file \(index) at \(scale) was not read by CropKit's decoder")
+                // At 1/8 luma is one pixel per block in every sampling, so CropKit's output pass runs.
+                #expect(fastDecoder.ownOutputPass == (scale == .eighth), "file \(index) at \(scale)")
+                #expect(!referenceDecoder.ownOutputPass)
                 if fastDecoder.ownEntropyDecoder { ownCount += 1 }
+                if fastDecoder.ownOutputPass { ownOutputCount += 1 }
                 let size = scale.scaledSize(width: width, height: height)
                 #expect(fast.width == size.width && fast.height == size.height)
                 #expect(fast == reference, "file \(index) at \(scale): \(description)")
@@ -47,6 +52,7 @@ struct ACSkippingDecoderTests {
             }
         }
         #expect(ownCount == 320)
+        #expect(ownOutputCount == 160)
     }
 
     @Test(
@@ -63,11 +69,14 @@ struct ACSkippingDecoderTests {
     }
 
     @Test(
-        "every sequential JPEG fixture (camera EXIF samples, Adobe CMYK, restart markers) decodes byte-identically at every scale, at 1/8 in both modes"
+        "every sequential JPEG fixture (camera EXIF samples, Adobe CMYK, restart markers, 4:4:0, 4:1:1 and luma 2×2 over chroma 1×2) decodes byte-identically at every scale, at 1/8 in both modes"
     )
     func fixtures() throws {
         let names =
-            ["cmyk-adobe.jpg", "exif/leica-orient8-ii.jpg", "sequential/r420.jpg"]
+            [
+                "cmyk-adobe.jpg", "exif/leica-orient8-ii.jpg", "sequential/r420.jpg", "sequential/s440.jpg",
+                "sequential/s411.jpg", "sequential/s420-422.jpg",
+            ]
             + (0...8).map { "exif/landscape-\($0)-mm.jpg" }
         let cases: [(JPEGScale, JPEGEarlyStop)] = [
             (.eighth, .exact), (.eighth, .off), (.quarter, .exact), (.half, .exact), (.full, .exact),
@@ -78,6 +87,8 @@ struct ACSkippingDecoderTests {
                 let (reference, _) = try Self.decode(data, stop, libjpeg: true, scale: scale)
                 let (fast, decoder) = try Self.decode(data, stop, libjpeg: false, scale: scale)
                 #expect(decoder.ownEntropyDecoder, "\(name)")
+                #expect(decoder.ownOutputPass == (scale == .eighth), "\(name) \(scale)")
+                #expect(fast.width == reference.width && fast.height == reference.height)
                 #expect(fast == reference, "\(name) \(scale) \(stop)")
             }
         }
@@ -92,13 +103,15 @@ struct ACSkippingDecoderTests {
         for scale in JPEGScale.allCases {
             let (pixels, decoder) = try Self.decode(baseline, .dcOnly, libjpeg: false, scale: scale)
             #expect(decoder.ownEntropyDecoder, "\(scale)")
+            #expect(decoder.ownOutputPass == (scale == .eighth), "\(scale)")
             // At 1/8 the 4:2:0 chroma comes from DC alone; other scales ignore DC-only and stay exact.
             let (exact, _) = try Self.decode(baseline, .exact, libjpeg: true, scale: scale)
             #expect((pixels == exact) == (scale != .eighth), "\(scale)")
         }
         let progressive = try JPEGEncoder.encode(image, options: JPEGEncodeOptions(quality: 85, progressive: true))
         for scale in JPEGScale.allCases {
-            #expect(try !Self.decode(progressive, libjpeg: false, scale: scale).1.ownEntropyDecoder, "\(scale)")
+            let decoder = try Self.decode(progressive, libjpeg: false, scale: scale).1
+            #expect(!decoder.ownEntropyDecoder && !decoder.ownOutputPass, "\(scale)")
         }
     }
 

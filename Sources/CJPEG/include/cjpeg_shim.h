@@ -99,6 +99,9 @@ typedef struct {
   /// 1 when a sequential file is read by CropKit's entropy decoder (ac_skipping_decoder.c) rather than libjpeg's,
   /// else 0.
   int32_t own_entropy;
+  /// 1 when, at 1/8, CropKit's entropy decoder also runs the output pass and writes the one-pixel blocks itself
+  /// (ac_skipping_decoder.c's ck_decompress_eighth), else 0.
+  int32_t own_output;
   /// Scans read on a second thread, by the helper decoder (see ck_jpeg_decoder_set_parallel_scans); 0 when one
   /// thread read them all.
   int32_t helper_scans;
