@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """Two builds of CropKit's CLI side by side: for a change that must not change behaviour or speed (a move of code
-between modules, a rename), the old and the new release binary run compare.py's CropKit tasks (the same commands)
-and a smart fill, alternating old/new every round on the same photo. Each task prints the median wall times and peak
-RSS, new ÷ old, and whether the two outputs are byte-identical.
+between modules, a rename), or one that should be faster, the old and the new release binary run compare.py's
+CropKit tasks (the same commands) and a smart fill, alternating old/new every round on the same photo. Each task
+prints the median wall times, CPU times (user + system, which a busy machine disturbs less than wall time) and peak
+RSS, new ÷ old, and whether the two outputs are byte-identical. A baseline photo (`--image
+../shared/testdata/photos/samsung-s7edge-4032x3024.jpg`) takes T1 through the sequential decoder at 1/8.
 
     git worktree add /tmp/old BASE && (cd /tmp/old && swift build -c release --product cropkit)
     swift build -c release --product cropkit
-    Benchmarks/ab.py /tmp/old/.build/release/cropkit .build/release/cropkit [--rounds 9] [--image PATH]
+    Benchmarks/ab.py /tmp/old/.build/release/cropkit .build/release/cropkit [--rounds 9] [--image PATH] [--tasks T1,T2]
 """
-import argparse, os, statistics, sys, tempfile
+import argparse, os, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import DEFAULT_IMAGE, commands, run_once  # noqa: E402
+from compare import DEFAULT_IMAGE, commands  # noqa: E402
 
 TASKS = ["T0", "T1", "T1s", "T2", "T3", "fill-attention"]
 
@@ -24,29 +26,48 @@ def command(task, cropkit, src, out):
     return commands(task, src, out, {"cropkit": cropkit})["cropkit"]
 
 
+def measure(cmd):
+    """Runs a command; returns (wall seconds, CPU seconds, peak RSS in MB). Raises on a non-zero exit."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited with {code}: {err.strip()}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("old")
     ap.add_argument("new")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--image", default=DEFAULT_IMAGE)
+    ap.add_argument("--tasks", default=",".join(TASKS), help="comma-separated, of " + ", ".join(TASKS))
     a = ap.parse_args()
+    tasks = a.tasks.split(",")
+    unknown = [t for t in tasks if t not in TASKS]
+    if unknown:
+        ap.error(f"unknown tasks: {', '.join(unknown)}")
     work = tempfile.mkdtemp()
     builds = {"old": a.old, "new": a.new}
-    for task in TASKS:
+    for task in tasks:
         out = {key: os.path.join(work, f"{key}.jpg") for key in builds}
         runs = {key: [] for key in builds}
         for key in builds:  # warm-up
-            run_once(command(task, builds[key], a.image, out[key]))
+            measure(command(task, builds[key], a.image, out[key]))
         for r in range(a.rounds):
             for key in (["old", "new"] if r % 2 == 0 else ["new", "old"]):
-                runs[key].append(run_once(command(task, builds[key], a.image, out[key])))
-        wall = {key: statistics.median(t for t, _ in runs[key]) for key in builds}
-        rss = {key: statistics.median(m for _, m in runs[key]) for key in builds}
+                runs[key].append(measure(command(task, builds[key], a.image, out[key])))
+        wall, cpu, rss = ({key: statistics.median(run[i] for run in runs[key]) for key in builds} for i in range(3))
         same = open(out["old"], "rb").read() == open(out["new"], "rb").read()
-        print(f"{task:15} old {wall['old']:.3f} s {rss['old']:6.1f} MB   new {wall['new']:.3f} s {rss['new']:6.1f} MB"
-              f"   new/old time {wall['new'] / wall['old']:.3f} memory {rss['new'] / rss['old']:.3f}"
-              f"   outputs {'identical' if same else 'DIFFER'}", flush=True)
+        print(f"{task:15} old {wall['old']:.3f} s {cpu['old']:.3f} s CPU {rss['old']:6.1f} MB"
+              f"   new {wall['new']:.3f} s {cpu['new']:.3f} s CPU {rss['new']:6.1f} MB"
+              f"   new/old time {wall['new'] / wall['old']:.3f} CPU {cpu['new'] / cpu['old']:.3f}"
+              f" memory {rss['new'] / rss['old']:.3f}   outputs {'identical' if same else 'DIFFER'}", flush=True)
 
 
 if __name__ == "__main__":
