@@ -798,6 +798,12 @@ def resilience_flow(driver, args):
                   and "ERR_CONNECTION_REFUSED" not in e["message"]]
         check(not errors, f"no other console errors ({errors[:3]})")
     finally:
+        # Leave the page first: once its server stops it would keep reconnecting, and the next flow's console
+        # would hear the refused connections.
+        try:
+            driver.get("about:blank")
+        except Exception:
+            pass
         stop(server)
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -908,6 +914,9 @@ def embed_flow(driver, args, axe_source):
         signed = subprocess.run([args.cropkit, "sign", target], env=env, capture_output=True, text=True,
                                 check=True).stdout.strip()
         check(signed.startswith(target + "&sig="), f"cropkit sign signs the editor URL ({signed[:60]}…)")
+        # What an earlier flow's pages logged is not this flow's (the console check below covers this flow alone).
+        driver.get("about:blank")
+        driver.get_log("browser")
         ready = open_embedded(driver, host, base.rstrip("/") + signed)
         check(ready["image"]["name"] == "photo.jpg" and (ready["width"], ready["height"]) == (600, 400),
               f"ready: the host hears the picture and the output size ({ready['image']['name']}, "
