@@ -10,10 +10,10 @@ RSS, new ÷ old, and whether the two outputs are byte-identical. A baseline phot
     swift build -c release --product cropkit
     Benchmarks/ab.py /tmp/old/.build/release/cropkit .build/release/cropkit [--rounds 9] [--image PATH] [--tasks T1,T2]
 """
-import argparse, os, statistics, subprocess, sys, tempfile, time
+import argparse, os, statistics, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import DEFAULT_IMAGE, commands  # noqa: E402
+from compare import DEFAULT_IMAGE, commands, run_measured as measure  # noqa: E402
 
 TASKS = ["T0", "T1", "T1s", "T2", "T3", "fill-attention"]
 
@@ -24,20 +24,6 @@ def command(task, cropkit, src, out):
         return [cropkit, "resize", src, "--size", "400x400", "--mode", "fill", "--gravity", "attention",
                 "-o", out, "--force", "--quiet"]
     return commands(task, src, out, {"cropkit": cropkit})["cropkit"]
-
-
-def measure(cmd):
-    """Runs a command; returns (wall seconds, CPU seconds, peak RSS in MB). Raises on a non-zero exit."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited with {code}: {err.strip()}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main():

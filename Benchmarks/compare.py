@@ -153,6 +153,13 @@ def commands(task, src, out, tools):
 
 def run_once(cmd):
     """Runs a command; returns (wall seconds, peak RSS in MB). Raises on a non-zero exit."""
+    wall, _, rss = run_measured(cmd)
+    return wall, rss
+
+
+def run_measured(cmd):
+    """Runs a command; returns (wall seconds, CPU seconds: user + system, peak RSS in MB). Raises on a non-zero
+    exit."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -162,7 +169,7 @@ def run_once(cmd):
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited with {code}: {err.strip()}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def psnr(path_a, path_b, python):

@@ -4,24 +4,13 @@
 // libjpeg's, at 1/8 (half the trials) and at 1/1, 1/2 and 1/4, lenient and strict, whole or a third of the rows; both
 // must fail or both give the same pixels. Exits 1 on a mismatch, or if CropKit's output pass never ran at 1/8; a
 // sanitizer report fails the run on its own.
-#include "cjpeg_shim.h"
+#include "decode.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-static uint8_t *decode(const uint8_t *d, size_t n, int libjpeg, int scale, int strict, size_t *out_size, int *status, int *own_output, int partial) {
-  ck_jpeg_decoder *dec = ck_jpeg_decoder_create(d, n, strict);
-  ck_jpeg_header h; *status = ck_jpeg_decoder_read_header(dec, &h); *own_output = 0;
-  if (*status) { ck_jpeg_decoder_destroy(dec); return NULL; }
-  ck_jpeg_decoder_use_libjpeg_entropy(dec, libjpeg);
-  ck_jpeg_output o; *status = ck_jpeg_decoder_start(dec, scale, 0, 1L << 30, 0, &o);
-  if (*status) { ck_jpeg_decoder_destroy(dec); return NULL; }
+static uint8_t *decode(const uint8_t *d, size_t n, int setting, int scale, int strict, size_t *out_size, int *status, int *own_output, int partial) {
+  ck_jpeg_output o; uint8_t *px = decode_with(d, n, ck_jpeg_decoder_use_libjpeg_entropy, setting, scale, strict, partial, out_size, status, &o);
   *own_output = o.own_output;
-  size_t stride = (size_t)o.width * o.components; uint8_t *px = calloc(stride, o.height); uint32_t got = 0, total = 0;
-  uint32_t want = partial ? o.height / 3 : o.height;
-  while (total < want) { *status = ck_jpeg_decoder_read_rows(dec, px + total * stride, stride, want - total, &got); if (*status || got == 0) break; total += got; }
-  if (!*status) *status = ck_jpeg_decoder_finish(dec);
-  ck_jpeg_decoder_destroy(dec);
-  *out_size = stride * want;
   return px;
 }
 int main(int argc, char **argv) {
