@@ -100,12 +100,17 @@ typedef struct {
 
 enum { CK_BUILT_CODE = 1, CK_BUILT_SKIP = 2, CK_BUILT_VALUES = 4 };
 
+// What both of CropKit's entropy decoders keep of a scan: the bit reader, the DC predictions and the restarts.
 typedef struct {
   ck_entropy_interface pub;  // first, so that cinfo->entropy points at it
   ck_reader reader;          // between MCUs `next`/`end` live in the source manager
   int last_dc[MAX_COMPS_IN_SCAN];
   unsigned int restarts_to_go;
   int next_restart;
+} ck_scan_state;
+
+typedef struct {
+  ck_scan_state scan;  // first, so that cinfo->entropy points at it
   int dc_only;
   int blocks;
   ck_block_plan plan[D_MAX_BLOCKS_IN_MCU];
@@ -207,9 +212,9 @@ static __attribute__((noinline)) void ck_refill_slow(j_decompress_ptr cinfo, ck_
         break;                                                                       \
       }                                                                              \
     }                                                                                \
-    d->reader = (r);                                                                 \
-    ck_refill_slow(cinfo, &d->reader);                                               \
-    (r) = d->reader;                                                                 \
+    scan->reader = (r);                                                              \
+    ck_refill_slow(cinfo, &scan->reader);                                            \
+    (r) = scan->reader;                                                              \
   } while (0)
 
 #define CK_DROP(r, n) ((r).buffer <<= (n), (r).count -= (n))
@@ -246,6 +251,26 @@ static __attribute__((noinline)) int ck_decode_long(j_decompress_ptr cinfo, cons
       CK_DROP(r, packed_ >> 8);                                                  \
       (symbol) = packed_ & 0xFF;                                                 \
     }                                                                            \
+  } while (0)
+
+// A DC difference. Needs count >= 32 (a code and its value bits take at most 16 + 15). libjpeg refuses DC tables with
+// symbols past 15; the mask keeps the shifts defined regardless.
+#define CK_DC_DIFFERENCE(r, dc_code, difference)                                    \
+  do {                                                                              \
+    int32_t known_ = (dc_code)->differences[(r).buffer >> (64 - CK_DC_BITS)];       \
+    if (CK_LIKELY(known_ != 0)) {                                                   \
+      CK_DROP(r, known_ & 0xFF);                                                    \
+      (difference) = known_ >> 8;                                                   \
+    } else {                                                                        \
+      int size_;                                                                    \
+      CK_DECODE(r, &(dc_code)->code, size_);                                        \
+      size_ &= 15;                                                                  \
+      (difference) = 0;                                                             \
+      if (size_ != 0) {                                                             \
+        (difference) = ck_extend((r).buffer, size_);                                \
+        CK_DROP(r, size_);                                                          \
+      }                                                                             \
+    }                                                                               \
   } while (0)
 
 // libjpeg has checked the table (jpeg_make_d_derived_tbl refuses one whose codes overflow their lengths) before
@@ -357,27 +382,37 @@ static void ck_next_marker(j_decompress_ptr cinfo, unsigned int discarded) {
   cinfo->unread_marker = c;
 }
 
-// libjpeg's process_restart: drop the bits left, read the RSTn marker (or resynchronise), reset the DC predictions.
-static void ck_process_restart(j_decompress_ptr cinfo, ck_ac_skipping_decoder *d) {
-  int real = d->reader.count - d->reader.padding;
+// libjpeg's process_restart (jdhuff.c's and jdphuff.c's alike): drop the bits left, read the RSTn marker (or
+// resynchronise), reset the DC predictions.
+static void ck_process_restart(j_decompress_ptr cinfo, ck_scan_state *scan) {
+  int real = scan->reader.count - scan->reader.padding;
   unsigned int discarded = real > 0 ? (unsigned int)real / 8 : 0;
-  d->reader.buffer = 0;
-  d->reader.count = 0;
-  d->reader.padding = 0;
+  scan->reader.buffer = 0;
+  scan->reader.count = 0;
+  scan->reader.padding = 0;
   if (cinfo->unread_marker == 0) {
     ck_next_marker(cinfo, discarded);
   } else if (discarded != 0) {
     WARNMS2(cinfo, JWRN_EXTRANEOUS_DATA, (int)discarded, cinfo->unread_marker);
   }
-  if (cinfo->unread_marker == JPEG_RST0 + d->next_restart) {
+  if (cinfo->unread_marker == JPEG_RST0 + scan->next_restart) {
     cinfo->unread_marker = 0;
-  } else if (!(*cinfo->src->resync_to_restart)(cinfo, d->next_restart)) {
+  } else if (!(*cinfo->src->resync_to_restart)(cinfo, scan->next_restart)) {
     ERREXIT(cinfo, JERR_CANT_SUSPEND);
   }
-  d->next_restart = (d->next_restart + 1) & 7;
-  for (int ci = 0; ci < MAX_COMPS_IN_SCAN; ci++) d->last_dc[ci] = 0;
-  d->restarts_to_go = cinfo->restart_interval;
-  if (cinfo->unread_marker == 0) d->pub.insufficient_data = FALSE;
+  scan->next_restart = (scan->next_restart + 1) & 7;
+  for (int ci = 0; ci < MAX_COMPS_IN_SCAN; ci++) scan->last_dc[ci] = 0;
+  scan->restarts_to_go = cinfo->restart_interval;
+  if (cinfo->unread_marker == 0) scan->pub.insufficient_data = FALSE;
+}
+
+// A scan's start: an empty bit reader, DC predictions 0, a whole restart interval, RST0 next (libjpeg's start_pass).
+static void ck_reset_scan(j_decompress_ptr cinfo, ck_scan_state *scan) {
+  memset(&scan->reader, 0, sizeof scan->reader);
+  memset(scan->last_dc, 0, sizeof scan->last_dc);
+  scan->restarts_to_go = cinfo->restart_interval;
+  scan->next_restart = 0;
+  scan->pub.insufficient_data = FALSE;
 }
 
 // One MCU: its blocks' coefficients into MCU_data (or a scratch block when it is NULL). Returns 0 when nothing was
@@ -387,10 +422,11 @@ static inline __attribute__((always_inline)) int ck_decode_mcu_blocks(j_decompre
                                                                       ck_ac_skipping_decoder *d,
                                                                       JBLOCKROW *MCU_data) {
   int decoded = 0;
-  if (cinfo->restart_interval != 0 && d->restarts_to_go == 0) ck_process_restart(cinfo, d);
-  if (!d->pub.insufficient_data) {
+  ck_scan_state *scan = &d->scan;
+  if (cinfo->restart_interval != 0 && scan->restarts_to_go == 0) ck_process_restart(cinfo, scan);
+  if (!scan->pub.insufficient_data) {
     decoded = 1;
-    ck_reader r = d->reader;
+    ck_reader r = scan->reader;
     r.next = cinfo->src->next_input_byte;
     r.end = r.next + cinfo->src->bytes_in_buffer;
     ck_reader_limit(&r, cinfo);
@@ -402,22 +438,11 @@ static inline __attribute__((always_inline)) int ck_decode_mcu_blocks(j_decompre
       JCOEF *block = MCU_data != NULL ? MCU_data[b][0] : scratch;
       if (r.count < 32) CK_REFILL(r);
       int size;
-      int difference = 0;
-      int32_t known = plan->dc->differences[r.buffer >> (64 - CK_DC_BITS)];
-      if (CK_LIKELY(known != 0)) {
-        CK_DROP(r, known & 0xFF);
-        difference = known >> 8;
-      } else {
-        CK_DECODE(r, &plan->dc->code, size);
-        size &= 15;  // libjpeg refuses DC tables with larger symbols; this keeps the shifts defined regardless
-        if (size != 0) {
-          difference = ck_extend(r.buffer, size);
-          CK_DROP(r, size);
-        }
-      }
+      int difference;
+      CK_DC_DIFFERENCE(r, plan->dc, difference);
       // Unsigned, as libjpeg's sum wraps on data that keeps adding ±2047.
-      int dc = (int)((unsigned int)d->last_dc[plan->component] + (unsigned int)difference);
-      d->last_dc[plan->component] = dc;
+      int dc = (int)((unsigned int)scan->last_dc[plan->component] + (unsigned int)difference);
+      scan->last_dc[plan->component] = dc;
       block[0] = (JCOEF)dc;
 
       if (plan->decode_ac) {
@@ -496,13 +521,13 @@ static inline __attribute__((always_inline)) int ck_decode_mcu_blocks(j_decompre
       // The MCU read past the end of the data (into the zeros after a marker): warn once, and leave the rest of
       // the restart interval gray, as libjpeg does.
       r.padding = r.count;
-      d->reader = r;
+      scan->reader = r;
       WARNMS(cinfo, JWRN_HIT_MARKER);
-      d->pub.insufficient_data = TRUE;
+      scan->pub.insufficient_data = TRUE;
     }
-    d->reader = r;
+    scan->reader = r;
   }
-  if (cinfo->restart_interval != 0) d->restarts_to_go--;
+  if (cinfo->restart_interval != 0) scan->restarts_to_go--;
   return decoded;
 }
 
@@ -674,11 +699,7 @@ static void ck_start_pass(j_decompress_ptr cinfo) {
     d->plan[b].decode_ac = decode_ac;
     d->plan[b].one_pixel = comp->DCT_scaled_size == 1;
   }
-  memset(&d->reader, 0, sizeof d->reader);
-  memset(d->last_dc, 0, sizeof d->last_dc);
-  d->restarts_to_go = cinfo->restart_interval;
-  d->next_restart = 0;
-  d->pub.insufficient_data = FALSE;
+  ck_reset_scan(cinfo, &d->scan);
 }
 
 int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
@@ -689,12 +710,381 @@ int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
   ck_ac_skipping_decoder *d = (ck_ac_skipping_decoder *)(*cinfo->mem->alloc_small)(
       (j_common_ptr)cinfo, JPOOL_IMAGE, sizeof(ck_ac_skipping_decoder));
   memset(d, 0, offsetof(ck_ac_skipping_decoder, dc_codes));  // the tables are written whole when built
-  d->pub.start_pass = ck_start_pass;
-  d->pub.decode_mcu = ck_decode_mcu;
+  d->scan.pub.start_pass = ck_start_pass;
+  d->scan.pub.decode_mcu = ck_decode_mcu;
   d->dc_only = dc_only;
   cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d;
   ck_start_pass(cinfo);
   return CK_OWN_ENTROPY | (ck_install_eighth_output(cinfo, d) ? CK_OWN_OUTPUT : 0);
+}
+
+// MARK: - Progressive DC-first scans
+
+// A progressive file's first DC scan (Ss = Se = 0, Ah = 0) holds each block's DC difference alone, and in a
+// thumbnail's DC-only decode (CK_JPEG_EARLY_STOP_DC) it is most of what is read. Camera and mozjpeg files give each
+// component its own DC scan, one block per MCU, where libjpeg's coefficient controller and decode_mcu_DC_first spend
+// most of their time setting up, loading and saving state around a single code. This decoder reads those scans with
+// the sequential decoder's reader and difference tables (a code and its value bits with one lookup), and with the
+// DC store's values at hand a whole iMCU row per call, written straight into them. Every other scan, and each
+// scan's checks (libjpeg's start_pass validates the scan parameters and warns on a bogus progression), stay
+// libjpeg's: cinfo->entropy is this decoder, and libjpeg's own is called with cinfo->entropy pointing back at it.
+typedef struct {
+  ck_scan_state scan;  // first, so that cinfo->entropy points at it
+  ck_entropy_interface *libjpeg;
+  int (*libjpeg_consume)(j_decompress_ptr cinfo);  // the coefficient controller's consume_data
+  int own;         // DC-first scans are read by CropKit's decoder (else by libjpeg's)
+  int has_values;  // the DC store's values: DC-first scans go straight into them, AC scans are passed over
+  ck_dc_values values[MAX_COMPONENTS];
+  int controller_wrote;  // a scan since the last write-back went through the coefficient controller (and the window)
+  int blocks;
+  int al;  // the point transform: each DC is stored shifted left by it
+  const ck_dc_code *dc[D_MAX_BLOCKS_IN_MCU];
+  int component[D_MAX_BLOCKS_IN_MCU];  // index in cur_comp_info
+  ck_dc_code dc_codes[NUM_HUFF_TBLS];
+} ck_dc_first_decoder;
+
+// A DC-first scan's bits are read exactly as libjpeg reads them (jdhuff.c's jpeg_fill_bit_buffer and
+// HUFF_DECODE): bytes are loaded only when fewer bits are left than the next step needs, then until at least 57 are
+// held, and zero bits are made up only when a marker has ended the data and more bits are needed (warning once,
+// JWRN_HIT_MARKER). So every byte is consumed where libjpeg consumes it, and stray bytes before the next marker are
+// counted, and warned about, as libjpeg counts them: the strict outcome of a damaged file is libjpeg's.
+#define CK_JPEG_MIN_GET_BITS 57
+
+// jpeg_fill_bit_buffer byte by byte (a 0xFF among the next 8 bytes, or the buffer's end): at least
+// CK_JPEG_MIN_GET_BITS bits unless a marker ends the data; then, if fewer than `nbits` are left, zeros up to
+// CK_JPEG_MIN_GET_BITS. Works on the scan's copy of the reader (see ck_refill_slow).
+static __attribute__((noinline)) void ck_fill_as_libjpeg_slow(j_decompress_ptr cinfo, ck_scan_state *scan,
+                                                              int nbits) {
+  ck_reader *r = &scan->reader;
+  r->buffer = r->count == 0 ? 0 : r->buffer & (~(uint64_t)0 << (64 - r->count));
+  while (r->count < CK_JPEG_MIN_GET_BITS && cinfo->unread_marker == 0) {
+    int c;
+    if (r->end - r->next >= 2 && r->next[0] != 0xFF) {
+      c = *r->next++;
+    } else if (r->end - r->next >= 2 && r->next[1] == 0) {
+      c = 0xFF;
+      r->next += 2;
+    } else {
+      c = ck_source_data_byte(cinfo, r);
+      if (c < 0) break;
+    }
+    r->buffer |= (uint64_t)c << (56 - r->count);
+    r->count += 8;
+  }
+  ck_reader_limit(r, cinfo);
+  if (r->count < nbits) {
+    if (!scan->pub.insufficient_data) {
+      WARNMS(cinfo, JWRN_HIT_MARKER);
+      scan->pub.insufficient_data = TRUE;
+    }
+    r->count = CK_JPEG_MIN_GET_BITS;  // the bits below the old count are zero
+  }
+}
+
+// jpeg_fill_bit_buffer: whole bytes up to 57…64 bits, 8 at a time when none is 0xFF (fast_limit is 0 once a marker
+// is seen), else through ck_fill_as_libjpeg_slow. `r` stays in registers.
+#define CK_FILL_AS_LIBJPEG(r, nbits)                                    \
+  do {                                                                  \
+    if (CK_LIKELY((uintptr_t)(r).next <= (r).fast_limit)) {            \
+      uint64_t w_ = ck_load_be64((r).next);                             \
+      if (CK_LIKELY(!ck_has_ff(w_))) {                                  \
+        int bytes_ = (64 - (r).count) >> 3;                             \
+        (r).buffer |= w_ >> (r).count;                                  \
+        (r).next += bytes_;                                             \
+        (r).count += 8 * bytes_;                                        \
+        break;                                                          \
+      }                                                                 \
+    }                                                                   \
+    scan->reader = (r);                                                 \
+    ck_fill_as_libjpeg_slow(cinfo, scan, (nbits));                      \
+    (r) = scan->reader;                                                 \
+  } while (0)
+
+#define CK_GET_BITS(r, n, v) ((v) = (uint32_t)((r).buffer >> (64 - (n))), CK_DROP(r, n))
+
+// The libjpeg process_restart of a DC-first scan, through libjpeg's own marker reader: the whole bytes left in the
+// bit buffer join its count of discarded bytes, which it reports with the next marker it looks for.
+typedef struct {
+  void (*reset_marker_reader)(j_decompress_ptr cinfo);
+  int (*read_markers)(j_decompress_ptr cinfo);
+  jpeg_marker_parser_method read_restart_marker;
+  boolean saw_SOI;
+  boolean saw_SOF;
+  int next_restart_num;
+  unsigned int discarded_bytes;
+} ck_marker_interface;
+
+static void ck_restart_as_libjpeg(j_decompress_ptr cinfo, ck_scan_state *scan) {
+  ck_marker_interface *marker = (ck_marker_interface *)(void *)cinfo->marker;
+  marker->discarded_bytes += (unsigned int)scan->reader.count / 8;
+  scan->reader.buffer = 0;
+  scan->reader.count = 0;
+  scan->reader.padding = 0;
+  if (!(*marker->read_restart_marker)(cinfo)) ERREXIT(cinfo, JERR_CANT_SUSPEND);
+  for (int ci = 0; ci < MAX_COMPS_IN_SCAN; ci++) scan->last_dc[ci] = 0;
+  scan->restarts_to_go = cinfo->restart_interval;
+  if (cinfo->unread_marker == 0) scan->pub.insufficient_data = FALSE;
+}
+
+// One MCU of a DC-first scan: jdphuff.c's decode_mcu_DC_first, including its refusal of a DC sum past the range of
+// int (JERR_BAD_DCT_COEF), each block's value written to *out[b]. `reader` is the caller's copy, whose next/end
+// the source manager does not see until the caller stores them. Inlined into both entry points.
+static inline __attribute__((always_inline)) void ck_dc_first_mcu(j_decompress_ptr cinfo, ck_dc_first_decoder *d,
+                                                                  ck_reader *reader, JCOEF *const *out) {
+  ck_scan_state *scan = &d->scan;
+  if (cinfo->restart_interval != 0 && scan->restarts_to_go == 0) {
+    cinfo->src->next_input_byte = reader->next;
+    cinfo->src->bytes_in_buffer = (size_t)(reader->end - reader->next);
+    scan->reader = *reader;
+    ck_restart_as_libjpeg(cinfo, scan);
+    *reader = scan->reader;
+    reader->next = cinfo->src->next_input_byte;
+    reader->end = reader->next + cinfo->src->bytes_in_buffer;
+    ck_reader_limit(reader, cinfo);
+  }
+  if (!scan->pub.insufficient_data) {
+    ck_reader r = *reader;
+    for (int b = 0; b < d->blocks; b++) {
+      const ck_huffman_code *code = &d->dc[b]->code;
+      // HUFF_DECODE with libjpeg's 8-bit lookahead; a longer code is read as jpeg_huff_decode reads it.
+      int symbol, min_bits = 9;
+      if (CK_UNLIKELY(r.count < 8)) {
+        CK_FILL_AS_LIBJPEG(r, 0);
+        if (r.count < 8) min_bits = 1;
+      }
+      unsigned int e = min_bits == 9 ? code->lookup[r.buffer >> (64 - CK_LOOKAHEAD)] : 0;
+      if (CK_LIKELY(e != 0 && (e & 31) <= 8)) {
+        CK_DROP(r, e & 31);
+        symbol = (int)(e >> 5);
+      } else {
+        if (r.count < min_bits) CK_FILL_AS_LIBJPEG(r, min_bits);
+        uint32_t bits;
+        CK_GET_BITS(r, min_bits, bits);
+        int32_t value = (int32_t)bits;
+        int length = min_bits;
+        while (value > code->maxcode[length]) {  // maxcode[17] ends it
+          if (r.count < 1) CK_FILL_AS_LIBJPEG(r, 1);
+          CK_GET_BITS(r, 1, bits);
+          value = value << 1 | (int32_t)bits;
+          length++;
+        }
+        if (length > 16) {
+          WARNMS(cinfo, JWRN_HUFF_BAD_CODE);
+          symbol = 0;
+        } else {
+          symbol = code->values[(value + code->valoffset[length]) & 0xFF];
+        }
+      }
+      int size = symbol & 15, difference = 0;  // libjpeg refuses DC symbols past 15; the mask keeps shifts defined
+      if (size != 0) {
+        if (r.count < size) CK_FILL_AS_LIBJPEG(r, size);
+        difference = ck_extend(r.buffer, size);
+        CK_DROP(r, size);
+      }
+      int *last = &scan->last_dc[d->component[b]];
+      if (__builtin_add_overflow(*last, difference, last)) ERREXIT(cinfo, JERR_BAD_DCT_COEF);
+      *out[b] = (JCOEF)((unsigned int)*last << d->al);
+    }
+    *reader = r;
+  }
+  scan->restarts_to_go--;
+}
+
+// libjpeg's decode_mcu entry point, for files without the DC store.
+static boolean ck_decode_dc_first(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
+  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
+  ck_reader r = d->scan.reader;
+  r.next = cinfo->src->next_input_byte;
+  r.end = r.next + cinfo->src->bytes_in_buffer;
+  ck_reader_limit(&r, cinfo);
+  JCOEF *out[D_MAX_BLOCKS_IN_MCU];
+  for (int b = 0; b < d->blocks; b++) out[b] = &MCU_data[b][0][0];
+  ck_dc_first_mcu(cinfo, d, &r, out);
+  cinfo->src->next_input_byte = r.next;
+  cinfo->src->bytes_in_buffer = (size_t)(r.end - r.next);
+  d->scan.reader = r;
+  return TRUE;
+}
+
+// The coefficient controller's consume_data for a DC-first scan with the DC store: one iMCU row of MCUs, in
+// jdcoefct.c's order (an interleaved scan has one MCU row per iMCU row, dummy blocks included; a single component's
+// scan has v_samp_factor block rows of one block per MCU, fewer in the last iMCU row).
+static int ck_consume_dc_first(j_decompress_ptr cinfo) {
+  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
+  const int interleaved = cinfo->comps_in_scan > 1;
+  const jpeg_component_info *first = cinfo->cur_comp_info[0];
+  int MCU_rows = interleaved ? 1
+                 : cinfo->input_iMCU_row < cinfo->total_iMCU_rows - 1 ? first->v_samp_factor
+                                                                         : first->last_row_height;
+  ck_reader r = d->scan.reader;
+  r.next = cinfo->src->next_input_byte;
+  r.end = r.next + cinfo->src->bytes_in_buffer;
+  ck_reader_limit(&r, cinfo);
+  JCOEF *out[D_MAX_BLOCKS_IN_MCU];
+  for (int yoffset = 0; yoffset < MCU_rows; yoffset++) {
+    // Each block's place for the MCU at column 0; the next MCU's is MCU_width further.
+    int b = 0;
+    for (int ci = 0; ci < cinfo->comps_in_scan; ci++) {
+      const jpeg_component_info *comp = cinfo->cur_comp_info[ci];
+      const ck_dc_values *values = &d->values[comp->component_index];
+      size_t row = (size_t)cinfo->input_iMCU_row * (size_t)comp->v_samp_factor + (size_t)yoffset;
+      for (int y = 0; y < comp->MCU_height; y++) {
+        for (int x = 0; x < comp->MCU_width; x++) out[b++] = values->values + (row + (size_t)y) * values->stride + x;
+      }
+    }
+    if (!interleaved) {
+      for (JDIMENSION column = 0; column < cinfo->MCUs_per_row; column++) {
+        ck_dc_first_mcu(cinfo, d, &r, out);
+        out[0]++;
+      }
+    } else {
+      for (JDIMENSION column = 0; column < cinfo->MCUs_per_row; column++) {
+        ck_dc_first_mcu(cinfo, d, &r, out);
+        for (int k = 0, ci = 0; ci < cinfo->comps_in_scan; ci++) {
+          int width = cinfo->cur_comp_info[ci]->MCU_width;
+          for (int n = 0; n < cinfo->cur_comp_info[ci]->MCU_blocks; n++) out[k++] += width;
+        }
+      }
+    }
+  }
+  cinfo->src->next_input_byte = r.next;
+  cinfo->src->bytes_in_buffer = (size_t)(r.end - r.next);
+  d->scan.reader = r;
+  // consume_data's end of an iMCU row (start_iMCU_row's counters are the coefficient controller's own, which the
+  // next scan's start_input_pass resets; block smoothing, which reads last_good_iMCU_row, is off in CropKit).
+  if (++cinfo->input_iMCU_row < cinfo->total_iMCU_rows) return JPEG_ROW_COMPLETED;
+  (*((ck_input_interface *)(void *)cinfo->inputctl)->finish_input_pass)(cinfo);
+  return JPEG_SCAN_COMPLETED;
+}
+
+// The consume_data of an AC scan (Ss > 0) in the DC-only early stop, which keeps no AC coefficient: the scan's data
+// is passed over, unread, to the next marker that is not a restart marker. Reading it would be wasted, and wrong
+// for a refinement scan, which reads a correction bit for each coefficient its first scan made nonzero: without
+// those coefficients it reads fewer bits and leaves some behind ("extraneous bytes", a corrupt-data warning, which
+// fails a strict decode), as libjpeg did on every file of its own default script (DC refined after the AC scans).
+static int ck_pass_over_scan(j_decompress_ptr cinfo) {
+  struct jpeg_source_mgr *src = cinfo->src;
+  for (;;) {
+    if (src->bytes_in_buffer == 0 && !(*src->fill_input_buffer)(cinfo)) ERREXIT(cinfo, JERR_CANT_SUSPEND);
+    const JOCTET *ff = (const JOCTET *)memchr(src->next_input_byte, 0xFF, src->bytes_in_buffer);
+    if (ff == NULL) {
+      src->next_input_byte += src->bytes_in_buffer;
+      src->bytes_in_buffer = 0;
+      continue;
+    }
+    src->bytes_in_buffer -= (size_t)(ff - src->next_input_byte) + 1;
+    src->next_input_byte = ff + 1;
+    int c;
+    do c = ck_source_byte(cinfo);
+    while (c == 0xFF);
+    if (c != 0 && (c < JPEG_RST0 || c > JPEG_RST0 + 7)) {
+      cinfo->unread_marker = c;  // the source's end reads as EOI, as anywhere else
+      break;
+    }
+  }
+  cinfo->input_iMCU_row = cinfo->total_iMCU_rows;
+  (*((ck_input_interface *)(void *)cinfo->inputctl)->finish_input_pass)(cinfo);
+  return JPEG_SCAN_COMPLETED;
+}
+
+// Any other scan: libjpeg's decoder, which finds its own state at cinfo->entropy.
+static boolean ck_decode_libjpeg(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
+  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
+  cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d->libjpeg;
+  boolean done = (*d->libjpeg->decode_mcu)(cinfo, MCU_data);
+  cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d;
+  return done;
+}
+
+// After libjpeg's start_pass for the scan: a DC-first scan is read by CropKit's decoder (when `own`), an AC scan is
+// passed over (with the DC store), any other is libjpeg's. Runs before jdinput.c's start_input_pass copies the
+// coefficient controller's consume_data into consume_input.
+static void ck_plan_progressive_scan(j_decompress_ptr cinfo, ck_dc_first_decoder *d) {
+  ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
+  ck_reset_scan(cinfo, &d->scan);
+  d->scan.pub.decode_mcu = ck_decode_libjpeg;
+  coef->consume_data = d->libjpeg_consume;
+  if (cinfo->Ss != 0 && d->has_values) {
+    coef->consume_data = ck_pass_over_scan;
+    return;
+  }
+  if (cinfo->Ss != 0 || cinfo->Ah != 0 || !d->own || cinfo->blocks_in_MCU > D_MAX_BLOCKS_IN_MCU) {
+    d->controller_wrote = 1;
+    return;
+  }
+  // A DHT segment may redefine a table between scans, so each DC-first scan builds the tables it uses.
+  int built[NUM_HUFF_TBLS] = {0};
+  d->blocks = cinfo->blocks_in_MCU;
+  d->al = cinfo->Al;
+  for (int b = 0; b < cinfo->blocks_in_MCU; b++) {
+    int ci = cinfo->MCU_membership[b];
+    int table = cinfo->cur_comp_info[ci]->dc_tbl_no;
+    // libjpeg's start_pass has refused a missing table; checked again so that no index goes out of bounds.
+    if (table < 0 || table >= NUM_HUFF_TBLS || cinfo->dc_huff_tbl_ptrs[table] == NULL)
+      ERREXIT1(cinfo, JERR_NO_HUFF_TABLE, table);
+    if (!built[table]) {
+      ck_build_code(cinfo, &d->dc_codes[table].code, cinfo->dc_huff_tbl_ptrs[table]);
+      ck_build_differences(&d->dc_codes[table]);
+      built[table] = 1;
+    }
+    d->dc[b] = &d->dc_codes[table];
+    d->component[b] = ci;
+  }
+  d->scan.pub.decode_mcu = ck_decode_dc_first;
+  if (!d->has_values) {
+    d->controller_wrote = 1;
+    return;
+  }
+  // The values are written directly: first make the store write back what a scan read through the coefficient
+  // controller left in its window (the window is written back when it next moves).
+  if (d->controller_wrote) {
+    for (int ci = 0; ci < cinfo->num_components; ci++) {
+      (void)(*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, d->values[ci].array, 0, 1, FALSE);
+    }
+    d->controller_wrote = 0;
+  }
+  coef->consume_data = ck_consume_dc_first;
+}
+
+static void ck_start_progressive_pass(j_decompress_ptr cinfo) {
+  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
+  cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d->libjpeg;
+  (*d->libjpeg->start_pass)(cinfo);
+  cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d;
+  ck_plan_progressive_scan(cinfo, d);
+}
+
+int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, int own) {
+  if (!cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8) return 0;
+  if (!cinfo->buffered_image || cinfo->input_scan_number != 1 || cinfo->input_iMCU_row != 0) return 0;
+  if (cinfo->entropy == NULL || cinfo->coef == NULL || cinfo->inputctl == NULL) return 0;
+  if (cinfo->num_components > MAX_COMPONENTS) return 0;
+  ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
+  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(*cinfo->mem->alloc_small)(
+      (j_common_ptr)cinfo, JPOOL_IMAGE, sizeof(ck_dc_first_decoder));
+  memset(d, 0, offsetof(ck_dc_first_decoder, dc_codes));  // the tables are written whole when built
+  d->libjpeg = (ck_entropy_interface *)(void *)cinfo->entropy;
+  d->libjpeg_consume = coef->consume_data;
+  d->own = own != 0;
+  if (dc != NULL) {
+    d->has_values = 1;
+    for (int ci = 0; ci < cinfo->num_components; ci++) {
+      const jpeg_component_info *comp = &cinfo->comp_info[ci];
+      // The store's rows are the component's blocks, rounded up to whole iMCU rows and MCUs as jdcoefct.c asks.
+      JDIMENSION width = (comp->width_in_blocks + (JDIMENSION)comp->h_samp_factor - 1) /
+                         (JDIMENSION)comp->h_samp_factor * (JDIMENSION)comp->h_samp_factor;
+      if (dc[ci].array == NULL || dc[ci].values == NULL || dc[ci].stride != width) d->has_values = 0;
+      d->values[ci] = dc[ci];
+    }
+  }
+  d->scan.pub.start_pass = ck_start_progressive_pass;
+  cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d;
+  // jpeg_start_decompress has started the first scan (libjpeg's start_pass and the controller's start_input_pass
+  // ran, consume_input is the controller's consume_data) and read none of its data.
+  ck_plan_progressive_scan(cinfo, d);
+  ((ck_input_interface *)(void *)cinfo->inputctl)->consume_input = coef->consume_data;
+  return (d->own ? CK_DC_FIRST_OWN : 0) | (d->own && d->has_values ? CK_DC_FIRST_ROWS : 0) |
+         (d->has_values ? CK_DC_FIRST_PASSES_OVER_AC : 0);
 }
 
 #else
@@ -702,6 +1092,13 @@ int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
 int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
   (void)cinfo;
   (void)dc_only;
+  return 0;
+}
+
+int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, int own) {
+  (void)cinfo;
+  (void)dc;
+  (void)own;
   return 0;
 }
 

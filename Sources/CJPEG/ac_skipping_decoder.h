@@ -40,6 +40,32 @@ enum {
 /// file does not qualify (libjpeg's decoder then stays). Its memory comes from libjpeg's image pool and goes with it.
 int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only);
 
+/// A component's DC coefficients kept apart from its blocks (the shim's DC store): `array`, the coefficient
+/// controller's virtual array for the component, holds them in `values`, `stride` per block row.
+typedef struct {
+  jvirt_barray_ptr array;
+  JCOEF *values;
+  JDIMENSION stride;
+} ck_dc_values;
+
+/// What ck_install_dc_first_decoder installed.
+enum {
+  /// CropKit's decoder reads the DC-first scans.
+  CK_DC_FIRST_OWN = 1,
+  /// ... a row of MCUs per call, straight into the DC store's values.
+  CK_DC_FIRST_ROWS = 2,
+  /// AC scans are passed over unread (the DC store keeps no AC coefficient).
+  CK_DC_FIRST_PASSES_OVER_AC = 4,
+};
+
+/// Takes over a progressive Huffman file's scans where CropKit reads them better than libjpeg, same coefficients and
+/// warnings: with `own`, its DC-first scans (Ss = Se = 0, Ah = 0) are read by CropKit's decoder. With `dc` (the DC
+/// store's values, one per component, in component order), those go straight into the values, a whole iMCU row per
+/// call instead of one MCU at a time through the coefficient controller, and AC scans, of no use to the store, are
+/// passed over unread. Every other scan, and every scan's checks, stay libjpeg's. Call in buffered-image mode right
+/// after jpeg_start_decompress, before any data is read. Returns CK_DC_FIRST_* flags, 0 when nothing was installed.
+int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, int own);
+
 #ifdef __cplusplus
 }
 #endif

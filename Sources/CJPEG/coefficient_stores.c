@@ -56,6 +56,10 @@ static jvirt_barray_ptr ck_dc_request(j_common_ptr cinfo, int pool_id, boolean p
   store->dc = (JCOEF *)(*cinfo->mem->alloc_large)(cinfo, JPOOL_IMAGE, dc_bytes);
   memset(store->dc, 0, dc_bytes);
   dec->coefficient_bytes += dc_bytes;
+  if (dec->dc_requests < MAX_COMPONENTS) {
+    dec->dc_values[dec->dc_requests] = (ck_dc_values){(jvirt_barray_ptr)(void *)store, store->dc, blocks_per_row};
+  }
+  dec->dc_requests++;
   return (jvirt_barray_ptr)(void *)store;
 }
 

@@ -376,6 +376,12 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     // of them and are allocated from the image pool, so they are freed with it.
     if (early_stop == CK_JPEG_EARLY_STOP_DC) ck_use_dc_store(dec); else ck_use_mapped_store(dec);
     (void)jpeg_start_decompress(c);
+    // The DC store holds one array per component, requested in component order (jdcoefct.c). Its AC scans are
+    // passed over whichever entropy decoder reads the rest.
+    const ck_dc_values *values = dec->dc_requests == c->num_components ? dec->dc_values : NULL;
+    int installed = ck_install_dc_first_decoder(c, values, !dec->libjpeg_entropy);
+    output->own_entropy = (installed & CK_DC_FIRST_OWN) != 0;
+    output->own_dc_rows = (installed & CK_DC_FIRST_ROWS) != 0;
     if (early_stop != CK_JPEG_EARLY_STOP_DC) dec->coefficient_bytes = ck_full_coefficient_bytes(c);
     int needed_final = 0;
     for (;;) {

@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "ac_skipping_decoder.h"
 #include "cjpeg_shim.h"
 
 #include <jerror.h>
@@ -64,7 +65,7 @@ struct ck_jpeg_decoder {
   int cmyk;
   int adobe_inverted;
   int buffered;
-  int libjpeg_entropy;  // 1: never install the AC-skipping decoder
+  int libjpeg_entropy;  // 1: never install CropKit's entropy decoders (the AC-skipping one, the DC-first one)
   ck_jpeg_output output;
   uint8_t *scratch;  // one CMYK row
   ck_jpeg_cmyk_converter cmyk_converter;  // colour management for CMYK rows, or NULL for the naive conversion
@@ -81,6 +82,8 @@ struct ck_jpeg_decoder {
   struct ck_mapped_store *mapped;  // the whole-image coefficient arrays of a multi-scan file (see ck_use_mapped_store)
   void (*libjpeg_realize)(j_common_ptr);  // the memory manager's own realize_virt_arrays
   int mapped_requests;  // the mapped stores requested so far (libjpeg asks for one per component, in order)
+  ck_dc_values dc_values[MAX_COMPONENTS];  // the DC stores' values, in the order requested (one per component)
+  int dc_requests;
   int parallel_scans;   // CK_JPEG_PARALLEL_SCANS_*
   struct ck_split *split;  // a progressive file read by two decoders (parallel_scans.c), or NULL
   // A helper decoder's: the decoder whose coefficient arrays it writes into (its own stores borrow them).

@@ -19,7 +19,9 @@ import CropPixels
 /// lookup each, code and value together (a fifth faster than libjpeg's at 1/2 on camera photos), and at 1/8 it walks
 /// past the AC coefficients the scaled IDCT never reads several symbols per lookup (about half libjpeg's time). With
 /// ``JPEGEarlyStop/dcOnly`` at 1/8 it skips the chroma's AC coefficients too, the approximation progressive files
-/// get.
+/// get. A progressive file that stops early at 1/8 has its DC-first scans read by the same decoder (every other scan
+/// by libjpeg's), with ``JPEGEarlyStop/dcOnly`` a row of blocks per call straight into its DC store
+/// (``ownDCRows``): a third off a thumbnail of a 24-megapixel photo, the same pixels.
 package final class JPEGDecoder: ImageRowDecoder {
     package let info: ImageInfo
     package let metadata: ImageMetadata
@@ -39,9 +41,12 @@ package final class JPEGDecoder: ImageRowDecoder {
     /// Bytes held for DCT coefficients once decoding started: libjpeg's whole-image arrays (128 per 8×8 block) for
     /// a progressive file, 2 per block plus a few rows of blocks with ``JPEGEarlyStop/dcOnly``, 0 for a baseline file.
     public private(set) var coefficientBytes: Int?
-    /// Whether a sequential file was read by CropKit's entropy decoder rather than libjpeg's (set once decoding
-    /// started).
+    /// Whether CropKit's entropy decoder read the file rather than libjpeg's (set once decoding started): a
+    /// sequential file, or a progressive file's DC-first scans when it stops early at 1/8.
     public private(set) var ownEntropyDecoder = false
+    /// Whether a progressive file's DC-first scans went straight into the DC store of ``JPEGEarlyStop/dcOnly``, a
+    /// row of MCUs at a time, instead of through libjpeg's coefficient controller (set once decoding started).
+    public private(set) var ownDCRows = false
     /// Whether, at 1/8, that decoder also ran the output pass, writing each one-pixel block itself instead of
     /// through libjpeg's coefficient controller and IDCT (same pixels; set once decoding started).
     public private(set) var ownOutputPass = false
@@ -234,6 +239,7 @@ package final class JPEGDecoder: ImageRowDecoder {
         scansRead = Int(output.scans_read)
         coefficientBytes = Int(output.coefficient_bytes)
         ownEntropyDecoder = output.own_entropy != 0
+        ownDCRows = output.own_dc_rows != 0
         ownOutputPass = output.own_output != 0
         scansReadInParallel = Int(output.helper_scans)
     }

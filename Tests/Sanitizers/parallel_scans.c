@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 static uint8_t *decode(const uint8_t *d, size_t n, int setting, int scale, int strict, size_t *out_size, int *status, int *helper, int partial) {
-  ck_jpeg_output o; uint8_t *px = decode_with(d, n, ck_jpeg_decoder_set_parallel_scans, setting, scale, strict, partial, out_size, status, &o);
+  ck_jpeg_output o; uint8_t *px = decode_with(d, n, ck_jpeg_decoder_set_parallel_scans, setting, scale, 0, strict, partial, out_size, status, &o);
   *helper = o.helper_scans;
   return px;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 static uint8_t *decode(const uint8_t *d, size_t n, int setting, int scale, int strict, size_t *out_size, int *status, int *own_output, int partial) {
-  ck_jpeg_output o; uint8_t *px = decode_with(d, n, ck_jpeg_decoder_use_libjpeg_entropy, setting, scale, strict, partial, out_size, status, &o);
+  ck_jpeg_output o; uint8_t *px = decode_with(d, n, ck_jpeg_decoder_use_libjpeg_entropy, setting, scale, 0, strict, partial, out_size, status, &o);
   *own_output = o.own_output;
   return px;
 }

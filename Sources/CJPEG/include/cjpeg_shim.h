@@ -96,12 +96,15 @@ typedef struct {
   /// Bytes held for coefficients: libjpeg's whole-image arrays (64 per block) for progressive files, or the DC
   /// store of CK_JPEG_EARLY_STOP_DC; 0 for baseline files, which keep no coefficients.
   uint64_t coefficient_bytes;
-  /// 1 when a sequential file is read by CropKit's entropy decoder (ac_skipping_decoder.c) rather than libjpeg's,
-  /// else 0.
+  /// 1 when CropKit's entropy decoder (ac_skipping_decoder.c) reads the file rather than libjpeg's: a sequential
+  /// file's scan, or a progressive file's DC-first scans in an early stop, else 0.
   int32_t own_entropy;
   /// 1 when, at 1/8, CropKit's entropy decoder also runs the output pass and writes the one-pixel blocks itself
   /// (ac_skipping_decoder.c's ck_decompress_eighth), else 0.
   int32_t own_output;
+  /// 1 when a progressive file's DC-first scans are written straight into the DC store (CK_JPEG_EARLY_STOP_DC), a
+  /// whole row of MCUs per call, else 0.
+  int32_t own_dc_rows;
   /// Scans read on a second thread, by the helper decoder (see ck_jpeg_decoder_set_parallel_scans); 0 when one
   /// thread read them all.
   int32_t helper_scans;

@@ -1,0 +1,138 @@
+import CropPixels
+import Testing
+
+@testable import CropCodecs
+
+/// CropKit's reader of a progressive file's DC-first scans, which a decode at 1/8 that stops early uses (every other
+/// scan stays libjpeg's): it must give exactly libjpeg's pixels, warnings and outcome, on any file, damaged ones
+/// included, through both of its paths: a row of blocks per call into the DC store (``JPEGEarlyStop/dcOnly``) and one
+/// MCU per call through libjpeg's coefficient controller (``JPEGEarlyStop/exact``).
+@Suite("CropKit's JPEG entropy decoder (progressive DC-first scans)")
+struct DCFirstDecoderTests {
+    struct Outcome: Equatable {
+        var pixels: PixelBuffer
+        var warnings: [CodecWarning]
+        var scansRead: Int?
+        var stoppedEarly: Bool
+    }
+
+    /// The decode at 1/8 by CropKit's decoder or libjpeg's; nil when it fails. CropKit's must have read the file
+    /// (through the DC store exactly when `stop` is DC-only), libjpeg's must not.
+    static func decode(_ data: [UInt8], _ stop: JPEGEarlyStop, libjpeg: Bool, strict: Bool = false) -> Outcome? {
+        guard
+            let (pixels, decoder) = try? ACSkippingDecoderTests.decode(
+                data, stop, libjpeg: libjpeg, strict: strict, scale: .eighth)
+        else { return nil }
+        #expect(decoder.ownEntropyDecoder == !libjpeg)
+        #expect(decoder.ownDCRows == (!libjpeg && stop == .dcOnly))
+        #expect(!decoder.ownOutputPass)
+        return Outcome(
+            pixels: pixels, warnings: decoder.warnings, scansRead: decoder.scansRead,
+            stoppedEarly: decoder.stoppedEarly)
+    }
+
+    static let fixtures = [
+        "progressive/p420.jpg", "progressive/p444.jpg", "progressive/gray.jpg", "scans/photo-script.jpg",
+        "scans/bands.jpg", "scans/refine.jpg", "scans/restart-444.jpg", "scans/default-com.jpg",
+        "scans/incomplete.jpg",
+    ]
+
+    @Test(
+        "every progressive fixture (a DC scan per component, interleaved DC, DC refined by successive approximation, restart markers, a COM between scans, grayscale) gives libjpeg's pixels in both early stops, without a warning"
+    )
+    func fixtureFiles() throws {
+        for name in Self.fixtures {
+            let data = try Fixtures.bytes(name)
+            let info = try JPEGDecoder(data: data, options: DecodeOptions()).info
+            for stop in [JPEGEarlyStop.dcOnly, .exact] {
+                let reference = try #require(Self.decode(data, stop, libjpeg: true), "\(name)")
+                let fast = try #require(Self.decode(data, stop, libjpeg: false), "\(name)")
+                #expect(fast.pixels.width == (info.width + 7) / 8 && fast.pixels.height == (info.height + 7) / 8)
+                #expect(fast == reference, "\(name) \(stop)")
+                // Valid files: no warning, so a strict decode succeeds. (The DC-only stop used to read AC refinement
+                // scans without the coefficients they refine, and warned on files of libjpeg's own script.)
+                #expect(fast.warnings.isEmpty, "\(name)")
+                #expect(Self.decode(data, stop, libjpeg: false, strict: true) == fast, "\(name) \(stop)")
+            }
+        }
+    }
+
+    @Test(
+        "120 seeded random progressive files (sizes, qualities, samplings, gray, restart intervals) give libjpeg's pixels in both early stops"
+    )
+    func randomFiles() throws {
+        let files = try TestImages.randomJPEGs(
+            120, seed: 2026_11_29, maxWidth: 300, maxHeight: 200, progressive: true, noise: true)
+        for (index, file) in files.enumerated() {
+            let stop: JPEGEarlyStop = index % 2 == 0 ? .dcOnly : .exact
+            let reference = try #require(Self.decode(file.data, stop, libjpeg: true))
+            let fast = try #require(Self.decode(file.data, stop, libjpeg: false))
+            #expect(fast.pixels.width == (file.width + 7) / 8 && fast.pixels.height == (file.height + 7) / 8)
+            #expect(fast == reference, "file \(index) \(stop): \(file.description)")
+        }
+    }
+
+    /// The offsets of the first scan's entropy-coded data: from the end of its SOS header to the next marker that
+    /// is not a restart marker or a stuffed byte.
+    static func firstScan(_ data: [UInt8]) -> Range<Int> {
+        let start = ACSkippingDecoderTests.scanStart(data)
+        var end = start
+        while end + 1 < data.count {
+            if data[end] == 0xFF, data[end + 1] != 0, !(0xD0...0xD7).contains(data[end + 1]) { break }
+            end += 1
+        }
+        return start..<end
+    }
+
+    /// Damage where CropKit's decoder reads (the first scan, a DC-first scan in every source) and, one time in four,
+    /// anywhere after it: libjpeg's pixels, warnings (the same text: its bytes are consumed where libjpeg consumes
+    /// them) and outcome, lenient and strict.
+    @Test("400 seeded damaged progressive files give libjpeg's pixels, warnings and outcome, lenient and strict")
+    func damagedFiles() throws {
+        var rng = SplitMix64(seed: 29)
+        var sources = try Self.fixtures.map { try Fixtures.bytes($0) }
+        for (index, restart) in [1, 3, 0].enumerated() {
+            var options = JPEGEncodeOptions(
+                quality: 70 + 10 * index, subsampling: [.s420, .s422, .s444][index], progressive: true)
+            options.restartInterval = restart
+            let image = try TestImages.random(
+                width: 90 + 40 * index, height: 70 + 20 * index, format: PixelFormat(.rgb), seed: UInt64(index))
+            sources.append(try JPEGEncoder.encode(image, options: options))
+        }
+        var differing: [Int] = []
+        var failures = 0
+        var warned = 0
+        for trial in 0..<400 {
+            var data = sources[trial % sources.count]
+            let scan = Self.firstScan(data)
+            let region = rng.next() % 4 == 0 ? scan.lowerBound..<(data.count - 2) : scan
+            let at = region.lowerBound + Int(rng.next() % UInt64(max(1, region.count - 8)))
+            switch rng.next() % 4 {
+            case 0:  // cut short
+                data.removeLast(data.count - at)
+            case 1:  // flipped bits
+                for _ in 0..<(1 + rng.next() % 4) {
+                    let position = region.lowerBound + Int(rng.next() % UInt64(max(1, region.count)))
+                    data[position] ^= UInt8(1 << (rng.next() % 8))
+                }
+            case 2:  // a marker (a restart marker, the wrong one, EOI, DHT) inside the data
+                data.insert(contentsOf: [0xFF, [0xD0, 0xD3, 0xD7, 0xD9, 0xC4][Int(rng.next() % 5)]], at: at)
+            default:  // random bytes overwritten, 0xFF among them
+                for i in 0..<Int(1 + rng.next() % 8) where at + i < data.count {
+                    data[at + i] = rng.next() % 3 == 0 ? 0xFF : UInt8(rng.next() & 0xFF)
+                }
+            }
+            let stop: JPEGEarlyStop = trial % 2 == 0 ? .dcOnly : .exact
+            let strict = trial % 3 == 0
+            let reference = Self.decode(data, stop, libjpeg: true, strict: strict)
+            let fast = Self.decode(data, stop, libjpeg: false, strict: strict)
+            if fast != reference { differing.append(trial) }
+            if reference == nil { failures += 1 }
+            if reference?.warnings.isEmpty == false { warned += 1 }
+        }
+        #expect(differing.isEmpty, "trials whose pixels, warnings or outcome differ: \(differing)")
+        // The damage must exercise both outcomes: decodes that fail, and decodes that warn and go on.
+        #expect(failures > 20 && failures < 300)
+        #expect(warned > 20)
+    }
+}
