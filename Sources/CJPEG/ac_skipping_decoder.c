@@ -736,6 +736,7 @@ typedef struct {
   int has_values;  // the DC store's values: DC-first scans go straight into them, AC scans are passed over
   ck_dc_values values[MAX_COMPONENTS];
   int controller_wrote;  // a scan since the last write-back went through the coefficient controller (and the window)
+  int quantizer[MAX_COMPONENTS];  // each component's DC quantizer, for the output pass (ck_decompress_dc)
   int blocks;
   int al;  // the point transform: each DC is stored shifted left by it
   const ck_dc_code *dc[D_MAX_BLOCKS_IN_MCU];
@@ -828,15 +829,20 @@ static void ck_restart_as_libjpeg(j_decompress_ptr cinfo, ck_scan_state *scan) {
 
 // One MCU of a DC-first scan: jdphuff.c's decode_mcu_DC_first, including its refusal of a DC sum past the range of
 // int (JERR_BAD_DCT_COEF), each block's value written to *out[b]. `reader` is the caller's copy, whose next/end
-// the source manager does not see until the caller stores them. Inlined into both entry points.
+// the source manager does not see until the caller stores them; `last_dc` the DC predictions, the scan's or, for a
+// scan of one component (`single`, a constant once inlined), the caller's own, which then stays in a register.
+// Inlined into both entry points.
 static inline __attribute__((always_inline)) void ck_dc_first_mcu(j_decompress_ptr cinfo, ck_dc_first_decoder *d,
-                                                                  ck_reader *reader, JCOEF *const *out) {
+                                                                  ck_reader *reader, JCOEF *const *out,
+                                                                  int *last_dc, unsigned int restart_interval,
+                                                                  const int single) {
   ck_scan_state *scan = &d->scan;
-  if (cinfo->restart_interval != 0 && scan->restarts_to_go == 0) {
+  if (restart_interval != 0 && scan->restarts_to_go == 0) {
     cinfo->src->next_input_byte = reader->next;
     cinfo->src->bytes_in_buffer = (size_t)(reader->end - reader->next);
     scan->reader = *reader;
     ck_restart_as_libjpeg(cinfo, scan);
+    if (single) last_dc[0] = 0;
     *reader = scan->reader;
     reader->next = cinfo->src->next_input_byte;
     reader->end = reader->next + cinfo->src->bytes_in_buffer;
@@ -844,7 +850,8 @@ static inline __attribute__((always_inline)) void ck_dc_first_mcu(j_decompress_p
   }
   if (!scan->pub.insufficient_data) {
     ck_reader r = *reader;
-    for (int b = 0; b < d->blocks; b++) {
+    const int blocks = single ? 1 : d->blocks;
+    for (int b = 0; b < blocks; b++) {
       const ck_huffman_code *code = &d->dc[b]->code;
       // HUFF_DECODE with libjpeg's 8-bit lookahead; a longer code is read as jpeg_huff_decode reads it.
       int symbol, min_bits = 9;
@@ -881,7 +888,7 @@ static inline __attribute__((always_inline)) void ck_dc_first_mcu(j_decompress_p
         difference = ck_extend(r.buffer, size);
         CK_DROP(r, size);
       }
-      int *last = &scan->last_dc[d->component[b]];
+      int *last = &last_dc[single ? 0 : d->component[b]];
       if (__builtin_add_overflow(*last, difference, last)) ERREXIT(cinfo, JERR_BAD_DCT_COEF);
       *out[b] = (JCOEF)((unsigned int)*last << d->al);
     }
@@ -899,7 +906,7 @@ static boolean ck_decode_dc_first(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
   ck_reader_limit(&r, cinfo);
   JCOEF *out[D_MAX_BLOCKS_IN_MCU];
   for (int b = 0; b < d->blocks; b++) out[b] = &MCU_data[b][0][0];
-  ck_dc_first_mcu(cinfo, d, &r, out);
+  ck_dc_first_mcu(cinfo, d, &r, out, d->scan.last_dc, cinfo->restart_interval, 0);
   cinfo->src->next_input_byte = r.next;
   cinfo->src->bytes_in_buffer = (size_t)(r.end - r.next);
   d->scan.reader = r;
@@ -932,14 +939,18 @@ static int ck_consume_dc_first(j_decompress_ptr cinfo) {
         for (int x = 0; x < comp->MCU_width; x++) out[b++] = values->values + (row + (size_t)y) * values->stride + x;
       }
     }
+    const JDIMENSION columns = cinfo->MCUs_per_row;
+    const unsigned int restart_interval = cinfo->restart_interval;
     if (!interleaved) {
-      for (JDIMENSION column = 0; column < cinfo->MCUs_per_row; column++) {
-        ck_dc_first_mcu(cinfo, d, &r, out);
+      int last = d->scan.last_dc[0];
+      for (JDIMENSION column = 0; column < columns; column++) {
+        ck_dc_first_mcu(cinfo, d, &r, out, &last, restart_interval, 1);
         out[0]++;
       }
+      d->scan.last_dc[0] = last;
     } else {
-      for (JDIMENSION column = 0; column < cinfo->MCUs_per_row; column++) {
-        ck_dc_first_mcu(cinfo, d, &r, out);
+      for (JDIMENSION column = 0; column < columns; column++) {
+        ck_dc_first_mcu(cinfo, d, &r, out, d->scan.last_dc, restart_interval, 0);
         for (int k = 0, ci = 0; ci < cinfo->comps_in_scan; ci++) {
           int width = cinfo->cur_comp_info[ci]->MCU_width;
           for (int n = 0; n < cinfo->cur_comp_info[ci]->MCU_blocks; n++) out[k++] += width;
@@ -1087,6 +1098,84 @@ int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, 
          (d->has_values ? CK_DC_FIRST_PASSES_OVER_AC : 0);
 }
 
+// MARK: - The output pass from the DC store
+
+// After a DC-only early stop, libjpeg's buffered-image output pass (jdcoefct.c's decompress_data) asks the DC store
+// for each iMCU row's blocks, which it copies into a window of 128-byte blocks, and calls the IDCT on each: 1×1, or
+// 2×2 for 4:2:0 chroma at 1/8, which for a block of DC alone gives four equal pixels of the same value, libjpeg's
+// (DC × quantizer + 4) >> 3 through the range limit (jpeg_idct_2x2 descales (DC × quantizer) << 2 by 5 bits).
+// ck_decompress_dc writes those pixels straight from the store's values. Same pixels, byte for byte.
+static int ck_decompress_dc(j_decompress_ptr cinfo, JSAMPIMAGE output_buf) {
+  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
+  // decompress_data's wait for input (none is left to read after the early stop; kept as libjpeg has it).
+  while (cinfo->input_scan_number < cinfo->output_scan_number ||
+         (cinfo->input_scan_number == cinfo->output_scan_number && cinfo->input_iMCU_row <= cinfo->output_iMCU_row)) {
+    if ((*((ck_input_interface *)(void *)cinfo->inputctl)->consume_input)(cinfo) == JPEG_SUSPENDED)
+      return JPEG_SUSPENDED;
+  }
+  const JSAMPLE *range_limit = cinfo->sample_range_limit + CENTERJSAMPLE;
+  for (int ci = 0; ci < cinfo->num_components; ci++) {
+    const jpeg_component_info *comp = &cinfo->comp_info[ci];
+    if (!comp->component_needed) continue;
+    int v = comp->v_samp_factor, block_rows = v;
+    if (cinfo->output_iMCU_row == cinfo->total_iMCU_rows - 1) {
+      block_rows = (int)(comp->height_in_blocks % (JDIMENSION)v);  // as decompress_data counts them
+      if (block_rows == 0) block_rows = v;
+    }
+    const ck_dc_values *values = &d->values[ci];
+    const JCOEF *dc = values->values + (size_t)cinfo->output_iMCU_row * (size_t)v * values->stride;
+    const int quantizer = d->quantizer[ci];
+    JSAMPARRAY rows = output_buf[ci];
+    for (int row = 0; row < block_rows; row++, dc += values->stride) {
+      if (comp->DCT_scaled_size == 1) {
+        JSAMPROW out = rows[row];
+        for (JDIMENSION b = 0; b < comp->width_in_blocks; b++) {
+          out[b] = range_limit[((dc[b] * quantizer + 4) >> 3) & CK_RANGE_MASK];
+        }
+      } else {
+        JSAMPROW top = rows[2 * row], bottom = rows[2 * row + 1];
+        for (JDIMENSION b = 0; b < comp->width_in_blocks; b++) {
+          JSAMPLE pixel = range_limit[((dc[b] * quantizer + 4) >> 3) & CK_RANGE_MASK];
+          top[2 * b] = top[2 * b + 1] = bottom[2 * b] = bottom[2 * b + 1] = pixel;
+        }
+      }
+    }
+  }
+  if (++cinfo->output_iMCU_row < cinfo->total_iMCU_rows) return JPEG_ROW_COMPLETED;
+  return JPEG_SCAN_COMPLETED;
+}
+
+int ck_install_dc_output(j_decompress_ptr cinfo) {
+  ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
+  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
+  if (d == NULL || d->scan.pub.start_pass != ck_start_progressive_pass || !d->own || !d->has_values) return 0;
+  if (coef == NULL || coef->decompress_data == NULL || cinfo->output_iMCU_row != 0) return 0;
+  // Not for a picture cropped with jpeg_crop_scanline (CropKit never crops in libjpeg): its first column is not 0.
+  JDIMENSION full_width =
+      (JDIMENSION)(((unsigned long)cinfo->image_width * (unsigned long)cinfo->min_DCT_scaled_size + DCTSIZE - 1) /
+                   DCTSIZE);
+  if (cinfo->output_width != full_width) return 0;
+  for (int ci = 0; ci < cinfo->num_components; ci++) {
+    const jpeg_component_info *comp = &cinfo->comp_info[ci];
+    if (!comp->component_needed) continue;
+    if (comp->DCT_scaled_size != 1 && comp->DCT_scaled_size != 2) return 0;
+    // What jpeg_idct_1x1 and jpeg_idct_2x2 multiply by (see ck_install_eighth_output).
+    if (comp->dct_table == NULL || comp->quant_table == NULL) return 0;
+    unsigned int q = comp->quant_table->quantval[0];
+    int16_t low;
+    memcpy(&low, comp->dct_table, sizeof low);
+    if (q > 32767 || low != (int16_t)q) return 0;
+    d->quantizer[ci] = (int)q;
+  }
+  // The values must all be in the store: write back what a scan read through the coefficient controller left in
+  // the window.
+  for (int ci = 0; ci < cinfo->num_components; ci++) {
+    (void)(*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, d->values[ci].array, 0, 1, FALSE);
+  }
+  coef->decompress_data = ck_decompress_dc;
+  return 1;
+}
+
 #else
 
 int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
@@ -1099,6 +1188,11 @@ int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, 
   (void)cinfo;
   (void)dc;
   (void)own;
+  return 0;
+}
+
+int ck_install_dc_output(j_decompress_ptr cinfo) {
+  (void)cinfo;
   return 0;
 }
 

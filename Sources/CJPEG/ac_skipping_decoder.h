@@ -66,6 +66,12 @@ enum {
 /// after jpeg_start_decompress, before any data is read. Returns CK_DC_FIRST_* flags, 0 when nothing was installed.
 int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, int own);
 
+/// After a DC-only early stop read by CropKit's decoder with the DC store (CK_DC_FIRST_ROWS), replaces the output
+/// pass (the coefficient controller's decompress_data, the window and the 1×1 or 2×2 IDCT) by one that writes each
+/// block's pixels straight from the store, the same pixels. Call right after jpeg_start_output. Returns 1 when
+/// installed, 0 when the picture does not qualify (a component with DCT_scaled_size past 2, a cropped output).
+int ck_install_dc_output(j_decompress_ptr cinfo);
+
 #ifdef __cplusplus
 }
 #endif

@@ -406,6 +406,7 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     }
     output->scans_read = c->input_scan_number;
     (void)jpeg_start_output(c, c->input_scan_number);
+    if (output->own_dc_rows) output->own_output = ck_install_dc_output(c);
   } else {
     (void)ck_split_begin(dec, max_memory);
     ck_use_mapped_store(dec);

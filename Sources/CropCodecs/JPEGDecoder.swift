@@ -21,7 +21,8 @@ import CropPixels
 /// ``JPEGEarlyStop/dcOnly`` at 1/8 it skips the chroma's AC coefficients too, the approximation progressive files
 /// get. A progressive file that stops early at 1/8 has its DC-first scans read by the same decoder (every other scan
 /// by libjpeg's), with ``JPEGEarlyStop/dcOnly`` a row of blocks per call straight into its DC store
-/// (``ownDCRows``): a third off a thumbnail of a 24-megapixel photo, the same pixels.
+/// (``ownDCRows``), and its pixels written from there: about 40% off a thumbnail of a 24-megapixel photo, the same
+/// pixels.
 package final class JPEGDecoder: ImageRowDecoder {
     package let info: ImageInfo
     package let metadata: ImageMetadata
@@ -47,8 +48,9 @@ package final class JPEGDecoder: ImageRowDecoder {
     /// Whether a progressive file's DC-first scans went straight into the DC store of ``JPEGEarlyStop/dcOnly``, a
     /// row of MCUs at a time, instead of through libjpeg's coefficient controller (set once decoding started).
     public private(set) var ownDCRows = false
-    /// Whether, at 1/8, that decoder also ran the output pass, writing each one-pixel block itself instead of
-    /// through libjpeg's coefficient controller and IDCT (same pixels; set once decoding started).
+    /// Whether, at 1/8, that decoder also ran the output pass, writing each block's pixels itself instead of
+    /// through libjpeg's coefficient controller and IDCT: a sequential file's one-pixel blocks, or a progressive
+    /// file's blocks straight from the DC store of ``JPEGEarlyStop/dcOnly`` (same pixels; set once decoding started).
     public private(set) var ownOutputPass = false
     /// How many of a progressive file's scans a second thread read (``DecodeOptions/jpegParallelScans``; set once
     /// decoding started): 0 when one thread read them all.

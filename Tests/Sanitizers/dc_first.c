@@ -1,16 +1,17 @@
 // The JPEG shim's reader of progressive DC-first scans (ac_skipping_decoder.c), under AddressSanitizer and UBSan
 // (scripts/sanitize-jpeg builds it with Sources/CJPEG). Each file given, intact and with 119 seeded damages (bits
 // flipped, bytes cut, or a marker put in the data; three times in four inside the first scan, which is a DC-first
-// scan in every fixture), is decoded at 1/8 with the DC-only early stop (DC values written a row at a time) and the
-// exact one (one MCU at a time through libjpeg's coefficient controller), lenient and strict, whole or a third of the
-// rows, by CropKit's decoder and by libjpeg's; both must fail or both give the same pixels. Exits 1 on a mismatch,
-// or if either path of CropKit's decoder never ran; a sanitizer report fails the run on its own.
+// scan in every fixture), is decoded at 1/8 with the DC-only early stop (DC values written a row at a time, pixels
+// written from them) and the exact one (one MCU at a time through libjpeg's coefficient controller), lenient and
+// strict, whole or a third of the rows, by CropKit's decoder and by libjpeg's; both must fail or both give the same
+// pixels. Exits 1 on a mismatch, or if either path of CropKit's decoder or its output pass never ran; a sanitizer
+// report fails the run on its own.
 #include "decode.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 int main(int argc, char **argv) {
-  int mismatches = 0, runs = 0, rows = 0, single = 0;
+  int mismatches = 0, runs = 0, rows = 0, single = 0, outputs = 0;
   srand(29);
   for (int a = 1; a < argc; a++) {
     FILE *f = fopen(argv[a], "rb"); fseek(f, 0, SEEK_END); size_t n = ftell(f); fseek(f, 0, SEEK_SET);
@@ -36,12 +37,12 @@ int main(int argc, char **argv) {
       size_t s1, s2; int st1, st2; ck_jpeg_output o1, o2;
       uint8_t *p1 = decode_with(d, m, ck_jpeg_decoder_use_libjpeg_entropy, 1, 8, early_stop, strict, partial, &s1, &st1, &o1);
       uint8_t *p2 = decode_with(d, m, ck_jpeg_decoder_use_libjpeg_entropy, 0, 8, early_stop, strict, partial, &s2, &st2, &o2);
-      runs++; rows += o2.own_dc_rows; single += o2.own_entropy && !o2.own_dc_rows;
+      runs++; rows += o2.own_dc_rows; single += o2.own_entropy && !o2.own_dc_rows; outputs += o2.own_output;
       if (o1.own_entropy || (st1 == 0) != (st2 == 0) || (st1 == 0 && (s1 != s2 || memcmp(p1, p2, s1)))) { mismatches++; fprintf(stderr, "%s trial %d: %d vs %d\n", argv[a], trial, st1, st2); }
       free(p1); free(p2); free(d);
     }
     free(orig);
   }
-  printf("%d runs, %d a row at a time, %d an MCU at a time, %d mismatches\n", runs, rows, single, mismatches);
-  return mismatches != 0 || rows == 0 || single == 0;
+  printf("%d runs, %d a row at a time (%d with the output pass from the DC store), %d an MCU at a time, %d mismatches\n", runs, rows, outputs, single, mismatches);
+  return mismatches != 0 || rows == 0 || single == 0 || outputs == 0;
 }

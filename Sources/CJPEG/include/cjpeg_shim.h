@@ -99,8 +99,9 @@ typedef struct {
   /// 1 when CropKit's entropy decoder (ac_skipping_decoder.c) reads the file rather than libjpeg's: a sequential
   /// file's scan, or a progressive file's DC-first scans in an early stop, else 0.
   int32_t own_entropy;
-  /// 1 when, at 1/8, CropKit's entropy decoder also runs the output pass and writes the one-pixel blocks itself
-  /// (ac_skipping_decoder.c's ck_decompress_eighth), else 0.
+  /// 1 when, at 1/8, CropKit's entropy decoder also runs the output pass and writes the pixels itself: a sequential
+  /// file's one-pixel blocks (ac_skipping_decoder.c's ck_decompress_eighth), or a DC-only early stop's blocks straight
+  /// from the DC store (ck_decompress_dc); else 0.
   int32_t own_output;
   /// 1 when a progressive file's DC-first scans are written straight into the DC store (CK_JPEG_EARLY_STOP_DC), a
   /// whole row of MCUs per call, else 0.
