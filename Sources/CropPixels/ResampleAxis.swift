@@ -81,6 +81,9 @@ struct ResampleAxis {
         return lo..<hi
     }
 
+    /// How many weights are stored: `outCount × stride`.
+    var weightCount: Int { weights.count }
+
     /// The weights of output `i`.
     func weights(of i: Int) -> ArraySlice<Double> {
         weights[(i * stride)..<(i * stride + count[i])]

@@ -97,14 +97,16 @@ package final class ResizeStream {
     /// Creates a stream that resizes the `sourceRect` part of a `sourceWidth × sourceHeight` image (all of it when
     /// `nil`) to `outputWidth × outputHeight`.
     ///
-    /// - Parameter groupRows: rows to collect before filtering (rounded up to a multiple of 8); `nil` picks 128 for
-    ///   ``Concurrency/parallel`` and 64 for ``Concurrency/background``. In parallel mode, pushes of at least that
-    ///   many rows are filtered in place without copying.
+    /// - Parameters:
+    ///   - groupRows: rows to collect before filtering (rounded up to a multiple of 8); `nil` picks 128 for
+    ///     ``Concurrency/parallel`` and 64 for ``Concurrency/background``. In parallel mode, pushes of at least that
+    ///     many rows are filtered in place without copying.
+    ///   - planCache: where the resize's taps are looked up first (the same resize made lately) and kept.
     /// - Throws: ``PixelError`` for invalid sizes or a source rectangle that is empty or outside the image.
     package init(
         sourceWidth: Int, sourceHeight: Int, format: PixelFormat, outputWidth: Int, outputHeight: Int,
         sourceRect: Rect? = nil, options: ResampleOptions = .default, groupRows: Int? = nil,
-        concurrency: Concurrency = .parallel
+        concurrency: Concurrency = .parallel, planCache: ResamplePlanCache = .shared
     ) throws(PixelError) {
         try PixelLimits.unlimited.check(width: sourceWidth, height: sourceHeight)
         try PixelLimits.default.check(width: outputWidth, height: outputHeight)
@@ -118,7 +120,7 @@ package final class ResizeStream {
         self.outputHeight = outputHeight
         self.concurrency = concurrency
         self.groupRows = Swift.max(8, ((groupRows ?? (concurrency == .parallel ? 128 : 64)) + 7) / 8 * 8)
-        let plan = ResamplePlan(
+        let plan = planCache.plan(
             format: format, sourceWidth: sourceWidth, sourceHeight: sourceHeight, outputWidth: outputWidth,
             outputHeight: outputHeight, sourceRect: rect, options: options)
         self.plan = plan
