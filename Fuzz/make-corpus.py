@@ -77,6 +77,10 @@ for i, p in enumerate(scans):
 for i, p in enumerate(sequential):
     start = len(jpegs) + 3 * len(progressive) + 2 * len(sequential) + len(scans)
     write(d, f"{start + i:02}-entropy-{os.path.basename(p)}", bytes([i % 3 | 32 | 64]) + read(p))
+# Progressive files at 1/8 with the DC-only stop, decoded by both entropy decoders and compared (bit 6): CropKit's
+# reader of DC-first scans and its output pass from the DC store, warnings included.
+for i, p in enumerate(progressive + scans):
+    write(d, f"{40 + i:02}-dc-first-{os.path.basename(p)}", bytes([3 | 2 << 2 | 32 | 64]) + read(p))
 d = reset("FuzzPNG")
 for i, p in enumerate(pngs):
     write(d, f"{i:02}-{os.path.basename(p)}", bytes([i % 4]) + read(p))

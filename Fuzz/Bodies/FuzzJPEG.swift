@@ -5,7 +5,8 @@ import CropPixels
 // errors are the expected outcome for most inputs. Options come from the first byte, the file from the rest.
 // With bit 64 set the input is decoded twice at the control byte's scale, by CropKit's entropy decoder for sequential
 // files and by libjpeg's, and the target traps unless both fail or both give the same pixels (a differential check
-// of CropKit's decoder, value tables and AC skipping alike). With bit
+// of CropKit's decoder, value tables and AC skipping alike; for a progressive file's DC-only decode, of its reader of
+// DC-first scans and its output pass, warnings included). With bit
 // 128 set a progressive file is decoded by one thread and by two (its scans split between them, even when small), and
 // the target traps unless both give the same outcome and pixels (a differential check of the split).
 import Foundation
@@ -33,16 +34,26 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-/// Decodes `bytes` at `scale` (lenient) with both entropy decoders; traps when their outcomes or pixels differ.
+/// Decodes `bytes` at `scale` (lenient) with both entropy decoders; traps when their outcomes or pixels differ, or,
+/// for a progressive file's DC-only decode (CropKit's reader of DC-first scans, its output pass), their warnings.
 private func compareEntropyDecoders(_ bytes: [UInt8], scale: JPEGScale, earlyStop: JPEGEarlyStop) {
-    // DC-only changes the 4:2:0 chroma on purpose; compare the exact paths.
-    let stop: JPEGEarlyStop = earlyStop == .dcOnly ? .exact : earlyStop
-    func decode(libjpeg: Bool) -> PixelBuffer? {
+    func decode(libjpeg: Bool, _ stop: JPEGEarlyStop) -> (pixels: PixelBuffer, warnings: [CodecWarning], rows: Bool)? {
         var options = DecodeOptions(limits: PixelLimits(maxPixels: 4_000_000), jpegScale: scale, jpegEarlyStop: stop)
         options.jpegLibjpegEntropy = libjpeg
-        return try? JPEGDecoder(data: bytes, options: options).decodeAll()
+        guard let decoder = try? JPEGDecoder(data: bytes, options: options), let pixels = try? decoder.decodeAll()
+        else { return nil }
+        return (pixels, decoder.warnings, decoder.ownDCRows)
     }
-    let skipping = decode(libjpeg: false), reference = decode(libjpeg: true)
+    if earlyStop == .dcOnly, let fast = decode(libjpeg: false, .dcOnly), fast.rows {
+        let reference = decode(libjpeg: true, .dcOnly)
+        guard fast.pixels == reference?.pixels, fast.warnings == reference?.warnings else {
+            fatalError("CropKit's DC-only decode gives \(fast), libjpeg's \(String(describing: reference))")
+        }
+        return
+    }
+    // A sequential file's DC-only decode changes the 4:2:0 chroma on purpose; compare the exact paths.
+    let stop: JPEGEarlyStop = earlyStop == .dcOnly ? .exact : earlyStop
+    let skipping = decode(libjpeg: false, stop)?.pixels, reference = decode(libjpeg: true, stop)?.pixels
     guard skipping == reference else {
         fatalError(
             "CropKit's entropy decoder gives \(String(describing: skipping)), libjpeg \(String(describing: reference))")
