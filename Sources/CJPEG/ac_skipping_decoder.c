@@ -100,7 +100,8 @@ typedef struct {
 
 enum { CK_BUILT_CODE = 1, CK_BUILT_SKIP = 2, CK_BUILT_VALUES = 4 };
 
-// What both of CropKit's entropy decoders keep of a scan: the bit reader, the DC predictions and the restarts.
+// What both of CropKit's entropy decoders keep of a scan: the bit reader, the DC predictions and the restarts (the
+// DC-first reader leaves next_restart to libjpeg's marker reader, whose read_restart_marker it calls).
 typedef struct {
   ck_entropy_interface pub;  // first, so that cinfo->entropy points at it
   ck_reader reader;          // between MCUs `next`/`end` live in the source manager
@@ -382,8 +383,7 @@ static void ck_next_marker(j_decompress_ptr cinfo, unsigned int discarded) {
   cinfo->unread_marker = c;
 }
 
-// libjpeg's process_restart (jdhuff.c's and jdphuff.c's alike): drop the bits left, read the RSTn marker (or
-// resynchronise), reset the DC predictions.
+// jdhuff.c's process_restart: drop the bits left, read the RSTn marker (or resynchronise), reset the DC predictions.
 static void ck_process_restart(j_decompress_ptr cinfo, ck_scan_state *scan) {
   int real = scan->reader.count - scan->reader.padding;
   unsigned int discarded = real > 0 ? (unsigned int)real / 8 : 0;
@@ -724,10 +724,11 @@ int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
 // thumbnail's DC-only decode (CK_JPEG_EARLY_STOP_DC) it is most of what is read. Camera and mozjpeg files give each
 // component its own DC scan, one block per MCU, where libjpeg's coefficient controller and decode_mcu_DC_first spend
 // most of their time setting up, loading and saving state around a single code. This decoder reads those scans with
-// the sequential decoder's reader and difference tables (a code and its value bits with one lookup), and with the
-// DC store's values at hand a whole iMCU row per call, written straight into them. Every other scan, and each
-// scan's checks (libjpeg's start_pass validates the scan parameters and warns on a bogus progression), stay
-// libjpeg's: cinfo->entropy is this decoder, and libjpeg's own is called with cinfo->entropy pointing back at it.
+// the sequential decoder's bit reader and code tables, consuming each byte where libjpeg would (see
+// CK_JPEG_MIN_GET_BITS), and with the DC store's values at hand a whole iMCU row per call, written straight into
+// them. Every other scan, and each scan's checks (libjpeg's start_pass validates the scan parameters and warns on a
+// bogus progression), stay libjpeg's: cinfo->entropy is this decoder, and libjpeg's own is called with
+// cinfo->entropy pointing back at it.
 typedef struct {
   ck_scan_state scan;  // first, so that cinfo->entropy points at it
   ck_entropy_interface *libjpeg;
@@ -739,9 +740,9 @@ typedef struct {
   int quantizer[MAX_COMPONENTS];  // each component's DC quantizer, for the output pass (ck_decompress_dc)
   int blocks;
   int al;  // the point transform: each DC is stored shifted left by it
-  const ck_dc_code *dc[D_MAX_BLOCKS_IN_MCU];
+  const ck_huffman_code *dc[D_MAX_BLOCKS_IN_MCU];
   int component[D_MAX_BLOCKS_IN_MCU];  // index in cur_comp_info
-  ck_dc_code dc_codes[NUM_HUFF_TBLS];
+  ck_huffman_code dc_codes[NUM_HUFF_TBLS];
 } ck_dc_first_decoder;
 
 // A DC-first scan's bits are read exactly as libjpeg reads them (jdhuff.c's jpeg_fill_bit_buffer and
@@ -852,7 +853,7 @@ static inline __attribute__((always_inline)) void ck_dc_first_mcu(j_decompress_p
     ck_reader r = *reader;
     const int blocks = single ? 1 : d->blocks;
     for (int b = 0; b < blocks; b++) {
-      const ck_huffman_code *code = &d->dc[b]->code;
+      const ck_huffman_code *code = d->dc[b];
       // HUFF_DECODE with libjpeg's 8-bit lookahead; a longer code is read as jpeg_huff_decode reads it.
       int symbol, min_bits = 9;
       if (CK_UNLIKELY(r.count < 8)) {
@@ -1034,8 +1035,7 @@ static void ck_plan_progressive_scan(j_decompress_ptr cinfo, ck_dc_first_decoder
     if (table < 0 || table >= NUM_HUFF_TBLS || cinfo->dc_huff_tbl_ptrs[table] == NULL)
       ERREXIT1(cinfo, JERR_NO_HUFF_TABLE, table);
     if (!built[table]) {
-      ck_build_code(cinfo, &d->dc_codes[table].code, cinfo->dc_huff_tbl_ptrs[table]);
-      ck_build_differences(&d->dc_codes[table]);
+      ck_build_code(cinfo, &d->dc_codes[table], cinfo->dc_huff_tbl_ptrs[table]);
       built[table] = 1;
     }
     d->dc[b] = &d->dc_codes[table];
