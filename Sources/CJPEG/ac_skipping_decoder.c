@@ -144,6 +144,20 @@ static void ck_reader_limit(ck_reader *r, j_decompress_ptr cinfo) {
   r->fast_limit = (cinfo->unread_marker == 0 && r->end - r->next >= 8) ? (uintptr_t)(r->end - 8) : 0;
 }
 
+// `reader`'s bits with the source manager's unread bytes: the copy a decoding loop works on.
+static inline ck_reader ck_reader_take(j_decompress_ptr cinfo, ck_reader reader) {
+  reader.next = cinfo->src->next_input_byte;
+  reader.end = reader.next + cinfo->src->bytes_in_buffer;
+  ck_reader_limit(&reader, cinfo);
+  return reader;
+}
+
+// Hands the bytes `r` has not loaded back to the source manager.
+static inline void ck_reader_give(j_decompress_ptr cinfo, const ck_reader *r) {
+  cinfo->src->next_input_byte = r->next;
+  cinfo->src->bytes_in_buffer = (size_t)(r->end - r->next);
+}
+
 // One byte through the source manager (whose fill never suspends in CropKit; a suspending source is refused).
 static int ck_source_byte(j_decompress_ptr cinfo) {
   struct jpeg_source_mgr *src = cinfo->src;
@@ -173,24 +187,32 @@ static int ck_source_data_byte(j_decompress_ptr cinfo, ck_reader *r) {
   return c;
 }
 
-// Refills byte by byte when the next 8 bytes hold a 0xFF or the source buffer is nearly done: stuffed bytes (FF 00)
-// in place, the rest through ck_source_data_byte; zero bytes once a marker ends the data. It works on the decoder's
-// copy of the reader, so that the decoding loop's copy never has its address taken and stays in registers.
+// The next data byte for a byte-by-byte refill: stuffed bytes (FF 00) in place, the rest through
+// ck_source_data_byte; -1 once a marker ends the data.
+static inline int ck_next_data_byte(j_decompress_ptr cinfo, ck_reader *r) {
+  if (cinfo->unread_marker != 0) return -1;
+  if (r->end - r->next >= 2 && r->next[0] != 0xFF) return *r->next++;
+  if (r->end - r->next >= 2 && r->next[1] == 0) {
+    r->next += 2;
+    return 0xFF;
+  }
+  return ck_source_data_byte(cinfo, r);
+}
+
+// The bits of `r` past its count cleared (a fast refill leaves the next byte's first bits there), so that bytes can
+// be OR-ed in at the count.
+static inline void ck_clear_below_count(ck_reader *r) {
+  r->buffer = r->count == 0 ? 0 : r->buffer & (~(uint64_t)0 << (64 - r->count));
+}
+
+// Refills byte by byte when the next 8 bytes hold a 0xFF or the source buffer is nearly done; zero bytes once a
+// marker ends the data. It works on the decoder's copy of the reader, so that the decoding loop's copy never has
+// its address taken and stays in registers.
 static __attribute__((noinline)) void ck_refill_slow(j_decompress_ptr cinfo, ck_reader *reader) {
   ck_reader r = *reader;
-  r.buffer = r.count == 0 ? 0 : r.buffer & (~(uint64_t)0 << (64 - r.count));
+  ck_clear_below_count(&r);
   while (r.count < 56) {
-    int c;
-    if (cinfo->unread_marker != 0) {
-      c = -1;
-    } else if (r.end - r.next >= 2 && r.next[0] != 0xFF) {
-      c = *r.next++;
-    } else if (r.end - r.next >= 2 && r.next[1] == 0) {
-      c = 0xFF;
-      r.next += 2;
-    } else {
-      c = ck_source_data_byte(cinfo, &r);
-    }
+    int c = ck_next_data_byte(cinfo, &r);
     if (c < 0) {
       c = 0;
       r.padding += 8;
@@ -426,10 +448,7 @@ static inline __attribute__((always_inline)) int ck_decode_mcu_blocks(j_decompre
   if (cinfo->restart_interval != 0 && scan->restarts_to_go == 0) ck_process_restart(cinfo, scan);
   if (!scan->pub.insufficient_data) {
     decoded = 1;
-    ck_reader r = scan->reader;
-    r.next = cinfo->src->next_input_byte;
-    r.end = r.next + cinfo->src->bytes_in_buffer;
-    ck_reader_limit(&r, cinfo);
+    ck_reader r = ck_reader_take(cinfo, scan->reader);
     JBLOCK scratch;
     for (int b = 0; b < d->blocks; b++) {
       const ck_block_plan *plan = &d->plan[b];
@@ -515,8 +534,7 @@ static inline __attribute__((always_inline)) int ck_decode_mcu_blocks(j_decompre
       }
     block_done:;
     }
-    cinfo->src->next_input_byte = r.next;
-    cinfo->src->bytes_in_buffer = (size_t)(r.end - r.next);
+    ck_reader_give(cinfo, &r);
     if (r.padding > r.count) {
       // The MCU read past the end of the data (into the zeros after a marker): warn once, and leave the rest of
       // the restart interval gray, as libjpeg does.
@@ -576,6 +594,12 @@ typedef struct {
 // libjpeg's IDCT_range_limit and RANGE_MASK (jdct.h).
 #define CK_RANGE_MASK (MAXJSAMPLE * 4 + 3)
 
+// The pixel of a block holding `dc` alone, quantizer `q`: jpeg_idct_1x1's (DC × q + 4) >> 3 through the range limit
+// (`range_limit` is cinfo->sample_range_limit + CENTERJSAMPLE). jpeg_idct_2x2 gives it for all four of its pixels.
+static inline JSAMPLE ck_dc_pixel(const JSAMPLE *range_limit, int dc, int q) {
+  return range_limit[((dc * q + 4) >> 3) & CK_RANGE_MASK];
+}
+
 static int ck_decompress_eighth(j_decompress_ptr cinfo, JSAMPIMAGE output_buf) {
   ck_ac_skipping_decoder *d = (ck_ac_skipping_decoder *)(void *)cinfo->entropy;
   const ck_inverse_dct_interface *idct = (const ck_inverse_dct_interface *)(const void *)cinfo->idct;
@@ -615,8 +639,7 @@ static int ck_decompress_eighth(j_decompress_ptr cinfo, JSAMPIMAGE output_buf) {
           if (last_row && yoffset + y >= compptr->last_row_height) continue;  // dummy blocks below the picture
           if (scaled == 1) {
             for (int x = 0; x < useful_width; x++) {
-              int dc = decoded ? blocks[b + x][0] * quantizer : 0;
-              rows[0][start + (JDIMENSION)x] = range_limit[((dc + 4) >> 3) & CK_RANGE_MASK];
+              rows[0][start + (JDIMENSION)x] = ck_dc_pixel(range_limit, decoded ? blocks[b + x][0] : 0, quantizer);
             }
           } else {
             ck_inverse_dct_method inverse = idct->inverse_DCT[compptr->component_index];
@@ -635,28 +658,37 @@ static int ck_decompress_eighth(j_decompress_ptr cinfo, JSAMPIMAGE output_buf) {
   return JPEG_SCAN_COMPLETED;
 }
 
-// Installs ck_decompress_eighth when some component is output one pixel per block and libjpeg's IDCT table holds
-// what ck_decompress_eighth multiplies by. jpeg_idct_1x1 multiplies the DC coefficient by dct_table[0], of
-// jdct.h's ISLOW_MULT_TYPE: short or int, depending on how libjpeg was built, and in either a quantizer of at most
-// 32767 is the quantization table's own, read back here as its low 16 bits. Returns 1 when installed.
-static int ck_install_eighth_output(j_decompress_ptr cinfo, ck_ac_skipping_decoder *d) {
-  ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
-  if (coef == NULL || coef->decompress_data == NULL || cinfo->idct == NULL || cinfo->inputctl == NULL) return 0;
-  // Not for a picture cropped with jpeg_crop_scanline (CropKit never crops in libjpeg): its first column is not 0.
+// Whether the output spans the whole picture: not cropped with jpeg_crop_scanline (CropKit never crops in
+// libjpeg), whose first column is not 0. Both of CropKit's output passes write from column 0.
+static int ck_output_uncropped(j_decompress_ptr cinfo) {
   JDIMENSION full_width =
       (JDIMENSION)(((unsigned long)cinfo->image_width * (unsigned long)cinfo->min_DCT_scaled_size + DCTSIZE - 1) /
                    DCTSIZE);
-  if (cinfo->output_width != full_width) return 0;
+  return cinfo->output_width == full_width;
+}
+
+// The quantizer libjpeg's 1×1 and 2×2 IDCTs multiply a DC coefficient by, or -1 when it cannot be known here.
+// They multiply by dct_table[0], of jdct.h's ISLOW_MULT_TYPE: short or int, depending on how libjpeg was built, and
+// in either a quantizer of at most 32767 is the quantization table's own, read back here as its low 16 bits.
+static int ck_dc_quantizer(const jpeg_component_info *comp) {
+  if (comp->dct_table == NULL || comp->quant_table == NULL) return -1;
+  unsigned int q = comp->quant_table->quantval[0];
+  int16_t low;
+  memcpy(&low, comp->dct_table, sizeof low);
+  return q <= 32767 && low == (int16_t)q ? (int)q : -1;
+}
+
+// Installs ck_decompress_eighth when some component is output one pixel per block and libjpeg's IDCT table holds
+// what ck_decompress_eighth multiplies by (ck_dc_quantizer). Returns 1 when installed.
+static int ck_install_eighth_output(j_decompress_ptr cinfo, ck_ac_skipping_decoder *d) {
+  ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
+  if (coef == NULL || coef->decompress_data == NULL || cinfo->idct == NULL || cinfo->inputctl == NULL) return 0;
+  if (!ck_output_uncropped(cinfo)) return 0;
   int one_pixel = 0;
   for (int b = 0; b < d->blocks; b++) {
-    const jpeg_component_info *compptr = cinfo->cur_comp_info[d->plan[b].component];
     if (!d->plan[b].one_pixel) continue;
     one_pixel = 1;
-    if (compptr->dct_table == NULL || compptr->quant_table == NULL) return 0;
-    unsigned int q = compptr->quant_table->quantval[0];
-    int16_t low;
-    memcpy(&low, compptr->dct_table, sizeof low);
-    if (q > 32767 || low != (int16_t)q) return 0;
+    if (ck_dc_quantizer(cinfo->cur_comp_info[d->plan[b].component]) < 0) return 0;
   }
   if (!one_pixel) return 0;
   coef->decompress_data = ck_decompress_eighth;
@@ -758,18 +790,10 @@ typedef struct {
 static __attribute__((noinline)) void ck_fill_as_libjpeg_slow(j_decompress_ptr cinfo, ck_scan_state *scan,
                                                               int nbits) {
   ck_reader *r = &scan->reader;
-  r->buffer = r->count == 0 ? 0 : r->buffer & (~(uint64_t)0 << (64 - r->count));
-  while (r->count < CK_JPEG_MIN_GET_BITS && cinfo->unread_marker == 0) {
-    int c;
-    if (r->end - r->next >= 2 && r->next[0] != 0xFF) {
-      c = *r->next++;
-    } else if (r->end - r->next >= 2 && r->next[1] == 0) {
-      c = 0xFF;
-      r->next += 2;
-    } else {
-      c = ck_source_data_byte(cinfo, r);
-      if (c < 0) break;
-    }
+  ck_clear_below_count(r);
+  while (r->count < CK_JPEG_MIN_GET_BITS) {
+    int c = ck_next_data_byte(cinfo, r);
+    if (c < 0) break;
     r->buffer |= (uint64_t)c << (56 - r->count);
     r->count += 8;
   }
@@ -839,15 +863,11 @@ static inline __attribute__((always_inline)) void ck_dc_first_mcu(j_decompress_p
                                                                   const int single) {
   ck_scan_state *scan = &d->scan;
   if (restart_interval != 0 && scan->restarts_to_go == 0) {
-    cinfo->src->next_input_byte = reader->next;
-    cinfo->src->bytes_in_buffer = (size_t)(reader->end - reader->next);
+    ck_reader_give(cinfo, reader);
     scan->reader = *reader;
     ck_restart_as_libjpeg(cinfo, scan);
     if (single) last_dc[0] = 0;
-    *reader = scan->reader;
-    reader->next = cinfo->src->next_input_byte;
-    reader->end = reader->next + cinfo->src->bytes_in_buffer;
-    ck_reader_limit(reader, cinfo);
+    *reader = ck_reader_take(cinfo, scan->reader);
   }
   if (!scan->pub.insufficient_data) {
     ck_reader r = *reader;
@@ -901,15 +921,11 @@ static inline __attribute__((always_inline)) void ck_dc_first_mcu(j_decompress_p
 // libjpeg's decode_mcu entry point, for files without the DC store.
 static boolean ck_decode_dc_first(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
   ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
-  ck_reader r = d->scan.reader;
-  r.next = cinfo->src->next_input_byte;
-  r.end = r.next + cinfo->src->bytes_in_buffer;
-  ck_reader_limit(&r, cinfo);
+  ck_reader r = ck_reader_take(cinfo, d->scan.reader);
   JCOEF *out[D_MAX_BLOCKS_IN_MCU];
   for (int b = 0; b < d->blocks; b++) out[b] = &MCU_data[b][0][0];
   ck_dc_first_mcu(cinfo, d, &r, out, d->scan.last_dc, cinfo->restart_interval, 0);
-  cinfo->src->next_input_byte = r.next;
-  cinfo->src->bytes_in_buffer = (size_t)(r.end - r.next);
+  ck_reader_give(cinfo, &r);
   d->scan.reader = r;
   return TRUE;
 }
@@ -924,20 +940,21 @@ static int ck_consume_dc_first(j_decompress_ptr cinfo) {
   int MCU_rows = interleaved ? 1
                  : cinfo->input_iMCU_row < cinfo->total_iMCU_rows - 1 ? first->v_samp_factor
                                                                          : first->last_row_height;
-  ck_reader r = d->scan.reader;
-  r.next = cinfo->src->next_input_byte;
-  r.end = r.next + cinfo->src->bytes_in_buffer;
-  ck_reader_limit(&r, cinfo);
+  ck_reader r = ck_reader_take(cinfo, d->scan.reader);
   JCOEF *out[D_MAX_BLOCKS_IN_MCU];
+  int step[D_MAX_BLOCKS_IN_MCU];
   for (int yoffset = 0; yoffset < MCU_rows; yoffset++) {
-    // Each block's place for the MCU at column 0; the next MCU's is MCU_width further.
+    // Each block's place for the MCU at column 0; the next MCU's is its component's MCU_width further.
     int b = 0;
     for (int ci = 0; ci < cinfo->comps_in_scan; ci++) {
       const jpeg_component_info *comp = cinfo->cur_comp_info[ci];
       const ck_dc_values *values = &d->values[comp->component_index];
       size_t row = (size_t)cinfo->input_iMCU_row * (size_t)comp->v_samp_factor + (size_t)yoffset;
       for (int y = 0; y < comp->MCU_height; y++) {
-        for (int x = 0; x < comp->MCU_width; x++) out[b++] = values->values + (row + (size_t)y) * values->stride + x;
+        for (int x = 0; x < comp->MCU_width; x++, b++) {
+          out[b] = values->values + (row + (size_t)y) * values->stride + x;
+          step[b] = comp->MCU_width;
+        }
       }
     }
     const JDIMENSION columns = cinfo->MCUs_per_row;
@@ -952,15 +969,11 @@ static int ck_consume_dc_first(j_decompress_ptr cinfo) {
     } else {
       for (JDIMENSION column = 0; column < columns; column++) {
         ck_dc_first_mcu(cinfo, d, &r, out, d->scan.last_dc, restart_interval, 0);
-        for (int k = 0, ci = 0; ci < cinfo->comps_in_scan; ci++) {
-          int width = cinfo->cur_comp_info[ci]->MCU_width;
-          for (int n = 0; n < cinfo->cur_comp_info[ci]->MCU_blocks; n++) out[k++] += width;
-        }
+        for (int k = 0; k < d->blocks; k++) out[k] += step[k];
       }
     }
   }
-  cinfo->src->next_input_byte = r.next;
-  cinfo->src->bytes_in_buffer = (size_t)(r.end - r.next);
+  ck_reader_give(cinfo, &r);
   d->scan.reader = r;
   // consume_data's end of an iMCU row (start_iMCU_row's counters are the coefficient controller's own, which the
   // next scan's start_input_pass resets; block smoothing, which reads last_good_iMCU_row, is off in CropKit).
@@ -1008,6 +1021,17 @@ static boolean ck_decode_libjpeg(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
   return done;
 }
 
+// Makes the DC store hold every value before CropKit reads or writes its arrays directly: a scan read through the
+// coefficient controller may have left newer values in the store's window, written back only when the window moves
+// (a read-only access of one row moves it).
+static void ck_write_back_window(j_decompress_ptr cinfo, ck_dc_first_decoder *d) {
+  if (!d->controller_wrote) return;
+  for (int ci = 0; ci < cinfo->num_components; ci++) {
+    (void)(*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, d->values[ci].array, 0, 1, FALSE);
+  }
+  d->controller_wrote = 0;
+}
+
 // After libjpeg's start_pass for the scan: a DC-first scan is read by CropKit's decoder (when `own`), an AC scan is
 // passed over (with the DC store), any other is libjpeg's. Runs before jdinput.c's start_input_pass copies the
 // coefficient controller's consume_data into consume_input.
@@ -1046,14 +1070,8 @@ static void ck_plan_progressive_scan(j_decompress_ptr cinfo, ck_dc_first_decoder
     d->controller_wrote = 1;
     return;
   }
-  // The values are written directly: first make the store write back what a scan read through the coefficient
-  // controller left in its window (the window is written back when it next moves).
-  if (d->controller_wrote) {
-    for (int ci = 0; ci < cinfo->num_components; ci++) {
-      (void)(*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, d->values[ci].array, 0, 1, FALSE);
-    }
-    d->controller_wrote = 0;
-  }
+  // The values are written straight into the store.
+  ck_write_back_window(cinfo, d);
   coef->consume_data = ck_consume_dc_first;
 }
 
@@ -1130,12 +1148,12 @@ static int ck_decompress_dc(j_decompress_ptr cinfo, JSAMPIMAGE output_buf) {
       if (comp->DCT_scaled_size == 1) {
         JSAMPROW out = rows[row];
         for (JDIMENSION b = 0; b < comp->width_in_blocks; b++) {
-          out[b] = range_limit[((dc[b] * quantizer + 4) >> 3) & CK_RANGE_MASK];
+          out[b] = ck_dc_pixel(range_limit, dc[b], quantizer);
         }
       } else {
         JSAMPROW top = rows[2 * row], bottom = rows[2 * row + 1];
         for (JDIMENSION b = 0; b < comp->width_in_blocks; b++) {
-          JSAMPLE pixel = range_limit[((dc[b] * quantizer + 4) >> 3) & CK_RANGE_MASK];
+          JSAMPLE pixel = ck_dc_pixel(range_limit, dc[b], quantizer);
           top[2 * b] = top[2 * b + 1] = bottom[2 * b] = bottom[2 * b + 1] = pixel;
         }
       }
@@ -1150,28 +1168,16 @@ int ck_install_dc_output(j_decompress_ptr cinfo) {
   ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
   if (d == NULL || d->scan.pub.start_pass != ck_start_progressive_pass || !d->own || !d->has_values) return 0;
   if (coef == NULL || coef->decompress_data == NULL || cinfo->output_iMCU_row != 0) return 0;
-  // Not for a picture cropped with jpeg_crop_scanline (CropKit never crops in libjpeg): its first column is not 0.
-  JDIMENSION full_width =
-      (JDIMENSION)(((unsigned long)cinfo->image_width * (unsigned long)cinfo->min_DCT_scaled_size + DCTSIZE - 1) /
-                   DCTSIZE);
-  if (cinfo->output_width != full_width) return 0;
+  if (!ck_output_uncropped(cinfo)) return 0;
   for (int ci = 0; ci < cinfo->num_components; ci++) {
     const jpeg_component_info *comp = &cinfo->comp_info[ci];
     if (!comp->component_needed) continue;
     if (comp->DCT_scaled_size != 1 && comp->DCT_scaled_size != 2) return 0;
-    // What jpeg_idct_1x1 and jpeg_idct_2x2 multiply by (see ck_install_eighth_output).
-    if (comp->dct_table == NULL || comp->quant_table == NULL) return 0;
-    unsigned int q = comp->quant_table->quantval[0];
-    int16_t low;
-    memcpy(&low, comp->dct_table, sizeof low);
-    if (q > 32767 || low != (int16_t)q) return 0;
-    d->quantizer[ci] = (int)q;
+    d->quantizer[ci] = ck_dc_quantizer(comp);
+    if (d->quantizer[ci] < 0) return 0;
   }
-  // The values must all be in the store: write back what a scan read through the coefficient controller left in
-  // the window.
-  for (int ci = 0; ci < cinfo->num_components; ci++) {
-    (void)(*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, d->values[ci].array, 0, 1, FALSE);
-  }
+  // The values are read straight from the store.
+  ck_write_back_window(cinfo, d);
   coef->decompress_data = ck_decompress_dc;
   return 1;
 }
