@@ -595,9 +595,19 @@ typedef struct {
 #define CK_RANGE_MASK (MAXJSAMPLE * 4 + 3)
 
 // The pixel of a block holding `dc` alone, quantizer `q`: jpeg_idct_1x1's (DC × q + 4) >> 3 through the range limit
-// (`range_limit` is cinfo->sample_range_limit + CENTERJSAMPLE). jpeg_idct_2x2 gives it for all four of its pixels.
+// (`range_limit` is cinfo->sample_range_limit + CENTERJSAMPLE). jpeg_idct_2x2 gives it for all four of its pixels
+// when DC × q is in ck_dc_2x2_exact's range.
 static inline JSAMPLE ck_dc_pixel(const JSAMPLE *range_limit, int dc, int q) {
   return range_limit[((dc * q + 4) >> 3) & CK_RANGE_MASK];
+}
+
+// Whether libjpeg's 2×2 IDCT of a block holding `dc` alone is ck_dc_pixel: for every DC × q a file of 8-bit samples
+// can give (a DC coefficient is 8 × the block's mean less 128: |DC × q| <= 1024) and twice that. Past it only damaged
+// or hostile data goes, and there libjpeg-turbo's SIMD 2×2 IDCT works in 16 bits and clamps where the masked range
+// limit wraps (they first differ at DC × q = 4092 and -4101), so such a block goes through libjpeg's IDCT itself.
+static inline int ck_dc_2x2_exact(int dc, int q) {
+  int product = dc * q;
+  return product >= -2048 && product <= 2047;
 }
 
 static int ck_decompress_eighth(j_decompress_ptr cinfo, JSAMPIMAGE output_buf) {
@@ -1121,8 +1131,9 @@ int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, 
 // After a DC-only early stop, libjpeg's buffered-image output pass (jdcoefct.c's decompress_data) asks the DC store
 // for each iMCU row's blocks, which it copies into a window of 128-byte blocks, and calls the IDCT on each: 1×1, or
 // 2×2 for 4:2:0 chroma at 1/8, which for a block of DC alone gives four equal pixels of the same value, libjpeg's
-// (DC × quantizer + 4) >> 3 through the range limit (jpeg_idct_2x2 descales (DC × quantizer) << 2 by 5 bits).
-// ck_decompress_dc writes those pixels straight from the store's values. Same pixels, byte for byte.
+// (DC × quantizer + 4) >> 3 through the range limit (jpeg_idct_2x2 descales (DC × quantizer) << 2 by 5 bits, for
+// any DC × quantizer of valid data: ck_dc_2x2_exact). ck_decompress_dc writes those pixels straight from the store's
+// values, and hands a 2×2 block past that range to libjpeg's IDCT. Same pixels, byte for byte.
 static int ck_decompress_dc(j_decompress_ptr cinfo, JSAMPIMAGE output_buf) {
   ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
   // decompress_data's wait for input (none is left to read after the early stop; kept as libjpeg has it).
@@ -1132,6 +1143,7 @@ static int ck_decompress_dc(j_decompress_ptr cinfo, JSAMPIMAGE output_buf) {
       return JPEG_SUSPENDED;
   }
   const JSAMPLE *range_limit = cinfo->sample_range_limit + CENTERJSAMPLE;
+  const ck_inverse_dct_interface *idct = (const ck_inverse_dct_interface *)(const void *)cinfo->idct;
   for (int ci = 0; ci < cinfo->num_components; ci++) {
     const jpeg_component_info *comp = &cinfo->comp_info[ci];
     if (!comp->component_needed) continue;
@@ -1153,6 +1165,12 @@ static int ck_decompress_dc(j_decompress_ptr cinfo, JSAMPIMAGE output_buf) {
       } else {
         JSAMPROW top = rows[2 * row], bottom = rows[2 * row + 1];
         for (JDIMENSION b = 0; b < comp->width_in_blocks; b++) {
+          if (CK_UNLIKELY(!ck_dc_2x2_exact(dc[b], quantizer))) {
+            JBLOCK block = {0};
+            block[0] = dc[b];
+            (*idct->inverse_DCT[ci])(cinfo, (jpeg_component_info *)comp, block, rows + 2 * row, 2 * b);
+            continue;
+          }
           JSAMPLE pixel = ck_dc_pixel(range_limit, dc[b], quantizer);
           top[2 * b] = top[2 * b + 1] = bottom[2 * b] = bottom[2 * b + 1] = pixel;
         }
@@ -1167,7 +1185,7 @@ int ck_install_dc_output(j_decompress_ptr cinfo) {
   ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
   ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
   if (d == NULL || d->scan.pub.start_pass != ck_start_progressive_pass || !d->own || !d->has_values) return 0;
-  if (coef == NULL || coef->decompress_data == NULL || cinfo->output_iMCU_row != 0) return 0;
+  if (coef == NULL || coef->decompress_data == NULL || cinfo->idct == NULL || cinfo->output_iMCU_row != 0) return 0;
   if (!ck_output_uncropped(cinfo)) return 0;
   for (int ci = 0; ci < cinfo->num_components; ci++) {
     const jpeg_component_info *comp = &cinfo->comp_info[ci];

@@ -74,6 +74,46 @@ struct DCFirstDecoderTests {
         }
     }
 
+    /// `data` with the DC entry of every 8-bit quantization table before the first scan set to `value`.
+    static func raisingDCQuantizers(_ data: [UInt8], to value: UInt8) -> [UInt8] {
+        var data = data
+        var i = 2
+        while i + 4 <= data.count, data[i] == 0xFF, data[i + 1] != 0xDA {
+            let end = i + 2 + (Int(data[i + 2]) << 8 | Int(data[i + 3]))
+            var table = i + 4
+            while data[i + 1] == 0xDB, table + 1 < min(end, data.count) {
+                let sixteenBits = data[table] >> 4 != 0
+                if !sixteenBits { data[table + 1] = value }
+                table += sixteenBits ? 129 : 65
+            }
+            i = end
+        }
+        return data
+    }
+
+    /// Past the DC × quantizer of any valid file (|DC × q| <= 1024), libjpeg-turbo's SIMD 2×2 IDCT (4:2:0 chroma at
+    /// 1/8) works in 16 bits and clamps where the arithmetic of the output pass from the DC store wrapped through the
+    /// range limit: the fuzzer's file (a chroma DC quantizer of 179 and damaged DC data) and the fixtures with every
+    /// table's DC quantizer raised to 255 or 40 differed in hundreds of bytes before such blocks went to libjpeg's IDCT.
+    @Test("DC × quantizer past valid data's range (hostile quantizers, damaged DC data) gives libjpeg's pixels")
+    func hostileDCProducts() throws {
+        var files = [try Fixtures.bytes("progressive/hostile-dc.jpg")]
+        for name in Self.fixtures where !name.contains("gray") {
+            let data = try Fixtures.bytes(name)
+            files += [Self.raisingDCQuantizers(data, to: 255), Self.raisingDCQuantizers(data, to: 40)]
+        }
+        for (index, data) in files.enumerated() {
+            let reference = try #require(Self.decode(data, .dcOnly, libjpeg: true), "file \(index)")
+            let fast = try #require(Self.decode(data, .dcOnly, libjpeg: false), "file \(index)")
+            #expect(fast == reference, "file \(index)")
+        }
+        // The raised quantizers do change the pixels: the tables were rewritten, not skipped.
+        let original = try Fixtures.bytes("progressive/p420.jpg")
+        #expect(
+            Self.decode(original, .dcOnly, libjpeg: true)?.pixels
+                != Self.decode(Self.raisingDCQuantizers(original, to: 255), .dcOnly, libjpeg: true)?.pixels)
+    }
+
     /// The offsets of the first scan's entropy-coded data: from the end of its SOS header to the next marker that
     /// is not a restart marker or a stuffed byte.
     static func firstScan(_ data: [UInt8]) -> Range<Int> {
