@@ -23,8 +23,8 @@ typedef struct {
   char message[CK_JPEG_MESSAGE_LENGTH];
   int warning_count;
   char warnings[CK_JPEG_MAX_WARNINGS][CK_JPEG_MESSAGE_LENGTH];
-  // Set by the decoder's source manager: once the data has run out, any corrupt-data warning in the data phase
-  // means the entropy decoder needed bytes that are not there, i.e. the file is truncated.
+  // Set by the decoder's source manager: once the data has run out, the data phase's warning that the entropy
+  // decoder needed bytes that are not there (or found no restart marker) means the file is truncated.
   int eof_hit;
   int in_data_phase;
   // Set in the helper decoder of a progressive file read by two (parallel_scans.c): libjpeg's warning that a
@@ -39,7 +39,7 @@ void ck_fail(ck_error_mgr *err, int status, int code, const char *message) __att
 void ck_record_warning(ck_error_mgr *err, const char *message);
 
 /// Sets up `err` over libjpeg's standard error manager: errors longjmp with a status, warnings are kept, and a
-/// corrupt-data warning fails a strict decode (and, once the data has run out, is the file's truncation).
+/// corrupt-data warning fails a strict decode (and, once the data has run out, running out is the file's truncation).
 void ck_init_error(ck_error_mgr *err, int strict);
 
 // MARK: - Decoder

@@ -221,6 +221,23 @@ struct ACSkippingDecoderTests {
         #expect(throws: CodecError.self) { try Self.decode(marked, libjpeg: false, strict: true) }
     }
 
+    /// Once the data has run out, only running out (the entropy decoder needing bits that are not there, or a
+    /// restart marker missing) makes a file truncated; a bad code warned about before the end does not, however far
+    /// the reader had read ahead. The fuzzer's file: CropKit's reader loads whole words and had reached the end before
+    /// the second bad code, libjpeg's had not, and one decode failed where the other succeeded.
+    @Test("a damaged file whose data ends without its EOI: the same outcome, pixels and warnings by both decoders")
+    func badCodesBeforeTheEnd() throws {
+        let data = try Fixtures.bytes("fuzz/jpeg-eof-bad-codes.jpg")
+        for scale in JPEGScale.allCases {
+            let (pixels, decoder) = try Self.decode(data, .off, libjpeg: false, scale: scale)
+            let (reference, libjpeg) = try Self.decode(data, .off, libjpeg: true, scale: scale)
+            #expect(decoder.ownEntropyDecoder)
+            #expect(pixels == reference && decoder.warnings == libjpeg.warnings, "\(scale)")
+            #expect(decoder.warnings.filter { $0.message.contains("bad Huffman code") }.count == 2)
+            #expect(decoder.warnings.last?.message.contains("EOI marker is missing") == true)
+        }
+    }
+
     /// The offset just past the SOS segment's header, where the entropy-coded data starts.
     static func scanStart(_ data: [UInt8]) -> Int {
         let sos = Bytes.jpegSegments(data).first { $0.marker == 0xDA }!

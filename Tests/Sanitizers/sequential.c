@@ -1,6 +1,7 @@
 // The JPEG shim's own entropy decoder for sequential files, and its output pass at 1/8, under AddressSanitizer and
 // UBSan (scripts/sanitize-jpeg builds it with Sources/CJPEG). Each file given, intact and with 79 seeded damages
-// (bits flipped, bytes cut, or a marker put in the entropy-coded data), is decoded by CropKit's decoder and by
+// (bits flipped, bytes cut, a marker put in the entropy-coded data, or its EOI cut off and bits flipped in its last
+// bytes), is decoded by CropKit's decoder and by
 // libjpeg's, at 1/8 (half the trials) and at 1/1, 1/2 and 1/4, lenient and strict, whole or a third of the rows; both
 // must fail or both give the same pixels. Exits 1 on a mismatch, or if CropKit's output pass never ran at 1/8; a
 // sanitizer report fails the run on its own.
@@ -26,10 +27,13 @@ int main(int argc, char **argv) {
       uint8_t *d = malloc(n + 2); memcpy(d, orig, n); size_t m = n;
       if (trial > 0) {
         size_t at = scan + (size_t)rand() % (n - scan - 2);
-        switch (trial % 3) {
+        switch (trial % 4) {
           case 0: for (int k = 0; k < 1 + rand() % 3; k++) d[scan + (size_t)rand() % (n - scan - 2)] ^= 1 << (rand() % 8); break;
           case 1: m = at; break;  // cut short
-          default: memmove(d + at + 2, d + at, n - at); d[at] = 0xFF; d[at + 1] = (uint8_t[]){0xD0, 0xD3, 0xD9}[rand() % 3]; m = n + 2;
+          case 2: memmove(d + at + 2, d + at, n - at); d[at] = 0xFF; d[at + 1] = (uint8_t[]){0xD0, 0xD3, 0xD9}[rand() % 3]; m = n + 2; break;
+          default:  // no EOI, and bits flipped in the data's last 24 bytes: one reader may have read ahead to the end first
+            m = n - 2;
+            for (int k = 0; k < 1 + rand() % 3; k++) { size_t span = m - scan < 24 ? m - scan : 24; d[m - 1 - (size_t)rand() % span] ^= 1 << (rand() % 8); }
         }
       }
       int scale = trial % 2 ? 8 : (int[]){1, 2, 4}[trial / 2 % 3], strict = trial % 5 == 0, partial = trial % 7 == 3;
