@@ -248,13 +248,20 @@ let package = Package(
     ]
 )
 
-// Release-mode micro-benchmarks of the pixel engine: built only when asked for, so a plain `swift build` of the
-// library never compiles them (`CROPKIT_BENCHMARKS=1 swift run -c release PixelsBench`, see Benchmarks/).
+// Release-mode benchmarks, built only when asked for, so a plain `swift build` of the library never compiles them
+// (`CROPKIT_BENCHMARKS=1 swift run -c release PixelsBench`, see Benchmarks/): the pixel engine's micro-benchmarks, and
+// the CLI's commands timed inside one process.
 if Context.environment["CROPKIT_BENCHMARKS"] != nil {
     package.targets.append(
         .executableTarget(
             name: "PixelsBench", dependencies: ["CropPixels", "CropAnalysis", "CropTestSupport"],
             path: "Benchmarks/PixelsBench"))
+    // A `cropkit` command run several times in one process (compare.py's "cropkit in", beside "vips 8.18 in").
+    package.targets.append(
+        .executableTarget(
+            name: "CropKitTasks",
+            dependencies: ["CropCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Benchmarks/CropKitTasks"))
 }
 
 // libFuzzer: one executable for every target (`Fuzz/run.sh TARGET SECONDS` picks one with CROPKIT_FUZZ_TARGET),

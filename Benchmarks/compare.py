@@ -10,7 +10,16 @@ Two libvips releases: Debian's 8.14 (`vips`, `vipsthumbnail`, whole processes) a
 `vips_tasks.py`: timed as a whole process ("vips 8.18", Python's start-up included) and inside its own process from
 opening the file to the written output ("vips 8.18 in", the issue's measure; its memory is the whole process's).
 
-    Benchmarks/compare.py [--runs N] [--tasks T0,T1,T2,T3] [--image PATH] [--cropkit PATH]
+CropKit is timed the same two ways: its CLI as a whole process ("cropkit", every other tool's ratio is to it), and
+the same command run inside one process by `CropKitTasks` ("cropkit in", when that release binary is built:
+`CROPKIT_BENCHMARKS=1 swift build -c release --product CropKitTasks`), whose ratio is to "vips 8.18 in". The two
+in-process figures are the like-for-like pair: a process that has run a task once keeps much of the memory it took
+(its allocator's heap; CropKit maps a progressive JPEG's coefficient arrays afresh for each decode), and on
+a virtual machine whose host takes back idle guest memory (this one's kernel reports free 8 MiB blocks to it), a new
+process pays for every fresh page: writing a byte to each page of a fresh 72 MB mapping (a 24-megapixel progressive
+JPEG's coefficients) took 27 to 264 ms here on 2026-11-29, where the whole T2 task takes about 0.2 s.
+
+    Benchmarks/compare.py [--runs N] [--tasks T0,T1,T2,T3] [--image PATH] [--cropkit PATH] [--cropkit-tasks PATH]
 
 Tasks (the issues' definitions):
     T0  decode and re-encode as JPEG q90                         (issue 2, vs `vips copy`)
@@ -196,6 +205,8 @@ def main():
     ap.add_argument("--tasks", default="T0,T1,T1s,T2,T3,W1,A1")
     ap.add_argument("--image", default=DEFAULT_IMAGE)
     ap.add_argument("--cropkit", default=os.path.join(ROOT, ".build", "release", "cropkit"))
+    ap.add_argument("--cropkit-tasks", default=os.path.join(ROOT, ".build", "release", "CropKitTasks"),
+                    help="CropKit's commands timed in one process (\"cropkit in\"); skipped when not built")
     args = ap.parse_args()
 
     tools = {
@@ -204,6 +215,7 @@ def main():
         "magick": shutil.which("magick") or (os.path.exists("/usr/bin/convert") and "/usr/bin/convert"),
         "pillow": pillow_python(),
         "vips818": vips_818_python(),
+        "cropkit in": args.cropkit_tasks if os.access(args.cropkit_tasks, os.X_OK) else None,
     }
     missing = [k for k, v in tools.items() if not v]
     if missing:
@@ -217,7 +229,8 @@ def main():
         for task in args.tasks.split(","):
             out = os.path.join(tmp, task + {"W1": ".webp", "A1": ".avif"}.get(task, ".jpg"))
             results = {}
-            for tool, cmd in commands(task, src, out, tools).items():
+            cmds = commands(task, src, out, tools)
+            for tool, cmd in cmds.items():
                 try:
                     run_once(cmd)
                     samples = [run_once(cmd) for _ in range(args.runs)]
@@ -227,28 +240,38 @@ def main():
                     print(f"{task} {tool}: FAILED: {e}")
                 if os.path.exists(out):
                     os.remove(out)
+            # Timed inside their own processes (the runs' median after a warm-up), with the process's peak memory:
+            # libvips 8.18 through vips_tasks.py, CropKit's same command through CropKitTasks.
+            in_process = {}
             if tools["vips818"]:
-                # libvips 8.18 timed inside its own process (the runs' median), with that process's peak memory.
+                in_process["vips 8.18 in"] = [tools["vips818"], os.path.join(HERE, "vips_tasks.py"), task, src, out,
+                                              "--runs", str(args.runs)]
+            if tools["cropkit in"] and "cropkit" in cmds:
+                in_process["cropkit in"] = [tools["cropkit in"], str(args.runs)] + cmds["cropkit"][1:]
+            for tool, cmd in in_process.items():
                 try:
-                    cmd = [tools["vips818"], os.path.join(HERE, "vips_tasks.py"), task, src, out, "--runs", str(args.runs)]
-                    start = time.perf_counter()
                     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                     _, status, usage = os.wait4(proc.pid, 0)
                     reply = json.loads(proc.stdout.read().decode())
                     proc.stdout.close()
                     proc.stderr.close()
-                    results["vips 8.18 in"] = (reply["seconds"], usage.ru_maxrss / 1024, image_size(out))
+                    results[tool] = (reply["seconds"], usage.ru_maxrss / 1024, image_size(out))
                 except (ValueError, KeyError, OSError) as e:
-                    print(f"{task} vips 8.18 in-process: FAILED: {e}")
+                    print(f"{task} {tool}: FAILED: {e}")
                 if os.path.exists(out):
                     os.remove(out)
             print(f"{task}")
             for tool, (wall, rss, size) in results.items():
                 line = f"  {tool:13s} {wall:7.3f} s {rss:7.1f} MB  {size[0]}×{size[1]}"
-                if tool != "cropkit" and "cropkit" in results:
-                    cw, cr = results["cropkit"][0], results["cropkit"][1]
-                    line += f"   cropkit/{tool}: time {cw / wall:.2f}×, memory {cr / rss:.2f}×"
+                mine = "cropkit in" if tool == "vips 8.18 in" and "cropkit in" in results else "cropkit"
+                if not tool.startswith("cropkit") and mine in results:
+                    cw, cr = results[mine][0], results[mine][1]
+                    line += f"   {mine}/{tool}: time {cw / wall:.2f}×, memory {cr / rss:.2f}×"
                 print(line)
+                if tool == "vips 8.18 in" and mine == "cropkit in":
+                    cw, cr = results["cropkit"][0], results["cropkit"][1]
+                    print(f"  {'':13s} {'':27s}   cropkit/{tool}: time {cw / wall:.2f}×, memory {cr / rss:.2f}×"
+                          " (the issue's measure)")
             if task == "T2" and tools["pillow"] and results:
                 reference = os.path.join(tmp, "T2-pillow.png")
                 subprocess.run(commands(task, src, reference, {"pillow": tools["pillow"]})["Pillow"], check=True)

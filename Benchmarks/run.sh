@@ -6,4 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 .ci/install-deps bench
 swift build -c release --product cropkit
+# The same commands timed inside one process ("cropkit in", beside libvips 8.18's in-process figure).
+CROPKIT_BENCHMARKS=1 swift build -c release --product CropKitTasks
 exec python3 Benchmarks/compare.py "$@"
