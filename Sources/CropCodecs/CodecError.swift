@@ -11,7 +11,8 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     case libraryUnavailable(format: ImageFormat, reason: String)
     /// A feature of a supported format that CropKit does not handle (12-bit JPEG, lossless JPEG, alpha in JPEG …).
     case unsupportedFeature(format: ImageFormat, feature: String)
-    /// The data ends before the image is complete.
+    /// The data ends before the image is complete: the decoder needed bytes past the end. (A JPEG whose data holds
+    /// every block but ends without its EOI marker decodes, with a ``CodecWarning``.)
     case truncated(format: ImageFormat, detail: String)
     /// The image has more pixels than the configured `PixelLimits` allow; nothing large was allocated.
     case tooManyPixels(width: Int, height: Int, limit: Int)

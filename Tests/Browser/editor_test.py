@@ -398,6 +398,7 @@ def latency_flow(driver, url):
               at(cx, cy, 'pointerdown', 1);
               await k.idle();
               k.resetStats();
+              const began = performance.now();
               for (let i = 1; i <= moves; i++) {
                 at(cx + dx * i / moves, cy + dy * i / moves, 'pointermove', 1);
                 await new Promise((resolve) => setTimeout(resolve, 8));
@@ -415,14 +416,24 @@ def latency_flow(driver, url):
               // (Polled for up to 50 s, inside the script timeout: only a stalled page takes more than a few frames.)
               for (let i = 0; i < 2500 && !k.drawnIsServer; i++) await new Promise((resolve) => setTimeout(resolve, 20));
               done({answered: s.count, settled, box: v.cropBox, gesture: v.gesture, after: k.view.gesture, drawn,
-                    lagging: answered, exact: k.drawnIsServer});
+                    lagging: answered, exact: k.drawnIsServer, burst: stopped - began});
             })();
         """, box1, 90, 50, 90)
         moved = (result["box"]["x"] - box1["x"], result["box"]["y"] - box1["y"])
-        print(f"  a burst of 90 moves in 0.7 s: {result['answered']} events answered, idle "
+        print(f"  a burst of 90 moves in {result['burst'] / 1000:.2f} s: {result['answered']} events answered, idle "
               f"{result['settled']:.0f} ms after the last move", flush=True)
-        check(result["answered"] <= 12, f"moves are coalesced under latency ({result['answered']} events for 90 moves)")
-        check(result["settled"] < 350, f"nothing queues up: idle {result['settled']:.0f} ms after the last move")
+        # Limits from what was measured, not the clock's ideal: the timers of a busy machine stretch the burst (0.72 s
+        # nominal; 13 events over a longer one failed a fixed limit of 12), and its round trips. With at most one event
+        # in flight and every round trip at least the 100 ms added, the burst sends at most one event per 100 ms of it,
+        # plus the first and the last; without coalescing it would send all 90.
+        coalesced = int(result["burst"] // 100) + 2
+        check(result["answered"] <= coalesced,
+              f"moves are coalesced under latency ({result['answered']} events for 90 moves in "
+              f"{result['burst']:.0f} ms, at most {coalesced})")
+        # After the last move: the event in flight and the last one, two round trips, and a frame or two.
+        queue_limit = 2 * rtt["p95"] + 150
+        check(result["settled"] < queue_limit,
+              f"nothing queues up: idle {result['settled']:.0f} ms after the last move (under {queue_limit:.0f})")
         check(result["gesture"] == "moving" and abs(moved[0] - 90) <= 1 and abs(moved[1] - 50) <= 1,
               f"the box follows the last pointer position (moved {moved[0]:.1f}, {moved[1]:.1f} for 90, 50)")
         check(result["after"] == "none", "and the gesture ends with the pointer")
