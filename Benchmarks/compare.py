@@ -17,7 +17,8 @@ in-process figures are the like-for-like pair: a process that has run a task onc
 (its allocator's heap; CropKit maps a progressive JPEG's coefficient arrays afresh for each decode), and on
 a virtual machine whose host takes back idle guest memory (this one's kernel reports free 8 MiB blocks to it), a new
 process pays for every fresh page: writing a byte to each page of a fresh 72 MB mapping (a 24-megapixel progressive
-JPEG's coefficients) took 27 to 264 ms here on 2026-11-29, where the whole T2 task takes about 0.2 s.
+JPEG's coefficients) took 13 to 140 ms here on 2026-11-29 with the machine otherwise quiet (27 to 264 ms beside a
+build), where the whole T2 task takes about 0.2 s.
 
     Benchmarks/compare.py [--runs N] [--tasks T0,T1,T2,T3] [--image PATH] [--cropkit PATH] [--cropkit-tasks PATH]
 

@@ -1,9 +1,7 @@
 // CropKitTasks: a `cropkit` command run several times inside one process, as Benchmarks/vips_tasks.py runs libvips
 // 8.18's: one warm-up, then RUNS timed runs, each from parsing the arguments to the written output. It prints
 // `{"seconds": MEDIAN, "runs": [...]}`. Benchmarks/compare.py reports it as "cropkit in", beside "vips 8.18 in", so
-// that both libraries are timed alike: a process that has run the task once keeps its memory, where a new process
-// takes every page of it from the kernel afresh (on this machine's virtual machine, 72 MB of fresh pages cost 30 to
-// 260 ms; see compare.py).
+// that both libraries are timed alike (compare.py says why that matters on this machine).
 //
 //   CROPKIT_BENCHMARKS=1 swift build -c release --product CropKitTasks
 //   .build/release/CropKitTasks RUNS resize photo.jpg --width 1920 -o out.jpg --force --quiet

@@ -81,13 +81,12 @@ static void ck_emit_message(j_common_ptr cinfo, int msg_level) {
   char buffer[JMSG_LENGTH_MAX];
   (*cinfo->err->format_message)(cinfo, buffer);
   err->pub.num_warnings++;
-  // Once the data has run out, the entropy decoder needing bits that are not there (JWRN_HIT_MARKER), or a restart
-  // marker where the data ended (JWRN_MUST_RESYNC), is the file's truncation. Other warnings stay warnings: the data
-  // may have run out only in a read ahead (libjpeg's bit reader loads up to 64 bits, CropKit's whole words), while the
-  // bad code or stray bytes warned about lie before the end, and whether a reader has read ahead yet must not decide
-  // the outcome.
-  if (err->eof_hit && err->in_data_phase &&
-      (err->pub.msg_code == JWRN_HIT_MARKER || err->pub.msg_code == JWRN_MUST_RESYNC)) {
+  // Once the data has run out, the entropy decoder needing bits that are not there (JWRN_HIT_MARKER) is the file's
+  // truncation. (Data cut before a restart marker gets there too: the blocks after it need bits.) Other warnings stay
+  // warnings: the data may have run out only in a read ahead (libjpeg's bit reader loads up to 64 bits, CropKit's
+  // whole words), while the bad code or stray bytes warned about lie before the end, and whether a reader has read
+  // ahead yet must not decide the outcome.
+  if (err->eof_hit && err->in_data_phase && err->pub.msg_code == JWRN_HIT_MARKER) {
     ck_fail(err, CK_JPEG_ERR_TRUNCATED, err->pub.msg_code, "Premature end of JPEG data (the file is truncated)");
   }
   if (err->strict) ck_fail(err, CK_JPEG_ERR_STRICT_WARNING, err->pub.msg_code, buffer);

@@ -24,7 +24,7 @@ typedef struct {
   int warning_count;
   char warnings[CK_JPEG_MAX_WARNINGS][CK_JPEG_MESSAGE_LENGTH];
   // Set by the decoder's source manager: once the data has run out, the data phase's warning that the entropy
-  // decoder needed bytes that are not there (or found no restart marker) means the file is truncated.
+  // decoder needed bytes that are not there means the file is truncated.
   int eof_hit;
   int in_data_phase;
   // Set in the helper decoder of a progressive file read by two (parallel_scans.c): libjpeg's warning that a

@@ -238,6 +238,28 @@ struct ACSkippingDecoderTests {
         }
     }
 
+    /// Data that ends just before a restart marker holds every block of the intervals before it, and no bits past
+    /// the end; the restart marker found missing is only a warning, and the blocks after it, which need bits that are
+    /// not there, make the file truncated for both decoders.
+    @Test("a file cut just before a restart marker is refused as truncated by both decoders")
+    func cutBeforeARestartMarker() throws {
+        let image = try TestImages.smooth(width: 160, height: 120, seed: 6)
+        var options = JPEGEncodeOptions(quality: 90, subsampling: .s420)
+        options.restartInterval = 1
+        let data = try JPEGEncoder.encode(image, options: options)
+        let start = Self.scanStart(data)
+        let markers = (start..<(data.count - 1)).filter { data[$0] == 0xFF && (0xD0...0xD7).contains(data[$0 + 1]) }
+        let cut = Array(data.prefix(try #require(markers.dropFirst(markers.count / 2).first)))
+        for libjpeg in [false, true] {
+            #expect {
+                try Self.decode(cut, .off, libjpeg: libjpeg, scale: .full)
+            } throws: { error in
+                guard case .truncated(format: .jpeg, _) = error as? CodecError else { return false }
+                return true
+            }
+        }
+    }
+
     /// The offset just past the SOS segment's header, where the entropy-coded data starts.
     static func scanStart(_ data: [UInt8]) -> Int {
         let sos = Bytes.jpegSegments(data).first { $0.marker == 0xDA }!
