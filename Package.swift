@@ -274,8 +274,9 @@ if Context.environment["CROPKIT_FUZZ"] != nil {
             name: "CropKitFuzz", dependencies: ["CFuzzDriver", "FuzzBodies"], path: "Fuzz/Driver"))
 }
 
-// The portable build (`.ci/portable-test`): CROPKIT_PORTABLE=1 compiles the pixel floor without its x86-64 intrinsics,
-// as on arm64, and keeps only the library floors and their tests, so no server package is fetched or built.
+// The portable build (`.ci/portable-test`): CROPKIT_PORTABLE=1 compiles the pixel floor and the JPEG shim without
+// their x86-64 intrinsics, as on arm64, and keeps only the library floors and their tests, so no server package is
+// fetched or built.
 if Context.environment["CROPKIT_PORTABLE"] != nil {
     // The library products' targets and every target they use, and the test targets that use nothing else: derived
     // from the targets' own dependencies, so a new floor or shim needs no second list.
@@ -302,7 +303,7 @@ if Context.environment["CROPKIT_PORTABLE"] != nil {
     for target in package.targets where target.name == "CropPixels" {
         target.swiftSettings = [.define("CROPKIT_PORTABLE")]
     }
-    for target in package.targets where target.name == "CPixelKernels" {
+    for target in package.targets where ["CPixelKernels", "CJPEG"].contains(target.name) {
         target.cSettings = [.define("CROPKIT_PORTABLE")]
     }
 }

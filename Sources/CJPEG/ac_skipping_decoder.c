@@ -13,6 +13,9 @@
 #include "ac_skipping_decoder.h"
 
 #include <jerror.h>
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(CROPKIT_PORTABLE)
+#include <emmintrin.h>
+#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -784,7 +787,13 @@ typedef struct {
   int al;  // the point transform: each DC is stored shifted left by it
   const ck_huffman_code *dc[D_MAX_BLOCKS_IN_MCU];
   int component[D_MAX_BLOCKS_IN_MCU];  // index in cur_comp_info
+  int refine_own;        // AC refinement scans are read by CropKit's decoder (else by libjpeg's)
+  unsigned int eobrun;   // an AC refinement scan's blocks left in its end-of-band run
   ck_huffman_code dc_codes[NUM_HUFF_TBLS];
+  ck_huffman_code ac_code;  // the AC refinement scan's table
+  // For the byte of nonzero flags of natural positions 8j...8j+7, the zigzag positions they are (bit k for position
+  // k): built once with refine_own (see ck_band_nonzero).
+  uint64_t zigzag_bits[8][256];
 } ck_dc_first_decoder;
 
 // A DC-first scan's bits are read exactly as libjpeg reads them (jdhuff.c's jpeg_fill_bit_buffer and
@@ -838,6 +847,45 @@ static __attribute__((noinline)) void ck_fill_as_libjpeg_slow(j_decompress_ptr c
 
 #define CK_GET_BITS(r, n, v) ((v) = (uint32_t)((r).buffer >> (64 - (n))), CK_DROP(r, n))
 
+// HUFF_DECODE as libjpeg reads it: a lookahead of 8 bits (loaded when fewer are left, without zeros past a marker),
+// then a longer code bit by bit as jpeg_huff_decode reads it (9 bits first), a code longer than 16 bits read as
+// symbol 0 with a warning. Every byte is consumed where libjpeg consumes it.
+static inline __attribute__((always_inline)) int ck_huff_decode_as_libjpeg(j_decompress_ptr cinfo,
+                                                                            ck_scan_state *scan, ck_reader *reader,
+                                                                            const ck_huffman_code *code) {
+  ck_reader r = *reader;
+  int symbol, min_bits = 9;
+  if (CK_UNLIKELY(r.count < 8)) {
+    CK_FILL_AS_LIBJPEG(r, 0);
+    if (r.count < 8) min_bits = 1;
+  }
+  unsigned int e = min_bits == 9 ? code->lookup[r.buffer >> (64 - CK_LOOKAHEAD)] : 0;
+  if (CK_LIKELY(e != 0 && (e & 31) <= 8)) {
+    CK_DROP(r, e & 31);
+    symbol = (int)(e >> 5);
+  } else {
+    if (r.count < min_bits) CK_FILL_AS_LIBJPEG(r, min_bits);
+    uint32_t bits;
+    CK_GET_BITS(r, min_bits, bits);
+    int32_t value = (int32_t)bits;
+    int length = min_bits;
+    while (value > code->maxcode[length]) {  // maxcode[17] ends it
+      if (r.count < 1) CK_FILL_AS_LIBJPEG(r, 1);
+      CK_GET_BITS(r, 1, bits);
+      value = value << 1 | (int32_t)bits;
+      length++;
+    }
+    if (length > 16) {
+      WARNMS(cinfo, JWRN_HUFF_BAD_CODE);
+      symbol = 0;
+    } else {
+      symbol = code->values[(value + code->valoffset[length]) & 0xFF];
+    }
+  }
+  *reader = r;
+  return symbol;
+}
+
 // The libjpeg process_restart of a DC-first scan, through libjpeg's own marker reader: the whole bytes left in the
 // bit buffer join its count of discarded bytes, which it reports with the next marker it looks for.
 typedef struct {
@@ -883,36 +931,7 @@ static inline __attribute__((always_inline)) void ck_dc_first_mcu(j_decompress_p
     ck_reader r = *reader;
     const int blocks = single ? 1 : d->blocks;
     for (int b = 0; b < blocks; b++) {
-      const ck_huffman_code *code = d->dc[b];
-      // HUFF_DECODE with libjpeg's 8-bit lookahead; a longer code is read as jpeg_huff_decode reads it.
-      int symbol, min_bits = 9;
-      if (CK_UNLIKELY(r.count < 8)) {
-        CK_FILL_AS_LIBJPEG(r, 0);
-        if (r.count < 8) min_bits = 1;
-      }
-      unsigned int e = min_bits == 9 ? code->lookup[r.buffer >> (64 - CK_LOOKAHEAD)] : 0;
-      if (CK_LIKELY(e != 0 && (e & 31) <= 8)) {
-        CK_DROP(r, e & 31);
-        symbol = (int)(e >> 5);
-      } else {
-        if (r.count < min_bits) CK_FILL_AS_LIBJPEG(r, min_bits);
-        uint32_t bits;
-        CK_GET_BITS(r, min_bits, bits);
-        int32_t value = (int32_t)bits;
-        int length = min_bits;
-        while (value > code->maxcode[length]) {  // maxcode[17] ends it
-          if (r.count < 1) CK_FILL_AS_LIBJPEG(r, 1);
-          CK_GET_BITS(r, 1, bits);
-          value = value << 1 | (int32_t)bits;
-          length++;
-        }
-        if (length > 16) {
-          WARNMS(cinfo, JWRN_HUFF_BAD_CODE);
-          symbol = 0;
-        } else {
-          symbol = code->values[(value + code->valoffset[length]) & 0xFF];
-        }
-      }
+      int symbol = ck_huff_decode_as_libjpeg(cinfo, scan, &r, d->dc[b]);
       int size = symbol & 15, difference = 0;  // libjpeg refuses DC symbols past 15; the mask keeps shifts defined
       if (size != 0) {
         if (r.count < size) CK_FILL_AS_LIBJPEG(r, size);
@@ -926,6 +945,150 @@ static inline __attribute__((always_inline)) void ck_dc_first_mcu(j_decompress_p
     *reader = r;
   }
   scan->restarts_to_go--;
+}
+
+// MARK: - Progressive AC refinement scans
+
+// An AC refinement scan (Ss > 0, Ah > 0) adds one bit of precision to a band of one component's coefficients: a
+// correction bit for each coefficient already nonzero, and the sign of each that becomes nonzero, placed by runs of the
+// coefficients still zero. libjpeg's decode_mcu_AC_refine walks the band one coefficient at a time and branches on
+// each being zero, which on a photo's chroma is about 100 ns a block, most of a refinement scan. This reader keeps
+// the band's nonzero coefficients as a bit mask in zigzag order: a run lands on its zero by clearing the mask's lowest
+// zeros, and the correction bits of the nonzero coefficients passed over are read together and applied by walking the
+// mask's set bits. It reads every bit, and loads every byte, where libjpeg does (each correction bit is one
+// CHECK_BIT_BUFFER(1), so a run of them loads bytes only when the buffer is empty), and keeps its handling of damaged
+// data: a size other than 1 warns, a run past the band's end puts the new coefficient at the position after Se
+// (position 63 past the block's end), and once the data has run out the rest of the restart interval is left as is.
+
+static void ck_build_zigzag_bits(uint64_t table[8][256]) {
+  int zigzag[DCTSIZE2];
+  for (int k = 0; k < DCTSIZE2; k++) zigzag[ck_natural_order[k]] = k;
+  for (int j = 0; j < 8; j++) {
+    for (int flags = 0; flags < 256; flags++) {
+      uint64_t bits = 0;
+      for (int i = 0; i < 8; i++) {
+        if (flags >> i & 1) bits |= (uint64_t)1 << zigzag[8 * j + i];
+      }
+      table[j][flags] = bits;
+    }
+  }
+}
+
+// The nonzero coefficients of `block`, bit k for zigzag position k: each row of eight as a byte of flags (with SSE2
+// two rows per compare, pack and mask move), turned into zigzag bits by one lookup.
+static inline uint64_t ck_band_nonzero(const JCOEF *block, const uint64_t table[8][256]) {
+  uint64_t mask = 0;
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(CROPKIT_PORTABLE)
+  const __m128i zero = _mm_setzero_si128();
+  for (int j = 0; j < 8; j += 2) {
+    __m128i upper = _mm_loadu_si128((const __m128i *)(const void *)(block + 8 * j));
+    __m128i lower = _mm_loadu_si128((const __m128i *)(const void *)(block + 8 * j + 8));
+    __m128i zeros = _mm_packs_epi16(_mm_cmpeq_epi16(upper, zero), _mm_cmpeq_epi16(lower, zero));
+    unsigned int flags = ~(unsigned int)_mm_movemask_epi8(zeros);
+    mask |= table[j][flags & 0xFF] | table[j + 1][flags >> 8 & 0xFF];
+  }
+#else
+  for (int j = 0; j < 8; j++) {
+    unsigned int flags = 0;
+    for (int i = 0; i < 8; i++) flags |= (unsigned int)(block[8 * j + i] != 0) << i;
+    mask |= table[j][flags];
+  }
+#endif
+  return mask;
+}
+
+// `n` bits (0...63), first bit highest, read as `n` CHECK_BIT_BUFFER(1) + GET_BITS(1): the buffer is loaded only when
+// it is empty.
+static inline __attribute__((always_inline)) uint64_t ck_bits_one_at_a_time(j_decompress_ptr cinfo,
+                                                                            ck_scan_state *scan, ck_reader *reader,
+                                                                            int n) {
+  ck_reader r = *reader;
+  uint64_t value = 0;
+  while (n > 0) {
+    if (CK_UNLIKELY(r.count == 0)) CK_FILL_AS_LIBJPEG(r, 1);
+    int take = n < r.count ? n : r.count;
+    value = value << take | r.buffer >> (64 - take);
+    CK_DROP(r, take);
+    n -= take;
+  }
+  *reader = r;
+  return value;
+}
+
+// The correction bits of the nonzero coefficients in `passed` (zigzag positions), in order: a 1 adds one at the
+// scan's bit position to the magnitude of a coefficient that does not have it yet.
+static inline __attribute__((always_inline)) void ck_correct(j_decompress_ptr cinfo, ck_scan_state *scan,
+                                                             ck_reader *reader, JCOEF *block, uint64_t passed,
+                                                             int p1) {
+  int n = __builtin_popcountll(passed);
+  if (n == 0) return;
+  uint64_t bits = ck_bits_one_at_a_time(cinfo, scan, reader, n);
+  bits <<= 64 - n;  // the first bit at the top
+  for (; passed != 0; passed &= passed - 1, bits <<= 1) {
+    if (!(bits >> 63)) continue;
+    JCOEF *coefficient = &block[ck_natural_order[__builtin_ctzll(passed)]];
+    if ((*coefficient & p1) == 0) *coefficient = (JCOEF)(*coefficient >= 0 ? *coefficient + p1 : *coefficient - p1);
+  }
+}
+
+static boolean ck_decode_ac_refine(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
+  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
+  ck_scan_state *scan = &d->scan;
+  if (cinfo->restart_interval != 0 && scan->restarts_to_go == 0) {
+    ck_restart_as_libjpeg(cinfo, scan);
+    d->eobrun = 0;
+  }
+  if (!scan->pub.insufficient_data) {
+    const int ss = cinfo->Ss, se = cinfo->Se, p1 = 1 << cinfo->Al;
+    JCOEF *block = MCU_data[0][0];
+    const uint64_t band = (~(uint64_t)0 >> (63 - se)) & (~(uint64_t)0 << ss);
+    const uint64_t nonzero = ck_band_nonzero(block, d->zigzag_bits) & band;
+    ck_reader r = ck_reader_take(cinfo, scan->reader);
+    unsigned int eobrun = d->eobrun;
+    int k = ss;
+    if (eobrun == 0) {
+      for (; k <= se; k++) {
+        int symbol = ck_huff_decode_as_libjpeg(cinfo, scan, &r, &d->ac_code);
+        int run = symbol >> 4, size = symbol & 15, value = 0;
+        if (size != 0) {
+          if (size != 1) WARNMS(cinfo, JWRN_HUFF_BAD_CODE);  // a new coefficient's size is always 1
+          value = ck_bits_one_at_a_time(cinfo, scan, &r, 1) ? p1 : -p1;
+        } else if (run != 15) {  // an end of band: this block's rest and 2^run - 1 + (run bits) more blocks
+          eobrun = 1u << run;
+          if (run != 0) {
+            if (r.count < run) CK_FILL_AS_LIBJPEG(r, run);
+            uint32_t extra;
+            CK_GET_BITS(r, run, extra);
+            eobrun += extra;
+          }
+          break;
+        }
+        // Past the nonzero coefficients (a correction bit each) and `run` zeros, to the next zero: the new
+        // coefficient's place (ZRL, size 0, passes sixteen zeros). Without that many zeros, past Se.
+        uint64_t zeros = ~nonzero & band & (~(uint64_t)0 << k);
+        int target = se + 1;
+        if (__builtin_popcountll(zeros) > run) {
+          for (int i = 0; i < run; i++) zeros &= zeros - 1;
+          target = __builtin_ctzll(zeros);
+        }
+        uint64_t before_target = target == 64 ? ~(uint64_t)0 : ~(~(uint64_t)0 << target);
+        uint64_t passed = nonzero & (~(uint64_t)0 << k) & before_target;
+        ck_correct(cinfo, scan, &r, block, passed, p1);
+        k = target;
+        if (value != 0) block[ck_natural_order[k]] = (JCOEF)value;
+      }
+    }
+    if (eobrun > 0) {
+      // The band's rest: a correction bit for each nonzero coefficient.
+      if (k <= se) ck_correct(cinfo, scan, &r, block, nonzero & (~(uint64_t)0 << k), p1);
+      eobrun--;
+    }
+    ck_reader_give(cinfo, &r);
+    scan->reader = r;
+    d->eobrun = eobrun;
+  }
+  scan->restarts_to_go--;
+  return TRUE;
 }
 
 // libjpeg's decode_mcu entry point, for files without the DC store.
@@ -1054,6 +1217,17 @@ static void ck_plan_progressive_scan(j_decompress_ptr cinfo, ck_dc_first_decoder
     coef->consume_data = ck_pass_over_scan;
     return;
   }
+  if (cinfo->Ss != 0 && cinfo->Ah != 0 && d->refine_own && cinfo->comps_in_scan == 1) {
+    int table = cinfo->cur_comp_info[0]->ac_tbl_no;
+    // libjpeg's start_pass has refused a missing table; checked again so that no index goes out of bounds.
+    if (table < 0 || table >= NUM_HUFF_TBLS || cinfo->ac_huff_tbl_ptrs[table] == NULL)
+      ERREXIT1(cinfo, JERR_NO_HUFF_TABLE, table);
+    ck_build_code(cinfo, &d->ac_code, cinfo->ac_huff_tbl_ptrs[table]);
+    d->eobrun = 0;
+    d->scan.pub.decode_mcu = ck_decode_ac_refine;
+    d->controller_wrote = 1;
+    return;
+  }
   if (cinfo->Ss != 0 || cinfo->Ah != 0 || !d->own || cinfo->blocks_in_MCU > D_MAX_BLOCKS_IN_MCU) {
     d->controller_wrote = 1;
     return;
@@ -1105,6 +1279,8 @@ int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, 
   d->libjpeg = (ck_entropy_interface *)(void *)cinfo->entropy;
   d->libjpeg_consume = coef->consume_data;
   d->own = own != 0;
+  d->refine_own = own != 0;
+  if (d->refine_own) ck_build_zigzag_bits(d->zigzag_bits);
   if (dc != NULL) {
     d->has_values = 1;
     for (int ci = 0; ci < cinfo->num_components; ci++) {
@@ -1124,6 +1300,24 @@ int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, 
   ((ck_input_interface *)(void *)cinfo->inputctl)->consume_input = coef->consume_data;
   return (d->own ? CK_DC_FIRST_OWN : 0) | (d->own && d->has_values ? CK_DC_FIRST_ROWS : 0) |
          (d->has_values ? CK_DC_FIRST_PASSES_OVER_AC : 0);
+}
+
+int ck_install_progressive_decoder(j_decompress_ptr cinfo) {
+  if (!cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8) return 0;
+  if (cinfo->buffered_image || cinfo->input_scan_number != 1 || cinfo->input_iMCU_row != 0) return 0;
+  if (cinfo->entropy == NULL || cinfo->coef == NULL || cinfo->inputctl == NULL) return 0;
+  if (cinfo->num_components > MAX_COMPONENTS) return 0;
+  ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
+  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(*cinfo->mem->alloc_small)(
+      (j_common_ptr)cinfo, JPOOL_IMAGE, sizeof(ck_dc_first_decoder));
+  memset(d, 0, offsetof(ck_dc_first_decoder, dc_codes));  // the tables are written whole when built
+  d->libjpeg = (ck_entropy_interface *)(void *)cinfo->entropy;
+  d->libjpeg_consume = coef->consume_data;
+  d->refine_own = 1;
+  ck_build_zigzag_bits(d->zigzag_bits);
+  d->scan.pub.start_pass = ck_start_progressive_pass;
+  cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d;
+  return 1;
 }
 
 // MARK: - The output pass from the DC store
@@ -1216,6 +1410,11 @@ int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, 
 }
 
 int ck_install_dc_output(j_decompress_ptr cinfo) {
+  (void)cinfo;
+  return 0;
+}
+
+int ck_install_progressive_decoder(j_decompress_ptr cinfo) {
   (void)cinfo;
   return 0;
 }

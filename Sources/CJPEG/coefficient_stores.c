@@ -186,6 +186,8 @@ static void ck_mapped_borrow(j_common_ptr cinfo, ck_jpeg_decoder *dec) {
 static void ck_mapped_realize(j_common_ptr cinfo) {
   ck_jpeg_decoder *dec = (ck_jpeg_decoder *)cinfo->client_data;
   dec->libjpeg_realize(cinfo);  // any arrays libjpeg manages itself (none while decoding without quantization)
+  // The entropy decoder exists and the first scan has not started: CropKit's reader of refinement scans goes in now.
+  if (dec->wants_own_progressive) dec->own_progressive = ck_install_progressive_decoder((j_decompress_ptr)cinfo);
   if (dec->lender != NULL) {
     ck_mapped_borrow(cinfo, dec);
     return;

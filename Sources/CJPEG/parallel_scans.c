@@ -469,6 +469,7 @@ int ck_split_begin(ck_jpeg_decoder *dec, long max_memory) {
       // The helper reads AC scans whose components' DC scans the decoder has: the progression as a whole was
       // checked above, so libjpeg's warning about that says nothing.
       split->helper->err.ignore_bogus_progression = 1;
+      split->helper->wants_own_progressive = !dec->libjpeg_entropy;  // as the decoder reads its own scans
       // From here on the decoder reads its copy, from where it stands.
       dec->fd = -1;
       dec->data = split->stream;

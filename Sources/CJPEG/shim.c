@@ -410,7 +410,9 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
   } else {
     (void)ck_split_begin(dec, max_memory);
     ck_use_mapped_store(dec);
+    dec->wants_own_progressive = !dec->libjpeg_entropy;
     (void)jpeg_start_decompress(c);
+    output->own_entropy = dec->own_progressive;
     if (dec->split != NULL) ck_split_started(dec, output);
     if (c->progressive_mode || c->buffered_image) dec->coefficient_bytes = ck_full_coefficient_bytes(c);
     // Multi-scan files were read completely by jpeg_start_decompress. Running out of data there is truncation
@@ -423,7 +425,7 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     if (!dec->libjpeg_entropy) {
       // DC alone is an approximation meant for 1/8 only, as for progressive files.
       int installed = ck_install_ac_skipping_decoder(c, early_stop == CK_JPEG_EARLY_STOP_DC && scale_denom == 8);
-      output->own_entropy = (installed & CK_OWN_ENTROPY) != 0;
+      output->own_entropy = dec->own_progressive || (installed & CK_OWN_ENTROPY) != 0;
       output->own_output = (installed & CK_OWN_OUTPUT) != 0;
     }
   }

@@ -66,6 +66,10 @@ struct ck_jpeg_decoder {
   int adobe_inverted;
   int buffered;
   int libjpeg_entropy;  // 1: never install CropKit's entropy decoders (the AC-skipping one, the DC-first one)
+  // A full read of a progressive file: CropKit's decoder reads its AC refinement scans (installed by the mapped
+  // store's realize_virt_arrays, before the first scan starts); `own_progressive` says whether it was.
+  int wants_own_progressive;
+  int own_progressive;
   ck_jpeg_output output;
   uint8_t *scratch;  // one CMYK row
   ck_jpeg_cmyk_converter cmyk_converter;  // colour management for CMYK rows, or NULL for the naive conversion

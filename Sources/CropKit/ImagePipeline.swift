@@ -64,8 +64,8 @@ public struct ImagePipeline: Sendable {
     /// What finds the faces a `Gravity.face` step keeps whole (a `HOGFaceDetector` finding faces
     /// from 6% of the short side by default; its `smallestFace` trades time for smaller faces).
     public var faceDetector: any FaceDetecting = HOGFaceDetector()
-    /// Read sequential JPEGs with libjpeg's own Huffman decoder instead of CropKit's (the same pixels, slower); for
-    /// benchmarks and comparisons.
+    /// Read JPEGs with libjpeg's own Huffman decoders instead of CropKit's (sequential files, and progressive files'
+    /// DC-first and AC refinement scans: the same pixels, slower); for benchmarks and comparisons.
     package var libjpegEntropy = false
     /// Render the finished output at most this many pixels on its longer side, scaled down whole (a placeholder's
     /// copy); the report's ``RenderReport/unreducedSize`` keeps the size it stands for. `nil`: the output's own size.

@@ -1,0 +1,171 @@
+import CropPixels
+import Testing
+
+@testable import CropCodecs
+
+/// CropKit's reader of a progressive file's AC refinement scans, which a full read uses on both threads (every other
+/// scan stays libjpeg's): it must give exactly libjpeg's pixels, warnings and outcome, on any file, damaged ones
+/// included, read by one thread or two.
+@Suite("CropKit's JPEG entropy decoder (progressive AC refinement scans)")
+struct RefinementDecoderTests {
+    enum Outcome: Equatable {
+        case decoded(PixelBuffer, warnings: [CodecWarning])
+        case failed(String)
+    }
+
+    /// A full read (no early stop) by CropKit's decoders or libjpeg's alone. CropKit's must have been installed on
+    /// every progressive file, libjpeg's never.
+    static func decode(
+        _ data: [UInt8], libjpeg: Bool, parallel: JPEGParallelScans, scale: JPEGScale = .full, strict: Bool = false
+    ) -> Outcome {
+        var options = DecodeOptions(strict: strict, jpegScale: scale, jpegEarlyStop: .off)
+        options.jpegLibjpegEntropy = libjpeg
+        options.jpegParallelScans = parallel
+        do {
+            let decoder = try JPEGDecoder(data: data, options: options)
+            do {
+                let pixels = try decoder.decodeAll()
+                #expect(decoder.ownEntropyDecoder == !libjpeg)
+                return .decoded(pixels, warnings: decoder.warnings)
+            } catch {
+                return .failed("\(error)")
+            }
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+
+    /// The entropy-coded data of each AC refinement scan (Ss > 0, Ah > 0): from the end of its SOS header to the next
+    /// marker that is not a restart marker or a stuffed byte.
+    static func refinementScans(_ data: [UInt8]) -> [Range<Int>] {
+        var scans: [Range<Int>] = []
+        var i = 2
+        while i + 4 <= data.count, data[i] == 0xFF, data[i + 1] != 0xD9 {
+            let marker = data[i + 1]
+            var end = i + 2 + (Int(data[i + 2]) << 8 | Int(data[i + 3]))
+            guard end <= data.count else { break }
+            if marker == 0xDA {
+                let components = Int(data[i + 4])
+                let header = i + 5 + 2 * components
+                guard header + 2 < end else { break }
+                let ss = data[header], ah = data[header + 2] >> 4
+                let start = end
+                while end + 1 < data.count,
+                    !(data[end] == 0xFF && data[end + 1] != 0 && !(0xD0...0xD7).contains(data[end + 1]))
+                {
+                    end += 1
+                }
+                if ss > 0 && ah > 0 { scans.append(start..<end) }
+            }
+            i = end
+        }
+        return scans
+    }
+
+    static let fixtures = [
+        "progressive/p420.jpg", "progressive/p444.jpg", "progressive/gray.jpg", "scans/photo-script.jpg",
+        "scans/bands.jpg", "scans/refine.jpg", "scans/restart-444.jpg", "scans/default-com.jpg",
+        "scans/incomplete.jpg",
+    ]
+
+    @Test(
+        "every progressive fixture (libjpeg's script, a camera's, refinements with restart markers, a progression that never completes) gives libjpeg's pixels at 1/1, 1/2 and 1/4, on one thread and two, without a warning"
+    )
+    func fixtureFiles() throws {
+        var refined = 0
+        for name in Self.fixtures {
+            let data = try Fixtures.bytes(name)
+            if !Self.refinementScans(data).isEmpty { refined += 1 }
+            for scale in [JPEGScale.full, .half, .quarter] {
+                for parallel in [JPEGParallelScans.off, .always] {
+                    let reference = Self.decode(data, libjpeg: true, parallel: parallel, scale: scale)
+                    let fast = Self.decode(data, libjpeg: false, parallel: parallel, scale: scale)
+                    #expect(fast == reference, "\(name) at 1/\(scale.denominator), \(parallel)")
+                    #expect(fast == .decoded(try #require(reference.pixels), warnings: []), "\(name)")
+                }
+            }
+        }
+        // The suite means something only if the fixtures have refinement scans for the decoder to read.
+        #expect(refined >= 6, "\(refined) fixtures have AC refinement scans")
+    }
+
+    @Test(
+        "120 seeded random progressive files (sizes, qualities, samplings, gray, restart intervals, noise) give libjpeg's pixels"
+    )
+    func randomFiles() throws {
+        let files = try TestImages.randomJPEGs(
+            120, seed: 2026_11_30, maxWidth: 300, maxHeight: 200, progressive: true, noise: true)
+        for (index, file) in files.enumerated() {
+            #expect(!Self.refinementScans(file.data).isEmpty, "libjpeg's script refines every component's AC")
+            let scale = [JPEGScale.full, .half, .quarter][index % 3]
+            let parallel: JPEGParallelScans = index % 2 == 0 ? .off : .always
+            let reference = Self.decode(file.data, libjpeg: true, parallel: parallel, scale: scale)
+            let fast = Self.decode(file.data, libjpeg: false, parallel: parallel, scale: scale)
+            #expect(reference.pixels != nil, "file \(index): \(file.description)")
+            #expect(fast == reference, "file \(index) at 1/\(scale.denominator): \(file.description)")
+        }
+    }
+
+    /// Damage where CropKit's decoder reads (a refinement scan) three times in four, else anywhere after the first
+    /// scan's header: libjpeg's pixels, warnings (the same text: bytes are consumed where libjpeg consumes them) and
+    /// outcome, lenient and strict, on one thread and two.
+    @Test("500 seeded damaged progressive files give libjpeg's pixels, warnings and outcome, lenient and strict")
+    func damagedFiles() throws {
+        var rng = SplitMix64(seed: 30)
+        var sources = try Self.fixtures.map { try Fixtures.bytes($0) }
+        for (index, restart) in [1, 5, 0].enumerated() {
+            var options = JPEGEncodeOptions(
+                quality: 75 + 10 * index, subsampling: [.s420, .s444, .s422][index], progressive: true)
+            options.restartInterval = restart
+            let image = try TestImages.random(
+                width: 100 + 30 * index, height: 60 + 30 * index, format: PixelFormat(.rgb), seed: UInt64(7 + index))
+            sources.append(try JPEGEncoder.encode(image, options: options))
+        }
+        sources = sources.filter { !Self.refinementScans($0).isEmpty }
+        var differing: [Int] = []
+        var failures = 0, warned = 0
+        for trial in 0..<500 {
+            var data = sources[trial % sources.count]
+            let scans = Self.refinementScans(data)
+            let scan = scans[Int(rng.next() % UInt64(scans.count))]
+            let first = ACSkippingDecoderTests.scanStart(data)
+            let region = rng.next() % 4 == 0 ? first..<(data.count - 2) : scan
+            let at = region.lowerBound + Int(rng.next() % UInt64(max(1, region.count - 8)))
+            switch rng.next() % 4 {
+            case 0:  // cut short
+                data.removeLast(data.count - at)
+            case 1:  // flipped bits
+                for _ in 0..<(1 + rng.next() % 4) {
+                    let position = region.lowerBound + Int(rng.next() % UInt64(max(1, region.count)))
+                    data[position] ^= UInt8(1 << (rng.next() % 8))
+                }
+            case 2:  // a marker (a restart marker, the wrong one, EOI, DHT) inside the data
+                data.insert(contentsOf: [0xFF, [0xD0, 0xD3, 0xD7, 0xD9, 0xC4][Int(rng.next() % 5)]], at: at)
+            default:  // random bytes overwritten, 0xFF among them
+                for i in 0..<Int(1 + rng.next() % 8) where at + i < data.count {
+                    data[at + i] = rng.next() % 3 == 0 ? 0xFF : UInt8(rng.next() & 0xFF)
+                }
+            }
+            let strict = trial % 3 == 0
+            let parallel: JPEGParallelScans = trial % 2 == 0 ? .off : .always
+            let reference = Self.decode(data, libjpeg: true, parallel: parallel, strict: strict)
+            let fast = Self.decode(data, libjpeg: false, parallel: parallel, strict: strict)
+            if fast != reference { differing.append(trial) }
+            switch reference {
+            case .failed: failures += 1
+            case .decoded(_, let warnings): if !warnings.isEmpty { warned += 1 }
+            }
+        }
+        #expect(differing.isEmpty, "trials whose pixels, warnings or outcome differ: \(differing)")
+        // The damage must exercise both outcomes: decodes that fail, and decodes that warn and go on.
+        #expect(failures > 30 && failures < 400, "\(failures) failed")
+        #expect(warned > 30, "\(warned) warned")
+    }
+}
+
+extension RefinementDecoderTests.Outcome {
+    var pixels: PixelBuffer? {
+        if case .decoded(let pixels, _) = self { return pixels }
+        return nil
+    }
+}
