@@ -343,9 +343,9 @@ static void ck_build_differences(ck_dc_code *dc) {
 }
 
 // For each CK_AC_VALUE_BITS-bit window whose first symbol fits in it, code and value bits: the symbol decoded.
-static void ck_build_values(ck_ac_code *ac) {
+static void ck_build_value_table(const ck_huffman_code *code, int32_t values[1 << CK_AC_VALUE_BITS]) {
   for (uint32_t window = 0; window < (1u << CK_AC_VALUE_BITS); window++) {
-    unsigned int e = ac->code.lookup[window >> (CK_AC_VALUE_BITS - CK_LOOKAHEAD)];
+    unsigned int e = code->lookup[window >> (CK_AC_VALUE_BITS - CK_LOOKAHEAD)];
     unsigned int length = e & 31, symbol = e >> 5, size = symbol & 15, run = symbol >> 4;
     int32_t entry = 0;
     if (e != 0 && length + size <= CK_AC_VALUE_BITS) {
@@ -358,9 +358,11 @@ static void ck_build_values(ck_ac_code *ac) {
         entry = (int32_t)(CK_AC_VALUE_END | length);  // libjpeg reads every other size-0 symbol as the block's end
       }
     }
-    ac->values[window] = entry;
+    values[window] = entry;
   }
 }
+
+static void ck_build_values(ck_ac_code *ac) { ck_build_value_table(&ac->code, ac->values); }
 
 // For each CK_SKIP_BITS-bit window: how many bits the AC symbols whose codes lie in it take (value bits included,
 // up to CK_SKIP_BITS + 15), how far they move the coefficient position, and whether they end with an end of block.
@@ -790,7 +792,8 @@ typedef struct {
   int refine_own;        // AC refinement scans are read by CropKit's decoder (else by libjpeg's)
   unsigned int eobrun;   // an AC refinement scan's blocks left in its end-of-band run
   ck_huffman_code dc_codes[NUM_HUFF_TBLS];
-  ck_huffman_code ac_code;  // the AC refinement scan's table
+  ck_huffman_code ac_code;  // the AC scan's table
+  int32_t ac_values[1 << CK_AC_VALUE_BITS];  // an AC first scan's: code and value bits together (CK_AC_VALUE_*)
   // For the byte of nonzero flags of natural positions 8j...8j+7, the zigzag positions they are (bit k for position
   // k): built once with refine_own (see ck_band_nonzero).
   uint64_t zigzag_bits[8][256];
@@ -1031,6 +1034,67 @@ static inline __attribute__((always_inline)) void ck_correct(j_decompress_ptr ci
   }
 }
 
+// An AC first scan (Ss > 0, Ah = 0) codes a band of one component's coefficients as runs of zeros and values, as a
+// sequential scan codes its AC, plus runs of blocks whose band is all zero (EOBr). libjpeg looks up each code in an
+// 8-bit table, then reads the value bits; here most symbols take one lookup of a 12-bit window that gives the code's
+// length, the run and the value together (the sequential decoder's table). That lookup is taken only where libjpeg
+// would not load bytes in between (at least 8 bits held, and the code and value bits), so every byte is loaded where
+// libjpeg loads it; anything else (an end of band, a long code, a buffer nearly empty) is read as libjpeg reads it.
+// A run past the band's end writes where libjpeg writes (up to 15 positions past it, position 63 past the block).
+static boolean ck_decode_ac_first(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
+  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
+  ck_scan_state *scan = &d->scan;
+  if (cinfo->restart_interval != 0 && scan->restarts_to_go == 0) {
+    ck_restart_as_libjpeg(cinfo, scan);
+    d->eobrun = 0;
+  }
+  if (!scan->pub.insufficient_data) {
+    if (d->eobrun > 0) {
+      d->eobrun--;
+    } else {
+      const int se = cinfo->Se, al = cinfo->Al;
+      JCOEF *block = MCU_data[0][0];
+      ck_reader r = ck_reader_take(cinfo, scan->reader);
+      for (int k = cinfo->Ss; k <= se; k++) {
+        int32_t e = d->ac_values[r.buffer >> (64 - CK_AC_VALUE_BITS)];
+        int used = e & 31;
+        if (CK_LIKELY(e != 0 && !(e & CK_AC_VALUE_END) && r.count >= 8 && used <= r.count)) {
+          CK_DROP(r, used);
+          k += (e >> 5) & 15;
+          int value = e >> 16;  // 0 for ZRL, sixteen zeros
+          if (value != 0) block[ck_natural_order[k]] = (JCOEF)((unsigned int)value << al);
+          continue;
+        }
+        int symbol = ck_huff_decode_as_libjpeg(cinfo, scan, &r, &d->ac_code);
+        int run = symbol >> 4, size = symbol & 15;
+        if (size != 0) {
+          k += run;
+          if (r.count < size) CK_FILL_AS_LIBJPEG(r, size);
+          int value = ck_extend(r.buffer, size);
+          CK_DROP(r, size);
+          block[ck_natural_order[k]] = (JCOEF)((unsigned int)value << al);
+        } else if (run == 15) {
+          k += 15;
+        } else {  // an end of band: this block's rest and 2^run - 1 + (run bits) more blocks
+          unsigned int eobrun = 1u << run;
+          if (run != 0) {
+            if (r.count < run) CK_FILL_AS_LIBJPEG(r, run);
+            uint32_t extra;
+            CK_GET_BITS(r, run, extra);
+            eobrun += extra;
+          }
+          d->eobrun = eobrun - 1;
+          break;
+        }
+      }
+      ck_reader_give(cinfo, &r);
+      scan->reader = r;
+    }
+  }
+  scan->restarts_to_go--;
+  return TRUE;
+}
+
 static boolean ck_decode_ac_refine(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
   ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
   ck_scan_state *scan = &d->scan;
@@ -1217,14 +1281,19 @@ static void ck_plan_progressive_scan(j_decompress_ptr cinfo, ck_dc_first_decoder
     coef->consume_data = ck_pass_over_scan;
     return;
   }
-  if (cinfo->Ss != 0 && cinfo->Ah != 0 && d->refine_own && cinfo->comps_in_scan == 1) {
+  if (cinfo->Ss != 0 && d->refine_own && cinfo->comps_in_scan == 1) {
     int table = cinfo->cur_comp_info[0]->ac_tbl_no;
     // libjpeg's start_pass has refused a missing table; checked again so that no index goes out of bounds.
     if (table < 0 || table >= NUM_HUFF_TBLS || cinfo->ac_huff_tbl_ptrs[table] == NULL)
       ERREXIT1(cinfo, JERR_NO_HUFF_TABLE, table);
     ck_build_code(cinfo, &d->ac_code, cinfo->ac_huff_tbl_ptrs[table]);
     d->eobrun = 0;
-    d->scan.pub.decode_mcu = ck_decode_ac_refine;
+    if (cinfo->Ah != 0) {
+      d->scan.pub.decode_mcu = ck_decode_ac_refine;
+    } else {
+      ck_build_value_table(&d->ac_code, d->ac_values);
+      d->scan.pub.decode_mcu = ck_decode_ac_first;
+    }
     d->controller_wrote = 1;
     return;
   }

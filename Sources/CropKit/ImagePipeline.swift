@@ -65,7 +65,7 @@ public struct ImagePipeline: Sendable {
     /// from 6% of the short side by default; its `smallestFace` trades time for smaller faces).
     public var faceDetector: any FaceDetecting = HOGFaceDetector()
     /// Read JPEGs with libjpeg's own Huffman decoders instead of CropKit's (sequential files, and progressive files'
-    /// DC-first and AC refinement scans: the same pixels, slower); for benchmarks and comparisons.
+    /// DC-first and AC scans: the same pixels, slower); for benchmarks and comparisons.
     package var libjpegEntropy = false
     /// Render the finished output at most this many pixels on its longer side, scaled down whole (a placeholder's
     /// copy); the report's ``RenderReport/unreducedSize`` keeps the size it stands for. `nil`: the output's own size.

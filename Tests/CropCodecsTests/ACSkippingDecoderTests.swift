@@ -95,7 +95,7 @@ struct ACSkippingDecoderTests {
     }
 
     @Test(
-        "a single-scan sequential file uses it at every scale; progressive files keep libjpeg's decoder but for their DC-first scans at 1/8 and their AC refinement scans read whole; DC-only approximates at 1/8 alone"
+        "a single-scan sequential file uses it at every scale; progressive files keep libjpeg's decoder but for their DC-first scans at 1/8 and their AC scans read whole; DC-only approximates at 1/8 alone"
     )
     func whereItApplies() throws {
         let image = try TestImages.smooth(width: 120, height: 90, seed: 3)
@@ -111,7 +111,7 @@ struct ACSkippingDecoderTests {
         let progressive = try JPEGEncoder.encode(image, options: JPEGEncodeOptions(quality: 85, progressive: true))
         for scale in JPEGScale.allCases {
             // At 1/8 a progressive file stops early, and CropKit reads its DC-first scans (DCFirstDecoderTests); read
-            // whole, its AC refinement scans (RefinementDecoderTests).
+            // whole, its AC scans (ProgressiveACDecoderTests).
             let decoder = try Self.decode(progressive, libjpeg: false, scale: scale).1
             #expect(decoder.ownEntropyDecoder && !decoder.ownOutputPass, "\(scale)")
             #expect(!decoder.ownDCRows, "\(scale)")

@@ -1,7 +1,7 @@
 // The JPEG shim's progressive scans on two threads, under the sanitizers (scripts/sanitize-jpeg builds it with
 // Sources/CJPEG under ThreadSanitizer, then AddressSanitizer and UBSan). Each file given, intact and with 59 seeded
 // damages (1 to 3 bits flipped past its headers), is decoded by one thread and by two, at 1/1, 1/2 and 1/4, lenient
-// and strict, whole or a third of the rows, its AC refinement scans read by CropKit's decoder on both threads, and by
+// and strict, whole or a third of the rows, its AC scans read by CropKit's decoder on both threads, and by
 // one thread with libjpeg's decoders alone; all three must fail or all give the same pixels. Exits 1 on a mismatch; a
 // sanitizer report fails the run on its own.
 #include "decode.h"

@@ -3,11 +3,11 @@ import Testing
 
 @testable import CropCodecs
 
-/// CropKit's reader of a progressive file's AC refinement scans, which a full read uses on both threads (every other
-/// scan stays libjpeg's): it must give exactly libjpeg's pixels, warnings and outcome, on any file, damaged ones
-/// included, read by one thread or two.
-@Suite("CropKit's JPEG entropy decoder (progressive AC refinement scans)")
-struct RefinementDecoderTests {
+/// CropKit's reader of a progressive file's AC scans (first scans and refinements), which a full read uses on both
+/// threads (DC scans stay libjpeg's): it must give exactly libjpeg's pixels, warnings and outcome, on any file,
+/// damaged ones included, read by one thread or two.
+@Suite("CropKit's JPEG entropy decoder (progressive AC scans)")
+struct ProgressiveACDecoderTests {
     enum Outcome: Equatable {
         case decoded(PixelBuffer, warnings: [CodecWarning])
         case failed(String)
@@ -35,9 +35,9 @@ struct RefinementDecoderTests {
         }
     }
 
-    /// The entropy-coded data of each AC refinement scan (Ss > 0, Ah > 0): from the end of its SOS header to the next
-    /// marker that is not a restart marker or a stuffed byte.
-    static func refinementScans(_ data: [UInt8]) -> [Range<Int>] {
+    /// The entropy-coded data of each AC scan (Ss > 0), or of each AC refinement scan (Ah > 0 too) when `refinements`:
+    /// from the end of its SOS header to the next marker that is not a restart marker or a stuffed byte.
+    static func acScans(_ data: [UInt8], refinements: Bool = false) -> [Range<Int>] {
         var scans: [Range<Int>] = []
         var i = 2
         while i + 4 <= data.count, data[i] == 0xFF, data[i + 1] != 0xD9 {
@@ -55,7 +55,7 @@ struct RefinementDecoderTests {
                 {
                     end += 1
                 }
-                if ss > 0 && ah > 0 { scans.append(start..<end) }
+                if ss > 0 && (ah > 0 || !refinements) { scans.append(start..<end) }
             }
             i = end
         }
@@ -69,13 +69,13 @@ struct RefinementDecoderTests {
     ]
 
     @Test(
-        "every progressive fixture (libjpeg's script, a camera's, refinements with restart markers, a progression that never completes) gives libjpeg's pixels at 1/1, 1/2 and 1/4, on one thread and two, without a warning"
+        "every progressive fixture (libjpeg's script, a camera's and mozjpeg's bands, refinements with restart markers, a progression that never completes) gives libjpeg's pixels at 1/1, 1/2 and 1/4, on one thread and two, without a warning"
     )
     func fixtureFiles() throws {
         var refined = 0
         for name in Self.fixtures {
             let data = try Fixtures.bytes(name)
-            if !Self.refinementScans(data).isEmpty { refined += 1 }
+            if !Self.acScans(data, refinements: true).isEmpty { refined += 1 }
             for scale in [JPEGScale.full, .half, .quarter] {
                 for parallel in [JPEGParallelScans.off, .always] {
                     let reference = Self.decode(data, libjpeg: true, parallel: parallel, scale: scale)
@@ -96,7 +96,8 @@ struct RefinementDecoderTests {
         let files = try TestImages.randomJPEGs(
             120, seed: 2026_11_30, maxWidth: 300, maxHeight: 200, progressive: true, noise: true)
         for (index, file) in files.enumerated() {
-            #expect(!Self.refinementScans(file.data).isEmpty, "libjpeg's script refines every component's AC")
+            #expect(
+                !Self.acScans(file.data, refinements: true).isEmpty, "libjpeg's script refines every component's AC")
             let scale = [JPEGScale.full, .half, .quarter][index % 3]
             let parallel: JPEGParallelScans = index % 2 == 0 ? .off : .always
             let reference = Self.decode(file.data, libjpeg: true, parallel: parallel, scale: scale)
@@ -106,8 +107,8 @@ struct RefinementDecoderTests {
         }
     }
 
-    /// Damage where CropKit's decoder reads (a refinement scan) three times in four, else anywhere after the first
-    /// scan's header: libjpeg's pixels, warnings (the same text: bytes are consumed where libjpeg consumes them) and
+    /// Damage where CropKit's decoder reads (an AC scan: a refinement one time in two) three times in four, else
+    /// anywhere after the first scan's header: libjpeg's pixels, warnings (the same text: bytes are consumed where libjpeg consumes them) and
     /// outcome, lenient and strict, on one thread and two.
     @Test("500 seeded damaged progressive files give libjpeg's pixels, warnings and outcome, lenient and strict")
     func damagedFiles() throws {
@@ -121,12 +122,12 @@ struct RefinementDecoderTests {
                 width: 100 + 30 * index, height: 60 + 30 * index, format: PixelFormat(.rgb), seed: UInt64(7 + index))
             sources.append(try JPEGEncoder.encode(image, options: options))
         }
-        sources = sources.filter { !Self.refinementScans($0).isEmpty }
+        sources = sources.filter { !Self.acScans($0, refinements: true).isEmpty }
         var differing: [Int] = []
         var failures = 0, warned = 0
         for trial in 0..<500 {
             var data = sources[trial % sources.count]
-            let scans = Self.refinementScans(data)
+            let scans = Self.acScans(data, refinements: rng.next() % 2 == 0)
             let scan = scans[Int(rng.next() % UInt64(scans.count))]
             let first = ACSkippingDecoderTests.scanStart(data)
             let region = rng.next() % 4 == 0 ? first..<(data.count - 2) : scan
@@ -163,7 +164,61 @@ struct RefinementDecoderTests {
     }
 }
 
-extension RefinementDecoderTests.Outcome {
+extension ProgressiveACDecoderTests {
+    /// The AC first scans of narrow bands (Se - Ss < 8: a camera's chroma 1-2, libjpeg's luma 1-5), where damaged data
+    /// soon runs past the band's end, and libjpeg then writes the coefficient up to 15 positions past it.
+    @Test("200 files with bits flipped in narrow AC first scans (runs past the band's end) give libjpeg's pixels")
+    func runsPastTheBand() throws {
+        var rng = SplitMix64(seed: 31)
+        let sources = try ["scans/photo-script.jpg", "progressive/p420.jpg", "scans/default-com.jpg"].map {
+            try Fixtures.bytes($0)
+        }
+        var differing: [Int] = []
+        var changed = 0
+        for trial in 0..<200 {
+            let source = sources[trial % sources.count]
+            var data = source
+            let scans = Self.narrowFirstScans(data)
+            try #require(!scans.isEmpty)
+            let scan = scans[Int(rng.next() % UInt64(scans.count))]
+            for _ in 0..<(1 + rng.next() % 3) {
+                data[scan.lowerBound + Int(rng.next() % UInt64(scan.count))] ^= UInt8(1 << (rng.next() % 8))
+            }
+            let parallel: JPEGParallelScans = trial % 2 == 0 ? .off : .always
+            let reference = Self.decode(data, libjpeg: true, parallel: parallel)
+            if reference != Self.decode(data, libjpeg: false, parallel: parallel) { differing.append(trial) }
+            if reference.pixels != nil && reference.pixels != Self.decode(source, libjpeg: true, parallel: .off).pixels
+            {
+                changed += 1
+            }
+        }
+        #expect(differing.isEmpty, "trials whose pixels, warnings or outcome differ: \(differing)")
+        #expect(changed > 100, "\(changed) damaged files decode to other pixels")
+    }
+
+    static func narrowFirstScans(_ data: [UInt8]) -> [Range<Int>] {
+        var scans: [Range<Int>] = []
+        var i = 2
+        while i + 4 <= data.count, data[i] == 0xFF, data[i + 1] != 0xD9 {
+            var end = i + 2 + (Int(data[i + 2]) << 8 | Int(data[i + 3]))
+            if data[i + 1] == 0xDA {
+                let header = i + 5 + 2 * Int(data[i + 4])
+                let (ss, se, ah) = (data[header], data[header + 1], data[header + 2] >> 4)
+                let start = end
+                while end + 1 < data.count,
+                    !(data[end] == 0xFF && data[end + 1] != 0 && !(0xD0...0xD7).contains(data[end + 1]))
+                {
+                    end += 1
+                }
+                if ss > 0 && ah == 0 && se - ss < 8 && end - start > 16 { scans.append(start..<end) }
+            }
+            i = end
+        }
+        return scans
+    }
+}
+
+extension ProgressiveACDecoderTests.Outcome {
     var pixels: PixelBuffer? {
         if case .decoded(let pixels, _) = self { return pixels }
         return nil
