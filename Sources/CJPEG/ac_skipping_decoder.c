@@ -1373,7 +1373,7 @@ int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, 
 
 int ck_install_progressive_decoder(j_decompress_ptr cinfo) {
   if (!cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8) return 0;
-  if (cinfo->buffered_image || cinfo->input_scan_number != 1 || cinfo->input_iMCU_row != 0) return 0;
+  if (cinfo->input_scan_number != 1 || cinfo->input_iMCU_row != 0) return 0;
   if (cinfo->entropy == NULL || cinfo->coef == NULL || cinfo->inputctl == NULL) return 0;
   if (cinfo->num_components > MAX_COMPONENTS) return 0;
   ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;

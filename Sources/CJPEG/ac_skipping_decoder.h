@@ -72,10 +72,11 @@ int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, 
 /// installed, 0 when the picture does not qualify (a component with DCT_scaled_size past 2, a cropped output).
 int ck_install_dc_output(j_decompress_ptr cinfo);
 
-/// Has CropKit's decoder read a progressive Huffman file's AC refinement scans (Ss > 0, Ah > 0), same coefficients
-/// and warnings as libjpeg's (every other scan, and every scan's checks, stay libjpeg's), in a full read (not
-/// buffered-image mode). Call from the memory manager's realize_virt_arrays, which libjpeg calls after making its
-/// entropy decoder and before starting the first scan. Returns 1 when installed, 0 when the file does not qualify.
+/// Has CropKit's decoder read a progressive Huffman file's AC scans (Ss > 0: first scans and refinements), same
+/// coefficients and warnings as libjpeg's (DC scans, and every scan's checks, stay libjpeg's), in a whole read
+/// (jpeg_start_decompress, or jpeg_read_coefficients in a helper decoder). Call from the memory manager's
+/// realize_virt_arrays, which libjpeg calls after making its entropy decoder and before starting the first scan.
+/// Returns 1 when installed, 0 when the file does not qualify.
 int ck_install_progressive_decoder(j_decompress_ptr cinfo);
 
 #ifdef __cplusplus

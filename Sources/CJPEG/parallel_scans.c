@@ -546,6 +546,7 @@ void ck_split_finish(ck_jpeg_decoder *dec) {
       }
     }
   }
+  dec->helper_own_progressive = helper->own_progressive;
   int status = split->status, code = helper->err.message_code;
   char message[CK_JPEG_MESSAGE_LENGTH];
   memcpy(message, helper->err.message, sizeof message);

@@ -467,6 +467,8 @@ static void ck_cmyk_to_rgb(const uint8_t *src, uint8_t *dst, uint32_t width, int
 
 void ck_jpeg_decoder_use_libjpeg_entropy(ck_jpeg_decoder *dec, int enabled) { dec->libjpeg_entropy = enabled ? 1 : 0; }
 
+int ck_jpeg_decoder_helper_own_entropy(const ck_jpeg_decoder *dec) { return dec->helper_own_progressive; }
+
 void ck_jpeg_decoder_set_parallel_scans(ck_jpeg_decoder *dec, int mode) {
   if (mode >= CK_JPEG_PARALLEL_SCANS_OFF && mode <= CK_JPEG_PARALLEL_SCANS_ALWAYS) dec->parallel_scans = mode;
 }

@@ -70,6 +70,7 @@ struct ck_jpeg_decoder {
   // store's realize_virt_arrays, before the first scan starts); `own_progressive` says whether it was.
   int wants_own_progressive;
   int own_progressive;
+  int helper_own_progressive;  // the helper's own_progressive, kept when the helper is destroyed (ck_split_finish)
   ck_jpeg_output output;
   uint8_t *scratch;  // one CMYK row
   ck_jpeg_cmyk_converter cmyk_converter;  // colour management for CMYK rows, or NULL for the naive conversion

@@ -59,6 +59,8 @@ package final class JPEGDecoder: ImageRowDecoder {
     /// How many of a progressive file's scans a second thread read (``DecodeOptions/jpegParallelScans``; set once
     /// decoding started): 0 when one thread read them all.
     public private(set) var scansReadInParallel = 0
+    /// Whether that second thread read its AC scans with CropKit's decoder (set once decoding finished).
+    package private(set) var helperOwnEntropyDecoder = false
 
     private let handle: OpaquePointer
     private let input: DecoderInput
@@ -207,6 +209,7 @@ package final class JPEGDecoder: ImageRowDecoder {
         guard !finished else { return }
         finished = true
         let status = ck_jpeg_decoder_finish(handle)
+        helperOwnEntropyDecoder = ck_jpeg_decoder_helper_own_entropy(handle) != 0
         syncWarnings()
         if status != ShimStatus.ok { throw fail(status) }
         let count = Int(ck_jpeg_decoder_warning_count(handle))

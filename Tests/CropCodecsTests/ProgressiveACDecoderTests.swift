@@ -26,6 +26,8 @@ struct ProgressiveACDecoderTests {
             do {
                 let pixels = try decoder.decodeAll()
                 #expect(decoder.ownEntropyDecoder == !libjpeg)
+                // The helper thread reads its scans as the decoder reads its own.
+                #expect(decoder.helperOwnEntropyDecoder == (!libjpeg && decoder.scansReadInParallel > 0))
                 return .decoded(pixels, warnings: decoder.warnings)
             } catch {
                 return .failed("\(error)")

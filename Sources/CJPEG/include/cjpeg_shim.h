@@ -155,10 +155,15 @@ int ck_jpeg_decoder_icc_segments_dropped(const ck_jpeg_decoder *dec);
 int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop, long max_memory, int max_scans,
                           ck_jpeg_output *output);
 
-/// Makes the decoder keep libjpeg's own Huffman decoder for sequential files instead of CropKit's, which is
-/// byte-identical (except with CK_JPEG_EARLY_STOP_DC at 1/8, whose chroma then comes from DC alone) and faster:
-/// about twice at 1/8, 15-29% less time at the other scales. For comparisons; call before ck_jpeg_decoder_start.
+/// Makes the decoder keep libjpeg's own Huffman decoders instead of CropKit's (for sequential files, and for
+/// progressive files' DC-first scans at 1/8 and AC scans read whole), which are byte-identical (except with
+/// CK_JPEG_EARLY_STOP_DC at 1/8, whose chroma then comes from DC alone) and faster: about twice at 1/8, 15-29% less
+/// time at the other scales. For comparisons; call before ck_jpeg_decoder_start.
 void ck_jpeg_decoder_use_libjpeg_entropy(ck_jpeg_decoder *dec, int enabled);
+
+/// After ck_jpeg_decoder_finish of a progressive file read on two threads: 1 when the helper thread's AC scans were
+/// read by CropKit's decoder (as the decoder's own are unless ck_jpeg_decoder_use_libjpeg_entropy), else 0.
+int ck_jpeg_decoder_helper_own_entropy(const ck_jpeg_decoder *dec);
 /// Sets whether a progressive file read whole is read on two threads (a CK_JPEG_PARALLEL_SCANS_* value; the default
 /// is OFF). Scans that touch disjoint coefficients are independent: a helper decoder on a second thread reads one set
 /// into the decoder's own coefficient arrays while the decoder reads the other, and the output is byte-identical.
