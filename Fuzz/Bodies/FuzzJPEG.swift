@@ -5,8 +5,9 @@ import CropPixels
 // errors are the expected outcome for most inputs. Options come from the first byte, the file from the rest.
 // With bit 64 set the input is decoded twice at the control byte's scale, by CropKit's entropy decoder for sequential
 // files and by libjpeg's, and the target traps unless both fail or both give the same pixels (a differential check
-// of CropKit's decoder, value tables and AC skipping alike; for a progressive file's DC-only decode, of its reader of
-// DC-first scans and its output pass, warnings included). With bit
+// of CropKit's decoder, value tables and AC skipping alike; for a progressive file read whole, of its readers of AC
+// first and refinement scans; for a progressive file's DC-only decode, of its reader of DC-first scans and its
+// output pass, warnings included). With bit
 // 128 set a progressive file is decoded by one thread and by two (its scans split between them, even when small), and
 // the target traps unless both give the same outcome and pixels (a differential check of the split).
 import Foundation
