@@ -773,9 +773,9 @@ int ck_install_ac_skipping_decoder(j_decompress_ptr cinfo, int dc_only) {
 // most of their time setting up, loading and saving state around a single code. This decoder reads those scans with
 // the sequential decoder's bit reader and code tables, consuming each byte where libjpeg would (see
 // CK_JPEG_MIN_GET_BITS), and with the DC store's values at hand a whole iMCU row per call, written straight into
-// them. Every other scan, and each scan's checks (libjpeg's start_pass validates the scan parameters and warns on a
-// bogus progression), stay libjpeg's: cinfo->entropy is this decoder, and libjpeg's own is called with
-// cinfo->entropy pointing back at it.
+// them. The same decoder reads AC scans (see "Progressive AC scans" below) when asked to. Every other scan, and each
+// scan's checks (libjpeg's start_pass validates the scan parameters and warns on a bogus progression), stay
+// libjpeg's: cinfo->entropy is this decoder, and libjpeg's own is called with cinfo->entropy pointing back at it.
 typedef struct {
   ck_scan_state scan;  // first, so that cinfo->entropy points at it
   ck_entropy_interface *libjpeg;
@@ -789,13 +789,14 @@ typedef struct {
   int al;  // the point transform: each DC is stored shifted left by it
   const ck_huffman_code *dc[D_MAX_BLOCKS_IN_MCU];
   int component[D_MAX_BLOCKS_IN_MCU];  // index in cur_comp_info
-  int refine_own;        // AC refinement scans are read by CropKit's decoder (else by libjpeg's)
-  unsigned int eobrun;   // an AC refinement scan's blocks left in its end-of-band run
+  int ac_own;            // AC scans (first and refinement) are read by CropKit's decoder (else by libjpeg's)
+  int zigzag_built;      // zigzag_bits is built (at the first refinement scan)
+  unsigned int eobrun;   // an AC scan's blocks left in its end-of-band run
   ck_huffman_code dc_codes[NUM_HUFF_TBLS];
   ck_huffman_code ac_code;  // the AC scan's table
   int32_t ac_values[1 << CK_AC_VALUE_BITS];  // an AC first scan's: code and value bits together (CK_AC_VALUE_*)
   // For the byte of nonzero flags of natural positions 8j...8j+7, the zigzag positions they are (bit k for position
-  // k): built once with refine_own (see ck_band_nonzero).
+  // k): built at the first refinement scan (see ck_band_nonzero).
   uint64_t zigzag_bits[8][256];
 } ck_dc_first_decoder;
 
@@ -950,7 +951,7 @@ static inline __attribute__((always_inline)) void ck_dc_first_mcu(j_decompress_p
   scan->restarts_to_go--;
 }
 
-// MARK: - Progressive AC refinement scans
+// MARK: - Progressive AC scans
 
 // An AC refinement scan (Ss > 0, Ah > 0) adds one bit of precision to a band of one component's coefficients: a
 // correction bit for each coefficient already nonzero, and the sign of each that becomes nonzero, placed by runs of the
@@ -1034,6 +1035,32 @@ static inline __attribute__((always_inline)) void ck_correct(j_decompress_ptr ci
   }
 }
 
+// An AC scan's MCU starts with libjpeg's process_restart when its restart interval is done (which also ends the
+// end-of-band run).
+static inline void ck_ac_restart_if_due(j_decompress_ptr cinfo, ck_dc_first_decoder *d) {
+  if (cinfo->restart_interval != 0 && d->scan.restarts_to_go == 0) {
+    ck_restart_as_libjpeg(cinfo, &d->scan);
+    d->eobrun = 0;
+  }
+}
+
+// The blocks an end-of-band symbol EOBr covers, this one included: 2^run plus `run` more bits (one check for them
+// all, as libjpeg's CHECK_BIT_BUFFER(r)).
+static inline __attribute__((always_inline)) unsigned int ck_end_of_band_run(j_decompress_ptr cinfo,
+                                                                             ck_scan_state *scan, ck_reader *reader,
+                                                                             int run) {
+  unsigned int blocks = 1u << run;
+  if (run != 0) {
+    ck_reader r = *reader;
+    if (r.count < run) CK_FILL_AS_LIBJPEG(r, run);
+    uint32_t extra;
+    CK_GET_BITS(r, run, extra);
+    blocks += extra;
+    *reader = r;
+  }
+  return blocks;
+}
+
 // An AC first scan (Ss > 0, Ah = 0) codes a band of one component's coefficients as runs of zeros and values, as a
 // sequential scan codes its AC, plus runs of blocks whose band is all zero (EOBr). libjpeg looks up each code in an
 // 8-bit table, then reads the value bits; here most symbols take one lookup of a 12-bit window that gives the code's
@@ -1044,10 +1071,7 @@ static inline __attribute__((always_inline)) void ck_correct(j_decompress_ptr ci
 static boolean ck_decode_ac_first(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
   ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
   ck_scan_state *scan = &d->scan;
-  if (cinfo->restart_interval != 0 && scan->restarts_to_go == 0) {
-    ck_restart_as_libjpeg(cinfo, scan);
-    d->eobrun = 0;
-  }
+  ck_ac_restart_if_due(cinfo, d);
   if (!scan->pub.insufficient_data) {
     if (d->eobrun > 0) {
       d->eobrun--;
@@ -1075,15 +1099,8 @@ static boolean ck_decode_ac_first(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
           block[ck_natural_order[k]] = (JCOEF)((unsigned int)value << al);
         } else if (run == 15) {
           k += 15;
-        } else {  // an end of band: this block's rest and 2^run - 1 + (run bits) more blocks
-          unsigned int eobrun = 1u << run;
-          if (run != 0) {
-            if (r.count < run) CK_FILL_AS_LIBJPEG(r, run);
-            uint32_t extra;
-            CK_GET_BITS(r, run, extra);
-            eobrun += extra;
-          }
-          d->eobrun = eobrun - 1;
+        } else {  // an end of band: this block's rest, and more blocks
+          d->eobrun = ck_end_of_band_run(cinfo, scan, &r, run) - 1;
           break;
         }
       }
@@ -1098,10 +1115,7 @@ static boolean ck_decode_ac_first(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
 static boolean ck_decode_ac_refine(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
   ck_dc_first_decoder *d = (ck_dc_first_decoder *)(void *)cinfo->entropy;
   ck_scan_state *scan = &d->scan;
-  if (cinfo->restart_interval != 0 && scan->restarts_to_go == 0) {
-    ck_restart_as_libjpeg(cinfo, scan);
-    d->eobrun = 0;
-  }
+  ck_ac_restart_if_due(cinfo, d);
   if (!scan->pub.insufficient_data) {
     const int ss = cinfo->Ss, se = cinfo->Se, p1 = 1 << cinfo->Al;
     JCOEF *block = MCU_data[0][0];
@@ -1117,14 +1131,8 @@ static boolean ck_decode_ac_refine(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) 
         if (size != 0) {
           if (size != 1) WARNMS(cinfo, JWRN_HUFF_BAD_CODE);  // a new coefficient's size is always 1
           value = ck_bits_one_at_a_time(cinfo, scan, &r, 1) ? p1 : -p1;
-        } else if (run != 15) {  // an end of band: this block's rest and 2^run - 1 + (run bits) more blocks
-          eobrun = 1u << run;
-          if (run != 0) {
-            if (r.count < run) CK_FILL_AS_LIBJPEG(r, run);
-            uint32_t extra;
-            CK_GET_BITS(r, run, extra);
-            eobrun += extra;
-          }
+        } else if (run != 15) {  // an end of band: this block's rest, and more blocks
+          eobrun = ck_end_of_band_run(cinfo, scan, &r, run);
           break;
         }
         // Past the nonzero coefficients (a correction bit each) and `run` zeros, to the next zero: the new
@@ -1281,7 +1289,7 @@ static void ck_plan_progressive_scan(j_decompress_ptr cinfo, ck_dc_first_decoder
     coef->consume_data = ck_pass_over_scan;
     return;
   }
-  if (cinfo->Ss != 0 && d->refine_own && cinfo->comps_in_scan == 1) {
+  if (cinfo->Ss != 0 && d->ac_own && cinfo->comps_in_scan == 1) {
     int table = cinfo->cur_comp_info[0]->ac_tbl_no;
     // libjpeg's start_pass has refused a missing table; checked again so that no index goes out of bounds.
     if (table < 0 || table >= NUM_HUFF_TBLS || cinfo->ac_huff_tbl_ptrs[table] == NULL)
@@ -1289,6 +1297,8 @@ static void ck_plan_progressive_scan(j_decompress_ptr cinfo, ck_dc_first_decoder
     ck_build_code(cinfo, &d->ac_code, cinfo->ac_huff_tbl_ptrs[table]);
     d->eobrun = 0;
     if (cinfo->Ah != 0) {
+      if (!d->zigzag_built) ck_build_zigzag_bits(d->zigzag_bits);
+      d->zigzag_built = 1;
       d->scan.pub.decode_mcu = ck_decode_ac_refine;
     } else {
       ck_build_value_table(&d->ac_code, d->ac_values);
@@ -1336,20 +1346,30 @@ static void ck_start_progressive_pass(j_decompress_ptr cinfo) {
   ck_plan_progressive_scan(cinfo, d);
 }
 
-int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, int own) {
-  if (!cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8) return 0;
-  if (!cinfo->buffered_image || cinfo->input_scan_number != 1 || cinfo->input_iMCU_row != 0) return 0;
-  if (cinfo->entropy == NULL || cinfo->coef == NULL || cinfo->inputctl == NULL) return 0;
-  if (cinfo->num_components > MAX_COMPONENTS) return 0;
-  ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
+// CropKit's decoder in place of libjpeg's progressive entropy decoder (which it calls for every scan's checks and
+// for the scans it leaves to libjpeg), or NULL when the file does not qualify: a progressive Huffman file of 8-bit
+// samples whose first scan has not been read. `own_dc`: it reads DC-first scans; `own_ac`: AC scans.
+static ck_dc_first_decoder *ck_make_progressive_decoder(j_decompress_ptr cinfo, int own_dc, int own_ac) {
+  if (!cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8) return NULL;
+  if (cinfo->input_scan_number != 1 || cinfo->input_iMCU_row != 0) return NULL;
+  if (cinfo->entropy == NULL || cinfo->coef == NULL || cinfo->inputctl == NULL) return NULL;
+  if (cinfo->num_components > MAX_COMPONENTS) return NULL;
   ck_dc_first_decoder *d = (ck_dc_first_decoder *)(*cinfo->mem->alloc_small)(
       (j_common_ptr)cinfo, JPOOL_IMAGE, sizeof(ck_dc_first_decoder));
   memset(d, 0, offsetof(ck_dc_first_decoder, dc_codes));  // the tables are written whole when built
   d->libjpeg = (ck_entropy_interface *)(void *)cinfo->entropy;
-  d->libjpeg_consume = coef->consume_data;
-  d->own = own != 0;
-  d->refine_own = own != 0;
-  if (d->refine_own) ck_build_zigzag_bits(d->zigzag_bits);
+  d->libjpeg_consume = ((ck_coefficient_interface *)(void *)cinfo->coef)->consume_data;
+  d->own = own_dc != 0;
+  d->ac_own = own_ac != 0;
+  d->scan.pub.start_pass = ck_start_progressive_pass;
+  return d;
+}
+
+int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, int own) {
+  if (!cinfo->buffered_image) return 0;
+  ck_dc_first_decoder *d = ck_make_progressive_decoder(cinfo, own, own);
+  if (d == NULL) return 0;
+  ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
   if (dc != NULL) {
     d->has_values = 1;
     for (int ci = 0; ci < cinfo->num_components; ci++) {
@@ -1361,7 +1381,6 @@ int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, 
       d->values[ci] = dc[ci];
     }
   }
-  d->scan.pub.start_pass = ck_start_progressive_pass;
   cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d;
   // jpeg_start_decompress has started the first scan (libjpeg's start_pass and the controller's start_input_pass
   // ran, consume_input is the controller's consume_data) and read none of its data.
@@ -1372,20 +1391,9 @@ int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, 
 }
 
 int ck_install_progressive_decoder(j_decompress_ptr cinfo) {
-  if (!cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8) return 0;
-  if (cinfo->input_scan_number != 1 || cinfo->input_iMCU_row != 0) return 0;
-  if (cinfo->entropy == NULL || cinfo->coef == NULL || cinfo->inputctl == NULL) return 0;
-  if (cinfo->num_components > MAX_COMPONENTS) return 0;
-  ck_coefficient_interface *coef = (ck_coefficient_interface *)(void *)cinfo->coef;
-  ck_dc_first_decoder *d = (ck_dc_first_decoder *)(*cinfo->mem->alloc_small)(
-      (j_common_ptr)cinfo, JPOOL_IMAGE, sizeof(ck_dc_first_decoder));
-  memset(d, 0, offsetof(ck_dc_first_decoder, dc_codes));  // the tables are written whole when built
-  d->libjpeg = (ck_entropy_interface *)(void *)cinfo->entropy;
-  d->libjpeg_consume = coef->consume_data;
-  d->refine_own = 1;
-  ck_build_zigzag_bits(d->zigzag_bits);
-  d->scan.pub.start_pass = ck_start_progressive_pass;
-  cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d;
+  ck_dc_first_decoder *d = ck_make_progressive_decoder(cinfo, 0, 1);
+  if (d == NULL) return 0;
+  cinfo->entropy = (struct jpeg_entropy_decoder *)(void *)d;  // libjpeg's start_input_pass starts the first scan
   return 1;
 }
 

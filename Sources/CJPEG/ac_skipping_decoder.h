@@ -62,7 +62,9 @@ enum {
 /// warnings: with `own`, its DC-first scans (Ss = Se = 0, Ah = 0) are read by CropKit's decoder. With `dc` (the DC
 /// store's values, one per component, in component order), those go straight into the values, a whole iMCU row per
 /// call instead of one MCU at a time through the coefficient controller, and AC scans, of no use to the store, are
-/// passed over unread. Every other scan, and every scan's checks, stay libjpeg's. Call in buffered-image mode right
+/// passed over unread; without it, `own` has CropKit's decoder read the AC scans too (see
+/// ck_install_progressive_decoder). Every other scan, and every scan's checks, stay libjpeg's. Call in buffered-image
+/// mode right
 /// after jpeg_start_decompress, before any data is read. Returns CK_DC_FIRST_* flags, 0 when nothing was installed.
 int ck_install_dc_first_decoder(j_decompress_ptr cinfo, const ck_dc_values *dc, int own);
 

@@ -412,7 +412,6 @@ int ck_jpeg_decoder_start(ck_jpeg_decoder *dec, int scale_denom, int early_stop,
     ck_use_mapped_store(dec);
     dec->wants_own_progressive = !dec->libjpeg_entropy;
     (void)jpeg_start_decompress(c);
-    output->own_entropy = dec->own_progressive;
     if (dec->split != NULL) ck_split_started(dec, output);
     if (c->progressive_mode || c->buffered_image) dec->coefficient_bytes = ck_full_coefficient_bytes(c);
     // Multi-scan files were read completely by jpeg_start_decompress. Running out of data there is truncation

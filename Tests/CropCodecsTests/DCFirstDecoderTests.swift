@@ -148,22 +148,7 @@ struct DCFirstDecoderTests {
             var data = sources[trial % sources.count]
             let scan = Self.firstScan(data)
             let region = rng.next() % 4 == 0 ? scan.lowerBound..<(data.count - 2) : scan
-            let at = region.lowerBound + Int(rng.next() % UInt64(max(1, region.count - 8)))
-            switch rng.next() % 4 {
-            case 0:  // cut short
-                data.removeLast(data.count - at)
-            case 1:  // flipped bits
-                for _ in 0..<(1 + rng.next() % 4) {
-                    let position = region.lowerBound + Int(rng.next() % UInt64(max(1, region.count)))
-                    data[position] ^= UInt8(1 << (rng.next() % 8))
-                }
-            case 2:  // a marker (a restart marker, the wrong one, EOI, DHT) inside the data
-                data.insert(contentsOf: [0xFF, [0xD0, 0xD3, 0xD7, 0xD9, 0xC4][Int(rng.next() % 5)]], at: at)
-            default:  // random bytes overwritten, 0xFF among them
-                for i in 0..<Int(1 + rng.next() % 8) where at + i < data.count {
-                    data[at + i] = rng.next() % 3 == 0 ? 0xFF : UInt8(rng.next() & 0xFF)
-                }
-            }
+            Bytes.damage(&data, in: region, &rng)
             let stop: JPEGEarlyStop = trial % 2 == 0 ? .dcOnly : .exact
             let strict = trial % 3 == 0
             let reference = Self.decode(data, stop, libjpeg: true, strict: strict)

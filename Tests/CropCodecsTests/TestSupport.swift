@@ -171,4 +171,51 @@ enum Bytes {
         }
         return out
     }
+
+    /// Each scan of a well-formed JPEG: its spectral band, its successive-approximation high bit, and its
+    /// entropy-coded data (from the end of its SOS header to the next marker that is not a restart marker or a
+    /// stuffed byte).
+    static func jpegScans(_ data: [UInt8]) -> [(ss: UInt8, se: UInt8, ah: UInt8, data: Range<Int>)] {
+        var scans: [(UInt8, UInt8, UInt8, Range<Int>)] = []
+        var i = 2
+        while i + 4 <= data.count, data[i] == 0xFF, data[i + 1] != 0xD9 {
+            var end = i + 2 + (Int(data[i + 2]) << 8 | Int(data[i + 3]))
+            guard end <= data.count else { break }
+            if data[i + 1] == 0xDA {
+                let header = i + 5 + 2 * Int(data[i + 4])
+                guard header + 2 < end else { break }
+                let start = end
+                while end + 1 < data.count,
+                    !(data[end] == 0xFF && data[end + 1] != 0 && !(0xD0...0xD7).contains(data[end + 1]))
+                {
+                    end += 1
+                }
+                scans.append((data[header], data[header + 1], data[header + 2] >> 4, start..<end))
+            }
+            i = end
+        }
+        return scans
+    }
+
+    /// Damages `data` at a seeded place in `region`, one of four ways: cut short there, 1-4 bits flipped in the
+    /// region, a marker put in (a restart marker, the wrong one, EOI or DHT), or up to 8 bytes overwritten (0xFF
+    /// among them).
+    static func damage(_ data: inout [UInt8], in region: Range<Int>, _ rng: inout SplitMix64) {
+        let at = region.lowerBound + Int(rng.next() % UInt64(max(1, region.count - 8)))
+        switch rng.next() % 4 {
+        case 0:
+            data.removeLast(data.count - at)
+        case 1:
+            for _ in 0..<(1 + rng.next() % 4) {
+                let position = region.lowerBound + Int(rng.next() % UInt64(max(1, region.count)))
+                data[position] ^= UInt8(1 << (rng.next() % 8))
+            }
+        case 2:
+            data.insert(contentsOf: [0xFF, [0xD0, 0xD3, 0xD7, 0xD9, 0xC4][Int(rng.next() % 5)]], at: at)
+        default:
+            for i in 0..<Int(1 + rng.next() % 8) where at + i < data.count {
+                data[at + i] = rng.next() % 3 == 0 ? 0xFF : UInt8(rng.next() & 0xFF)
+            }
+        }
+    }
 }
