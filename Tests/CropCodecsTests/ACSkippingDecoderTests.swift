@@ -261,6 +261,87 @@ struct ACSkippingDecoderTests {
         }
     }
 
+    /// AC symbols that fill the bit reader: every AC table replaced by one whose commonest codes are 4 bits long and
+    /// carry 8 to 15 value bits (12-19 bits a symbol, the rest 9-bit codes of any size), over random entropy-coded
+    /// data. The skipping decoder reads three skip-table entries per refill, which holds only if no entry takes more
+    /// than CK_SKIP_MAX_USED bits: without that limit these files decode wrongly (camera photos do not show it).
+    /// The table is incomplete, so random data also meets codes that are in no table. Only pixels and outcome are
+    /// compared: libjpeg-turbo's fast path reads such a code as symbol 0 without a warning, and uses it except near
+    /// the end of the data, so it warns less often than CropKit's decoder, which warns at each (same pixels).
+    @Test("random data under AC tables of long symbols: libjpeg's pixels and outcome at every scale")
+    func longSymbols() throws {
+        var rng = SplitMix64(seed: 18)
+        var differing: [String] = []
+        var badCodes = 0
+        for (index, subsampling) in [ChromaSubsampling.s420, .s422, .s444, .s420].enumerated() {
+            var options = JPEGEncodeOptions(quality: 90, subsampling: subsampling)
+            options.restartInterval = index == 3 ? 2 : 0
+            let image = try TestImages.smooth(width: 96 + 40 * index, height: 72 + 24 * index, seed: UInt64(index))
+            let source = try JPEGEncoder.encode(image, options: options)
+            var data: [UInt8] = []
+            var at = 0
+            for segment in Bytes.jpegSegments(source) where segment.marker == 0xC4 {
+                data += source[at..<segment.start] + Self.longSymbolTables(source[segment.start..<segment.end])
+                at = segment.end
+            }
+            let start = Self.scanStart(source)
+            data += source[at..<start]
+            // Random data in place of the scan's (0xFF stuffed), its restart markers kept where they were.
+            var i = start
+            while i < source.count - 2 {
+                if source[i] == 0xFF, (0xD0...0xD7).contains(source[i + 1]) {
+                    data += source[i...(i + 1)]
+                    i += 2
+                    continue
+                }
+                let byte = UInt8(truncatingIfNeeded: rng.next())
+                data += byte == 0xFF ? [0xFF, 0] : [byte]
+                i += source[i] == 0xFF ? 2 : 1
+            }
+            data += [0xFF, 0xD9]
+            for scale in JPEGScale.allCases {
+                let reference = Result { try Self.decode(data, libjpeg: true, scale: scale) }
+                let fast = Result { try Self.decode(data, libjpeg: false, scale: scale) }
+                switch (reference, fast) {
+                case (.success(let a), .success(let b)):
+                    #expect(b.1.ownEntropyDecoder)
+                    if a.0 != b.0 { differing.append("\(index) \(scale)") }
+                    badCodes += b.1.warnings.isEmpty ? 0 : 1
+                case (.failure, .failure):
+                    break
+                default:
+                    differing.append("\(index) \(scale): one failed")
+                }
+            }
+        }
+        #expect(differing.isEmpty, "files and scales whose pixels or outcome differ: \(differing)")
+        #expect(badCodes == 16)
+    }
+
+    /// A DHT segment with its AC tables (class 1) replaced by the long-symbol table of ``longSymbols()``.
+    static func longSymbolTables(_ segment: ArraySlice<UInt8>) -> [UInt8] {
+        let short = (8...15).map { UInt8($0) }  // run 0, 8-15 value bits
+        let long = (0...255).map { UInt8($0) }.filter { symbol in
+            !short.contains(symbol) && (symbol & 15 != 0 || symbol == 0 || symbol == 0xF0)
+        }
+        var counts = [UInt8](repeating: 0, count: 16)
+        counts[3] = UInt8(short.count)  // 4 bits
+        counts[8] = UInt8(long.count)  // 9 bits: 8/16 + 234/512 < 1
+        var body: [UInt8] = []
+        var i = segment.startIndex + 4
+        while i < segment.endIndex {
+            let tableClass = segment[i] >> 4
+            let count = segment[(i + 1)...(i + 16)].reduce(0) { $0 + Int($1) }
+            if tableClass == 1 {
+                body += [segment[i]] + counts + short + long
+            } else {
+                body += segment[i..<(i + 17 + count)]
+            }
+            i += 17 + count
+        }
+        return [0xFF, 0xC4, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+    }
+
     /// The offset just past the SOS segment's header, where the entropy-coded data starts.
     static func scanStart(_ data: [UInt8]) -> Int {
         let sos = Bytes.jpegSegments(data).first { $0.marker == 0xDA }!
