@@ -233,6 +233,37 @@ static __attribute__((noinline)) void ck_refill_slow(j_decompress_ptr cinfo, ck_
   *reader = r;
 }
 
+// The 0xFF bytes of `w`, exactly: 0x80 in each such byte, 0 elsewhere (ck_has_ff's test may also flag a byte
+// above one that is 0xFF).
+static inline uint64_t ck_ff_bytes(uint64_t w) {
+  uint64_t v = ~w;
+  return ~(((v & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | v | 0x7F7F7F7F7F7F7F7FULL);
+}
+
+// A fast refill from a word `w` that holds a 0xFF. It takes the bytes as the fast refill does when the first 0xFF
+// is not among the whole bytes it takes, or is a stuffed byte (FF 00) and the only one among them: then the 00 is
+// dropped from the word. Returns 0, having changed nothing, otherwise (a marker, two stuffed bytes): the slow
+// refill's case. Bits below the count stay the first bits of the byte at `next`, or zero (a word that lost its
+// 00 ends with a zero byte).
+static inline __attribute__((always_inline)) int ck_refill_stuffed(ck_reader *r, uint64_t w) {
+  unsigned int taken = (unsigned int)(63 - r->count) >> 3;  // whole bytes the refill takes
+  uint64_t ff = ck_ff_bytes(w);
+  unsigned int first = (unsigned int)__builtin_clzll(ff) >> 3;  // the first 0xFF's byte, from the top
+  unsigned int skipped = 0;
+  if (first < taken) {
+    if (((w >> (48 - 8 * first)) & 0xFF) != 0) return 0;  // a marker
+    uint64_t head = ~(uint64_t)0 << (56 - 8 * first);     // the bytes up to the 0xFF
+    w = (w & head) | ((w << 8) & ~head);
+    uint64_t others = ck_ff_bytes(w) & ~(0x80ULL << (56 - 8 * first));
+    if (others >> (64 - 8 * taken) != 0) return 0;  // another 0xFF among the bytes taken
+    skipped = 1;
+  }
+  r->buffer |= w >> r->count;
+  r->next += taken + skipped;
+  r->count |= 56;
+  return 1;
+}
+
 #define CK_REFILL(r)                                                                 \
   do {                                                                               \
     if (CK_LIKELY((uintptr_t)(r).next <= (r).fast_limit)) {                         \
@@ -243,6 +274,7 @@ static __attribute__((noinline)) void ck_refill_slow(j_decompress_ptr cinfo, ck_
         (r).count |= 56;                                                             \
         break;                                                                       \
       }                                                                              \
+      if (ck_refill_stuffed(&(r), w_)) break;                                        \
     }                                                                                \
     scan->reader = (r);                                                              \
     ck_refill_slow(cinfo, &scan->reader);                                            \
