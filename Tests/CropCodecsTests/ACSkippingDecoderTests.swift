@@ -306,7 +306,7 @@ struct ACSkippingDecoderTests {
                 case (.success(let a), .success(let b)):
                     #expect(b.1.ownEntropyDecoder)
                     if a.0 != b.0 { differing.append("\(index) \(scale)") }
-                    badCodes += b.1.warnings.isEmpty ? 0 : 1
+                    badCodes += b.1.warnings.contains { $0.message.contains("bad Huffman code") } ? 1 : 0
                 case (.failure, .failure):
                     break
                 default:
@@ -315,6 +315,7 @@ struct ACSkippingDecoderTests {
             }
         }
         #expect(differing.isEmpty, "files and scales whose pixels or outcome differ: \(differing)")
+        // Every file, at every scale, met codes that are in no table: the incomplete table's path was read.
         #expect(badCodes == 16)
     }
 
