@@ -66,17 +66,40 @@ typedef struct {
   uint8_t values[256];
 } ck_huffman_code;
 
-// An AC value-table entry, for a CK_AC_VALUE_BITS-bit window holding a whole symbol, code and value bits: the bits it
-// takes (low 5 bits), its run of zeros (bits 5-8: 15 for a run of sixteen zeros, whose value is 0), whether it ends
-// the block (CK_AC_VALUE_END), and the coefficient (the top 16 bits, signed). 0 when the symbol does not fit.
+// A progressive AC first scan's value-table entry (the sequential decoder's are CK_AC_PAIR_*), for a
+// CK_AC_VALUE_BITS-bit window holding a whole symbol, code and value bits: the bits it takes (low 5 bits), its run
+// of zeros (bits 5-8: 15 for a run of sixteen zeros, whose value is 0), whether it ends the block
+// (CK_AC_VALUE_END), and the coefficient (the top 16 bits, signed). 0 when the symbol does not fit.
 #define CK_AC_VALUE_BITS 12
 #define CK_AC_VALUE_END 0x200u
 _Static_assert(CK_AC_VALUE_BITS >= CK_LOOKAHEAD, "windows are read through the lookup");
 
+// A sequential decoder's AC entry, for a CK_AC_PAIR_BITS-bit window: the symbols whose codes and value bits lie
+// whole in it, up to two coefficients and an end of block, so that one lookup often decodes two symbols. The bits
+// they take (bits 0-5, so that a shift by the whole entry needs no mask: see CK_SKIP_SHIFT); how far they move the
+// coefficient position (bits 6-12: each coefficient's run + 1); the first coefficient's run (bits 13-16); from the
+// first coefficient to the second (bits 17-21: its run + 1, or 0 when there is one coefficient, which is then
+// written twice); whether an end of block comes first (CK_AC_PAIR_END: nothing is written) or after them
+// (CK_AC_PAIR_END_AFTER); and the two coefficients, signed, in bits 32-47 and 48-63. A sixteen-zero run is a
+// coefficient of value 0 with run 15. CK_AC_PAIR_NONE (no symbol fits) advances past any block's end, so that one
+// comparison (k + advance > 64) sends it, and a run that would reach past the block's end, to the one-symbol path.
+// 12-bit windows (a 32 KB table) rather than 11: on a photo whose few AC coefficients are mostly large (a Canon 5D
+// Mk III's) 11-bit windows send more symbols to the one-symbol path, and the decode at 1/2 and 1/4 was 3-4% slower
+// than with one coefficient per lookup; with 12 bits no photo was slower there, and the others were as fast.
+#define CK_AC_PAIR_BITS 12
+#define CK_AC_PAIR_USED(e) ((unsigned int)(e) & 63u)
+#define CK_AC_PAIR_ADVANCE(e) (((unsigned int)(e) >> 6) & 127u)
+#define CK_AC_PAIR_RUN(e) (((unsigned int)(e) >> 13) & 15u)
+#define CK_AC_PAIR_SECOND(e) (((unsigned int)(e) >> 17) & 31u)
+#define CK_AC_PAIR_END 0x400000u
+#define CK_AC_PAIR_END_AFTER 0x800000u
+#define CK_AC_PAIR_NONE (127u << 6)
+_Static_assert(CK_AC_PAIR_BITS >= CK_LOOKAHEAD, "windows are read through the lookup");
+
 typedef struct {
   ck_huffman_code code;
-  uint16_t skip[1 << CK_SKIP_BITS];       // see CK_SKIP_*
-  int32_t values[1 << CK_AC_VALUE_BITS];  // see CK_AC_VALUE_*
+  uint16_t skip[1 << CK_SKIP_BITS];      // see CK_SKIP_*
+  uint64_t pairs[1 << CK_AC_PAIR_BITS];  // see CK_AC_PAIR_*
 } ck_ac_code;
 
 // A DC table with the differences themselves: for each CK_DC_BITS-bit window whose code and value bits fit in it,
@@ -126,7 +149,7 @@ typedef struct {
   ck_block_plan plan[D_MAX_BLOCKS_IN_MCU];
   int dc_built[NUM_HUFF_TBLS];
   int ac_built[NUM_HUFF_TBLS];  // CK_BUILT_* of each table
-  // The tables, about 200 KB: only the parts a scan uses are built, and so touched.
+  // The tables, about 230 KB: only the parts a scan uses are built, and so touched.
   ck_dc_code dc_codes[NUM_HUFF_TBLS];
   ck_ac_code ac_codes[NUM_HUFF_TBLS];
 } ck_ac_skipping_decoder;
@@ -400,7 +423,62 @@ static void ck_build_value_table(const ck_huffman_code *code, int32_t values[1 <
   }
 }
 
-static void ck_build_values(ck_ac_code *ac) { ck_build_value_table(&ac->code, ac->values); }
+// The first symbol of `bits` (the window's unused bits, at the top of a CK_AC_PAIR_BITS-bit window of which
+// `available` are left) when its code and value bits fit: its bits (0: it does not fit), run and value (for a
+// coefficient or a sixteen-zero run) and whether it ends the block.
+static unsigned int ck_pair_symbol(const ck_huffman_code *code, uint32_t bits, unsigned int available,
+                                   unsigned int *run, int *value, int *end_of_block) {
+  unsigned int e = code->lookup[bits >> (CK_AC_PAIR_BITS - CK_LOOKAHEAD)];
+  unsigned int length = e & 31, symbol = e >> 5, size = symbol & 15;
+  if (e == 0 || length + size > available) return 0;
+  *run = symbol >> 4;
+  *end_of_block = size == 0 && *run != 15;  // libjpeg reads every size-0 symbol but ZRL as the block's end
+  *value = size != 0 ? ck_extend((uint64_t)bits << (64 - CK_AC_PAIR_BITS + length), (int)size) : 0;
+  return length + size;
+}
+
+static void ck_build_pairs(ck_ac_code *ac) {
+  const unsigned int window_mask = (1u << CK_AC_PAIR_BITS) - 1;
+  for (uint32_t window = 0; window <= window_mask; window++) {
+    unsigned int run, run2, used, more;
+    int value, value2, end_of_block;
+    uint64_t entry = CK_AC_PAIR_NONE;
+    used = ck_pair_symbol(&ac->code, window, CK_AC_PAIR_BITS, &run, &value, &end_of_block);
+    if (used != 0 && end_of_block) {
+      entry = used | CK_AC_PAIR_END;
+    } else if (used != 0) {
+      unsigned int advance = run + 1, second = 0;
+      value2 = value;
+      uint64_t flags = 0;
+      more = ck_pair_symbol(&ac->code, (window << used) & window_mask, CK_AC_PAIR_BITS - used, &run2, &value2,
+                            &end_of_block);
+      if (more != 0 && end_of_block) {
+        used += more;
+        flags = CK_AC_PAIR_END_AFTER;
+        value2 = value;
+      } else if (more != 0) {
+        used += more;
+        second = run2 + 1;
+        advance += second;
+        int unused;
+        more = ck_pair_symbol(&ac->code, (window << used) & window_mask, CK_AC_PAIR_BITS - used, &run2, &unused,
+                              &end_of_block);
+        if (more != 0 && end_of_block) {
+          used += more;
+          flags = CK_AC_PAIR_END_AFTER;
+        }
+      } else {
+        value2 = value;
+      }
+      // libjpeg reads the end of block only while the position is below 64: counting it in the advance sends a
+      // block whose last coefficient is at 63 to the one-symbol path (the entry ends the block either way).
+      if (flags != 0) advance++;
+      entry = used | advance << 6 | run << 13 | second << 17 | flags | (uint64_t)(uint16_t)value << 32 |
+              (uint64_t)(uint16_t)value2 << 48;
+    }
+    ac->pairs[window] = entry;
+  }
+}
 
 // For each CK_SKIP_BITS-bit window: how many bits the AC symbols whose codes lie in it take (value bits included,
 // up to CK_SKIP_MAX_USED), how far they move the coefficient position, and whether they end with an end of block.
@@ -508,32 +586,42 @@ static inline __attribute__((always_inline)) int ck_decode_mcu_blocks(j_decompre
       block[0] = (JCOEF)dc;
 
       if (plan->decode_ac) {
-        const int32_t *values = plan->ac->values;
-        for (int k = 1; k < 64; k++) {
+        // Up to two coefficients (and an end of block) per lookup. A lookup that does not fit, or whose coefficients
+        // would reach past the block's end, decodes one symbol on its own.
+        const uint64_t *pairs = plan->ac->pairs;
+        unsigned int k = 1;
+        for (;;) {
           if (r.count < 32) CK_REFILL(r);
-          int32_t known_ac = values[r.buffer >> (64 - CK_AC_VALUE_BITS)];
-          if (CK_LIKELY(known_ac != 0)) {
-            CK_DROP(r, known_ac & 31);
-            if (known_ac & CK_AC_VALUE_END) break;
-            // A run of sixteen zeros writes its value 0 over a zero: positions after k are untouched in this block,
-            // and a run past the end lands on ck_natural_order's guard entries, as libjpeg's does.
-            k += (known_ac >> 5) & 15;
-            block[ck_natural_order[k]] = (JCOEF)(known_ac >> 16);
+          uint64_t e = pairs[r.buffer >> (64 - CK_AC_PAIR_BITS)];
+          unsigned int advance = CK_AC_PAIR_ADVANCE(e);
+          if (CK_UNLIKELY(k + advance > 64)) {
+            int symbol;
+            CK_DECODE(r, &plan->ac->code, symbol);
+            int run = symbol >> 4;
+            size = symbol & 15;
+            if (size != 0) {
+              k += (unsigned int)run;
+              int value = ck_extend(r.buffer, size);
+              CK_DROP(r, size);
+              block[ck_natural_order[k]] = (JCOEF)value;
+              k++;
+            } else {
+              if (run != 15) break;
+              k += 16;
+            }
+            if (k >= 64) break;
             continue;
           }
-          int symbol;
-          CK_DECODE(r, &plan->ac->code, symbol);
-          int run = symbol >> 4;
-          size = symbol & 15;
-          if (size != 0) {
-            k += run;
-            int value = ck_extend(r.buffer, size);
-            CK_DROP(r, size);
-            block[ck_natural_order[k]] = (JCOEF)value;
-          } else {
-            if (run != 15) break;
-            k += 15;
-          }
+          CK_SKIP_SHIFT(r.buffer, e);
+          r.count -= (int)CK_AC_PAIR_USED(e);
+          if (e & CK_AC_PAIR_END) break;
+          // A sixteen-zero run writes its value 0 over a zero; a run past the end lands on ck_natural_order's guard
+          // entries, as libjpeg's does (only the one-symbol path gets there: advance keeps these below 64).
+          unsigned int first = k + CK_AC_PAIR_RUN(e);
+          block[ck_natural_order[first]] = (JCOEF)(int16_t)(e >> 32);
+          block[ck_natural_order[first + CK_AC_PAIR_SECOND(e)]] = (JCOEF)(int16_t)(e >> 48);
+          k += advance;
+          if ((e & CK_AC_PAIR_END_AFTER) || k >= 64) break;
         }
         continue;
       }
@@ -773,7 +861,7 @@ static void ck_start_pass(j_decompress_ptr cinfo) {
       *built |= CK_BUILT_CODE;
     }
     if (decode_ac && !(*built & CK_BUILT_VALUES)) {
-      ck_build_values(&d->ac_codes[ac_table]);
+      ck_build_pairs(&d->ac_codes[ac_table]);
       *built |= CK_BUILT_VALUES;
     } else if (!decode_ac && !(*built & CK_BUILT_SKIP)) {
       ck_build_skip(&d->ac_codes[ac_table]);
