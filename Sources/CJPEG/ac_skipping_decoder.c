@@ -437,6 +437,8 @@ static unsigned int ck_pair_symbol(const ck_huffman_code *code, uint32_t bits, u
   return length + size;
 }
 
+// Each window's entry (CK_AC_PAIR_*): its first symbol, then a second coefficient, then an end of block, as far as
+// they fit whole in the window.
 static void ck_build_pairs(ck_ac_code *ac) {
   const unsigned int window_mask = (1u << CK_AC_PAIR_BITS) - 1;
   for (uint32_t window = 0; window <= window_mask; window++) {
@@ -448,7 +450,7 @@ static void ck_build_pairs(ck_ac_code *ac) {
       entry = used | CK_AC_PAIR_END;
     } else if (used != 0) {
       unsigned int advance = run + 1, second = 0;
-      value2 = value;
+      value2 = value;  // one coefficient is written twice (second = 0), unless a second one fits
       uint64_t flags = 0;
       more = ck_pair_symbol(&ac->code, (window << used) & window_mask, CK_AC_PAIR_BITS - used, &run2, &value2,
                             &end_of_block);
@@ -467,8 +469,6 @@ static void ck_build_pairs(ck_ac_code *ac) {
           used += more;
           flags = CK_AC_PAIR_END_AFTER;
         }
-      } else {
-        value2 = value;
       }
       // libjpeg reads the end of block only while the position is below 64: counting it in the advance sends a
       // block whose last coefficient is at 63 to the one-symbol path (the entry ends the block either way).
