@@ -77,7 +77,8 @@ _Static_assert(CK_AC_VALUE_BITS >= CK_LOOKAHEAD, "windows are read through the l
 // A sequential decoder's AC entry, for a CK_AC_PAIR_BITS-bit window: the symbols whose codes and value bits lie
 // whole in it, up to two coefficients and an end of block, so that one lookup often decodes two symbols. The bits
 // they take (bits 0-5, so that a shift by the whole entry needs no mask: see CK_SKIP_SHIFT); how far they move the
-// coefficient position (bits 6-12: each coefficient's run + 1); the first coefficient's run (bits 13-16); from the
+// coefficient position (bits 6-12: each coefficient's run + 1, and 1 more for an end of block after them, which
+// libjpeg reads only below position 64: see ck_build_pairs); the first coefficient's run (bits 13-16); from the
 // first coefficient to the second (bits 17-21: its run + 1, or 0 when there is one coefficient, which is then
 // written twice); whether an end of block comes first (CK_AC_PAIR_END: nothing is written) or after them
 // (CK_AC_PAIR_END_AFTER); and the two coefficients, signed, in bits 32-47 and 48-63. A sixteen-zero run is a
