@@ -131,7 +131,7 @@ typedef struct {
   uintptr_t fast_limit;
 } ck_reader;
 
-enum { CK_BUILT_CODE = 1, CK_BUILT_SKIP = 2, CK_BUILT_VALUES = 4 };
+enum { CK_BUILT_CODE = 1, CK_BUILT_SKIP = 2, CK_BUILT_PAIRS = 4 };
 
 // What both of CropKit's entropy decoders keep of a scan: the bit reader, the DC predictions and the restarts (the
 // DC-first reader leaves next_restart to libjpeg's marker reader, whose read_restart_marker it calls).
@@ -404,38 +404,34 @@ static void ck_build_differences(ck_dc_code *dc) {
   }
 }
 
-// For each CK_AC_VALUE_BITS-bit window whose first symbol fits in it, code and value bits: the symbol decoded.
-static void ck_build_value_table(const ck_huffman_code *code, int32_t values[1 << CK_AC_VALUE_BITS]) {
-  for (uint32_t window = 0; window < (1u << CK_AC_VALUE_BITS); window++) {
-    unsigned int e = code->lookup[window >> (CK_AC_VALUE_BITS - CK_LOOKAHEAD)];
-    unsigned int length = e & 31, symbol = e >> 5, size = symbol & 15, run = symbol >> 4;
-    int32_t entry = 0;
-    if (e != 0 && length + size <= CK_AC_VALUE_BITS) {
-      if (size != 0) {
-        int value = ck_extend((uint64_t)window << (64 - CK_AC_VALUE_BITS + length), (int)size);
-        entry = (int32_t)((uint32_t)value << 16 | run << 5 | (length + size));
-      } else if (run == 15) {
-        entry = (int32_t)(15u << 5 | length);  // sixteen zeros: the value 0 at the run's last position
-      } else {
-        entry = (int32_t)(CK_AC_VALUE_END | length);  // libjpeg reads every other size-0 symbol as the block's end
-      }
-    }
-    values[window] = entry;
-  }
-}
-
-// The first symbol of `bits` (the window's unused bits, at the top of a CK_AC_PAIR_BITS-bit window of which
-// `available` are left) when its code and value bits fit: its bits (0: it does not fit), run and value (for a
-// coefficient or a sixteen-zero run) and whether it ends the block.
-static unsigned int ck_pair_symbol(const ck_huffman_code *code, uint32_t bits, unsigned int available,
-                                   unsigned int *run, int *value, int *end_of_block) {
-  unsigned int e = code->lookup[bits >> (CK_AC_PAIR_BITS - CK_LOOKAHEAD)];
+// The first symbol of `bits` (the unused bits of a `window_bits`-bit window, at its top; `available` of them are
+// left) when its code and value bits fit: its bits (0: it does not fit), run and value (for a coefficient or a
+// sixteen-zero run) and whether it ends the block. Both AC value tables are built from it.
+static unsigned int ck_window_symbol(const ck_huffman_code *code, uint32_t bits, unsigned int window_bits,
+                                     unsigned int available, unsigned int *run, int *value, int *end_of_block) {
+  unsigned int e = code->lookup[bits >> (window_bits - CK_LOOKAHEAD)];
   unsigned int length = e & 31, symbol = e >> 5, size = symbol & 15;
   if (e == 0 || length + size > available) return 0;
   *run = symbol >> 4;
   *end_of_block = size == 0 && *run != 15;  // libjpeg reads every size-0 symbol but ZRL as the block's end
-  *value = size != 0 ? ck_extend((uint64_t)bits << (64 - CK_AC_PAIR_BITS + length), (int)size) : 0;
+  *value = size != 0 ? ck_extend((uint64_t)bits << (64 - window_bits + length), (int)size) : 0;
   return length + size;
+}
+
+// For each CK_AC_VALUE_BITS-bit window whose first symbol fits in it, code and value bits: the symbol decoded (a
+// sixteen-zero run is the value 0 at the run's last position).
+static void ck_build_value_table(const ck_huffman_code *code, int32_t values[1 << CK_AC_VALUE_BITS]) {
+  for (uint32_t window = 0; window < (1u << CK_AC_VALUE_BITS); window++) {
+    unsigned int run;
+    int value, end_of_block;
+    unsigned int used =
+        ck_window_symbol(code, window, CK_AC_VALUE_BITS, CK_AC_VALUE_BITS, &run, &value, &end_of_block);
+    int32_t entry = 0;
+    if (used != 0) {
+      entry = end_of_block ? (int32_t)(CK_AC_VALUE_END | used) : (int32_t)((uint32_t)value << 16 | run << 5 | used);
+    }
+    values[window] = entry;
+  }
 }
 
 // Each window's entry (CK_AC_PAIR_*): its first symbol, then a second coefficient, then an end of block, as far as
@@ -446,15 +442,15 @@ static void ck_build_pairs(ck_ac_code *ac) {
     unsigned int run, run2, used, more;
     int value, value2, end_of_block;
     uint64_t entry = CK_AC_PAIR_NONE;
-    used = ck_pair_symbol(&ac->code, window, CK_AC_PAIR_BITS, &run, &value, &end_of_block);
+    used = ck_window_symbol(&ac->code, window, CK_AC_PAIR_BITS, CK_AC_PAIR_BITS, &run, &value, &end_of_block);
     if (used != 0 && end_of_block) {
       entry = used | CK_AC_PAIR_END;
     } else if (used != 0) {
       unsigned int advance = run + 1, second = 0;
       value2 = value;  // one coefficient is written twice (second = 0), unless a second one fits
       uint64_t flags = 0;
-      more = ck_pair_symbol(&ac->code, (window << used) & window_mask, CK_AC_PAIR_BITS - used, &run2, &value2,
-                            &end_of_block);
+      more = ck_window_symbol(&ac->code, (window << used) & window_mask, CK_AC_PAIR_BITS, CK_AC_PAIR_BITS - used,
+                              &run2, &value2, &end_of_block);
       if (more != 0 && end_of_block) {
         used += more;
         flags = CK_AC_PAIR_END_AFTER;
@@ -464,8 +460,8 @@ static void ck_build_pairs(ck_ac_code *ac) {
         second = run2 + 1;
         advance += second;
         int unused;
-        more = ck_pair_symbol(&ac->code, (window << used) & window_mask, CK_AC_PAIR_BITS - used, &run2, &unused,
-                              &end_of_block);
+        more = ck_window_symbol(&ac->code, (window << used) & window_mask, CK_AC_PAIR_BITS, CK_AC_PAIR_BITS - used,
+                                &run2, &unused, &end_of_block);
         if (more != 0 && end_of_block) {
           used += more;
           flags = CK_AC_PAIR_END_AFTER;
@@ -861,9 +857,9 @@ static void ck_start_pass(j_decompress_ptr cinfo) {
       ck_build_code(cinfo, &d->ac_codes[ac_table].code, cinfo->ac_huff_tbl_ptrs[ac_table]);
       *built |= CK_BUILT_CODE;
     }
-    if (decode_ac && !(*built & CK_BUILT_VALUES)) {
+    if (decode_ac && !(*built & CK_BUILT_PAIRS)) {
       ck_build_pairs(&d->ac_codes[ac_table]);
-      *built |= CK_BUILT_VALUES;
+      *built |= CK_BUILT_PAIRS;
     } else if (!decode_ac && !(*built & CK_BUILT_SKIP)) {
       ck_build_skip(&d->ac_codes[ac_table]);
       *built |= CK_BUILT_SKIP;
