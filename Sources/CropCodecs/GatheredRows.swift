@@ -31,7 +31,12 @@ struct GatheredRows {
         let channels = source.channelCount, colors = source.layout.isColor ? 3 : 1, hasAlpha = source.hasAlpha
         let wideIn = source.depth == .sixteen, wideOut = pixels.format.depth == .sixteen
         let outChannels = pixels.format.channelCount, width = pixels.width, first = count
+        let packed = pixels.bytesPerPackedRow, same = source == pixels.format
         pixels.withUnsafeMutableRows { out in
+            if same {  // rows already as gathered: copied whole
+                for i in 0..<rows { out.row(first + i).copyMemory(from: input + i * bytesPerRow, byteCount: packed) }
+                return
+            }
             for i in 0..<rows {
                 let row = input + i * bytesPerRow, target = out.row(first + i)
                 for x in 0..<width {
