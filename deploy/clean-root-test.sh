@@ -25,12 +25,12 @@ trap cleanup EXIT
 fail() { echo "clean-root-test: FAIL $*" >&2; exit 1; }
 say() { echo "clean-root-test: $*"; }
 
-deploy/release.sh "${binary[@]}" --image --out "$work/dist" | sed 's/^/  /'
-deb="$(ls "$work"/dist/cropkit_*_amd64.deb)" oci="$(ls "$work"/dist/cropkit-serve-*.oci.tar)"
-
-# The clean root.
+# The clean root is the one the image is made from (debootstrap, then the .deb by apt), copied before the image's user
+# is added: one debootstrap instead of two. Made here when release.sh builds on a root it was given (CROPKIT_IMAGE_ROOT).
 root="$work/root"
-deploy/clean-root.sh "$root" "$deb" | sed 's/^/  /'
+CROPKIT_KEEP_CLEAN_ROOT="$root" deploy/release.sh "${binary[@]}" --image --out "$work/dist" | sed 's/^/  /'
+deb="$(ls "$work"/dist/cropkit_*_amd64.deb)" oci="$(ls "$work"/dist/cropkit-serve-*.oci.tar)"
+[ -d "$root" ] || deploy/clean-root.sh "$root" "$deb" | sed 's/^/  /'
 mount -t proc proc "$root/proc" && mounts+=("$root/proc")
 for tool in swift swiftc gcc cc clang; do
   chroot "$root" sh -c "command -v $tool" >/dev/null && fail "$tool is in the clean root"

@@ -15,7 +15,8 @@
 # --binary takes a cropkit already built with the Swift runtime linked in (--static-swift-stdlib; its resource bundles
 # beside it); by default deploy/build-static.sh builds the release binary. CROPKIT_DEB_COMPRESSION=gzip packs the .deb
 # faster than xz (CI). With --image, CROPKIT_IMAGE_ROOT names a clean root (deploy/clean-root.sh) to build the image
-# from instead of making one. Prints each artifact with its size.
+# from instead of making one, and CROPKIT_KEEP_CLEAN_ROOT names a folder to copy the clean root it makes into, before
+# the image's user is added (deploy/clean-root-test.sh tests the .deb there). Prints each artifact with its size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
@@ -31,8 +32,9 @@ done
 version="$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/CropKit/CropKitRelease.swift)"
 [ -n "$version" ] || { echo "release: no version in Sources/CropKit/CropKitRelease.swift" >&2; exit 1; }
 deb_version="${version/-/\~}"  # Debian orders 0.10.0~dev before 0.10.0, as semantic versioning orders -dev
-# The page's engine ships as committed; a release never carries a module its sources no longer build.
-scripts/build-wasm --check >&2
+# The page's engine ships as committed; a release never carries a module its sources no longer build. CI's own wasm
+# step checks the same (.ci/run), so its clean-root step sets CROPKIT_WASM_CHECKED=1 to skip a second 30 s build.
+[ "${CROPKIT_WASM_CHECKED:-}" = 1 ] || scripts/build-wasm --check >&2
 [ -n "$binary" ] || binary="$(deploy/build-static.sh)"
 binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
 [ -x "$binary" ] || { echo "release: $binary is not an executable" >&2; exit 1; }
@@ -106,6 +108,7 @@ if [ "$image" = 1 ]; then
     cp -a "$CROPKIT_IMAGE_ROOT" "$root"
   else
     deploy/clean-root.sh "$root" "$debfile" >&2
+    [ -z "${CROPKIT_KEEP_CLEAN_ROOT:-}" ] || cp -a "$root" "$CROPKIT_KEEP_CLEAN_ROOT"
   fi
   # A fixed, numeric user and group (10001), so Kubernetes can check runAsNonRoot without resolving a name.
   chroot "$root" groupadd --system --gid 10001 cropkit
