@@ -9,10 +9,15 @@
 # wrk with 4 and then 16 connections, SECONDS each (default 20). Reports req/s, p50/p99 latency, errors and each
 # server's peak RSS (VmHWM), and the ratios CropKit ÷ thumbor.
 #
-#   Benchmarks/serve.sh [SECONDS]
+# With ROUNDS > 1 (default 1), each image and connection count runs that many times, the two servers alternating,
+# and a last line gives the median of the rounds' ratios: thumbor's own rate moves by up to 15% between runs on this
+# machine, which a single pair of runs takes into its ratio whole. The peaks then cover every round's runs.
+#
+#   Benchmarks/serve.sh [SECONDS] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
+rounds="${2:-1}"
 testdata=../shared/testdata
 images=("$testdata/exif-orientation/Landscape_0.jpg" "$testdata/photos/samsung-s7edge-4032x3024.jpg"
   "$testdata/photos/unsplash-rachel-hisko-6000x4000.jpg")
@@ -72,10 +77,20 @@ printf '%-4s %-3s %10s %10s %10s %8s   %10s %10s %10s %8s   %s\n' task c "cropki
 for i in 0 1 2; do
   signed="$("$cropkit" sign "/img/${names[$i]}?size=500x500&mode=fit&quality=85&format=jpeg")"
   for c in 4 16; do
-    read -r cr cp50 cp99 ce < <(run cropkit "http://127.0.0.1:$port_c$signed" "$c")
-    read -r tr tp50 tp99 te < <(run thumbor "http://127.0.0.1:$port_t/unsafe/fit-in/500x500/${names[$i]}" "$c")
-    printf '%-4s %-3s %10s %10s %10s %8s   %10s %10s %10s %8s   %.1f×\n' "S$((i + 1))" "$c" "$cr" "$cp50" "$cp99" "$ce" \
-      "$tr" "$tp50" "$tp99" "$te" "$(awk -v a="$cr" -v b="$tr" 'BEGIN { print a / b }')"
+    ratios=()
+    for round in $(seq 1 "$rounds"); do
+      read -r cr cp50 cp99 ce < <(run cropkit "http://127.0.0.1:$port_c$signed" "$c")
+      read -r tr tp50 tp99 te < <(run thumbor "http://127.0.0.1:$port_t/unsafe/fit-in/500x500/${names[$i]}" "$c")
+      ratios+=("$(awk -v a="$cr" -v b="$tr" 'BEGIN { print a / b }')")
+      printf '%-4s %-3s %10s %10s %10s %8s   %10s %10s %10s %8s   %.1f×\n' "S$((i + 1))" "$c" "$cr" "$cp50" "$cp99" \
+        "$ce" "$tr" "$tp50" "$tp99" "$te" "${ratios[-1]}"
+    done
+    if [ "$rounds" -gt 1 ]; then
+      printf '%s\n' "${ratios[@]}" | sort -g | awk -v t="S$((i + 1))" -v c="$c" '
+        { r[NR] = $1 }
+        END { m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+              printf "%-4s %-3s median of %d rounds: %.2f× (%.2f×–%.2f×)\n", t, c, NR, m, r[1], r[NR] }'
+    fi
   done
   # VmHWM only grows: after S1 it is S1's peak, after S2 the peak of S1 and S2, and so on.
   awk -v a="$(hwm "$pid_c")" -v b="$(hwm "$pid_t")" -v t="S$((i + 1))" \
