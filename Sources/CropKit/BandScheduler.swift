@@ -28,12 +28,13 @@ final class BandScheduler: @unchecked Sendable {
     /// For each band, how many source rows (counted from the first the render reads) must be decoded before it can
     /// be rendered.
     private let needs: [Int]
-    /// For each band, the first source row it reads; and the smallest of those from each band on.
-    private let firstRows: [Int]
-    private let firstRowFrom: [Int]
+    /// For each part of the window (its column strips; one for whole rows), for each band, the first source row it
+    /// reads there (`Int.max`: none); and the smallest of those from each band on.
+    private let firstRows: [[Int]]
+    private let firstRowFrom: [[Int]]
     private let render: (Int) throws -> PixelBuffer
     private let encode: (PixelBuffer) throws -> Void
-    private let release: (Int) -> Void
+    private let release: ([Int]) -> Void
     private let stop: () -> Void
 
     // Guarded by `condition`.
@@ -48,24 +49,27 @@ final class BandScheduler: @unchecked Sendable {
     /// - Parameters:
     ///   - bands: the output row ranges, in order.
     ///   - needs: for each band, how many source rows must be decoded before it can be rendered.
-    ///   - firstRows: for each band, the first source row it reads.
+    ///   - firstRows: for each part of the window (one for whole rows, or each column strip), for each band, the
+    ///     first source row the band reads there (`Int.max` when it reads none).
     ///   - render: renders band `index`; called from either worker, concurrently for different bands.
     ///   - encode: encodes one band; called in band order, never concurrently.
-    ///   - release: told the first source row any band still to render reads, after each band is rendered (never
-    ///     decreasing).
+    ///   - release: told, for each part of the window, the first source row any band still to render reads there,
+    ///     after each band is rendered (never decreasing; `Int.max` when none does).
     ///   - stop: called once when any part fails, so that a decoder waiting for window slots stops waiting.
     init(
-        bands: [Range<Int>], needs: [Int], firstRows: [Int], render: @escaping (Int) throws -> PixelBuffer,
-        encode: @escaping (PixelBuffer) throws -> Void, release: @escaping (Int) -> Void,
+        bands: [Range<Int>], needs: [Int], firstRows: [[Int]], render: @escaping (Int) throws -> PixelBuffer,
+        encode: @escaping (PixelBuffer) throws -> Void, release: @escaping ([Int]) -> Void,
         stop: @escaping () -> Void
     ) {
-        precondition(bands.count == needs.count && bands.count == firstRows.count)
+        precondition(bands.count == needs.count && firstRows.allSatisfy { $0.count == bands.count })
         self.bands = bands
         self.needs = needs
         self.firstRows = firstRows
-        var from = firstRows
-        for i in from.indices.reversed().dropFirst() { from[i] = Swift.min(from[i], from[i + 1]) }
-        firstRowFrom = from
+        firstRowFrom = firstRows.map { rows in
+            var from = rows
+            for i in from.indices.reversed().dropFirst() { from[i] = Swift.min(from[i], from[i + 1]) }
+            return from
+        }
         self.render = render
         self.encode = encode
         self.release = release
@@ -97,6 +101,11 @@ final class BandScheduler: @unchecked Sendable {
     /// ``Decoding`` it receives) while a helper renders and encodes; then helps until every band is encoded.
     /// Rethrows the first error from any part.
     func run(decode: (Decoding) throws -> Void) throws {
+        // Rows above the first each part of the window reads are not kept from the start.
+        condition.lock()
+        let keep = firstRowStillRead
+        condition.unlock()
+        release(keep)
         let helper = DispatchGroup()
         DispatchQueue.global(qos: .userInitiated).async(group: helper) { self.work() }
         do {
@@ -122,10 +131,13 @@ final class BandScheduler: @unchecked Sendable {
         if first { stop() }
     }
 
-    /// The first source row a band still to render (or being rendered) reads; with the lock held.
-    private var firstRowStillRead: Int {
-        let pending = nextToRender < bands.count ? firstRowFrom[nextToRender] : Int.max
-        return rendering.reduce(pending) { Swift.min($0, firstRows[$1]) }
+    /// For each part of the window, the first source row a band still to render (or being rendered) reads there;
+    /// with the lock held.
+    private var firstRowStillRead: [Int] {
+        firstRows.indices.map { part in
+            let pending = nextToRender < bands.count ? firstRowFrom[part][nextToRender] : Int.max
+            return rendering.reduce(pending) { Swift.min($0, firstRows[part][$1]) }
+        }
     }
 
     /// The worker loop: do the next step while there is one, otherwise wait, until every band is encoded.

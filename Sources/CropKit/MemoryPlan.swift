@@ -123,9 +123,10 @@ extension ImagePipeline {
             plan.renderBytes = 2 * 128 * decodedRowBytes + (taps + 128) * output.width * info.channelCount * 4
         } else {
             let layout = try AffineLayout(
-                geometry, scale: scale, decodedSize: PixelSize(validWidth: decoded.0, height: decoded.1))
+                geometry, scale: scale, decodedSize: PixelSize(validWidth: decoded.0, height: decoded.1),
+                strips: Self.columnStrips)
             plan.renderBytes =
-                (layout.windowRows + Self.bandRows) * decodedRowBytes
+                layout.windowBytes(bytesPerPixel: pixel) + Self.bandRows * decodedRowBytes
                 + 4 * Self.renderBandRows * outputRowBytes
         }
         let turned = geometry.uprightRect != nil && geometry.orientation != .up

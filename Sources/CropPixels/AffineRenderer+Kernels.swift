@@ -91,50 +91,157 @@ struct AffineKernel: Sendable {
         return Swift.max(0, Swift.min(first, sourceHeight - 1))..<Swift.min(sourceHeight, Swift.max(last, 1))
     }
 
-    /// Renders output rows `rows` into `out` (its row 0 is output row `rows.lowerBound`) from `source`, which holds
-    /// the picture rows they read. `portable` forces the standard-library SIMD kernel where an SSE2 one exists (for
-    /// tests).
+    /// Renders output rows `rows` into `out` (its row 0 is output row `rows.lowerBound`) from `strips`: each output
+    /// pixel whose base column (the source column of its sample position, rounded down) falls in a strip's owned
+    /// columns reads that strip's rows, which hold the picture rows and columns those pixels read (one strip owning
+    /// every column may hold whole rows). The owned ranges must partition the integers, in order. `portable` forces
+    /// the standard-library SIMD kernel where an SSE2 one exists (for tests).
     func render(
-        _ source: SourceRows, sourceHeight: Int, transform t: AffineTransform2D, outputRows rows: Range<Int>,
-        into out: inout PixelBuffer, threads: Int, portable: Bool = false
+        _ strips: [AffineRenderer.ColumnStrip], sourceWidth: Int, sourceHeight: Int, transform t: AffineTransform2D,
+        outputRows rows: Range<Int>, into out: inout PixelBuffer, threads: Int, portable: Bool = false
     ) {
-        let format = source.format
+        let format = out.format
         let outWidth = out.width
-        source.pointers.withUnsafeBufferPointer { table in
-            out.withUnsafeMutableRows { dst in
-                guard let rowTable = table.baseAddress else { return }
-                let window = SourceWindow(
-                    rowTable: rowTable, top: source.firstRow, rows: source.count, width: source.width,
-                    pictureHeight: sourceHeight)
-                let chunks = Parallel.chunks(rows, parts: rows.count >= 8 ? threads * 4 : 1)
-                Parallel.forEach(chunks.count, threads: threads) { i in
-                    for y in chunks[i] {
-                        let start = t.apply(to: Point(x: 0.5, y: Double(y) + 0.5))
-                        let half = Int64(1) << (31 - Self.phaseBits)
-                        let row = RowStart(
-                            u: Self.fixed(start.x - 0.5) + half, v: Self.fixed(start.y - 0.5) + half,
-                            du: Self.fixed(t.a), dv: Self.fixed(t.b))
-                        let d = dst.row(y - rows.lowerBound)
-                        switch (format.depth, format.channelCount) {
-                        case (.eight, 1): renderRow8(Gray8.self, row, window, d, outWidth, portable: portable)
-                        case (.eight, 2): renderRow8(GrayAlpha8.self, row, window, d, outWidth, portable: portable)
-                        case (.eight, 3): renderRow8(RGB8.self, row, window, d, outWidth, portable: portable)
-                        case (.eight, _): renderRow8(RGBA8.self, row, window, d, outWidth, portable: portable)
-                        default:
-                            renderRowFloat(
-                                channels: format.channelCount, alpha: format.hasAlpha, row, window, d, outWidth)
-                        }
+        // One table of every strip's row pointers, so that each strip's window reads through a raw pointer.
+        let tableCount = strips.reduce(0) { $0 + $1.rows.count }
+        let table = UnsafeMutablePointer<UnsafeRawPointer>.allocate(capacity: Swift.max(tableCount, 1))
+        defer { table.deallocate() }
+        var windows: [SourceWindow] = []
+        var offset = 0
+        for strip in strips {
+            (table + offset).initialize(from: strip.rows.pointers, count: strip.rows.count)
+            windows.append(
+                SourceWindow(
+                    rowTable: table + offset, top: strip.rows.firstRow, rows: strip.rows.count, width: sourceWidth,
+                    pictureHeight: sourceHeight))
+            offset += strip.rows.count
+        }
+        let owned = strips.map(\.owned)
+        out.withUnsafeMutableRows { dst in
+            let chunks = Parallel.chunks(rows, parts: rows.count >= 8 ? threads * 4 : 1)
+            Parallel.forEach(chunks.count, threads: threads) { i in
+                for y in chunks[i] {
+                    let row = Self.rowStart(y, t)
+                    let d = dst.row(y - rows.lowerBound)
+                    for (s, window) in windows.enumerated() {
+                        let columns = owned.count == 1 ? 0..<outWidth : row.columns(owning: owned[s], width: outWidth)
+                        guard !columns.isEmpty else { continue }
+                        renderRow(
+                            format, row.advanced(by: columns.lowerBound), window,
+                            d + columns.lowerBound * format.bytesPerPixel, columns.count, portable: portable)
                     }
                 }
             }
         }
     }
 
+    /// Renders `width` output pixels from `row`'s start into `d`.
+    @inline(__always)
+    private func renderRow(
+        _ format: PixelFormat, _ row: RowStart, _ window: SourceWindow, _ d: UnsafeMutableRawPointer, _ width: Int,
+        portable: Bool
+    ) {
+        switch (format.depth, format.channelCount) {
+        case (.eight, 1): renderRow8(Gray8.self, row, window, d, width, portable: portable)
+        case (.eight, 2): renderRow8(GrayAlpha8.self, row, window, d, width, portable: portable)
+        case (.eight, 3): renderRow8(RGB8.self, row, window, d, width, portable: portable)
+        case (.eight, _): renderRow8(RGBA8.self, row, window, d, width, portable: portable)
+        default:
+            renderRowFloat(channels: format.channelCount, alpha: format.hasAlpha, row, window, d, width)
+        }
+    }
+
+    /// The source rows read by the pixels of output rows `rows` (`width` wide) whose base column falls in `owned`,
+    /// clamped to the picture: exact, from the same fixed-point positions the render steps through. Empty when no
+    /// such pixel exists.
+    func sourceRows(
+        forOutputRows rows: Range<Int>, owning owned: Range<Int>, width: Int, transform t: AffineTransform2D,
+        sourceHeight: Int
+    ) -> Range<Int> {
+        var lo = Int.max, hi = Int.min
+        for y in rows {
+            let row = Self.rowStart(y, t)
+            let columns = row.columns(owning: owned, width: width)
+            guard let last = columns.last else { continue }
+            for x in [columns.lowerBound, last] {
+                let first = row.advanced(by: x).baseRow - (ny / 2 - 1)
+                lo = Swift.min(lo, first)
+                hi = Swift.max(hi, first + ny - 1)
+            }
+        }
+        guard lo <= hi else { return 0..<0 }
+        func clamp(_ v: Int) -> Int { Swift.min(Swift.max(v, 0), sourceHeight - 1) }
+        return clamp(lo)..<(clamp(hi) + 1)
+    }
+
+    /// The source columns that pixels whose base column falls in `owned` read, within a picture `width` wide.
+    func sourceColumns(owning owned: Range<Int>, width: Int) -> Range<Int> {
+        let hx = nx / 2 - 1
+        let first = owned.lowerBound == .min ? 0 : Swift.min(Swift.max(owned.lowerBound - hx, 0), width - 1)
+        let end = owned.upperBound == .max ? width : Swift.max(Swift.min(owned.upperBound - hx + nx - 1, width), 1)
+        return first..<Swift.max(end, first + 1)
+    }
+
+    /// Where output row `y` starts: the fixed-point source position of its first pixel's sample, and the step per
+    /// pixel.
+    @inline(__always)
+    static func rowStart(_ y: Int, _ t: AffineTransform2D) -> RowStart {
+        let start = t.apply(to: Point(x: 0.5, y: Double(y) + 0.5))
+        let half = Int64(1) << (31 - phaseBits)
+        return RowStart(
+            u: fixed(start.x - 0.5) + half, v: fixed(start.y - 0.5) + half, du: fixed(t.a), dv: fixed(t.b))
+    }
+
     @inline(__always)
     static func fixed(_ v: Double) -> Int64 { Int64((v * 4_294_967_296).rounded()) }
 
+    /// A row's sample positions: `u`, `v` (32.32 fixed point) at its first pixel, plus `du`, `dv` per pixel; the
+    /// kernels step by exact additions, so pixel `x` samples at `u + x·du`, `v + x·dv`.
     struct RowStart {
         let u: Int64, v: Int64, du: Int64, dv: Int64
+
+        /// The row from pixel `x` on.
+        @inline(__always)
+        func advanced(by x: Int) -> RowStart {
+            RowStart(u: u &+ Int64(x) &* du, v: v &+ Int64(x) &* dv, du: du, dv: dv)
+        }
+
+        /// The source row its first pixel's taps are centred on (`v` rounded down).
+        var baseRow: Int { Int(truncatingIfNeeded: v >> 32) }
+
+        /// The pixels of `0..<width` whose base column (`u` rounded down) falls in `owned`: a contiguous run, since
+        /// `u` is linear in the pixel. `Int.min` and `Int.max` bounds are unbounded.
+        func columns(owning owned: Range<Int>, width: Int) -> Range<Int> {
+            if du == 0 {
+                return owned.contains(Int(truncatingIfNeeded: u >> 32)) ? 0..<width : 0..<0
+            }
+            // f(x) = u + x·du; the run is where f(x) ≥ lower·2³² and f(x) < upper·2³².
+            var first = 0, end = width
+            func bound(_ column: Int) -> Int64 { Int64(column) << 32 &- u }
+            if du > 0 {
+                if owned.lowerBound != .min {
+                    first = Swift.max(first, Self.clamped(ceilDiv(bound(owned.lowerBound), du)))
+                }
+                if owned.upperBound != .max { end = Swift.min(end, Self.clamped(ceilDiv(bound(owned.upperBound), du))) }
+            } else {
+                if owned.upperBound != .max {
+                    first = Swift.max(first, Self.clamped(floorDiv(bound(owned.upperBound), du) + 1))
+                }
+                if owned.lowerBound != .min {
+                    end = Swift.min(end, Self.clamped(floorDiv(bound(owned.lowerBound), du) + 1))
+                }
+            }
+            return first < end ? first..<end : 0..<0
+        }
+
+        private static func clamped(_ v: Int64) -> Int { Int(Swift.min(Swift.max(v, -1), Int64(Int32.max))) }
+
+        private func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+            let q = a / b
+            return (a % b != 0) && ((a < 0) != (b < 0)) ? q - 1 : q
+        }
+
+        private func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { -floorDiv(-a, b) }
     }
 
     /// The rows of the source in memory: picture rows `top ..< top + rows` of a `width × pictureHeight` picture,

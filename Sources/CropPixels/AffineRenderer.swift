@@ -259,6 +259,114 @@ package struct AffineRenderer: Sendable {
         return out
     }
 
+    // MARK: Column strips
+
+    /// Part of the source for a render in column strips: the rows and columns read by the output pixels whose base
+    /// column (the source column of their sample position, rounded down) falls in `owned`.
+    package struct ColumnStrip {
+        /// The base columns this strip serves; `Int.min` and `Int.max` bounds reach past the picture's edges.
+        package let owned: Range<Int>
+        /// The picture rows the strip holds, each pointer addressing the row's column 0 (so only
+        /// ``AffineRenderer/sourceColumns(owning:)`` of it may be read). No rows when the band reads none.
+        package let rows: SourceRows
+
+        /// A strip.
+        package init(owned: Range<Int>, rows: SourceRows) {
+            self.owned = owned
+            self.rows = rows
+        }
+    }
+
+    /// Every column: the owned range of a render's only strip.
+    package static let everyColumn = Int.min..<Int.max
+
+    /// Whether the render can read its source in column strips (``render(_:outputRows:maxThreads:)`` with
+    /// strips): the general path without a pre-shrink. A rotation's output row crosses the source diagonally, so a
+    /// strip of columns needs only the rows its part of the row crosses, and a window over a turned picture can
+    /// hold each strip's rows for as long as that strip needs them rather than whole rows for the longest.
+    package var rendersColumnStrips: Bool {
+        if case .general(let general) = sampling { return general.preShrink == 1 }
+        return false
+    }
+
+    /// The owned ranges of `count` strips of about equal width over the picture, the first and last reaching past
+    /// its edges.
+    package func columnStrips(count: Int) -> [Range<Int>] {
+        let n = Swift.max(1, Swift.min(count, sourceSize.width))
+        let cuts = (1..<n).map { $0 * sourceSize.width / n }
+        let bounds = [Int.min] + cuts + [Int.max]
+        return (0..<n).map { bounds[$0]..<bounds[$0 + 1] }
+    }
+
+    /// The source columns that pixels whose base column falls in `owned` read (general path without pre-shrink).
+    package func sourceColumns(owning owned: Range<Int>) -> Range<Int> {
+        guard case .general(let general) = sampling else { return 0..<sourceSize.width }
+        return general.kernel.sourceColumns(owning: owned, width: sourceSize.width)
+    }
+
+    /// The source rows that the pixels of output rows `rows` whose base column falls in `owned` read: exact, and
+    /// empty when there are no such pixels (general path without pre-shrink; otherwise
+    /// ``sourceRows(forOutputRows:)``).
+    package func sourceRows(forOutputRows rows: Range<Int>, owning owned: Range<Int>) -> Range<Int> {
+        let rows = rows.clamped(to: 0..<outputSize.height)
+        guard !rows.isEmpty, rendersColumnStrips, case .general(let general) = sampling else {
+            return sourceRows(forOutputRows: rows)
+        }
+        return general.kernel.sourceRows(
+            forOutputRows: rows, owning: owned, width: outputSize.width, transform: transform,
+            sourceHeight: sourceSize.height)
+    }
+
+    /// Renders output rows `outputRows` from column strips (``rendersColumnStrips``): each pixel reads the strip that
+    /// owns its base column. The output is the same, byte for byte, as a render from whole rows.
+    ///
+    /// - Throws: ``PixelError/invalidArgument(name:reason:)`` when the render cannot read strips, the owned ranges do
+    ///   not partition the integers in order, a strip misses rows its pixels read, or the rows are outside the
+    ///   output; ``PixelError/formatMismatch(_:)`` when the strips differ in width or format from the picture.
+    package func render(_ strips: [ColumnStrip], outputRows rows: Range<Int>, maxThreads: Int = 0) throws(PixelError)
+        -> PixelBuffer
+    {
+        guard !rows.isEmpty, rows.lowerBound >= 0, rows.upperBound <= outputSize.height else {
+            throw .invalidArgument(name: "outputRows", reason: "\(rows) is empty or outside 0..<\(outputSize.height)")
+        }
+        guard rendersColumnStrips, case .general(let general) = sampling else {
+            throw .invalidArgument(name: "strips", reason: "only a rotation without a pre-shrink renders from strips")
+        }
+        guard let format = strips.first?.rows.format else {
+            throw .invalidArgument(name: "strips", reason: "no strips")
+        }
+        var expected = Int.min
+        for strip in strips {
+            guard strip.owned.lowerBound == expected, !strip.owned.isEmpty else {
+                throw .invalidArgument(name: "strips", reason: "owned columns \(strip.owned) do not follow \(expected)")
+            }
+            expected = strip.owned.upperBound
+            guard strip.rows.width == sourceSize.width, strip.rows.format == format else {
+                throw .formatMismatch(
+                    "strip rows are \(strip.rows.width) wide \(strip.rows.format), the picture "
+                        + "\(sourceSize.width) \(format)")
+            }
+            let needed = sourceRows(forOutputRows: rows, owning: strip.owned)
+            guard
+                needed.isEmpty
+                    || (needed.lowerBound >= strip.rows.range.lowerBound
+                        && needed.upperBound <= strip.rows.range.upperBound)
+            else {
+                throw .invalidArgument(
+                    name: "strips",
+                    reason: "rows \(strip.rows.range) of columns \(strip.owned) do not cover rows \(needed)")
+            }
+        }
+        guard expected == Int.max else {
+            throw .invalidArgument(name: "strips", reason: "owned columns end at \(expected)")
+        }
+        var out = try PixelBuffer(width: outputSize.width, height: rows.count, format: format)
+        general.kernel.render(
+            strips, sourceWidth: sourceSize.width, sourceHeight: sourceSize.height, transform: transform,
+            outputRows: rows, into: &out, threads: Parallel.threads(maxThreads), portable: forcesPortableKernel)
+        return out
+    }
+
     /// The general path: pre-shrink when it pays, then the stretched kernel.
     private func renderGeneral(
         _ general: GeneralSampling, _ source: SourceRows, _ rows: Range<Int>, into out: inout PixelBuffer,
@@ -267,7 +375,8 @@ package struct AffineRenderer: Sendable {
         let k = general.preShrink
         guard k > 1 else {
             return general.kernel.render(
-                source, sourceHeight: sourceSize.height, transform: transform, outputRows: rows, into: &out,
+                [ColumnStrip(owned: Self.everyColumn, rows: source)], sourceWidth: sourceSize.width,
+                sourceHeight: sourceSize.height, transform: transform, outputRows: rows, into: &out,
                 threads: threads, portable: forcesPortableKernel)
         }
         let shrunkRows = shrunkSourceRows(forOutputRows: rows, general)
@@ -275,7 +384,8 @@ package struct AffineRenderer: Sendable {
             source, pictureHeight: sourceSize.height, factor: k, rows: shrunkRows, threads: threads)
         shrunk.withUnsafeRows { small in
             general.kernel.render(
-                SourceRows(small, firstRow: shrunkRows.lowerBound), sourceHeight: (sourceSize.height + k - 1) / k,
+                [ColumnStrip(owned: Self.everyColumn, rows: SourceRows(small, firstRow: shrunkRows.lowerBound))],
+                sourceWidth: small.width, sourceHeight: (sourceSize.height + k - 1) / k,
                 transform: general.kernelTransform, outputRows: rows, into: &out, threads: threads,
                 portable: forcesPortableKernel)
         }

@@ -19,8 +19,10 @@ package final class SourceRowWindow: @unchecked Sendable {
 
     /// The picture rows the window will hold, in order.
     package let rows: Range<Int>
-    /// Pixels per row.
+    /// Pixels per picture row.
     package let width: Int
+    /// The columns of each row the window holds: every column, or one strip of them (a render in column strips).
+    package let columns: Range<Int>
     /// The rows' format.
     package let format: PixelFormat
     /// Ring slots: the most rows held at once.
@@ -34,14 +36,15 @@ package final class SourceRowWindow: @unchecked Sendable {
     private var releasedBelow: Int
     private var failed = false
 
-    /// A window for picture rows `rows`, `width` pixels of `format` each, holding at most `capacity` rows at a time
-    /// (clamped to 1…`rows.count`).
-    package init(rows: Range<Int>, width: Int, format: PixelFormat, capacity: Int) {
+    /// A window for columns `columns` (every column by default) of picture rows `rows`, `width` pixels of `format`
+    /// each, holding at most `capacity` rows at a time (clamped to 1…`rows.count`).
+    package init(rows: Range<Int>, width: Int, columns: Range<Int>? = nil, format: PixelFormat, capacity: Int) {
         self.rows = rows
         self.width = width
+        self.columns = (columns ?? 0..<width).clamped(to: 0..<width)
         self.format = format
         self.capacity = Swift.max(1, Swift.min(capacity, rows.count))
-        rowBytes = width * format.bytesPerPixel
+        rowBytes = self.columns.count * format.bytesPerPixel
         // 16 spare bytes after the last slot: kernels may load a few bytes past the end of a row.
         storage = ScratchBuffer(byteCount: self.capacity * rowBytes + 16)
         published = rows.lowerBound
@@ -60,7 +63,8 @@ package final class SourceRowWindow: @unchecked Sendable {
     package var publishedRows: Int { condition.locked { published } }
 
     /// Fills the next rows: waits until at least one slot is free, then lends `fill` up to `maxRows` consecutive free
-    /// slots (fewer at the end of the ring) as rows to write, and publishes the number of rows `fill` returns.
+    /// slots (fewer at the end of the ring) as rows to write (``columns`` wide), and publishes the number of rows
+    /// `fill` returns.
     ///
     /// - Returns: the rows published, 0 when every row of ``rows`` is.
     /// - Throws: ``PixelError/invalidArgument(name:reason:)`` when the window was failed while waiting; whatever
@@ -79,7 +83,7 @@ package final class SourceRowWindow: @unchecked Sendable {
         guard count > 0 else { return 0 }
         let slot = (start - rows.lowerBound) % capacity
         let target = UnsafePixelRows(
-            base: storage.pointer + slot * rowBytes, bytesPerRow: rowBytes, width: width, height: count,
+            base: storage.pointer + slot * rowBytes, bytesPerRow: rowBytes, width: columns.count, height: count,
             format: format)
         let written = Swift.min(Swift.max(try fill(target), 0), count)
         condition.locked {
@@ -89,10 +93,13 @@ package final class SourceRowWindow: @unchecked Sendable {
         return written
     }
 
-    /// Marks rows below `row` as read for the last time: their slots may be filled again. Never moves back.
+    /// Marks rows below `row` as read for the last time: their slots may be filled again. Never moves back. The
+    /// mark may pass the published rows (a column strip whose next reads lie further down than the decoder has
+    /// come): the rows below it still to be written are then written into free slots and never read, so they never
+    /// hold a slot that a later row needs.
     package func release(below row: Int) {
         condition.locked {
-            let mark = Swift.min(Swift.max(row, releasedBelow), published)
+            let mark = Swift.min(Swift.max(row, releasedBelow), rows.upperBound)
             if mark > releasedBelow {
                 releasedBelow = mark
                 condition.broadcast()
@@ -108,7 +115,8 @@ package final class SourceRowWindow: @unchecked Sendable {
         }
     }
 
-    /// Published, unreleased picture rows `range`, as a table of row pointers (valid until they are released).
+    /// Published, unreleased picture rows `range`, as a table of row pointers (valid until they are released), each
+    /// addressing its row's column 0 (of which only ``columns`` may be read).
     ///
     /// - Throws: ``PixelError/invalidArgument(name:reason:)`` when a row of `range` is not published yet or was
     ///   released already.
@@ -118,7 +126,7 @@ package final class SourceRowWindow: @unchecked Sendable {
             throw .invalidArgument(
                 name: "rows", reason: "\(range) is not within the published, unreleased rows \(low)..<\(high)")
         }
-        let base = storage.pointer
+        let base = storage.pointer - columns.lowerBound * format.bytesPerPixel
         let pointers = range.map { y in
             UnsafeRawPointer(base + ((y - rows.lowerBound) % capacity) * rowBytes)
         }

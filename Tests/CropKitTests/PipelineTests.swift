@@ -321,6 +321,44 @@ struct PipelineRenderTests {
         #expect(piped == (try renderer.render(try ImageCodec.decode(jpeg).pixels)))
     }
 
+    @Test(
+        "a window split in column strips holds under 3/4 of whole rows' pixels and renders the same pixels",
+        arguments: [-2.0, 12.0, -20.0, 33.0, -45.0])
+    func columnStripWindow(angle: Double) throws {
+        let jpeg = try syntheticJPEG(width: 1400, height: 700)
+        var state = try CropState(sourceSize: PixelSize(validWidth: 1400, height: 700))
+        try state.setStraightenAngle(angle)
+        let plan = state.renderPlan()
+        let policy = ImagePipeline.ColumnStripPolicy(thresholdPixels: 0, minimumWidth: 64, maximumCount: 16)
+        let size = PixelSize(validWidth: 1400, height: 700)
+        let whole = try ImagePipeline.AffineLayout(RenderGeometry(plan: plan), scale: 1, decodedSize: size)
+        let striped = try ImagePipeline.AffineLayout(
+            RenderGeometry(plan: plan), scale: 1, decodedSize: size, strips: policy)
+        #expect(whole.strips.count == 1)
+        // A turn of 2° reads few rows: strips, each with its own slack, would not pay, and whole rows stay.
+        #expect(striped.strips.count == (abs(angle) < 5 ? 1 : 16))
+        #expect(striped.windowBytes(bytesPerPixel: 3) * 4 < whole.windowBytes(bytesPerPixel: 3) * 3 || abs(angle) < 5)
+        // Every band's rows cover what it reads in each strip.
+        for strip in striped.strips {
+            for (rows, all) in zip(strip.bandRows, striped.bandRows) where !rows.isEmpty {
+                #expect(rows.lowerBound >= all.lowerBound && rows.upperBound <= all.upperBound)
+            }
+        }
+        let renderer = try AffineRenderer(
+            sourceSize: plan.sourceSize, outputSize: plan.outputSize, transform: plan.transform)
+        let expected = try renderer.render(try ImageCodec.decode(jpeg).pixels)
+        let (twoThreads, oneThread) = try ImagePipeline.$columnStrips.withValue(policy) {
+            () throws -> (PixelBuffer, PixelBuffer) in
+            var pipeline = ImagePipeline()
+            let two = try pipeline.run(.data(jpeg), [.cropState(state)]).pixels
+            // One thread: the decoder renders and encodes every band itself while its strips are full.
+            pipeline.maxThreads = 1
+            return (two, try pipeline.run(.data(jpeg), [.cropState(state)]).pixels)
+        }
+        #expect(twoThreads == expected)
+        #expect(oneThread == expected)
+    }
+
     @Test("a truncated source fails the straightened render with a typed error, no hang and no file")
     func truncatedStraightened() throws {
         let jpeg = try syntheticJPEG(width: 500, height: 340)

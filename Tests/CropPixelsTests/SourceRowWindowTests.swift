@@ -51,10 +51,19 @@ struct SourceRowWindowTests {
         window.release(below: 3)
         #expect(throws: PixelError.self) { try window.rows(2..<5) }
         #expect(try window.rows(3..<6).count == 3)
-        // The mark never moves back, nor past what is published.
+        // The mark never moves back; past what is published, the rows still to come are written but never read,
+        // and they take no slot from the rows after the mark.
         window.release(below: 1)
-        window.release(below: 100)
+        #expect(try window.rows(3..<6).count == 3)
+        window.release(below: 12)
         #expect(throws: PixelError.self) { try window.rows(5..<6) }
+        #expect(window.freeSlots == 14)
+        var written = 6
+        while written < 20 {
+            written += try window.write(maxRows: 20) { Self.fill($0, firstRow: written) }
+        }
+        let held = try window.rows(12..<20)
+        for y in 12..<20 { #expect(held.row(y).load(fromByteOffset: 5, as: UInt8.self) == UInt8(y)) }
     }
 
     @Test("a writer waiting for a free slot wakes on release, and a failed window ends the wait with an error")
