@@ -2,7 +2,7 @@
 # Side-by-side memory and time of straightening a huge picture: a 15000×10000 JPEG (the Canon 5D Mk III photo of
 # ../shared/testdata scaled up with vips, q90, made once under $TMPDIR) straightened 7.5° with the largest crop of the
 # picture's aspect and no fill, at full resolution, JPEG q90:
-#   cropkit crop huge.jpg --straighten 7.5      (one pass, streams through a source-row window)
+#   cropkit crop huge.jpg --straighten 7.5      (one pass, streams through a window of source rows in column strips)
 #   vips affine … --oarea <inner crop>           (one pass, inner crop only, bicubic)
 # Prints the median wall time and peak RSS of each (GNU time) and the ratios cropkit/vips. libvips decodes a picture
 # over its disc threshold (100 MB decoded) to a temporary file and reads that back, so its RSS leaves out the
