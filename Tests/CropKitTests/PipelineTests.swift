@@ -373,6 +373,37 @@ struct PipelineRenderTests {
         }
     }
 
+    @Test(
+        "a truncated source fails a render through column strips with a typed error, no hang and no file",
+        arguments: [0, 1])
+    func truncatedThroughStrips(maxThreads: Int) throws {
+        let jpeg = try syntheticJPEG(width: 1400, height: 700)
+        var state = try CropState(sourceSize: PixelSize(validWidth: 1400, height: 700))
+        try state.setStraightenAngle(-20)
+        let policy = ImagePipeline.ColumnStripPolicy(thresholdPixels: 0, minimumWidth: 64, maximumCount: 16)
+        let layout = try ImagePipeline.AffineLayout(
+            RenderGeometry(plan: state.renderPlan()), scale: 1, decodedSize: PixelSize(validWidth: 1400, height: 700),
+            strips: policy)
+        #expect(layout.strips.count == 16)
+        try withScratchFolder { dir throws in
+            var pipeline = ImagePipeline()
+            pipeline.maxThreads = maxThreads
+            // The decoder stops two thirds of the way, while bands are rendering from strips and strips wait.
+            let error = ImagePipeline.$columnStrips.withValue(policy) { () -> (any Error)? in
+                do {
+                    _ = try pipeline.run(
+                        .data(Array(jpeg.prefix(jpeg.count * 2 / 3))), [.cropState(state)],
+                        to: .file(dir + "/o.jpg"))
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            #expect(error is CropKitError)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        }
+    }
+
     @Test("a recipe renders the same region of a small and a large copy of a picture")
     func recipeAcrossResolutions() throws {
         let large = try syntheticJPEG(width: 1200, height: 800)
