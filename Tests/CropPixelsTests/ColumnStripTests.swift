@@ -6,28 +6,39 @@ import Testing
 
 @Suite("AffineRenderer column strips")
 struct ColumnStripTests {
-    /// Copies columns `columns` of picture rows `rows` into a buffer of their own, every other byte poison (the
-    /// padding after each row, and 16 bytes past the last), and returns the strip addressing them as the renderer
+    /// The strips' memory, freed with it: the strips' row pointers stay valid while it lives.
+    final class Storage {
+        private var buffers: [UnsafeMutableRawBufferPointer] = []
+
+        func allocate(_ byteCount: Int) -> UnsafeMutableRawBufferPointer {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 16)
+            buffers.append(buffer)
+            return buffer
+        }
+
+        deinit { for buffer in buffers { buffer.deallocate() } }
+    }
+
+    /// Copies columns `columns` of picture rows `rows` into memory of their own from `storage`, the rest of
+    /// it poison (8 bytes after each row, 16 after the last), and returns the strip addressing them as the renderer
     /// expects (each pointer at its row's column 0). A render that reads a column or row the strip does not hold
     /// reads poison, or clamps to the wrong row.
     static func strip(
-        _ image: PixelBuffer, owned: Range<Int>, columns: Range<Int>, rows: Range<Int>, into storage: inout [[UInt8]],
+        _ image: PixelBuffer, owned: Range<Int>, columns: Range<Int>, rows: Range<Int>, into storage: Storage,
         seed: UInt64
     ) -> AffineRenderer.ColumnStrip {
         let bpp = image.format.bytesPerPixel
         let rowBytes = columns.count * bpp + 8
         var rng = SplitMix64(seed: seed)
-        var bytes = (0..<(rows.count * rowBytes + 16)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let bytes = storage.allocate(rows.count * rowBytes + 16)
+        for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
         image.withUnsafeRows { src in
             for (i, y) in rows.enumerated() {
                 let from = UnsafeRawPointer(src.row(y)) + columns.lowerBound * bpp
-                for b in 0..<(columns.count * bpp) {
-                    bytes[i * rowBytes + b] = from.load(fromByteOffset: b, as: UInt8.self)
-                }
+                (bytes.baseAddress! + i * rowBytes).copyMemory(from: from, byteCount: columns.count * bpp)
             }
         }
-        storage.append(bytes)
-        let base = storage[storage.count - 1].withUnsafeBytes { UnsafeRawPointer($0.baseAddress!) }
+        let base = UnsafeRawPointer(bytes.baseAddress!)
         let pointers = (0..<rows.count).map { base + $0 * rowBytes - columns.lowerBound * bpp }
         return AffineRenderer.ColumnStrip(
             owned: owned,
@@ -66,12 +77,13 @@ struct ColumnStripTests {
             for portable in format.depth == .eight ? [false, true] : [false] {
                 renderer.forcesPortableKernel = portable
                 let whole = try renderer.render(image, outputRows: band)
-                var storage: [[UInt8]] = []
+                let storage = Storage()
+                defer { withExtendedLifetime(storage) {} }  // the strips point into it
                 let strips = owned.enumerated().map { i, range in
                     let rows = renderer.sourceRows(forOutputRows: band, owning: range)
                     return Self.strip(
                         image, owned: range, columns: renderer.sourceColumns(owning: range), rows: rows,
-                        into: &storage, seed: UInt64(i))
+                        into: storage, seed: UInt64(i))
                 }
                 let striped = try renderer.render(strips, outputRows: band)
                 #expect(
@@ -92,13 +104,14 @@ struct ColumnStripTests {
             sourceSize: PixelSize(validWidth: 80, height: 60), outputSize: out, transform: t)
         let owned = renderer.columnStrips(count: 3)
         let band = 10..<20
-        var storage: [[UInt8]] = []
+        let storage = Storage()
+        defer { withExtendedLifetime(storage) {} }  // the strips point into it
         func strips(dropRowOf victim: Int?) -> [AffineRenderer.ColumnStrip] {
             owned.enumerated().map { i, range in
                 var rows = renderer.sourceRows(forOutputRows: band, owning: range)
                 if i == victim { rows = rows.dropLast() }
                 return Self.strip(
-                    image, owned: range, columns: renderer.sourceColumns(owning: range), rows: rows, into: &storage,
+                    image, owned: range, columns: renderer.sourceColumns(owning: range), rows: rows, into: storage,
                     seed: 1)
             }
         }
