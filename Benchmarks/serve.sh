@@ -6,8 +6,14 @@
 #   S1  1800×1200 (exif-orientation/Landscape_0.jpg)
 #   S2  4032×3024, 12 MP (photos/samsung-s7edge-4032x3024.jpg)
 #   S3  6000×4000, 24 MP (photos/unsplash-rachel-hisko-6000x4000.jpg)
-# wrk with 4 and then 16 connections, SECONDS each (default 20). Reports req/s, p50/p99 latency, errors and each
-# server's peak RSS (VmHWM), and the ratios CropKit ÷ thumbor.
+# wrk with 4 and then 16 connections, SECONDS each (default 20). Reports req/s, p50/p99 latency, errors, the CPU time
+# each server spent per request (user + system over the run, its worker processes included), each server's peak RSS
+# (VmHWM, summed over its processes), and the ratios CropKit ÷ thumbor: of the rates, and of the CPU per request
+# (thumbor's ÷ CropKit's, so above 1 favours CropKit too). The rate counts what each server gets out of the two cores
+# it shares with wrk; the CPU per request is what one request costs, whatever the number of processes.
+#
+# THUMBOR_PROCESSES=N runs thumbor with --processes N (default 1, as issue 13 measures it; 0 is one per core, the way
+# thumbor is deployed on a multi-core host), so its rate can use both cores too.
 #
 # With ROUNDS > 1 (default 1), each image and connection count runs that many times, the two servers alternating,
 # and a last line gives the median of the rounds' ratios: thumbor's own rate moves by up to 15% between runs on this
@@ -31,7 +37,9 @@ fi
 source Benchmarks/deploy-build.sh
 work="$(mktemp -d)"
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+# Each server and its workers (thumbor --processes N forks N, and forks another when one ends while it runs).
+stop() { local workers; workers="$(pgrep -P "$1" || true)"; kill "$1" $workers 2>/dev/null || true; }
+trap 'for p in "${pids[@]}"; do stop "$p"; done; rm -rf "$work"' EXIT
 mkdir -p "$work/photos"
 names=(s1.jpg s2.jpg s3.jpg)
 for i in 0 1 2; do cp "${images[$i]}" "$work/photos/${names[$i]}"; done
@@ -53,43 +61,62 @@ QUALITY = 85
 ALLOW_UNSAFE_URL = True
 AUTO_WEBP = False
 CONF
-"$venv/bin/thumbor" --port "$port_t" --conf "$work/thumbor.conf" -l error >"$work/thumbor.log" 2>&1 &
+"$venv/bin/thumbor" --port "$port_t" --conf "$work/thumbor.conf" --processes "${THUMBOR_PROCESSES:-1}" -l error \
+  >"$work/thumbor.log" 2>&1 &
 pid_t=$!; pids+=($pid_t)
 for port in "$port_c" "$port_t"; do
   for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/healthcheck" && break; sleep 0.2; done
 done
 
-hwm() { awk '/VmHWM/ { print $2 }' "/proc/$1/status"; }  # peak RSS in kB
-# run NAME URL CONNECTIONS → "req/s p50_ms p99_ms errors"
+tree() { echo "$1"; pgrep -P "$1" || true; }  # a server's process and its workers (thumbor --processes N forks)
+hwm() { for p in $(tree "$1"); do awk '/VmHWM/ { print $2 }' "/proc/$p/status"; done | awk '{ s += $1 } END { print s }'; }  # kB
+ticks_per_second="$(getconf CLK_TCK)"
+cpu() { for p in $(tree "$1"); do awk '{ print $14 + $15 }' "/proc/$p/stat"; done | awk '{ s += $1 } END { print s }'; }
+# run NAME URL CONNECTIONS PID → "req/s p50_ms p99_ms errors cpu_ms_per_request"
 run() {
   curl -sf -o /dev/null "$2" || { echo "$1: $2 fails" >&2; exit 1; }
+  local before after
+  before="$(cpu "$4")"
   wrk -t2 -c"$3" -d"${seconds}s" --latency "$2" >"$work/wrk.txt" 2>&1
-  awk '
-    /Requests\/sec/ { rps = $2 }
+  after="$(cpu "$4")"
+  awk -v ticks="$((after - before))" -v hz="$ticks_per_second" '
+    /Requests\/sec/ { rps = $2 } / requests in / { requests = $1 }
     /^ +50%/ { p50 = $2 } /^ +99%/ { p99 = $2 }
     /Non-2xx/ { errors += $NF } /Socket errors/ { errors += 1 }
     function ms(v) { if (v ~ /ms$/) return v + 0; if (v ~ /us$/) return v / 1000; if (v ~ /s$/) return v * 1000; return v }
-    END { printf "%s %.1f %.1f %d\n", rps, ms(p50), ms(p99), errors + 0 }' "$work/wrk.txt"
+    END { printf "%s %.1f %.1f %d %.1f\n", rps, ms(p50), ms(p99), errors + 0, requests ? ticks * 1000 / hz / requests : 0 }' \
+    "$work/wrk.txt"
 }
 
-echo "wrk ${seconds}s per run, loopback, $(nproc) cores; fit in 500×500, JPEG q85"
-printf '%-4s %-3s %10s %10s %10s %8s   %10s %10s %10s %8s   %s\n' task c "cropkit/s" p50ms p99ms errors "thumbor/s" p50ms p99ms errors "ratio"
+# median TASK CONNECTIONS LABEL RATIO… → the line that gives the rounds' median ratio and their range
+median() {
+  local task="$1" connections="$2" label="$3"
+  shift 3
+  printf '%s\n' "$@" | sort -g | awk -v t="$task" -v c="$connections" -v label="$label" '
+    { r[NR] = $1 }
+    END { m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+          printf "%-4s %-3s median of %d rounds, %s: %.2f× (%.2f×–%.2f×)\n", t, c, NR, label, m, r[1], r[NR] }'
+}
+
+echo "wrk ${seconds}s per run, loopback, $(nproc) cores; fit in 500×500, JPEG q85; thumbor --processes ${THUMBOR_PROCESSES:-1}"
+printf '%-4s %-3s %10s %8s %8s %6s %8s   %10s %8s %8s %6s %8s   %6s %6s\n' task c "cropkit/s" p50ms p99ms errors cpu_ms \
+  "thumbor/s" p50ms p99ms errors cpu_ms ratio "cpu"
 for i in 0 1 2; do
   signed="$("$cropkit" sign "/img/${names[$i]}?size=500x500&mode=fit&quality=85&format=jpeg")"
   for c in 4 16; do
     ratios=()
+    cpu_ratios=()
     for round in $(seq 1 "$rounds"); do
-      read -r cr cp50 cp99 ce < <(run cropkit "http://127.0.0.1:$port_c$signed" "$c")
-      read -r tr tp50 tp99 te < <(run thumbor "http://127.0.0.1:$port_t/unsafe/fit-in/500x500/${names[$i]}" "$c")
+      read -r cr cp50 cp99 ce cc < <(run cropkit "http://127.0.0.1:$port_c$signed" "$c" "$pid_c")
+      read -r tr tp50 tp99 te tc < <(run thumbor "http://127.0.0.1:$port_t/unsafe/fit-in/500x500/${names[$i]}" "$c" "$pid_t")
       ratios+=("$(awk -v a="$cr" -v b="$tr" 'BEGIN { print a / b }')")
-      printf '%-4s %-3s %10s %10s %10s %8s   %10s %10s %10s %8s   %.1f×\n' "S$((i + 1))" "$c" "$cr" "$cp50" "$cp99" \
-        "$ce" "$tr" "$tp50" "$tp99" "$te" "${ratios[-1]}"
+      cpu_ratios+=("$(awk -v a="$cc" -v b="$tc" 'BEGIN { print (a > 0 ? b / a : 0) }')")
+      printf '%-4s %-3s %10s %8s %8s %6s %8s   %10s %8s %8s %6s %8s   %5.1f× %5.1f×\n' "S$((i + 1))" "$c" "$cr" "$cp50" \
+        "$cp99" "$ce" "$cc" "$tr" "$tp50" "$tp99" "$te" "$tc" "${ratios[-1]}" "${cpu_ratios[-1]}"
     done
     if [ "$rounds" -gt 1 ]; then
-      printf '%s\n' "${ratios[@]}" | sort -g | awk -v t="S$((i + 1))" -v c="$c" '
-        { r[NR] = $1 }
-        END { m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
-              printf "%-4s %-3s median of %d rounds: %.2f× (%.2f×–%.2f×)\n", t, c, NR, m, r[1], r[NR] }'
+      median "S$((i + 1))" "$c" "rate" "${ratios[@]}"
+      median "S$((i + 1))" "$c" "CPU per request" "${cpu_ratios[@]}"
     fi
   done
   # VmHWM only grows: after S1 it is S1's peak, after S2 the peak of S1 and S2, and so on.
