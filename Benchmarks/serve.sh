@@ -37,9 +37,10 @@ fi
 source Benchmarks/deploy-build.sh
 work="$(mktemp -d)"
 pids=()
-# Each server and its workers (thumbor --processes N forks N, and forks another when one ends while it runs).
-stop() { local workers; workers="$(pgrep -P "$1" || true)"; kill "$1" $workers 2>/dev/null || true; }
-trap 'for p in "${pids[@]}"; do stop "$p"; done; rm -rf "$work"' EXIT
+# A server's process and its workers (thumbor --processes N forks N, and forks another when one ends while it runs).
+tree() { echo "$1"; pgrep -P "$1" || true; }
+# Both servers and their workers, at once (killed one after the other, thumbor's parent would replace its workers).
+trap 'for p in "${pids[@]}"; do kill $(tree "$p") 2>/dev/null || true; done; rm -rf "$work"' EXIT
 mkdir -p "$work/photos"
 names=(s1.jpg s2.jpg s3.jpg)
 for i in 0 1 2; do cp "${images[$i]}" "$work/photos/${names[$i]}"; done
@@ -68,10 +69,13 @@ for port in "$port_c" "$port_t"; do
   for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/healthcheck" && break; sleep 0.2; done
 done
 
-tree() { echo "$1"; pgrep -P "$1" || true; }  # a server's process and its workers (thumbor --processes N forks)
-hwm() { for p in $(tree "$1"); do awk '/VmHWM/ { print $2 }' "/proc/$p/status"; done | awk '{ s += $1 } END { print s }'; }  # kB
+# total PID FILE PROGRAM: the sum over a server's processes of what the awk PROGRAM reads from /proc/*/FILE
+total() {
+  for p in $(tree "$1"); do awk "$3" "/proc/$p/$2"; done | awk '{ s += $1 } END { print s }'
+}
+hwm() { total "$1" status '/VmHWM/ { print $2 }'; }  # peak RSS in kB, each process's summed
+cpu() { total "$1" stat '{ print $14 + $15 }'; }    # user + system time in clock ticks
 ticks_per_second="$(getconf CLK_TCK)"
-cpu() { for p in $(tree "$1"); do awk '{ print $14 + $15 }' "/proc/$p/stat"; done | awk '{ s += $1 } END { print s }'; }
 # run NAME URL CONNECTIONS PID → "req/s p50_ms p99_ms errors cpu_ms_per_request"
 run() {
   curl -sf -o /dev/null "$2" || { echo "$1: $2 fails" >&2; exit 1; }
@@ -84,8 +88,8 @@ run() {
     /^ +50%/ { p50 = $2 } /^ +99%/ { p99 = $2 }
     /Non-2xx/ { errors += $NF } /Socket errors/ { errors += 1 }
     function ms(v) { if (v ~ /ms$/) return v + 0; if (v ~ /us$/) return v / 1000; if (v ~ /s$/) return v * 1000; return v }
-    END { printf "%s %.1f %.1f %d %.1f\n", rps, ms(p50), ms(p99), errors + 0, requests ? ticks * 1000 / hz / requests : 0 }' \
-    "$work/wrk.txt"
+    END { cpu_ms = requests ? ticks * 1000 / hz / requests : 0
+          printf "%s %.1f %.1f %d %.1f\n", rps, ms(p50), ms(p99), errors + 0, cpu_ms }' "$work/wrk.txt"
 }
 
 # median TASK CONNECTIONS LABEL RATIO… → the line that gives the rounds' median ratio and their range
@@ -98,9 +102,10 @@ median() {
           printf "%-4s %-3s median of %d rounds, %s: %.2f× (%.2f×–%.2f×)\n", t, c, NR, label, m, r[1], r[NR] }'
 }
 
-echo "wrk ${seconds}s per run, loopback, $(nproc) cores; fit in 500×500, JPEG q85; thumbor --processes ${THUMBOR_PROCESSES:-1}"
-printf '%-4s %-3s %10s %8s %8s %6s %8s   %10s %8s %8s %6s %8s   %6s %6s\n' task c "cropkit/s" p50ms p99ms errors cpu_ms \
-  "thumbor/s" p50ms p99ms errors cpu_ms ratio "cpu"
+echo "wrk ${seconds}s per run, loopback, $(nproc) cores; fit in 500×500, JPEG q85;" \
+  "thumbor --processes ${THUMBOR_PROCESSES:-1}"
+printf '%-4s %-3s %10s %8s %8s %6s %8s   %10s %8s %8s %6s %8s   %6s %6s\n' \
+  task c "cropkit/s" p50ms p99ms errors cpu_ms "thumbor/s" p50ms p99ms errors cpu_ms ratio "cpu"
 for i in 0 1 2; do
   signed="$("$cropkit" sign "/img/${names[$i]}?size=500x500&mode=fit&quality=85&format=jpeg")"
   for c in 4 16; do
@@ -108,11 +113,13 @@ for i in 0 1 2; do
     cpu_ratios=()
     for round in $(seq 1 "$rounds"); do
       read -r cr cp50 cp99 ce cc < <(run cropkit "http://127.0.0.1:$port_c$signed" "$c" "$pid_c")
-      read -r tr tp50 tp99 te tc < <(run thumbor "http://127.0.0.1:$port_t/unsafe/fit-in/500x500/${names[$i]}" "$c" "$pid_t")
+      read -r tr tp50 tp99 te tc < <(
+        run thumbor "http://127.0.0.1:$port_t/unsafe/fit-in/500x500/${names[$i]}" "$c" "$pid_t")
       ratios+=("$(awk -v a="$cr" -v b="$tr" 'BEGIN { print a / b }')")
       cpu_ratios+=("$(awk -v a="$cc" -v b="$tc" 'BEGIN { print (a > 0 ? b / a : 0) }')")
-      printf '%-4s %-3s %10s %8s %8s %6s %8s   %10s %8s %8s %6s %8s   %5.1f× %5.1f×\n' "S$((i + 1))" "$c" "$cr" "$cp50" \
-        "$cp99" "$ce" "$cc" "$tr" "$tp50" "$tp99" "$te" "$tc" "${ratios[-1]}" "${cpu_ratios[-1]}"
+      printf '%-4s %-3s %10s %8s %8s %6s %8s   %10s %8s %8s %6s %8s   %5.1f× %5.1f×\n' \
+        "S$((i + 1))" "$c" "$cr" "$cp50" "$cp99" "$ce" "$cc" "$tr" "$tp50" "$tp99" "$te" "$tc" \
+        "${ratios[-1]}" "${cpu_ratios[-1]}"
     done
     if [ "$rounds" -gt 1 ]; then
       median "S$((i + 1))" "$c" "rate" "${ratios[@]}"
